@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+/**
+ * The gateway resolves each caller once and forwards who it is as a short-lived signed token in
+ * this header; services trust only that token and never parse cookies or API keys themselves.
+ */
+export const IDENTITY_HEADER = "x-tollgate-identity";
+export const IDENTITY_ISSUER = "tollgate-gateway";
+export const IDENTITY_AUDIENCE = "tollgate-services";
+export const IDENTITY_TTL_SECONDS = 60;
+
+export const IdentityClaims = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("anonymous") }),
+  z.object({
+    kind: z.literal("user"),
+    user_id: z.string().min(1),
+    session_id: z.string().min(1),
+  }),
+  z.object({
+    kind: z.literal("organization_token"),
+    token_id: z.string().min(1),
+    organization_id: z.string().min(1),
+    scopes: z.array(z.string()),
+  }),
+  z.object({
+    kind: z.literal("customer_session"),
+    customer_id: z.string().min(1),
+    organization_id: z.string().min(1),
+  }),
+  z.object({
+    kind: z.literal("checkout"),
+    checkout_id: z.string().min(1),
+    organization_id: z.string().min(1),
+  }),
+]);
+export type IdentityClaims = z.infer<typeof IdentityClaims>;
