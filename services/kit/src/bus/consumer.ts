@@ -1,0 +1,189 @@
+import {
+  AckPolicy,
+  DeliverPolicy,
+  JetStreamApiCodes,
+  JetStreamApiError,
+  type ConsumerMessages,
+  type JsMsg,
+} from "@nats-io/jetstream";
+import { nanos } from "@nats-io/transport-node";
+import { EventEnvelope, type EventDefinition, type TypedEvent } from "@tollgate/proto";
+import type { z } from "zod";
+import type { Knex } from "../db/database.js";
+import type { Logger } from "../logger.js";
+import type { Metrics } from "../metrics.js";
+import type { BusConnection } from "./connection.js";
+
+export interface HandlerContext {
+  /** The consumer's transaction: the handler's writes, its outbox events and the inbox mark commit together. */
+  trx: Knex.Transaction;
+  logger: Logger;
+}
+
+export interface EventHandler {
+  readonly event: EventDefinition;
+  handle(event: TypedEvent<string, unknown>, context: HandlerContext): Promise<void>;
+}
+
+/** Pairs an event definition with what to do when it arrives. */
+export function on<Type extends string, Data extends z.ZodType>(
+  event: EventDefinition<Type, Data>,
+  handle: (event: TypedEvent<Type, z.output<Data>>, context: HandlerContext) => Promise<void>,
+): EventHandler {
+  return { event, handle };
+}
+
+export interface ConsumerDefinition {
+  /** Durable name, unique per deployment; replicas sharing it split the events between them. */
+  name: string;
+  handlers: EventHandler[];
+  /** Attempts before an event is set aside in `dead_letters`. */
+  maxDeliveries?: number;
+  /** Delay before each retry after a failure; the last value repeats. */
+  retryDelaysMs?: number[];
+  /** How many events one replica pulls at a time. */
+  batchSize?: number;
+}
+
+export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 15_000, 60_000, 300_000];
+const ACK_WAIT_MS = 30_000;
+
+type Outcome = "applied" | "duplicate";
+
+/**
+ * A durable JetStream consumer with explicit acks. Each event is applied inside a transaction that
+ * also records its id in the `inbox` table, so a redelivered event (a crash before the ack, or a
+ * second replica) commits nothing the second time. Failures are retried with backoff up to a bound,
+ * then recorded in `dead_letters` and terminated rather than blocking the stream.
+ */
+export class EventConsumer {
+  private readonly handlers: Map<string, EventHandler>;
+  private readonly maxDeliveries: number;
+  private readonly retryDelaysMs: number[];
+  private messages: ConsumerMessages | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly definition: ConsumerDefinition,
+    private readonly deps: { db: Knex; bus: BusConnection; logger: Logger; metrics: Metrics },
+  ) {
+    this.handlers = new Map(definition.handlers.map((handler) => [handler.event.type, handler]));
+    this.maxDeliveries = definition.maxDeliveries ?? 10;
+    this.retryDelaysMs = definition.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  }
+
+  async start(): Promise<void> {
+    const { bus } = this.deps;
+    const stream = bus.names.eventStream;
+    const changeable = {
+      ack_wait: nanos(ACK_WAIT_MS),
+      max_deliver: this.maxDeliveries,
+      filter_subjects: [...this.handlers.keys()].map((type) => bus.names.eventSubject(type)),
+    };
+    const existing = await bus.jsm.consumers.info(stream, this.definition.name).catch((error: unknown) => {
+      if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) return null;
+      throw error;
+    });
+    if (existing) {
+      // A new release may handle more event types than the durable was created with.
+      await bus.jsm.consumers.update(stream, this.definition.name, changeable);
+    } else {
+      await bus.jsm.consumers.add(stream, {
+        ...changeable,
+        durable_name: this.definition.name,
+        ack_policy: AckPolicy.Explicit,
+        deliver_policy: DeliverPolicy.All,
+      });
+    }
+    const consumer = await bus.js.consumers.get(stream, this.definition.name);
+    this.messages = await consumer.consume({ max_messages: this.definition.batchSize ?? 50 });
+    const messages = this.messages;
+    this.loop = (async () => {
+      for await (const message of messages) {
+        await this.receive(message).catch((error: unknown) => {
+          // Only reachable when Postgres itself fails (recording a dead letter); try again later.
+          this.deps.logger.error({ err: error, consumer: this.definition.name }, "could not record an event's outcome");
+          message.nak(this.retryDelaysMs[0]);
+        });
+      }
+    })();
+  }
+
+  /** Stops pulling; the event being handled finishes and is acked first. */
+  async stop(): Promise<void> {
+    await this.messages?.close();
+    await this.loop;
+  }
+
+  private async receive(message: JsMsg): Promise<void> {
+    const { logger, metrics } = this.deps;
+    const consumer = this.definition.name;
+    const deliveries = message.info.deliveryCount;
+    if (deliveries > 1) metrics.consumerRedeliveries.inc({ consumer });
+
+    const parsed = this.parse(message);
+    if (typeof parsed === "string") {
+      await this.deadLetter(message, parsed);
+      return;
+    }
+    try {
+      const outcome = await this.apply(parsed.handler, parsed.event);
+      message.ack();
+      metrics.consumerOutcomes.inc({ consumer, outcome });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      if (deliveries >= this.maxDeliveries) {
+        logger.error({ err: error, event: parsed.event.id, consumer }, "event failed on its last attempt; dead-lettered");
+        await this.deadLetter(message, reason);
+        return;
+      }
+      const delay = this.retryDelaysMs[Math.min(deliveries - 1, this.retryDelaysMs.length - 1)] ?? 0;
+      logger.warn({ err: error, event: parsed.event.id, consumer, deliveries, retryInMs: delay }, "event handler failed; will retry");
+      message.nak(delay);
+      metrics.consumerOutcomes.inc({ consumer, outcome: "retried" });
+    }
+  }
+
+  /** Returns the handler and validated event, or why the message can never be handled. */
+  private parse(message: JsMsg): { handler: EventHandler; event: TypedEvent<string, unknown> } | string {
+    let json: unknown;
+    try {
+      json = message.json();
+    } catch {
+      return "payload is not JSON";
+    }
+    const envelope = EventEnvelope.safeParse(json);
+    if (!envelope.success) return `invalid envelope: ${envelope.error.message}`;
+    const handler = this.handlers.get(envelope.data.type);
+    if (!handler) return `no handler for event type ${envelope.data.type}`;
+    const data = handler.event.data.safeParse(envelope.data.data);
+    if (!data.success) return `invalid ${envelope.data.type} data: ${data.error.message}`;
+    return { handler, event: { ...envelope.data, data: data.data } };
+  }
+
+  private async apply(handler: EventHandler, event: TypedEvent<string, unknown>): Promise<Outcome> {
+    const { db, logger } = this.deps;
+    return db.transaction(async (trx) => {
+      const inserted = await trx("inbox")
+        .insert({ consumer: this.definition.name, event_id: event.id })
+        .onConflict(["consumer", "event_id"])
+        .ignore()
+        .returning("event_id");
+      if (inserted.length === 0) return "duplicate";
+      await handler.handle(event, { trx, logger: logger.child({ event: event.id, type: event.type }) });
+      return "applied";
+    });
+  }
+
+  private async deadLetter(message: JsMsg, error: string): Promise<void> {
+    await this.deps.db("dead_letters").insert({
+      consumer: this.definition.name,
+      subject: message.subject,
+      payload: message.string(),
+      error,
+      deliveries: message.info.deliveryCount,
+    });
+    message.term(error.slice(0, 200));
+    this.deps.metrics.consumerOutcomes.inc({ consumer: this.definition.name, outcome: "dead_lettered" });
+  }
+}

@@ -1,0 +1,195 @@
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { Gauge } from "prom-client";
+import type { z } from "zod";
+import type { BusNames, EventDefinition, EventEnvelope } from "@tollgate/proto";
+import type { Knex } from "../db/database.js";
+import type { Logger } from "../logger.js";
+import type { Metrics } from "../metrics.js";
+import type { BusConnection } from "./connection.js";
+
+const notifyChannel = (schema: string) => `${schema}_outbox`;
+
+/**
+ * Writes events into the service's outbox inside the caller's transaction, so an event exists
+ * exactly when the state change that caused it commits.
+ */
+export class Outbox {
+  constructor(
+    private readonly source: string,
+    private readonly schema: string,
+    private readonly names: BusNames,
+  ) {}
+
+  async emit<Data extends z.ZodType<Record<string, unknown>>>(
+    trx: Knex.Transaction,
+    event: EventDefinition<string, Data>,
+    data: z.input<Data>,
+  ): Promise<EventEnvelope> {
+    const envelope: EventEnvelope = {
+      id: randomUUID(),
+      type: event.type,
+      occurred_at: new Date().toISOString(),
+      source: this.source,
+      data: event.data.parse(data),
+    };
+    await trx("outbox").insert({ id: envelope.id, subject: this.names.eventSubject(event.type), envelope });
+    // Delivered to the relay only if this transaction commits.
+    await trx.raw("select pg_notify(?, '')", [notifyChannel(this.schema)]);
+    return envelope;
+  }
+}
+
+export interface OutboxRelayOptions {
+  db: Knex;
+  databaseUrl: string;
+  schema: string;
+  bus: BusConnection;
+  logger: Logger;
+  metrics: Metrics;
+  pollIntervalMs: number;
+  batchSize?: number;
+  /** Published rows are kept this long for inspection, then deleted. */
+  retentionMs?: number;
+}
+
+interface PendingRow {
+  seq: number;
+  id: string;
+  subject: string;
+  payload: string;
+  created_at: Date;
+}
+
+/**
+ * Publishes committed outbox rows to JetStream in commit order, with `Nats-Msg-Id` = event id so a
+ * batch re-sent after a crash is dropped as a duplicate, then marks them published. One replica
+ * relays a schema at a time (an advisory lock), which keeps the stream in outbox order.
+ * Woken by LISTEN/NOTIFY; polls as well in case a notification is missed.
+ */
+export class OutboxRelay {
+  private readonly batchSize: number;
+  private readonly retentionMs: number;
+  private listener: pg.Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private wakeAgain = false;
+  private stopped = false;
+  private lastPrune = 0;
+
+  constructor(private readonly options: OutboxRelayOptions) {
+    this.batchSize = options.batchSize ?? 500;
+    this.retentionMs = options.retentionMs ?? 24 * 3600_000;
+    const { db, metrics } = options;
+    new Gauge({
+      name: "outbox_pending_events",
+      help: "Committed events not yet published to JetStream",
+      registers: [metrics.registry],
+      async collect() {
+        const row = await db("outbox").whereNull("published_at").count<{ count: string }[]>({ count: "*" }).first();
+        this.set(Number(row?.count ?? 0));
+      },
+    });
+    new Gauge({
+      name: "outbox_oldest_pending_age_seconds",
+      help: "Age of the oldest committed event not yet published (0 when none)",
+      registers: [metrics.registry],
+      async collect() {
+        const row = await db("outbox")
+          .whereNull("published_at")
+          .min<{ oldest: Date | null }[]>({ oldest: "created_at" })
+          .first();
+        this.set(row?.oldest ? (Date.now() - row.oldest.getTime()) / 1000 : 0);
+      },
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.listen();
+    this.timer = setInterval(() => this.wake(), this.options.pollIntervalMs);
+    this.wake();
+  }
+
+  /** Runs a drain now, or once more after the current one if a drain is in progress. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.running = this.drainUntilEmpty()
+      .catch((error: unknown) => this.options.logger.error({ err: error }, "outbox relay failed; retrying on next poll"))
+      .finally(() => {
+        this.running = null;
+        if (this.wakeAgain) {
+          this.wakeAgain = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Stops waking, lets an in-flight batch finish, and releases the LISTEN connection. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    await this.listener?.end().catch(() => undefined);
+    this.listener = null;
+  }
+
+  private async drainUntilEmpty(): Promise<void> {
+    while (!this.stopped && (await this.publishBatch()) === this.batchSize);
+    if (Date.now() - this.lastPrune > 60_000) await this.prune();
+  }
+
+  /** Publishes one batch; returns how many events it published. */
+  async publishBatch(): Promise<number> {
+    const { db, schema, bus, metrics } = this.options;
+    return db.transaction(async (trx) => {
+      const lock = await trx.raw<{ rows: { locked: boolean }[] }>(
+        "select pg_try_advisory_xact_lock(hashtext(?)) as locked",
+        [`outbox:${schema}`],
+      );
+      if (!lock.rows[0]?.locked) return 0;
+      const rows = await trx("outbox")
+        .select<PendingRow[]>("seq", "id", "subject", trx.raw("envelope::text as payload"), "created_at")
+        .whereNull("published_at")
+        .orderBy("seq")
+        .limit(this.batchSize);
+      if (rows.length === 0) return 0;
+      await Promise.all(rows.map((row) => bus.js.publish(row.subject, row.payload, { msgID: row.id })));
+      await trx("outbox")
+        .whereIn(
+          "seq",
+          rows.map((row) => row.seq),
+        )
+        .update({ published_at: trx.fn.now() });
+      const now = Date.now();
+      for (const row of rows) metrics.outboxPublishLag.observe((now - row.created_at.getTime()) / 1000);
+      metrics.outboxPublished.inc(rows.length);
+      return rows.length;
+    });
+  }
+
+  private async prune(): Promise<void> {
+    this.lastPrune = Date.now();
+    await this.options.db("outbox").where("published_at", "<", new Date(Date.now() - this.retentionMs)).delete();
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.databaseUrl });
+    client.on("notification", () => this.wake());
+    client.on("error", (error) => {
+      // Polling keeps the relay going; re-listen so notifications resume after Postgres returns.
+      this.options.logger.warn({ err: error }, "outbox LISTEN connection lost; polling until it is back");
+      this.listener = null;
+      void client.end().catch(() => undefined);
+      setTimeout(() => {
+        if (!this.stopped) this.listen().catch(() => undefined);
+      }, this.options.pollIntervalMs);
+    });
+    await client.connect();
+    await client.query(`listen "${notifyChannel(this.options.schema)}"`);
+    this.listener = client;
+  }
+}

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { NATS_PREFIX_PATTERN } from "@tollgate/proto";
+
+/** Raised when the environment does not describe a runnable process; one line per problem. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const SECRET_NAME = /SECRET|PASSWORD|TOKEN|KEY/;
+
+/** Replaces the password of a `scheme://user:password@host` URL with `***`, leaving the rest as written. */
+export function maskUrlPassword(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
+}
+
+/** Shows what was given without leaking secrets or URL credentials into logs. */
+function describeValue(name: string, value: string | undefined): string {
+  if (value === undefined) return "it is not set";
+  if (SECRET_NAME.test(name)) return `got a value of ${value.length} characters`;
+  return `got ${JSON.stringify(maskUrlPassword(value))}`;
+}
+
+/**
+ * Parses the environment with a zod object whose fields are named after the variables. Empty
+ * strings count as unset, so `FOO=` falls back to the default like an absent variable.
+ */
+export function loadConfig<Shape extends z.ZodRawShape>(
+  schema: z.ZodObject<Shape>,
+  env: Record<string, string | undefined> = process.env,
+): z.output<z.ZodObject<Shape>> {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const result = schema.safeParse(present);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "(environment)");
+    return `${name}: expected ${issue.message}, ${describeValue(name, present[name])}`;
+  });
+  throw new ConfigError([...new Set(problems)].sort());
+}
+
+/** Field builders whose error message is the expectation, so a problem reads as one plain line. */
+export const env = {
+  string: (expected: string, fallback?: string) => {
+    const field = z.string({ error: expected }).min(1, { error: expected });
+    return fallback === undefined ? field : field.default(fallback);
+  },
+  integer: (expected: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+    z
+      .string({ error: expected })
+      .regex(/^\d+$/, { error: expected })
+      .transform(Number)
+      .pipe(z.number().min(min, { error: expected }).max(max, { error: expected }))
+      .default(fallback),
+  port: (fallback: number) => env.integer("a TCP port number between 0 and 65535", fallback, 0, 65535),
+  url: (protocols: string[], fallback?: string) => {
+    const expected = `a ${protocols.map((p) => `${p}://`).join(" or ")} URL`;
+    const field = z.string({ error: expected }).refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol.replace(/:$/, ""));
+        } catch {
+          return false;
+        }
+      },
+      { error: expected },
+    );
+    return fallback === undefined ? field : field.default(fallback);
+  },
+  enum: <const Values extends readonly [string, ...string[]]>(values: Values, fallback: Values[number]) =>
+    z.enum(values, { error: `one of ${values.join(", ")}` }).default(fallback),
+  secret: (minLength: number) =>
+    z.string({ error: `a secret of at least ${minLength} characters` }).min(minLength, {
+      error: `a secret of at least ${minLength} characters`,
+    }),
+};
+
+/** What every Tollgate process reads; services and the gateway extend it with their own fields. */
+export const commonEnv = {
+  NODE_ENV: env.enum(["development", "production", "test"], "development"),
+  HOST: env.string("a host name or address to listen on", "0.0.0.0"),
+  LOG_LEVEL: env.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
+  BODY_LIMIT: env.string("a body size such as 1mb", "1mb"),
+  SHUTDOWN_TIMEOUT_MS: env.integer("a number of milliseconds", 25_000),
+  NATS_URL: env.url(["nats", "tls"], "nats://127.0.0.1:4222"),
+  NATS_PREFIX: z
+    .string()
+    .regex(NATS_PREFIX_PATTERN, { error: "lower-case letters, digits and underscores, starting with a letter" })
+    .default("tollgate"),
+  REDIS_URL: env.url(["redis", "rediss"], "redis://127.0.0.1:6379"),
+  REDIS_PREFIX: env.string("a key prefix such as tollgate:", "tollgate:"),
+  IDENTITY_TOKEN_SECRET: env.secret(32),
+};
+
+/** What a service with its own Postgres schema reads on top of {@link commonEnv}. */
+export const serviceEnv = {
+  ...commonEnv,
+  DATABASE_URL: env.url(["postgres", "postgresql"], "postgres://postgres@127.0.0.1:5432/tollgate"),
+  DATABASE_POOL_MAX: env.integer("a pool size between 1 and 100", 10, 1, 100),
+  OUTBOX_POLL_MS: env.integer("a number of milliseconds", 1_000, 10),
+};

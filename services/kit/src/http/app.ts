@@ -1,0 +1,174 @@
+import { randomUUID } from "node:crypto";
+import type { Server } from "node:http";
+import express, { type ErrorRequestHandler, type Express, type Request } from "express";
+import helmet from "helmet";
+import { pinoHttp } from "pino-http";
+import type { Logger } from "../logger.js";
+import type { Metrics } from "../metrics.js";
+import { HttpError, ValidationError, type ErrorContract } from "./errors.js";
+
+export type ReadinessCheck = () => Promise<unknown>;
+
+export interface HttpAppOptions {
+  logger: Logger;
+  metrics: Metrics;
+  /** The error shape of the API this app serves; the gateway picks one per request. */
+  errors: ErrorContract | ((req: Request) => ErrorContract);
+  /** Named dependencies that must answer for `/readyz` to say ready. */
+  readiness: Record<string, ReadinessCheck>;
+  isShuttingDown(): boolean;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
+const READINESS_TIMEOUT_MS = 2_000;
+
+/**
+ * The express app every process starts from: request ids, access logs, latency metrics, helmet,
+ * health and metrics endpoints, then the caller's routes, then one error mapper.
+ */
+export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Express) => void): Express {
+  const { logger, metrics } = options;
+  const contractFor = (req: Request) => (typeof options.errors === "function" ? options.errors(req) : options.errors);
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", true);
+
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId(req, res) {
+        const incoming = req.headers["x-request-id"];
+        const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader("x-request-id", id);
+        // Proxied and logged onwards under the same id, so one request can be followed across services.
+        req.headers["x-request-id"] = id;
+        return id;
+      },
+      autoLogging: { ignore: (req) => PROBES.has(req.url ?? "") },
+      // Headers stay out of access logs: they carry cookies and tokens, and the id links the rest.
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      customSuccessMessage: (req, res, responseTime) => `${req.method} ${req.url} ${res.statusCode} ${Math.round(responseTime)} ms`,
+      customErrorMessage: (req, res) => `${req.method} ${req.url} ${res.statusCode} failed`,
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info"),
+    }),
+  );
+  app.use((req, res, next) => {
+    const end = metrics.httpDuration.startTimer({ method: req.method });
+    res.on("finish", () => {
+      const route = req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : "unmatched";
+      end({ route, status: String(res.statusCode) });
+    });
+    next();
+  });
+  app.use(helmet());
+  app.use((_req, res, next) => {
+    // Keep-alive connections must not outlive a shutdown that is waiting for them to go idle.
+    if (options.isShuttingDown()) res.setHeader("connection", "close");
+    next();
+  });
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", async (_req, res) => {
+    if (options.isShuttingDown()) {
+      res.status(503).json({ status: "shutting_down", checks: {} });
+      return;
+    }
+    const entries = await Promise.all(
+      Object.entries(options.readiness).map(async ([name, check]) => [name, await runCheck(check)] as const),
+    );
+    const ready = entries.every(([, result]) => result === "ok");
+    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks: Object.fromEntries(entries) });
+  });
+  app.get("/metrics", async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  mountRoutes(app);
+
+  app.use((req, _res, next) => {
+    next(new HttpError(404, contractFor(req).codes.not_found, `no route for ${req.method} ${req.path}`));
+  });
+  const mapError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+    const contract = contractFor(req);
+    if (res.headersSent) {
+      req.log.error({ err: error }, "error after the response started");
+      res.destroy();
+      return;
+    }
+    if (error instanceof ValidationError) {
+      const { status, body } = contract.validation(error.issues);
+      res.status(status).json(body);
+      return;
+    }
+    if (error instanceof HttpError) {
+      res.status(error.status).set(error.headers).json(contract.body(error.code, error.message));
+      return;
+    }
+    const bodyParserError = asBodyParserError(error);
+    if (bodyParserError?.type === "entity.parse.failed") {
+      const { status, body } = contract.validation([
+        { location: "body", path: [], message: "request body is not valid JSON", code: "json_invalid" },
+      ]);
+      res.status(status).json(body);
+      return;
+    }
+    if (bodyParserError?.type === "entity.too.large") {
+      res.status(413).json(contract.body(contract.codes.payload_too_large, `request body is larger than ${bodyParserError.limit} bytes`));
+      return;
+    }
+    req.log.error({ err: error }, "unhandled error");
+    res.status(500).json(contract.body(contract.codes.internal, `internal error; quote reference ${req.get("x-request-id")}`));
+  };
+  app.use(mapError);
+  return app;
+}
+
+async function runCheck(check: ReadinessCheck): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${READINESS_TIMEOUT_MS} ms`)), READINESS_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([check(), timeout]);
+    return "ok";
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function asBodyParserError(error: unknown): { type: string; limit?: number } | null {
+  if (typeof error === "object" && error !== null && "type" in error && typeof error.type === "string") {
+    return error as { type: string; limit?: number };
+  }
+  return null;
+}
+
+/** Starts listening; resolves with the server once the port is bound. */
+export function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+  });
+}
+
+/**
+ * Stops accepting connections and resolves when in-flight requests have finished; connections
+ * still busy after `timeoutMs` are cut.
+ */
+export function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

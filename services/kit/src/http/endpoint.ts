@@ -1,0 +1,79 @@
+import type { IdentityClaims } from "@tollgate/proto";
+import type { Request, Response, Router } from "express";
+import type { z } from "zod";
+import { ValidationError, type ValidationIssue } from "./errors.js";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Schema = z.ZodType;
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface EndpointOptions<Body extends Schema | undefined, Query extends Schema | undefined, Params extends Schema | undefined> {
+  method: Method;
+  body?: Body;
+  query?: Query;
+  params?: Params;
+  /** Status of a successful answer (201 on create, 204 when nothing is returned). */
+  status?: number;
+}
+
+export interface EndpointContext<Body, Query, Params> {
+  body: Body;
+  query: Query;
+  params: Params;
+  identity: IdentityClaims;
+  req: Request;
+  res: Response;
+}
+
+export interface Endpoint {
+  readonly path: string;
+  readonly method: Method;
+  mount(router: Router): void;
+}
+
+/**
+ * Declares one HTTP endpoint with the schemas of everything it reads, in the manner of
+ * better-auth's `createAuthEndpoint(path, {method, body}, handler)`. Input is parsed before the
+ * handler runs; a failure is a {@link ValidationError} that the error mapper renders in the
+ * contract's shape. The handler's return value is sent as JSON, unless it answered on its own.
+ */
+export function defineEndpoint<
+  Body extends Schema | undefined = undefined,
+  Query extends Schema | undefined = undefined,
+  Params extends Schema | undefined = undefined,
+>(
+  path: string,
+  options: EndpointOptions<Body, Query, Params>,
+  handler: (context: EndpointContext<Output<Body>, Output<Query>, Output<Params>>) => Promise<unknown>,
+): Endpoint {
+  const status = options.status ?? 200;
+  return {
+    path,
+    method: options.method,
+    mount(router) {
+      router[options.method.toLowerCase() as Lowercase<Method>](path, async (req, res) => {
+        const issues: ValidationIssue[] = [];
+        const parse = (schema: Schema | undefined, input: unknown, location: ValidationIssue["location"]): unknown => {
+          if (!schema) return undefined;
+          const result = schema.safeParse(input);
+          if (result.success) return result.data;
+          issues.push(...ValidationError.fromZod(location, result.error).issues);
+          return undefined;
+        };
+        const params = parse(options.params, req.params, "path") as Output<Params>;
+        const query = parse(options.query, req.query, "query") as Output<Query>;
+        const body = parse(options.body, req.body ?? {}, "body") as Output<Body>;
+        if (issues.length > 0) throw new ValidationError(issues);
+        if (!req.identity) throw new Error(`${path} was reached without an identity; mount it behind requireIdentity`);
+        const result = await handler({ body, query, params, identity: req.identity, req, res });
+        if (res.headersSent) return;
+        if (result === undefined) res.status(status === 200 ? 204 : status).end();
+        else res.status(status).json(result);
+      });
+    },
+  };
+}
+
+export function mountEndpoints(router: Router, endpoints: Endpoint[]): void {
+  for (const endpoint of endpoints) endpoint.mount(router);
+}

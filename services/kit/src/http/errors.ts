@@ -1,0 +1,95 @@
+import type { z } from "zod";
+
+/** An error the caller caused or may see; rendered in the serving contract's shape. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    /** A code from the contract's own vocabulary (better-auth's UPPER_SNAKE, Polar's PascalCase). */
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = "HttpError";
+  }
+}
+
+export interface ValidationIssue {
+  location: "body" | "query" | "path";
+  path: PropertyKey[];
+  message: string;
+  /** Machine-readable kind, e.g. `missing`, `invalid_type`, `too_small`, `json_invalid`. */
+  code: string;
+}
+
+/** Input that failed its schema; every problem is reported, not just the first. */
+export class ValidationError extends Error {
+  constructor(readonly issues: ValidationIssue[]) {
+    super(issues.map((issue) => issue.message).join("; "));
+    this.name = "ValidationError";
+  }
+
+  static fromZod(location: ValidationIssue["location"], error: z.ZodError): ValidationError {
+    return new ValidationError(
+      error.issues.map((issue) => ({
+        location,
+        path: issue.path,
+        message: issue.message,
+        code: issue.code === "invalid_type" && issue.input === undefined ? "missing" : issue.code,
+      })),
+    );
+  }
+}
+
+/** Errors the runtime itself raises, before or around a handler. */
+export type GenericError = "not_found" | "unauthorized" | "payload_too_large" | "internal" | "unavailable";
+
+/** How one public API shapes its errors, so every failure a client sees matches that API. */
+export interface ErrorContract {
+  validation(issues: ValidationIssue[]): { status: number; body: unknown };
+  body(code: string, message: string): unknown;
+  codes: Record<GenericError, string>;
+}
+
+/** better-auth (better-call): `{code, message}`; validation failures are 400 VALIDATION_ERROR. */
+export const betterAuthErrors: ErrorContract = {
+  validation: (issues) => ({
+    status: 400,
+    body: {
+      code: "VALIDATION_ERROR",
+      message: issues
+        .map((issue) => `[${[issue.location, ...issue.path.map(String)].join(".")}] ${issue.message}`)
+        .join("; "),
+    },
+  }),
+  body: (code, message) => ({ code, message }),
+  codes: {
+    not_found: "NOT_FOUND",
+    unauthorized: "UNAUTHORIZED",
+    payload_too_large: "PAYLOAD_TOO_LARGE",
+    internal: "INTERNAL_SERVER_ERROR",
+    unavailable: "SERVICE_UNAVAILABLE",
+  },
+};
+
+/** Polar (FastAPI): `{error, detail}`; validation failures are 422 `{detail: [{loc, msg, type}]}`. */
+export const polarErrors: ErrorContract = {
+  validation: (issues) => ({
+    status: 422,
+    body: {
+      detail: issues.map((issue) => ({
+        loc: [issue.location, ...issue.path.map((key) => (typeof key === "number" ? key : String(key)))],
+        msg: issue.message,
+        type: issue.code,
+      })),
+    },
+  }),
+  body: (code, message) => ({ error: code, detail: message }),
+  codes: {
+    not_found: "ResourceNotFound",
+    unauthorized: "Unauthorized",
+    payload_too_large: "PayloadTooLarge",
+    internal: "InternalServerError",
+    unavailable: "ServiceUnavailable",
+  },
+};

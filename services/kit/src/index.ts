@@ -1,0 +1,33 @@
+export { ConfigError, loadConfig, env, commonEnv, serviceEnv } from "./config.js";
+export { createLogger, type Logger } from "./logger.js";
+export { Metrics } from "./metrics.js";
+export { StartupError, describeStartupError } from "./startup.js";
+export { connectRedis } from "./redis.js";
+export { runProgram, type ProgramOptions } from "./program.js";
+export { createDatabase, migrate, type Knex, type Migration, type Migrations } from "./db/database.js";
+export { connectBus, ensureEventStream, type BusConnection } from "./bus/connection.js";
+export { Outbox, OutboxRelay, type OutboxRelayOptions } from "./bus/outbox.js";
+export { EventConsumer, on, type ConsumerDefinition, type EventHandler, type HandlerContext } from "./bus/consumer.js";
+export { request, respond, BusRequestError, RemoteError, ReplyError } from "./bus/rpc.js";
+export { createHttpApp, listen, closeServer, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
+export {
+  HttpError,
+  ValidationError,
+  betterAuthErrors,
+  polarErrors,
+  type ErrorContract,
+  type ValidationIssue,
+} from "./http/errors.js";
+export { defineEndpoint, mountEndpoints, type Endpoint, type EndpointContext } from "./http/endpoint.js";
+export { signIdentity, verifyIdentity, requireIdentity } from "./http/identity.js";
+export {
+  defineService,
+  loadServiceConfig,
+  migrateService,
+  runService,
+  startService,
+  type RunningService,
+  type ServiceConfig,
+  type ServiceContext,
+  type ServiceDefinition,
+} from "./service.js";

@@ -1,0 +1,220 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express, { Router } from "express";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { Subscription } from "@nats-io/transport-node";
+import type { RequestDefinition } from "@tollgate/proto";
+import { loadConfig, serviceEnv, env as envField } from "./config.js";
+import { runProgram } from "./program.js";
+import { createDatabase, migrate, type Knex, type Migrations } from "./db/database.js";
+import { connectBus, ensureEventStream, type BusConnection } from "./bus/connection.js";
+import { EventConsumer, type ConsumerDefinition } from "./bus/consumer.js";
+import { Outbox, OutboxRelay } from "./bus/outbox.js";
+import { request, respond } from "./bus/rpc.js";
+import { closeServer, createHttpApp, listen } from "./http/app.js";
+import type { ErrorContract } from "./http/errors.js";
+import { requireIdentity } from "./http/identity.js";
+import { createLogger, type Logger } from "./logger.js";
+import { Metrics } from "./metrics.js";
+import { connectRedis } from "./redis.js";
+import { describeStartupError } from "./startup.js";
+
+export interface ServiceContext<Config> {
+  config: Config;
+  logger: Logger;
+  db: Knex;
+  bus: BusConnection;
+  outbox: Outbox;
+  metrics: Metrics;
+  /** Present when the definition sets `redis: true`. */
+  redis: Redis | null;
+  request<Req extends z.ZodType, Res extends z.ZodType>(
+    definition: RequestDefinition<Req, Res>,
+    payload: z.input<Req>,
+  ): Promise<z.output<Res>>;
+  respond<Req extends z.ZodType, Res extends z.ZodType>(
+    definition: RequestDefinition<Req, Res>,
+    handler: (payload: z.output<Req>) => Promise<z.input<Res>>,
+  ): void;
+}
+
+type NoExtraEnv = z.ZodObject<Record<never, never>>;
+
+export interface ServiceDefinition<Env extends z.ZodObject = NoExtraEnv> {
+  /** The NATS queue group, the event `source` and the log `service` field. */
+  name: string;
+  /** The Postgres schema it owns (overridable with DATABASE_SCHEMA). */
+  schema: string;
+  defaultPort: number;
+  errors: ErrorContract;
+  migrations: Migrations;
+  /** Extra environment variables this service reads, on top of the common ones. */
+  env?: Env;
+  redis?: boolean;
+  consumers?(context: ServiceContext<ServiceConfig<Env>>): ConsumerDefinition[];
+  /** Registers NATS request handlers with `context.respond`. */
+  responders?(context: ServiceContext<ServiceConfig<Env>>): void;
+  routes?(router: Router, context: ServiceContext<ServiceConfig<Env>>): void;
+}
+
+function baseConfigSchema(schema: string, defaultPort: number) {
+  return z.object({
+    ...serviceEnv,
+    PORT: envField.port(defaultPort),
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/, { error: "a Postgres schema name (lower-case letters, digits, underscores)" })
+      .default(schema),
+  });
+}
+
+export type BaseServiceConfig = z.output<ReturnType<typeof baseConfigSchema>>;
+export type ServiceConfig<Env extends z.ZodObject = NoExtraEnv> = BaseServiceConfig & z.output<Env>;
+
+export function defineService<Env extends z.ZodObject = NoExtraEnv>(
+  definition: ServiceDefinition<Env>,
+): ServiceDefinition<Env> {
+  return definition;
+}
+
+export function loadServiceConfig<Env extends z.ZodObject>(
+  definition: ServiceDefinition<Env>,
+  environment: Record<string, string | undefined> = process.env,
+): ServiceConfig<Env> {
+  const schema = baseConfigSchema(definition.schema, definition.defaultPort).extend(definition.env?.shape ?? {});
+  return loadConfig(schema, environment) as ServiceConfig<Env>;
+}
+
+/** The `main` of a service: `serve` (default) or `migrate`. */
+export function runService<Env extends z.ZodObject>(definition: ServiceDefinition<Env>): void {
+  runProgram({
+    name: definition.name,
+    loadConfig: () => loadServiceConfig(definition),
+    serve: (config, logger) => startService(definition, config, logger),
+    commands: { migrate: (config, logger) => migrateService(definition, config, logger) },
+  });
+}
+
+export interface RunningService<Config> {
+  url: string;
+  server: Server;
+  context: ServiceContext<Config>;
+  /** Graceful stop: refuse new work, finish in-flight requests and events, close connections. */
+  stop(): Promise<void>;
+}
+
+/** Applies the service's migrations to its schema and closes the connection. */
+export async function migrateService<Env extends z.ZodObject>(
+  definition: ServiceDefinition<Env>,
+  config: ServiceConfig<Env>,
+  logger: Logger,
+): Promise<void> {
+  const db = createDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, poolMax: 2 });
+  try {
+    const applied = await migrate(db, config.DATABASE_SCHEMA, definition.migrations);
+    logger.info({ schema: config.DATABASE_SCHEMA, applied }, applied.length ? "migrations applied" : "schema is up to date");
+  } finally {
+    await db.destroy();
+  }
+}
+
+export async function startService<Env extends z.ZodObject>(
+  definition: ServiceDefinition<Env>,
+  config: ServiceConfig<Env>,
+  logger: Logger = createLogger({ service: definition.name, level: config.LOG_LEVEL }),
+): Promise<RunningService<ServiceConfig<Env>>> {
+  const metrics = new Metrics(definition.name);
+  const schema = config.DATABASE_SCHEMA;
+  const cleanup: (() => Promise<unknown>)[] = [];
+  const release = async () => {
+    for (const step of cleanup.reverse()) await step().catch((error: unknown) => logger.warn({ err: error }, "shutdown step failed"));
+  };
+
+  try {
+    const db = createDatabase({ url: config.DATABASE_URL, schema, poolMax: config.DATABASE_POOL_MAX });
+    cleanup.push(() => db.destroy());
+    await migrate(db, schema, definition.migrations).catch((error: unknown) => {
+      throw describeStartupError("Postgres", config.DATABASE_URL, error);
+    });
+
+    const bus = await connectBus({ url: config.NATS_URL, prefix: config.NATS_PREFIX, name: definition.name }).catch(
+      (error: unknown) => {
+        throw describeStartupError("NATS", config.NATS_URL, error);
+      },
+    );
+    cleanup.push(() => bus.nc.drain());
+    await ensureEventStream(bus);
+
+    const redis = definition.redis ? await connectRedis(config.REDIS_URL, config.REDIS_PREFIX, logger) : null;
+    if (redis) cleanup.push(() => redis.quit());
+
+    const subscriptions: Subscription[] = [];
+    const context: ServiceContext<ServiceConfig<Env>> = {
+      config,
+      logger,
+      db,
+      bus,
+      metrics,
+      redis,
+      outbox: new Outbox(definition.name, schema, bus.names),
+      request: (requestDefinition, payload) => request(bus, requestDefinition, payload),
+      respond: (requestDefinition, handler) => {
+        subscriptions.push(respond(bus, requestDefinition, { queue: definition.name, logger }, handler));
+      },
+    };
+
+    const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, schema, bus, logger, metrics, pollIntervalMs: config.OUTBOX_POLL_MS });
+    await relay.start();
+    cleanup.push(() => relay.stop());
+
+    definition.responders?.(context);
+    cleanup.push(async () => {
+      for (const subscription of subscriptions) await subscription.drain();
+    });
+
+    const consumers = (definition.consumers?.(context) ?? []).map((consumer) => new EventConsumer(consumer, { db, bus, logger, metrics }));
+    for (const consumer of consumers) await consumer.start();
+    cleanup.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
+
+    let shuttingDown = false;
+    const app = createHttpApp(
+      {
+        logger,
+        metrics,
+        errors: definition.errors,
+        isShuttingDown: () => shuttingDown,
+        readiness: {
+          postgres: () => db.raw("select 1"),
+          nats: () => bus.nc.flush(),
+          ...(redis ? { redis: () => redis.ping() } : {}),
+        },
+      },
+      (app) => {
+        const router = Router();
+        router.use(express.json({ limit: config.BODY_LIMIT }));
+        router.use(requireIdentity(config.IDENTITY_TOKEN_SECRET, definition.errors));
+        definition.routes?.(router, context);
+        app.use(router);
+      },
+    );
+    const server = await listen(app, config.PORT, config.HOST);
+    const { port } = server.address() as AddressInfo;
+    logger.info({ port, schema }, `${definition.name} is listening`);
+
+    return {
+      url: `http://127.0.0.1:${port}`,
+      server,
+      context,
+      async stop() {
+        shuttingDown = true;
+        await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
+        await release();
+        logger.info(`${definition.name} stopped`);
+      },
+    };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}

@@ -1,0 +1,82 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ConfigError, env, loadConfig, serviceEnv } from "@tollgate/kit";
+import { spawnTypeScript } from "@tollgate/kit/testing";
+
+const schema = z.object(serviceEnv);
+
+function problemsOf(environment: Record<string, string>): string[] {
+  try {
+    loadConfig(schema, environment);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("configuration was accepted");
+}
+
+describe("configuration", () => {
+  it("fills defaults that point at the local services", () => {
+    const config = loadConfig(schema, { IDENTITY_TOKEN_SECRET: "s".repeat(32) });
+    expect(config).toMatchObject({
+      DATABASE_URL: "postgres://postgres@127.0.0.1:5432/tollgate",
+      NATS_URL: "nats://127.0.0.1:4222",
+      REDIS_URL: "redis://127.0.0.1:6379",
+      NATS_PREFIX: "tollgate",
+      LOG_LEVEL: "info",
+      SHUTDOWN_TIMEOUT_MS: 25_000,
+    });
+  });
+
+  it("treats an empty variable as unset", () => {
+    const config = loadConfig(schema, { IDENTITY_TOKEN_SECRET: "s".repeat(32), LOG_LEVEL: "" });
+    expect(config.LOG_LEVEL).toBe("info");
+  });
+
+  it("reports every problem on its own line, naming the variable and what it expects", () => {
+    const problems = problemsOf({
+      DATABASE_URL: "mysql://root@localhost/db",
+      LOG_LEVEL: "loud",
+      SHUTDOWN_TIMEOUT_MS: "soon",
+      NATS_PREFIX: "Has Spaces",
+    });
+    expect(problems).toEqual([
+      'DATABASE_URL: expected a postgres:// or postgresql:// URL, got "mysql://root@localhost/db"',
+      "IDENTITY_TOKEN_SECRET: expected a secret of at least 32 characters, it is not set",
+      'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+      'NATS_PREFIX: expected lower-case letters, digits and underscores, starting with a letter, got "Has Spaces"',
+      'SHUTDOWN_TIMEOUT_MS: expected a number of milliseconds, got "soon"',
+    ]);
+  });
+
+  it("never repeats a secret or a URL password in its message", () => {
+    const problems = problemsOf({ IDENTITY_TOKEN_SECRET: "short-secret", REDIS_URL: "http://user:hunter2@cache:6379" });
+    expect(problems.join("\n")).not.toMatch(/short-secret|hunter2/);
+    expect(problems).toContain("IDENTITY_TOKEN_SECRET: expected a secret of at least 32 characters, got a value of 12 characters");
+    expect(problems).toContain('REDIS_URL: expected a redis:// or rediss:// URL, got "http://user:***@cache:6379"');
+  });
+
+  it("bounds integers", () => {
+    const ports = z.object({ PORT: env.port(3000) });
+    expect(loadConfig(ports, {}).PORT).toBe(3000);
+    expect(loadConfig(ports, { PORT: "8080" }).PORT).toBe(8080);
+    expect(() => loadConfig(ports, { PORT: "70000" })).toThrow(/PORT: expected a TCP port number between 0 and 65535, got "70000"/);
+  });
+
+  it("stops a service at start with one line per problem and no stack trace", async () => {
+    const main = fileURLToPath(new URL("../../billing/src/main.ts", import.meta.url));
+    const service = spawnTypeScript(main, {
+      env: { DATABASE_URL: "not a url", PORT: "http", IDENTITY_TOKEN_SECRET: "" },
+    });
+    const { code } = await service.exited;
+    const { stderr } = service.output();
+    expect(code).toBe(78);
+    expect(stderr.trim().split("\n")).toEqual([
+      "billing: cannot start, the configuration is invalid:",
+      '  DATABASE_URL: expected a postgres:// or postgresql:// URL, got "not a url"',
+      "  IDENTITY_TOKEN_SECRET: expected a secret of at least 32 characters, it is not set",
+      '  PORT: expected a TCP port number between 0 and 65535, got "http"',
+    ]);
+  });
+});
