@@ -1,0 +1,20 @@
+import { fileURLToPath } from "node:url";
+import { commonEnv, env, loadConfig } from "@tollgate/kit";
+import { z } from "zod";
+
+const gatewayEnv = z.object({
+  ...commonEnv,
+  PORT: env.port(3000),
+  AUTH_URL: env.url(["http", "https"], "http://127.0.0.1:3001"),
+  ORGANIZATION_URL: env.url(["http", "https"], "http://127.0.0.1:3002"),
+  BILLING_URL: env.url(["http", "https"], "http://127.0.0.1:3003"),
+  WEBHOOKS_URL: env.url(["http", "https"], "http://127.0.0.1:3004"),
+  /** The built web app; the default is the workspace's `web/dist`, wherever the gateway runs from. */
+  WEB_DIST: env.string("a directory path", fileURLToPath(new URL("../../web/dist", import.meta.url))),
+  UPSTREAM_TIMEOUT_MS: env.integer("a number of milliseconds", 30_000, 1),
+});
+
+export type GatewayConfig = z.output<typeof gatewayEnv>;
+
+export const loadGatewayConfig = (environment: Record<string, string | undefined> = process.env): GatewayConfig =>
+  loadConfig(gatewayEnv, environment);

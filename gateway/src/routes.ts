@@ -1,0 +1,25 @@
+import type { ErrorContract } from "@tollgate/kit";
+import { betterAuthErrors, polarErrors } from "@tollgate/kit";
+import type { GatewayConfig } from "./config.js";
+
+export interface Upstream {
+  name: string;
+  /** Path prefix this upstream owns; the path is forwarded unchanged. */
+  prefix: string;
+  target: string;
+  errors: ErrorContract;
+}
+
+/** Most specific first: the first upstream whose prefix matches a request path receives it. */
+export function upstreams(config: GatewayConfig): Upstream[] {
+  return [
+    { name: "organization", prefix: "/api/auth/organization", target: config.ORGANIZATION_URL, errors: betterAuthErrors },
+    { name: "auth", prefix: "/api/auth", target: config.AUTH_URL, errors: betterAuthErrors },
+    { name: "webhook-dispatcher", prefix: "/v1/webhooks", target: config.WEBHOOKS_URL, errors: polarErrors },
+    { name: "billing", prefix: "/v1", target: config.BILLING_URL, errors: polarErrors },
+  ];
+}
+
+export function matchesPrefix(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`);
+}

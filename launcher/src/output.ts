@@ -1,0 +1,33 @@
+import { prettyFactory } from "pino-pretty";
+
+const COLORS = [36, 35, 33, 32, 34, 96, 95];
+const NAME_WIDTH = 18;
+
+export type LogFormat = "pretty" | "json";
+
+/**
+ * Turns the JSON lines a process writes into `name │ 14:02:11 INFO  message` lines, each process
+ * in its own colour on a terminal; anything that is not a JSON log line passes through as is.
+ */
+export function linePrinter(name: string, index: number, format: LogFormat): (line: string) => void {
+  const colorize = Boolean(process.stdout.isTTY);
+  const pretty = prettyFactory({ colorize, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname,service", singleLine: true });
+  const label = name.padEnd(NAME_WIDTH).slice(0, NAME_WIDTH);
+  const prefix = colorize ? `\u001b[${COLORS[index % COLORS.length]}m${label}\u001b[0m│ ` : `${label}│ `;
+  return (line) => {
+    if (line.trim() === "") return;
+    if (format === "json") {
+      process.stdout.write(`${line}\n`);
+      return;
+    }
+    let text = line;
+    if (line.startsWith("{")) {
+      try {
+        text = pretty(JSON.parse(line)).trimEnd();
+      } catch {
+        text = line;
+      }
+    }
+    process.stdout.write(`${prefix}${text}\n`);
+  };
+}

@@ -1,0 +1,4 @@
+import { runService } from "@tollgate/kit";
+import { authService } from "./service.js";
+
+runService(authService);

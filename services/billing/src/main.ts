@@ -1,0 +1,4 @@
+import { runService } from "@tollgate/kit";
+import { billingService } from "./service.js";
+
+runService(billingService);

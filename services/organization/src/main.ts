@@ -1,0 +1,4 @@
+import { runService } from "@tollgate/kit";
+import { organizationService } from "./service.js";
+
+runService(organizationService);

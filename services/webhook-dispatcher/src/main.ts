@@ -1,0 +1,4 @@
+import { runService } from "@tollgate/kit";
+import { webhookDispatcherService } from "./service.js";
+
+runService(webhookDispatcherService);
