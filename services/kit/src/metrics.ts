@@ -34,7 +34,7 @@ export class Metrics {
 
   readonly consumerOutcomes = new Counter({
     name: "bus_consumer_events_total",
-    help: "Events seen by a consumer, by outcome (applied, duplicate, retried, dead_lettered)",
+    help: "Events seen by a consumer, by outcome (applied, duplicate, ignored, retried, dead_lettered)",
     labelNames: ["consumer", "outcome"] as const,
     registers: [this.registry],
   });

@@ -29,14 +29,14 @@ export interface ServiceContext<Config> {
   metrics: Metrics;
   /** Present when the definition sets `redis: true`. */
   redis: Redis | null;
-  request<Req extends z.ZodType, Res extends z.ZodType>(
+  request: <Req extends z.ZodType, Res extends z.ZodType>(
     definition: RequestDefinition<Req, Res>,
     payload: z.input<Req>,
-  ): Promise<z.output<Res>>;
-  respond<Req extends z.ZodType, Res extends z.ZodType>(
+  ) => Promise<z.output<Res>>;
+  respond: <Req extends z.ZodType, Res extends z.ZodType>(
     definition: RequestDefinition<Req, Res>,
     handler: (payload: z.output<Req>) => Promise<z.input<Res>>,
-  ): void;
+  ) => void;
 }
 
 type NoExtraEnv = z.ZodObject<Record<never, never>>;
@@ -104,19 +104,18 @@ export interface RunningService<Config> {
   stop(): Promise<void>;
 }
 
-/** Applies the service's migrations to its schema and closes the connection. */
+/** Applies the service's migrations to its schema (the `migrate` command). */
 export async function migrateService<Env extends z.ZodObject>(
   definition: ServiceDefinition<Env>,
   config: ServiceConfig<Env>,
   logger: Logger,
 ): Promise<void> {
-  const db = createDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, poolMax: 2 });
-  try {
-    const applied = await migrate(db, config.DATABASE_SCHEMA, definition.migrations);
-    logger.info({ schema: config.DATABASE_SCHEMA, applied }, applied.length ? "migrations applied" : "schema is up to date");
-  } finally {
-    await db.destroy();
-  }
+  const applied = await migrate({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }, definition.migrations).catch(
+    (error: unknown) => {
+      throw describeStartupError("Postgres", config.DATABASE_URL, error);
+    },
+  );
+  logger.info({ schema: config.DATABASE_SCHEMA, applied }, applied.length ? "migrations applied" : "schema is up to date");
 }
 
 export async function startService<Env extends z.ZodObject>(
@@ -132,11 +131,9 @@ export async function startService<Env extends z.ZodObject>(
   };
 
   try {
+    await migrateService(definition, config, logger);
     const db = createDatabase({ url: config.DATABASE_URL, schema, poolMax: config.DATABASE_POOL_MAX });
     cleanup.push(() => db.destroy());
-    await migrate(db, schema, definition.migrations).catch((error: unknown) => {
-      throw describeStartupError("Postgres", config.DATABASE_URL, error);
-    });
 
     const bus = await connectBus({ url: config.NATS_URL, prefix: config.NATS_PREFIX, name: definition.name }).catch(
       (error: unknown) => {

@@ -78,7 +78,7 @@ export class EventConsumer {
     const changeable = {
       ack_wait: nanos(ACK_WAIT_MS),
       max_deliver: this.maxDeliveries,
-      filter_subjects: [...this.handlers.keys()].map((type) => bus.names.eventSubject(type)),
+      filter_subject: bus.names.eventSubject(narrowestFilter([...this.handlers.keys()])),
     };
     const existing = await bus.jsm.consumers.info(stream, this.definition.name).catch((error: unknown) => {
       if (error instanceof JetStreamApiError && error.code === JetStreamApiCodes.ConsumerNotFound) return null;
@@ -122,8 +122,13 @@ export class EventConsumer {
     if (deliveries > 1) metrics.consumerRedeliveries.inc({ consumer });
 
     const parsed = this.parse(message);
-    if (typeof parsed === "string") {
-      await this.deadLetter(message, parsed);
+    if (parsed.kind === "ignore") {
+      message.ack();
+      metrics.consumerOutcomes.inc({ consumer, outcome: "ignored" });
+      return;
+    }
+    if (parsed.kind === "reject") {
+      await this.deadLetter(message, parsed.reason);
       return;
     }
     try {
@@ -144,21 +149,29 @@ export class EventConsumer {
     }
   }
 
-  /** Returns the handler and validated event, or why the message can never be handled. */
-  private parse(message: JsMsg): { handler: EventHandler; event: TypedEvent<string, unknown> } | string {
+  /**
+   * The handler and validated event; `ignore` for a type this consumer does not handle (its subject
+   * filter is wider than its handlers); `reject` with the reason a message can never be handled.
+   */
+  private parse(
+    message: JsMsg,
+  ):
+    | { kind: "handle"; handler: EventHandler; event: TypedEvent<string, unknown> }
+    | { kind: "ignore" }
+    | { kind: "reject"; reason: string } {
     let json: unknown;
     try {
       json = message.json();
     } catch {
-      return "payload is not JSON";
+      return { kind: "reject", reason: "payload is not JSON" };
     }
     const envelope = EventEnvelope.safeParse(json);
-    if (!envelope.success) return `invalid envelope: ${envelope.error.message}`;
+    if (!envelope.success) return { kind: "reject", reason: `invalid envelope: ${envelope.error.message}` };
     const handler = this.handlers.get(envelope.data.type);
-    if (!handler) return `no handler for event type ${envelope.data.type}`;
+    if (!handler) return { kind: "ignore" };
     const data = handler.event.data.safeParse(envelope.data.data);
-    if (!data.success) return `invalid ${envelope.data.type} data: ${data.error.message}`;
-    return { handler, event: { ...envelope.data, data: data.data } };
+    if (!data.success) return { kind: "reject", reason: `invalid ${envelope.data.type} data: ${data.error.message}` };
+    return { kind: "handle", handler, event: { ...envelope.data, data: data.data } };
   }
 
   private async apply(handler: EventHandler, event: TypedEvent<string, unknown>): Promise<Outcome> {
@@ -186,4 +199,18 @@ export class EventConsumer {
     message.term(error.slice(0, 200));
     this.deps.metrics.consumerOutcomes.inc({ consumer: this.definition.name, outcome: "dead_lettered" });
   }
+}
+
+/**
+ * One subject filter covering every handled type: the exact type when there is one, else the
+ * types' common leading tokens followed by `>`. (NATS servers before 2.10, Debian's among them,
+ * accept a single filter per consumer.)
+ */
+export function narrowestFilter(types: string[]): string {
+  const [first, ...rest] = types.map((type) => type.split("."));
+  if (!first) throw new Error("a consumer needs at least one handler");
+  if (rest.length === 0) return first.join(".");
+  let common = 0;
+  while (common < first.length && rest.every((tokens) => tokens[common] === first[common])) common++;
+  return [...first.slice(0, common), ">"].join(".");
 }

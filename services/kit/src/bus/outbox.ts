@@ -33,9 +33,13 @@ export class Outbox {
       source: this.source,
       data: event.data.parse(data),
     };
-    await trx("outbox").insert({ id: envelope.id, subject: this.names.eventSubject(event.type), envelope });
-    // Delivered to the relay only if this transaction commits.
-    await trx.raw("select pg_notify(?, '')", [notifyChannel(this.schema)]);
+    // One round trip: the row, and a notification Postgres delivers to the relay only on commit.
+    await trx.raw("with written as (insert into outbox (id, subject, envelope) values (?, ?, ?)) select pg_notify(?, '')", [
+      envelope.id,
+      this.names.eventSubject(event.type),
+      JSON.stringify(envelope),
+      notifyChannel(this.schema),
+    ]);
     return envelope;
   }
 }
@@ -86,8 +90,8 @@ export class OutboxRelay {
       help: "Committed events not yet published to JetStream",
       registers: [metrics.registry],
       async collect() {
-        const row = await db("outbox").whereNull("published_at").count<{ count: string }[]>({ count: "*" }).first();
-        this.set(Number(row?.count ?? 0));
+        const row = await db("outbox").whereNull("published_at").count<{ count: number }[]>({ count: "*" }).first();
+        this.set(row?.count ?? 0);
       },
     });
     new Gauge({

@@ -52,18 +52,29 @@ class InlineMigrationSource implements Knex.MigrationSource<string> {
 
 /**
  * Creates the schema if needed and applies the kit's tables (outbox, inbox) and then the service's
- * migrations. Safe to run from several replicas at once: schema creation is serialised by an
- * advisory lock and knex's migration lock covers the rest.
+ * migrations, on connections of its own. Replicas starting together take turns: a transaction-level
+ * advisory lock on the schema is held until the migrations are done, since knex's own lock table
+ * cannot protect its creation.
  */
-export async function migrate(db: Knex, schema: string, migrations: Migrations): Promise<string[]> {
-  await db.transaction(async (trx) => {
-    await trx.raw("select pg_advisory_xact_lock(hashtext(?))", [`schema:${schema}`]);
-    await trx.raw("create schema if not exists ??", [schema]);
-  });
-  const [, applied] = (await db.migrate.latest({
-    migrationSource: new InlineMigrationSource({ ...kitMigrations, ...migrations }),
-    schemaName: schema,
-    tableName: "migrations",
-  })) as [number, string[]];
-  return applied;
+export async function migrate(options: { url: string; schema: string }, migrations: Migrations): Promise<string[]> {
+  // One connection holds the lock while knex's migrator uses up to two more.
+  const db = createDatabase({ url: options.url, schema: options.schema, poolMax: 3 });
+  try {
+    const takeLock = (trx: Knex.Transaction) => trx.raw("select pg_advisory_xact_lock(hashtext(?))", [`migrate:${options.schema}`]);
+    await db.transaction(async (trx) => {
+      await takeLock(trx);
+      await trx.raw("create schema if not exists ??", [options.schema]);
+    });
+    return await db.transaction(async (lock) => {
+      await takeLock(lock);
+      const [, applied] = (await db.migrate.latest({
+        migrationSource: new InlineMigrationSource({ ...kitMigrations, ...migrations }),
+        schemaName: options.schema,
+        tableName: "migrations",
+      })) as [number, string[]];
+      return applied;
+    });
+  } finally {
+    await db.destroy();
+  }
 }

@@ -57,7 +57,7 @@ export function defineEndpoint<
           if (!schema) return undefined;
           const result = schema.safeParse(input);
           if (result.success) return result.data;
-          issues.push(...ValidationError.fromZod(location, result.error).issues);
+          issues.push(...ValidationError.fromZod(location, result.error, input).issues);
           return undefined;
         };
         const params = parse(options.params, req.params, "path") as Output<Params>;

@@ -29,16 +29,26 @@ export class ValidationError extends Error {
     this.name = "ValidationError";
   }
 
-  static fromZod(location: ValidationIssue["location"], error: z.ZodError): ValidationError {
+  /** `input` is what was parsed; a field absent from it is reported as `missing`, as Polar does. */
+  static fromZod(location: ValidationIssue["location"], error: z.ZodError, input: unknown): ValidationError {
     return new ValidationError(
       error.issues.map((issue) => ({
         location,
         path: issue.path,
         message: issue.message,
-        code: issue.code === "invalid_type" && issue.input === undefined ? "missing" : issue.code,
+        code: issue.code === "invalid_type" && valueAt(input, issue.path) === undefined ? "missing" : issue.code,
       })),
     );
   }
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }
 
 /** Errors the runtime itself raises, before or around a handler. */

@@ -1,0 +1,224 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineEvent, type EventEnvelope } from "@tollgate/proto";
+import {
+  connectBus,
+  createDatabase,
+  createLogger,
+  ensureEventStream,
+  EventConsumer,
+  Metrics,
+  migrate,
+  on,
+  type BusConnection,
+  type ConsumerDefinition,
+  type Knex,
+} from "@tollgate/kit";
+import { createTestEnvironment, type TestEnvironment } from "@tollgate/kit/testing";
+import { narrowestFilter } from "../src/bus/consumer.js";
+
+const itemCreated = defineEvent("test.item_created", z.object({ item: z.number().int() }));
+const SCHEMA = "consumer_test";
+const logger = createLogger({ service: "consumer-test", level: "silent" });
+
+let environment: TestEnvironment;
+let db: Knex;
+const connections: BusConnection[] = [];
+let publisher: BusConnection;
+
+beforeAll(async () => {
+  environment = await createTestEnvironment();
+  db = createDatabase({ url: environment.databaseUrl, schema: SCHEMA, poolMax: 10 });
+  await migrate({ url: environment.databaseUrl, schema: SCHEMA }, {
+    "0001_effects": {
+      up: (knex) =>
+        knex.schema.createTable("effects", (t) => {
+          t.uuid("event_id").notNullable();
+          t.text("replica").notNullable();
+          t.integer("item").notNullable();
+        }),
+    },
+  });
+  publisher = await connect();
+  await ensureEventStream(publisher);
+});
+
+afterAll(async () => {
+  for (const connection of connections) await connection.nc.close();
+  await db?.destroy();
+});
+
+beforeEach(async () => {
+  // Every test starts new durables, which would otherwise also receive the earlier tests' events.
+  await publisher.jsm.streams.purge(publisher.names.eventStream);
+  await db("effects").delete();
+  await db("dead_letters").delete();
+});
+
+async function connect(): Promise<BusConnection> {
+  const connection = await connectBus({ url: environment.natsUrl, prefix: environment.natsPrefix, name: "consumer-test" });
+  connections.push(connection);
+  return connection;
+}
+
+function envelope(item: number): EventEnvelope {
+  return { id: randomUUID(), type: itemCreated.type, occurred_at: new Date().toISOString(), source: "test", data: { item } };
+}
+
+/** Publishes as a producer's relay would; `msgID` differs per call so a repeat is a real redelivery. */
+async function publish(event: EventEnvelope | string): Promise<void> {
+  const payload = typeof event === "string" ? event : JSON.stringify(event);
+  await publisher.js.publish(publisher.names.eventSubject(itemCreated.type), payload, { msgID: randomUUID() });
+}
+
+/** A consumer that records each event it applies as a row in `effects`. */
+async function startConsumer(
+  name: string,
+  replica: string,
+  options: Partial<ConsumerDefinition> & { before?: (item: number) => Promise<void> } = {},
+): Promise<{ consumer: EventConsumer; metrics: Metrics }> {
+  const metrics = new Metrics(`consumer-test-${replica}`);
+  const consumer = new EventConsumer(
+    {
+      name,
+      batchSize: 5,
+      retryDelaysMs: [50],
+      ...options,
+      handlers: [
+        on(itemCreated, async (event, { trx }) => {
+          await options.before?.(event.data.item);
+          await trx("effects").insert({ event_id: event.id, replica, item: event.data.item });
+        }),
+      ],
+    },
+    { db, bus: await connect(), logger, metrics },
+  );
+  await consumer.start();
+  return { consumer, metrics };
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("condition not reached in time");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const effectCount = async () => (await db("effects").count<{ count: number }[]>({ count: "*" }))[0]?.count ?? 0;
+const counterValue = async (metrics: Metrics, name: string, labels: Record<string, string>) => {
+  const metric = await metrics.registry.getSingleMetric(name)?.get();
+  return metric?.values.find((value) => Object.entries(labels).every(([key, wanted]) => value.labels[key] === wanted))?.value ?? 0;
+};
+
+describe("durable consumers", () => {
+  it("applies an event delivered twice only once", async () => {
+    const { consumer, metrics } = await startConsumer("twice", "a");
+    try {
+      const event = envelope(7);
+      await publish(event);
+      await publish(event);
+      await until(async () => (await counterValue(metrics, "bus_consumer_events_total", { outcome: "duplicate" })) === 1);
+      expect(await db("effects").select("event_id", "item")).toEqual([{ event_id: event.id, item: 7 }]);
+      expect(await counterValue(metrics, "bus_consumer_events_total", { outcome: "applied" })).toBe(1);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it("splits the work between two replicas and applies every event once", async () => {
+    const slowly = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
+    const replicas = await Promise.all([
+      startConsumer("split", "a", { before: slowly }),
+      startConsumer("split", "b", { before: slowly }),
+    ]);
+    try {
+      const events = Array.from({ length: 200 }, (_, item) => envelope(item));
+      for (const event of events) await publish(event);
+      await until(async () => (await effectCount()) >= 200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const rows = await db("effects").select<{ event_id: string; replica: string }[]>("event_id", "replica");
+      expect(rows).toHaveLength(200);
+      expect(new Set(rows.map((row) => row.event_id))).toEqual(new Set(events.map((event) => event.id)));
+      expect(rows.filter((row) => row.replica === "a").length).toBeGreaterThan(0);
+      expect(rows.filter((row) => row.replica === "b").length).toBeGreaterThan(0);
+    } finally {
+      await Promise.all(replicas.map(({ consumer }) => consumer.stop()));
+    }
+  });
+
+  it("retries a failing handler with backoff and applies the event once it succeeds", async () => {
+    let attempts = 0;
+    const { consumer, metrics } = await startConsumer("flaky", "a", {
+      before: () => {
+        attempts += 1;
+        return attempts < 3 ? Promise.reject(new Error("downstream hiccup")) : Promise.resolve();
+      },
+    });
+    try {
+      await publish(envelope(1));
+      await until(async () => (await effectCount()) === 1);
+      expect(attempts).toBe(3);
+      expect(await counterValue(metrics, "bus_consumer_redeliveries_total", { consumer: "flaky" })).toBe(2);
+      expect(await db("dead_letters").select()).toEqual([]);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it("sets an event aside in dead_letters after its last attempt and stops redelivering it", async () => {
+    let attempts = 0;
+    const { consumer } = await startConsumer("doomed", "a", {
+      maxDeliveries: 3,
+      before: () => {
+        attempts += 1;
+        return Promise.reject(new Error("this event can never be applied"));
+      },
+    });
+    try {
+      const event = envelope(9);
+      await publish(event);
+      await until(async () => (await db("dead_letters").count<{ count: number }[]>({ count: "*" }))[0]?.count === 1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(attempts).toBe(3);
+      const [letter] = await db("dead_letters").select<{ consumer: string; error: string; deliveries: number; payload: string }[]>();
+      expect(letter).toMatchObject({ consumer: "doomed", error: "this event can never be applied", deliveries: 3 });
+      expect(JSON.parse(letter?.payload ?? "")).toEqual(event);
+      expect(await effectCount()).toBe(0);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it("dead-letters a malformed event at once instead of retrying it", async () => {
+    let attempts = 0;
+    const { consumer } = await startConsumer("strict", "a", {
+      before: () => {
+        attempts += 1;
+        return Promise.resolve();
+      },
+    });
+    try {
+      await publish("{not json");
+      await publish(JSON.stringify({ ...envelope(1), data: { item: "one" } }));
+      await until(async () => (await db("dead_letters").count<{ count: number }[]>({ count: "*" }))[0]?.count === 2);
+      const letters = await db("dead_letters").orderBy("id").select("error", "deliveries");
+      expect(letters).toEqual([
+        { error: "payload is not JSON", deliveries: 1 },
+        { error: expect.stringMatching(/^invalid test\.item_created data: /) as string, deliveries: 1 },
+      ]);
+      expect(attempts).toBe(0);
+    } finally {
+      await consumer.stop();
+    }
+  });
+});
+
+describe("narrowestFilter", () => {
+  it("uses the exact type for one handler and the common leading tokens for several", () => {
+    expect(narrowestFilter(["order.created"])).toBe("order.created");
+    expect(narrowestFilter(["order.created", "order.paid"])).toBe("order.>");
+    expect(narrowestFilter(["order.created", "subscription.created"])).toBe(">");
+  });
+});

@@ -1,0 +1,187 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { defineEvent, EventEnvelope } from "@tollgate/proto";
+import {
+  connectBus,
+  createDatabase,
+  createLogger,
+  ensureEventStream,
+  Metrics,
+  migrate,
+  Outbox,
+  OutboxRelay,
+  type BusConnection,
+  type Knex,
+} from "@tollgate/kit";
+import { createTestEnvironment, spawnTypeScript, type TestEnvironment } from "@tollgate/kit/testing";
+
+const itemCreated = defineEvent("test.item_created", z.object({ item: z.number().int() }));
+const SCHEMA = "outbox_test";
+
+let environment: TestEnvironment;
+let db: Knex;
+let bus: BusConnection;
+let outbox: Outbox;
+const logger = createLogger({ service: "outbox-test", level: "silent" });
+
+beforeAll(async () => {
+  environment = await createTestEnvironment();
+  await migrate({ url: environment.databaseUrl, schema: SCHEMA }, {});
+  db = createDatabase({ url: environment.databaseUrl, schema: SCHEMA, poolMax: 5 });
+  bus = await connectBus({ url: environment.natsUrl, prefix: environment.natsPrefix, name: "outbox-test" });
+  await ensureEventStream(bus);
+  outbox = new Outbox("outbox-test", SCHEMA, bus.names);
+});
+
+afterAll(async () => {
+  await bus?.nc.close();
+  await db?.destroy();
+});
+
+function relay(options: { pollIntervalMs?: number } = {}): OutboxRelay {
+  return new OutboxRelay({
+    db,
+    databaseUrl: environment.databaseUrl,
+    schema: SCHEMA,
+    bus,
+    logger,
+    metrics: new Metrics("outbox-test"),
+    pollIntervalMs: options.pollIntervalMs ?? 100,
+  });
+}
+
+/** Every event in the stream, in stream order. */
+async function streamEvents(): Promise<EventEnvelope[]> {
+  const { state } = await bus.jsm.streams.info(bus.names.eventStream);
+  if (state.messages === 0) return [];
+  const consumer = await bus.js.consumers.get(bus.names.eventStream);
+  const events: EventEnvelope[] = [];
+  const messages = await consumer.fetch({ max_messages: state.messages, expires: 5_000 });
+  for await (const message of messages) {
+    events.push(EventEnvelope.parse(message.json()));
+    if (events.length === state.messages) break;
+  }
+  return events;
+}
+
+async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const pendingCount = async () => (await db("outbox").whereNull("published_at").count<{ count: number }[]>({ count: "*" }))[0]?.count;
+const streamCount = async () => (await bus.jsm.streams.info(bus.names.eventStream)).state.messages;
+
+async function clear(): Promise<void> {
+  await db("outbox").delete();
+  await bus.jsm.streams.purge(bus.names.eventStream);
+}
+
+describe("transactional outbox", () => {
+  it("publishes an event once its transaction commits, woken by NOTIFY rather than the poll", async () => {
+    await clear();
+    const running = relay({ pollIntervalMs: 60_000 });
+    await running.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200)); // let the start-up drain finish
+      const envelope = await db.transaction((trx) => outbox.emit(trx, itemCreated, { item: 1 }));
+      const events = await eventually(streamEvents, (found) => found.length === 1, 5_000);
+      expect(events).toEqual([envelope]);
+      expect(envelope).toMatchObject({ type: "test.item_created", source: "outbox-test", data: { item: 1 } });
+      expect(await pendingCount()).toBe(0);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("never publishes an event whose transaction rolled back", async () => {
+    await clear();
+    const running = relay();
+    await running.start();
+    try {
+      await expect(
+        db.transaction(async (trx) => {
+          await outbox.emit(trx, itemCreated, { item: 666 });
+          throw new Error("the state change failed");
+        }),
+      ).rejects.toThrow("the state change failed");
+      const committed = await db.transaction((trx) => outbox.emit(trx, itemCreated, { item: 2 }));
+      await eventually(pendingCount, (count) => count === 0);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect((await streamEvents()).map((event) => event.data)).toEqual([{ item: 2 }]);
+      expect((await db("outbox").select("id")).map((row: { id: string }) => row.id)).toEqual([committed.id]);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("rejects event data that does not match its schema before anything is written", async () => {
+    await clear();
+    await expect(
+      db.transaction((trx) => outbox.emit(trx, itemCreated, { item: 1.5 })),
+    ).rejects.toThrow(/expected int/i);
+    expect(await pendingCount()).toBe(0);
+  });
+
+  it("publishes every committed event exactly once when the relay is killed mid-batch and restarted", async () => {
+    await clear();
+    const total = 1_200; // three batches of 500, 500 and 200
+    await db.transaction(async (trx) => {
+      for (let item = 0; item < total; item++) await outbox.emit(trx, itemCreated, { item });
+    });
+    const ids = (await db("outbox").orderBy("seq").select<{ id: string; seq: number }[]>("id", "seq")).map((row) => row.id);
+
+    // Hold a row of the second batch so the relay publishes that batch and then waits to mark it.
+    const held = await db.transaction();
+    await held("outbox").where({ id: ids[700] }).forUpdate().select("seq");
+
+    const doomed = spawnTypeScript(fileURLToPath(new URL("./fixtures/relay-process.ts", import.meta.url)), {
+      env: { DATABASE_URL: environment.databaseUrl, NATS_URL: environment.natsUrl, NATS_PREFIX: environment.natsPrefix, SCHEMA },
+    });
+    await doomed.waitFor(/relay started/);
+    expect(await eventually(streamCount, (count) => count === 1_000)).toBe(1_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The crash happens here: batch two is in JetStream but not marked in the outbox.
+    expect(await streamCount()).toBe(1_000);
+    expect(await pendingCount()).toBe(700);
+    doomed.child.kill("SIGKILL");
+    await doomed.exited;
+    await held.rollback();
+
+    const restarted = relay();
+    await restarted.start();
+    try {
+      expect(await eventually(pendingCount, (count) => count === 0)).toBe(0);
+      const published = await streamEvents();
+      expect(published).toHaveLength(total);
+      expect(published.map((event) => event.id)).toEqual(ids);
+    } finally {
+      await restarted.stop();
+    }
+  });
+
+  it("keeps relaying with two replicas running, each event once and in commit order", async () => {
+    await clear();
+    const replicas = [relay(), relay()];
+    await Promise.all(replicas.map((replica) => replica.start()));
+    try {
+      const emitted: string[] = [];
+      for (let batch = 0; batch < 20; batch++) {
+        await db.transaction(async (trx) => {
+          for (let offset = 0; offset < 5; offset++) emitted.push((await outbox.emit(trx, itemCreated, { item: batch * 5 + offset })).id);
+        });
+      }
+      expect(await eventually(pendingCount, (count) => count === 0)).toBe(0);
+      const ordered = (await db("outbox").orderBy("seq").select<{ id: string }[]>("id")).map((row) => row.id);
+      expect((await streamEvents()).map((event) => event.id)).toEqual(ordered);
+      expect(new Set(ordered)).toEqual(new Set(emitted));
+    } finally {
+      await Promise.all(replicas.map((replica) => replica.stop()));
+    }
+  });
+});
