@@ -110,16 +110,24 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
       res.status(error.status).set(error.headers).json(contract.body(error.code, error.message));
       return;
     }
-    const bodyParserError = asBodyParserError(error);
-    if (bodyParserError?.type === "entity.parse.failed") {
+    const clientError = asClientError(error);
+    if (clientError?.type === "entity.parse.failed") {
       const { status, body } = contract.validation([
         { location: "body", path: [], message: "request body is not valid JSON", code: "json_invalid" },
       ]);
       res.status(status).json(body);
       return;
     }
-    if (bodyParserError?.type === "entity.too.large") {
-      res.status(413).json(contract.body(contract.codes.payload_too_large, `request body is larger than ${bodyParserError.limit} bytes`));
+    if (clientError?.type === "entity.too.large") {
+      res.status(413).json(contract.body(contract.codes.payload_too_large, `request body is larger than ${clientError.limit} bytes`));
+      return;
+    }
+    if (clientError?.status === 404) {
+      res.status(404).json(contract.body(contract.codes.not_found, `nothing at ${req.path}`));
+      return;
+    }
+    if (clientError) {
+      res.status(clientError.status).json(contract.body(contract.codes.bad_request, clientError.expose ? clientError.message : "bad request"));
       return;
     }
     req.log.error({ err: error }, "unhandled error");
@@ -144,9 +152,18 @@ async function runCheck(check: ReadinessCheck): Promise<string> {
   }
 }
 
-function asBodyParserError(error: unknown): { type: string; limit?: number } | null {
-  if (typeof error === "object" && error !== null && "type" in error && typeof error.type === "string") {
-    return error as { type: string; limit?: number };
+interface ClientError extends Error {
+  status: number;
+  /** Set by http-errors when the message is meant for the client. */
+  expose?: boolean;
+  type?: string;
+  limit?: number;
+}
+
+/** The 4xx errors express's own middleware raises (body-parser, serve-static). */
+function asClientError(error: unknown): ClientError | null {
+  if (error instanceof Error && "status" in error && typeof error.status === "number" && error.status >= 400 && error.status < 500) {
+    return error as ClientError;
   }
   return null;
 }

@@ -52,7 +52,7 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 }
 
 /** Errors the runtime itself raises, before or around a handler. */
-export type GenericError = "not_found" | "unauthorized" | "payload_too_large" | "internal" | "unavailable";
+export type GenericError = "bad_request" | "not_found" | "unauthorized" | "payload_too_large" | "internal" | "unavailable";
 
 /** How one public API shapes its errors, so every failure a client sees matches that API. */
 export interface ErrorContract {
@@ -74,6 +74,7 @@ export const betterAuthErrors: ErrorContract = {
   }),
   body: (code, message) => ({ code, message }),
   codes: {
+    bad_request: "BAD_REQUEST",
     not_found: "NOT_FOUND",
     unauthorized: "UNAUTHORIZED",
     payload_too_large: "PAYLOAD_TOO_LARGE",
@@ -96,6 +97,7 @@ export const polarErrors: ErrorContract = {
   }),
   body: (code, message) => ({ error: code, detail: message }),
   codes: {
+    bad_request: "BadRequest",
     not_found: "ResourceNotFound",
     unauthorized: "Unauthorized",
     payload_too_large: "PayloadTooLarge",
