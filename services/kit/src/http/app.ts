@@ -182,8 +182,12 @@ export function listen(app: Express, port: number, host: string): Promise<Server
 export function closeServer(server: Server, timeoutMs: number): Promise<void> {
   return new Promise((resolve) => {
     const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    // A keep-alive connection whose request finishes during shutdown turns idle; close it then
+    // rather than waiting out the keep-alive timeout.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     server.close(() => {
       clearTimeout(deadline);
+      clearInterval(sweep);
       resolve();
     });
     server.closeIdleConnections();
