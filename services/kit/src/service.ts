@@ -141,7 +141,9 @@ export async function startService<Env extends z.ZodObject>(
       },
     );
     cleanup.push(() => bus.nc.drain());
-    await ensureEventStream(bus);
+    await ensureEventStream(bus).catch((error: unknown) => {
+      throw describeStartupError("NATS", config.NATS_URL, error);
+    });
 
     const redis = definition.redis ? await connectRedis(config.REDIS_URL, config.REDIS_PREFIX, logger) : null;
     if (redis) cleanup.push(() => redis.quit());
