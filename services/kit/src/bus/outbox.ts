@@ -150,8 +150,11 @@ export class OutboxRelay {
   async publishBatch(): Promise<number> {
     const { db, schema, bus, metrics } = this.options;
     return db.transaction(async (trx) => {
+      // Turning bitmap scans off for this transaction keeps the pending rows read in index order even
+      // before the table has statistics; otherwise the planner may sort (and render) the whole backlog
+      // for every batch, which the outbox bench measured at a third of the relay's throughput.
       const lock = await trx.raw<{ rows: { locked: boolean }[] }>(
-        "select pg_try_advisory_xact_lock(hashtext(?)) as locked",
+        "select pg_try_advisory_xact_lock(hashtext(?)) as locked, set_config('enable_bitmapscan', 'off', true)",
         [`outbox:${schema}`],
       );
       if (!lock.rows[0]?.locked) return 0;
