@@ -99,6 +99,26 @@ describe("transactional outbox", () => {
     }
   });
 
+  it("listens again after losing its LISTEN connection, so NOTIFY keeps waking it", async () => {
+    await clear();
+    const running = relay({ pollIntervalMs: 60_000 });
+    await running.start();
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const terminated = await db.raw<{ rows: unknown[] }>(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = ?",
+        [`listen "${SCHEMA}_outbox"`],
+      );
+      expect(terminated.rows).toHaveLength(1);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await db.transaction((trx) => outbox.emit(trx, itemCreated, { item: 3 }));
+      const events = await eventually(streamEvents, (found) => found.length === 1, 5_000);
+      expect(events.map((event) => event.data)).toEqual([{ item: 3 }]);
+    } finally {
+      await running.stop();
+    }
+  });
+
   it("never publishes an event whose transaction rolled back", async () => {
     await clear();
     const running = relay();

@@ -9,6 +9,7 @@ import type { Metrics } from "../metrics.js";
 import type { BusConnection } from "./connection.js";
 
 const notifyChannel = (schema: string) => `${schema}_outbox`;
+const RELISTEN_DELAY_MS = 1_000;
 
 /**
  * Writes events into the service's outbox inside the caller's transaction, so an event exists
@@ -187,16 +188,31 @@ export class OutboxRelay {
     const client = new pg.Client({ connectionString: this.options.databaseUrl });
     client.on("notification", () => this.wake());
     client.on("error", (error) => {
-      // Polling keeps the relay going; re-listen so notifications resume after Postgres returns.
       this.options.logger.warn({ err: error }, "outbox LISTEN connection lost; polling until it is back");
-      this.listener = null;
-      void client.end().catch(() => undefined);
-      setTimeout(() => {
-        if (!this.stopped) this.listen().catch(() => undefined);
-      }, this.options.pollIntervalMs);
+      this.relisten(client);
     });
-    await client.connect();
-    await client.query(`listen "${notifyChannel(this.options.schema)}"`);
-    this.listener = client;
+    try {
+      await client.connect();
+      await client.query(`listen "${notifyChannel(this.options.schema)}"`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+    if (this.stopped) await client.end();
+    else this.listener = client;
+  }
+
+  /** Polling keeps the relay going meanwhile; notifications resume once Postgres answers again. */
+  private relisten(lost: pg.Client): void {
+    this.listener = null;
+    void lost.end().catch(() => undefined);
+    const attempt = () => {
+      if (this.stopped) return;
+      this.listen().then(
+        () => this.wake(),
+        () => setTimeout(attempt, RELISTEN_DELAY_MS),
+      );
+    };
+    setTimeout(attempt, RELISTEN_DELAY_MS);
   }
 }
