@@ -9,7 +9,7 @@ import { loadConfig, serviceEnv, env as envField } from "./config.js";
 import { runProgram } from "./program.js";
 import { createDatabase, migrate, type Knex, type Migrations } from "./db/database.js";
 import { connectBus, ensureEventStream, type BusConnection } from "./bus/connection.js";
-import { EventConsumer, type ConsumerDefinition } from "./bus/consumer.js";
+import { EventConsumer, PostgresConsumerStore, type ConsumerDefinition } from "./bus/consumer.js";
 import { Outbox, OutboxRelay } from "./bus/outbox.js";
 import { request, respond } from "./bus/rpc.js";
 import { closeServer, createHttpApp, listen } from "./http/app.js";
@@ -172,7 +172,8 @@ export async function startService<Env extends z.ZodObject>(
       for (const subscription of subscriptions) await subscription.drain();
     });
 
-    const consumers = (definition.consumers?.(context) ?? []).map((consumer) => new EventConsumer(consumer, { db, bus, logger, metrics }));
+    const store = new PostgresConsumerStore(db, logger);
+    const consumers = (definition.consumers?.(context) ?? []).map((consumer) => new EventConsumer(consumer, { store, bus, logger, metrics }));
     for (const consumer of consumers) await consumer.start();
     cleanup.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));
 

@@ -9,6 +9,7 @@ import {
   ensureEventStream,
   EventConsumer,
   Metrics,
+  PostgresConsumerStore,
   migrate,
   on,
   type BusConnection,
@@ -92,7 +93,7 @@ async function startConsumer(
         }),
       ],
     },
-    { db, bus: await connect(), logger, metrics },
+    { store: new PostgresConsumerStore(db, logger), bus: await connect(), logger, metrics },
   );
   await consumer.start();
   return { consumer, metrics };

@@ -20,23 +20,28 @@ export interface HandlerContext {
   logger: Logger;
 }
 
-export interface EventHandler {
+/** What a handler gets from {@link StatelessConsumerStore}: no transaction, since there is no database. */
+export interface StatelessHandlerContext {
+  logger: Logger;
+}
+
+export interface EventHandler<Context = HandlerContext> {
   readonly event: EventDefinition;
-  handle(event: TypedEvent<string, unknown>, context: HandlerContext): Promise<void>;
+  handle(event: TypedEvent<string, unknown>, context: Context): Promise<void>;
 }
 
 /** Pairs an event definition with what to do when it arrives. */
-export function on<Type extends string, Data extends z.ZodType>(
+export function on<Type extends string, Data extends z.ZodType, Context = HandlerContext>(
   event: EventDefinition<Type, Data>,
-  handle: (event: TypedEvent<Type, z.output<Data>>, context: HandlerContext) => Promise<void>,
-): EventHandler {
-  return { event, handle };
+  handle: (event: TypedEvent<Type, z.output<Data>>, context: Context) => Promise<void>,
+): EventHandler<Context> {
+  return { event, handle: handle as EventHandler<Context>["handle"] };
 }
 
-export interface ConsumerDefinition {
+export interface ConsumerDefinition<Context = HandlerContext> {
   /** Durable name, unique per deployment; replicas sharing it split the events between them. */
   name: string;
-  handlers: EventHandler[];
+  handlers: EventHandler<Context>[];
   /** Attempts before an event is set aside in `dead_letters`. */
   maxDeliveries?: number;
   /** Delay before each retry after a failure; the last value repeats. */
@@ -50,22 +55,77 @@ const ACK_WAIT_MS = 30_000;
 
 type Outcome = "applied" | "duplicate";
 
+interface DeadLetter {
+  consumer: string;
+  subject: string;
+  payload: string;
+  error: string;
+  deliveries: number;
+}
+
+/** Where a consumer applies events and sets aside the ones it never can. */
+export interface ConsumerStore<Context> {
+  apply(consumer: string, event: TypedEvent<string, unknown>, run: (context: Context) => Promise<void>): Promise<Outcome>;
+  deadLetter(letter: DeadLetter): Promise<void>;
+}
+
 /**
- * A durable JetStream consumer with explicit acks. Each event is applied inside a transaction that
- * also records its id in the `inbox` table, so a redelivered event (a crash before the ack, or a
- * second replica) commits nothing the second time. Failures are retried with backoff up to a bound,
- * then recorded in `dead_letters` and terminated rather than blocking the stream.
+ * Applies each event inside a transaction that also records its id in the `inbox` table, so a
+ * redelivered event (a crash before the ack, or a second replica) commits nothing the second time.
  */
-export class EventConsumer {
-  private readonly handlers: Map<string, EventHandler>;
+export class PostgresConsumerStore implements ConsumerStore<HandlerContext> {
+  constructor(
+    private readonly db: Knex,
+    private readonly logger: Logger,
+  ) {}
+
+  apply(consumer: string, event: TypedEvent<string, unknown>, run: (context: HandlerContext) => Promise<void>): Promise<Outcome> {
+    return this.db.transaction(async (trx) => {
+      const inserted = await trx("inbox").insert({ consumer, event_id: event.id }).onConflict(["consumer", "event_id"]).ignore().returning("event_id");
+      if (inserted.length === 0) return "duplicate";
+      await run({ trx, logger: this.logger.child({ event: event.id, type: event.type }) });
+      return "applied";
+    });
+  }
+
+  async deadLetter(letter: DeadLetter): Promise<void> {
+    await this.db("dead_letters").insert(letter);
+  }
+}
+
+/**
+ * For a process without a database whose effects are idempotent by nature (the gateway dropping
+ * cache entries): handlers run directly, and an event that can never be handled is only logged.
+ */
+export class StatelessConsumerStore implements ConsumerStore<StatelessHandlerContext> {
+  constructor(private readonly logger: Logger) {}
+
+  async apply(_consumer: string, event: TypedEvent<string, unknown>, run: (context: StatelessHandlerContext) => Promise<void>): Promise<Outcome> {
+    await run({ logger: this.logger.child({ event: event.id, type: event.type }) });
+    return "applied";
+  }
+
+  deadLetter(letter: DeadLetter): Promise<void> {
+    this.logger.error(letter, "event set aside after its last attempt");
+    return Promise.resolve();
+  }
+}
+
+/**
+ * A durable JetStream consumer with explicit acks, applying events through its store (the inbox,
+ * for services). Failures are retried with backoff up to a bound, then set aside as dead letters
+ * and terminated rather than blocking the stream.
+ */
+export class EventConsumer<Context = HandlerContext> {
+  private readonly handlers: Map<string, EventHandler<Context>>;
   private readonly maxDeliveries: number;
   private readonly retryDelaysMs: number[];
   private messages: ConsumerMessages | null = null;
   private loop: Promise<void> | null = null;
 
   constructor(
-    private readonly definition: ConsumerDefinition,
-    private readonly deps: { db: Knex; bus: BusConnection; logger: Logger; metrics: Metrics },
+    private readonly definition: ConsumerDefinition<Context>,
+    private readonly deps: { store: ConsumerStore<Context>; bus: BusConnection; logger: Logger; metrics: Metrics },
   ) {
     this.handlers = new Map(definition.handlers.map((handler) => [handler.event.type, handler]));
     this.maxDeliveries = definition.maxDeliveries ?? 10;
@@ -132,7 +192,8 @@ export class EventConsumer {
       return;
     }
     try {
-      const outcome = await this.apply(parsed.handler, parsed.event);
+      const { handler, event } = parsed;
+      const outcome = await this.deps.store.apply(consumer, event, (context) => handler.handle(event, context));
       message.ack();
       metrics.consumerOutcomes.inc({ consumer, outcome });
     } catch (error) {
@@ -156,7 +217,7 @@ export class EventConsumer {
   private parse(
     message: JsMsg,
   ):
-    | { kind: "handle"; handler: EventHandler; event: TypedEvent<string, unknown> }
+    | { kind: "handle"; handler: EventHandler<Context>; event: TypedEvent<string, unknown> }
     | { kind: "ignore" }
     | { kind: "reject"; reason: string } {
     let json: unknown;
@@ -174,22 +235,8 @@ export class EventConsumer {
     return { kind: "handle", handler, event: { ...envelope.data, data: data.data } };
   }
 
-  private async apply(handler: EventHandler, event: TypedEvent<string, unknown>): Promise<Outcome> {
-    const { db, logger } = this.deps;
-    return db.transaction(async (trx) => {
-      const inserted = await trx("inbox")
-        .insert({ consumer: this.definition.name, event_id: event.id })
-        .onConflict(["consumer", "event_id"])
-        .ignore()
-        .returning("event_id");
-      if (inserted.length === 0) return "duplicate";
-      await handler.handle(event, { trx, logger: logger.child({ event: event.id, type: event.type }) });
-      return "applied";
-    });
-  }
-
   private async deadLetter(message: JsMsg, error: string): Promise<void> {
-    await this.deps.db("dead_letters").insert({
+    await this.deps.store.deadLetter({
       consumer: this.definition.name,
       subject: message.subject,
       payload: message.string(),
