@@ -35,7 +35,7 @@ export function on<Type extends string, Data extends z.ZodType, Context = Handle
   event: EventDefinition<Type, Data>,
   handle: (event: TypedEvent<Type, z.output<Data>>, context: Context) => Promise<void>,
 ): EventHandler<Context> {
-  return { event, handle: handle as EventHandler<Context>["handle"] };
+  return { event, handle };
 }
 
 export interface ConsumerDefinition<Context = HandlerContext> {
