@@ -2,8 +2,8 @@
 # One image per deployable, each a named target of this file:
 #   docker build --target auth|organization|billing|webhook-dispatcher|gateway -t tollgate/<target> .
 
-# ---- build: install everything, compile every package and the web app -------------------------
-FROM node:20-bookworm-slim AS build
+# ---- manifests: every workspace's package.json, the input of npm ci ------------------------------
+FROM node:20-bookworm-slim AS manifests
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY proto/package.json proto/
@@ -16,6 +16,11 @@ COPY gateway/package.json gateway/
 COPY web/package.json web/
 COPY launcher/package.json launcher/
 COPY bench/package.json bench/
+
+# ---- build: install everything, compile every package and the web app -------------------------
+FROM manifests AS build
+# bcrypt compiles its native addon at install time.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 RUN npm ci
 COPY tsconfig.base.json ./
 COPY proto proto
@@ -25,22 +30,14 @@ COPY web web
 COPY launcher launcher
 RUN npm run build
 
+# ---- deps: production dependencies only, native addons built with the build stage's tools --------
+FROM build AS deps
+RUN rm -rf node_modules && npm ci --omit=dev && npm cache clean --force
+
 # ---- runtime: production dependencies and compiled output only, as the unprivileged node user ---
-FROM node:20-bookworm-slim AS runtime
+FROM manifests AS runtime
 ENV NODE_ENV=production
-WORKDIR /app
-COPY --from=build /app/package.json /app/package-lock.json ./
-COPY --from=build /app/proto/package.json proto/
-COPY --from=build /app/services/kit/package.json services/kit/
-COPY --from=build /app/services/auth/package.json services/auth/
-COPY --from=build /app/services/organization/package.json services/organization/
-COPY --from=build /app/services/billing/package.json services/billing/
-COPY --from=build /app/services/webhook-dispatcher/package.json services/webhook-dispatcher/
-COPY --from=build /app/gateway/package.json gateway/
-COPY --from=build /app/web/package.json web/
-COPY --from=build /app/launcher/package.json launcher/
-COPY --from=build /app/bench/package.json bench/
-RUN npm ci --omit=dev && npm cache clean --force
+COPY --from=deps /app/node_modules node_modules
 COPY --from=build /app/proto/dist proto/dist
 COPY --from=build /app/services/kit/dist services/kit/dist
 USER node

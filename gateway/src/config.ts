@@ -12,6 +12,10 @@ const gatewayEnv = z.object({
   /** The built web app; the default is the workspace's `web/dist`, wherever the gateway runs from. */
   WEB_DIST: env.string("a directory path", fileURLToPath(new URL("../../web/dist", import.meta.url))),
   UPSTREAM_TIMEOUT_MS: env.integer("a number of milliseconds", 30_000, 1),
+  /** The auth service's cookie-signing secret: the gateway checks session cookies itself. */
+  AUTH_SECRET: env.secret(32),
+  /** How long a resolved session is trusted from Redis before asking the auth service again. */
+  SESSION_CACHE_TTL_SECONDS: env.integer("a number of seconds", 30, 1, 3600),
 });
 
 export type GatewayConfig = z.output<typeof gatewayEnv>;

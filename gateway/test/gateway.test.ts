@@ -1,53 +1,20 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IDENTITY_HEADER } from "@tollgate/proto";
-import { createLogger, verifyIdentity } from "@tollgate/kit";
-import { createTestEnvironment, type TestEnvironment } from "@tollgate/kit/testing";
+import { IDENTITY_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER } from "@tollgate/proto";
+import { createLogger } from "@tollgate/kit";
+import { createTestEnvironment, startEchoUpstream, type Seen, type TestEnvironment } from "@tollgate/kit/testing";
 import { loadGatewayConfig } from "../src/config.js";
 import { startGateway, type RunningGateway } from "../src/gateway.js";
-
-/** What an upstream saw of a forwarded request. */
-interface Seen {
-  upstream: string;
-  method: string;
-  url: string;
-  identity: unknown;
-  requestId: string | undefined;
-  body: string;
-}
 
 const UPSTREAMS = ["auth", "organization", "billing", "webhook-dispatcher"] as const;
 
 let environment: TestEnvironment;
 let gateway: RunningGateway;
 const upstreamServers: Server[] = [];
-
-/** A real HTTP peer standing in for a service: it answers with what it received. */
-async function echoUpstream(name: string, secret: string): Promise<string> {
-  const server = createServer((req: IncomingMessage, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => {
-      const token = req.headers[IDENTITY_HEADER];
-      const seen: Seen = {
-        upstream: name,
-        method: req.method ?? "",
-        url: req.url ?? "",
-        identity: typeof token === "string" ? verifyIdentity(token, secret) : null,
-        requestId: req.headers["x-request-id"] as string | undefined,
-        body,
-      };
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(seen));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  upstreamServers.push(server);
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 function webBuild(): string {
   const dist = mkdtempSync(path.join(tmpdir(), "tollgate-web-"));
@@ -59,7 +26,9 @@ function webBuild(): string {
 
 beforeAll(async () => {
   environment = await createTestEnvironment();
-  const [auth, organization, billing, webhooks] = await Promise.all(UPSTREAMS.map((name) => echoUpstream(name, environment.identitySecret)));
+  const echoes = await Promise.all(UPSTREAMS.map((name) => startEchoUpstream(name, environment.identitySecret)));
+  upstreamServers.push(...echoes.map((echo) => echo.server));
+  const [auth, organization, billing, webhooks] = echoes.map((echo) => echo.url);
   const config = loadGatewayConfig({
     ...environment.env,
     PORT: "0",
@@ -69,6 +38,7 @@ beforeAll(async () => {
     BILLING_URL: billing,
     WEBHOOKS_URL: webhooks,
     WEB_DIST: webBuild(),
+    AUTH_SECRET: "a".repeat(43),
   });
   gateway = await startGateway(config, createLogger({ service: "gateway", level: "silent" }));
 });
@@ -104,22 +74,34 @@ describe("gateway routing", () => {
     expect(seen).toMatchObject({ upstream: "auth", method: "POST", body });
   });
 
-  it("vouches for the caller with a signed identity token, replacing any the client sent", async () => {
-    const forged = await forwarded("/v1/products/", {
-      headers: { [IDENTITY_HEADER]: "eyJhbGciOiJub25lIn0.eyJraW5kIjoidXNlciJ9." },
+  it("vouches for the caller with a signed identity token, dropping gateway-only headers the client sent", async () => {
+    const forged = await forwarded("/api/auth/get-session", {
+      headers: {
+        [IDENTITY_HEADER]: "eyJhbGciOiJub25lIn0.eyJraW5kIjoidXNlciJ9.",
+        [SESSION_TOKEN_HEADER]: "stolen-token",
+        [STALE_SESSION_HEADER]: "1",
+      },
     });
     expect(forged.identity).toEqual({ kind: "anonymous" });
+    expect(forged.headers[SESSION_TOKEN_HEADER]).toBeUndefined();
+    expect(forged.headers[STALE_SESSION_HEADER]).toBeUndefined();
+  });
+
+  it("treats a session cookie with a bad signature as stale, without asking anyone", async () => {
+    const seen = await forwarded("/api/auth/get-session", { headers: { cookie: "better-auth.session_token=abc.forged%3D" } });
+    expect(seen.identity).toEqual({ kind: "anonymous" });
+    expect(seen.headers[STALE_SESSION_HEADER]).toBe("1");
   });
 
   it("carries the caller's request id to the upstream, or makes one", async () => {
     const given = await fetch(`${gateway.url}/api/auth/ok`, { headers: { "x-request-id": "trace-42" } });
     expect(given.headers.get("x-request-id")).toBe("trace-42");
-    expect(((await given.json()) as Seen).requestId).toBe("trace-42");
+    expect(((await given.json()) as Seen).headers["x-request-id"]).toBe("trace-42");
 
     const made = await fetch(`${gateway.url}/api/auth/ok`);
     const id = made.headers.get("x-request-id");
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(((await made.json()) as Seen).requestId).toBe(id);
+    expect(((await made.json()) as Seen).headers["x-request-id"]).toBe(id);
   });
 
   it("answers for an unreachable upstream in that API's error shape", async () => {
@@ -162,6 +144,6 @@ describe("gateway web app", () => {
   it("answers health and readiness itself", async () => {
     expect((await fetch(`${gateway.url}/healthz`)).status).toBe(200);
     const ready = await fetch(`${gateway.url}/readyz`);
-    expect(await ready.json()).toEqual({ status: "ready", checks: { redis: "ok" } });
+    expect(await ready.json()).toEqual({ status: "ready", checks: { redis: "ok", nats: "ok" } });
   });
 });

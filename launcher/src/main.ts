@@ -23,6 +23,8 @@ function sharedEnv(config: LauncherConfig): Record<string, string> {
     REDIS_URL: config.REDIS_URL,
     LOG_LEVEL: config.LOG_LEVEL,
     IDENTITY_TOKEN_SECRET: config.IDENTITY_TOKEN_SECRET,
+    AUTH_SECRET: config.AUTH_SECRET,
+    PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
   };
 }
 

@@ -2,3 +2,4 @@ export * from "./envelope.js";
 export * from "./identity.js";
 export * from "./requests.js";
 export * from "./subjects.js";
+export * from "./auth.js";

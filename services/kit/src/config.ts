@@ -71,6 +71,22 @@ export const env = {
   },
   enum: <const Values extends readonly [string, ...string[]]>(values: Values, fallback: Values[number]) =>
     z.enum(values, { error: `one of ${values.join(", ")}` }).default(fallback),
+  boolean: (fallback: boolean) =>
+    z
+      .enum(["true", "false", "1", "0"], { error: "true or false" })
+      .transform((value) => value === "true" || value === "1")
+      .default(fallback),
+  /** A comma-separated list; blanks around items are ignored. */
+  list: (expected: string) =>
+    z
+      .string({ error: expected })
+      .transform((value) =>
+        value
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean),
+      )
+      .default([]),
   secret: (minLength: number) =>
     z.string({ error: `a secret of at least ${minLength} characters` }).min(minLength, {
       error: `a secret of at least ${minLength} characters`,

@@ -7,7 +7,17 @@ export { runProgram, type ProgramOptions } from "./program.js";
 export { createDatabase, migrate, type Knex, type Migration, type Migrations } from "./db/database.js";
 export { connectBus, ensureEventStream, type BusConnection } from "./bus/connection.js";
 export { Outbox, OutboxRelay, type OutboxRelayOptions } from "./bus/outbox.js";
-export { EventConsumer, on, type ConsumerDefinition, type EventHandler, type HandlerContext } from "./bus/consumer.js";
+export {
+  EventConsumer,
+  on,
+  PostgresConsumerStore,
+  StatelessConsumerStore,
+  type ConsumerDefinition,
+  type ConsumerStore,
+  type EventHandler,
+  type HandlerContext,
+  type StatelessHandlerContext,
+} from "./bus/consumer.js";
 export { request, respond, BusRequestError, RemoteError, ReplyError } from "./bus/rpc.js";
 export { createHttpApp, listen, closeServer, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
 export {
@@ -20,6 +30,8 @@ export {
 } from "./http/errors.js";
 export { defineEndpoint, mountEndpoints, type Endpoint, type EndpointContext } from "./http/endpoint.js";
 export { signIdentity, verifyIdentity, requireIdentity } from "./http/identity.js";
+export { authCookieName, parseCookieHeader, signCookieValue, verifyCookieValue } from "./http/signed-cookie.js";
+export { randomId } from "./ids.js";
 export {
   defineService,
   loadServiceConfig,

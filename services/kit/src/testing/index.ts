@@ -70,3 +70,4 @@ export function identityHeaders(environment: TestEnvironment, claims: IdentityCl
 export { createDatabase, databaseUrl } from "./infrastructure.js";
 export type { TestInfrastructure } from "./infrastructure.js";
 export { spawnTypeScript, watch, type SpawnedProcess } from "./processes.js";
+export { startEchoUpstream, type Seen } from "./echo-upstream.js";

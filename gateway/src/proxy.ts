@@ -1,0 +1,61 @@
+import { Agent, ServerResponse, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import { createProxyMiddleware, proxyEventsPlugin } from "http-proxy-middleware";
+import { IDENTITY_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER } from "@tollgate/proto";
+import { signIdentity, type Logger } from "@tollgate/kit";
+import type { GatewayConfig } from "./config.js";
+import { matchesPrefix, type Upstream } from "./routes.js";
+import type { Caller } from "./sessions.js";
+
+/** Headers only the gateway may set; whatever a client sends under these names is dropped. */
+const GATEWAY_HEADERS = [IDENTITY_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER];
+
+/**
+ * Forwards an upstream's paths unchanged, vouching for the caller with a signed identity token.
+ * Only the auth service also gets the raw session token, to re-issue the cookie.
+ */
+export function proxyTo(
+  upstream: Upstream,
+  config: GatewayConfig,
+  logger: Logger,
+  callers: { callerOf(req: IncomingMessage): Caller; ended(caller: Caller): Promise<void> },
+) {
+  return createProxyMiddleware({
+    target: upstream.target,
+    agent: upstream.target.startsWith("https:") ? new HttpsAgent({ keepAlive: true }) : new Agent({ keepAlive: true }),
+    pathFilter: (pathname) => matchesPrefix(pathname, upstream.prefix),
+    xfwd: true,
+    proxyTimeout: config.UPSTREAM_TIMEOUT_MS,
+    ejectPlugins: true,
+    plugins: [proxyEventsPlugin],
+    on: {
+      proxyReq(proxyReq, req) {
+        for (const header of GATEWAY_HEADERS) proxyReq.removeHeader(header);
+        const caller = callers.callerOf(req);
+        proxyReq.setHeader(IDENTITY_HEADER, signIdentity(caller.identity, config.IDENTITY_TOKEN_SECRET));
+        if (upstream.name === "auth") {
+          if (caller.sessionToken) proxyReq.setHeader(SESSION_TOKEN_HEADER, caller.sessionToken);
+          if (caller.staleSession) proxyReq.setHeader(STALE_SESSION_HEADER, "1");
+        }
+      },
+      proxyRes(proxyRes, req) {
+        // The auth service clearing the session cookie means that session is over: stop trusting the
+        // cached copy now rather than when the session.revoked event arrives.
+        const cleared = (proxyRes.headers["set-cookie"] ?? []).some((cookie) => /^(__Secure-)?better-auth\.session_token=;/.test(cookie));
+        const caller = callers.callerOf(req);
+        if (upstream.name === "auth" && cleared && caller.sessionToken) {
+          callers.ended(caller).catch((error: unknown) => logger.warn({ err: error }, "could not evict an ended session from the cache"));
+        }
+      },
+      error(error, req, res) {
+        logger.warn({ err: error, upstream: upstream.name, reqId: req.headers["x-request-id"] }, "upstream unreachable");
+        if (!(res instanceof ServerResponse) || res.headersSent) {
+          res.destroy();
+          return;
+        }
+        const body = upstream.errors.body(upstream.errors.codes.unavailable, `the ${upstream.name} service is not answering; try again shortly`);
+        res.writeHead(502, { "content-type": "application/json; charset=utf-8" }).end(JSON.stringify(body));
+      },
+    },
+  });
+}

@@ -1,0 +1,65 @@
+import { createHash } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Redis } from "ioredis";
+import type { z } from "zod";
+import { authCookieName, parseCookieHeader, request, verifyCookieValue, type BusConnection } from "@tollgate/kit";
+import { resolveSession, type IdentityClaims } from "@tollgate/proto";
+
+type ResolvedSession = NonNullable<z.output<typeof resolveSession.response>["session"]>;
+
+export interface Caller {
+  identity: IdentityClaims;
+  /** The raw session token, for the auth service alone. */
+  sessionToken: string | null;
+  /** A session cookie was sent but no longer opens a session: auth clears it on get-session. */
+  staleSession: boolean;
+}
+
+const ANONYMOUS: Caller = { identity: { kind: "anonymous" }, sessionToken: null, staleSession: false };
+const COOKIE_NAMES = [authCookieName("session_token", "https:"), authCookieName("session_token", "http:")];
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const sessionKey = (tokenHash: string) => `session:${tokenHash}`;
+const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
+
+/**
+ * Who is calling: the signed session cookie, checked here, then its session from a short Redis cache
+ * shared by every gateway replica, or on a miss from the auth service over NATS. Revocations and bans
+ * drop cache entries through events, so the cache's lifetime bounds staleness only if one is missed.
+ */
+export class SessionResolver {
+  constructor(
+    private readonly deps: { redis: Redis; bus: BusConnection; secret: string; cacheTtlSeconds: number },
+  ) {}
+
+  async resolve(req: IncomingMessage): Promise<Caller> {
+    const cookies = parseCookieHeader(req.headers.cookie);
+    const raw = COOKIE_NAMES.map((name) => cookies.get(name)).find((value) => value !== undefined);
+    if (raw === undefined) return ANONYMOUS;
+    const token = verifyCookieValue(raw, this.deps.secret);
+    if (!token) return { ...ANONYMOUS, staleSession: true };
+    const session = await this.lookup(hashToken(token));
+    if (!session || new Date(session.expires_at) <= new Date()) return { ...ANONYMOUS, staleSession: true };
+    return { identity: { kind: "user", user_id: session.user_id, session_id: session.id }, sessionToken: token, staleSession: false };
+  }
+
+  /** Drops cached sessions by token digest (revoked) or every cached session of a user (banned, deleted). */
+  async forget(target: { tokenHashes?: string[]; userId?: string }): Promise<void> {
+    const { redis } = this.deps;
+    const hashes = [...(target.tokenHashes ?? []), ...(target.userId ? await redis.smembers(userSessionsKey(target.userId)) : [])];
+    const keys = hashes.map(sessionKey);
+    if (target.userId) keys.push(userSessionsKey(target.userId));
+    if (keys.length > 0) await redis.del(...keys);
+  }
+
+  private async lookup(tokenHash: string): Promise<ResolvedSession | null> {
+    const { redis, bus, cacheTtlSeconds } = this.deps;
+    const cached = await redis.get(sessionKey(tokenHash));
+    if (cached !== null) return JSON.parse(cached) as ResolvedSession | null;
+    const { session } = await request(bus, resolveSession, { token_hash: tokenHash });
+    const pipeline = redis.multi().set(sessionKey(tokenHash), JSON.stringify(session), "EX", cacheTtlSeconds);
+    if (session) pipeline.sadd(userSessionsKey(session.user_id), tokenHash).expire(userSessionsKey(session.user_id), cacheTtlSeconds);
+    await pipeline.exec();
+    return session;
+  }
+}

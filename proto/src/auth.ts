@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { defineEvent } from "./envelope.js";
+import { defineRequest } from "./requests.js";
+
+/**
+ * The raw session token of a signed-in caller, forwarded by the gateway to the auth service only:
+ * auth needs it to re-issue the session cookie and to show the token better-auth's clients expect.
+ */
+export const SESSION_TOKEN_HEADER = "x-tollgate-session-token";
+/** Set by the gateway when the caller sent a session cookie that no longer resolves, so auth clears it. */
+export const STALE_SESSION_HEADER = "x-tollgate-stale-session";
+
+const tokenHash = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest");
+const id = z.string().min(1);
+
+/** The gateway's cache miss: which live session, if any, a session token (by its hash) belongs to. */
+export const resolveSession = defineRequest("auth.session.resolve", {
+  request: z.object({ token_hash: tokenHash }),
+  response: z.object({
+    session: z
+      .object({ id, user_id: id, expires_at: z.iso.datetime({ offset: true }), impersonated_by: id.nullable() })
+      .nullable(),
+  }),
+});
+
+const userFields = {
+  id,
+  email: z.email(),
+  name: z.string(),
+  email_verified: z.boolean(),
+  username: z.string().nullable(),
+  role: z.string(),
+};
+
+export const userCreated = defineEvent("user.created", z.object(userFields));
+export const userUpdated = defineEvent("user.updated", z.object(userFields));
+export const userDeleted = defineEvent("user.deleted", z.object({ id }));
+export const userBanned = defineEvent(
+  "user.banned",
+  z.object({ id, reason: z.string().nullable(), expires_at: z.iso.datetime({ offset: true }).nullable() }),
+);
+/** One or more sessions ended early (sign-out, revocation, ban, password change). */
+export const sessionRevoked = defineEvent(
+  "session.revoked",
+  z.object({ user_id: id, sessions: z.array(z.object({ id, token_hash: tokenHash })) }),
+);

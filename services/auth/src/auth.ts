@@ -1,0 +1,16 @@
+import type { Knex, Logger, Outbox, ServiceConfig } from "@tollgate/kit";
+import type { AuthEnv } from "./config.js";
+import type { PasswordHasher } from "./credentials/passwords.js";
+import type { SessionCookies } from "./sessions/session-cookie.js";
+
+export type AuthConfig = ServiceConfig<AuthEnv>;
+
+/** What every auth endpoint works with, built once when the service starts. */
+export interface Auth {
+  config: AuthConfig;
+  db: Knex;
+  outbox: Outbox;
+  logger: Logger;
+  passwords: PasswordHasher;
+  cookies: SessionCookies;
+}

@@ -1,0 +1,23 @@
+import { env } from "@tollgate/kit";
+import { z } from "zod";
+
+/** What the auth service reads on top of every service's settings. */
+export const authEnv = z.object({
+  /** Signs session cookies and e-mailed tokens; the gateway holds the same secret to verify cookies. */
+  AUTH_SECRET: env.secret(32),
+  /** The site's public address: links in e-mails, cookie security, the always-trusted origin. */
+  PUBLIC_URL: env.url(["http", "https"], "http://localhost:3000"),
+  /** Further origins allowed as callback URLs and as the Origin of cookie-carrying requests. */
+  TRUSTED_ORIGINS: env.list("a comma-separated list of origins"),
+  BCRYPT_COST: env.integer("a bcrypt cost between 4 and 15", 11, 4, 15),
+  PASSWORD_MIN_LENGTH: env.integer("a length between 1 and 128", 8, 1, 128),
+  PASSWORD_MAX_LENGTH: env.integer("a length between 8 and 4096", 128, 8, 4096),
+  REQUIRE_EMAIL_VERIFICATION: env.boolean(false),
+  /** Users treated as admins whatever their role; how the very first admin can exist. */
+  ADMIN_USER_IDS: env.list("a comma-separated list of user ids"),
+  SESSION_EXPIRES_IN_SECONDS: env.integer("a number of seconds", 7 * 24 * 3600, 60),
+  SESSION_UPDATE_AGE_SECONDS: env.integer("a number of seconds", 24 * 3600, 0),
+  SESSION_FRESH_AGE_SECONDS: env.integer("a number of seconds", 24 * 3600, 0),
+});
+
+export type AuthEnv = typeof authEnv;

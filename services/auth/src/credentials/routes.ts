@@ -1,0 +1,141 @@
+import { z } from "zod";
+import { defineEndpoint, randomId, type Endpoint } from "@tollgate/kit";
+import { userCreated } from "@tollgate/proto";
+import type { Auth } from "../auth.js";
+import { assertTrustedRedirect } from "../http/callback-url.js";
+import { authError } from "../http/errors.js";
+import { requireSession } from "../sessions/current-session.js";
+import { revokeSessions, startSession } from "../sessions/lifecycle.js";
+import { userEventData, userJson } from "../users/user-output.js";
+import { assertUsernameAvailable, findUserByUsername, normalizeUsername, usernameProblem } from "../users/username.js";
+import { findUserByEmail, insertUser, type UserRow } from "../users/users.sql.js";
+import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
+import { assertPasswordLength } from "./password-policy.js";
+import { signInWithPassword } from "./sign-in.js";
+
+const UNIQUE_VIOLATION = "23505";
+
+/** What a new user would look like, without storing it. */
+function unsavedUser(fields: Pick<UserRow, "id" | "name" | "email" | "image" | "username" | "display_username">): UserRow {
+  const now = new Date();
+  return { ...fields, email_verified: false, role: "user", banned: false, ban_reason: null, ban_expires: null, created_at: now, updated_at: now };
+}
+
+export function credentialEndpoints(auth: Auth): Endpoint[] {
+  const { config, db, passwords } = auth;
+  return [
+    defineEndpoint(
+      "/sign-up/email",
+      {
+        method: "POST",
+        body: z.object({
+          name: z.string(),
+          email: z.email(),
+          password: z.string().min(1),
+          image: z.string().optional(),
+          callbackURL: z.string().optional(),
+          rememberMe: z.boolean().optional(),
+          username: z.string().optional(),
+          displayUsername: z.string().optional(),
+        }),
+      },
+      async ({ body, req, res }) => {
+        assertPasswordLength(config, body.password);
+        assertTrustedRedirect(config, body.callbackURL);
+        // A valid display name given alone doubles as the username, as better-auth's plugin does.
+        const username = body.username ?? (body.displayUsername && !usernameProblem(body.displayUsername) ? body.displayUsername : undefined);
+        if (username !== undefined) await assertUsernameAvailable(db, username);
+        const email = body.email.toLowerCase();
+
+        const fields = {
+          id: randomId(32),
+          name: body.name,
+          email,
+          image: body.image ?? null,
+          username: username === undefined ? null : normalizeUsername(username),
+          display_username: body.displayUsername ?? username ?? null,
+        };
+
+        if (await findUserByEmail(db, email)) {
+          if (!config.REQUIRE_EMAIL_VERIFICATION) throw authError(422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
+          // With verification required, answer as for a new address so sign-up cannot probe accounts.
+          await passwords.hash(body.password);
+          return { token: null, user: userJson(unsavedUser(fields)) };
+        }
+
+        const hash = await passwords.hash(body.password);
+        const signIn = !config.REQUIRE_EMAIL_VERIFICATION;
+        try {
+          return await db.transaction(async (trx) => {
+            const user = await insertUser(trx, fields);
+            await insertCredentialAccount(trx, user.id, hash);
+            await auth.outbox.emit(trx, userCreated, userEventData(user));
+            const session = signIn ? await startSession(auth, trx, res, user, { req, persistent: body.rememberMe !== false }) : null;
+            return { token: session?.token ?? null, user: userJson(user) };
+          });
+        } catch (error) {
+          // Two sign-ups for one address at once: the loser sees what it would have seen a moment later.
+          if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw authError(422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
+          throw error;
+        }
+      },
+    ),
+
+    defineEndpoint(
+      "/sign-in/email",
+      {
+        method: "POST",
+        body: z.object({ email: z.string(), password: z.string(), callbackURL: z.string().optional(), rememberMe: z.boolean().optional() }),
+      },
+      async ({ body, req, res }) => {
+        if (!z.email().safeParse(body.email).success) throw authError(400, "INVALID_EMAIL");
+        assertPasswordLength(config, body.password, "max");
+        assertTrustedRedirect(config, body.callbackURL);
+        const user = await findUserByEmail(db, body.email.toLowerCase());
+        return signInWithPassword(auth, user, body, { req, res }, "INVALID_EMAIL_OR_PASSWORD");
+      },
+    ),
+
+    defineEndpoint(
+      "/sign-in/username",
+      {
+        method: "POST",
+        body: z.object({ username: z.string(), password: z.string(), callbackURL: z.string().optional(), rememberMe: z.boolean().optional() }),
+      },
+      async ({ body, req, res }) => {
+        if (!body.username || !body.password) throw authError(401, "INVALID_USERNAME_OR_PASSWORD");
+        const problem = usernameProblem(body.username);
+        if (problem) throw authError(422, problem);
+        assertPasswordLength(config, body.password, "max");
+        assertTrustedRedirect(config, body.callbackURL);
+        const user: UserRow | undefined = await findUserByUsername(db, body.username);
+        return signInWithPassword(auth, user, body, { req, res }, "INVALID_USERNAME_OR_PASSWORD");
+      },
+    ),
+
+    defineEndpoint(
+      "/change-password",
+      {
+        method: "POST",
+        body: z.object({ newPassword: z.string(), currentPassword: z.string(), revokeOtherSessions: z.boolean().optional() }),
+      },
+      async ({ body, identity, req, res }) => {
+        const current = await requireSession(auth, identity, req);
+        assertPasswordLength(config, body.newPassword);
+        assertPasswordLength(config, body.currentPassword, "max");
+        const account = await findCredentialAccount(db, current.user.id);
+        if (!account?.password) throw authError(400, "CREDENTIAL_ACCOUNT_NOT_FOUND");
+        if (!(await passwords.verify(body.currentPassword, account.password))) throw authError(400, "INVALID_PASSWORD");
+        const hash = await passwords.hash(body.newPassword);
+        const token = await db.transaction(async (trx) => {
+          await setAccountPassword(trx, account.id, hash);
+          if (!body.revokeOtherSessions) return null;
+          // Every session ends, this one included; the caller continues in a new one.
+          await revokeSessions(auth, trx, { userId: current.user.id });
+          return (await startSession(auth, trx, res, current.user, { req, persistent: current.session.persistent })).token;
+        });
+        return { token, user: userJson(current.user) };
+      },
+    ),
+  ];
+}

@@ -1,0 +1,43 @@
+import type { Request, Response } from "express";
+import type { Auth } from "../auth.js";
+import { authError, type AuthErrorCode } from "../http/errors.js";
+import { startSession } from "../sessions/lifecycle.js";
+import { userJson } from "../users/user-output.js";
+import { updateUser, type UserRow } from "../users/users.sql.js";
+import { findCredentialAccount } from "./credentials.sql.js";
+
+export interface SignInRequest {
+  password: string;
+  rememberMe?: boolean;
+  callbackURL?: string;
+}
+
+/**
+ * The part of signing in with a password that e-mail and username share. Every way of failing the
+ * credential check gives the same error after the same bcrypt work, so neither the message nor the
+ * timing tells whether the account exists.
+ */
+export async function signInWithPassword(
+  auth: Auth,
+  user: UserRow | undefined,
+  body: SignInRequest,
+  http: { req: Request; res: Response },
+  invalid: AuthErrorCode,
+) {
+  const account = user ? await findCredentialAccount(auth.db, user.id) : undefined;
+  const valid = account?.password ? await auth.passwords.verify(body.password, account.password) : await auth.passwords.verifyNothing(body.password);
+  if (!user || !valid) throw authError(401, invalid);
+  const active = await liftExpiredBan(auth, user);
+  if (active.banned) throw authError(403, "BANNED_USER");
+  if (auth.config.REQUIRE_EMAIL_VERIFICATION && !active.email_verified) throw authError(403, "EMAIL_NOT_VERIFIED");
+
+  const { token } = await startSession(auth, auth.db, http.res, active, { req: http.req, persistent: body.rememberMe !== false });
+  if (body.callbackURL) http.res.setHeader("location", body.callbackURL);
+  return { redirect: Boolean(body.callbackURL), token, url: body.callbackURL, user: userJson(active) };
+}
+
+/** A ban whose expiry has passed no longer applies; it is lifted on the user's next sign-in. */
+async function liftExpiredBan(auth: Auth, user: UserRow): Promise<UserRow> {
+  if (!user.banned || !user.ban_expires || user.ban_expires > new Date()) return user;
+  return (await updateUser(auth.db, user.id, { banned: false, ban_reason: null, ban_expires: null })) ?? user;
+}

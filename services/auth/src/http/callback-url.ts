@@ -1,0 +1,44 @@
+import type { AuthConfig } from "../auth.js";
+import { authError, type AuthErrorCode } from "./errors.js";
+
+/** Decodes percent-escapes until nothing changes, so `%252e` cannot hide a dot from the checks. */
+function fullyDecoded(url: string): string {
+  let current = url;
+  for (let round = 0; round < 5; round++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return current;
+    }
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
+}
+
+export function trustedOrigins(config: AuthConfig): Set<string> {
+  return new Set([new URL(config.PUBLIC_URL).origin, ...config.TRUSTED_ORIGINS.map((origin) => new URL(origin).origin)]);
+}
+
+/**
+ * A redirect target must stay on a trusted site: a path on this one, or an absolute URL on a
+ * trusted origin. Paths with dot segments, doubled or back slashes (also when percent-encoded)
+ * are refused, since a browser or proxy may normalise them into another host (`/..//evil`).
+ */
+export function isTrustedRedirect(config: AuthConfig, url: string): boolean {
+  const decoded = fullyDecoded(url);
+  const hasControlCharacter = [...decoded].some((char) => char.charCodeAt(0) < 0x20);
+  if (hasControlCharacter || decoded.includes("\\") || /(^|\/)\.\.?(\/|$)/.test(decoded)) return false;
+  if (decoded.startsWith("/")) return !decoded.startsWith("//");
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === "https:" || parsed.protocol === "http:") && trustedOrigins(config).has(parsed.origin);
+  } catch {
+    return false;
+  }
+}
+
+export function assertTrustedRedirect(config: AuthConfig, url: string | undefined, code: AuthErrorCode = "INVALID_CALLBACK_URL"): void {
+  if (url !== undefined && !isTrustedRedirect(config, url)) throw authError(403, code);
+}

@@ -1,0 +1,52 @@
+import type { Request, Response } from "express";
+import { sessionRevoked } from "@tollgate/proto";
+import type { Knex } from "@tollgate/kit";
+import type { Auth } from "../auth.js";
+import type { UserRow } from "../users/users.sql.js";
+import { deleteSessions, insertSession, type SessionRow } from "./sessions.sql.js";
+
+/** better-auth's lifetime for a session that should end with the browser session. */
+const BROWSER_SESSION_SECONDS = 24 * 3600;
+
+/**
+ * Signs the user in: a new session with a new token (a presented token is never reused), and its
+ * cookie on the response.
+ */
+export async function startSession(
+  auth: Auth,
+  db: Knex,
+  res: Response,
+  user: UserRow,
+  options: { req: Request; persistent: boolean; impersonatedBy?: string },
+): Promise<{ session: SessionRow; token: string }> {
+  const lifetime = options.persistent ? auth.config.SESSION_EXPIRES_IN_SECONDS : BROWSER_SESSION_SECONDS;
+  const { row, token } = await insertSession(db, {
+    userId: user.id,
+    expiresAt: new Date(Date.now() + lifetime * 1000),
+    persistent: options.persistent,
+    ipAddress: options.req.ip ?? null,
+    userAgent: options.req.get("user-agent") ?? null,
+    impersonatedBy: options.impersonatedBy ?? null,
+  });
+  auth.cookies.issue(res, token, options.persistent);
+  return { session: row, token };
+}
+
+/**
+ * Ends sessions inside the caller's transaction and announces it, so the gateway drops them from
+ * its cache at once instead of when their cache entries expire.
+ */
+export async function revokeSessions(
+  auth: Auth,
+  trx: Knex.Transaction,
+  filter: { userId: string; ids?: string[]; except?: string },
+): Promise<number> {
+  const revoked = await deleteSessions(trx, filter);
+  if (revoked.length > 0) {
+    await auth.outbox.emit(trx, sessionRevoked, {
+      user_id: filter.userId,
+      sessions: revoked.map((session) => ({ id: session.id, token_hash: session.token_hash })),
+    });
+  }
+  return revoked.length;
+}

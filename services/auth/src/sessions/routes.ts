@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import { STALE_SESSION_HEADER } from "@tollgate/proto";
+import type { Auth } from "../auth.js";
+import { userJson } from "../users/user-output.js";
+import { findCurrentSession, requireFreshSession, requireSession } from "./current-session.js";
+import { revokeSessions } from "./lifecycle.js";
+import { sessionJson } from "./session-output.js";
+import { extendSession, hashToken, listUserSessions } from "./sessions.sql.js";
+
+const flag = z.stringbool().optional();
+
+export function sessionEndpoints(auth: Auth): Endpoint[] {
+  const { config, cookies, db } = auth;
+  return [
+    defineEndpoint(
+      "/get-session",
+      { method: "GET", query: z.object({ disableCookieCache: flag, disableRefresh: flag }) },
+      async ({ query, identity, req, res }) => {
+        res.set({ "cache-control": "no-store", pragma: "no-cache" });
+        const current = await findCurrentSession(auth, identity, req);
+        if (!current) {
+          // The cookie opens nothing (any more): better-auth clears it rather than let the browser keep sending it.
+          if (identity.kind === "user" || req.get(STALE_SESSION_HEADER)) cookies.clear(res);
+          return null;
+        }
+        let { session } = current;
+        // Slide the expiry forward at most once per update age, and only for remembered sessions.
+        const renewAt = session.expires_at.getTime() - (config.SESSION_EXPIRES_IN_SECONDS - config.SESSION_UPDATE_AGE_SECONDS) * 1000;
+        if (session.persistent && !query.disableRefresh && renewAt <= Date.now()) {
+          session = (await extendSession(db, session.id, new Date(Date.now() + config.SESSION_EXPIRES_IN_SECONDS * 1000))) ?? session;
+          if (current.token) cookies.issue(res, current.token, true);
+        }
+        return { session: sessionJson(session, current.token), user: userJson(current.user) };
+      },
+    ),
+    defineEndpoint("/get-session", { method: "POST" }, () => {
+      // better-auth accepts POST only with its deferred-refresh mode, which Tollgate does not use.
+      throw new HttpError(405, "METHOD_NOT_ALLOWED_DEFER_SESSION_REQUIRED", "POST method requires deferSessionRefresh to be enabled in session config");
+    }),
+    defineEndpoint("/list-sessions", { method: "GET" }, async ({ identity, req }) => {
+      const current = await requireFreshSession(auth, identity, req);
+      const sessions = await listUserSessions(db, current.user.id);
+      return sessions.map((session) => sessionJson(session, session.id === current.session.id ? current.token : null));
+    }),
+    defineEndpoint("/revoke-session", { method: "POST", body: z.object({ token: z.string().min(1) }) }, async ({ body, identity, req, res }) => {
+      const current = await requireSession(auth, identity, req);
+      const sessions = await listUserSessions(db, current.user.id);
+      // The caller's own token, or the handle list-sessions showed for another session.
+      const target = sessions.find((session) => session.token_hash === hashToken(body.token) || session.token_hash === body.token);
+      if (target) await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, ids: [target.id] }));
+      if (target?.id === current.session.id) cookies.clear(res);
+      return { status: true };
+    }),
+    defineEndpoint("/revoke-sessions", { method: "POST" }, async ({ identity, req, res }) => {
+      const current = await requireSession(auth, identity, req);
+      await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id }));
+      cookies.clear(res);
+      return { status: true };
+    }),
+    defineEndpoint("/revoke-other-sessions", { method: "POST" }, async ({ identity, req }) => {
+      const current = await requireSession(auth, identity, req);
+      await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, except: current.session.id }));
+      return { status: true };
+    }),
+    defineEndpoint("/sign-out", { method: "POST" }, async ({ identity, req, res }) => {
+      const current = await findCurrentSession(auth, identity, req);
+      if (current) await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, ids: [current.session.id] }));
+      cookies.clear(res);
+      return { success: true };
+    }),
+  ];
+}
+

@@ -1,0 +1,20 @@
+import type { SessionRow } from "./sessions.sql.js";
+
+/**
+ * A session as better-auth returns it. Only digests of tokens are stored, so `token` is the real
+ * token for the caller's own session and, for the others, the digest: a handle revoke-session
+ * accepts, useless as a cookie.
+ */
+export function sessionJson(session: SessionRow, token: string | null) {
+  return {
+    id: session.id,
+    token: token ?? session.token_hash,
+    userId: session.user_id,
+    expiresAt: session.expires_at,
+    createdAt: session.created_at,
+    updatedAt: session.updated_at,
+    ipAddress: session.ip_address,
+    userAgent: session.user_agent,
+    impersonatedBy: session.impersonated_by,
+  };
+}

@@ -1,0 +1,71 @@
+import { createHash } from "node:crypto";
+import { randomId, type Knex } from "@tollgate/kit";
+
+export interface SessionRow {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  expires_at: Date;
+  ip_address: string | null;
+  user_agent: string | null;
+  impersonated_by: string | null;
+  persistent: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+export interface NewSession {
+  userId: string;
+  expiresAt: Date;
+  persistent: boolean;
+  ipAddress: string | null;
+  userAgent: string | null;
+  impersonatedBy?: string | null;
+}
+
+/** Creates a session with a fresh token; the token is returned once and stored only as a digest. */
+export async function insertSession(db: Knex, session: NewSession): Promise<{ row: SessionRow; token: string }> {
+  const token = randomId(32);
+  const [row] = await db<SessionRow>("sessions")
+    .insert({
+      id: randomId(32),
+      token_hash: hashToken(token),
+      user_id: session.userId,
+      expires_at: session.expiresAt,
+      persistent: session.persistent,
+      ip_address: session.ipAddress,
+      user_agent: session.userAgent,
+      impersonated_by: session.impersonatedBy ?? null,
+    })
+    .returning("*");
+  if (!row) throw new Error("insert into sessions returned no row");
+  return { row, token };
+}
+
+export const findSessionById = (db: Knex, id: string) => db<SessionRow>("sessions").where({ id }).first();
+
+export const findSessionByTokenHash = (db: Knex, tokenHash: string) =>
+  db<SessionRow>("sessions").where({ token_hash: tokenHash }).first();
+
+export const listUserSessions = (db: Knex, userId: string) =>
+  db<SessionRow>("sessions").where({ user_id: userId }).where("expires_at", ">", new Date()).orderBy("created_at");
+
+export async function extendSession(db: Knex, id: string, expiresAt: Date): Promise<SessionRow | undefined> {
+  const [row] = await db<SessionRow>("sessions").where({ id }).update({ expires_at: expiresAt, updated_at: new Date() }).returning("*");
+  return row;
+}
+
+export type RevokedSession = Pick<SessionRow, "id" | "token_hash">;
+
+/** Deletes a user's sessions (all, the listed ones, or all but one) and returns what it deleted. */
+export async function deleteSessions(
+  db: Knex,
+  filter: { userId: string; ids?: string[]; except?: string },
+): Promise<RevokedSession[]> {
+  const query = db<SessionRow>("sessions").where({ user_id: filter.userId });
+  if (filter.ids) void query.whereIn("id", filter.ids);
+  if (filter.except) void query.whereNot({ id: filter.except });
+  return query.delete().returning<RevokedSession[]>(["id", "token_hash"]);
+}

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import { userUpdated } from "@tollgate/proto";
+import type { Auth } from "../auth.js";
+import { authError } from "../http/errors.js";
+import { requireSession } from "../sessions/current-session.js";
+import { userEventData } from "./user-output.js";
+import { assertUsernameAvailable, findUserByUsername, normalizeUsername, usernameProblem } from "./username.js";
+import { updateUser, type UserChanges } from "./users.sql.js";
+
+export function userEndpoints(auth: Auth): Endpoint[] {
+  const { db } = auth;
+  return [
+    defineEndpoint(
+      "/update-user",
+      {
+        method: "POST",
+        body: z.object({
+          name: z.string().optional(),
+          image: z.string().nullable().optional(),
+          username: z.string().optional(),
+          displayUsername: z.string().optional(),
+          email: z.unknown().optional(),
+        }),
+      },
+      async ({ body, identity, req }) => {
+        const current = await requireSession(auth, identity, req);
+        if (body.email) throw authError(400, "EMAIL_CAN_NOT_BE_UPDATED");
+        const changes: UserChanges = {};
+        if (body.name !== undefined) changes.name = body.name;
+        if (body.image !== undefined) changes.image = body.image;
+        if (body.username !== undefined) {
+          await assertUsernameAvailable(db, body.username, current.user.id);
+          changes.username = normalizeUsername(body.username);
+        }
+        if (body.displayUsername !== undefined) changes.display_username = body.displayUsername;
+        if (Object.keys(changes).length === 0) throw new HttpError(400, "NO_FIELDS_TO_UPDATE", "No fields to update");
+        await db.transaction(async (trx) => {
+          const user = await updateUser(trx, current.user.id, changes);
+          if (user) await auth.outbox.emit(trx, userUpdated, userEventData(user));
+        });
+        return { status: true };
+      },
+    ),
+
+    defineEndpoint("/is-username-available", { method: "POST", body: z.object({ username: z.string() }) }, async ({ body }) => {
+      if (!body.username) throw authError(422, "INVALID_USERNAME");
+      const problem = usernameProblem(body.username);
+      if (problem) throw authError(422, problem);
+      return { available: !(await findUserByUsername(db, body.username)) };
+    }),
+  ];
+}

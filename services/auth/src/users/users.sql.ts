@@ -1,0 +1,40 @@
+import type { Knex } from "@tollgate/kit";
+
+export interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  email_verified: boolean;
+  image: string | null;
+  username: string | null;
+  display_username: string | null;
+  role: string;
+  banned: boolean;
+  ban_reason: string | null;
+  ban_expires: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type UserChanges = Partial<Omit<UserRow, "id" | "created_at" | "updated_at">>;
+
+export const findUserById = (db: Knex, id: string) => db<UserRow>("users").where({ id }).first();
+
+/** `email` must already be lower-cased, as every stored address is. */
+export const findUserByEmail = (db: Knex, email: string) => db<UserRow>("users").where({ email }).first();
+
+export async function insertUser(db: Knex, user: Pick<UserRow, "id" | "name" | "email"> & UserChanges): Promise<UserRow> {
+  const [row] = await db<UserRow>("users").insert(user).returning("*");
+  if (!row) throw new Error("insert into users returned no row");
+  return row;
+}
+
+export async function updateUser(db: Knex, id: string, changes: UserChanges): Promise<UserRow | undefined> {
+  const [row] = await db<UserRow>("users")
+    .where({ id })
+    .update({ ...changes, updated_at: new Date() })
+    .returning("*");
+  return row;
+}
+
+export const deleteUser = (db: Knex, id: string) => db<UserRow>("users").where({ id }).delete();

@@ -1,0 +1,67 @@
+import { randomBytes } from "node:crypto";
+import { createAuthClient } from "better-auth/client";
+import { adminClient, usernameClient } from "better-auth/client/plugins";
+import makeFetchCookie from "fetch-cookie";
+import { CookieJar } from "tough-cookie";
+import { createLogger, type RunningService, type ServiceConfig } from "@tollgate/kit";
+import type { Server } from "node:http";
+import { createTestEnvironment, startEchoUpstream, startTestService, type TestEnvironment } from "@tollgate/kit/testing";
+import { loadGatewayConfig, startGateway, type RunningGateway } from "@tollgate/gateway";
+import { authService } from "../src/service.js";
+import type { AuthEnv } from "../src/config.js";
+
+export const PUBLIC_URL = "http://localhost:3000";
+
+export interface AuthStack {
+  environment: TestEnvironment;
+  auth: RunningService<ServiceConfig<AuthEnv>>;
+  gateway: RunningGateway;
+  /** Stands in for the organization service: answers with the identity the gateway forwarded. */
+  echo: { url: string; server: Server };
+  /** A better-auth client, unchanged, with its own cookie jar: one browser. */
+  browser(): Browser;
+  stop(): Promise<void>;
+}
+
+export interface Browser {
+  client: ReturnType<typeof createBrowserClient>;
+  jar: CookieJar;
+  /** A raw request through the gateway with this browser's cookies. */
+  fetch: typeof fetch;
+}
+
+function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch) {
+  return createAuthClient({
+    baseURL,
+    plugins: [usernameClient(), adminClient()],
+    fetchOptions: { customFetchImpl: fetchWithCookies, headers: { origin: PUBLIC_URL } },
+  });
+}
+
+/** The auth service behind a real gateway, on the run's Postgres, NATS and Redis. */
+export async function startAuthStack(authEnv: Record<string, string> = {}): Promise<AuthStack> {
+  const environment = await createTestEnvironment();
+  const shared = { ...environment.env, AUTH_SECRET: randomBytes(32).toString("base64url"), PUBLIC_URL };
+  const auth = await startTestService(authService, environment, { BCRYPT_COST: "4", ...shared, ...authEnv });
+  const echo = await startEchoUpstream("organization", environment.identitySecret);
+  const gateway = await startGateway(
+    loadGatewayConfig({ ...shared, PORT: "0", HOST: "127.0.0.1", AUTH_URL: auth.url, ORGANIZATION_URL: echo.url, SESSION_CACHE_TTL_SECONDS: "30" }),
+    createLogger({ service: "gateway", level: environment.env.LOG_LEVEL ?? "silent" }),
+  );
+  return {
+    environment,
+    auth,
+    gateway,
+    echo,
+    browser() {
+      const jar = new CookieJar();
+      const fetchWithCookies = makeFetchCookie(fetch, jar) as typeof fetch;
+      return { jar, fetch: fetchWithCookies, client: createBrowserClient(`${gateway.url}/api/auth`, fetchWithCookies) };
+    },
+    async stop() {
+      await gateway.stop();
+      await auth.stop();
+      echo.server.close();
+    },
+  };
+}
