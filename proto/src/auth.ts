@@ -44,3 +44,12 @@ export const sessionRevoked = defineEvent(
   "session.revoked",
   z.object({ user_id: id, sessions: z.array(z.object({ id, token_hash: tokenHash })) }),
 );
+
+/**
+ * better-auth's server-only set-password: gives a user who signed up without one (social sign-in) a
+ * password. Only trusted processes on the bus can ask; over HTTP the path does not exist.
+ */
+export const setPassword = defineRequest("auth.password.set", {
+  request: z.object({ user_id: id, new_password: z.string() }),
+  response: z.object({ status: z.literal(true) }),
+});

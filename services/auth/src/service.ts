@@ -1,7 +1,9 @@
 import { Router } from "express";
-import { betterAuthErrors, defineService, mountEndpoints } from "@tollgate/kit";
-import { resolveSession } from "@tollgate/proto";
-import type { Auth } from "./auth.js";
+import { betterAuthErrors, defineService, mountEndpoints, type ServiceContext } from "@tollgate/kit";
+import { resolveSession, setPassword } from "@tollgate/proto";
+import { accountEndpoints } from "./accounts/routes.js";
+import type { Auth, AuthConfig } from "./auth.js";
+import { setFirstPassword } from "./credentials/set-password.js";
 import { authEnv } from "./config.js";
 import { PasswordHasher } from "./credentials/passwords.js";
 import { credentialEndpoints } from "./credentials/routes.js";
@@ -12,6 +14,26 @@ import { sessionEndpoints } from "./sessions/routes.js";
 import { SessionCookies } from "./sessions/session-cookie.js";
 import { userEndpoints } from "./users/routes.js";
 
+const bundles = new WeakMap<ServiceContext<AuthConfig>, Auth>();
+
+/** The service's parts, built once per running service and shared by its routes and responders. */
+function authOf(context: ServiceContext<AuthConfig>): Auth {
+  let auth = bundles.get(context);
+  if (!auth) {
+    const { config, db, outbox, logger } = context;
+    auth = {
+      config,
+      db,
+      outbox,
+      logger,
+      passwords: new PasswordHasher(config.BCRYPT_COST),
+      cookies: new SessionCookies(config.AUTH_SECRET, config.PUBLIC_URL, config.SESSION_EXPIRES_IN_SECONDS),
+    };
+    bundles.set(context, auth);
+  }
+  return auth;
+}
+
 /** Users, accounts, sessions and e-mail flows behind `/api/auth` (better-auth's wire protocol). */
 export const authService = defineService({
   name: "auth",
@@ -20,20 +42,21 @@ export const authService = defineService({
   errors: betterAuthErrors,
   env: authEnv,
   migrations: authMigrations,
-  routes(router, { config, db, outbox, logger }) {
-    const auth: Auth = {
-      config,
-      db,
-      outbox,
-      logger,
-      passwords: new PasswordHasher(config.BCRYPT_COST),
-      cookies: new SessionCookies(config.AUTH_SECRET, config.PUBLIC_URL, config.SESSION_EXPIRES_IN_SECONDS),
-    };
+  routes(router, context) {
+    const auth = authOf(context);
     const api = Router();
-    mountEndpoints(api, [...credentialEndpoints(auth), ...sessionEndpoints(auth), ...userEndpoints(auth), ...pageEndpoints()]);
+    mountEndpoints(api, [
+      ...credentialEndpoints(auth),
+      ...sessionEndpoints(auth),
+      ...userEndpoints(auth),
+      ...accountEndpoints(auth),
+      ...pageEndpoints(),
+    ]);
     router.use("/api/auth", api);
   },
-  responders({ db, respond }) {
-    respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(db, token_hash));
+  responders(context) {
+    const auth = authOf(context);
+    context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth.db, token_hash));
+    context.respond(setPassword, ({ user_id, new_password }) => setFirstPassword(auth, user_id, new_password));
   },
 });
