@@ -71,6 +71,16 @@ export const env = {
   },
   enum: <const Values extends readonly [string, ...string[]]>(values: Values, fallback: Values[number]) =>
     z.enum(values, { error: `one of ${values.join(", ")}` }).default(fallback),
+  /** A size such as `512kb` or `1mb` (or plain bytes), as a number of bytes. */
+  bytes: (fallback: string) =>
+    z
+      .string({ error: "a size such as 512kb or 1mb" })
+      .regex(/^\d+\s*(b|kb|mb)?$/i, { error: "a size such as 512kb or 1mb" })
+      .default(fallback)
+      .transform((value) => {
+        const [, amount = "0", unit = "b"] = /^(\d+)\s*([a-z]*)$/i.exec(value) ?? [];
+        return Number(amount) * ({ b: 1, kb: 1024, mb: 1024 * 1024 }[unit.toLowerCase() as "b" | "kb" | "mb"] ?? 1);
+      }),
   boolean: (fallback: boolean) =>
     z
       .enum(["true", "false", "1", "0"], { error: "true or false" })
@@ -98,7 +108,7 @@ export const commonEnv = {
   NODE_ENV: env.enum(["development", "production", "test"], "development"),
   HOST: env.string("a host name or address to listen on", "0.0.0.0"),
   LOG_LEVEL: env.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
-  BODY_LIMIT: env.string("a body size such as 1mb", "1mb"),
+  BODY_LIMIT: env.bytes("1mb"),
   SHUTDOWN_TIMEOUT_MS: env.integer("a number of milliseconds", 25_000),
   NATS_URL: env.url(["nats", "tls"], "nats://127.0.0.1:4222"),
   NATS_PREFIX: z

@@ -22,6 +22,7 @@ export { request, respond, BusRequestError, RemoteError, ReplyError } from "./bu
 export { createHttpApp, listen, closeServer, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
 export {
   HttpError,
+  MalformedBodyError,
   ValidationError,
   betterAuthErrors,
   polarErrors,

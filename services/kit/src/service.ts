@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express, { Router } from "express";
+import { Router } from "express";
 import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { Subscription } from "@nats-io/transport-node";
@@ -14,6 +14,7 @@ import { Outbox, OutboxRelay } from "./bus/outbox.js";
 import { request, respond } from "./bus/rpc.js";
 import { closeServer, createHttpApp, listen } from "./http/app.js";
 import type { ErrorContract } from "./http/errors.js";
+import { jsonBody } from "./http/body.js";
 import { requireIdentity } from "./http/identity.js";
 import { createLogger, type Logger } from "./logger.js";
 import { Metrics } from "./metrics.js";
@@ -192,7 +193,7 @@ export async function startService<Env extends z.ZodObject>(
       },
       (app) => {
         const router = Router();
-        router.use(express.json({ limit: config.BODY_LIMIT }));
+        router.use(jsonBody(config.BODY_LIMIT));
         router.use(requireIdentity(config.IDENTITY_TOKEN_SECRET, definition.errors));
         definition.routes?.(router, context);
         app.use(router);

@@ -57,6 +57,14 @@ describe("configuration", () => {
     expect(problems).toContain('REDIS_URL: expected a redis:// or rediss:// URL, got "http://user:***@cache:6379"');
   });
 
+  it("reads sizes as bytes", () => {
+    const sizes = z.object({ BODY_LIMIT: env.bytes("1mb") });
+    expect(loadConfig(sizes, {}).BODY_LIMIT).toBe(1_048_576);
+    expect(loadConfig(sizes, { BODY_LIMIT: "512kb" }).BODY_LIMIT).toBe(524_288);
+    expect(loadConfig(sizes, { BODY_LIMIT: "2048" }).BODY_LIMIT).toBe(2048);
+    expect(() => loadConfig(sizes, { BODY_LIMIT: "lots" })).toThrow(/BODY_LIMIT: expected a size such as 512kb or 1mb, got "lots"/);
+  });
+
   it("bounds integers", () => {
     const ports = z.object({ PORT: env.port(3000) });
     expect(loadConfig(ports, {}).PORT).toBe(3000);

@@ -95,7 +95,12 @@ describe("a service started from the kit", () => {
   it("answers malformed JSON and oversized bodies in the contract's shape", async () => {
     const malformed = await call("/things", { method: "POST", headers: { "content-type": "application/json" }, body: "{name:" });
     expect(malformed.status).toBe(422);
-    expect(await malformed.json()).toEqual({ detail: [{ loc: ["body"], msg: "request body is not valid JSON", type: "json_invalid" }] });
+    expect(await malformed.json()).toEqual({ detail: [{ loc: ["body"], msg: "Invalid JSON in request body", type: "json_invalid" }] });
+    const polluting = await call("/things", { method: "POST", headers: { "content-type": "application/json" }, body: '{"name":"x","price":1,"__proto__":{"admin":true}}' });
+    expect(polluting.status).toBe(422);
+    expect(await polluting.json()).toEqual({ detail: [{ loc: ["body"], msg: "Potential prototype pollution attempt detected", type: "json_invalid" }] });
+    const nested = await call("/things", { method: "POST", json: { name: "x", price: 1, meta: { constructor: { prototype: { admin: true } } } } });
+    expect(nested.status).toBe(422);
     const oversized = await call("/things", { method: "POST", json: { name: "x".repeat(4_000), price: 1 } });
     expect(oversized.status).toBe(413);
     expect(await oversized.json()).toEqual({ error: "PayloadTooLarge", detail: "request body is larger than 2048 bytes" });
@@ -141,6 +146,14 @@ describe("the better-auth error contract", () => {
         code: "VALIDATION_ERROR",
         message: "[body.name] Invalid input: expected string, received undefined; [body.price] Too small: expected number to be >=0",
       });
+      const post = (body: string) =>
+        fetch(`${other.url}/things`, { method: "POST", headers: { ...identityHeaders(environment), "content-type": "application/json" }, body });
+      const invalid = await post("{oops");
+      expect(invalid.status).toBe(400);
+      expect(await invalid.json()).toEqual({ code: "BAD_REQUEST", message: "Invalid JSON in request body" });
+      const polluting = await post('{"__proto__":{"role":"admin"}}');
+      expect(polluting.status).toBe(400);
+      expect(await polluting.json()).toEqual({ code: "BAD_REQUEST", message: "Potential prototype pollution attempt detected" });
     } finally {
       await other.stop();
     }

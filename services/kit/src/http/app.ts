@@ -5,7 +5,7 @@ import helmet from "helmet";
 import { pinoHttp } from "pino-http";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
-import { HttpError, ValidationError, type ErrorContract } from "./errors.js";
+import { HttpError, MalformedBodyError, ValidationError, type ErrorContract } from "./errors.js";
 
 export type ReadinessCheck = () => Promise<unknown>;
 
@@ -17,6 +17,11 @@ export interface HttpAppOptions {
   /** Named dependencies that must answer for `/readyz` to say ready. */
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown(): boolean;
+  /**
+   * Which peers may set X-Forwarded-For (express's `trust proxy`): services trust the gateway in
+   * front of them (the default); the gateway trusts only the proxies it is told about.
+   */
+  trustProxy?: boolean | string[];
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -32,7 +37,7 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
   const contractFor = (req: Request) => (typeof options.errors === "function" ? options.errors(req) : options.errors);
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", true);
+  app.set("trust proxy", options.trustProxy ?? true);
 
   app.use(
     pinoHttp({
@@ -111,10 +116,8 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
       return;
     }
     const clientError = asClientError(error);
-    if (clientError?.type === "entity.parse.failed") {
-      const { status, body } = contract.validation([
-        { location: "body", path: [], message: "request body is not valid JSON", code: "json_invalid" },
-      ]);
+    if (error instanceof MalformedBodyError || clientError?.type === "entity.parse.failed") {
+      const { status, body } = contract.malformedBody(error instanceof MalformedBodyError ? error.message : "Invalid JSON in request body");
       res.status(status).json(body);
       return;
     }

@@ -22,6 +22,14 @@ export interface ValidationIssue {
   code: string;
 }
 
+/** Raised for a request body that cannot be used at all; see {@link ErrorContract.malformedBody}. */
+export class MalformedBodyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MalformedBodyError";
+  }
+}
+
 /** Input that failed its schema; every problem is reported, not just the first. */
 export class ValidationError extends Error {
   constructor(readonly issues: ValidationIssue[]) {
@@ -57,6 +65,8 @@ export type GenericError = "bad_request" | "not_found" | "unauthorized" | "paylo
 /** How one public API shapes its errors, so every failure a client sees matches that API. */
 export interface ErrorContract {
   validation(issues: ValidationIssue[]): { status: number; body: unknown };
+  /** A body that cannot even be read: not JSON, or JSON trying to reach object prototypes. */
+  malformedBody(message: string): { status: number; body: unknown };
   body(code: string, message: string): unknown;
   codes: Record<GenericError, string>;
 }
@@ -72,6 +82,7 @@ export const betterAuthErrors: ErrorContract = {
         .join("; "),
     },
   }),
+  malformedBody: (message) => ({ status: 400, body: { code: "BAD_REQUEST", message } }),
   body: (code, message) => ({ code, message }),
   codes: {
     bad_request: "BAD_REQUEST",
@@ -95,6 +106,7 @@ export const polarErrors: ErrorContract = {
       })),
     },
   }),
+  malformedBody: (message) => ({ status: 422, body: { detail: [{ loc: ["body"], msg: message, type: "json_invalid" }] } }),
   body: (code, message) => ({ error: code, detail: message }),
   codes: {
     bad_request: "BadRequest",
