@@ -16,6 +16,12 @@ const gatewayEnv = z.object({
   AUTH_SECRET: env.secret(32),
   /** How long a resolved session is trusted from Redis before asking the auth service again. */
   SESSION_CACHE_TTL_SECONDS: env.integer("a number of seconds", 30, 1, 3600),
+  /** The site's public address; its origin is trusted for cookie-carrying requests and CORS. */
+  PUBLIC_URL: env.url(["http", "https"], "http://localhost:3000"),
+  TRUSTED_ORIGINS: env.list("a comma-separated list of origins"),
+  /** Load balancers allowed to tell the client's address in X-Forwarded-For (IPs or CIDRs); none by default. */
+  TRUSTED_PROXIES: env.list("a comma-separated list of IP addresses or CIDR ranges"),
+  RATE_LIMIT_ENABLED: env.boolean(true),
 });
 
 export type GatewayConfig = z.output<typeof gatewayEnv>;

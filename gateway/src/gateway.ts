@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Request } from "express";
+import type { Request, RequestHandler } from "express";
 import type { Redis } from "ioredis";
 import { sessionRevoked, userBanned, userDeleted } from "@tollgate/proto";
 import {
@@ -17,13 +17,16 @@ import {
   Metrics,
   on,
   StatelessConsumerStore,
+  trustedOrigins,
   type Logger,
   type StatelessHandlerContext,
 } from "@tollgate/kit";
 import type { GatewayConfig } from "./config.js";
-import { proxyTo } from "./proxy.js";
+import { cors, originCheck } from "./origins.js";
+import { proxyTo, refuseLargeBodies } from "./proxy.js";
+import { rateLimit } from "./rate-limit.js";
 import { matchesPrefix, upstreams } from "./routes.js";
-import { hashToken, SessionResolver, type Caller } from "./sessions.js";
+import { ANONYMOUS, hashToken, SessionResolver, type Caller } from "./sessions.js";
 import { mountWebApp } from "./web-app.js";
 
 export interface RunningGateway {
@@ -69,31 +72,40 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
 
     const routes = upstreams(config);
     const upstreamFor = (req: Request) => routes.find((upstream) => matchesPrefix(req.path, upstream.prefix));
+    const errorsFor = (req: Request) => upstreamFor(req)?.errors ?? betterAuthErrors;
+    /** Runs a middleware for API requests only; the web app's files need none of this. */
+    const forApi = (handler: RequestHandler): RequestHandler => (req, res, next) => (upstreamFor(req) ? handler(req, res, next) : next());
     const callers = new WeakMap<IncomingMessage, Caller>();
-    const callerOf = (req: IncomingMessage) => callers.get(req) ?? { identity: { kind: "anonymous" as const }, sessionToken: null, staleSession: false };
+    const callerOf = (req: IncomingMessage) => callers.get(req) ?? { ...ANONYMOUS, ip: req.socket.remoteAddress ?? "" };
+    const trusted = trustedOrigins(config.PUBLIC_URL, config.TRUSTED_ORIGINS);
     let shuttingDown = false;
 
     const app = createHttpApp(
       {
         logger,
         metrics,
-        errors: (req) => upstreamFor(req)?.errors ?? betterAuthErrors,
+        errors: errorsFor,
         isShuttingDown: () => shuttingDown,
+        trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false,
         readiness: { redis: () => redis.ping(), nats: () => bus.nc.flush() },
       },
       (app) => {
-        // Callers are resolved once, here, for API requests only; the web app's files need no identity.
-        app.use(async (req, _res, next) => {
-          const upstream = upstreamFor(req);
-          if (!upstream) return next();
-          try {
-            callers.set(req, await sessions.resolve(req));
-            next();
-          } catch (error) {
-            logger.error({ err: error }, "could not resolve the caller's session");
-            next(new HttpError(503, upstream.errors.codes.unavailable, "sessions cannot be checked right now; try again shortly"));
-          }
-        });
+        app.use(forApi(refuseLargeBodies(config.BODY_LIMIT, errorsFor)));
+        app.use(forApi(cors(trusted)));
+        if (config.RATE_LIMIT_ENABLED) app.use(forApi(rateLimit(redis, logger, (req) => req.ip ?? "")));
+        app.use(forApi(originCheck(trusted, errorsFor)));
+        // Each API caller is resolved once, here, and vouched for to every service behind.
+        app.use(
+          forApi(async (req, _res, next) => {
+            try {
+              callers.set(req, { ...(await sessions.resolve(req)), ip: req.ip ?? "" });
+              next();
+            } catch (error) {
+              logger.error({ err: error }, "could not resolve the caller's session");
+              next(new HttpError(503, errorsFor(req).codes.unavailable, "sessions cannot be checked right now; try again shortly"));
+            }
+          }),
+        );
         const ended = (caller: Caller) => sessions.forget({ tokenHashes: caller.sessionToken ? [hashToken(caller.sessionToken)] : [] });
         for (const upstream of routes) app.use(proxyTo(upstream, config, logger, { callerOf, ended }));
         mountWebApp(app, config.WEB_DIST, logger);

@@ -2,7 +2,8 @@ import { Agent, ServerResponse, type IncomingMessage } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import { createProxyMiddleware, proxyEventsPlugin } from "http-proxy-middleware";
 import { IDENTITY_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER } from "@tollgate/proto";
-import { signIdentity, type Logger } from "@tollgate/kit";
+import type { Request, RequestHandler } from "express";
+import { HttpError, signIdentity, type ErrorContract, type Logger } from "@tollgate/kit";
 import type { GatewayConfig } from "./config.js";
 import { matchesPrefix, type Upstream } from "./routes.js";
 import type { Caller } from "./sessions.js";
@@ -33,6 +34,8 @@ export function proxyTo(
         for (const header of GATEWAY_HEADERS) proxyReq.removeHeader(header);
         const caller = callers.callerOf(req);
         proxyReq.setHeader(IDENTITY_HEADER, signIdentity(caller.identity, config.IDENTITY_TOKEN_SECRET));
+        // The client's address as the gateway determined it, never a chain the client made up.
+        proxyReq.setHeader("x-forwarded-for", caller.ip);
         if (upstream.name === "auth") {
           if (caller.sessionToken) proxyReq.setHeader(SESSION_TOKEN_HEADER, caller.sessionToken);
           if (caller.staleSession) proxyReq.setHeader(STALE_SESSION_HEADER, "1");
@@ -58,4 +61,13 @@ export function proxyTo(
       },
     },
   });
+}
+
+/** Refuses, before proxying, a body its Content-Length says is over the limit. */
+export function refuseLargeBodies(limit: number, errorsFor: (req: Request) => ErrorContract): RequestHandler {
+  return (req, _res, next) => {
+    const length = Number(req.get("content-length") ?? 0);
+    if (length <= limit) return next();
+    next(new HttpError(413, errorsFor(req).codes.payload_too_large, `request body is larger than ${limit} bytes`));
+  };
 }

@@ -7,7 +7,8 @@ import { resolveSession, type IdentityClaims } from "@tollgate/proto";
 
 type ResolvedSession = NonNullable<z.output<typeof resolveSession.response>["session"]>;
 
-export interface Caller {
+/** Who is calling, as far as the session cookie tells. */
+export interface ResolvedCaller {
   identity: IdentityClaims;
   /** The raw session token, for the auth service alone. */
   sessionToken: string | null;
@@ -15,7 +16,12 @@ export interface Caller {
   staleSession: boolean;
 }
 
-const ANONYMOUS: Caller = { identity: { kind: "anonymous" }, sessionToken: null, staleSession: false };
+export interface Caller extends ResolvedCaller {
+  /** The client's address: the socket's, or what a trusted proxy reported in X-Forwarded-For. */
+  ip: string;
+}
+
+export const ANONYMOUS: ResolvedCaller = { identity: { kind: "anonymous" }, sessionToken: null, staleSession: false };
 const COOKIE_NAMES = [authCookieName("session_token", "https:"), authCookieName("session_token", "http:")];
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -32,7 +38,7 @@ export class SessionResolver {
     private readonly deps: { redis: Redis; bus: BusConnection; secret: string; cacheTtlSeconds: number },
   ) {}
 
-  async resolve(req: IncomingMessage): Promise<Caller> {
+  async resolve(req: IncomingMessage): Promise<ResolvedCaller> {
     const cookies = parseCookieHeader(req.headers.cookie);
     const raw = COOKIE_NAMES.map((name) => cookies.get(name)).find((value) => value !== undefined);
     if (raw === undefined) return ANONYMOUS;

@@ -5,16 +5,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IDENTITY_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER } from "@tollgate/proto";
-import { createLogger } from "@tollgate/kit";
-import { createTestEnvironment, startEchoUpstream, type Seen, type TestEnvironment } from "@tollgate/kit/testing";
-import { loadGatewayConfig } from "../src/config.js";
-import { startGateway, type RunningGateway } from "../src/gateway.js";
-
-const UPSTREAMS = ["auth", "organization", "billing", "webhook-dispatcher"] as const;
+import { createTestEnvironment, type Seen, type TestEnvironment } from "@tollgate/kit/testing";
+import type { RunningGateway } from "../src/gateway.js";
+import { startEchoGateway, startEchoUpstreams } from "./echo-gateway.js";
 
 let environment: TestEnvironment;
 let gateway: RunningGateway;
-const upstreamServers: Server[] = [];
+let upstreamServers: Server[] = [];
 
 function webBuild(): string {
   const dist = mkdtempSync(path.join(tmpdir(), "tollgate-web-"));
@@ -26,21 +23,9 @@ function webBuild(): string {
 
 beforeAll(async () => {
   environment = await createTestEnvironment();
-  const echoes = await Promise.all(UPSTREAMS.map((name) => startEchoUpstream(name, environment.identitySecret)));
-  upstreamServers.push(...echoes.map((echo) => echo.server));
-  const [auth, organization, billing, webhooks] = echoes.map((echo) => echo.url);
-  const config = loadGatewayConfig({
-    ...environment.env,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    AUTH_URL: auth,
-    ORGANIZATION_URL: organization,
-    BILLING_URL: billing,
-    WEBHOOKS_URL: webhooks,
-    WEB_DIST: webBuild(),
-    AUTH_SECRET: "a".repeat(43),
-  });
-  gateway = await startGateway(config, createLogger({ service: "gateway", level: "silent" }));
+  const upstreams = await startEchoUpstreams(environment);
+  upstreamServers = upstreams.servers;
+  gateway = await startEchoGateway(environment, upstreams, { WEB_DIST: webBuild() });
 });
 
 afterAll(async () => {

@@ -38,14 +38,17 @@ function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch) {
   });
 }
 
-/** The auth service behind a real gateway, on the run's Postgres, NATS and Redis. */
-export async function startAuthStack(authEnv: Record<string, string> = {}): Promise<AuthStack> {
+/**
+ * The auth service behind a real gateway, on the run's Postgres, NATS and Redis. Rate limits are
+ * off unless `gatewayEnv` turns them on: most tests sign in far more often than 3 times in 10 s.
+ */
+export async function startAuthStack(authEnv: Record<string, string> = {}, gatewayEnv: Record<string, string> = {}): Promise<AuthStack> {
   const environment = await createTestEnvironment();
   const shared = { ...environment.env, AUTH_SECRET: randomBytes(32).toString("base64url"), PUBLIC_URL };
   const auth = await startTestService(authService, environment, { BCRYPT_COST: "4", ...shared, ...authEnv });
   const echo = await startEchoUpstream("organization", environment.identitySecret);
   const gateway = await startGateway(
-    loadGatewayConfig({ ...shared, PORT: "0", HOST: "127.0.0.1", AUTH_URL: auth.url, ORGANIZATION_URL: echo.url, SESSION_CACHE_TTL_SECONDS: "30" }),
+    loadGatewayConfig({ ...shared, PORT: "0", HOST: "127.0.0.1", AUTH_URL: auth.url, ORGANIZATION_URL: echo.url, RATE_LIMIT_ENABLED: "false", ...gatewayEnv }),
     createLogger({ service: "gateway", level: environment.env.LOG_LEVEL ?? "silent" }),
   );
   return {

@@ -33,6 +33,7 @@ export { defineEndpoint, mountEndpoints, type Endpoint, type EndpointContext } f
 export { signIdentity, verifyIdentity, requireIdentity } from "./http/identity.js";
 export { authCookieName, parseCookieHeader, signCookieValue, verifyCookieValue } from "./http/signed-cookie.js";
 export { randomId } from "./ids.js";
+export { originOf, trustedOrigins } from "./http/origins.js";
 export {
   defineService,
   loadServiceConfig,

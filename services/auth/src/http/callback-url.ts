@@ -1,3 +1,4 @@
+import { trustedOrigins } from "@tollgate/kit";
 import type { AuthConfig } from "../auth.js";
 import { authError, type AuthErrorCode } from "./errors.js";
 
@@ -17,9 +18,6 @@ function fullyDecoded(url: string): string {
   return current;
 }
 
-export function trustedOrigins(config: AuthConfig): Set<string> {
-  return new Set([new URL(config.PUBLIC_URL).origin, ...config.TRUSTED_ORIGINS.map((origin) => new URL(origin).origin)]);
-}
 
 /**
  * A redirect target must stay on a trusted site: a path on this one, or an absolute URL on a
@@ -33,7 +31,7 @@ export function isTrustedRedirect(config: AuthConfig, url: string): boolean {
   if (decoded.startsWith("/")) return !decoded.startsWith("//");
   try {
     const parsed = new URL(url);
-    return (parsed.protocol === "https:" || parsed.protocol === "http:") && trustedOrigins(config).has(parsed.origin);
+    return (parsed.protocol === "https:" || parsed.protocol === "http:") && trustedOrigins(config.PUBLIC_URL, config.TRUSTED_ORIGINS).has(parsed.origin);
   } catch {
     return false;
   }

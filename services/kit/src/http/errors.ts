@@ -60,7 +60,15 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 }
 
 /** Errors the runtime itself raises, before or around a handler. */
-export type GenericError = "bad_request" | "not_found" | "unauthorized" | "payload_too_large" | "internal" | "unavailable";
+export type GenericError =
+  | "bad_request"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "payload_too_large"
+  | "too_many_requests"
+  | "internal"
+  | "unavailable";
 
 /** How one public API shapes its errors, so every failure a client sees matches that API. */
 export interface ErrorContract {
@@ -88,6 +96,8 @@ export const betterAuthErrors: ErrorContract = {
     bad_request: "BAD_REQUEST",
     not_found: "NOT_FOUND",
     unauthorized: "UNAUTHORIZED",
+    forbidden: "FORBIDDEN",
+    too_many_requests: "TOO_MANY_REQUESTS",
     payload_too_large: "PAYLOAD_TOO_LARGE",
     internal: "INTERNAL_SERVER_ERROR",
     unavailable: "SERVICE_UNAVAILABLE",
@@ -112,6 +122,8 @@ export const polarErrors: ErrorContract = {
     bad_request: "BadRequest",
     not_found: "ResourceNotFound",
     unauthorized: "Unauthorized",
+    forbidden: "NotPermitted",
+    too_many_requests: "TooManyRequests",
     payload_too_large: "PayloadTooLarge",
     internal: "InternalServerError",
     unavailable: "ServiceUnavailable",

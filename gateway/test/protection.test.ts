@@ -1,0 +1,186 @@
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestEnvironment, type Seen, type TestEnvironment } from "@tollgate/kit/testing";
+import type { RunningGateway } from "../src/gateway.js";
+import { startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo-gateway.js";
+
+const SITE = "http://localhost:3000";
+
+let environment: TestEnvironment;
+let upstreams: EchoUpstreams;
+let gateway: RunningGateway;
+const extraGateways: RunningGateway[] = [];
+
+beforeAll(async () => {
+  environment = await createTestEnvironment();
+  upstreams = await startEchoUpstreams(environment);
+  gateway = await startEchoGateway(environment, upstreams);
+});
+
+afterAll(async () => {
+  for (const running of [gateway, ...extraGateways]) await running?.stop();
+  for (const server of upstreams?.servers ?? []) server.close();
+});
+
+async function anotherGateway(env: Record<string, string>): Promise<RunningGateway> {
+  const running = await startEchoGateway(environment, upstreams, env);
+  extraGateways.push(running);
+  return running;
+}
+
+function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } }, (res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end("email=a%40example.com&password=x");
+  });
+}
+
+const post = (base: RunningGateway, path: string, headers: Record<string, string> = {}, body = "{}") =>
+  fetch(`${base.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+
+describe("rate limits", () => {
+  it("allows 3 sign-ins per 10 s per address and path, then answers 429 as better-auth does", async () => {
+    const statuses = [];
+    for (let attempt = 0; attempt < 3; attempt++) statuses.push((await post(gateway, "/api/auth/sign-in/email")).status);
+    expect(statuses).toEqual([200, 200, 200]);
+    const refused = await post(gateway, "/api/auth/sign-in/email");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ message: "Too many requests. Please try again later." });
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(10);
+    expect(refused.headers.get("x-retry-after")).toBe(String(retryAfter));
+    // Another path has its own counter.
+    expect((await post(gateway, "/api/auth/sign-in/username")).status).toBe(200);
+  });
+
+  it("allows verification and reset mails 3 times a minute", async () => {
+    for (let attempt = 0; attempt < 3; attempt++) expect((await post(gateway, "/api/auth/request-password-reset")).status).toBe(200);
+    const refused = await post(gateway, "/api/auth/request-password-reset");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(10);
+  });
+
+  it("allows other auth paths 100 requests per 10 s", async () => {
+    const statuses = await Promise.all(Array.from({ length: 100 }, () => fetch(`${gateway.url}/api/auth/get-session`).then((r) => r.status)));
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect((await fetch(`${gateway.url}/api/auth/get-session`)).status).toBe(429);
+  });
+
+  it("gives Polar's API a per-client budget and answers in its error shape", async () => {
+    const statuses = await Promise.all(Array.from({ length: 300 }, (_, index) => fetch(`${gateway.url}/v1/products/${index}`).then((r) => r.status)));
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    const refused = await fetch(`${gateway.url}/v1/customers/`);
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: "TooManyRequests", detail: "Too many requests. Please try again later." });
+    expect(refused.headers.get("retry-after")).toBeTruthy();
+  });
+
+  it("counts across every gateway replica sharing Redis", async () => {
+    const replica = await anotherGateway({});
+    const path = "/api/auth/sign-up/email";
+    expect((await post(gateway, path)).status).toBe(200);
+    expect((await post(replica, path)).status).toBe(200);
+    expect((await post(gateway, path)).status).toBe(200);
+    expect((await post(replica, path)).status).toBe(429);
+  });
+
+  it("can be turned off", async () => {
+    const unlimited = await anotherGateway({ RATE_LIMIT_ENABLED: "false", REDIS_PREFIX: `${environment.redisPrefix}unlimited:` });
+    for (let attempt = 0; attempt < 6; attempt++) expect((await post(unlimited, "/api/auth/change-password")).status).toBe(200);
+  });
+});
+
+describe("client addresses", () => {
+  it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
+    const response = await fetch(`${gateway.url}/api/auth/organization/whoami`, { headers: { "x-forwarded-for": "203.0.113.9" } });
+    expect(((await response.json()) as Seen).headers["x-forwarded-for"]).toBe("127.0.0.1");
+    // Nor does a made-up address get a fresh rate-limit counter.
+    for (let attempt = 0; attempt < 3; attempt++) await post(gateway, "/api/auth/change-email", { "x-forwarded-for": `198.51.100.${attempt}` });
+    expect((await post(gateway, "/api/auth/change-email", { "x-forwarded-for": "198.51.100.77" })).status).toBe(429);
+  });
+
+  it("believes X-Forwarded-For from a trusted proxy and limits each client separately", async () => {
+    const behindProxy = await anotherGateway({ TRUSTED_PROXIES: "127.0.0.1/8", REDIS_PREFIX: `${environment.redisPrefix}proxied:` });
+    const response = await fetch(`${behindProxy.url}/api/auth/organization/whoami`, { headers: { "x-forwarded-for": "203.0.113.9" } });
+    expect(((await response.json()) as Seen).headers["x-forwarded-for"]).toBe("203.0.113.9");
+    for (let attempt = 0; attempt < 3; attempt++) await post(behindProxy, "/api/auth/sign-in/email", { "x-forwarded-for": "203.0.113.10" });
+    expect((await post(behindProxy, "/api/auth/sign-in/email", { "x-forwarded-for": "203.0.113.10" })).status).toBe(429);
+    expect((await post(behindProxy, "/api/auth/sign-in/email", { "x-forwarded-for": "203.0.113.11" })).status).toBe(200);
+  });
+});
+
+describe("origins", () => {
+  let open: RunningGateway;
+  beforeAll(async () => {
+    // Rate limits off, so what these tests see is the origin check alone.
+    open = await anotherGateway({ RATE_LIMIT_ENABLED: "false", TRUSTED_ORIGINS: "https://app.example.com", BODY_LIMIT: "1kb" });
+  });
+  const withCookie = { cookie: "theme=dark" };
+
+  it("lets cookie-carrying changes through only from a trusted origin", async () => {
+    expect((await post(open, "/api/auth/update-user", { ...withCookie, origin: SITE })).status).toBe(200);
+    expect((await post(open, "/api/auth/update-user", { ...withCookie, origin: "https://app.example.com" })).status).toBe(200);
+    expect((await post(open, "/api/auth/update-user", { ...withCookie, referer: `${SITE}/settings` })).status).toBe(200);
+
+    const foreign = await post(open, "/api/auth/update-user", { ...withCookie, origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+    const missing = await post(open, "/api/auth/update-user", withCookie);
+    expect(missing.status).toBe(403);
+    expect(await missing.json()).toEqual({ code: "MISSING_OR_NULL_ORIGIN", message: "Missing or null Origin" });
+    const polar = await post(open, "/v1/products/", { ...withCookie, origin: "https://evil.example" });
+    expect(polar.status).toBe(403);
+    expect(await polar.json()).toEqual({ error: "NotPermitted", detail: "Invalid origin" });
+  });
+
+  it("does not check requests without cookies or that change nothing", async () => {
+    expect((await post(open, "/api/auth/update-user")).status).toBe(200);
+    expect((await fetch(`${open.url}/api/auth/organization/list`, { headers: { ...withCookie, origin: "https://evil.example" } })).status).toBe(200);
+  });
+
+  it("blocks a cross-site navigation to sign-in and a sign-up posted from a foreign origin", async () => {
+    // fetch() rewrites Sec-Fetch-Mode, so this one goes out as a browser's form navigation would, raw.
+    const navigation = await rawPost(`${open.url}/api/auth/sign-in/email`, { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" });
+    expect(navigation.status).toBe(403);
+    expect(JSON.parse(navigation.body)).toMatchObject({ code: "CROSS_SITE_NAVIGATION_LOGIN_BLOCKED" });
+    const foreign = await post(open, "/api/auth/sign-up/email", { origin: "https://evil.example" });
+    expect(await foreign.json()).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+  });
+
+  it("answers CORS preflights for trusted origins only, with credentials", async () => {
+    const preflight = (origin: string) =>
+      fetch(`${open.url}/api/auth/get-session`, {
+        method: "OPTIONS",
+        headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+      });
+    const trusted = await preflight("https://app.example.com");
+    expect(trusted.status).toBe(204);
+    expect(trusted.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
+    expect(trusted.headers.get("access-control-allow-credentials")).toBe("true");
+    expect(trusted.headers.get("access-control-allow-headers")).toBe("content-type");
+    const foreign = await preflight("https://evil.example");
+    expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("body limits", () => {
+  let open: RunningGateway;
+  beforeAll(async () => {
+    open = await anotherGateway({ RATE_LIMIT_ENABLED: "false", BODY_LIMIT: "1kb" });
+  });
+  it("refuses an oversized body before proxying it, in each API's shape", async () => {
+    const big = JSON.stringify({ name: "x".repeat(2_000) });
+    const auth = await post(open, "/api/auth/update-user/too-big", {}, big);
+    expect(auth.status).toBe(413);
+    expect(await auth.json()).toEqual({ code: "PAYLOAD_TOO_LARGE", message: "request body is larger than 1024 bytes" });
+    const polar = await post(open, "/v1/products/too-big", {}, big);
+    expect(polar.status).toBe(413);
+    expect(await polar.json()).toEqual({ error: "PayloadTooLarge", detail: "request body is larger than 1024 bytes" });
+  });
+});
