@@ -87,6 +87,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         errors: errorsFor,
         isShuttingDown: () => shuttingDown,
         trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false,
+        securityHeaders: true,
         readiness: { redis: () => redis.ping(), nats: () => bus.nc.flush() },
       },
       (app) => {
