@@ -1,6 +1,7 @@
 import type { Knex, Logger, Outbox, ServiceConfig } from "@tollgate/kit";
 import type { AuthEnv } from "./config.js";
 import type { PasswordHasher } from "./credentials/passwords.js";
+import type { MailQueue } from "./mail/mail-queue.js";
 import type { SessionCookies } from "./sessions/session-cookie.js";
 
 export type AuthConfig = ServiceConfig<AuthEnv>;
@@ -13,4 +14,5 @@ export interface Auth {
   logger: Logger;
   passwords: PasswordHasher;
   cookies: SessionCookies;
+  mail: MailQueue;
 }

@@ -18,6 +18,11 @@ export const authEnv = z.object({
   SESSION_EXPIRES_IN_SECONDS: env.integer("a number of seconds", 7 * 24 * 3600, 60),
   SESSION_UPDATE_AGE_SECONDS: env.integer("a number of seconds", 24 * 3600, 0),
   SESSION_FRESH_AGE_SECONDS: env.integer("a number of seconds", 24 * 3600, 0),
+  /** Outgoing mail server; without it mail stays in the development mailbox (GET /api/auth/dev/mailbox). */
+  SMTP_URL: env.url(["smtp", "smtps"]).optional(),
+  MAIL_FROM: env.string("a sender such as Tollgate <no-reply@example.com>", "Tollgate <no-reply@localhost>"),
+  /** Deleting an account waits for a link e-mailed to its owner. */
+  DELETE_USER_EMAIL_CONFIRMATION: env.boolean(false),
 });
 
 export type AuthEnv = typeof authEnv;

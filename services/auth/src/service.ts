@@ -3,7 +3,13 @@ import { betterAuthErrors, defineService, mountEndpoints, type ServiceContext } 
 import { resolveSession, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
 import type { Auth, AuthConfig } from "./auth.js";
+import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";
+import { MailQueue } from "./mail/mail-queue.js";
+import { mailboxEndpoints } from "./mail/routes.js";
+import { changeEmailEndpoints } from "./users/change-email.js";
+import { deleteUserEndpoints } from "./users/delete-user.js";
+import { verificationEndpoints } from "./verification/routes.js";
 import { authEnv } from "./config.js";
 import { PasswordHasher } from "./credentials/passwords.js";
 import { credentialEndpoints } from "./credentials/routes.js";
@@ -28,6 +34,7 @@ function authOf(context: ServiceContext<AuthConfig>): Auth {
       logger,
       passwords: new PasswordHasher(config.BCRYPT_COST),
       cookies: new SessionCookies(config.AUTH_SECRET, config.PUBLIC_URL, config.SESSION_EXPIRES_IN_SECONDS),
+      mail: new MailQueue({ db, logger, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
     };
     bundles.set(context, auth);
   }
@@ -50,10 +57,16 @@ export const authService = defineService({
       ...sessionEndpoints(auth),
       ...userEndpoints(auth),
       ...accountEndpoints(auth),
+      ...verificationEndpoints(auth),
+      ...resetPasswordEndpoints(auth),
+      ...changeEmailEndpoints(auth),
+      ...deleteUserEndpoints(auth),
+      ...mailboxEndpoints(auth),
       ...pageEndpoints(),
     ]);
     router.use("/api/auth", api);
   },
+  workers: (context) => [authOf(context).mail],
   responders(context) {
     const auth = authOf(context);
     context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth.db, token_hash));

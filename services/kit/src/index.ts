@@ -44,4 +44,5 @@ export {
   type ServiceConfig,
   type ServiceContext,
   type ServiceDefinition,
+  type Worker,
 } from "./service.js";

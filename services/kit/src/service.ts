@@ -57,6 +57,14 @@ export interface ServiceDefinition<Env extends z.ZodObject = NoExtraEnv> {
   /** Registers NATS request handlers with `context.respond`. */
   responders?(context: ServiceContext<ServiceConfig<Env>>): void;
   routes?(router: Router, context: ServiceContext<ServiceConfig<Env>>): void;
+  /** Background work driven from Postgres rows (mail delivery, sweeps); started and stopped with the service. */
+  workers?(context: ServiceContext<ServiceConfig<Env>>): Worker[];
+}
+
+export interface Worker {
+  start(): Promise<void>;
+  /** Finishes the piece of work in hand, then stops. */
+  stop(): Promise<void>;
 }
 
 function baseConfigSchema(schema: string, defaultPort: number) {
@@ -174,6 +182,10 @@ export async function startService<Env extends z.ZodObject>(
     });
 
     const store = new PostgresConsumerStore(db, logger);
+    const workers = definition.workers?.(context) ?? [];
+    for (const worker of workers) await worker.start();
+    cleanup.push(() => Promise.all(workers.map((worker) => worker.stop())));
+
     const consumers = (definition.consumers?.(context) ?? []).map((consumer) => new EventConsumer(consumer, { store, bus, logger, metrics }));
     for (const consumer of consumers) await consumer.start();
     cleanup.push(() => Promise.all(consumers.map((consumer) => consumer.stop())));

@@ -10,6 +10,7 @@ import { userEventData, userJson } from "../users/user-output.js";
 import { assertUsernameAvailable, findUserByUsername, normalizeUsername, usernameProblem } from "../users/username.js";
 import { findUserByEmail, insertUser, type UserRow } from "../users/users.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
+import { queueVerificationMail, withMail } from "../verification/send.js";
 import { assertPasswordLength } from "./password-policy.js";
 import { signInWithPassword } from "./sign-in.js";
 
@@ -66,10 +67,12 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
         const hash = await passwords.hash(body.password);
         const signIn = !config.REQUIRE_EMAIL_VERIFICATION;
         try {
-          return await db.transaction(async (trx) => {
+          return await withMail(auth, async (trx) => {
             const user = await insertUser(trx, fields);
             await insertCredentialAccount(trx, user.id, hash);
             await auth.outbox.emit(trx, userCreated, userEventData(user));
+            // With verification required, the new user gets the mail instead of a session.
+            if (!signIn) await queueVerificationMail(auth, trx, user, body.callbackURL);
             const session = signIn ? await startSession(auth, trx, res, user, { req, persistent: body.rememberMe !== false }) : null;
             return { token: session?.token ?? null, user: userJson(user) };
           });

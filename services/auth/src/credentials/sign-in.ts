@@ -4,6 +4,7 @@ import { authError, type AuthErrorCode } from "../http/errors.js";
 import { startSession } from "../sessions/lifecycle.js";
 import { userJson } from "../users/user-output.js";
 import { updateUser, type UserRow } from "../users/users.sql.js";
+import { queueVerificationMail, withMail } from "../verification/send.js";
 import { findCredentialAccount } from "./credentials.sql.js";
 
 export interface SignInRequest {
@@ -29,7 +30,11 @@ export async function signInWithPassword(
   if (!user || !valid) throw authError(401, invalid);
   const active = await liftExpiredBan(auth, user);
   if (active.banned) throw authError(403, "BANNED_USER");
-  if (auth.config.REQUIRE_EMAIL_VERIFICATION && !active.email_verified) throw authError(403, "EMAIL_NOT_VERIFIED");
+  if (auth.config.REQUIRE_EMAIL_VERIFICATION && !active.email_verified) {
+    // The first mail may be lost or expired: each refused sign-in sends a fresh one.
+    await withMail(auth, (trx) => queueVerificationMail(auth, trx, active, body.callbackURL));
+    throw authError(403, "EMAIL_NOT_VERIFIED");
+  }
 
   const { token } = await startSession(auth, auth.db, http.res, active, { req: http.req, persistent: body.rememberMe !== false });
   if (body.callbackURL) http.res.setHeader("location", body.callbackURL);

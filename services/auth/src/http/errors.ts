@@ -33,6 +33,7 @@ export const AUTH_ERRORS = {
   INVALID_ERROR_CALLBACK_URL: "Invalid errorCallbackURL",
   INVALID_NEW_USER_CALLBACK_URL: "Invalid newUserCallbackURL",
   PASSWORD_ALREADY_SET: "User already has a password set",
+  FAILED_TO_GET_USER_INFO: "Failed to get user info",
   INVALID_USERNAME_OR_PASSWORD: "Invalid username or password",
   USERNAME_IS_ALREADY_TAKEN: "Username is already taken. Please try another.",
   USERNAME_TOO_SHORT: "Username is too short",

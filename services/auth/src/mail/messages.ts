@@ -1,0 +1,24 @@
+import type { Mail } from "./mails.sql.js";
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char);
+
+/** One call to action, as plain text and as simple HTML that every mail client renders. */
+function actionMail(to: string, subject: string, lead: string, action: string, url: string, footnote: string): Mail {
+  const text = `${lead}\n\n${action}: ${url}\n\n${footnote}\n`;
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1b1f24">
+<p>${escapeHtml(lead)}</p>
+<p><a href="${escapeHtml(url)}" style="display:inline-block;padding:.6rem 1.2rem;background:#1b1f24;color:#fff;border-radius:.4rem;text-decoration:none">${escapeHtml(action)}</a></p>
+<p style="color:#57606a;font-size:.9em">${escapeHtml(footnote)}<br>${escapeHtml(url)}</p>
+</body></html>`;
+  return { to, subject, text, html };
+}
+
+export const verificationMail = (to: string, url: string) =>
+  actionMail(to, "Verify your e-mail address", "Please confirm that this is your e-mail address.", "Verify e-mail address", url, "If you did not ask for this, you can ignore this mail. The link works for one hour.");
+
+export const resetPasswordMail = (to: string, url: string) =>
+  actionMail(to, "Reset your password", "Someone asked to reset the password of your account.", "Choose a new password", url, "If it was not you, ignore this mail: your password stays as it is. The link works once, for one hour.");
+
+export const deleteAccountMail = (to: string, url: string) =>
+  actionMail(to, "Confirm deleting your account", "You asked to delete your account. This cannot be undone.", "Delete my account", url, "If it was not you, ignore this mail and consider changing your password. The link works for one day.");

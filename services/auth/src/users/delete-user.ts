@@ -1,0 +1,80 @@
+import type { Response } from "express";
+import { z } from "zod";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { userDeleted } from "@tollgate/proto";
+import type { Auth } from "../auth.js";
+import { findCredentialAccount } from "../credentials/credentials.sql.js";
+import { assertPasswordLength } from "../credentials/password-policy.js";
+import { assertTrustedRedirect } from "../http/callback-url.js";
+import { authError } from "../http/errors.js";
+import { deleteAccountMail } from "../mail/messages.js";
+import { findCurrentSession, requireSession, type CurrentSession } from "../sessions/current-session.js";
+import { authUrl, withMail } from "../verification/send.js";
+import { consumeVerification, createVerification } from "../verification/verifications.sql.js";
+import { deleteUser } from "./users.sql.js";
+
+const DELETE_TOKEN_LENGTH = 32;
+const DELETE_TOKEN_SECONDS = 24 * 3600;
+const DELETED = { success: true, message: "User deleted" };
+
+/** Deletes the user (sessions and accounts go with them) and signs the browser out. */
+async function deleteCurrentUser(auth: Auth, current: CurrentSession, res: Response, token?: string): Promise<void> {
+  await auth.db.transaction(async (trx) => {
+    if (token !== undefined && (await consumeVerification(trx, "delete-account", token)) !== current.user.id) throw authError(404, "INVALID_TOKEN");
+    await deleteUser(trx, current.user.id);
+    await auth.outbox.emit(trx, userDeleted, { id: current.user.id });
+  });
+  auth.cookies.clear(res);
+}
+
+export function deleteUserEndpoints(auth: Auth): Endpoint[] {
+  const { config, db, passwords } = auth;
+  return [
+    defineEndpoint(
+      "/delete-user",
+      { method: "POST", body: z.object({ password: z.string().optional(), token: z.string().optional(), callbackURL: z.string().optional() }) },
+      async ({ body, identity, req, res }) => {
+        const current = await requireSession(auth, identity, req);
+        assertTrustedRedirect(config, body.callbackURL);
+        if (body.password !== undefined) {
+          assertPasswordLength(config, body.password, "max");
+          const account = await findCredentialAccount(db, current.user.id);
+          if (!account?.password) throw authError(400, "CREDENTIAL_ACCOUNT_NOT_FOUND");
+          if (!(await passwords.verify(body.password, account.password))) throw authError(400, "INVALID_PASSWORD");
+        }
+        if (body.token) {
+          await deleteCurrentUser(auth, current, res, body.token);
+          return DELETED;
+        }
+        if (config.DELETE_USER_EMAIL_CONFIRMATION) {
+          await withMail(auth, async (trx) => {
+            const token = await createVerification(trx, "delete-account", current.user.id, DELETE_TOKEN_SECONDS, DELETE_TOKEN_LENGTH);
+            const url = authUrl(auth, `/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(body.callbackURL ?? "/")}`);
+            await auth.mail.queue(trx, deleteAccountMail(current.user.email, url));
+          });
+          return { success: true, message: "Verification email sent" };
+        }
+        // Without the password, only a recently signed-in session may delete the account.
+        const freshAgeMs = config.SESSION_FRESH_AGE_SECONDS * 1000;
+        if (body.password === undefined && freshAgeMs > 0 && Date.now() - current.session.created_at.getTime() >= freshAgeMs) {
+          throw authError(400, "SESSION_EXPIRED");
+        }
+        await deleteCurrentUser(auth, current, res);
+        return DELETED;
+      },
+    ),
+
+    defineEndpoint(
+      "/delete-user/callback",
+      { method: "GET", query: z.object({ token: z.string(), callbackURL: z.string().optional() }) },
+      async ({ query, identity, req, res }) => {
+        assertTrustedRedirect(config, query.callbackURL);
+        const current = await findCurrentSession(auth, identity, req);
+        if (!current) throw authError(404, "FAILED_TO_GET_USER_INFO");
+        await deleteCurrentUser(auth, current, res, query.token);
+        if (query.callbackURL) return res.redirect(302, query.callbackURL);
+        return DELETED;
+      },
+    ),
+  ];
+}

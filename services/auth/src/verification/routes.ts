@@ -1,0 +1,75 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Response } from "express";
+import { z } from "zod";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { userUpdated } from "@tollgate/proto";
+import type { Auth } from "../auth.js";
+import { assertTrustedRedirect } from "../http/callback-url.js";
+import { authError, type AuthErrorCode } from "../http/errors.js";
+import { findCurrentSession } from "../sessions/current-session.js";
+import { userEventData } from "../users/user-output.js";
+import { findUserByEmail, updateUser } from "../users/users.sql.js";
+import { queueVerificationMail, withMail } from "./send.js";
+import { readVerificationToken } from "./tokens.js";
+
+/**
+ * Without a session, answering takes at least this long whether or not a mail is sent, so the
+ * timing does not tell which addresses have unverified accounts.
+ */
+const ANONYMOUS_MINIMUM_MS = 500;
+
+/** better-auth appends the error code to the callback when there is one, else answers 401. */
+function failVerification(res: Response, callbackURL: string | undefined, code: AuthErrorCode): void {
+  if (!callbackURL) throw authError(401, code);
+  const target = new URL(callbackURL, "http://placeholder");
+  target.searchParams.set("error", code);
+  res.redirect(302, callbackURL.startsWith("/") ? `${target.pathname}${target.search}` : target.toString());
+}
+
+export function verificationEndpoints(auth: Auth): Endpoint[] {
+  const { config, db } = auth;
+  return [
+    defineEndpoint(
+      "/send-verification-email",
+      { method: "POST", body: z.object({ email: z.email(), callbackURL: z.string().optional() }) },
+      async ({ body, identity, req }) => {
+        assertTrustedRedirect(config, body.callbackURL);
+        const email = body.email.toLowerCase();
+        const current = await findCurrentSession(auth, identity, req);
+        if (current) {
+          if (current.user.email !== email) throw authError(400, "EMAIL_MISMATCH");
+          if (current.user.email_verified) throw authError(400, "EMAIL_ALREADY_VERIFIED");
+          await withMail(auth, (trx) => queueVerificationMail(auth, trx, current.user, body.callbackURL));
+          return { status: true };
+        }
+        const started = Date.now();
+        const user = await findUserByEmail(db, email);
+        if (user && !user.email_verified) await withMail(auth, (trx) => queueVerificationMail(auth, trx, user, body.callbackURL));
+        await sleep(Math.max(0, ANONYMOUS_MINIMUM_MS - (Date.now() - started)));
+        return { status: true };
+      },
+    ),
+
+    defineEndpoint(
+      "/verify-email",
+      { method: "GET", query: z.object({ token: z.string(), callbackURL: z.string().optional() }) },
+      async ({ query, res }) => {
+        assertTrustedRedirect(config, query.callbackURL);
+        const claims = readVerificationToken(config.AUTH_SECRET, query.token);
+        if (typeof claims === "string") return failVerification(res, query.callbackURL, claims);
+        const user = await findUserByEmail(db, claims.email);
+        if (!user) return failVerification(res, query.callbackURL, "USER_NOT_FOUND");
+        // A token for an address the user no longer has (changed since) verifies nothing.
+        if (user.id !== claims.userId) return failVerification(res, query.callbackURL, "INVALID_TOKEN");
+        if (!user.email_verified) {
+          await db.transaction(async (trx) => {
+            const verified = await updateUser(trx, user.id, { email_verified: true });
+            if (verified) await auth.outbox.emit(trx, userUpdated, userEventData(verified));
+          });
+        }
+        if (query.callbackURL) return res.redirect(302, query.callbackURL);
+        return { status: true, user: null };
+      },
+    ),
+  ];
+}
