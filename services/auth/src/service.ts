@@ -2,6 +2,7 @@ import { Router } from "express";
 import { betterAuthErrors, defineService, mountEndpoints, type ServiceContext } from "@tollgate/kit";
 import { resolveSession, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
+import { adminEndpoints } from "./admin/routes.js";
 import type { Auth, AuthConfig } from "./auth.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";
@@ -62,6 +63,7 @@ export const authService = defineService({
       ...changeEmailEndpoints(auth),
       ...deleteUserEndpoints(auth),
       ...mailboxEndpoints(auth),
+      ...adminEndpoints(auth),
       ...pageEndpoints(),
     ]);
     router.use("/api/auth", api);

@@ -73,4 +73,13 @@ export const authMigrations: Migrations = {
       await db.raw("create index mails_due on ?? (run_at) where sent_at is null", ["mails"]);
     },
   },
+  "0003_impersonation": {
+    async up(db) {
+      // The admin's own session, to return to when impersonation stops (tokens are only digests,
+      // so the admin gets a fresh session for it rather than the old cookie back).
+      await db.schema.alterTable("sessions", (t) => {
+        t.text("impersonator_session_id");
+      });
+    },
+  },
 };

@@ -17,16 +17,17 @@ export async function startSession(
   db: Knex,
   res: Response,
   user: UserRow,
-  options: { req: Request; persistent: boolean; impersonatedBy?: string },
+  options: { req: Request; persistent: boolean; impersonation?: { by: string; sessionId: string; lifetimeSeconds: number } },
 ): Promise<{ session: SessionRow; token: string }> {
-  const lifetime = options.persistent ? auth.config.SESSION_EXPIRES_IN_SECONDS : BROWSER_SESSION_SECONDS;
+  const lifetime = options.impersonation?.lifetimeSeconds ?? (options.persistent ? auth.config.SESSION_EXPIRES_IN_SECONDS : BROWSER_SESSION_SECONDS);
   const { row, token } = await insertSession(db, {
     userId: user.id,
     expiresAt: new Date(Date.now() + lifetime * 1000),
     persistent: options.persistent,
     ipAddress: options.req.ip ?? null,
     userAgent: options.req.get("user-agent") ?? null,
-    impersonatedBy: options.impersonatedBy ?? null,
+    impersonatedBy: options.impersonation?.by ?? null,
+    impersonatorSessionId: options.impersonation?.sessionId ?? null,
   });
   auth.cookies.issue(res, token, options.persistent);
   return { session: row, token };

@@ -41,7 +41,10 @@ export function sessionEndpoints(auth: Auth): Endpoint[] {
     defineEndpoint("/list-sessions", { method: "GET" }, async ({ identity, req }) => {
       const current = await requireFreshSession(auth, identity, req);
       const sessions = await listUserSessions(db, current.user.id);
-      return sessions.map((session) => sessionJson(session, session.id === current.session.id ? current.token : null));
+      // An admin acting as the user is not one of the user's devices (better-auth's admin plugin hides it too).
+      return sessions
+        .filter((session) => !session.impersonated_by)
+        .map((session) => sessionJson(session, session.id === current.session.id ? current.token : null));
     }),
     defineEndpoint("/revoke-session", { method: "POST", body: z.object({ token: z.string().min(1) }) }, async ({ body, identity, req, res }) => {
       const current = await requireSession(auth, identity, req);

@@ -9,6 +9,7 @@ export interface SessionRow {
   ip_address: string | null;
   user_agent: string | null;
   impersonated_by: string | null;
+  impersonator_session_id: string | null;
   persistent: boolean;
   created_at: Date;
   updated_at: Date;
@@ -23,6 +24,7 @@ export interface NewSession {
   ipAddress: string | null;
   userAgent: string | null;
   impersonatedBy?: string | null;
+  impersonatorSessionId?: string | null;
 }
 
 /** Creates a session with a fresh token; the token is returned once and stored only as a digest. */
@@ -38,6 +40,7 @@ export async function insertSession(db: Knex, session: NewSession): Promise<{ ro
       ip_address: session.ipAddress,
       user_agent: session.userAgent,
       impersonated_by: session.impersonatedBy ?? null,
+      impersonator_session_id: session.impersonatorSessionId ?? null,
     })
     .returning("*");
   if (!row) throw new Error("insert into sessions returned no row");
