@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Request, RequestHandler } from "express";
 import type { Redis } from "ioredis";
-import { sessionRevoked, userBanned, userDeleted } from "@tollgate/proto";
+import { sessionRevoked, userBanned, userDeleted, userUpdated } from "@tollgate/proto";
 import {
   betterAuthErrors,
   closeServer,
@@ -22,6 +22,7 @@ import {
   type StatelessHandlerContext,
 } from "@tollgate/kit";
 import type { GatewayConfig } from "./config.js";
+import { cachedGetSession } from "./get-session.js";
 import { cors, originCheck } from "./origins.js";
 import { proxyTo, refuseLargeBodies } from "./proxy.js";
 import { rateLimit } from "./rate-limit.js";
@@ -62,6 +63,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         handlers: [
           on(sessionRevoked, (event, _context: StatelessHandlerContext) => sessions.forget({ tokenHashes: event.data.sessions.map((s) => s.token_hash) })),
           on(userBanned, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.id })),
+          // Cached sessions carry the user as get-session shows it.
+          on(userUpdated, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.id })),
           on(userDeleted, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.id })),
         ],
       },
@@ -99,7 +102,13 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         app.use(
           forApi(async (req, _res, next) => {
             try {
-              callers.set(req, { ...(await sessions.resolve(req)), ip: req.ip ?? "" });
+              const caller = { ...(await sessions.resolve(req)), ip: req.ip ?? "" };
+              callers.set(req, caller);
+              // Whatever a signed-in user changes through auth (their name, their session ending) must
+              // show in their next get-session, so the cached copy goes before auth sees the change.
+              if (caller.sessionToken && req.method !== "GET" && matchesPrefix(req.path, "/api/auth")) {
+                await sessions.forget({ tokenHashes: [hashToken(caller.sessionToken)] });
+              }
               next();
             } catch (error) {
               logger.error({ err: error }, "could not resolve the caller's session");
@@ -107,8 +116,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
             }
           }),
         );
-        const ended = (caller: Caller) => sessions.forget({ tokenHashes: caller.sessionToken ? [hashToken(caller.sessionToken)] : [] });
-        for (const upstream of routes) app.use(proxyTo(upstream, config, logger, { callerOf, ended }));
+        app.use(cachedGetSession(callerOf));
+        for (const upstream of routes) app.use(proxyTo(upstream, config, logger, callerOf));
         mountWebApp(app, config.WEB_DIST, logger);
       },
     );

@@ -19,7 +19,7 @@ export function proxyTo(
   upstream: Upstream,
   config: GatewayConfig,
   logger: Logger,
-  callers: { callerOf(req: IncomingMessage): Caller; ended(caller: Caller): Promise<void> },
+  callerOf: (req: IncomingMessage) => Caller,
 ) {
   return createProxyMiddleware({
     target: upstream.target,
@@ -32,22 +32,13 @@ export function proxyTo(
     on: {
       proxyReq(proxyReq, req) {
         for (const header of GATEWAY_HEADERS) proxyReq.removeHeader(header);
-        const caller = callers.callerOf(req);
+        const caller = callerOf(req);
         proxyReq.setHeader(IDENTITY_HEADER, signIdentity(caller.identity, config.IDENTITY_TOKEN_SECRET));
         // The client's address as the gateway determined it, never a chain the client made up.
         proxyReq.setHeader("x-forwarded-for", caller.ip);
         if (upstream.name === "auth") {
           if (caller.sessionToken) proxyReq.setHeader(SESSION_TOKEN_HEADER, caller.sessionToken);
           if (caller.staleSession) proxyReq.setHeader(STALE_SESSION_HEADER, "1");
-        }
-      },
-      proxyRes(proxyRes, req) {
-        // The auth service clearing the session cookie means that session is over: stop trusting the
-        // cached copy now rather than when the session.revoked event arrives.
-        const cleared = (proxyRes.headers["set-cookie"] ?? []).some((cookie) => /^(__Secure-)?better-auth\.session_token=;/.test(cookie));
-        const caller = callers.callerOf(req);
-        if (upstream.name === "auth" && cleared && caller.sessionToken) {
-          callers.ended(caller).catch((error: unknown) => logger.warn({ err: error }, "could not evict an ended session from the cache"));
         }
       },
       error(error, req, res) {

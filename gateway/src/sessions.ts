@@ -5,7 +5,7 @@ import type { z } from "zod";
 import { authCookieName, parseCookieHeader, request, verifyCookieValue, type BusConnection } from "@tollgate/kit";
 import { resolveSession, type IdentityClaims } from "@tollgate/proto";
 
-type ResolvedSession = NonNullable<z.output<typeof resolveSession.response>["session"]>;
+export type ResolvedSession = NonNullable<z.output<typeof resolveSession.response>["session"]>;
 
 /** Who is calling, as far as the session cookie tells. */
 export interface ResolvedCaller {
@@ -14,6 +14,8 @@ export interface ResolvedCaller {
   sessionToken: string | null;
   /** A session cookie was sent but no longer opens a session: auth clears it on get-session. */
   staleSession: boolean;
+  /** The session as the auth service last described it (cached). */
+  session: ResolvedSession | null;
 }
 
 export interface Caller extends ResolvedCaller {
@@ -21,7 +23,7 @@ export interface Caller extends ResolvedCaller {
   ip: string;
 }
 
-export const ANONYMOUS: ResolvedCaller = { identity: { kind: "anonymous" }, sessionToken: null, staleSession: false };
+export const ANONYMOUS: ResolvedCaller = { identity: { kind: "anonymous" }, sessionToken: null, staleSession: false, session: null };
 const COOKIE_NAMES = [authCookieName("session_token", "https:"), authCookieName("session_token", "http:")];
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -46,7 +48,7 @@ export class SessionResolver {
     if (!token) return { ...ANONYMOUS, staleSession: true };
     const session = await this.lookup(hashToken(token));
     if (!session || new Date(session.expires_at) <= new Date()) return { ...ANONYMOUS, staleSession: true };
-    return { identity: { kind: "user", user_id: session.user_id, session_id: session.id }, sessionToken: token, staleSession: false };
+    return { identity: { kind: "user", user_id: session.user_id, session_id: session.id }, sessionToken: token, staleSession: false, session };
   }
 
   /** Drops cached sessions by token digest (revoked) or every cached session of a user (banned, deleted). */

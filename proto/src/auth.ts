@@ -13,12 +13,23 @@ export const STALE_SESSION_HEADER = "x-tollgate-stale-session";
 const tokenHash = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest");
 const id = z.string().min(1);
 
-/** The gateway's cache miss: which live session, if any, a session token (by its hash) belongs to. */
+/**
+ * The gateway's cache miss: which live session, if any, a session token (by its hash) belongs to.
+ * `view` is better-auth's get-session body without the token, which the gateway answers from its
+ * cache until `refresh_at`, when get-session must go to auth to slide the expiry.
+ */
 export const resolveSession = defineRequest("auth.session.resolve", {
   request: z.object({ token_hash: tokenHash }),
   response: z.object({
     session: z
-      .object({ id, user_id: id, expires_at: z.iso.datetime({ offset: true }), impersonated_by: id.nullable() })
+      .object({
+        id,
+        user_id: id,
+        expires_at: z.iso.datetime({ offset: true }),
+        impersonated_by: id.nullable(),
+        refresh_at: z.iso.datetime({ offset: true }).nullable(),
+        view: z.object({ session: z.record(z.string(), z.unknown()), user: z.record(z.string(), z.unknown()) }),
+      })
       .nullable(),
   }),
 });

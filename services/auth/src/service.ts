@@ -71,7 +71,7 @@ export const authService = defineService({
   workers: (context) => [authOf(context).mail],
   responders(context) {
     const auth = authOf(context);
-    context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth.db, token_hash));
+    context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth, token_hash));
     context.respond(setPassword, ({ user_id, new_password }) => setFirstPassword(auth, user_id, new_password));
   },
 });

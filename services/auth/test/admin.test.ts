@@ -109,7 +109,7 @@ describe("bans", () => {
     expect((await admin.client.admin.banUser({ userId: admin.id })).error).toMatchObject({ code: "YOU_CANNOT_BAN_YOURSELF" });
     const banned = await admin.client.admin.banUser({ userId: user.id, banReason: "spam" });
     expect(banned.data?.user).toMatchObject({ banned: true, banReason: "spam", banExpires: null });
-    expect((await user.client.getSession()).data).toBeNull();
+    await expect.poll(async () => (await user.client.getSession()).data, { timeout: 5_000 }).toBeNull();
     await expect.poll(() => identityAtOrganization(user), { timeout: 5_000 }).toEqual({ kind: "anonymous" });
     const signIn = await stack.browser().client.signIn.email({ email: "banned@example.com", password });
     expect(signIn.error).toMatchObject({

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createAuthClient } from "better-auth/client";
 import { adminClient, usernameClient } from "better-auth/client/plugins";
 import makeFetchCookie from "fetch-cookie";
+import { Redis } from "ioredis";
 import { CookieJar } from "tough-cookie";
 import { createLogger, type RunningService, type ServiceConfig } from "@tollgate/kit";
 import type { Server } from "node:http";
@@ -20,6 +21,8 @@ export interface AuthStack {
   echo: { url: string; server: Server };
   /** A better-auth client, unchanged, with its own cookie jar: one browser. */
   browser(): Browser;
+  /** Empties the gateway's session cache, as time would: for tests that change sessions in the database. */
+  forgetCachedSessions(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -60,6 +63,13 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, gatew
       const jar = new CookieJar();
       const fetchWithCookies = makeFetchCookie(fetch, jar) as typeof fetch;
       return { jar, fetch: fetchWithCookies, client: createBrowserClient(`${gateway.url}/api/auth`, fetchWithCookies) };
+    },
+    async forgetCachedSessions() {
+      // Keys are listed with the gateway's prefix and deleted through a client without one.
+      const redis = new Redis(environment.redisUrl);
+      const keys = [...(await redis.keys(`${environment.redisPrefix}session:*`)), ...(await redis.keys(`${environment.redisPrefix}user-sessions:*`))];
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
     },
     async stop() {
       await gateway.stop();

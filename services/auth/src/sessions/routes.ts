@@ -5,6 +5,7 @@ import type { Auth } from "../auth.js";
 import { userJson } from "../users/user-output.js";
 import { findCurrentSession, requireFreshSession, requireSession } from "./current-session.js";
 import { revokeSessions } from "./lifecycle.js";
+import { refreshDueAt } from "./refresh.js";
 import { sessionJson } from "./session-output.js";
 import { extendSession, hashToken, listUserSessions } from "./sessions.sql.js";
 
@@ -25,9 +26,8 @@ export function sessionEndpoints(auth: Auth): Endpoint[] {
           return null;
         }
         let { session } = current;
-        // Slide the expiry forward at most once per update age, and only for remembered sessions.
-        const renewAt = session.expires_at.getTime() - (config.SESSION_EXPIRES_IN_SECONDS - config.SESSION_UPDATE_AGE_SECONDS) * 1000;
-        if (session.persistent && !query.disableRefresh && renewAt <= Date.now()) {
+        const refreshAt = refreshDueAt(config, session);
+        if (refreshAt && !query.disableRefresh && refreshAt.getTime() <= Date.now()) {
           session = (await extendSession(db, session.id, new Date(Date.now() + config.SESSION_EXPIRES_IN_SECONDS * 1000))) ?? session;
           if (current.token) cookies.issue(res, current.token, true);
         }
