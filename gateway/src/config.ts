@@ -22,6 +22,8 @@ const gatewayEnv = z.object({
   /** Load balancers allowed to tell the client's address in X-Forwarded-For (IPs or CIDRs); none by default. */
   TRUSTED_PROXIES: env.list("a comma-separated list of IP addresses or CIDR ranges"),
   RATE_LIMIT_ENABLED: env.boolean(true),
+  /** Serve get-session from better-auth's signed session_data cookie while it lasts (see the auth service). */
+  SESSION_COOKIE_CACHE: env.boolean(false),
 });
 
 export type GatewayConfig = z.output<typeof gatewayEnv>;

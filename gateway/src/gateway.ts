@@ -22,7 +22,7 @@ import {
   type StatelessHandlerContext,
 } from "@tollgate/kit";
 import type { GatewayConfig } from "./config.js";
-import { cachedGetSession } from "./get-session.js";
+import { cachedGetSession, cookieCachedGetSession } from "./get-session.js";
 import { cors, originCheck } from "./origins.js";
 import { proxyTo, refuseLargeBodies } from "./proxy.js";
 import { rateLimit } from "./rate-limit.js";
@@ -98,6 +98,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         app.use(forApi(cors(trusted)));
         if (config.RATE_LIMIT_ENABLED) app.use(forApi(rateLimit(redis, logger, (req) => req.ip ?? "")));
         app.use(forApi(originCheck(trusted, errorsFor)));
+        if (config.SESSION_COOKIE_CACHE) app.use(cookieCachedGetSession(config.AUTH_SECRET));
         // Each API caller is resolved once, here, and vouched for to every service behind.
         app.use(
           forApi(async (req, _res, next) => {

@@ -24,7 +24,11 @@ export interface Caller extends ResolvedCaller {
 }
 
 export const ANONYMOUS: ResolvedCaller = { identity: { kind: "anonymous" }, sessionToken: null, staleSession: false, session: null };
-const COOKIE_NAMES = [authCookieName("session_token", "https:"), authCookieName("session_token", "http:")];
+/** Both spellings: `__Secure-` on https sites, plain on http ones. */
+export const SESSION_COOKIE_NAMES = {
+  token: [authCookieName("session_token", "https:"), authCookieName("session_token", "http:")],
+  data: [authCookieName("session_data", "https:"), authCookieName("session_data", "http:")],
+};
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const sessionKey = (tokenHash: string) => `session:${tokenHash}`;
@@ -42,7 +46,7 @@ export class SessionResolver {
 
   async resolve(req: IncomingMessage): Promise<ResolvedCaller> {
     const cookies = parseCookieHeader(req.headers.cookie);
-    const raw = COOKIE_NAMES.map((name) => cookies.get(name)).find((value) => value !== undefined);
+    const raw = SESSION_COOKIE_NAMES.token.map((name) => cookies.get(name)).find((value) => value !== undefined);
     if (raw === undefined) return ANONYMOUS;
     const token = verifyCookieValue(raw, this.deps.secret);
     if (!token) return { ...ANONYMOUS, staleSession: true };

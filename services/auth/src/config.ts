@@ -18,6 +18,12 @@ export const authEnv = z.object({
   SESSION_EXPIRES_IN_SECONDS: env.integer("a number of seconds", 7 * 24 * 3600, 60),
   SESSION_UPDATE_AGE_SECONDS: env.integer("a number of seconds", 24 * 3600, 0),
   SESSION_FRESH_AGE_SECONDS: env.integer("a number of seconds", 24 * 3600, 0),
+  /**
+   * better-auth's optional session_data cookie: get-session's answer signed into a cookie, which the
+   * gateway serves without any lookup while it lasts (a revoked session may show for that long).
+   */
+  SESSION_COOKIE_CACHE: env.boolean(false),
+  SESSION_COOKIE_CACHE_MAX_AGE_SECONDS: env.integer("a number of seconds", 60, 1, 3600),
   /** Outgoing mail server; without it mail stays in the development mailbox (GET /api/auth/dev/mailbox). */
   SMTP_URL: env.url(["smtp", "smtps"]).optional(),
   MAIL_FROM: env.string("a sender such as Tollgate <no-reply@example.com>", "Tollgate <no-reply@localhost>"),

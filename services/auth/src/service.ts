@@ -34,7 +34,12 @@ function authOf(context: ServiceContext<AuthConfig>): Auth {
       outbox,
       logger,
       passwords: new PasswordHasher(config.BCRYPT_COST),
-      cookies: new SessionCookies(config.AUTH_SECRET, config.PUBLIC_URL, config.SESSION_EXPIRES_IN_SECONDS),
+      cookies: new SessionCookies(
+        config.AUTH_SECRET,
+        config.PUBLIC_URL,
+        config.SESSION_EXPIRES_IN_SECONDS,
+        config.SESSION_COOKIE_CACHE ? config.SESSION_COOKIE_CACHE_MAX_AGE_SECONDS : null,
+      ),
       mail: new MailQueue({ db, logger, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
     };
     bundles.set(context, auth);

@@ -31,7 +31,15 @@ export {
 } from "./http/errors.js";
 export { defineEndpoint, mountEndpoints, type Endpoint, type EndpointContext } from "./http/endpoint.js";
 export { signIdentity, verifyIdentity, requireIdentity } from "./http/identity.js";
-export { authCookieName, parseCookieHeader, signCookieValue, verifyCookieValue } from "./http/signed-cookie.js";
+export {
+  authCookieName,
+  decodeSessionCache,
+  encodeSessionCache,
+  parseCookieHeader,
+  signCookieValue,
+  verifyCookieValue,
+  type SessionCache,
+} from "./http/signed-cookie.js";
 export { randomId } from "./ids.js";
 export { originOf, trustedOrigins } from "./http/origins.js";
 export {

@@ -3,6 +3,7 @@ import { sessionRevoked } from "@tollgate/proto";
 import type { Knex } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import type { UserRow } from "../users/users.sql.js";
+import { sessionCacheOf } from "./session-output.js";
 import { deleteSessions, insertSession, type SessionRow } from "./sessions.sql.js";
 
 /** better-auth's lifetime for a session that should end with the browser session. */
@@ -30,6 +31,7 @@ export async function startSession(
     impersonatorSessionId: options.impersonation?.sessionId ?? null,
   });
   auth.cookies.issue(res, token, options.persistent);
+  auth.cookies.issueCache(res, sessionCacheOf(row, token, user));
   return { session: row, token };
 }
 

@@ -6,7 +6,7 @@ import { userJson } from "../users/user-output.js";
 import { findCurrentSession, requireFreshSession, requireSession } from "./current-session.js";
 import { revokeSessions } from "./lifecycle.js";
 import { refreshDueAt } from "./refresh.js";
-import { sessionJson } from "./session-output.js";
+import { sessionCacheOf, sessionJson } from "./session-output.js";
 import { extendSession, hashToken, listUserSessions } from "./sessions.sql.js";
 
 const flag = z.stringbool().optional();
@@ -31,6 +31,7 @@ export function sessionEndpoints(auth: Auth): Endpoint[] {
           session = (await extendSession(db, session.id, new Date(Date.now() + config.SESSION_EXPIRES_IN_SECONDS * 1000))) ?? session;
           if (current.token) cookies.issue(res, current.token, true);
         }
+        if (current.token) cookies.issueCache(res, sessionCacheOf(session, current.token, current.user));
         return { session: sessionJson(session, current.token), user: userJson(current.user) };
       },
     ),

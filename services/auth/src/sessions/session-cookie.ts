@@ -1,5 +1,5 @@
 import type { Response } from "express";
-import { authCookieName, signCookieValue } from "@tollgate/kit";
+import { authCookieName, encodeSessionCache, signCookieValue, type SessionCache } from "@tollgate/kit";
 
 /** Browsers cap cookie lifetimes at 400 days; better-call refuses longer ones. */
 const MAX_COOKIE_AGE_SECONDS = 400 * 24 * 3600;
@@ -13,6 +13,8 @@ export class SessionCookies {
     private readonly secret: string,
     publicUrl: string,
     private readonly maxAgeSeconds: number,
+    /** How long the session_data cookie cache lasts; null when it is off. */
+    private readonly cacheMaxAgeSeconds: number | null,
   ) {
     this.secure = publicUrl.startsWith("https:");
     this.names = {
@@ -27,6 +29,13 @@ export class SessionCookies {
     const maxAge = persistent ? Math.min(this.maxAgeSeconds, MAX_COOKIE_AGE_SECONDS) : undefined;
     res.append("set-cookie", this.serialize(this.names.token, signCookieValue(token, this.secret), maxAge));
     if (!persistent) res.append("set-cookie", this.serialize(this.names.dontRemember, signCookieValue("true", this.secret)));
+  }
+
+  /** The session_data cookie cache, when it is on and the session fits in one cookie. */
+  issueCache(res: Response, cache: SessionCache): void {
+    if (this.cacheMaxAgeSeconds === null) return;
+    const value = encodeSessionCache(cache, this.secret, this.cacheMaxAgeSeconds);
+    res.append("set-cookie", value ? this.serialize(this.names.data, value, this.cacheMaxAgeSeconds) : this.serialize(this.names.data, "", 0));
   }
 
   clear(res: Response): void {

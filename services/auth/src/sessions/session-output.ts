@@ -1,3 +1,6 @@
+import type { SessionCache } from "@tollgate/kit";
+import { userJson } from "../users/user-output.js";
+import type { UserRow } from "../users/users.sql.js";
 import type { SessionRow } from "./sessions.sql.js";
 
 /**
@@ -17,4 +20,9 @@ export function sessionJson(session: SessionRow, token: string | null) {
     userAgent: session.user_agent,
     impersonatedBy: session.impersonated_by,
   };
+}
+
+/** What get-session answers, as the session_data cookie cache keeps it. */
+export function sessionCacheOf(session: SessionRow, token: string, user: UserRow): SessionCache {
+  return { session: sessionJson(session, token), user: userJson(user), updatedAt: Date.now(), version: "1" };
 }

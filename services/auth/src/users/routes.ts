@@ -4,6 +4,7 @@ import { userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
+import { sessionCacheOf } from "../sessions/session-output.js";
 import { userEventData } from "./user-output.js";
 import { assertUsernameAvailable, findUserByUsername, normalizeUsername, usernameProblem } from "./username.js";
 import { updateUser, type UserChanges } from "./users.sql.js";
@@ -23,7 +24,7 @@ export function userEndpoints(auth: Auth): Endpoint[] {
           email: z.unknown().optional(),
         }),
       },
-      async ({ body, identity, req }) => {
+      async ({ body, identity, req, res }) => {
         const current = await requireSession(auth, identity, req);
         if (body.email) throw authError(400, "EMAIL_CAN_NOT_BE_UPDATED");
         const changes: UserChanges = {};
@@ -35,10 +36,13 @@ export function userEndpoints(auth: Auth): Endpoint[] {
         }
         if (body.displayUsername !== undefined) changes.display_username = body.displayUsername;
         if (Object.keys(changes).length === 0) throw new HttpError(400, "NO_FIELDS_TO_UPDATE", "No fields to update");
-        await db.transaction(async (trx) => {
-          const user = await updateUser(trx, current.user.id, changes);
-          if (user) await auth.outbox.emit(trx, userUpdated, userEventData(user));
+        const user = await db.transaction(async (trx) => {
+          const updated = await updateUser(trx, current.user.id, changes);
+          if (updated) await auth.outbox.emit(trx, userUpdated, userEventData(updated));
+          return updated;
         });
+        // The cookie cache must not go on showing the old name for its remaining seconds.
+        if (user && current.token) auth.cookies.issueCache(res, sessionCacheOf(current.session, current.token, user));
         return { status: true };
       },
     ),
