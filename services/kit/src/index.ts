@@ -41,6 +41,7 @@ export {
   type SessionCache,
 } from "./http/signed-cookie.js";
 export { randomId } from "./ids.js";
+export { SerialRunner } from "./serial-runner.js";
 export { originOf, trustedOrigins } from "./http/origins.js";
 export {
   defineService,

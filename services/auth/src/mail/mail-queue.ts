@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import type { Knex, Logger, Worker } from "@tollgate/kit";
+import { SerialRunner, type Knex, type Logger, type Worker } from "@tollgate/kit";
 import { claimDueMails, insertMail, markMailFailed, markMailSent, type Mail } from "./mails.sql.js";
 
 const MAX_ATTEMPTS = 8;
@@ -15,15 +15,16 @@ const retryDelayMs = (attempts: number) => Math.min(3600_000, 2_000 * 4 ** (atte
  */
 export class MailQueue implements Worker {
   private readonly transport: Transporter | null;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
-  private stopped = false;
+  private readonly runner: SerialRunner;
 
   constructor(
     private readonly deps: { db: Knex; logger: Logger; smtpUrl: string | undefined; from: string },
   ) {
     this.transport = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
+    this.runner = new SerialRunner(
+      () => this.deliverDue(),
+      (error) => deps.logger.error({ err: error }, "mail delivery failed; retrying on the next poll"),
+    );
   }
 
   async queue(trx: Knex, mail: Mail): Promise<void> {
@@ -32,32 +33,16 @@ export class MailQueue implements Worker {
 
   /** Delivers what is due now; call after committing a transaction that queued mail. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.deliverDue()
-      .catch((error: unknown) => this.deps.logger.error({ err: error }, "mail delivery failed; retrying on the next poll"))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.runner.wake();
   }
 
   start(): Promise<void> {
-    this.timer = setInterval(() => this.wake(), POLL_MS);
-    this.wake();
+    this.runner.poll(POLL_MS);
     return Promise.resolve();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.runner.stop();
     this.transport?.close();
   }
 
@@ -85,6 +70,6 @@ export class MailQueue implements Worker {
         }
         return due.length;
       });
-    } while (delivered === BATCH && !this.stopped);
+    } while (delivered === BATCH && !this.runner.isStopped);
   }
 }

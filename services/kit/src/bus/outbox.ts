@@ -6,6 +6,7 @@ import type { BusNames, EventDefinition, EventEnvelope } from "@tollgate/proto";
 import type { Knex } from "../db/database.js";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
+import { SerialRunner } from "../serial-runner.js";
 import type { BusConnection } from "./connection.js";
 
 const notifyChannel = (schema: string) => `${schema}_outbox`;
@@ -76,15 +77,16 @@ export class OutboxRelay {
   private readonly batchSize: number;
   private readonly retentionMs: number;
   private listener: pg.Client | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private wakeAgain = false;
-  private stopped = false;
+  private readonly runner: SerialRunner;
   private lastPrune = 0;
 
   constructor(private readonly options: OutboxRelayOptions) {
     this.batchSize = options.batchSize ?? 500;
     this.retentionMs = options.retentionMs ?? 24 * 3600_000;
+    this.runner = new SerialRunner(
+      () => this.drainUntilEmpty(),
+      (error) => options.logger.error({ err: error }, "outbox relay failed; retrying on next poll"),
+    );
     const { db, metrics } = options;
     new Gauge({
       name: "outbox_pending_events",
@@ -111,39 +113,23 @@ export class OutboxRelay {
 
   async start(): Promise<void> {
     await this.listen();
-    this.timer = setInterval(() => this.wake(), this.options.pollIntervalMs);
-    this.wake();
+    this.runner.poll(this.options.pollIntervalMs);
   }
 
   /** Runs a drain now, or once more after the current one if a drain is in progress. */
   wake(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.wakeAgain = true;
-      return;
-    }
-    this.running = this.drainUntilEmpty()
-      .catch((error: unknown) => this.options.logger.error({ err: error }, "outbox relay failed; retrying on next poll"))
-      .finally(() => {
-        this.running = null;
-        if (this.wakeAgain) {
-          this.wakeAgain = false;
-          this.wake();
-        }
-      });
+    this.runner.wake();
   }
 
   /** Stops waking, lets an in-flight batch finish, and releases the LISTEN connection. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.runner.stop();
     await this.listener?.end().catch(() => undefined);
     this.listener = null;
   }
 
   private async drainUntilEmpty(): Promise<void> {
-    while (!this.stopped && (await this.publishBatch()) === this.batchSize);
+    while (!this.runner.isStopped && (await this.publishBatch()) === this.batchSize);
     if (Date.now() - this.lastPrune > 60_000) await this.prune();
   }
 
@@ -198,7 +184,7 @@ export class OutboxRelay {
       await client.end().catch(() => undefined);
       throw error;
     }
-    if (this.stopped) await client.end();
+    if (this.runner.isStopped) await client.end();
     else this.listener = client;
   }
 
@@ -207,7 +193,7 @@ export class OutboxRelay {
     this.listener = null;
     void lost.end().catch(() => undefined);
     const attempt = () => {
-      if (this.stopped) return;
+      if (this.runner.isStopped) return;
       this.listen().then(
         () => this.wake(),
         () => setTimeout(attempt, RELISTEN_DELAY_MS),
