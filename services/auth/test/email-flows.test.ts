@@ -46,6 +46,9 @@ describe("e-mail verification", () => {
     expect(mail.html).toContain("Verify e-mail address");
     const link = linkTo(mail, "/api/auth/verify-email");
     expect(link.startsWith("http://localhost:3000/api/auth/verify-email?token=")).toBe(true);
+    const claims = jwt.decode(new URL(link).searchParams.get("token") ?? "") as { exp: number; iat: number; email: string };
+    expect(claims.exp - claims.iat).toBe(3600);
+    expect(claims.email).toBe("vera@example.com");
     expect(new URL(link).searchParams.get("callbackURL")).toBe("/welcome");
 
     // Each refused sign-in sends a fresh link.

@@ -62,6 +62,25 @@ describe("sign-up, sign-in and sessions with better-auth's client", () => {
     expect(first.data).toMatchObject({ redirect: false, user: { email: "edsger@example.com" } });
   });
 
+  it("tells apart long passwords that differ only past bcrypt's 72 bytes", async () => {
+    const long = `${"p".repeat(72)}-the-real-ending`;
+    await stack.browser().client.signUp.email({ name: "Long", email: "long.password@example.com", password: long });
+    const { client } = stack.browser();
+    const wrongEnding = await client.signIn.email({ email: "long.password@example.com", password: `${"p".repeat(72)}-another-ending` });
+    expect(wrongEnding.error).toMatchObject({ status: 401, code: "INVALID_EMAIL_OR_PASSWORD" });
+    expect((await client.signIn.email({ email: "long.password@example.com", password: long })).data?.user).toBeTruthy();
+  });
+
+  it("stores only digests of session tokens and hashes of passwords", async () => {
+    const signUp = await stack.browser().client.signUp.email({ name: "Stored", email: "stored@example.com", password });
+    const db = stack.auth.context.db;
+    const session = await db("sessions").where({ user_id: signUp.data?.user.id }).first<{ token_hash: string } | undefined>();
+    expect(session?.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(JSON.stringify(await db("sessions").select())).not.toContain(signUp.data?.token ?? "missing");
+    const account = await db("accounts").where({ user_id: signUp.data?.user.id }).first<{ password: string } | undefined>();
+    expect(account?.password).toMatch(/^\$2b\$04\$/);
+  });
+
   it("enforces the password length limits", async () => {
     const { client } = stack.browser();
     const short = await client.signUp.email({ name: "S", email: "short@example.com", password: "1234567" });
