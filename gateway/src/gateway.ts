@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Request, RequestHandler } from "express";
 import type { Redis } from "ioredis";
-import { sessionRevoked, userBanned, userDeleted, userUpdated } from "@tollgate/proto";
+import { sessionChanged, sessionRevoked, userBanned, userDeleted, userUpdated } from "@tollgate/proto";
 import {
   betterAuthErrors,
   closeServer,
@@ -65,6 +65,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
           on(userBanned, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.id })),
           // Cached sessions carry the user as get-session shows it.
           on(userUpdated, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.id })),
+          on(sessionChanged, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.user_id })),
           on(userDeleted, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.id })),
         ],
       },

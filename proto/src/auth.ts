@@ -64,3 +64,37 @@ export const setPassword = defineRequest("auth.password.set", {
   request: z.object({ user_id: id, new_password: z.string() }),
   response: z.object({ status: z.literal(true) }),
 });
+
+/** A session's active organization or team changed from outside the caller's own request. */
+export const sessionChanged = defineEvent("session.changed", z.object({ user_id: id }));
+
+/** What another service needs of the caller's session: who, and what organization they work in. */
+export const getSessionContext = defineRequest("auth.session.get", {
+  request: z.object({ session_id: id }),
+  response: z.object({
+    session: z
+      .object({
+        id,
+        user_id: id,
+        active_organization_id: id.nullable(),
+        active_team_id: id.nullable(),
+        user: z.object({ id, email: z.email(), name: z.string(), image: z.string().nullable(), email_verified: z.boolean() }),
+      })
+      .nullable(),
+  }),
+});
+
+/**
+ * Sets a session's active organization (and team): the organization service asks, since the
+ * session is the auth service's. `team_id` left out keeps the active team; null clears it.
+ */
+export const setActiveOrganization = defineRequest("auth.session.set_active", {
+  request: z.object({ session_id: id, organization_id: id.nullable(), team_id: id.nullable().optional() }),
+  response: z.object({ status: z.literal(true) }),
+});
+
+/** Clears an organization (or one of its teams) from every session of a user who left or was removed. */
+export const clearActiveOrganization = defineRequest("auth.session.clear_active", {
+  request: z.object({ user_id: id, organization_id: id, team_id: id.optional() }),
+  response: z.object({ cleared: z.number().int() }),
+});

@@ -1,6 +1,6 @@
 import { Router } from "express";
 import { betterAuthErrors, defineService, mountEndpoints, type ServiceContext } from "@tollgate/kit";
-import { resolveSession, setPassword } from "@tollgate/proto";
+import { clearActiveOrganization, getSessionContext, resolveSession, setActiveOrganization, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
 import { adminEndpoints } from "./admin/routes.js";
 import type { Auth, AuthConfig } from "./auth.js";
@@ -16,6 +16,7 @@ import { PasswordHasher } from "./credentials/passwords.js";
 import { credentialEndpoints } from "./credentials/routes.js";
 import { authMigrations } from "./migrations/index.js";
 import { pageEndpoints } from "./pages/routes.js";
+import { clearActive, sessionContext, setActive } from "./sessions/organization.js";
 import { resolveSessionByTokenHash } from "./sessions/resolve.js";
 import { sessionEndpoints } from "./sessions/routes.js";
 import { SessionCookies } from "./sessions/session-cookie.js";
@@ -78,5 +79,8 @@ export const authService = defineService({
     const auth = authOf(context);
     context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth, token_hash));
     context.respond(setPassword, ({ user_id, new_password }) => setFirstPassword(auth, user_id, new_password));
+    context.respond(getSessionContext, ({ session_id }) => sessionContext(auth, session_id));
+    context.respond(setActiveOrganization, ({ session_id, organization_id, team_id }) => setActive(auth, session_id, organization_id, team_id));
+    context.respond(clearActiveOrganization, ({ user_id, organization_id, team_id }) => clearActive(auth, user_id, organization_id, team_id));
   },
 });

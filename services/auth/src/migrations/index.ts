@@ -82,4 +82,13 @@ export const authMigrations: Migrations = {
       });
     },
   },
+  "0004_active_organization": {
+    async up(db) {
+      // Set by the organization service through NATS; the ids are that service's, not foreign keys here.
+      await db.schema.alterTable("sessions", (t) => {
+        t.text("active_organization_id");
+        t.text("active_team_id");
+      });
+    },
+  },
 };

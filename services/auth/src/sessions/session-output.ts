@@ -19,6 +19,8 @@ export function sessionJson(session: SessionRow, token: string | null) {
     ipAddress: session.ip_address,
     userAgent: session.user_agent,
     impersonatedBy: session.impersonated_by,
+    activeOrganizationId: session.active_organization_id,
+    activeTeamId: session.active_team_id,
   };
 }
 

@@ -10,6 +10,8 @@ export interface SessionRow {
   user_agent: string | null;
   impersonated_by: string | null;
   impersonator_session_id: string | null;
+  active_organization_id: string | null;
+  active_team_id: string | null;
   persistent: boolean;
   created_at: Date;
   updated_at: Date;

@@ -1,0 +1,44 @@
+import type { z } from "zod";
+import { sessionChanged, type getSessionContext } from "@tollgate/proto";
+import type { Auth } from "../auth.js";
+import { findUserById } from "../users/users.sql.js";
+import { findSessionById, type SessionRow } from "./sessions.sql.js";
+
+/** The caller's session as the organization service needs it, or null once it has ended. */
+export async function sessionContext(auth: Auth, sessionId: string): Promise<z.input<typeof getSessionContext.response>> {
+  const session = await findSessionById(auth.db, sessionId);
+  if (!session || session.expires_at <= new Date()) return { session: null };
+  const user = await findUserById(auth.db, session.user_id);
+  if (!user) return { session: null };
+  return {
+    session: {
+      id: session.id,
+      user_id: session.user_id,
+      active_organization_id: session.active_organization_id,
+      active_team_id: session.active_team_id,
+      user: { id: user.id, email: user.email, name: user.name, image: user.image, email_verified: user.email_verified },
+    },
+  };
+}
+
+export async function setActive(auth: Auth, sessionId: string, organizationId: string | null, teamId: string | null | undefined): Promise<{ status: true }> {
+  await auth.db<SessionRow>("sessions")
+    .where({ id: sessionId })
+    .update({ active_organization_id: organizationId, ...(teamId !== undefined && { active_team_id: teamId }), ...(organizationId === null && { active_team_id: null }) });
+  return { status: true };
+}
+
+/**
+ * Clears an organization (or just one of its teams) from a user's sessions after they leave; their
+ * other devices see it once the gateway's cache drops them on session.changed.
+ */
+export async function clearActive(auth: Auth, userId: string, organizationId: string, teamId?: string): Promise<{ cleared: number }> {
+  return auth.db.transaction(async (trx) => {
+    const query = trx<SessionRow>("sessions").where({ user_id: userId, active_organization_id: organizationId });
+    const cleared = teamId
+      ? await query.where({ active_team_id: teamId }).update({ active_team_id: null })
+      : await query.update({ active_organization_id: null, active_team_id: null });
+    if (cleared > 0) await auth.outbox.emit(trx, sessionChanged, { user_id: userId });
+    return { cleared };
+  });
+}
