@@ -3,3 +3,4 @@ export * from "./identity.js";
 export * from "./requests.js";
 export * from "./subjects.js";
 export * from "./auth.js";
+export * from "./organization.js";

@@ -6,6 +6,7 @@ import { adminEndpoints } from "./admin/routes.js";
 import type { Auth, AuthConfig } from "./auth.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";
+import { invitationMailConsumer } from "./mail/invitations.js";
 import { MailQueue } from "./mail/mail-queue.js";
 import { mailboxEndpoints } from "./mail/routes.js";
 import { changeEmailEndpoints } from "./users/change-email.js";
@@ -75,6 +76,7 @@ export const authService = defineService({
     router.use("/api/auth", api);
   },
   workers: (context) => [authOf(context).mail],
+  consumers: (context) => [invitationMailConsumer(authOf(context))],
   responders(context) {
     const auth = authOf(context);
     context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth, token_hash));

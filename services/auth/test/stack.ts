@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createAuthClient } from "better-auth/client";
-import { adminClient, usernameClient } from "better-auth/client/plugins";
+import { adminClient, organizationClient, usernameClient } from "better-auth/client/plugins";
 import makeFetchCookie from "fetch-cookie";
 import { Redis } from "ioredis";
 import { CookieJar } from "tough-cookie";
@@ -36,7 +36,7 @@ export interface Browser {
 function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch) {
   return createAuthClient({
     baseURL,
-    plugins: [usernameClient(), adminClient()],
+    plugins: [usernameClient(), adminClient(), organizationClient({ teams: { enabled: true } })],
     fetchOptions: { customFetchImpl: fetchWithCookies, headers: { origin: PUBLIC_URL } },
   });
 }
@@ -45,13 +45,27 @@ function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch) {
  * The auth service behind a real gateway, on the run's Postgres, NATS and Redis. Rate limits are
  * off unless `gatewayEnv` turns them on: most tests sign in far more often than 3 times in 10 s.
  */
-export async function startAuthStack(authEnv: Record<string, string> = {}, gatewayEnv: Record<string, string> = {}): Promise<AuthStack> {
+export async function startAuthStack(
+  authEnv: Record<string, string> = {},
+  gatewayEnv: Record<string, string> = {},
+  /** Starts the real organization service in the stack's environment, instead of the echo. */
+  organization?: (environment: TestEnvironment) => Promise<{ url: string; stop(): Promise<void> }>,
+): Promise<AuthStack> {
   const environment = await createTestEnvironment();
   const shared = { ...environment.env, AUTH_SECRET: randomBytes(32).toString("base64url"), PUBLIC_URL };
   const auth = await startTestService(authService, environment, { BCRYPT_COST: "4", ...shared, ...authEnv });
   const echo = await startEchoUpstream("organization", environment.identitySecret);
+  const organizationService = await organization?.(environment);
   const gateway = await startGateway(
-    loadGatewayConfig({ ...shared, PORT: "0", HOST: "127.0.0.1", AUTH_URL: auth.url, ORGANIZATION_URL: echo.url, RATE_LIMIT_ENABLED: "false", ...gatewayEnv }),
+    loadGatewayConfig({
+      ...shared,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      AUTH_URL: auth.url,
+      ORGANIZATION_URL: organizationService?.url ?? echo.url,
+      RATE_LIMIT_ENABLED: "false",
+      ...gatewayEnv,
+    }),
     createLogger({ service: "gateway", level: environment.env.LOG_LEVEL ?? "silent" }),
   );
   return {
@@ -73,6 +87,7 @@ export async function startAuthStack(authEnv: Record<string, string> = {}, gatew
     },
     async stop() {
       await gateway.stop();
+      await organizationService?.stop();
       await auth.stop();
       echo.server.close();
     },

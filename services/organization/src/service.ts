@@ -1,10 +1,29 @@
-import { betterAuthErrors, defineService } from "@tollgate/kit";
+import { Router } from "express";
+import { betterAuthErrors, defineService, mountEndpoints, type ServiceContext } from "@tollgate/kit";
+import { organizationEnv } from "./config.js";
+import { invitationEndpoints } from "./invitations/routes.js";
+import { memberEndpoints } from "./members/routes.js";
+import { organizationMigrations } from "./migrations/index.js";
+import type { Org, OrgConfig } from "./org.js";
+import { organizationEndpoints } from "./organizations/routes.js";
+import { teamEndpoints } from "./teams/routes.js";
+import { usersConsumer } from "./users/consumer.js";
 
-/** Organizations, members, invitations and teams behind `/api/auth/organization`. */
+const orgOf = ({ config, db, outbox, logger, request }: ServiceContext<OrgConfig>): Org => ({ config, db, outbox, logger, request });
+
+/** Organizations, members, invitations and teams behind `/api/auth/organization` (better-auth's organization plugin). */
 export const organizationService = defineService({
   name: "organization",
   schema: "organization",
   defaultPort: 3002,
   errors: betterAuthErrors,
-  migrations: {},
+  env: organizationEnv,
+  migrations: organizationMigrations,
+  routes(router, context) {
+    const org = orgOf(context);
+    const api = Router();
+    mountEndpoints(api, [...organizationEndpoints(org), ...memberEndpoints(org), ...invitationEndpoints(org), ...teamEndpoints(org)]);
+    router.use("/api/auth", api);
+  },
+  consumers: (context) => [usersConsumer(context.outbox)],
 });

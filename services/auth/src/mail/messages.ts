@@ -22,3 +22,6 @@ export const resetPasswordMail = (to: string, url: string) =>
 
 export const deleteAccountMail = (to: string, url: string) =>
   actionMail(to, "Confirm deleting your account", "You asked to delete your account. This cannot be undone.", "Delete my account", url, "If it was not you, ignore this mail and consider changing your password. The link works for one day.");
+
+export const invitationMail = (to: string, inviter: string, organization: string, url: string) =>
+  actionMail(to, `Join ${organization} on Tollgate`, `${inviter} invited you to join ${organization}.`, "Accept the invitation", url, "If you do not know them, ignore this mail. The invitation lasts 48 hours.");

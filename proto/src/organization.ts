@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { defineEvent } from "./envelope.js";
+
+const id = z.string().min(1);
+const organization = z.object({ id, name: z.string(), slug: z.string() });
+const member = z.object({ id, organization_id: id, user_id: id, role: z.string() });
+const team = z.object({ id, organization_id: id, name: z.string() });
+
+export const organizationCreated = defineEvent("organization.created", organization);
+export const organizationUpdated = defineEvent("organization.updated", organization);
+export const organizationDeleted = defineEvent("organization.deleted", z.object({ id }));
+
+export const memberAdded = defineEvent("member.added", member);
+export const memberUpdated = defineEvent("member.updated", member);
+export const memberRemoved = defineEvent("member.removed", member);
+
+/** Carries what the invitation mail needs, so the auth service can send it without asking. */
+export const invitationCreated = defineEvent(
+  "invitation.created",
+  z.object({
+    id,
+    organization_id: id,
+    organization_name: z.string(),
+    email: z.email(),
+    role: z.string(),
+    team_id: id.nullable(),
+    inviter_id: id,
+    inviter_name: z.string(),
+    inviter_email: z.email(),
+    expires_at: z.iso.datetime({ offset: true }),
+    accept_url: z.url(),
+  }),
+);
+const invitationChange = z.object({ id, organization_id: id, email: z.email() });
+export const invitationAccepted = defineEvent("invitation.accepted", invitationChange);
+export const invitationRejected = defineEvent("invitation.rejected", invitationChange);
+export const invitationCanceled = defineEvent("invitation.canceled", invitationChange);
+
+export const teamCreated = defineEvent("team.created", team);
+export const teamUpdated = defineEvent("team.updated", team);
+export const teamDeleted = defineEvent("team.deleted", team);

@@ -1,0 +1,197 @@
+import { z } from "zod";
+import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import { invitationAccepted, invitationCanceled, invitationCreated, invitationRejected, memberAdded, setActiveOrganization } from "@tollgate/proto";
+import { requireCaller, type Caller } from "../caller.js";
+import { orgError } from "../http/errors.js";
+import { organizationIdFor, requireMembership } from "../membership.js";
+import { countMembers, findMember, findMemberByEmail, insertMember } from "../members/members.sql.js";
+import { memberEventData, memberJson } from "../members/output.js";
+import type { Org } from "../org.js";
+import { findOrganizationById } from "../organizations/organizations.sql.js";
+import { CREATOR_ROLE, hasPermission, isOwner, roleList, roleText, unknownRoles } from "../roles/permissions.js";
+import { addTeamMember, findTeam } from "../teams/teams.sql.js";
+import { findUserById } from "../users/users.sql.js";
+import { invitationEventData, invitationJson } from "./output.js";
+import {
+  extendInvitation,
+  findInvitation,
+  insertInvitation,
+  invitationsForEmail,
+  listInvitations,
+  pendingInvitations,
+  transitionInvitation,
+  type InvitationRow,
+} from "./invitations.sql.js";
+
+export function invitationEndpoints(org: Org): Endpoint[] {
+  const { config, db, outbox } = org;
+  const expiry = () => new Date(Date.now() + config.INVITATION_EXPIRES_IN_SECONDS * 1000);
+
+  /** An invitation the caller may answer: pending, unexpired and addressed to their e-mail. */
+  async function addressedToCaller(invitationId: string, caller: Caller): Promise<InvitationRow> {
+    const invitation = await findInvitation(db, invitationId);
+    if (!invitation || invitation.status !== "pending" || invitation.expires_at <= new Date()) throw orgError(400, "INVITATION_NOT_FOUND");
+    if (invitation.email.toLowerCase() !== caller.user.email.toLowerCase()) throw orgError(403, "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+    return invitation;
+  }
+
+  async function announce(invitation: InvitationRow, organizationName: string, caller: Caller, trx: Parameters<Org["outbox"]["emit"]>[0]) {
+    await outbox.emit(trx, invitationCreated, {
+      ...invitationEventData(invitation),
+      organization_name: organizationName,
+      role: invitation.role,
+      team_id: invitation.team_id,
+      inviter_id: caller.user_id,
+      inviter_name: caller.user.name,
+      inviter_email: caller.user.email,
+      expires_at: invitation.expires_at.toISOString(),
+      accept_url: `${config.PUBLIC_URL.replace(/\/$/, "")}/accept-invitation/${invitation.id}`,
+    });
+  }
+
+  return [
+    defineEndpoint(
+      "/organization/invite-member",
+      {
+        method: "POST",
+        body: z.object({
+          email: z.string(),
+          role: z.union([z.string(), z.array(z.string())]),
+          organizationId: z.string().optional(),
+          resend: z.boolean().optional(),
+          teamId: z.union([z.string(), z.array(z.string())]).optional(),
+        }),
+      },
+      async ({ body, identity }) => {
+        const caller = await requireCaller(org, identity);
+        const organizationId = organizationIdFor(caller, body.organizationId, "ORGANIZATION_NOT_FOUND");
+        const email = body.email.toLowerCase();
+        if (!z.email().safeParse(email).success) throw orgError(400, "INVALID_EMAIL");
+        const inviter = await requireMembership(org, organizationId, caller);
+        if (!hasPermission(inviter.role, { invitation: ["create"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+        const roles = roleList(body.role);
+        if (roles.length === 0) throw orgError(400, "ROLE_NOT_FOUND");
+        const unknown = unknownRoles(roles);
+        if (unknown.length > 0) throw new HttpError(400, "ROLE_NOT_FOUND", `ROLE_NOT_FOUND: ${unknown.join(", ")}`);
+        if (roles.includes(CREATOR_ROLE) && !isOwner(inviter.role)) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
+        if (await findMemberByEmail(db, organizationId, email)) throw orgError(400, "USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+        const organization = await findOrganizationById(db, organizationId);
+        if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
+
+        const [existing] = await pendingInvitations(db, organizationId, email);
+        if (existing) {
+          if (!body.resend) throw orgError(400, "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+          // Resending renews the invitation and its mail.
+          return db.transaction(async (trx) => {
+            const renewed = await extendInvitation(trx, existing.id, expiry());
+            if (!renewed) throw orgError(400, "INVITATION_NOT_FOUND");
+            await announce(renewed, organization.name, caller, trx);
+            return invitationJson(renewed);
+          });
+        }
+        if ((await pendingInvitations(db, organizationId)).length >= config.INVITATION_LIMIT) throw orgError(403, "INVITATION_LIMIT_REACHED");
+        const teamIds = body.teamId === undefined ? [] : Array.isArray(body.teamId) ? body.teamId : [body.teamId];
+        for (const teamId of teamIds) if (!(await findTeam(db, organizationId, teamId))) throw orgError(400, "TEAM_NOT_FOUND");
+
+        return db.transaction(async (trx) => {
+          const invitation = await insertInvitation(trx, {
+            organization_id: organizationId,
+            email,
+            role: roleText(roles),
+            team_id: teamIds.length > 0 ? teamIds.join(",") : null,
+            inviter_id: caller.user_id,
+            expires_at: expiry(),
+          });
+          await announce(invitation, organization.name, caller, trx);
+          return invitationJson(invitation);
+        });
+      },
+    ),
+
+    defineEndpoint("/organization/accept-invitation", { method: "POST", body: z.object({ invitationId: z.string() }) }, async ({ body, identity }) => {
+      const caller = await requireCaller(org, identity);
+      const invitation = await addressedToCaller(body.invitationId, caller);
+      if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+      if ((await countMembers(db, invitation.organization_id)) >= config.MEMBERSHIP_LIMIT) throw orgError(403, "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+      const teamIds = invitation.team_id ? invitation.team_id.split(",") : [];
+      const { accepted, member } = await db.transaction(async (trx) => {
+        // Only one of concurrent accepts moves it from pending; the others find nothing to accept.
+        const accepted = await transitionInvitation(trx, invitation.id, "pending", "accepted");
+        if (!accepted) throw orgError(400, "INVITATION_NOT_FOUND");
+        const member = await insertMember(trx, { organization_id: accepted.organization_id, user_id: caller.user_id, role: accepted.role });
+        for (const teamId of teamIds) {
+          if (!(await findTeam(trx, accepted.organization_id, teamId))) throw orgError(400, "TEAM_NOT_FOUND");
+          await addTeamMember(trx, teamId, caller.user_id);
+        }
+        await outbox.emit(trx, invitationAccepted, invitationEventData(accepted));
+        await outbox.emit(trx, memberAdded, memberEventData(member));
+        return { accepted, member };
+      });
+      await org.request(setActiveOrganization, {
+        session_id: caller.id,
+        organization_id: accepted.organization_id,
+        ...(teamIds.length === 1 && { team_id: teamIds[0] }),
+      });
+      return { invitation: invitationJson(accepted), member: memberJson(member) };
+    }),
+
+    defineEndpoint("/organization/reject-invitation", { method: "POST", body: z.object({ invitationId: z.string() }) }, async ({ body, identity }) => {
+      const caller = await requireCaller(org, identity);
+      const invitation = await addressedToCaller(body.invitationId, caller);
+      return db.transaction(async (trx) => {
+        const rejected = await transitionInvitation(trx, invitation.id, "pending", "rejected");
+        if (!rejected) throw orgError(400, "INVITATION_NOT_FOUND");
+        await outbox.emit(trx, invitationRejected, invitationEventData(rejected));
+        return { invitation: invitationJson(rejected), member: null };
+      });
+    }),
+
+    defineEndpoint("/organization/cancel-invitation", { method: "POST", body: z.object({ invitationId: z.string() }) }, async ({ body, identity }) => {
+      const caller = await requireCaller(org, identity);
+      const invitation = await findInvitation(db, body.invitationId);
+      if (!invitation) throw orgError(400, "INVITATION_NOT_FOUND");
+      const member = await requireMembership(org, invitation.organization_id, caller);
+      if (!hasPermission(member.role, { invitation: ["cancel"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+      return db.transaction(async (trx) => {
+        const canceled = await transitionInvitation(trx, invitation.id, "pending", "canceled");
+        if (!canceled) throw orgError(400, "INVITATION_NOT_FOUND");
+        await outbox.emit(trx, invitationCanceled, invitationEventData(canceled));
+        return invitationJson(canceled);
+      });
+    }),
+
+    defineEndpoint("/organization/get-invitation", { method: "GET", query: z.object({ id: z.string() }) }, async ({ query, identity }) => {
+      const caller = await requireCaller(org, identity);
+      const invitation = await addressedToCaller(query.id, caller);
+      const organization = await findOrganizationById(db, invitation.organization_id);
+      if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
+      if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+      const inviter = await findUserById(db, invitation.inviter_id);
+      return { ...invitationJson(invitation), organizationName: organization.name, organizationSlug: organization.slug, inviterEmail: inviter?.email ?? "" };
+    }),
+
+    defineEndpoint("/organization/list-invitations", { method: "GET", query: z.object({ organizationId: z.string().optional() }) }, async ({ query, identity }) => {
+      const caller = await requireCaller(org, identity);
+      const organizationId = query.organizationId ?? caller.active_organization_id;
+      if (!organizationId) throw new HttpError(400, "BAD_REQUEST", "Organization ID is required");
+      const member = await findMember(db, organizationId, caller.user_id);
+      if (!member) throw new HttpError(403, "FORBIDDEN", "You are not a member of this organization");
+      if (!hasPermission(member.role, { invitation: ["create"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
+      const invitations = await listInvitations(db, organizationId);
+      return invitations.filter((invitation) => isOwner(member.role) || !roleList(invitation.role).includes(CREATOR_ROLE)).map(invitationJson);
+    }),
+
+    defineEndpoint("/organization/list-user-invitations", { method: "GET", query: z.object({ email: z.string().optional() }) }, async ({ query, identity }) => {
+      const caller = await requireCaller(org, identity);
+      // Only one's own: a different address would let anyone read other people's invitations.
+      if (query.email && query.email.toLowerCase() !== caller.user.email.toLowerCase()) throw orgError(403, "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+      const invitations = await invitationsForEmail(db, caller.user.email);
+      return Promise.all(
+        invitations.map(async (invitation) => {
+          const organization = await findOrganizationById(db, invitation.organization_id);
+          return { ...invitationJson(invitation), organization: organization ? { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo } : null };
+        }),
+      );
+    }),
+  ];
+}

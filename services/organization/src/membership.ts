@@ -1,0 +1,33 @@
+import type { Caller } from "./caller.js";
+import { orgError, type OrgErrorCode } from "./http/errors.js";
+import { findMember, type MemberRow } from "./members/members.sql.js";
+import type { Org } from "./org.js";
+import { hasPermission } from "./roles/permissions.js";
+
+/** The organization a request is about: the one named, else the session's active one. */
+export function organizationIdFor(caller: Caller, given: string | undefined, missing: OrgErrorCode = "NO_ACTIVE_ORGANIZATION"): string {
+  const organizationId = given ?? caller.active_organization_id;
+  if (!organizationId) throw orgError(400, missing);
+  return organizationId;
+}
+
+/** The caller's membership in the organization; refused with `missing` when there is none. */
+export async function requireMembership(org: Org, organizationId: string, caller: Caller, missing: OrgErrorCode = "MEMBER_NOT_FOUND"): Promise<MemberRow> {
+  const member = await findMember(org.db, organizationId, caller.user_id);
+  if (!member) throw orgError(400, missing);
+  return member;
+}
+
+/** The caller's membership, allowed to do `wanted`; else 403 with the plugin's code. */
+export async function requirePermission(
+  org: Org,
+  organizationId: string,
+  caller: Caller,
+  wanted: Parameters<typeof hasPermission>[1],
+  refusal: OrgErrorCode,
+  missing?: OrgErrorCode,
+): Promise<MemberRow> {
+  const member = await requireMembership(org, organizationId, caller, missing);
+  if (!hasPermission(member.role, wanted)) throw orgError(403, refusal);
+  return member;
+}
