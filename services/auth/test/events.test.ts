@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EventEnvelope } from "@tollgate/proto";
+import { publishedEvents } from "@tollgate/kit/testing";
 import { startAuthStack, type AuthStack } from "./stack.js";
 
 let stack: AuthStack;
@@ -13,18 +13,7 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-/** What another service subscribed to the stream would have received so far, in order. */
-async function publishedEvents(): Promise<EventEnvelope[]> {
-  const { bus } = stack.auth.context;
-  const { state } = await bus.jsm.streams.info(bus.names.eventStream);
-  const consumer = await bus.js.consumers.get(bus.names.eventStream);
-  const events: EventEnvelope[] = [];
-  for await (const message of await consumer.fetch({ max_messages: state.messages, expires: 2_000 })) {
-    events.push(EventEnvelope.parse(message.json()));
-    if (events.length === state.messages) break;
-  }
-  return events;
-}
+const publishedSoFar = () => publishedEvents(stack.auth.context.bus);
 
 describe("auth events", () => {
   it("announces users created, updated, banned and deleted, and sessions revoked", async () => {
@@ -42,9 +31,9 @@ describe("auth events", () => {
     await admin.client.admin.removeUser({ userId: created.data?.user.id ?? "" });
 
     await expect
-      .poll(async () => (await publishedEvents()).map((event) => event.type), { timeout: 5_000 })
+      .poll(async () => (await publishedSoFar()).map((event) => event.type), { timeout: 5_000 })
       .toEqual(["user.created", "user.updated", "session.revoked", "user.created", "user.updated", "session.revoked", "user.banned", "user.deleted"]);
-    const events = await publishedEvents();
+    const events = await publishedSoFar();
     expect(events[0]).toMatchObject({ source: "auth", data: { id, email: "evented@example.com", name: "Evented", role: "user", email_verified: false } });
     expect(events[1]?.data).toMatchObject({ id, name: "Evented Again" });
     expect(events[2]?.data).toMatchObject({ user_id: id, sessions: [{ id: expect.any(String) as string, token_hash: expect.stringMatching(/^[0-9a-f]{64}$/) as string }] });

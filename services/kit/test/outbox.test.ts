@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { defineEvent, EventEnvelope } from "@tollgate/proto";
+import { defineEvent } from "@tollgate/proto";
 import {
   connectBus,
   createDatabase,
@@ -14,7 +14,7 @@ import {
   type BusConnection,
   type Knex,
 } from "@tollgate/kit";
-import { createTestEnvironment, spawnTypeScript, type TestEnvironment } from "@tollgate/kit/testing";
+import { createTestEnvironment, publishedEvents, spawnTypeScript, type TestEnvironment } from "@tollgate/kit/testing";
 
 const itemCreated = defineEvent("test.item_created", z.object({ item: z.number().int() }));
 const SCHEMA = "outbox_test";
@@ -51,19 +51,7 @@ function relay(options: { pollIntervalMs?: number } = {}): OutboxRelay {
   });
 }
 
-/** Every event in the stream, in stream order. */
-async function streamEvents(): Promise<EventEnvelope[]> {
-  const { state } = await bus.jsm.streams.info(bus.names.eventStream);
-  if (state.messages === 0) return [];
-  const consumer = await bus.js.consumers.get(bus.names.eventStream);
-  const events: EventEnvelope[] = [];
-  const messages = await consumer.fetch({ max_messages: state.messages, expires: 5_000 });
-  for await (const message of messages) {
-    events.push(EventEnvelope.parse(message.json()));
-    if (events.length === state.messages) break;
-  }
-  return events;
-}
+const streamEvents = () => publishedEvents(bus);
 
 async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

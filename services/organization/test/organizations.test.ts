@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EventEnvelope } from "@tollgate/proto";
 import type { RunningService, ServiceConfig } from "@tollgate/kit";
-import { startTestService } from "@tollgate/kit/testing";
+import { publishedEvents, startTestService } from "@tollgate/kit/testing";
 import { startAuthStack, type AuthStack, type Browser } from "../../auth/test/stack.js";
 import type { OrganizationEnv } from "../src/config.js";
 import { organizationService } from "../src/service.js";
@@ -272,14 +271,7 @@ describe("events", () => {
     const org = await organizationOf(owner, "evented");
     const guest = await person("evented.guest@org.example");
     await join(owner, org.id, guest);
-    const { bus } = stack.auth.context;
-    const { state } = await bus.jsm.streams.info(bus.names.eventStream);
-    const consumer = await bus.js.consumers.get(bus.names.eventStream);
-    const events: EventEnvelope[] = [];
-    for await (const message of await consumer.fetch({ max_messages: state.messages, expires: 2_000 })) {
-      events.push(EventEnvelope.parse(message.json()));
-      if (events.length === state.messages) break;
-    }
+    const events = await publishedEvents(stack.auth.context.bus);
     const mine = events.filter((event) => event.source === "organization" && (event.data.organization_id === org.id || event.data.id === org.id)).map((event) => event.type);
     expect(mine).toEqual(["organization.created", "member.added", "team.created", "invitation.created", "invitation.accepted", "member.added"]);
   });

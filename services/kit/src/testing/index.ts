@@ -71,3 +71,4 @@ export { createDatabase, databaseUrl } from "./infrastructure.js";
 export type { TestInfrastructure } from "./infrastructure.js";
 export { spawnTypeScript, watch, type SpawnedProcess } from "./processes.js";
 export { startEchoUpstream, type Seen } from "./echo-upstream.js";
+export { publishedEvents } from "./events.js";

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
-import { clearActiveOrganization, setActiveOrganization, teamCreated, teamDeleted, teamUpdated } from "@tollgate/proto";
+import { clearActiveOrganization, setActiveOrganization, teamCreated, teamDeleted, teamUpdated, type IdentityClaims } from "@tollgate/proto";
 import { requireCaller } from "../caller.js";
-import { orgError } from "../http/errors.js";
+import { orgError, type OrgErrorCode } from "../http/errors.js";
 import { organizationIdFor } from "../membership.js";
 import { findMember } from "../members/members.sql.js";
 import type { Org } from "../org.js";
@@ -22,8 +22,23 @@ import {
   updateTeam,
 } from "./teams.sql.js";
 
+const teamMembershipBody = z.object({ teamId: z.string(), userId: z.coerce.string(), organizationId: z.string().optional() });
+
 export function teamEndpoints(org: Org): Endpoint[] {
   const { config, db, outbox } = org;
+
+  /** The team a caller adds people to or takes them out of: they must be allowed to change members. */
+  async function manageTeamMembers(identity: IdentityClaims, body: z.output<typeof teamMembershipBody>, action: "update" | "delete", refusal: OrgErrorCode) {
+    const caller = await requireCaller(org, identity);
+    const organizationId = organizationIdFor(caller, body.organizationId);
+    const actor = await findMember(db, organizationId, caller.user_id);
+    if (!actor) throw orgError(400, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+    if (!hasPermission(actor.role, { member: [action] })) throw orgError(403, refusal);
+    const team = await findTeam(db, organizationId, body.teamId);
+    if (!team) throw orgError(400, "TEAM_NOT_FOUND");
+    return { organizationId, team };
+  }
+
   return [
     defineEndpoint("/organization/create-team", { method: "POST", body: z.object({ name: z.string().min(1), organizationId: z.string().optional() }) }, async ({ body, identity }) => {
       const caller = await requireCaller(org, identity);
@@ -116,33 +131,17 @@ export function teamEndpoints(org: Org): Endpoint[] {
       return (await listTeamMembers(db, team.id)).map(teamMemberJson);
     }),
 
-    defineEndpoint(
-      "/organization/add-team-member",
-      { method: "POST", body: z.object({ teamId: z.string(), userId: z.coerce.string(), organizationId: z.string().optional() }) },
-      async ({ body, identity }) => {
-        const caller = await requireCaller(org, identity);
-        const organizationId = organizationIdFor(caller, body.organizationId);
-        const actor = await findMember(db, organizationId, caller.user_id);
-        if (!actor) throw orgError(400, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-        if (!hasPermission(actor.role, { member: ["update"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER");
-        if (!(await findMember(db, organizationId, body.userId))) throw orgError(400, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-        const team = await findTeam(db, organizationId, body.teamId);
-        if (!team) throw orgError(400, "TEAM_NOT_FOUND");
-        return teamMemberJson(await addTeamMember(db, team.id, body.userId));
-      },
-    ),
+    defineEndpoint("/organization/add-team-member", { method: "POST", body: teamMembershipBody }, async ({ body, identity }) => {
+      const { organizationId, team } = await manageTeamMembers(identity, body, "update", "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER");
+      if (!(await findMember(db, organizationId, body.userId))) throw orgError(400, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+      return teamMemberJson(await addTeamMember(db, team.id, body.userId));
+    }),
 
     defineEndpoint(
       "/organization/remove-team-member",
-      { method: "POST", body: z.object({ teamId: z.string(), userId: z.coerce.string(), organizationId: z.string().optional() }) },
+      { method: "POST", body: teamMembershipBody },
       async ({ body, identity }) => {
-        const caller = await requireCaller(org, identity);
-        const organizationId = organizationIdFor(caller, body.organizationId);
-        const actor = await findMember(db, organizationId, caller.user_id);
-        if (!actor) throw orgError(400, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-        if (!hasPermission(actor.role, { member: ["delete"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER");
-        const team = await findTeam(db, organizationId, body.teamId);
-        if (!team) throw orgError(400, "TEAM_NOT_FOUND");
+        const { organizationId, team } = await manageTeamMembers(identity, body, "delete", "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER");
         if (!(await findTeamMember(db, team.id, body.userId))) throw orgError(400, "USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
         await removeTeamMember(db, team.id, body.userId);
         await org.request(clearActiveOrganization, { user_id: body.userId, organization_id: organizationId, team_id: team.id });
