@@ -96,6 +96,31 @@ describe("organizations", () => {
     expect((await owner.client.getSession()).data?.session.activeOrganizationId).toBeNull();
   });
 
+  it("switches the active organization by id or slug, and only to one the user belongs to", async () => {
+    const user = await person("switcher@org.example");
+    const first = await organizationOf(user, "switch-one");
+    const second = await organizationOf(user, "switch-two");
+    expect((await user.client.getSession()).data?.session.activeOrganizationId).toBe(second.id);
+    expect((await user.client.organization.setActive({ organizationSlug: "switch-one" })).data).toMatchObject({ id: first.id });
+    expect((await user.client.getSession()).data?.session.activeOrganizationId).toBe(first.id);
+    expect((await user.client.organization.setActive({ organizationId: null })).data).toBeNull();
+    expect((await user.client.getSession()).data?.session.activeOrganizationId).toBeNull();
+    const stranger = await person("switch.stranger@org.example");
+    expect((await stranger.client.organization.setActive({ organizationId: first.id })).error).toMatchObject({ status: 403, code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" });
+  });
+
+  it("answers bad input with a clear 4xx and writes nothing", async () => {
+    const user = await person("careless@org.example");
+    const post = (body: string) =>
+      user.fetch(`${stack.gateway.url}/api/auth/organization/create`, { method: "POST", headers: { "content-type": "application/json", origin: "http://localhost:3000" }, body });
+    const missing = await post(JSON.stringify({ name: "" }));
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ code: "VALIDATION_ERROR" });
+    expect((await post(JSON.stringify({ name: "M", slug: "m", metadata: "not an object" }))).status).toBe(400);
+    expect((await post("{broken")).status).toBe(400);
+    expect((await user.client.organization.list()).data).toEqual([]);
+  });
+
   it("answers has-permission from the member's roles", async () => {
     const owner = await person("perm.owner@org.example");
     const member = await person("perm.member@org.example");
