@@ -7,6 +7,11 @@ import { defineRequest } from "./requests.js";
  * auth needs it to re-issue the session cookie and to show the token better-auth's clients expect.
  */
 export const SESSION_TOKEN_HEADER = "x-tollgate-session-token";
+/**
+ * The state of the social sign-in this browser started, from its signed state cookie, forwarded by the
+ * gateway to the auth service only: a callback must come back to the browser that began the flow.
+ */
+export const OAUTH_STATE_HEADER = "x-tollgate-oauth-state";
 /** Set by the gateway when the caller sent a session cookie that no longer resolves, so auth clears it. */
 export const STALE_SESSION_HEADER = "x-tollgate-stale-session";
 

@@ -4,3 +4,4 @@ export * from "./requests.js";
 export * from "./subjects.js";
 export * from "./auth.js";
 export * from "./organization.js";
+export * from "./billing.js";

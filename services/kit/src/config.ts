@@ -41,6 +41,14 @@ export function loadConfig<Shape extends z.ZodRawShape>(
   throw new ConfigError([...new Set(problems)].sort());
 }
 
+function hasProtocol(value: string, protocols: string[]): boolean {
+  try {
+    return protocols.includes(new URL(value).protocol.replace(/:$/, ""));
+  } catch {
+    return false;
+  }
+}
+
 /** Field builders whose error message is the expectation, so a problem reads as one plain line. */
 export const env = {
   string: (expected: string, fallback?: string) => {
@@ -57,16 +65,7 @@ export const env = {
   port: (fallback: number) => env.integer("a TCP port number between 0 and 65535", fallback, 0, 65535),
   url: (protocols: string[], fallback?: string) => {
     const expected = `a ${protocols.map((p) => `${p}://`).join(" or ")} URL`;
-    const field = z.string({ error: expected }).refine(
-      (value) => {
-        try {
-          return protocols.includes(new URL(value).protocol.replace(/:$/, ""));
-        } catch {
-          return false;
-        }
-      },
-      { error: expected },
-    );
+    const field = z.string({ error: expected }).refine((value) => hasProtocol(value, protocols), { error: expected });
     return fallback === undefined ? field : field.default(fallback);
   },
   enum: <const Values extends readonly [string, ...string[]]>(values: Values, fallback: Values[number]) =>
@@ -86,8 +85,8 @@ export const env = {
       .enum(["true", "false", "1", "0"], { error: "true or false" })
       .transform((value) => value === "true" || value === "1")
       .default(fallback),
-  /** A comma-separated list; blanks around items are ignored. */
-  list: (expected: string) =>
+  /** A comma-separated list; blanks around items are ignored; every item must pass `isItem`. */
+  list: (expected: string, isItem: (item: string) => boolean = () => true) =>
     z
       .string({ error: expected })
       .transform((value) =>
@@ -96,7 +95,10 @@ export const env = {
           .map((item) => item.trim())
           .filter(Boolean),
       )
+      .refine((items) => items.every(isItem), { error: expected })
       .default([]),
+  /** Further trusted origins (TRUSTED_ORIGINS), checked here so a typo stops the process at start. */
+  origins: () => env.list("a comma-separated list of http:// or https:// origins", (item) => hasProtocol(item, ["http", "https"])),
   secret: (minLength: number) =>
     z.string({ error: `a secret of at least ${minLength} characters` }).min(minLength, {
       error: `a secret of at least ${minLength} characters`,

@@ -19,7 +19,7 @@ export {
   type StatelessHandlerContext,
 } from "./bus/consumer.js";
 export { request, respond, BusRequestError, RemoteError, ReplyError } from "./bus/rpc.js";
-export { createHttpApp, listen, closeServer, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
+export { createHttpApp, listen, closeServer, loggableUrl, securityHeaders, trackRequest, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
 export {
   HttpError,
   MalformedBodyError,
@@ -55,3 +55,5 @@ export {
   type ServiceDefinition,
   type Worker,
 } from "./service.js";
+export { membershipConsumer, membershipMigrations, type MembershipRow } from "./access/memberships.js";
+export { OrganizationAccess, unauthenticated, type Scope } from "./access/organization-access.js";

@@ -63,7 +63,7 @@ export interface ServiceDefinition<Env extends z.ZodObject = NoExtraEnv> {
 
 export interface Worker {
   start(): Promise<void>;
-  /** Finishes the piece of work in hand, then stops. */
+  /** Finishes the piece of work in hand, then stops. Also called on a worker that never started, harmlessly. */
   stop(): Promise<void>;
 }
 
@@ -183,8 +183,9 @@ export async function startService<Env extends z.ZodObject>(
 
     const store = new PostgresConsumerStore(db, logger);
     const workers = definition.workers?.(context) ?? [];
-    for (const worker of workers) await worker.start();
+    // Registered first, so workers already running are stopped if a later one fails to start.
     cleanup.push(() => Promise.all(workers.map((worker) => worker.stop())));
+    for (const worker of workers) await worker.start();
 
     const consumers = (definition.consumers?.(context) ?? []).map((consumer) => new EventConsumer(consumer, { store, bus, logger, metrics }));
     for (const consumer of consumers) await consumer.start();

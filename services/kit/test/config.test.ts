@@ -65,6 +65,19 @@ describe("configuration", () => {
     expect(() => loadConfig(sizes, { BODY_LIMIT: "lots" })).toThrow(/BODY_LIMIT: expected a size such as 512kb or 1mb, got "lots"/);
   });
 
+  it("checks every item of a list, and origins are http or https URLs", () => {
+    const lists = z.object({ TRUSTED_ORIGINS: env.origins(), IDS: env.list("a comma-separated list of numbers", (item) => /^\d+$/.test(item)) });
+    expect(loadConfig(lists, {})).toEqual({ TRUSTED_ORIGINS: [], IDS: [] });
+    expect(loadConfig(lists, { TRUSTED_ORIGINS: " https://a.example , http://b.example:8080 ", IDS: "1,2" })).toEqual({
+      TRUSTED_ORIGINS: ["https://a.example", "http://b.example:8080"],
+      IDS: ["1", "2"],
+    });
+    expect(() => loadConfig(lists, { TRUSTED_ORIGINS: "https://a.example,b.example" })).toThrow(
+      /TRUSTED_ORIGINS: expected a comma-separated list of http:\/\/ or https:\/\/ origins, got "https:\/\/a.example,b.example"/,
+    );
+    expect(() => loadConfig(lists, { IDS: "1,two" })).toThrow(/IDS: expected a comma-separated list of numbers/);
+  });
+
   it("bounds integers", () => {
     const ports = z.object({ PORT: env.port(3000) });
     expect(loadConfig(ports, {}).PORT).toBe(3000);

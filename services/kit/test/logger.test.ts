@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "@tollgate/kit";
+import { createLogger, loggableUrl } from "@tollgate/kit";
 
 function capture(): { lines: () => Record<string, unknown>[]; stream: Writable } {
   const chunks: string[] = [];
@@ -36,5 +36,11 @@ describe("logger", () => {
       token: "[redacted]",
     });
     expect(JSON.stringify(line)).not.toMatch(/hunter2|polar_oat_secret|session=abc|top-level-token/);
+  });
+
+  it("keeps OAuth codes, states and tokens in URLs out of access logs", () => {
+    expect(loggableUrl("/api/auth/callback/google?state=s3cr3t&code=4/0AbC&scope=email")).toBe("/api/auth/callback/google?state=[redacted]&code=[redacted]&scope=email");
+    expect(loggableUrl("/api/auth/verify-email?token=eyJ.x.y&callbackURL=%2F")).toBe("/api/auth/verify-email?token=[redacted]&callbackURL=%2F");
+    expect(loggableUrl("/v1/products/?limit=10")).toBe("/v1/products/?limit=10");
   });
 });

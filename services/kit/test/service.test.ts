@@ -81,8 +81,8 @@ describe("a service started from the kit", () => {
     expect(response.status).toBe(422);
     expect(await response.json()).toEqual({
       detail: [
-        { loc: ["body", "name"], msg: "Too small: expected string to have >=1 characters", type: "too_small" },
-        { loc: ["body", "price"], msg: "Invalid input: expected int, received number", type: "invalid_type" },
+        { loc: ["body", "name"], msg: "Too small: expected string to have >=1 characters", type: "too_small", input: "" },
+        { loc: ["body", "price"], msg: "Invalid input: expected int, received number", type: "invalid_type", input: 9.5 },
       ],
     });
     const missing = await call("/things", { method: "POST", json: {} });
@@ -101,6 +101,14 @@ describe("a service started from the kit", () => {
     expect(await polluting.json()).toEqual({ detail: [{ loc: ["body"], msg: "Potential prototype pollution attempt detected", type: "json_invalid" }] });
     const nested = await call("/things", { method: "POST", json: { name: "x", price: 1, meta: { constructor: { prototype: { admin: true } } } } });
     expect(nested.status).toBe(422);
+    // However deep it is buried, and however deep the body nests.
+    const buried = `{"name":"x","price":1,"meta":${'{"a":['.repeat(200)}{"__proto__":{"admin":true}}${"]}".repeat(200)}}`;
+    expect((await call("/things", { method: "POST", headers: { "content-type": "application/json" }, body: buried })).status).toBe(422);
+    const abyss = await call("/things", { method: "POST", headers: { "content-type": "application/json" }, body: "[".repeat(1000) + "]".repeat(1000) });
+    expect(abyss.status).toBe(422);
+    // JSON that is not an object is JSON all the same: the schema refuses it, as FastAPI's would.
+    const scalar = await call("/things", { method: "POST", headers: { "content-type": "application/json" }, body: "42" });
+    expect(await scalar.json()).toEqual({ detail: [{ loc: ["body"], msg: "Invalid input: expected object, received number", type: "invalid_type", input: 42 }] });
     const oversized = await call("/things", { method: "POST", json: { name: "x".repeat(4_000), price: 1 } });
     expect(oversized.status).toBe(413);
     expect(await oversized.json()).toEqual({ error: "PayloadTooLarge", detail: "request body is larger than 2048 bytes" });
@@ -154,6 +162,10 @@ describe("the better-auth error contract", () => {
       const polluting = await post('{"__proto__":{"role":"admin"}}');
       expect(polluting.status).toBe(400);
       expect(await polluting.json()).toEqual({ code: "BAD_REQUEST", message: "Potential prototype pollution attempt detected" });
+      // better-call reads any JSON value and lets the schema judge it.
+      const nothing = await post("null");
+      expect(nothing.status).toBe(400);
+      expect(await nothing.json()).toEqual({ code: "VALIDATION_ERROR", message: "[body] Invalid input: expected object, received null" });
     } finally {
       await other.stop();
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Server } from "node:http";
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
 import express, { type ErrorRequestHandler, type Express, type Request } from "express";
 import helmet from "helmet";
 import { performance } from "node:perf_hooks";
@@ -27,8 +27,45 @@ export interface HttpAppOptions {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** Query parameters whose values stay out of access logs: OAuth codes, states and tokens travel in URLs. */
+const SECRET_QUERY = /([?&](?:code|state|token|access_token|id_token|refresh_token|client_secret|client_key)=)[^&#]*/gi;
+
+/** A request's URL as access logs show it. */
+export const loggableUrl = (url: string) => url.replace(SECRET_QUERY, "$1[redacted]");
 const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 const READINESS_TIMEOUT_MS = 2_000;
+
+/** helmet's headers, made once: the gateway adds them to everything it answers, inside express or not. */
+export const securityHeaders = helmet();
+
+/**
+ * Request id, latency metric and access log in one cheap step: this runs on every request, inside
+ * express or before it. `routeOf` names the matched route once the response is finished.
+ */
+export function trackRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { logger, metrics }: Pick<HttpAppOptions, "logger" | "metrics">,
+  routeOf: () => string,
+): void {
+  const incoming = req.headers["x-request-id"];
+  const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader("x-request-id", id);
+  // Proxied and logged onwards under the same id, so one request can be followed across services.
+  req.headers["x-request-id"] = id;
+  const url = req.url ?? "/";
+  const started = performance.now();
+  res.on("finish", () => {
+    const seconds = (performance.now() - started) / 1000;
+    metrics.httpDuration.observe({ method: req.method, route: routeOf(), status: String(res.statusCode) }, seconds);
+    if (PROBES.has(url.split("?", 1)[0] ?? url)) return;
+    const level = res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info";
+    // Headers stay out of access logs: they carry cookies and tokens, and the id links the rest.
+    if (logger.isLevelEnabled(level)) {
+      logger[level]({ reqId: id, status: res.statusCode, ms: Math.round(seconds * 1000) }, `${req.method} ${loggableUrl(url)} ${res.statusCode}`);
+    }
+  });
+}
 
 /**
  * The express app every process starts from: request ids, access logs, latency metrics, helmet,
@@ -41,29 +78,12 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
   app.disable("x-powered-by");
   app.set("trust proxy", options.trustProxy ?? true);
 
-  // Request id, latency metric and access log in one cheap step: this runs on every request.
   app.use((req, res, next) => {
-    const incoming = req.headers["x-request-id"];
-    const id = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    res.setHeader("x-request-id", id);
-    // Proxied and logged onwards under the same id, so one request can be followed across services.
-    req.headers["x-request-id"] = id;
-    const started = performance.now();
-    res.on("finish", () => {
-      const seconds = (performance.now() - started) / 1000;
-      const route = req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : "unmatched";
-      metrics.httpDuration.observe({ method: req.method, route, status: String(res.statusCode) }, seconds);
-      if (PROBES.has(req.path)) return;
-      const level = res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info";
-      // Headers stay out of access logs: they carry cookies and tokens, and the id links the rest.
-      if (logger.isLevelEnabled(level)) {
-        logger[level]({ reqId: id, status: res.statusCode, ms: Math.round(seconds * 1000) }, `${req.method} ${req.originalUrl} ${res.statusCode}`);
-      }
-    });
+    trackRequest(req, res, options, () => (req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : "unmatched"));
     next();
   });
   // Browser security headers belong on what the public sees: the gateway's responses.
-  if (options.securityHeaders) app.use(helmet());
+  if (options.securityHeaders) app.use(securityHeaders);
   app.use((_req, res, next) => {
     // Keep-alive connections must not outlive a shutdown that is waiting for them to go idle.
     if (options.isShuttingDown()) res.setHeader("connection", "close");
@@ -165,10 +185,15 @@ function asClientError(error: unknown): ClientError | null {
   return null;
 }
 
-/** Starts listening; resolves with the server once the port is bound. */
-export function listen(app: Express, port: number, host: string): Promise<Server> {
+/** Starts listening with an express app (or any request listener); resolves once the port is bound. */
+export function listen(handler: RequestListener, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    const server = createServer(handler);
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server);
+    });
   });
 }
 

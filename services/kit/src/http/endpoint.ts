@@ -62,7 +62,8 @@ export function defineEndpoint<
         };
         const params = parse(options.params, req.params, "path") as Output<Params>;
         const query = parse(options.query, req.query, "query") as Output<Query>;
-        const body = parse(options.body, req.body ?? {}, "body") as Output<Body>;
+        // No body at all reads as an empty object; a JSON `null` is a body, and the schema judges it.
+        const body = parse(options.body, req.body === undefined ? {} : req.body, "body") as Output<Body>;
         if (issues.length > 0) throw new ValidationError(issues);
         if (!req.identity) throw new Error(`${path} was reached without an identity; mount it behind requireIdentity`);
         const result = await handler({ body, query, params, identity: req.identity, req, res });

@@ -20,6 +20,8 @@ export interface ValidationIssue {
   message: string;
   /** Machine-readable kind, e.g. `missing`, `invalid_type`, `too_small`, `json_invalid`. */
   code: string;
+  /** The value that failed, as FastAPI reports it (Polar's 422 items carry it). */
+  input?: unknown;
 }
 
 /** Raised for a request body that cannot be used at all; see {@link ErrorContract.malformedBody}. */
@@ -40,12 +42,16 @@ export class ValidationError extends Error {
   /** `input` is what was parsed; a field absent from it is reported as `missing`, as Polar does. */
   static fromZod(location: ValidationIssue["location"], error: z.ZodError, input: unknown): ValidationError {
     return new ValidationError(
-      error.issues.map((issue) => ({
-        location,
-        path: issue.path,
-        message: issue.message,
-        code: issue.code === "invalid_type" && valueAt(input, issue.path) === undefined ? "missing" : issue.code,
-      })),
+      error.issues.map((issue) => {
+        const value = valueAt(input, issue.path);
+        return {
+          location,
+          path: issue.path,
+          message: issue.message,
+          code: issue.code === "invalid_type" && value === undefined ? "missing" : issue.code,
+          input: value,
+        };
+      }),
     );
   }
 }
@@ -113,6 +119,7 @@ export const polarErrors: ErrorContract = {
         loc: [issue.location, ...issue.path.map((key) => (typeof key === "number" ? key : String(key)))],
         msg: issue.message,
         type: issue.code,
+        ...(issue.input !== undefined && { input: issue.input }),
       })),
     },
   }),

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { defineEvent } from "./envelope.js";
+import { defineRequest } from "./requests.js";
+
+const id = z.string().min(1);
+const tokenHash = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest");
+
+/**
+ * The gateway's cache miss for `Authorization: Bearer polar_oat_…`: the organization access token a
+ * digest belongs to, if it is live. Billing answers (and notes when the token was last used).
+ */
+export const resolveAccessToken = defineRequest("billing.access_token.resolve", {
+  request: z.object({ token_hash: tokenHash }),
+  response: z.object({
+    token: z.object({ id, organization_id: id, scopes: z.array(z.string()), expires_at: z.iso.datetime({ offset: true }).nullable() }).nullable(),
+  }),
+});
+
+/** A token was deleted or its scopes changed: the gateway drops what it cached for it at once. */
+export const accessTokenRevoked = defineEvent("access_token.revoked", z.object({ id, token_hash: tokenHash }));
+
+/**
+ * Billing's events for sellers' webhooks: the Polar webhook `type` after `billing.`, the organization
+ * it happened in, and the payload (the resource, as Polar's webhook payloads carry it). They are
+ * named apart from the organization service's own events (`organization.updated` is both).
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  "checkout.created",
+  "checkout.updated",
+  "order.created",
+  "order.updated",
+  "order.paid",
+  "order.refunded",
+  "organization.updated",
+  "product.created",
+  "product.updated",
+  "refund.created",
+  "refund.updated",
+  "subscription.created",
+  "subscription.active",
+  "subscription.updated",
+  "subscription.canceled",
+  "subscription.uncanceled",
+  "subscription.revoked",
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "customer.state_changed",
+  "benefit.created",
+  "benefit.updated",
+  "benefit_grant.created",
+  "benefit_grant.updated",
+  "benefit_grant.revoked",
+  "benefit_grant.cycled",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const BILLING_EVENT_PREFIX = "billing.";
+
+const billingEventData = z.object({ organization_id: id, payload: z.record(z.string(), z.unknown()) });
+
+export const billingEvents = Object.fromEntries(
+  WEBHOOK_EVENT_TYPES.map((type) => [type, defineEvent(`${BILLING_EVENT_PREFIX}${type}`, billingEventData)]),
+) as { [Type in WebhookEventType]: ReturnType<typeof defineEvent<`billing.${Type}`, typeof billingEventData>> };

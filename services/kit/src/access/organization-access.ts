@@ -1,0 +1,70 @@
+import type { IdentityClaims } from "@tollgate/proto";
+import type { Knex } from "../db/database.js";
+import { HttpError, polarErrors, ValidationError } from "../http/errors.js";
+import type { MembershipRow } from "./memberships.js";
+
+/** A scope as Polar names them: `<resource>:read` or `<resource>:write`. */
+export type Scope = `${string}:${"read" | "write"}`;
+
+/** Roles whose members may change things; other members may only read. */
+const WRITER_ROLES = new Set(["owner", "admin"]);
+
+const { codes } = polarErrors;
+
+/** 401 with the challenge RFC 6750 asks for: the caller must authenticate. */
+export const unauthenticated = () =>
+  new HttpError(401, codes.unauthorized, "Authentication required: send an organization access token as a bearer token, or sign in.", {
+    "www-authenticate": 'Bearer realm="tollgate"',
+  });
+
+/**
+ * Who may act on which organization, under Polar's scopes. An organization access token reaches its
+ * own organization, with its scopes (a write scope also reads). A signed-in user reaches the
+ * organizations they are a member of: any member reads, owners and admins write.
+ */
+export class OrganizationAccess {
+  constructor(private readonly db: Knex) {}
+
+  /** The organizations the caller may act on with `scope`; throws 401/403 when there can be none. */
+  async organizationIds(identity: IdentityClaims, scope: Scope): Promise<string[]> {
+    if (identity.kind === "organization_token") {
+      if (!grants(identity.scopes, scope)) {
+        throw new HttpError(403, codes.forbidden, `Missing required scope: have=${identity.scopes.join(",")} requires=${scope}`);
+      }
+      return [identity.organization_id];
+    }
+    if (identity.kind !== "user") throw unauthenticated();
+    const memberships = await this.db<MembershipRow>("memberships").where({ user_id: identity.user_id });
+    return memberships.filter((membership) => !scope.endsWith(":write") || roles(membership.role).some((role) => WRITER_ROLES.has(role))).map((membership) => membership.organization_id);
+  }
+
+  /** Whether the caller may act on this organization with `scope` (false for one they cannot see: answer 404). */
+  async allows(identity: IdentityClaims, scope: Scope, organizationId: string): Promise<boolean> {
+    return (await this.organizationIds(identity, scope)).includes(organizationId);
+  }
+
+  /**
+   * The organization a new resource belongs to: the one named, which the caller must reach, or,
+   * when none is named, the caller's only one (a token's own). 422 when it cannot be told.
+   */
+  async organizationFor(identity: IdentityClaims, scope: Scope, named: string | null | undefined): Promise<string> {
+    const reachable = await this.organizationIds(identity, scope);
+    if (named) {
+      if (!reachable.includes(named)) throw organizationNotReachable(named);
+      return named;
+    }
+    const [only, ...others] = reachable;
+    if (!only || others.length > 0) {
+      throw new ValidationError([{ location: "body", path: ["organization_id"], message: "Field required: it cannot be told from your credentials", code: "missing" }]);
+    }
+    return only;
+  }
+}
+
+const roles = (role: string) => role.split(",").map((name) => name.trim());
+
+/** A token's scopes cover `scope`: the scope itself, or the write scope of a read. */
+const grants = (scopes: string[], scope: Scope) => scopes.includes(scope) || (scope.endsWith(":read") && scopes.includes(scope.replace(/:read$/, ":write")));
+
+/** An organization the caller cannot reach is one they cannot see. */
+const organizationNotReachable = (id: string) => new HttpError(404, codes.not_found, `Organization ${id} not found`);
