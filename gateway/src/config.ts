@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { commonEnv, env, loadConfig } from "@tollgate/kit";
 import { z } from "zod";
+import { isAddressOrRange } from "./client-address.js";
 
 const gatewayEnv = z.object({
   ...commonEnv,
@@ -18,10 +19,12 @@ const gatewayEnv = z.object({
   SESSION_CACHE_TTL_SECONDS: env.integer("a number of seconds", 30, 1, 3600),
   /** The site's public address; its origin is trusted for cookie-carrying requests and CORS. */
   PUBLIC_URL: env.url(["http", "https"], "http://localhost:3000"),
-  TRUSTED_ORIGINS: env.list("a comma-separated list of origins"),
+  TRUSTED_ORIGINS: env.origins(),
   /** Load balancers allowed to tell the client's address in X-Forwarded-For (IPs or CIDRs); none by default. */
-  TRUSTED_PROXIES: env.list("a comma-separated list of IP addresses or CIDR ranges"),
+  TRUSTED_PROXIES: env.list("a comma-separated list of IP addresses or CIDR ranges", isAddressOrRange),
   RATE_LIMIT_ENABLED: env.boolean(true),
+  /** File parts (uploaded to /v1/files/uploads/…) may be larger than other request bodies. */
+  FILE_UPLOAD_BODY_LIMIT: env.bytes("100mb"),
   /** Serve get-session from better-auth's signed session_data cookie while it lasts (see the auth service). */
   SESSION_COOKIE_CACHE: env.boolean(false),
 });

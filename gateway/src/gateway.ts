@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Request, RequestHandler } from "express";
 import type { Redis } from "ioredis";
-import { sessionChanged, sessionRevoked, userBanned, userDeleted, userUpdated } from "@tollgate/proto";
+import { accessTokenRevoked, sessionChanged, sessionRevoked, userBanned, userDeleted, userUpdated } from "@tollgate/proto";
 import {
   betterAuthErrors,
   closeServer,
@@ -21,13 +21,14 @@ import {
   type Logger,
   type StatelessHandlerContext,
 } from "@tollgate/kit";
+import { AccessTokenResolver } from "./access-tokens.js";
 import type { GatewayConfig } from "./config.js";
-import { cachedGetSession, cookieCachedGetSession } from "./get-session.js";
+import { getSessionLane } from "./get-session.js";
 import { cors, originCheck } from "./origins.js";
 import { proxyTo, refuseLargeBodies } from "./proxy.js";
-import { rateLimit } from "./rate-limit.js";
+import { rateLimit, RateLimits } from "./rate-limit.js";
 import { matchesPrefix, upstreams } from "./routes.js";
-import { ANONYMOUS, hashToken, SessionResolver, type Caller } from "./sessions.js";
+import { ANONYMOUS, hashToken, SessionResolver, type ResolvedCaller } from "./sessions.js";
 import { mountWebApp } from "./web-app.js";
 
 export interface RunningGateway {
@@ -57,6 +58,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     await ensureEventStream(bus);
 
     const sessions = new SessionResolver({ redis, bus, secret: config.AUTH_SECRET, cacheTtlSeconds: config.SESSION_CACHE_TTL_SECONDS });
+    const accessTokens = new AccessTokenResolver({ redis, bus, cacheTtlSeconds: config.SESSION_CACHE_TTL_SECONDS });
     const cacheInvalidation = new EventConsumer(
       {
         name: "gateway-session-cache",
@@ -67,6 +69,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
           on(userUpdated, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.id })),
           on(sessionChanged, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.user_id })),
           on(userDeleted, (event, _context: StatelessHandlerContext) => sessions.forget({ userId: event.data.id })),
+          on(accessTokenRevoked, async (event, _context: StatelessHandlerContext) => {
+            await accessTokens.forget(event.data.token_hash);
+          }),
         ],
       },
       { store: new StatelessConsumerStore(logger), bus, logger, metrics },
@@ -79,9 +84,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     const errorsFor = (req: Request) => upstreamFor(req)?.errors ?? betterAuthErrors;
     /** Runs a middleware for API requests only; the web app's files need none of this. */
     const forApi = (handler: RequestHandler): RequestHandler => (req, res, next) => (upstreamFor(req) ? handler(req, res, next) : next());
-    const callers = new WeakMap<IncomingMessage, Caller>();
-    const callerOf = (req: IncomingMessage) => callers.get(req) ?? { ...ANONYMOUS, ip: req.socket.remoteAddress ?? "" };
+    const callers = new WeakMap<IncomingMessage, ResolvedCaller>();
+    const callerOf = (req: IncomingMessage) => callers.get(req) ?? ANONYMOUS;
     const trusted = trustedOrigins(config.PUBLIC_URL, config.TRUSTED_ORIGINS);
+    const rateLimits = config.RATE_LIMIT_ENABLED ? new RateLimits(redis, logger) : null;
     let shuttingDown = false;
 
     const app = createHttpApp(
@@ -95,16 +101,17 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         readiness: { redis: () => redis.ping(), nats: () => bus.nc.flush() },
       },
       (app) => {
-        app.use(forApi(refuseLargeBodies(config.BODY_LIMIT, errorsFor)));
+        app.use(forApi(refuseLargeBodies({ body: config.BODY_LIMIT, upload: config.FILE_UPLOAD_BODY_LIMIT }, errorsFor)));
         app.use(forApi(cors(trusted)));
-        if (config.RATE_LIMIT_ENABLED) app.use(forApi(rateLimit(redis, logger, (req) => req.ip ?? "")));
+        if (rateLimits) app.use(forApi(rateLimit(rateLimits)));
         app.use(forApi(originCheck(trusted, errorsFor)));
-        if (config.SESSION_COOKIE_CACHE) app.use(cookieCachedGetSession(config.AUTH_SECRET));
-        // Each API caller is resolved once, here, and vouched for to every service behind.
+        // Each API caller is resolved once, here (or already by the get-session lane), and vouched for to every service behind.
         app.use(
           forApi(async (req, _res, next) => {
             try {
-              const caller = { ...(await sessions.resolve(req)), ip: req.ip ?? "" };
+              // Polar's API takes an organization access token as bearer; without one, the session cookie.
+              const bearer = matchesPrefix(req.path, "/v1") ? await accessTokens.resolve(req) : null;
+              const caller = callers.get(req) ?? bearer ?? (await sessions.resolve(req));
               callers.set(req, caller);
               // Whatever a signed-in user changes through auth (their name, their session ending) must
               // show in their next get-session, so the cached copy goes before auth sees the change.
@@ -113,18 +120,43 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
               }
               next();
             } catch (error) {
+              if (error instanceof HttpError) return next(error);
               logger.error({ err: error }, "could not resolve the caller's session");
               next(new HttpError(503, errorsFor(req).codes.unavailable, "sessions cannot be checked right now; try again shortly"));
             }
           }),
         );
-        app.use(cachedGetSession(callerOf));
         for (const upstream of routes) app.use(proxyTo(upstream, config, logger, callerOf));
         mountWebApp(app, config.WEB_DIST, logger);
       },
     );
 
-    const server = await listen(app, config.PORT, config.HOST);
+    const answerGetSession = getSessionLane({
+      sessions,
+      remember: (req, caller) => callers.set(req, caller),
+      trusted,
+      rateLimits,
+      trustProxy: app.get("trust proxy fn") as (address: string, hop: number) => boolean,
+      cookieCacheSecret: config.SESSION_COOKIE_CACHE ? config.AUTH_SECRET : null,
+      logger,
+      metrics,
+      isShuttingDown: () => shuttingDown,
+    });
+    const server = await listen(
+      (req, res) => {
+        answerGetSession(req, res).then(
+          (answered) => {
+            if (!answered) app(req, res);
+          },
+          (error: unknown) => {
+            logger.error({ err: error }, "get-session failed");
+            res.destroy();
+          },
+        );
+      },
+      config.PORT,
+      config.HOST,
+    );
     const { port } = server.address() as AddressInfo;
     logger.info({ port, upstreams: Object.fromEntries(routes.map((u) => [u.prefix, u.target])) }, "gateway is listening");
     return {

@@ -1,8 +1,9 @@
-import type { Request, RequestHandler } from "express";
+import type { RequestHandler } from "express";
 import type { Redis } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { HttpError, polarErrors, type Logger } from "@tollgate/kit";
-import { matchesPrefix } from "./routes.js";
+import { rateLimitSubject } from "./client-address.js";
+import { matchesPrefix, routedPath } from "./routes.js";
 
 interface Rule {
   name: string;
@@ -10,6 +11,7 @@ interface Rule {
   durationSeconds: number;
   /** Which part of the request a counter is kept for: the path, or the client as a whole. */
   per: "ip-and-path" | "ip";
+  /** Given the path as the services route it (see {@link routedPath}). */
   applies(path: string): boolean;
 }
 
@@ -41,33 +43,62 @@ const RULES: Rule[] = [
 
 const TOO_MANY = "Too many requests. Please try again later.";
 
+/** A request over its limit: when to come back, and whether better-auth's bare `{message}` answers it. */
+export interface Refusal {
+  retryAfterSeconds: number;
+  auth: boolean;
+}
+
 /**
  * Rate limits in Redis, so every gateway replica counts against the same numbers, with atomic
- * increments. Over the limit: 429 with Retry-After (and better-auth's X-Retry-After). If Redis
- * fails, requests pass: a cache outage should not take the site down with it.
+ * increments. If Redis fails, requests pass: a cache outage should not take the site down with it.
  */
-export function rateLimit(redis: Redis, logger: Logger, clientIp: (req: Request) => string): RequestHandler {
-  const limiters = new Map(
-    RULES.map((rule) => [rule.name, new RateLimiterRedis({ storeClient: redis, keyPrefix: `rate:${rule.name}`, points: rule.points, duration: rule.durationSeconds })]),
-  );
-  return async (req, res, next) => {
-    const rule = RULES.find((candidate) => candidate.applies(req.path));
-    const limiter = rule && limiters.get(rule.name);
-    if (!rule || !limiter) return next();
-    const key = rule.per === "ip" ? clientIp(req) : `${clientIp(req)}|${req.path.replace(/\/+$/, "")}`;
+export class RateLimits {
+  private readonly limited: { rule: Rule; limiter: RateLimiterRedis }[];
+
+  constructor(
+    redis: Redis,
+    private readonly logger: Logger,
+  ) {
+    this.limited = RULES.map((rule) => ({
+      rule,
+      limiter: new RateLimiterRedis({ storeClient: redis, keyPrefix: `rate:${rule.name}`, points: rule.points, duration: rule.durationSeconds }),
+    }));
+  }
+
+  /** Counts a request to `requestPath` from `clientIp`; a refusal when it is one too many. */
+  async consume(requestPath: string, clientIp: string): Promise<Refusal | null> {
+    const path = routedPath(requestPath);
+    const match = this.limited.find(({ rule }) => rule.applies(path));
+    if (!match) return null;
+    const { rule, limiter } = match;
+    const subject = rateLimitSubject(clientIp);
     try {
-      await limiter.consume(key);
-      next();
+      await limiter.consume(rule.per === "ip" ? subject : `${subject}|${path}`);
+      return null;
     } catch (error) {
       if (!(error instanceof RateLimiterRes)) {
-        logger.warn({ err: error }, "rate limiting unavailable; letting the request through");
-        return next();
+        this.logger.warn({ err: error }, "rate limiting unavailable; letting the request through");
+        return null;
       }
-      const retryAfter = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-      res.set({ "retry-after": String(retryAfter), "x-retry-after": String(retryAfter) });
-      // better-auth answers with a bare {message}; Polar's API with its {error, detail}.
-      if (authPath(req.path) !== null) res.status(429).json({ message: TOO_MANY });
-      else next(new HttpError(429, polarErrors.codes.too_many_requests, TOO_MANY));
+      return { retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)), auth: authPath(path) !== null };
     }
+  }
+}
+
+/** The headers of a 429 (better-auth's X-Retry-After too) and better-auth's body, for answers made outside express. */
+export function refusalHeaders(refusal: Refusal): Record<string, string> {
+  return { "retry-after": String(refusal.retryAfterSeconds), "x-retry-after": String(refusal.retryAfterSeconds) };
+}
+export const AUTH_REFUSAL_BODY = { message: TOO_MANY };
+
+/** Over the limit: 429 with Retry-After, in better-auth's bare `{message}` or Polar's `{error, detail}`. */
+export function rateLimit(limits: RateLimits): RequestHandler {
+  return async (req, res, next) => {
+    const refusal = await limits.consume(req.path, req.ip ?? "");
+    if (!refusal) return next();
+    res.set(refusalHeaders(refusal));
+    if (refusal.auth) res.status(429).json(AUTH_REFUSAL_BODY);
+    else next(new HttpError(429, polarErrors.codes.too_many_requests, TOO_MANY));
   };
 }

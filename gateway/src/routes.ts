@@ -23,3 +23,11 @@ export function upstreams(config: GatewayConfig): Upstream[] {
 export function matchesPrefix(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`);
 }
+
+/**
+ * A path as the services' routers match it: they ignore case and repeated or trailing slashes, so
+ * anything keyed or checked by path here must too, or `/SIGN-IN//email` would be a path of its own.
+ */
+export function routedPath(path: string): string {
+  return path.toLowerCase().replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+}

@@ -18,17 +18,22 @@ export interface ResolvedCaller {
   session: ResolvedSession | null;
 }
 
-export interface Caller extends ResolvedCaller {
-  /** The client's address: the socket's, or what a trusted proxy reported in X-Forwarded-For. */
-  ip: string;
-}
-
 export const ANONYMOUS: ResolvedCaller = { identity: { kind: "anonymous" }, sessionToken: null, staleSession: false, session: null };
 /** Both spellings: `__Secure-` on https sites, plain on http ones. */
 export const SESSION_COOKIE_NAMES = {
   token: [authCookieName("session_token", "https:"), authCookieName("session_token", "http:")],
   data: [authCookieName("session_data", "https:"), authCookieName("session_data", "http:")],
 };
+
+const STATE_COOKIE_NAMES = [authCookieName("state", "https:"), authCookieName("state", "http:")];
+
+/** The state in the browser's signed state cookie, on a social sign-in callback: auth checks the callback's against it. */
+export function oauthStateOf(req: IncomingMessage, secret: string): string | null {
+  if (!req.url?.startsWith("/api/auth/callback/")) return null;
+  const cookies = parseCookieHeader(req.headers.cookie);
+  const raw = STATE_COOKIE_NAMES.map((name) => cookies.get(name)).find((value) => value !== undefined);
+  return raw ? verifyCookieValue(raw, secret) : null;
+}
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 const sessionKey = (tokenHash: string) => `session:${tokenHash}`;

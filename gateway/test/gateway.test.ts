@@ -1,5 +1,5 @@
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -55,7 +55,8 @@ describe("gateway routing", () => {
 
   it("streams request bodies through", async () => {
     const body = JSON.stringify({ email: "ada@example.com", password: "correct horse battery staple" });
-    const seen = await forwarded("/api/auth/sign-in/email", { method: "POST", body, headers: { "content-type": "application/json" } });
+    const headers = { "content-type": "application/json", origin: "http://localhost:3000" };
+    const seen = await forwarded("/api/auth/sign-in/email", { method: "POST", body, headers });
     expect(seen).toMatchObject({ upstream: "auth", method: "POST", body });
   });
 
@@ -104,6 +105,30 @@ describe("gateway routing", () => {
     // Bring them back on the same ports for the tests that follow.
     for (const [index, server] of upstreamServers.entries()) {
       await new Promise<void>((resolve) => server.listen(down[index]?.port, "127.0.0.1", resolve));
+    }
+  });
+
+  it("lets go of an idle upstream connection before the upstream closes it, so none is reused as it closes", async () => {
+    // An upstream that keeps idle connections 2 s (and says so in Keep-Alive), noting when each ends.
+    const closedAfterMs: number[] = [];
+    const upstream = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    upstream.keepAliveTimeout = 2_000;
+    upstream.on("connection", (socket) => {
+      const opened = Date.now();
+      socket.on("close", () => closedAfterMs.push(Date.now() - opened));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const own = await startEchoGateway(environment, { servers: [], env: { AUTH_URL: url, ORGANIZATION_URL: url, BILLING_URL: url, WEBHOOKS_URL: url } });
+    try {
+      expect((await fetch(`${own.url}/api/auth/ok`)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 1_600));
+      // The gateway closed it a second before the upstream would have.
+      expect(closedAfterMs).toHaveLength(1);
+      expect(closedAfterMs[0]).toBeLessThan(2_000);
+    } finally {
+      await own.stop();
+      upstream.close();
     }
   });
 });

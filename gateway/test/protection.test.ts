@@ -1,6 +1,9 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestEnvironment, type Seen, type TestEnvironment } from "@tollgate/kit/testing";
+import { ConfigError } from "@tollgate/kit";
+import { loadGatewayConfig } from "../src/config.js";
 import type { RunningGateway } from "../src/gateway.js";
 import { startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo-gateway.js";
 
@@ -28,6 +31,7 @@ async function anotherGateway(env: Record<string, string>): Promise<RunningGatew
   return running;
 }
 
+/** A form post sent raw, as a browser would: fetch() rewrites Sec-Fetch-* and refuses to set Host. */
 function rawPost(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: "POST", headers: { ...headers, "content-type": "application/x-www-form-urlencoded" } }, (res) => {
@@ -40,8 +44,12 @@ function rawPost(url: string, headers: Record<string, string>): Promise<{ status
   });
 }
 
+/**
+ * A JSON post as the site's own pages send it, naming their origin as better-auth's client does:
+ * fetch() sends Fetch Metadata, after which sign-in and sign-up insist on an Origin.
+ */
 const post = (base: RunningGateway, path: string, headers: Record<string, string> = {}, body = "{}") =>
-  fetch(`${base.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
+  fetch(`${base.url}${path}`, { method: "POST", headers: { "content-type": "application/json", origin: SITE, ...headers }, body });
 
 describe("rate limits", () => {
   it("allows 3 sign-ins per 10 s per address and path, then answers 429 as better-auth does", async () => {
@@ -57,6 +65,12 @@ describe("rate limits", () => {
     expect(refused.headers.get("x-retry-after")).toBe(String(retryAfter));
     // Another path has its own counter.
     expect((await post(gateway, "/api/auth/sign-in/username")).status).toBe(200);
+  });
+
+  it("counts a path however its case or slashes are written, as the services route it the same", async () => {
+    const spellings = ["/api/auth/sign-in/social", "/api/auth/SIGN-IN/social", "/api/auth//sign-in//social/"];
+    for (const path of spellings) expect((await post(gateway, path)).status).toBe(200);
+    expect((await post(gateway, "/api/auth/Sign-In/Social")).status).toBe(429);
   });
 
   it("allows verification and reset mails 3 times a minute", async () => {
@@ -97,21 +111,66 @@ describe("rate limits", () => {
 });
 
 describe("client addresses", () => {
-  it("ignores X-Forwarded-For from a peer that is not a trusted proxy", async () => {
-    const response = await fetch(`${gateway.url}/api/auth/organization/whoami`, { headers: { "x-forwarded-for": "203.0.113.9" } });
-    expect(((await response.json()) as Seen).headers["x-forwarded-for"]).toBe("127.0.0.1");
+  let behindProxy: RunningGateway;
+  beforeAll(async () => {
+    behindProxy = await anotherGateway({ TRUSTED_PROXIES: "127.0.0.1/8", REDIS_PREFIX: `${environment.redisPrefix}proxied:` });
+  });
+  const seenBy = async (target: RunningGateway, headers: Record<string, string>) =>
+    ((await (await fetch(`${target.url}/api/auth/organization/whoami`, { headers })).json()) as Seen).headers;
+
+  it("ignores X-Forwarded-* from a peer that is not a trusted proxy", async () => {
+    const seen = await seenBy(gateway, { "x-forwarded-for": "203.0.113.9", "x-forwarded-proto": "https", "x-forwarded-host": "evil.example" });
+    expect(seen).toMatchObject({ "x-forwarded-for": "127.0.0.1", "x-forwarded-proto": "http", "x-forwarded-host": new URL(gateway.url).host });
     // Nor does a made-up address get a fresh rate-limit counter.
     for (let attempt = 0; attempt < 3; attempt++) await post(gateway, "/api/auth/change-email", { "x-forwarded-for": `198.51.100.${attempt}` });
     expect((await post(gateway, "/api/auth/change-email", { "x-forwarded-for": "198.51.100.77" })).status).toBe(429);
   });
 
-  it("believes X-Forwarded-For from a trusted proxy and limits each client separately", async () => {
-    const behindProxy = await anotherGateway({ TRUSTED_PROXIES: "127.0.0.1/8", REDIS_PREFIX: `${environment.redisPrefix}proxied:` });
-    const response = await fetch(`${behindProxy.url}/api/auth/organization/whoami`, { headers: { "x-forwarded-for": "203.0.113.9" } });
-    expect(((await response.json()) as Seen).headers["x-forwarded-for"]).toBe("203.0.113.9");
+  it("forwards an HTTP/1.0 request that names no host, without the X-Forwarded-Host it claimed", async () => {
+    const { port } = new URL(gateway.url);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write("GET /api/auth/organization/whoami HTTP/1.0\r\nx-forwarded-host: evil.example\r\n\r\n");
+      });
+      let received = "";
+      socket.on("data", (chunk: Buffer) => (received += chunk.toString()));
+      socket.on("close", () => resolve(received));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    const seen = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as Seen;
+    expect(seen.headers["x-forwarded-host"]).toBeUndefined();
+    expect(seen.headers["x-forwarded-for"]).toBe("127.0.0.1");
+  });
+
+  it("believes a trusted proxy up to the first hop it cannot vouch for, and forwards that chain", async () => {
+    const seen = await seenBy(behindProxy, { "x-forwarded-for": "198.51.100.1, 203.0.113.9", "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" });
+    // 198.51.100.1 is only what 203.0.113.9, which nobody vouches for, claimed.
+    expect(seen).toMatchObject({ "x-forwarded-for": "203.0.113.9, 127.0.0.1", "x-forwarded-proto": "https", "x-forwarded-host": "app.example.com" });
+  });
+
+  it("limits each client behind a trusted proxy separately", async () => {
     for (let attempt = 0; attempt < 3; attempt++) await post(behindProxy, "/api/auth/sign-in/email", { "x-forwarded-for": "203.0.113.10" });
     expect((await post(behindProxy, "/api/auth/sign-in/email", { "x-forwarded-for": "203.0.113.10" })).status).toBe(429);
     expect((await post(behindProxy, "/api/auth/sign-in/email", { "x-forwarded-for": "203.0.113.11" })).status).toBe(200);
+  });
+
+  it("counts an IPv6 client's /64 as one client, and an IPv4 address mapped into IPv6 as itself", async () => {
+    const attempt = (address: string) => post(behindProxy, "/api/auth/change-password", { "x-forwarded-for": address }).then((r) => r.status);
+    expect([await attempt("2001:db8::1"), await attempt("2001:db8::2"), await attempt("2001:db8:0:0:ffff::3")]).toEqual([200, 200, 200]);
+    expect(await attempt("2001:db8:0:0:1::4")).toBe(429);
+    expect(await attempt("2001:db8:0:1::1")).toBe(200);
+
+    expect([await attempt("203.0.113.20"), await attempt("::ffff:203.0.113.20"), await attempt("203.0.113.20")]).toEqual([200, 200, 200]);
+    expect(await attempt("::ffff:cb00:7114")).toBe(429);
+  });
+
+  it("stops at start on a proxy or origin that is not one", () => {
+    const configWith = (env: Record<string, string>) => () => loadGatewayConfig({ IDENTITY_TOKEN_SECRET: "s".repeat(32), AUTH_SECRET: "a".repeat(43), ...env });
+    expect(configWith({ TRUSTED_PROXIES: "10.0.0.0/8, lb.internal" })).toThrow(/TRUSTED_PROXIES: expected a comma-separated list of IP addresses or CIDR ranges/);
+    expect(configWith({ TRUSTED_PROXIES: "10.0.0.0/33" })).toThrow(ConfigError);
+    expect(configWith({ TRUSTED_ORIGINS: "https://app.example.com, app.example.com" })).toThrow(/TRUSTED_ORIGINS: expected a comma-separated list of http:\/\/ or https:\/\/ origins/);
+    expect(configWith({ TRUSTED_PROXIES: "10.0.0.0/8, fd00::/8", TRUSTED_ORIGINS: "https://app.example.com" })).not.toThrow();
   });
 });
 
@@ -127,20 +186,22 @@ describe("origins", () => {
     expect((await post(open, "/api/auth/update-user", { ...withCookie, origin: SITE })).status).toBe(200);
     expect((await post(open, "/api/auth/update-user", { ...withCookie, origin: "https://app.example.com" })).status).toBe(200);
     expect((await post(open, "/api/auth/update-user", { ...withCookie, referer: `${SITE}/settings` })).status).toBe(200);
+    // An empty Origin says nothing, so the Referer is what counts.
+    expect((await rawPost(`${open.url}/api/auth/update-user`, { ...withCookie, origin: "", referer: `${SITE}/settings` })).status).toBe(200);
 
     const foreign = await post(open, "/api/auth/update-user", { ...withCookie, origin: "https://evil.example" });
     expect(foreign.status).toBe(403);
     expect(await foreign.json()).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
-    const missing = await post(open, "/api/auth/update-user", withCookie);
+    const missing = await rawPost(`${open.url}/api/auth/update-user`, withCookie);
     expect(missing.status).toBe(403);
-    expect(await missing.json()).toEqual({ code: "MISSING_OR_NULL_ORIGIN", message: "Missing or null Origin" });
+    expect(JSON.parse(missing.body)).toEqual({ code: "MISSING_OR_NULL_ORIGIN", message: "Missing or null Origin" });
     const polar = await post(open, "/v1/products/", { ...withCookie, origin: "https://evil.example" });
     expect(polar.status).toBe(403);
     expect(await polar.json()).toEqual({ error: "NotPermitted", detail: "Invalid origin" });
   });
 
   it("does not check requests without cookies or that change nothing", async () => {
-    expect((await post(open, "/api/auth/update-user")).status).toBe(200);
+    expect((await rawPost(`${open.url}/api/auth/update-user`, {})).status).toBe(200);
     expect((await fetch(`${open.url}/api/auth/organization/list`, { headers: { ...withCookie, origin: "https://evil.example" } })).status).toBe(200);
   });
 
@@ -151,6 +212,27 @@ describe("origins", () => {
     expect(JSON.parse(navigation.body)).toMatchObject({ code: "CROSS_SITE_NAVIGATION_LOGIN_BLOCKED" });
     const foreign = await post(open, "/api/auth/sign-up/email", { origin: "https://evil.example" });
     expect(await foreign.json()).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+    const shouted = await rawPost(`${open.url}/api/auth/SIGN-IN/email`, { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate" });
+    expect(JSON.parse(shouted.body)).toMatchObject({ code: "CROSS_SITE_NAVIGATION_LOGIN_BLOCKED" });
+  });
+
+  it("asks a browser's sign-in for its origin even without a cookie, as better-auth does", async () => {
+    // A browser says so in Fetch Metadata; then it must also say where from.
+    const unnamed = await rawPost(`${open.url}/api/auth/sign-in/email`, { "sec-fetch-site": "same-site", "sec-fetch-mode": "cors" });
+    expect(unnamed.status).toBe(403);
+    expect(JSON.parse(unnamed.body)).toEqual({ code: "MISSING_OR_NULL_ORIGIN", message: "Missing or null Origin" });
+    const named = await rawPost(`${open.url}/api/auth/sign-in/email`, { "sec-fetch-site": "same-origin", "sec-fetch-mode": "cors", origin: SITE });
+    expect(named.status).toBe(200);
+    // A caller that is no browser (node:http here; fetch() sends Sec-Fetch-Mode) is not asked.
+    expect((await rawPost(`${open.url}/api/auth/sign-in/email`, {})).status).toBe(200);
+  });
+
+  it("takes a hidden same-origin Origin (null) to be the site it was sent to", async () => {
+    const sentTo = (host: string, site: string) =>
+      rawPost(`${open.url}/api/auth/update-user`, { ...withCookie, origin: "null", "sec-fetch-site": site, host });
+    expect((await sentTo("localhost:3000", "same-origin")).status).toBe(200);
+    expect(JSON.parse((await sentTo("evil.example", "same-origin")).body)).toEqual({ code: "INVALID_ORIGIN", message: "Invalid origin" });
+    expect(JSON.parse((await sentTo("localhost:3000", "cross-site")).body)).toEqual({ code: "MISSING_OR_NULL_ORIGIN", message: "Missing or null Origin" });
   });
 
   it("answers CORS preflights for trusted origins only, with credentials", async () => {
