@@ -3,6 +3,8 @@ import type { AuthEnv } from "./config.js";
 import type { PasswordHasher } from "./credentials/passwords.js";
 import type { MailQueue } from "./mail/mail-queue.js";
 import type { SessionCookies } from "./sessions/session-cookie.js";
+import type { ConfiguredProvider } from "./social/settings.js";
+import type { TokenVault } from "./social/token-vault.js";
 
 export type AuthConfig = ServiceConfig<AuthEnv>;
 
@@ -15,4 +17,8 @@ export interface Auth {
   passwords: PasswordHasher;
   cookies: SessionCookies;
   mail: MailQueue;
+  /** The social providers whose credentials are configured, by id. */
+  providers: Map<string, ConfiguredProvider>;
+  /** Seals provider tokens for storage. */
+  vault: TokenVault;
 }

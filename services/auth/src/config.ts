@@ -1,5 +1,6 @@
 import { env } from "@tollgate/kit";
 import { z } from "zod";
+import { socialEnv } from "./social/settings.js";
 
 /** What the auth service reads on top of every service's settings. */
 export const authEnv = z.object({
@@ -29,6 +30,7 @@ export const authEnv = z.object({
   MAIL_FROM: env.string("a sender such as Tollgate <no-reply@example.com>", "Tollgate <no-reply@localhost>"),
   /** Deleting an account waits for a link e-mailed to its owner. */
   DELETE_USER_EMAIL_CONFIRMATION: env.boolean(false),
+  ...socialEnv,
 });
 
 export type AuthEnv = typeof authEnv;

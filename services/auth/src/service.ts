@@ -1,4 +1,4 @@
-import { Router } from "express";
+import express, { Router } from "express";
 import { betterAuthErrors, defineService, mountEndpoints, type ServiceContext } from "@tollgate/kit";
 import { clearActiveOrganization, getSessionContext, resolveSession, setActiveOrganization, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
@@ -22,6 +22,10 @@ import { resolveSessionByTokenHash } from "./sessions/resolve.js";
 import { sessionEndpoints } from "./sessions/routes.js";
 import { SessionCookies } from "./sessions/session-cookie.js";
 import { userEndpoints } from "./users/routes.js";
+import { socialEndpoints } from "./social/routes.js";
+import { configuredProviders } from "./social/settings.js";
+import { TokenVault } from "./social/token-vault.js";
+import { providerTokenEndpoints } from "./social/tokens.js";
 
 const bundles = new WeakMap<ServiceContext<AuthConfig>, Auth>();
 
@@ -42,7 +46,9 @@ function authOf(context: ServiceContext<AuthConfig>): Auth {
         config.SESSION_EXPIRES_IN_SECONDS,
         config.SESSION_COOKIE_CACHE ? config.SESSION_COOKIE_CACHE_MAX_AGE_SECONDS : null,
       ),
-      mail: new MailQueue({ db, logger, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+      mail: new MailQueue({ db, logger, config }),
+      providers: new Map(configuredProviders(config).map((provider) => [provider.definition.id, provider])),
+      vault: TokenVault.fromSettings(config.TOKEN_ENCRYPTION_KEYS, config.AUTH_SECRET),
     };
     bundles.set(context, auth);
   }
@@ -60,6 +66,8 @@ export const authService = defineService({
   routes(router, context) {
     const auth = authOf(context);
     const api = Router();
+    // Apple posts its sign-in answer as a form.
+    api.use("/callback", express.urlencoded({ extended: false, limit: context.config.BODY_LIMIT }));
     mountEndpoints(api, [
       ...credentialEndpoints(auth),
       ...sessionEndpoints(auth),
@@ -71,6 +79,8 @@ export const authService = defineService({
       ...deleteUserEndpoints(auth),
       ...mailboxEndpoints(auth),
       ...adminEndpoints(auth),
+      ...socialEndpoints(auth),
+      ...providerTokenEndpoints(auth),
       ...pageEndpoints(),
     ]);
     router.use("/api/auth", api);

@@ -6,6 +6,8 @@ export interface SmtpCatcher {
   url: string;
   /** Every mail received so far. */
   mails: ParsedMail[];
+  /** Every mail to `to` received so far. */
+  received(to: string): ParsedMail[];
   /** The next mail to `to` not returned before, waiting for it to arrive. */
   next(to: string, timeoutMs?: number): Promise<ParsedMail>;
   close(): Promise<void>;
@@ -13,8 +15,16 @@ export interface SmtpCatcher {
 
 const recipient = (mail: ParsedMail) => (Array.isArray(mail.to) ? mail.to : mail.to ? [mail.to] : []).flatMap((to) => to.value.map((v) => v.address));
 
+export interface SmtpCatcherOptions {
+  port?: number;
+  /** A failure to answer a message with instead of taking it, as a struggling server would; undefined takes it. */
+  refuse?: () => { code: number; message: string } | undefined;
+  /** How long taking each message takes. */
+  delayMs?: number;
+}
+
 /** A real SMTP server on a local port that keeps what it is sent, as a mail provider would. */
-export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
+export async function startSmtpCatcher({ port = 0, refuse, delayMs = 0 }: SmtpCatcherOptions = {}): Promise<SmtpCatcher> {
   const mails: ParsedMail[] = [];
   const taken = new Set<ParsedMail>();
   const server = new SMTPServer({
@@ -23,7 +33,10 @@ export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
     logger: false,
     onData(stream, _session, done) {
       simpleParser(stream).then(
-        (mail) => {
+        async (mail) => {
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          const refusal = refuse?.();
+          if (refusal) return done(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
           mails.push(mail);
           done();
         },
@@ -36,6 +49,7 @@ export async function startSmtpCatcher(port = 0): Promise<SmtpCatcher> {
   return {
     url: `smtp://127.0.0.1:${bound}`,
     mails,
+    received: (to) => mails.filter((mail) => recipient(mail).includes(to)),
     async next(to, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -13,11 +13,21 @@ import type { AuthEnv } from "../src/config.js";
 
 export const PUBLIC_URL = "http://localhost:3000";
 
+/** Starts a service of the stack in its test environment. */
+export type UpstreamStarter = (environment: TestEnvironment) => Promise<{ url: string; stop(): Promise<void> }>;
+
+/** The real services to run behind the gateway beside auth; the organization service is echoed when absent. */
+export interface Upstreams {
+  organization?: UpstreamStarter;
+  billing?: UpstreamStarter;
+  webhooks?: UpstreamStarter;
+}
+
 export interface AuthStack {
   environment: TestEnvironment;
   auth: RunningService<ServiceConfig<AuthEnv>>;
   gateway: RunningGateway;
-  /** Stands in for the organization service: answers with the identity the gateway forwarded. */
+  /** Stands in for every service not started: answers with the identity the gateway forwarded. */
   echo: { url: string; server: Server };
   /** A better-auth client, unchanged, with its own cookie jar: one browser. */
   browser(): Browser;
@@ -48,21 +58,26 @@ function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch) {
 export async function startAuthStack(
   authEnv: Record<string, string> = {},
   gatewayEnv: Record<string, string> = {},
-  /** Starts the real organization service in the stack's environment, instead of the echo. */
-  organization?: (environment: TestEnvironment) => Promise<{ url: string; stop(): Promise<void> }>,
+  upstreams: Upstreams = {},
 ): Promise<AuthStack> {
   const environment = await createTestEnvironment();
   const shared = { ...environment.env, AUTH_SECRET: randomBytes(32).toString("base64url"), PUBLIC_URL };
   const auth = await startTestService(authService, environment, { BCRYPT_COST: "4", ...shared, ...authEnv });
   const echo = await startEchoUpstream("organization", environment.identitySecret);
-  const organizationService = await organization?.(environment);
+  const started = {
+    organization: await upstreams.organization?.(environment),
+    billing: await upstreams.billing?.(environment),
+    webhooks: await upstreams.webhooks?.(environment),
+  };
   const gateway = await startGateway(
     loadGatewayConfig({
       ...shared,
       PORT: "0",
       HOST: "127.0.0.1",
       AUTH_URL: auth.url,
-      ORGANIZATION_URL: organizationService?.url ?? echo.url,
+      ORGANIZATION_URL: started.organization?.url ?? echo.url,
+      BILLING_URL: started.billing?.url ?? echo.url,
+      WEBHOOKS_URL: started.webhooks?.url ?? echo.url,
       RATE_LIMIT_ENABLED: "false",
       ...gatewayEnv,
     }),
@@ -87,9 +102,15 @@ export async function startAuthStack(
     },
     async stop() {
       await gateway.stop();
-      await organizationService?.stop();
+      for (const service of [started.webhooks, started.billing, started.organization]) await service?.stop();
       await auth.stop();
       echo.server.close();
     },
   };
+}
+
+/** Links and redirects name the public address; the test's gateway listens elsewhere. */
+export function viaGateway(stack: Pick<AuthStack, "gateway">, link: string): string {
+  const url = new URL(link);
+  return `${stack.gateway.url}${url.pathname}${url.search}`;
 }

@@ -1,61 +1,28 @@
 import type { Knex } from "@tollgate/kit";
 import type { UserRow } from "../users/users.sql.js";
+import type { Condition, UserQuery } from "./user-query.js";
 
-/** better-auth's user field names, as list-users takes them, and their columns. */
-const COLUMNS: Record<string, keyof UserRow> = {
-  id: "id",
-  name: "name",
-  email: "email",
-  emailVerified: "email_verified",
-  image: "image",
-  username: "username",
-  displayUsername: "display_username",
-  role: "role",
-  banned: "banned",
-  banReason: "ban_reason",
-  banExpires: "ban_expires",
-  createdAt: "created_at",
-  updatedAt: "updated_at",
-};
+const COMPARISONS = { eq: "=", ne: "<>", lt: "<", lte: "<=", gt: ">", gte: ">=" } as const;
 
-export const columnOf = (field: string): keyof UserRow | undefined => COLUMNS[field];
-
-export interface UserQuery {
-  search?: { column: keyof UserRow; operator: "contains" | "starts_with" | "ends_with"; value: string };
-  filter?: { column: keyof UserRow; operator: string; value: string | number | boolean | (string | number)[] };
-  sort?: { column: keyof UserRow; direction: "asc" | "desc" };
-  limit?: number;
-  offset?: number;
-}
-
-const escapeLike = (value: string) => value.replace(/[\\%_]/g, (char) => `\\${char}`);
-
-function applyWhere(query: Knex.QueryBuilder, where: UserQuery): void {
-  if (where.search) {
-    const { column, operator, value } = where.search;
-    const pattern = operator === "starts_with" ? `${escapeLike(value)}%` : operator === "ends_with" ? `%${escapeLike(value)}` : `%${escapeLike(value)}%`;
-    void query.whereILike(column, pattern);
-  }
-  if (where.filter) {
-    const { column, operator, value } = where.filter;
-    const list = Array.isArray(value) ? value : [value];
-    const comparisons: Record<string, string> = { eq: "=", ne: "<>", lt: "<", lte: "<=", gt: ">", gte: ">=" };
-    if (operator === "in") void query.whereIn(column, list);
-    else if (operator === "not_in") void query.whereNotIn(column, list);
-    else if (operator === "contains" || operator === "starts_with" || operator === "ends_with") applyWhere(query, { search: { column, operator, value: String(value) } });
-    else void query.where(column, comparisons[operator] ?? "=", value as string | number | boolean);
+function applyWhere(query: Knex.QueryBuilder, where: Condition[]): void {
+  for (const condition of where) {
+    const { column } = condition;
+    if (condition.operator === "like") void query.where(column, "like", condition.pattern);
+    else if ("values" in condition) void (condition.operator === "in" ? query.whereIn(column, condition.values) : query.whereNotIn(column, condition.values));
+    else void query.where(column, COMPARISONS[condition.operator], condition.value);
   }
 }
 
-/** One page of users matching the search and filter, and how many match in all. */
-export async function queryUsers(db: Knex, where: UserQuery): Promise<{ users: UserRow[]; total: number }> {
+/** One page of the users the query matches, and how many it matches in all. */
+export async function queryUsers(db: Knex, query: UserQuery): Promise<{ users: UserRow[]; total: number }> {
   const page = db<UserRow>("users").select("*");
-  applyWhere(page, where);
-  void page.orderBy(where.sort?.column ?? "created_at", where.sort?.direction ?? "asc").orderBy("id");
-  if (where.limit !== undefined) void page.limit(where.limit);
-  if (where.offset !== undefined) void page.offset(where.offset);
+  applyWhere(page, query.where);
+  // Ties (and no sort at all) still come in a stable order, so pages neither repeat nor skip users.
+  void page.orderBy(query.sort?.column ?? "created_at", query.sort?.direction ?? "asc").orderBy("id");
+  if (query.limit !== undefined) void page.limit(query.limit);
+  if (query.offset !== undefined) void page.offset(query.offset);
   const count = db<UserRow>("users").count<{ count: number }[]>({ count: "*" });
-  applyWhere(count, where);
+  applyWhere(count, query.where);
   const [users, counted] = await Promise.all([page, count]);
   return { users, total: counted[0]?.count ?? 0 };
 }

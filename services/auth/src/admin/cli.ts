@@ -1,54 +1,82 @@
 // `npm run admin -- grant <email>` / `revoke <email>`: how the first admin comes to exist.
 import { z } from "zod";
 import { busNames, userUpdated } from "@tollgate/proto";
-import { createDatabase, env, loadConfig, Outbox, serviceEnv } from "@tollgate/kit";
+import { ConfigError, createDatabase, describeStartupError, env, loadConfig, Outbox, serviceEnv } from "@tollgate/kit";
 import { userEventData } from "../users/user-output.js";
 import { findUserByEmail, updateUser } from "../users/users.sql.js";
 
-const UNDEFINED_TABLE = "42P01";
+const USAGE = "usage: npm run admin -- grant <email> | revoke <email>";
 
+/** sysexits(3) codes, so a provisioning script can tell "sign up first" from "start Tollgate first". */
+const EXIT = { usage: 64, noUser: 67, unavailable: 69, config: 78 } as const;
+
+/** Postgres codes meaning the auth service never ran here: no such database, no such table. */
+const NOT_MIGRATED = new Set(["3D000", "42P01"]);
+
+/** What `npm start` would give the auth service, with the same defaults. */
 const cliEnv = z.object({
   DATABASE_URL: serviceEnv.DATABASE_URL,
   DATABASE_SCHEMA: env.string("a Postgres schema name", "auth"),
   NATS_PREFIX: serviceEnv.NATS_PREFIX,
 });
 
-function withRole(roles: string, role: string, present: boolean): string {
-  const names = new Set(roles.split(",").map((name) => name.trim()).filter(Boolean));
-  if (present) {
+/** A comma-separated role list with `admin` added (in place of the default `user`) or taken out. */
+function withAdmin(roles: string, admin: boolean): string {
+  const names = new Set(roles.split(",").filter(Boolean));
+  if (admin) {
     names.delete("user");
-    names.add(role);
-  } else names.delete(role);
+    names.add("admin");
+  } else names.delete("admin");
   return [...names].join(",") || "user";
 }
 
+const errorCode = (error: unknown) => (typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined);
+
 async function main(args: string[]): Promise<number> {
-  const [command, email] = args;
-  if ((command !== "grant" && command !== "revoke") || !email) {
-    process.stderr.write("usage: npm run admin -- grant <email> | revoke <email>\n");
-    return 64;
+  const [command, email, ...rest] = args;
+  if ((command !== "grant" && command !== "revoke") || !email || rest.length > 0) {
+    process.stderr.write(`${USAGE}\n`);
+    return EXIT.usage;
   }
-  const config = loadConfig(cliEnv);
+  let config: z.output<typeof cliEnv>;
+  try {
+    config = loadConfig(cliEnv);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`admin: ${error.message}\n`);
+    return EXIT.config;
+  }
+  const grant = command === "grant";
   const db = createDatabase({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA, poolMax: 1 });
   try {
     const user = await findUserByEmail(db, email.toLowerCase());
     if (!user) {
       process.stderr.write(`no user has the e-mail address ${email}; they must sign up first\n`);
-      return 1;
+      return EXIT.noUser;
     }
-    const role = withRole(user.role, "admin", command === "grant");
-    // The running auth service's outbox relay publishes the event, as for any other change.
+    const role = withAdmin(user.role, grant);
+    if (role === user.role) {
+      process.stdout.write(`${user.email} ${grant ? "is already an admin" : "is not an admin"} (roles: ${role})\n`);
+      return 0;
+    }
+    // The auth service's outbox relay publishes the event, as for any change made through the API.
     const outbox = new Outbox("auth", config.DATABASE_SCHEMA, busNames(config.NATS_PREFIX));
     await db.transaction(async (trx) => {
       const changed = await updateUser(trx, user.id, { role });
       if (changed) await outbox.emit(trx, userUpdated, userEventData(changed));
     });
-    process.stdout.write(`${user.email} is ${command === "grant" ? "now an admin" : "no longer an admin"} (roles: ${role})\n`);
+    process.stdout.write(`${user.email} is ${grant ? "now an admin" : "no longer an admin"} (roles: ${role})\n`);
     return 0;
   } catch (error) {
-    if ((error as { code?: string }).code === UNDEFINED_TABLE) {
-      process.stderr.write("the auth schema has no tables yet; run `npm start` (or `npm run migrate`) first\n");
-      return 1;
+    const code = errorCode(error);
+    if (code && NOT_MIGRATED.has(code)) {
+      process.stderr.write("the auth service has not set up its tables here yet; run `npm start` (or `npm run migrate`) first\n");
+      return EXIT.unavailable;
+    }
+    // Node's own codes (ECONNREFUSED, ENOTFOUND, ...): Postgres is not there at all.
+    if (code?.startsWith("E")) {
+      process.stderr.write(`admin: ${describeStartupError("Postgres", config.DATABASE_URL, error).message}\n`);
+      return EXIT.unavailable;
     }
     throw error;
   } finally {

@@ -1,32 +1,71 @@
-import type { AuthConfig } from "../auth.js";
+import type { IdentityClaims } from "@tollgate/proto";
+import type { Request } from "express";
+import type { Auth, AuthConfig } from "../auth.js";
+import { authError, type AuthErrorCode } from "../http/errors.js";
+import { requireSession, type CurrentSession } from "../sessions/current-session.js";
 import type { UserRow } from "../users/users.sql.js";
 
-/** better-auth's default access-control statements: what can be done to what. */
-export type Permissions = Partial<Record<"user" | "session", string[]>>;
+/** An access-control request as better-auth takes it: actions wanted, by resource (`{ user: ["ban"] }`). */
+export type Permissions = Record<string, string[]>;
 
-const ADMIN_ROLE: Required<Permissions> = {
-  user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password", "set-email", "set-phone", "get", "update"],
-  session: ["list", "revoke", "delete"],
-};
-
-/** The roles the admin plugin knows by default; any other role grants nothing. */
-const ROLES: Record<string, Required<Permissions>> = { admin: ADMIN_ROLE, user: { user: [], session: [] } };
-
-const rolesOf = (role: string | null | undefined) => (role || "user").split(",").map((name) => name.trim());
+type Statements = Readonly<Record<string, readonly string[]>>;
 
 /**
- * Whether a user may do all of `wanted`: a user id in ADMIN_USER_IDS may do anything, otherwise
- * one of their (comma-separated) roles must allow every action asked for.
+ * better-auth's default roles. `impersonate-admins` is a statement no role grants: only the users in
+ * ADMIN_USER_IDS, who may do anything, can impersonate an admin.
  */
+const ROLES: Readonly<Record<string, Statements>> = {
+  admin: {
+    user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password", "set-email", "set-phone", "get", "update"],
+    session: ["list", "revoke", "delete"],
+  },
+  user: { user: [], session: [] },
+};
+
+/** A user's roles: comma-separated, split as better-auth splits them (no trimming); none means `user`. */
+const rolesOf = (role: string) => (role || "user").split(",");
+
+const statementsOf = (role: string): Statements | undefined => (Object.hasOwn(ROLES, role) ? ROLES[role] : undefined);
+
+/**
+ * better-auth's `authorize`: something must be asked, and every resource asked must be one the role
+ * has statements for, with every action asked (at least one) among them.
+ */
+function allows(statements: Statements, wanted: Permissions): boolean {
+  const asked = Object.entries(wanted);
+  return (
+    asked.length > 0 &&
+    asked.every(([resource, actions]) => {
+      const allowed = Object.hasOwn(statements, resource) ? statements[resource] : undefined;
+      return allowed !== undefined && actions.length > 0 && actions.every((action) => allowed.includes(action));
+    })
+  );
+}
+
+/** Whether a user may do all of `wanted`: anything for a user id in ADMIN_USER_IDS, else what one of their roles allows. */
 export function hasPermission(config: AuthConfig, user: Pick<UserRow, "id" | "role">, wanted: Permissions): boolean {
   if (config.ADMIN_USER_IDS.includes(user.id)) return true;
   return rolesOf(user.role).some((role) => {
-    const granted = ROLES[role];
-    return Boolean(granted) && Object.entries(wanted).every(([resource, actions]) => actions.every((action) => granted?.[resource as keyof Permissions].includes(action)));
+    const statements = statementsOf(role);
+    return statements !== undefined && allows(statements, wanted);
   });
 }
 
+/** An admin, as impersonation sees one: the `admin` role among theirs, or listed in ADMIN_USER_IDS. */
 export const isAdminUser = (config: AuthConfig, user: Pick<UserRow, "id" | "role">) =>
   config.ADMIN_USER_IDS.includes(user.id) || rolesOf(user.role).includes("admin");
 
-export const knownRole = (role: string) => role in ROLES;
+export const knownRole = (role: string) => statementsOf(role) !== undefined;
+
+/** The signed-in caller, if allowed `wanted`; else 401, or 403 with the admin plugin's code for the action. */
+export async function requirePermission(
+  auth: Auth,
+  identity: IdentityClaims,
+  req: Request,
+  wanted: Permissions,
+  refusal: AuthErrorCode,
+): Promise<CurrentSession> {
+  const current = await requireSession(auth, identity, req);
+  if (!hasPermission(auth.config, current.user, wanted)) throw authError(403, refusal);
+  return current;
+}

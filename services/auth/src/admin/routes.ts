@@ -1,34 +1,84 @@
-import type { Request } from "express";
 import { z } from "zod";
 import { defineEndpoint, HttpError, randomId, type Endpoint } from "@tollgate/kit";
-import { userBanned, userCreated, userDeleted, userUpdated, type IdentityClaims } from "@tollgate/proto";
+import { userBanned, userCreated, userDeleted, userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
-import { authError, type AuthErrorCode } from "../http/errors.js";
-import { requireSession, findCurrentSession, type CurrentSession } from "../sessions/current-session.js";
-import { revokeSessions, startSession } from "../sessions/lifecycle.js";
+import { authError } from "../http/errors.js";
+import { requireSession } from "../sessions/current-session.js";
+import { revokeSessions } from "../sessions/lifecycle.js";
 import { sessionJson } from "../sessions/session-output.js";
-import { deleteSessions, findSessionById, hashToken, listUserSessions } from "../sessions/sessions.sql.js";
+import { findSessionByTokenHash, hashToken, listUserSessions } from "../sessions/sessions.sql.js";
 import { userEventData, userJson } from "../users/user-output.js";
+import { assertUsernameAvailable, normalizeUsername } from "../users/username.js";
 import { deleteUser, findUserByEmail, findUserById, insertUser, updateUser, type UserChanges, type UserRow } from "../users/users.sql.js";
-import { columnOf, queryUsers } from "./admin.sql.js";
-import { hasPermission, isAdminUser, knownRole, type Permissions } from "./permissions.js";
+import { queryUsers } from "./admin.sql.js";
+import { impersonationEndpoints } from "./impersonation.js";
+import { hasPermission, knownRole, requirePermission } from "./permissions.js";
+import { FILTER_OPERATORS, SEARCH_OPERATORS, userQueryOf } from "./user-query.js";
 
-const IMPERSONATION_SECONDS = 3600;
-const userId = z.coerce.string().min(1);
-const role = z.union([z.string(), z.array(z.string())]);
-const rolesText = (value: string | string[]) => (Array.isArray(value) ? value.join(",") : value);
+const userId = z.coerce.string();
+const roles = z.union([z.string(), z.array(z.string())]);
+
+/**
+ * The user fields create-user and update-user take in `data`. Fields better-auth's user has no column
+ * for are ignored, as its adapter drops them; `password` and `id` are kept only to be refused.
+ *
+ * better-auth also checks the caller's set-role, ban and set-email permissions for the fields that
+ * need them. With its default roles whoever may create or update users has those as well, so these
+ * finer checks, which matter only with custom roles, are left out.
+ */
+const userData = z
+  .object({
+    name: z.string(),
+    email: z.unknown(),
+    emailVerified: z.boolean(),
+    image: z.string().nullable(),
+    username: z.string(),
+    displayUsername: z.string().nullable(),
+    role: z.unknown(),
+    banned: z.boolean(),
+    banReason: z.string().nullable(),
+    banExpires: z.coerce.date().nullable(),
+  })
+  .partial()
+  .catchall(z.unknown());
+
+type UserData = z.output<typeof userData>;
+
+/** The columns `data` sets as given (a username lower-cased); role and e-mail are checked and set on their own. */
+function columnsOf(data: UserData): UserChanges {
+  return {
+    ...(data.name !== undefined && { name: data.name }),
+    ...(data.emailVerified !== undefined && { email_verified: data.emailVerified }),
+    ...(data.image !== undefined && { image: data.image }),
+    ...(data.username !== undefined && { username: normalizeUsername(data.username) }),
+    ...(data.displayUsername !== undefined && { display_username: data.displayUsername }),
+    ...(data.banned !== undefined && { banned: data.banned }),
+    ...(data.banReason !== undefined && { ban_reason: data.banReason }),
+    ...(data.banExpires !== undefined && { ban_expires: data.banExpires }),
+  };
+}
+
+/** A role or list of roles as stored: comma-separated, each one a role that exists. */
+function rolesToStore(value: unknown): string {
+  const names: unknown[] = Array.isArray(value) ? (value as unknown[]) : [value];
+  for (const name of names) {
+    if (typeof name !== "string") throw authError(400, "INVALID_ROLE_TYPE");
+    if (!knownRole(name)) throw authError(400, "YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE");
+  }
+  return names.join(",");
+}
+
+/** An address as stored (lower-cased), if it is one. */
+function validEmail(value: unknown): string {
+  const email = String(value).toLowerCase();
+  if (!z.email().safeParse(email).success) throw authError(400, "INVALID_EMAIL");
+  return email;
+}
 
 export function adminEndpoints(auth: Auth): Endpoint[] {
   const { config, db, outbox, passwords } = auth;
-
-  /** The signed-in caller, allowed `wanted`; else 401, or 403 with the plugin's code for the action. */
-  async function requireAdmin(identity: IdentityClaims, req: Request, wanted: Permissions, refusal: AuthErrorCode): Promise<CurrentSession> {
-    const current = await requireSession(auth, identity, req);
-    if (!hasPermission(config, current.user, wanted)) throw authError(403, refusal);
-    return current;
-  }
 
   async function existingUser(id: string): Promise<UserRow> {
     const user = await findUserById(db, id);
@@ -36,11 +86,12 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
     return user;
   }
 
-  function assertKnownRoles(value: string | string[]): void {
-    for (const name of Array.isArray(value) ? value : [value]) if (!knownRole(name)) throw authError(400, "YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE");
+  async function assertEmailFree(email: string, owner?: string): Promise<void> {
+    const holder = await findUserByEmail(db, email);
+    if (holder && holder.id !== owner) throw authError(400, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
   }
 
-  /** Applies changes to a user and announces them; a ban also ends every session, in the same transaction. */
+  /** Changes a user and announces it; a ban also ends every session of theirs, in the same transaction. */
   async function changeUser(id: string, changes: UserChanges): Promise<UserRow> {
     return db.transaction(async (trx) => {
       const user = await updateUser(trx, id, changes);
@@ -62,56 +113,46 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
         query: z.object({
           searchValue: z.string().optional(),
           searchField: z.enum(["email", "name"]).optional(),
-          searchOperator: z.enum(["contains", "starts_with", "ends_with"]).optional(),
-          limit: z.coerce.number().int().min(0).optional(),
-          offset: z.coerce.number().int().min(0).optional(),
+          searchOperator: z.enum(SEARCH_OPERATORS).optional(),
+          limit: z.string().optional(),
+          offset: z.string().optional(),
           sortBy: z.string().optional(),
           sortDirection: z.enum(["asc", "desc"]).optional(),
           filterField: z.string().optional(),
           filterValue: z.union([z.string(), z.array(z.string())]).optional(),
-          filterOperator: z.enum(["eq", "ne", "lt", "lte", "gt", "gte", "in", "not_in", "contains", "starts_with", "ends_with"]).optional(),
+          filterOperator: z.enum(FILTER_OPERATORS).optional(),
         }),
       },
       async ({ query, identity, req }) => {
-        await requireAdmin(identity, req, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
-        const filterColumn = columnOf(query.filterField ?? "email");
-        const sortColumn = query.sortBy ? columnOf(query.sortBy) : undefined;
-        if (!filterColumn || (query.sortBy && !sortColumn)) throw new HttpError(400, "BAD_REQUEST", "unknown field to filter or sort by");
-        const { users, total } = await queryUsers(db, {
-          search: query.searchValue ? { column: query.searchField ?? "email", operator: query.searchOperator ?? "contains", value: query.searchValue } : undefined,
-          filter: query.filterValue !== undefined ? { column: filterColumn, operator: query.filterOperator ?? "eq", value: query.filterValue } : undefined,
-          sort: sortColumn ? { column: sortColumn, direction: query.sortDirection ?? "asc" } : undefined,
-          limit: query.limit || undefined,
-          offset: query.offset || undefined,
-        });
-        return { users: users.map(userJson), total, limit: query.limit || undefined, offset: query.offset || undefined };
+        await requirePermission(auth, identity, req, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
+        const userQuery = userQueryOf(query);
+        // better-auth answers a query its database refuses with an empty list, not an error.
+        if (!userQuery) return { users: [], total: 0 };
+        const { users, total } = await queryUsers(db, userQuery);
+        return { users: users.map(userJson), total, limit: userQuery.limit, offset: userQuery.offset };
       },
     ),
 
     defineEndpoint("/admin/get-user", { method: "GET", query: z.object({ id: z.string() }) }, async ({ query, identity, req }) => {
-      await requireAdmin(identity, req, { user: ["get"] }, "YOU_ARE_NOT_ALLOWED_TO_GET_USER");
+      await requirePermission(auth, identity, req, { user: ["get"] }, "YOU_ARE_NOT_ALLOWED_TO_GET_USER");
       return userJson(await existingUser(query.id));
     }),
 
     defineEndpoint(
       "/admin/create-user",
-      {
-        method: "POST",
-        body: z.object({ email: z.string(), password: z.string().optional(), name: z.string(), role: role.optional(), data: z.record(z.string(), z.unknown()).optional() }),
-      },
+      { method: "POST", body: z.object({ email: z.string(), password: z.string().optional(), name: z.string(), role: roles.optional(), data: userData.optional() }) },
       async ({ body, identity, req }) => {
-        const admin = await requireAdmin(identity, req, { user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS");
-        if (body.role !== undefined) {
-          if (!hasPermission(config, admin.user, { user: ["set-role"] })) throw authError(403, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
-          assertKnownRoles(body.role);
-        }
-        const email = body.email.toLowerCase();
-        if (!z.email().safeParse(email).success) throw authError(400, "INVALID_EMAIL");
-        if (body.password !== undefined) assertPasswordLength(config, body.password, "max");
-        if (await findUserByEmail(db, email)) throw authError(400, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
+        await requirePermission(auth, identity, req, { user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS");
+        const data = body.data ?? {};
+        const requestedRole = body.role ?? data.role;
+        const role = requestedRole === undefined ? "user" : rolesToStore(requestedRole);
+        const email = validEmail(body.email);
+        if (body.password) assertPasswordLength(config, body.password, "max");
+        await assertEmailFree(email);
+        if (data.username !== undefined) await assertUsernameAvailable(db, data.username);
         const hash = body.password ? await passwords.hash(body.password) : null;
         const user = await db.transaction(async (trx) => {
-          const created = await insertUser(trx, { id: randomId(32), name: body.name, email, role: body.role === undefined ? "user" : rolesText(body.role) });
+          const created = await insertUser(trx, { id: randomId(32), ...columnsOf(data), name: body.name, email, role });
           if (hash) await insertCredentialAccount(trx, created.id, hash);
           await outbox.emit(trx, userCreated, userEventData(created));
           return created;
@@ -120,71 +161,43 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
       },
     ),
 
-    defineEndpoint(
-      "/admin/update-user",
-      { method: "POST", body: z.object({ userId, data: z.record(z.string(), z.unknown()) }) },
-      async ({ body, identity, req }) => {
-        const admin = await requireAdmin(identity, req, { user: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
-        const data = body.data;
-        const has = (key: string) => Object.prototype.hasOwnProperty.call(data, key);
-        if (Object.keys(data).length === 0) throw authError(400, "NO_DATA_TO_UPDATE");
-        if (has("password")) throw authError(400, "PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER");
-        if (has("id")) throw authError(400, "USER_ID_CANNOT_BE_UPDATED");
-        const changes = z
-          .object({
-            name: z.string().optional(),
-            image: z.string().nullable().optional(),
-            role: role.optional(),
-            email: z.email().optional(),
-            emailVerified: z.boolean().optional(),
-            banned: z.boolean().optional(),
-            banReason: z.string().nullable().optional(),
-          })
-          .parse(data);
-        if (changes.role !== undefined) {
-          if (!hasPermission(config, admin.user, { user: ["set-role"] })) throw authError(403, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
-          assertKnownRoles(changes.role);
-        }
-        if (has("banned") || has("banReason")) {
-          if (!hasPermission(config, admin.user, { user: ["ban"] })) throw authError(403, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
-          if (changes.banned === true && body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_BAN_YOURSELF");
-        }
-        if (has("email") || has("emailVerified")) {
-          if (!hasPermission(config, admin.user, { user: ["set-email"] })) throw authError(403, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_EMAIL");
-          const holder = changes.email ? await findUserByEmail(db, changes.email.toLowerCase()) : undefined;
-          if (holder && holder.id !== body.userId) throw authError(400, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
-        }
-        await existingUser(body.userId);
-        const user = await changeUser(body.userId, {
-          ...(changes.name !== undefined && { name: changes.name }),
-          ...(changes.image !== undefined && { image: changes.image }),
-          ...(changes.role !== undefined && { role: rolesText(changes.role) }),
-          ...(changes.email !== undefined && { email: changes.email.toLowerCase() }),
-          ...(changes.emailVerified !== undefined && { email_verified: changes.emailVerified }),
-          ...(changes.banned !== undefined && { banned: changes.banned }),
-          ...(changes.banReason !== undefined && { ban_reason: changes.banReason }),
-        });
-        return userJson(user);
-      },
-    ),
-
-    defineEndpoint("/admin/set-role", { method: "POST", body: z.object({ userId, role }) }, async ({ body, identity, req }) => {
-      await requireAdmin(identity, req, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
-      assertKnownRoles(body.role);
+    defineEndpoint("/admin/update-user", { method: "POST", body: z.object({ userId, data: userData }) }, async ({ body, identity, req }) => {
+      const admin = await requirePermission(auth, identity, req, { user: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
+      const { data } = body;
+      const has = (key: string) => Object.hasOwn(data, key);
+      if (Object.keys(data).length === 0) throw authError(400, "NO_DATA_TO_UPDATE");
+      if (has("password")) throw authError(400, "PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER");
+      if (has("id")) throw authError(400, "USER_ID_CANNOT_BE_UPDATED");
+      const changes = columnsOf(data);
+      if (has("role")) changes.role = rolesToStore(data.role);
+      if (data.banned === true && body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_BAN_YOURSELF");
+      if (has("email")) {
+        changes.email = validEmail(data.email);
+        await assertEmailFree(changes.email, body.userId);
+      }
+      if (data.username !== undefined) await assertUsernameAvailable(db, data.username, body.userId);
       await existingUser(body.userId);
-      return { user: userJson(await changeUser(body.userId, { role: rolesText(body.role) })) };
+      return userJson(await changeUser(body.userId, changes));
+    }),
+
+    defineEndpoint("/admin/set-role", { method: "POST", body: z.object({ userId, role: roles }) }, async ({ body, identity, req }) => {
+      await requirePermission(auth, identity, req, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
+      const role = rolesToStore(body.role);
+      await existingUser(body.userId);
+      return { user: userJson(await changeUser(body.userId, { role })) };
     }),
 
     defineEndpoint(
       "/admin/ban-user",
-      { method: "POST", body: z.object({ userId, banReason: z.string().optional(), banExpiresIn: z.number().positive().optional() }) },
+      { method: "POST", body: z.object({ userId, banReason: z.string().optional(), banExpiresIn: z.number().optional() }) },
       async ({ body, identity, req }) => {
-        const admin = await requireAdmin(identity, req, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
+        const admin = await requirePermission(auth, identity, req, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
         await existingUser(body.userId);
         if (body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_BAN_YOURSELF");
         const user = await changeUser(body.userId, {
           banned: true,
           ban_reason: body.banReason || "No reason",
+          // better-auth reads 0 as no expiry.
           ban_expires: body.banExpiresIn ? new Date(Date.now() + body.banExpiresIn * 1000) : null,
         });
         return { user: userJson(user) };
@@ -192,69 +205,38 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
     ),
 
     defineEndpoint("/admin/unban-user", { method: "POST", body: z.object({ userId }) }, async ({ body, identity, req }) => {
-      await requireAdmin(identity, req, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
+      await requirePermission(auth, identity, req, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
       await existingUser(body.userId);
       return { user: userJson(await changeUser(body.userId, { banned: false, ban_reason: null, ban_expires: null })) };
     }),
 
-    defineEndpoint("/admin/impersonate-user", { method: "POST", body: z.object({ userId }) }, async ({ body, identity, req, res }) => {
-      const admin = await requireAdmin(identity, req, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
-      const target = await existingUser(body.userId);
-      if (isAdminUser(config, target) && !hasPermission(config, admin.user, { user: ["impersonate-admins"] })) {
-        throw authError(403, "YOU_CANNOT_IMPERSONATE_ADMINS");
-      }
-      const { session, token } = await startSession(auth, db, res, target, {
-        req,
-        persistent: false,
-        impersonation: { by: admin.user.id, sessionId: admin.session.id, lifetimeSeconds: IMPERSONATION_SECONDS },
-      });
-      return { session: sessionJson(session, token), user: userJson(target) };
-    }),
-
-    defineEndpoint("/admin/stop-impersonating", { method: "POST" }, async ({ identity, req, res }) => {
-      const current = await findCurrentSession(auth, identity, req);
-      if (!current) throw authError(401, "UNAUTHORIZED");
-      const { impersonated_by: adminId, impersonator_session_id: adminSessionId } = current.session;
-      if (!adminId) throw new HttpError(400, "BAD_REQUEST", "You are not impersonating anyone");
-      const admin = await findUserById(db, adminId);
-      const adminSession = adminSessionId ? await findSessionById(db, adminSessionId) : undefined;
-      if (!admin || !adminSession || adminSession.user_id !== admin.id || adminSession.expires_at <= new Date()) {
-        throw new HttpError(500, "INTERNAL_SERVER_ERROR", "Failed to find admin session");
-      }
-      // Only digests of tokens are kept, so the admin's old cookie cannot be restored: the admin's
-      // session is replaced by a new one, and the impersonation ends.
-      const resumed = await db.transaction(async (trx) => {
-        await deleteSessions(trx, { userId: current.user.id, ids: [current.session.id] });
-        await revokeSessions(auth, trx, { userId: admin.id, ids: [adminSession.id] });
-        return startSession(auth, trx, res, admin, { req, persistent: adminSession.persistent });
-      });
-      return { session: sessionJson(resumed.session, resumed.token), user: userJson(admin) };
-    }),
+    ...impersonationEndpoints(auth),
 
     defineEndpoint("/admin/list-user-sessions", { method: "POST", body: z.object({ userId }) }, async ({ body, identity, req }) => {
-      await requireAdmin(identity, req, { session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
+      await requirePermission(auth, identity, req, { session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
       return { sessions: (await listUserSessions(db, body.userId)).map((session) => sessionJson(session, null)) };
     }),
 
     defineEndpoint("/admin/revoke-user-session", { method: "POST", body: z.object({ sessionToken: z.string() }) }, async ({ body, identity, req }) => {
-      await requireAdmin(identity, req, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
-      // The token as the user holds it, or the handle list-user-sessions shows.
+      await requirePermission(auth, identity, req, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+      // The token as the user holds it, or the digest list-user-sessions shows in its place.
       const digest = /^[0-9a-f]{64}$/.test(body.sessionToken) ? body.sessionToken : hashToken(body.sessionToken);
-      const session = await db("sessions").where({ token_hash: digest }).first<{ id: string; user_id: string } | undefined>();
+      const session = await findSessionByTokenHash(db, digest);
       if (session) await db.transaction((trx) => revokeSessions(auth, trx, { userId: session.user_id, ids: [session.id] }));
       return { success: true };
     }),
 
     defineEndpoint("/admin/revoke-user-sessions", { method: "POST", body: z.object({ userId }) }, async ({ body, identity, req }) => {
-      await requireAdmin(identity, req, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+      await requirePermission(auth, identity, req, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
       await db.transaction((trx) => revokeSessions(auth, trx, { userId: body.userId }));
       return { success: true };
     }),
 
     defineEndpoint("/admin/remove-user", { method: "POST", body: z.object({ userId }) }, async ({ body, identity, req }) => {
-      const admin = await requireAdmin(identity, req, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
+      const admin = await requirePermission(auth, identity, req, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
       if (body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_REMOVE_YOURSELF");
       await existingUser(body.userId);
+      // Sessions and accounts go with the user; the gateway drops its cached sessions on user.deleted.
       await db.transaction(async (trx) => {
         await deleteUser(trx, body.userId);
         await outbox.emit(trx, userDeleted, { id: body.userId });
@@ -264,9 +246,9 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
 
     defineEndpoint(
       "/admin/set-user-password",
-      { method: "POST", body: z.object({ newPassword: z.string().min(1, "newPassword cannot be empty"), userId }) },
+      { method: "POST", body: z.object({ newPassword: z.string().min(1, "newPassword cannot be empty"), userId: userId.min(1, "userId cannot be empty") }) },
       async ({ body, identity, req }) => {
-        await requireAdmin(identity, req, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
+        await requirePermission(auth, identity, req, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
         assertPasswordLength(config, body.newPassword);
         await existingUser(body.userId);
         const hash = await passwords.hash(body.newPassword);
@@ -281,18 +263,16 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
       "/admin/has-permission",
       {
         method: "POST",
-        body: z.object({
-          userId: z.coerce.string().optional(),
-          role: z.string().optional(),
-          permission: z.record(z.string(), z.array(z.string())).optional(),
-          permissions: z.record(z.string(), z.array(z.string())).optional(),
-        }),
+        body: z
+          .object({ userId: z.coerce.string().optional(), role: z.string().optional() })
+          .and(z.xor([z.object({ permission: z.record(z.string(), z.array(z.string())) }), z.object({ permissions: z.record(z.string(), z.array(z.string())) })])),
       },
       async ({ body, identity, req }) => {
-        const wanted = body.permissions ?? body.permission;
-        if (!wanted) throw new HttpError(400, "BAD_REQUEST", "invalid permission check. no permission(s) were passed.");
+        // better-auth's schema takes either key, but the check reads only `permissions`.
+        if (!("permissions" in body)) throw new HttpError(400, "BAD_REQUEST", "invalid permission check. no permission(s) were passed.");
+        // Over HTTP the caller's own session decides; `userId` and `role` count only for server calls.
         const { user } = await requireSession(auth, identity, req);
-        return { error: null, success: hasPermission(config, user, wanted) };
+        return { error: null, success: hasPermission(config, user, body.permissions) };
       },
     ),
   ];

@@ -1,14 +1,5 @@
 import { randomId, type Knex } from "@tollgate/kit";
-
-export interface AccountRow {
-  id: string;
-  user_id: string;
-  provider_id: string;
-  account_id: string;
-  password: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+import type { AccountRow } from "../accounts/accounts.sql.js";
 
 /** The e-mail-and-password account is the one with provider `credential`, keyed by the user's id. */
 export const findCredentialAccount = (db: Knex, userId: string) =>

@@ -3,10 +3,10 @@ import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
+import { authUrl } from "../mail/links.js";
 import { resetPasswordMail } from "../mail/messages.js";
 import { revokeSessions } from "../sessions/lifecycle.js";
 import { findUserByEmail, findUserById } from "../users/users.sql.js";
-import { authUrl, withMail } from "../verification/send.js";
 import { consumeVerification, createVerification, peekVerification } from "../verification/verifications.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
 import { assertPasswordLength } from "./password-policy.js";
@@ -15,24 +15,25 @@ const RESET_TOKEN_LENGTH = 24;
 const RESET_TOKEN_SECONDS = 3600;
 const SAME_ANSWER = { status: true, message: "If this email exists in our system, check your email for the reset link" };
 
-/** `base` with query parameters added, kept relative when it was a path. */
-function withQuery(base: string, parameters: Record<string, string>): string {
-  const url = new URL(base, "http://placeholder");
-  for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
-  return base.startsWith("/") ? `${url.pathname}${url.search}` : url.toString();
-}
-
 export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
   const { config, db, passwords } = auth;
+
+  /** better-auth's redirect from a reset link: the callback resolved against the auth base URL (its error page without one). */
+  const resetRedirect = (callbackURL: string, parameters: Record<string, string>) => {
+    const url = callbackURL ? new URL(callbackURL, authUrl(config, "/")) : new URL(authUrl(config, "/error"));
+    for (const [name, value] of Object.entries(parameters)) url.searchParams.set(name, value);
+    return url.href;
+  };
+
   const requestReset = (path: string) =>
     defineEndpoint(path, { method: "POST", body: z.object({ email: z.email(), redirectTo: z.string().optional() }) }, async ({ body }) => {
       assertTrustedRedirect(config, body.redirectTo, "INVALID_REDIRECT_URL");
       const user = await findUserByEmail(db, body.email.toLowerCase());
       // The same answer either way: the form must not reveal which addresses have accounts.
       if (!user) return SAME_ANSWER;
-      await withMail(auth, async (trx) => {
+      await auth.mail.transaction(async (trx) => {
         const token = await createVerification(trx, "reset-password", user.id, RESET_TOKEN_SECONDS, RESET_TOKEN_LENGTH);
-        const url = authUrl(auth, `/reset-password/${token}?callbackURL=${encodeURIComponent(body.redirectTo ?? "")}`);
+        const url = authUrl(config, `/reset-password/${token}?callbackURL=${encodeURIComponent(body.redirectTo ?? "")}`);
         await auth.mail.queue(trx, resetPasswordMail(user.email, url));
       });
       return SAME_ANSWER;
@@ -45,12 +46,12 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
 
     defineEndpoint(
       "/reset-password/:token",
-      { method: "GET", params: z.object({ token: z.string() }), query: z.object({ callbackURL: z.string().optional() }) },
+      { method: "GET", params: z.object({ token: z.string() }), query: z.object({ callbackURL: z.string() }) },
       async ({ params, query, res }) => {
-        assertTrustedRedirect(config, query.callbackURL);
-        const valid = query.callbackURL && (await peekVerification(db, "reset-password", params.token));
-        if (!query.callbackURL) return res.redirect(302, withQuery("/api/auth/error", { error: "INVALID_TOKEN" }));
-        res.redirect(302, withQuery(query.callbackURL, valid ? { token: params.token } : { error: "INVALID_TOKEN" }));
+        // Empty, as in a link asked for without redirectTo, is no callback: better-auth checks none.
+        assertTrustedRedirect(config, query.callbackURL || undefined);
+        const valid = query.callbackURL !== "" && (await peekVerification(db, "reset-password", params.token)) !== null;
+        res.redirect(302, resetRedirect(query.callbackURL, valid ? { token: params.token } : { error: "INVALID_TOKEN" }));
       },
     ),
 
@@ -62,14 +63,17 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
         query: z.object({ token: z.string().optional() }),
       },
       async ({ body, query }) => {
-        const token = body.token ?? query.token;
+        const token = body.token || query.token;
         if (!token) throw authError(400, "INVALID_TOKEN");
         assertPasswordLength(config, body.newPassword);
+        const userId = await peekVerification(db, "reset-password", token);
+        if (!userId) throw authError(400, "INVALID_TOKEN");
+        const user = await findUserById(db, userId);
+        if (!user) throw authError(400, "USER_NOT_FOUND");
         const hash = await passwords.hash(body.newPassword);
         await db.transaction(async (trx) => {
-          const userId = await consumeVerification(trx, "reset-password", token);
-          const user = userId ? await findUserById(trx, userId) : undefined;
-          if (!user) throw authError(400, "INVALID_TOKEN");
+          // Spent in the transaction that uses it: of two requests with one token, one sets a password.
+          if (!(await consumeVerification(trx, "reset-password", token))) throw authError(400, "INVALID_TOKEN");
           const account = await findCredentialAccount(trx, user.id);
           if (account) await setAccountPassword(trx, account.id, hash);
           else await insertCredentialAccount(trx, user.id, hash);

@@ -10,7 +10,7 @@ import { userEventData, userJson } from "../users/user-output.js";
 import { assertUsernameAvailable, findUserByUsername, normalizeUsername, usernameProblem } from "../users/username.js";
 import { findUserByEmail, insertUser, type UserRow } from "../users/users.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
-import { queueVerificationMail, withMail } from "../verification/send.js";
+import { queueVerificationMail } from "../verification/send.js";
 import { assertPasswordLength } from "./password-policy.js";
 import { signInWithPassword } from "./sign-in.js";
 
@@ -67,7 +67,7 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
         const hash = await passwords.hash(body.password);
         const signIn = !config.REQUIRE_EMAIL_VERIFICATION;
         try {
-          return await withMail(auth, async (trx) => {
+          return await auth.mail.transaction(async (trx) => {
             const user = await insertUser(trx, fields);
             await insertCredentialAccount(trx, user.id, hash);
             await auth.outbox.emit(trx, userCreated, userEventData(user));

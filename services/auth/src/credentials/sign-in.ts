@@ -3,8 +3,8 @@ import type { Auth } from "../auth.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { startSession } from "../sessions/lifecycle.js";
 import { userJson } from "../users/user-output.js";
-import { updateUser, type UserRow } from "../users/users.sql.js";
-import { queueVerificationMail, withMail } from "../verification/send.js";
+import { liftExpiredBan, type UserRow } from "../users/users.sql.js";
+import { queueVerificationMail } from "../verification/send.js";
 import { findCredentialAccount } from "./credentials.sql.js";
 
 export interface SignInRequest {
@@ -28,21 +28,15 @@ export async function signInWithPassword(
   const account = user ? await findCredentialAccount(auth.db, user.id) : undefined;
   const valid = account?.password ? await auth.passwords.verify(body.password, account.password) : await auth.passwords.verifyNothing(body.password);
   if (!user || !valid) throw authError(401, invalid);
-  const active = await liftExpiredBan(auth, user);
+  const active = await liftExpiredBan(auth.db, user);
   if (active.banned) throw authError(403, "BANNED_USER");
   if (auth.config.REQUIRE_EMAIL_VERIFICATION && !active.email_verified) {
     // The first mail may be lost or expired: each refused sign-in sends a fresh one.
-    await withMail(auth, (trx) => queueVerificationMail(auth, trx, active, body.callbackURL));
+    await auth.mail.transaction((trx) => queueVerificationMail(auth, trx, active, body.callbackURL));
     throw authError(403, "EMAIL_NOT_VERIFIED");
   }
 
   const { token } = await startSession(auth, auth.db, http.res, active, { req: http.req, persistent: body.rememberMe !== false });
   if (body.callbackURL) http.res.setHeader("location", body.callbackURL);
   return { redirect: Boolean(body.callbackURL), token, url: body.callbackURL, user: userJson(active) };
-}
-
-/** A ban whose expiry has passed no longer applies; it is lifted on the user's next sign-in. */
-async function liftExpiredBan(auth: Auth, user: UserRow): Promise<UserRow> {
-  if (!user.banned || !user.ban_expires || user.ban_expires > new Date()) return user;
-  return (await updateUser(auth.db, user.id, { banned: false, ban_reason: null, ban_expires: null })) ?? user;
 }

@@ -40,3 +40,14 @@ export function isTrustedRedirect(config: AuthConfig, url: string): boolean {
 export function assertTrustedRedirect(config: AuthConfig, url: string | undefined, code: AuthErrorCode = "INVALID_CALLBACK_URL"): void {
   if (url !== undefined && !isTrustedRedirect(config, url)) throw authError(403, code);
 }
+
+/**
+ * `url` with `params` added to its query (after any it has, before its fragment), as better-auth adds
+ * `error=` to a callback. A path stays a path.
+ */
+export function withQuery(url: string, params: Record<string, string>): string {
+  const target = new URL(url, "http://placeholder");
+  const added = new URLSearchParams(params).toString();
+  target.search = target.search ? `${target.search}${target.search.endsWith("&") ? "" : "&"}${added}` : added;
+  return url.startsWith("/") ? target.href.slice(target.origin.length) : target.href;
+}

@@ -59,10 +59,21 @@ export const AUTH_ERRORS = {
   USERNAME_TOO_LONG: "Username is too long",
   INVALID_USERNAME: "Username is invalid",
   BANNED_USER: "You have been banned from this application. Please contact support if you believe this is an error.",
+  INVALID_USER: "Invalid user",
+  INVALID_ROLE_TYPE: "Invalid role type",
+  PROVIDER_NOT_FOUND: "Provider not found",
+  ID_TOKEN_NOT_SUPPORTED: "id_token not supported",
+  USER_EMAIL_NOT_FOUND: "User email not found",
+  SOCIAL_ACCOUNT_ALREADY_LINKED: "Social account already linked",
+  LINKING_NOT_ALLOWED: "Account not linked - linking not allowed",
+  LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: "Account not linked - different emails not allowed",
+  REFRESH_TOKEN_NOT_FOUND: "Refresh token not found",
+  FAILED_TO_REFRESH_ACCESS_TOKEN: "Failed to refresh access token",
+  FAILED_TO_GET_ACCESS_TOKEN: "Failed to get a valid access token",
 } as const;
 
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;
 
-export function authError(status: 400 | 401 | 403 | 404 | 422 | 500, code: AuthErrorCode): HttpError {
+export function authError(status: 400 | 401 | 403 | 404 | 409 | 422 | 500, code: AuthErrorCode): HttpError {
   return new HttpError(status, code, AUTH_ERRORS[code]);
 }

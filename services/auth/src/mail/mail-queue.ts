@@ -1,12 +1,18 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { SerialRunner, type Knex, type Logger, type Worker } from "@tollgate/kit";
-import { claimDueMails, insertMail, markMailFailed, markMailSent, type Mail } from "./mails.sql.js";
+import type { AuthConfig } from "../auth.js";
+import { claimDueMails, insertMail, markMailFailed, markMailSent, markMailboxDelivered, type Mail } from "./mails.sql.js";
 
 const MAX_ATTEMPTS = 8;
 const POLL_MS = 1_000;
 const BATCH = 10;
+/**
+ * Due mail stays locked while it is sent, so a mail server that stops answering must not hold the
+ * transaction for nodemailer's default ten minutes.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
-/** 2 s, 8 s, 32 s … capped at an hour: a few hours of retries for a mail server that is down. */
+/** 2 s, 8 s, 32 s … capped at an hour: eight attempts over about two hours for a server that is down. */
 const retryDelayMs = (attempts: number) => Math.min(3600_000, 2_000 * 4 ** (attempts - 1));
 
 /**
@@ -18,9 +24,10 @@ export class MailQueue implements Worker {
   private readonly runner: SerialRunner;
 
   constructor(
-    private readonly deps: { db: Knex; logger: Logger; smtpUrl: string | undefined; from: string },
+    private readonly deps: { db: Knex; logger: Logger; config: Pick<AuthConfig, "SMTP_URL" | "MAIL_FROM" | "NODE_ENV"> },
   ) {
-    this.transport = deps.smtpUrl ? nodemailer.createTransport(deps.smtpUrl) : null;
+    const { SMTP_URL } = deps.config;
+    this.transport = SMTP_URL ? nodemailer.createTransport({ url: SMTP_URL, ...SMTP_TIMEOUTS }) : null;
     this.runner = new SerialRunner(
       () => this.deliverDue(),
       (error) => deps.logger.error({ err: error }, "mail delivery failed; retrying on the next poll"),
@@ -31,12 +38,17 @@ export class MailQueue implements Worker {
     await insertMail(trx, mail);
   }
 
-  /** Delivers what is due now; call after committing a transaction that queued mail. */
-  wake(): void {
+  /** A transaction whose queued mail is delivered as soon as it commits, rather than on the next poll. */
+  async transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    const result = await this.deps.db.transaction(work);
     this.runner.wake();
+    return result;
   }
 
   start(): Promise<void> {
+    if (!this.transport && this.deps.config.NODE_ENV === "production") {
+      this.deps.logger.warn("SMTP_URL is not set: mail is kept in the database and reaches nobody");
+    }
     this.runner.poll(POLL_MS);
     return Promise.resolve();
   }
@@ -47,29 +59,29 @@ export class MailQueue implements Worker {
   }
 
   private async deliverDue(): Promise<void> {
+    const { db, logger, config } = this.deps;
     if (!this.transport) {
-      // The development mailbox: queued mail is already where it will be read.
-      await this.deps.db("mails").whereNull("sent_at").update({ sent_at: new Date() });
+      await markMailboxDelivered(db);
       return;
     }
     const transport = this.transport;
-    let delivered: number;
+    let claimed: number;
     do {
-      delivered = await this.deps.db.transaction(async (trx) => {
+      claimed = await db.transaction(async (trx) => {
         const due = await claimDueMails(trx, BATCH, MAX_ATTEMPTS);
         for (const mail of due) {
           try {
-            await transport.sendMail({ from: this.deps.from, to: mail.to_address, subject: mail.subject, text: mail.text, html: mail.html });
+            await transport.sendMail({ from: config.MAIL_FROM, to: mail.to_address, subject: mail.subject, text: mail.text, html: mail.html });
             await markMailSent(trx, mail.id);
           } catch (error) {
             const attempts = mail.attempts + 1;
             const reason = error instanceof Error ? error.message : String(error);
-            this.deps.logger.warn({ err: error, mail: mail.id, attempts }, attempts >= MAX_ATTEMPTS ? "giving up on a mail" : "mail not delivered; will retry");
+            logger.warn({ err: error, mail: mail.id, attempts }, attempts >= MAX_ATTEMPTS ? "giving up on a mail" : "mail not delivered; will retry");
             await markMailFailed(trx, mail.id, attempts, reason, new Date(Date.now() + retryDelayMs(attempts)));
           }
         }
         return due.length;
       });
-    } while (delivered === BATCH && !this.runner.isStopped);
+    } while (claimed === BATCH && !this.runner.isStopped);
   }
 }

@@ -17,6 +17,9 @@ function actionMail(to: string, subject: string, lead: string, action: string, u
 export const verificationMail = (to: string, url: string) =>
   actionMail(to, "Verify your e-mail address", "Please confirm that this is your e-mail address.", "Verify e-mail address", url, "If you did not ask for this, you can ignore this mail. The link works for one hour.");
 
+export const changeEmailMail = (to: string, url: string) =>
+  actionMail(to, "Confirm your new e-mail address", "You asked to use this address for your account from now on.", "Use this address", url, "Until you confirm, your account keeps its current address. If you did not ask for this, ignore this mail. The link works for one hour.");
+
 export const resetPasswordMail = (to: string, url: string) =>
   actionMail(to, "Reset your password", "Someone asked to reset the password of your account.", "Choose a new password", url, "If it was not you, ignore this mail: your password stays as it is. The link works once, for one hour.");
 

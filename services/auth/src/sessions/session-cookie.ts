@@ -4,10 +4,11 @@ import { authCookieName, encodeSessionCache, signCookieValue, type SessionCache 
 /** Browsers cap cookie lifetimes at 400 days; better-call refuses longer ones. */
 const MAX_COOKIE_AGE_SECONDS = 400 * 24 * 3600;
 
-/** Writes and clears better-auth's session cookies; only the gateway reads them. */
+/** Writes and clears better-auth's session and OAuth state cookies; only the gateway reads them. */
 export class SessionCookies {
   private readonly secure: boolean;
   private readonly names;
+  private readonly stateName: string;
 
   constructor(
     private readonly secret: string,
@@ -22,6 +23,7 @@ export class SessionCookies {
       data: authCookieName("session_data", publicUrl),
       dontRemember: authCookieName("dont_remember", publicUrl),
     };
+    this.stateName = authCookieName("state", publicUrl);
   }
 
   /** A persistent cookie lasts as long as the session; otherwise it ends with the browser session. */
@@ -31,11 +33,29 @@ export class SessionCookies {
     if (!persistent) res.append("set-cookie", this.serialize(this.names.dontRemember, signCookieValue("true", this.secret)));
   }
 
+  /**
+   * Puts the browser back on a session it held before, replacing one that ended with the browser
+   * (stop-impersonating): that one's dont_remember cookie goes, unless the restored session ends so too.
+   */
+  restore(res: Response, token: string, persistent: boolean): void {
+    this.issue(res, token, persistent);
+    if (persistent) res.append("set-cookie", this.serialize(this.names.dontRemember, "", 0));
+  }
+
   /** The session_data cookie cache, when it is on and the session fits in one cookie. */
   issueCache(res: Response, cache: SessionCache): void {
     if (this.cacheMaxAgeSeconds === null) return;
     const value = encodeSessionCache(cache, this.secret, this.cacheMaxAgeSeconds);
     res.append("set-cookie", value ? this.serialize(this.names.data, value, this.cacheMaxAgeSeconds) : this.serialize(this.names.data, "", 0));
+  }
+
+  /** Ties a social sign-in's state to the browser that began it, for as long as the state lives. */
+  issueState(res: Response, state: string, maxAgeSeconds: number): void {
+    res.append("set-cookie", this.serialize(this.stateName, signCookieValue(state, this.secret), maxAgeSeconds));
+  }
+
+  clearState(res: Response): void {
+    res.append("set-cookie", this.serialize(this.stateName, "", 0));
   }
 
   clear(res: Response): void {

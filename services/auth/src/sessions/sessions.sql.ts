@@ -29,13 +29,19 @@ export interface NewSession {
   impersonatorSessionId?: string | null;
 }
 
+/** A new session token: the token goes to the browser once, only its digest is stored. */
+function newToken(): { token: string; token_hash: string } {
+  const token = randomId(32);
+  return { token, token_hash: hashToken(token) };
+}
+
 /** Creates a session with a fresh token; the token is returned once and stored only as a digest. */
 export async function insertSession(db: Knex, session: NewSession): Promise<{ row: SessionRow; token: string }> {
-  const token = randomId(32);
+  const { token, token_hash } = newToken();
   const [row] = await db<SessionRow>("sessions")
     .insert({
       id: randomId(32),
-      token_hash: hashToken(token),
+      token_hash,
       user_id: session.userId,
       expires_at: session.expiresAt,
       persistent: session.persistent,
@@ -50,6 +56,16 @@ export async function insertSession(db: Knex, session: NewSession): Promise<{ ro
 }
 
 export const findSessionById = (db: Knex, id: string) => db<SessionRow>("sessions").where({ id }).first();
+
+/**
+ * Gives a session a new token, everything else kept: how a browser gets back a session whose token
+ * it no longer holds, since the old token cannot be recovered from its digest.
+ */
+export async function rekeySession(db: Knex, id: string): Promise<{ row: SessionRow; token: string } | undefined> {
+  const { token, token_hash } = newToken();
+  const [row] = await db<SessionRow>("sessions").where({ id }).update({ token_hash, updated_at: new Date() }).returning("*");
+  return row && { row, token };
+}
 
 export const findSessionByTokenHash = (db: Knex, tokenHash: string) =>
   db<SessionRow>("sessions").where({ token_hash: tokenHash }).first();

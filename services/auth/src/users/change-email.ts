@@ -1,33 +1,87 @@
+import type { Response } from "express";
 import { z } from "zod";
-import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, HttpError, type Endpoint, type Knex } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
-import { requireSession } from "../sessions/current-session.js";
-import { queueVerificationMail, withMail } from "../verification/send.js";
+import type { AuthErrorCode } from "../http/errors.js";
+import { changeEmailMail } from "../mail/messages.js";
+import { requireSession, type CurrentSession } from "../sessions/current-session.js";
+import { sessionCacheOf } from "../sessions/session-output.js";
+import { queueVerificationMail, verifyEmailUrl } from "../verification/send.js";
+import { signVerificationToken, type VerificationClaims } from "../verification/tokens.js";
 import { userEventData } from "./user-output.js";
-import { findUserByEmail, updateUser } from "./users.sql.js";
+import { findUserByEmail, findUserById, updateUser, type UserChanges, type UserRow } from "./users.sql.js";
+
+/** Changes the user's address and announces it; the browser's cookie cache shows it at once. */
+async function setEmail(
+  auth: Auth,
+  trx: Knex.Transaction,
+  current: CurrentSession | null,
+  res: Response,
+  userId: string,
+  changes: UserChanges,
+): Promise<UserRow | undefined> {
+  const changed = await updateUser(trx, userId, changes);
+  if (!changed) return undefined;
+  await auth.outbox.emit(trx, userUpdated, userEventData(changed));
+  if (current?.token && current.user.id === changed.id) auth.cookies.issueCache(res, sessionCacheOf(current.session, current.token, changed));
+  return changed;
+}
 
 export function changeEmailEndpoints(auth: Auth): Endpoint[] {
   return [
     defineEndpoint(
       "/change-email",
       { method: "POST", body: z.object({ newEmail: z.email(), callbackURL: z.string().optional() }) },
-      async ({ body, identity, req }) => {
-        const { user } = await requireSession(auth, identity, req);
+      async ({ body, identity, req, res }) => {
+        const current = await requireSession(auth, identity, req);
+        const { user } = current;
         assertTrustedRedirect(auth.config, body.callbackURL);
         const newEmail = body.newEmail.toLowerCase();
         if (newEmail === user.email) throw new HttpError(400, "BAD_REQUEST", "Email is the same");
         // Taken by someone else: answer as if it worked, so the form cannot probe for accounts.
         if (await findUserByEmail(auth.db, newEmail)) return { status: true };
-        await withMail(auth, async (trx) => {
-          const changed = await updateUser(trx, user.id, { email: newEmail, email_verified: false });
-          if (!changed) return;
-          await auth.outbox.emit(trx, userUpdated, userEventData(changed));
-          await queueVerificationMail(auth, trx, changed, body.callbackURL);
+
+        if (user.email_verified) {
+          // A verified address is given up only for one the user shows they receive mail at: the
+          // change happens when the link mailed to the new address is followed (see verify-email).
+          const token = signVerificationToken(auth.config.AUTH_SECRET, {
+            email: user.email,
+            updateTo: newEmail,
+            requestType: "change-email-verification",
+            userId: user.id,
+          });
+          await auth.mail.transaction((trx) => auth.mail.queue(trx, changeEmailMail(newEmail, verifyEmailUrl(auth, token, body.callbackURL))));
+          return { status: true };
+        }
+        // An address never verified protects nothing: it changes now, and the new one is verified next.
+        await auth.mail.transaction(async (trx) => {
+          const changed = await setEmail(auth, trx, current, res, user.id, { email: newEmail });
+          if (changed) await queueVerificationMail(auth, trx, changed, body.callbackURL);
         });
         return { status: true };
       },
     ),
   ];
+}
+
+/**
+ * Follows a change-of-address link: the user must still have the address the change was asked
+ * from, and a browser signed in as someone else cannot complete it. Following the link proves the
+ * new address, so it is verified.
+ */
+export async function completeEmailChange(
+  auth: Auth,
+  claims: VerificationClaims & { updateTo: string },
+  current: CurrentSession | null,
+  res: Response,
+): Promise<UserRow | AuthErrorCode> {
+  const user = await findUserById(auth.db, claims.userId);
+  if (!user) return "USER_NOT_FOUND";
+  if (user.email !== claims.email) return "INVALID_TOKEN";
+  if (current && current.user.id !== user.id) return "INVALID_USER";
+  if (await findUserByEmail(auth.db, claims.updateTo)) return "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL";
+  const changed = await auth.db.transaction((trx) => setEmail(auth, trx, current, res, user.id, { email: claims.updateTo, email_verified: true }));
+  return changed ?? "USER_NOT_FOUND";
 }

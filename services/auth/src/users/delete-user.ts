@@ -7,9 +7,9 @@ import { findCredentialAccount } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
+import { authUrl } from "../mail/links.js";
 import { deleteAccountMail } from "../mail/messages.js";
 import { findCurrentSession, requireSession, type CurrentSession } from "../sessions/current-session.js";
-import { authUrl, withMail } from "../verification/send.js";
 import { consumeVerification, createVerification } from "../verification/verifications.sql.js";
 import { deleteUser } from "./users.sql.js";
 
@@ -36,7 +36,8 @@ export function deleteUserEndpoints(auth: Auth): Endpoint[] {
       async ({ body, identity, req, res }) => {
         const current = await requireSession(auth, identity, req);
         assertTrustedRedirect(config, body.callbackURL);
-        if (body.password !== undefined) {
+        // As in better-auth, an empty password counts as none: then the session must be fresh.
+        if (body.password) {
           assertPasswordLength(config, body.password, "max");
           const account = await findCredentialAccount(db, current.user.id);
           if (!account?.password) throw authError(400, "CREDENTIAL_ACCOUNT_NOT_FOUND");
@@ -47,16 +48,17 @@ export function deleteUserEndpoints(auth: Auth): Endpoint[] {
           return DELETED;
         }
         if (config.DELETE_USER_EMAIL_CONFIRMATION) {
-          await withMail(auth, async (trx) => {
+          await auth.mail.transaction(async (trx) => {
             const token = await createVerification(trx, "delete-account", current.user.id, DELETE_TOKEN_SECONDS, DELETE_TOKEN_LENGTH);
-            const url = authUrl(auth, `/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(body.callbackURL ?? "/")}`);
+            const url = authUrl(config, `/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(body.callbackURL || "/")}`);
             await auth.mail.queue(trx, deleteAccountMail(current.user.email, url));
           });
           return { success: true, message: "Verification email sent" };
         }
-        // Without the password, only a recently signed-in session may delete the account.
+        // Without the password, only a recently signed-in session may delete the account. better-auth
+        // answers 400 SESSION_EXPIRED here, not requireFreshSession's 403 SESSION_NOT_FRESH.
         const freshAgeMs = config.SESSION_FRESH_AGE_SECONDS * 1000;
-        if (body.password === undefined && freshAgeMs > 0 && Date.now() - current.session.created_at.getTime() >= freshAgeMs) {
+        if (!body.password && freshAgeMs > 0 && Date.now() - current.session.created_at.getTime() >= freshAgeMs) {
           throw authError(400, "SESSION_EXPIRED");
         }
         await deleteCurrentUser(auth, current, res);

@@ -37,4 +37,10 @@ export async function updateUser(db: Knex, id: string, changes: UserChanges): Pr
   return row;
 }
 
+/** A ban whose expiry has passed no longer applies: better-auth lifts it when the user is next given a session. */
+export async function liftExpiredBan(db: Knex, user: UserRow): Promise<UserRow> {
+  if (!user.banned || !user.ban_expires || user.ban_expires > new Date()) return user;
+  return (await updateUser(db, user.id, { banned: false, ban_reason: null, ban_expires: null })) ?? user;
+}
+
 export const deleteUser = (db: Knex, id: string) => db<UserRow>("users").where({ id }).delete();

@@ -4,12 +4,13 @@ import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
-import { assertTrustedRedirect } from "../http/callback-url.js";
+import { assertTrustedRedirect, withQuery } from "../http/callback-url.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { findCurrentSession } from "../sessions/current-session.js";
-import { userEventData } from "../users/user-output.js";
+import { completeEmailChange } from "../users/change-email.js";
+import { userEventData, userJson } from "../users/user-output.js";
 import { findUserByEmail, updateUser } from "../users/users.sql.js";
-import { queueVerificationMail, withMail } from "./send.js";
+import { queueVerificationMail } from "./send.js";
 import { readVerificationToken } from "./tokens.js";
 
 /**
@@ -18,12 +19,13 @@ import { readVerificationToken } from "./tokens.js";
  */
 const ANONYMOUS_MINIMUM_MS = 500;
 
-/** better-auth appends the error code to the callback when there is one, else answers 401. */
+/**
+ * better-auth sends the browser back to the callback with `error=<code>` added after any query it
+ * has (before its fragment, a path kept a path), or answers 401 when there is no callback.
+ */
 function failVerification(res: Response, callbackURL: string | undefined, code: AuthErrorCode): void {
   if (!callbackURL) throw authError(401, code);
-  const target = new URL(callbackURL, "http://placeholder");
-  target.searchParams.set("error", code);
-  res.redirect(302, callbackURL.startsWith("/") ? `${target.pathname}${target.search}` : target.toString());
+  res.redirect(302, withQuery(callbackURL, { error: code }));
 }
 
 export function verificationEndpoints(auth: Auth): Endpoint[] {
@@ -39,12 +41,12 @@ export function verificationEndpoints(auth: Auth): Endpoint[] {
         if (current) {
           if (current.user.email !== email) throw authError(400, "EMAIL_MISMATCH");
           if (current.user.email_verified) throw authError(400, "EMAIL_ALREADY_VERIFIED");
-          await withMail(auth, (trx) => queueVerificationMail(auth, trx, current.user, body.callbackURL));
+          await auth.mail.transaction((trx) => queueVerificationMail(auth, trx, current.user, body.callbackURL));
           return { status: true };
         }
         const started = Date.now();
         const user = await findUserByEmail(db, email);
-        if (user && !user.email_verified) await withMail(auth, (trx) => queueVerificationMail(auth, trx, user, body.callbackURL));
+        if (user && !user.email_verified) await auth.mail.transaction((trx) => queueVerificationMail(auth, trx, user, body.callbackURL));
         await sleep(Math.max(0, ANONYMOUS_MINIMUM_MS - (Date.now() - started)));
         return { status: true };
       },
@@ -53,10 +55,17 @@ export function verificationEndpoints(auth: Auth): Endpoint[] {
     defineEndpoint(
       "/verify-email",
       { method: "GET", query: z.object({ token: z.string(), callbackURL: z.string().optional() }) },
-      async ({ query, res }) => {
+      async ({ query, identity, req, res }) => {
         assertTrustedRedirect(config, query.callbackURL);
         const claims = readVerificationToken(config.AUTH_SECRET, query.token);
         if (typeof claims === "string") return failVerification(res, query.callbackURL, claims);
+        const { updateTo } = claims;
+        if (updateTo) {
+          const changed = await completeEmailChange(auth, { ...claims, updateTo }, await findCurrentSession(auth, identity, req), res);
+          if (typeof changed === "string") return failVerification(res, query.callbackURL, changed);
+          if (query.callbackURL) return res.redirect(302, query.callbackURL);
+          return { status: true, user: userJson(changed) };
+        }
         const user = await findUserByEmail(db, claims.email);
         if (!user) return failVerification(res, query.callbackURL, "USER_NOT_FOUND");
         // A token for an address the user no longer has (changed since) verifies nothing.

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import type { Auth } from "../auth.js";
+import { authError } from "../http/errors.js";
+import { requireSession } from "../sessions/current-session.js";
+import { revokeSessions, startSession } from "../sessions/lifecycle.js";
+import { sessionCacheOf, sessionJson } from "../sessions/session-output.js";
+import { findSessionById, rekeySession } from "../sessions/sessions.sql.js";
+import { userJson } from "../users/user-output.js";
+import { findUserById, liftExpiredBan } from "../users/users.sql.js";
+import { hasPermission, isAdminUser, requirePermission } from "./permissions.js";
+
+/** better-auth's default impersonationSessionDuration. */
+const IMPERSONATION_SECONDS = 3600;
+
+const adminSessionNotFound = () => new HttpError(500, "INTERNAL_SERVER_ERROR", "Failed to find admin session");
+
+/**
+ * impersonate-user and stop-impersonating.
+ *
+ * better-auth keeps the admin's session token in an admin_session cookie and sets it again when
+ * impersonation stops. The auth service reads no cookies and keeps tokens only as digests, so the
+ * impersonation session names the admin's session instead (impersonator_session_id), and stopping
+ * gives that same session a new token: the admin is back in their own session (its id, sign-in time,
+ * expiry and active organization, as with better-auth), and no stored value can open a session.
+ */
+export function impersonationEndpoints(auth: Auth): Endpoint[] {
+  const { config, cookies, db } = auth;
+  return [
+    defineEndpoint("/admin/impersonate-user", { method: "POST", body: z.object({ userId: z.coerce.string() }) }, async ({ body, identity, req, res }) => {
+      const admin = await requirePermission(auth, identity, req, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
+      const found = await findUserById(db, body.userId);
+      if (!found) throw authError(404, "USER_NOT_FOUND");
+      if (isAdminUser(config, found) && !hasPermission(config, admin.user, { user: ["impersonate-admins"] })) {
+        throw authError(403, "YOU_CANNOT_IMPERSONATE_ADMINS");
+      }
+      // better-auth refuses every new session of a banned user, this one included.
+      const target = await liftExpiredBan(db, found);
+      if (target.banned) throw authError(403, "BANNED_USER");
+      // Like better-auth's, the impersonation cookie ends with the browser session.
+      const { session, token } = await startSession(auth, db, res, target, {
+        req,
+        persistent: false,
+        impersonation: { by: admin.user.id, sessionId: admin.session.id, lifetimeSeconds: IMPERSONATION_SECONDS },
+      });
+      return { session: sessionJson(session, token), user: userJson(target) };
+    }),
+
+    defineEndpoint("/admin/stop-impersonating", { method: "POST" }, async ({ identity, req, res }) => {
+      const current = await requireSession(auth, identity, req);
+      const { impersonated_by: adminId, impersonator_session_id: adminSessionId } = current.session;
+      if (!adminId) throw new HttpError(400, "BAD_REQUEST", "You are not impersonating anyone");
+      const admin = await findUserById(db, adminId);
+      if (!admin) throw new HttpError(500, "INTERNAL_SERVER_ERROR", "Failed to find user");
+      const own = adminSessionId ? await findSessionById(db, adminSessionId) : undefined;
+      if (!own || own.user_id !== admin.id || own.expires_at <= new Date()) throw adminSessionNotFound();
+      // The old token left the browser when impersonation began; only a copy of it could still be in
+      // the gateway's session cache, and only for that cache's short lifetime.
+      const resumed = await db.transaction(async (trx) => {
+        await revokeSessions(auth, trx, { userId: current.user.id, ids: [current.session.id] });
+        const rekeyed = await rekeySession(trx, own.id);
+        if (!rekeyed) throw adminSessionNotFound();
+        return rekeyed;
+      });
+      cookies.restore(res, resumed.token, resumed.row.persistent);
+      cookies.issueCache(res, sessionCacheOf(resumed.row, resumed.token, admin));
+      return { session: sessionJson(resumed.row, resumed.token), user: userJson(admin) };
+    }),
+  ];
+}

@@ -1,0 +1,212 @@
+import type { Request, Response } from "express";
+import { z } from "zod";
+import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import type { Auth } from "../auth.js";
+import { assertTrustedRedirect, withQuery } from "../http/callback-url.js";
+import { authError } from "../http/errors.js";
+import { authUrl } from "../mail/links.js";
+import { requireSession } from "../sessions/current-session.js";
+import { startSession } from "../sessions/lifecycle.js";
+import { userJson } from "../users/user-output.js";
+import { acceptsIdTokens, claimsOf, verifyIdToken } from "./id-token.js";
+import { authorizationUrl, exchangeCode } from "./oauth2.js";
+import { fetchProfile } from "./profile.js";
+import type { ProviderTokens } from "./providers/types.js";
+import type { ConfiguredProvider } from "./settings.js";
+import { linkProviderAccount, linkSessionLive, signInWithProvider, type ProviderIdentity } from "./sign-in.js";
+import { beginFlow, takeFlowState } from "./state.js";
+
+/** Extra parameters a client may add to the authorization request (the flow's own are kept). */
+const additionalParams = z.record(z.string(), z.string()).optional();
+
+const idTokenBody = z.object({
+  token: z.string(),
+  nonce: z.string().optional(),
+  accessToken: z.string().optional(),
+  refreshToken: z.string().optional(),
+  expiresAt: z.number().optional(),
+});
+
+const redirectFields = {
+  provider: z.string(),
+  callbackURL: z.string().optional(),
+  errorCallbackURL: z.string().optional(),
+  scopes: z.array(z.string()).optional(),
+  disableRedirect: z.boolean().optional(),
+  loginHint: z.string().optional(),
+  requestSignUp: z.boolean().optional(),
+  additionalParams,
+  additionalData: z.record(z.string(), z.unknown()).optional(),
+};
+
+/** What a provider's callback carries, in the query (or Apple's posted form). */
+const callbackParams = z.object({
+  code: z.string().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+  state: z.string().optional(),
+  /** Apple's JSON with the person's name, on their first sign-in. */
+  user: z.string().optional(),
+  /** VK's device id, repeated in the code exchange. */
+  device_id: z.string().optional(),
+  iss: z.string().optional(),
+});
+
+const redirectUri = (auth: Auth, provider: ConfiguredProvider) => authUrl(auth.config, `/callback/${provider.definition.id}`);
+
+function providerOf(auth: Auth, id: string): ConfiguredProvider {
+  const provider = auth.providers.get(id);
+  if (!provider) throw authError(404, "PROVIDER_NOT_FOUND");
+  return provider;
+}
+
+/** The person behind an ID token a client presents, or the error better-auth answers with. */
+async function identityFromIdToken(auth: Auth, provider: ConfiguredProvider, idToken: z.output<typeof idTokenBody>): Promise<ProviderIdentity & { email: string }> {
+  if (!acceptsIdTokens(provider)) throw authError(404, "ID_TOKEN_NOT_SUPPORTED");
+  const claims = await verifyIdToken(provider, idToken.token, idToken.nonce);
+  if (!claims) throw authError(401, "INVALID_TOKEN");
+  const tokens: ProviderTokens = {
+    accessToken: idToken.accessToken ?? null,
+    refreshToken: idToken.refreshToken ?? null,
+    idToken: idToken.token,
+    accessTokenExpiresAt: idToken.expiresAt ? new Date(idToken.expiresAt) : null,
+    refreshTokenExpiresAt: null,
+    scopes: [],
+  };
+  const profile = await fetchProfile(auth.logger, provider, tokens, claims);
+  if (!profile) throw authError(401, "FAILED_TO_GET_USER_INFO");
+  if (!profile.email) throw authError(401, "USER_EMAIL_NOT_FOUND");
+  return { provider, profile, tokens, email: profile.email };
+}
+
+/** Starts a redirect flow: the state, its cookie, and where the browser goes next. */
+async function redirectToProvider(
+  auth: Auth,
+  res: Response,
+  provider: ConfiguredProvider,
+  body: { callbackURL?: string; errorCallbackURL?: string; newUserCallbackURL?: string; scopes?: string[]; loginHint?: string; additionalParams?: Record<string, string>; disableRedirect?: boolean; requestSignUp?: boolean },
+  link?: { userId: string; email: string; sessionId: string },
+) {
+  const { state, codeVerifier } = await beginFlow(auth, res, {
+    provider: provider.definition.id,
+    callbackURL: body.callbackURL || auth.config.PUBLIC_URL,
+    errorURL: body.errorCallbackURL,
+    newUserURL: body.newUserCallbackURL,
+    requestSignUp: body.requestSignUp,
+    link,
+  });
+  const url = authorizationUrl(provider, {
+    state,
+    codeVerifier,
+    redirectUri: redirectUri(auth, provider),
+    scopes: body.scopes,
+    loginHint: body.loginHint,
+    additionalParams: body.additionalParams,
+  });
+  if (!body.disableRedirect) res.setHeader("location", url);
+  return { url, redirect: !body.disableRedirect };
+}
+
+/**
+ * The provider's answer: the code traded for tokens, the profile fetched, then a sign-in, a sign-up
+ * or a link. Every failure sends the browser to the flow's error URL (the error page by default)
+ * with better-auth's code.
+ */
+async function completeFlow(auth: Auth, providerId: string, query: unknown, req: Request, res: Response): Promise<void> {
+  const errorPage = authUrl(auth.config, "/error");
+  const params = callbackParams.safeParse(query);
+  if (!params.success) return res.redirect(302, withQuery(errorPage, { error: "invalid_callback_request" }));
+  const { code, state, error, error_description: description } = params.data;
+  if (!state) return res.redirect(302, withQuery(errorPage, { error: "state_not_found" }));
+  const taken = await takeFlowState(auth, req, res, state);
+  if (!taken.ok) return res.redirect(302, withQuery(taken.errorURL ?? errorPage, { error: taken.error }));
+  const { flow } = taken;
+  const fail = (reason: string, detail?: string) =>
+    res.redirect(302, withQuery(flow.errorURL ?? errorPage, { error: reason, ...(detail && { error_description: detail }) }));
+
+  if (error) return fail(error, description);
+  if (!code) return fail("no_code");
+  const provider = auth.providers.get(providerId);
+  if (!provider || flow.provider !== providerId) return fail("oauth_provider_not_found");
+  let tokens: ProviderTokens;
+  try {
+    tokens = await exchangeCode(provider, { code, codeVerifier: flow.codeVerifier, redirectUri: redirectUri(auth, provider), deviceId: params.data.device_id });
+  } catch (exchangeError) {
+    auth.logger.warn({ provider: providerId, reason: exchangeError instanceof Error ? exchangeError.message : String(exchangeError) }, "the provider refused the code");
+    return fail("invalid_code");
+  }
+  const profile = await fetchProfile(auth.logger, provider, tokens, claimsOf(tokens.idToken), params.data.user ?? null);
+  if (!profile) return fail("unable_to_get_user_info");
+  const identity = { provider, profile, tokens };
+
+  if (flow.link) {
+    if (!(await linkSessionLive(auth, flow.link))) return fail("unable_to_link_account");
+    const linked = await linkProviderAccount(auth, identity, flow.link);
+    return linked.ok ? res.redirect(302, flow.callbackURL) : fail(linked.error);
+  }
+  if (!profile.email) return fail("email_not_found");
+  const outcome = await signInWithProvider(auth, { ...identity, email: profile.email }, { requestSignUp: flow.requestSignUp, callbackURL: flow.callbackURL });
+  if (!outcome.ok) return fail(outcome.error);
+  await startSession(auth, auth.db, res, outcome.user, { req, persistent: true });
+  res.redirect(302, outcome.isNew ? (flow.newUserURL ?? flow.callbackURL) : flow.callbackURL);
+}
+
+export function socialEndpoints(auth: Auth): Endpoint[] {
+  const { config } = auth;
+  const assertRedirects = (body: { callbackURL?: string; errorCallbackURL?: string; newUserCallbackURL?: string }) => {
+    assertTrustedRedirect(config, body.callbackURL);
+    assertTrustedRedirect(config, body.errorCallbackURL, "INVALID_ERROR_CALLBACK_URL");
+    assertTrustedRedirect(config, body.newUserCallbackURL, "INVALID_NEW_USER_CALLBACK_URL");
+  };
+  return [
+    defineEndpoint(
+      "/sign-in/social",
+      { method: "POST", body: z.object({ ...redirectFields, newUserCallbackURL: z.string().optional(), idToken: idTokenBody.optional() }) },
+      async ({ body, req, res }) => {
+        const provider = providerOf(auth, body.provider);
+        assertRedirects(body);
+        if (!body.idToken) return redirectToProvider(auth, res, provider, body);
+        const identity = await identityFromIdToken(auth, provider, body.idToken);
+        const outcome = await signInWithProvider(auth, identity, { requestSignUp: body.requestSignUp, callbackURL: body.callbackURL });
+        if (!outcome.ok) {
+          if (outcome.error === "email_not_verified") throw authError(403, "EMAIL_NOT_VERIFIED");
+          if (outcome.error === "banned") throw authError(403, "BANNED_USER");
+          throw new HttpError(401, "OAUTH_LINK_ERROR", outcome.error.replaceAll("_", " "));
+        }
+        const { token } = await startSession(auth, auth.db, res, outcome.user, { req, persistent: true });
+        return { redirect: false, token, url: undefined, user: userJson(outcome.user) };
+      },
+    ),
+
+    defineEndpoint("/callback/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, req, res }) => {
+      await completeFlow(auth, params.id, req.query, req, res);
+    }),
+
+    // Apple posts its answer (form_post); it continues as a GET, where this browser's cookies come along.
+    defineEndpoint("/callback/:id", { method: "POST", params: z.object({ id: z.string() }) }, ({ params, req, res }) => {
+      const fields = { ...callbackParams.partial().catch({}).parse(req.body), ...callbackParams.partial().catch({}).parse(req.query) };
+      const query = new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+      res.redirect(302, authUrl(config, `/callback/${encodeURIComponent(params.id)}?${query.toString()}`));
+      return Promise.resolve();
+    }),
+
+    defineEndpoint("/link-social", { method: "POST", body: z.object({ ...redirectFields, idToken: idTokenBody.optional() }) }, async ({ body, identity, req, res }) => {
+      const current = await requireSession(auth, identity, req);
+      const provider = providerOf(auth, body.provider);
+      assertRedirects(body);
+      const link = { userId: current.user.id, email: current.user.email, sessionId: current.session.id };
+      if (!body.idToken) return redirectToProvider(auth, res, provider, body, link);
+      const linked = await linkProviderAccount(auth, await identityFromIdToken(auth, provider, body.idToken), link);
+      if (!linked.ok) {
+        if (linked.error === "account_already_linked_to_different_user") throw authError(409, "SOCIAL_ACCOUNT_ALREADY_LINKED");
+        throw authError(401, linked.error === "email_does_not_match" ? "LINKING_DIFFERENT_EMAILS_NOT_ALLOWED" : "LINKING_NOT_ALLOWED");
+      }
+      return { url: "", status: true, redirect: false };
+    }),
+
+    /** Tollgate's own: which providers are on, so sign-in pages show just their buttons. */
+    defineEndpoint("/social-providers", { method: "GET" }, () =>
+      Promise.resolve({ providers: [...auth.providers.values()].map(({ definition }) => ({ id: definition.id, name: definition.name })) }),
+    ),
+  ];
+}

@@ -1,0 +1,217 @@
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, type Knex } from "@tollgate/kit";
+import { createTestEnvironment, identityHeaders, spawnTypeScript, startTestService } from "@tollgate/kit/testing";
+import { authService } from "../src/service.js";
+import { readMailbox } from "./dev-mailbox.js";
+import { linkTo, startSmtpCatcher, type SmtpCatcher } from "./smtp-catcher.js";
+import { PUBLIC_URL, startAuthStack, type AuthStack } from "./stack.js";
+
+const password = "correct horse battery staple";
+const TEMPORARY_FAILURE = { code: 451, message: "Try again later" };
+
+/** Signs up (no mail: verification is not required) and asks for a password reset, which is mailed. */
+async function askForReset(stack: AuthStack, email: string): Promise<void> {
+  await stack.browser().client.signUp.email({ name: email, email, password });
+  const { error } = await stack.browser().client.requestPasswordReset({ email, redirectTo: "/reset" });
+  if (error) throw new Error(`request-password-reset failed: ${JSON.stringify(error)}`);
+}
+
+interface QueuedMail {
+  attempts: number;
+  run_at: Date;
+  sent_at: Date | null;
+  last_error: string | null;
+}
+
+const queuedMailTo = (db: Knex, to: string) => db("mails").where({ to_address: to }).first<QueuedMail | undefined>();
+
+describe("mail over SMTP", () => {
+  let smtp: SmtpCatcher;
+  let stack: AuthStack;
+  let refusal: typeof TEMPORARY_FAILURE | undefined;
+  let refused = 0;
+
+  beforeAll(async () => {
+    smtp = await startSmtpCatcher({
+      refuse: () => {
+        if (refusal) refused++;
+        return refusal;
+      },
+    });
+    stack = await startAuthStack({ SMTP_URL: smtp.url, MAIL_FROM: "Toll Booth <booth@tollgate.example>" });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await smtp?.close();
+  });
+
+  it("is sent from MAIL_FROM with a text and an HTML body carrying the same link to the public address", async () => {
+    await askForReset(stack, "bodies@example.com");
+    const mail = await smtp.next("bodies@example.com");
+    expect(mail.from?.value).toEqual([{ name: "Toll Booth", address: "booth@tollgate.example" }]);
+    expect(mail.subject).toBe("Reset your password");
+    const link = linkTo(mail, "/api/auth/reset-password/");
+    expect(link).toMatch(/^http:\/\/localhost:3000\/api\/auth\/reset-password\/[A-Za-z0-9]{24}\?callbackURL=%2Freset$/);
+    expect(mail.html).toContain(`href="${link}"`);
+    // Marked sent once the server has taken it.
+    await expect.poll(() => queuedMailTo(stack.auth.context.db, "bodies@example.com")).toMatchObject({ attempts: 0, last_error: null, sent_at: expect.any(Date) as Date });
+  });
+
+  it("is retried after a temporary failure, a little later", async () => {
+    refusal = TEMPORARY_FAILURE;
+    await askForReset(stack, "retried@example.com");
+    const db = stack.auth.context.db;
+    await expect.poll(async () => (await queuedMailTo(db, "retried@example.com"))?.attempts, { timeout: 5_000 }).toBe(1);
+    const failed = await queuedMailTo(db, "retried@example.com");
+    expect(failed?.sent_at).toBeNull();
+    expect(failed?.last_error).toContain("Try again later");
+    // The first retry waits about two seconds.
+    expect((failed?.run_at.getTime() ?? 0) - Date.now()).toBeGreaterThan(1_000);
+    refusal = undefined;
+    const mail = await smtp.next("retried@example.com", 10_000);
+    expect(mail.subject).toBe("Reset your password");
+    expect(await queuedMailTo(db, "retried@example.com")).toMatchObject({ attempts: 1, sent_at: expect.any(Date) as Date });
+  });
+
+  it("is given up after eight attempts", async () => {
+    refusal = TEMPORARY_FAILURE;
+    try {
+      await askForReset(stack, "undeliverable@example.com");
+      const db = stack.auth.context.db;
+      await expect.poll(async () => (await queuedMailTo(db, "undeliverable@example.com"))?.attempts, { timeout: 5_000 }).toBe(1);
+      // Skip the hours of back-off: the seventh failure is on record and the next try is due now.
+      const due = () => db("mails").where({ to_address: "undeliverable@example.com" }).update({ run_at: new Date() });
+      await db("mails").where({ to_address: "undeliverable@example.com" }).update({ attempts: 7 });
+      await due();
+      await expect.poll(async () => (await queuedMailTo(db, "undeliverable@example.com"))?.attempts, { timeout: 5_000 }).toBe(8);
+      const refusedSoFar = refused;
+      await due();
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(refused).toBe(refusedSoFar);
+      expect(await queuedMailTo(db, "undeliverable@example.com")).toMatchObject({ attempts: 8, sent_at: null });
+    } finally {
+      refusal = undefined;
+    }
+  });
+
+  it("has no development mailbox", async () => {
+    expect((await fetch(`${stack.gateway.url}/api/auth/dev/mailbox`)).status).toBe(404);
+  });
+});
+
+describe("the development mailbox", () => {
+  let stack: AuthStack;
+
+  beforeAll(async () => {
+    stack = await startAuthStack();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("lists what was sent, newest first, with its links", async () => {
+    await askForReset(stack, "dev@example.com");
+    await stack.browser().client.sendVerificationEmail({ email: "dev@example.com", callbackURL: "/verified" });
+    await expect.poll(async () => (await readMailbox(stack)).every((mail) => mail.sent_at !== null), { timeout: 5_000 }).toBe(true);
+    const [verification, reset] = await readMailbox(stack);
+    expect(Object.keys(verification ?? {}).sort()).toEqual(["html", "id", "links", "sent_at", "subject", "text", "to"]);
+    expect(verification).toMatchObject({ to: "dev@example.com", subject: "Verify your e-mail address" });
+    expect(verification?.links).toEqual([expect.stringMatching(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=[\w.-]+&callbackURL=%2Fverified$/)]);
+    expect(verification?.html).toContain("Verify e-mail address");
+    expect(verification?.text).toContain(verification?.links[0]);
+    expect(reset).toMatchObject({ to: "dev@example.com", subject: "Reset your password" });
+    expect(reset?.links[0]).toMatch(/^http:\/\/localhost:3000\/api\/auth\/reset-password\/[A-Za-z0-9]{24}\?callbackURL=%2Freset$/);
+  });
+
+  it("does not exist in production", async () => {
+    const production = await startTestService(authService, stack.environment, {
+      NODE_ENV: "production",
+      AUTH_SECRET: stack.auth.context.config.AUTH_SECRET,
+      PUBLIC_URL,
+    });
+    try {
+      const response = await fetch(`${production.url}/api/auth/dev/mailbox`, { headers: identityHeaders(stack.environment) });
+      expect(response.status).toBe(404);
+      const development = await fetch(`${stack.auth.url}/api/auth/dev/mailbox`, { headers: identityHeaders(stack.environment) });
+      expect(development.status).toBe(200);
+    } finally {
+      await production.stop();
+    }
+  });
+});
+
+describe("the mail queue", () => {
+  it("keeps mail through a crash, and the next start delivers it", async () => {
+    const environment = await createTestEnvironment();
+    const closed = await startSmtpCatcher();
+    const smtpPort = Number(new URL(closed.url).port);
+    await closed.close();
+    const env = {
+      ...environment.env,
+      AUTH_SECRET: randomBytes(32).toString("base64url"),
+      PUBLIC_URL,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      REQUIRE_EMAIL_VERIFICATION: "true",
+      BCRYPT_COST: "4",
+    };
+    const db = createDatabase({ url: environment.databaseUrl, schema: "auth", poolMax: 1 });
+    const doomed = spawnTypeScript(fileURLToPath(new URL("../src/main.ts", import.meta.url)), {
+      env: { ...env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" },
+    });
+    try {
+      const { port } = JSON.parse(await doomed.waitFor(/auth is listening/)) as { port: number };
+      const signUp = await fetch(`http://127.0.0.1:${port}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...identityHeaders(environment) },
+        body: JSON.stringify({ name: "Patient", email: "patient@example.com", password }),
+      });
+      expect(signUp.status).toBe(200);
+      // The mail server is down: the worker has tried once and the mail waits for its retry.
+      await expect.poll(async () => (await queuedMailTo(db, "patient@example.com"))?.attempts, { timeout: 5_000 }).toBe(1);
+      doomed.child.kill("SIGKILL");
+      expect((await doomed.exited).signal).toBe("SIGKILL");
+
+      const smtp = await startSmtpCatcher({ port: smtpPort });
+      const restarted = await startTestService(authService, environment, env);
+      try {
+        const mail = await smtp.next("patient@example.com", 15_000);
+        expect(mail.subject).toBe("Verify your e-mail address");
+        expect(linkTo(mail, "/api/auth/verify-email")).toBeTruthy();
+      } finally {
+        await restarted.stop();
+        await smtp.close();
+      }
+    } finally {
+      doomed.child.kill("SIGKILL");
+      await db.destroy();
+    }
+  });
+
+  it("is delivered once even with two replicas working on it", async () => {
+    // A slow server keeps each replica's batch in hand long enough for the other to poll meanwhile.
+    const smtp = await startSmtpCatcher({ delayMs: 40 });
+    const stack = await startAuthStack({ SMTP_URL: smtp.url });
+    const second = await startTestService(authService, stack.environment, {
+      AUTH_SECRET: stack.auth.context.config.AUTH_SECRET,
+      PUBLIC_URL,
+      SMTP_URL: smtp.url,
+    });
+    try {
+      const recipients = Array.from({ length: 40 }, (_, index) => `replica.${index}@example.com`);
+      await Promise.all(recipients.map((email) => askForReset(stack, email)));
+      await expect.poll(() => smtp.mails.length, { timeout: 20_000 }).toBe(recipients.length);
+      // Time for a duplicate, were there one, to arrive too.
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(smtp.mails).toHaveLength(recipients.length);
+      expect(new Set(recipients.flatMap((email) => smtp.received(email).map(() => email))).size).toBe(recipients.length);
+    } finally {
+      await second.stop();
+      await stack.stop();
+      await smtp.close();
+    }
+  });
+});
