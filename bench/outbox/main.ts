@@ -11,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { z } from "zod";
 import type { JetStreamClient } from "@nats-io/jetstream";
 import { defineEvent } from "@tollgate/proto";
+import { envInteger, formatRate, percentile, progress, withDatabase } from "../support.js";
 import {
   connectBus,
   createDatabase,
@@ -307,37 +308,14 @@ async function until(done: () => Promise<boolean>, what: string, timeoutMs = 120
   }
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-}
-
-function envInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
 /** Set by Ctrl-C: the loops below stop taking work, and main's clean-up runs. */
 let interrupted = false;
 function stopIfInterrupted(): void {
   if (interrupted) throw new Error("interrupted");
 }
 
-const benchStarted = performance.now();
-function progress(message: string): void {
-  console.error(`[${((performance.now() - benchStarted) / 1000).toFixed(1).padStart(6)}s] ${message}`);
-}
-
-const rate = (value: number) => `${Math.round(value).toLocaleString("en-US")}/s`;
 const verdict = (met: boolean) => (met ? "met" : "MISSED");
 
-function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Set-up, the rounds, the report, and removal of everything created
@@ -348,9 +326,9 @@ async function round(bench: Bench, n: number): Promise<{ raw: number; payloadByt
   progress("raw JetStream publish");
   const { rate: raw, payloadBytes } = await measureRaw(bench, n);
   await bench.bus.jsm.streams.purge(bench.bus.names.eventStream);
-  progress(`  ${rate(raw)}; outbox relay draining the backlog`);
+  progress(`  ${formatRate(raw)}; outbox relay draining the backlog`);
   const relay = await measureRelay(bench, n);
-  progress(`  ${rate(relay.rate)}`);
+  progress(`  ${formatRate(relay.rate)}`);
   return { raw, payloadBytes, relay };
 }
 
@@ -383,7 +361,7 @@ async function main(): Promise<void> {
     await reset(bench);
     progress(`live: ${PRODUCERS} producers committing ${EVENTS_PER_LIVE_TRANSACTION} events per transaction`);
     const live = await measureLive(bench, EVENTS);
-    progress(`  committed ${rate(live.committedRate)}, relayed ${rate(live.relayedRate)}`);
+    progress(`  committed ${formatRate(live.committedRate)}, relayed ${formatRate(live.relayedRate)}`);
     console.log(report({ ...measured, live, server: bus.nc.info?.version ?? "?" }));
   } finally {
     const attempt = async (what: string, step: () => Promise<unknown>) => {
@@ -414,14 +392,14 @@ outbox bench — ${new Date().toISOString().slice(0, 10)}, ${availableParallelis
 ${EVENTS.toLocaleString("en-US")} events of ${payloadBytes} B, batches of ${BATCH}, file-backed stream with a duplicate window
 outbox table never analyzed (a new deployment's)
 
-  raw JetStream publish (500 in flight)     ${rate(raw).padStart(10)}
-  outbox relay, commit → JetStream ack      ${rate(relay.rate).padStart(10)}   (${relay.seconds.toFixed(2)} s, ${relay.batches} batches)
+  raw JetStream publish (500 in flight)     ${formatRate(raw).padStart(10)}
+  outbox relay, commit → JetStream ack      ${formatRate(relay.rate).padStart(10)}   (${relay.seconds.toFixed(2)} s, ${relay.batches} batches)
   ratio relay / raw                         ${ratio.toFixed(2).padStart(10)}   target ≥ ${TARGET_RATIO}: ${verdict(ratio >= TARGET_RATIO)}
   relay rate                                                target ≥ ${TARGET_RATE.toLocaleString("en-US")}/s: ${verdict(relay.rate >= TARGET_RATE)}
 
   live: ${PRODUCERS} producers × ${EVENTS_PER_LIVE_TRANSACTION} events per transaction, relay running
-    committed                               ${rate(live.committedRate).padStart(10)}
-    relayed (first commit → last ack)       ${rate(live.relayedRate).padStart(10)}
+    committed                               ${formatRate(live.committedRate).padStart(10)}
+    relayed (first commit → last ack)       ${formatRate(live.relayedRate).padStart(10)}
     commit → ack lag                        p50 ${live.lagMs.p50.toFixed(1)} ms, p99 ${live.lagMs.p99.toFixed(1)} ms, max ${live.lagMs.max.toFixed(1)} ms
 
   where the relay's time went (ms per batch of ${BATCH})
