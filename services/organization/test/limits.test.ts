@@ -9,8 +9,8 @@ let closed: AuthStack;
 
 beforeAll(async () => {
   [limited, closed] = await Promise.all([
-    startAuthStack({}, {}, (environment) => startTestService(organizationService, environment, { ORGANIZATION_LIMIT: "1", MEMBERSHIP_LIMIT: "2" })),
-    startAuthStack({}, {}, (environment) => startTestService(organizationService, environment, { ALLOW_USER_TO_CREATE_ORGANIZATION: "false" })),
+    startAuthStack({}, {}, { organization: (environment) => startTestService(organizationService, environment, { ORGANIZATION_LIMIT: "1", MEMBERSHIP_LIMIT: "2" }) }),
+    startAuthStack({}, {}, { organization: (environment) => startTestService(organizationService, environment, { ALLOW_USER_TO_CREATE_ORGANIZATION: "false" }) }),
   ]);
 });
 

@@ -10,9 +10,11 @@ let stack: AuthStack;
 let organizations: RunningService<ServiceConfig<OrganizationEnv>>;
 
 beforeAll(async () => {
-  stack = await startAuthStack({}, {}, async (environment) => {
-    organizations = await startTestService(organizationService, environment);
-    return organizations;
+  stack = await startAuthStack({}, {}, {
+    organization: async (environment) => {
+      organizations = await startTestService(organizationService, environment);
+      return organizations;
+    },
   });
 });
 
