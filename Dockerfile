@@ -28,6 +28,8 @@ COPY services services
 COPY gateway gateway
 COPY web web
 COPY launcher launcher
+# A production image leaves the development mailbox screen out of the web app.
+ENV VITE_DEV_MAILBOX=false
 RUN npm run build
 
 # ---- deps: production dependencies only, native addons built with the build stage's tools --------

@@ -1,12 +1,28 @@
 import { defineConfig } from "vitest/config";
 
+/** Tests that start the whole stack with `npm start`, which builds everything: they run one at a time, after the rest. */
+const WHOLE_STACK = ["launcher/test/stack.test.ts", "test/e2e/**/*.test.ts"];
+
 // Workspace packages are read from source: Vite's default conditions include `development` outside
 // production, which selects each package's `development` export (its src/*.ts).
 export default defineConfig({
   test: {
-    include: ["{proto,services/*,gateway,launcher,web,bench}/test/**/*.test.{ts,tsx}", "test/**/*.test.ts"],
     globalSetup: ["services/kit/src/testing/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "services",
+          include: ["{proto,services/*,gateway,launcher,web,bench}/test/**/*.test.{ts,tsx}", "test/**/*.test.ts"],
+          exclude: WHOLE_STACK,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "whole stack", include: WHOLE_STACK, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

@@ -1,40 +1,50 @@
-import { createRootRoute, createRoute, createRouter, Link, Outlet } from "@tanstack/react-router";
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Link } from "@tanstack/react-router";
+import { z } from "zod";
+import { AccountScreen, HomeScreen } from "./account/screens";
+import { AdminUserScreen, AdminUsersScreen } from "./admin/screens";
+import { AuthErrorScreen, ForgotPasswordScreen, ResetPasswordScreen, SignInScreen, SignUpScreen, VerifiedScreen } from "./auth/screens";
+import { AcceptInvitationScreen, CreateOrganizationScreen, OrganizationScreen } from "./organizations/screens";
+import { Shell } from "./shell";
 
-const rootRoute = createRootRoute({
-  component: () => (
-    <>
-      <header className="app-header">
-        <Link to="/" className="brand">
-          Tollgate
-        </Link>
-      </header>
-      <main className="app-main">
-        <Outlet />
-      </main>
-    </>
-  ),
-  notFoundComponent: () => (
-    <section>
+function NotFound() {
+  return (
+    <section className="page">
       <h1>Page not found</h1>
       <p>
         There is nothing at this address. <Link to="/">Go to the start page</Link>.
       </p>
     </section>
-  ),
-});
+  );
+}
 
-const homeRoute = createRoute({
+const rootRoute = createRootRoute({ component: Shell, notFoundComponent: NotFound });
+
+const optional = z.string().optional();
+
+const routes = [
+  createRoute({ getParentRoute: () => rootRoute, path: "/", component: HomeScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/sign-in", component: SignInScreen, validateSearch: z.object({ redirect: optional }) }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/sign-up", component: SignUpScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/forgot-password", component: ForgotPasswordScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/reset-password", component: ResetPasswordScreen, validateSearch: z.object({ token: optional, error: optional }) }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/verified", component: VerifiedScreen, validateSearch: z.object({ error: optional }) }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/auth-error", component: AuthErrorScreen, validateSearch: z.object({ error: optional, error_description: optional }) }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/account", component: AccountScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/organizations/new", component: CreateOrganizationScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/organizations/$slug", component: OrganizationScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/accept-invitation/$invitationId", component: AcceptInvitationScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/admin/users", component: AdminUsersScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/admin/users/$userId", component: AdminUserScreen }),
+];
+// The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
+const mailbox = createRoute({
   getParentRoute: () => rootRoute,
-  path: "/",
-  component: () => (
-    <section>
-      <h1>Tollgate</h1>
-      <p>Accounts, organizations and subscription billing you run yourself.</p>
-    </section>
-  ),
+  path: "/dev/mailbox",
+  // Written out rather than HAS_DEV_MAILBOX, so the bundler sees the constant and drops the import.
+  component: import.meta.env.VITE_DEV_MAILBOX !== "false" ? lazyRouteComponent(() => import("./dev/mailbox"), "MailboxScreen") : NotFound,
 });
 
-export const router = createRouter({ routeTree: rootRoute.addChildren([homeRoute]) });
+export const router = createRouter({ routeTree: rootRoute.addChildren([...routes, mailbox]) });
 
 declare module "@tanstack/react-router" {
   interface Register {

@@ -1,0 +1,47 @@
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { createTestEnvironment, databaseUrl, watch, type SpawnedProcess, type TestEnvironment } from "@tollgate/kit/testing";
+import { freePort } from "../../launcher/src/ports.js";
+
+export const repository = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface RunningTollgate {
+  url: string;
+  environment: TestEnvironment;
+  databaseUrl: string;
+  process: SpawnedProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Tollgate as the README starts it (`npm start`: build, migrate, every service and the gateway), on
+ * the run's Postgres, NATS and Redis under names of its own, with `env` on top.
+ */
+export async function startTollgate(env: Record<string, string> = {}): Promise<RunningTollgate> {
+  const environment = await createTestEnvironment();
+  const port = await freePort();
+  const database = databaseUrl(environment.databaseUrl, `${environment.name}_stack`);
+  // As from a developer's shell: vitest's NODE_ENV=test would give the web build React's development bundle.
+  const { NODE_ENV: _testMode, ...shell } = process.env;
+  const stack = watch(
+    spawn("npm", ["start"], {
+      cwd: repository,
+      detached: true,
+      env: { ...shell, ...environment.env, DATABASE_URL: database, PORT: String(port), LOG_LEVEL: "warn", LOG_FORMAT: "json", ...env },
+    }),
+  );
+  const stop = async () => {
+    if (stack.child.exitCode !== null) return;
+    // Ctrl-C in a terminal signals the whole foreground group: npm and the launcher under it.
+    process.kill(-stack.child.pid!, "SIGINT");
+    const stopped = await Promise.race([stack.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 30_000))]);
+    if (!stopped) process.kill(-stack.child.pid!, "SIGKILL");
+  };
+  try {
+    await stack.waitFor(/Tollgate is ready at http:\/\/localhost:\d+/, 170_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url: `http://127.0.0.1:${port}`, environment, databaseUrl: database, process: stack, stop };
+}

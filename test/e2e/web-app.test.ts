@@ -1,0 +1,219 @@
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { watch } from "@tollgate/kit/testing";
+import { repository, startTollgate, type RunningTollgate } from "./stack.js";
+
+/** Debian's chromium; the test installs nothing itself (.ci/run does). */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ARTIFACTS = path.join(repository, "web", "test-artifacts");
+const password = "correct horse battery staple";
+
+let tollgate: RunningTollgate;
+let browser: Browser;
+/** The site's public address: cookie-carrying requests must come from it. */
+let site: string;
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  [tollgate, browser] = await Promise.all([
+    startTollgate({ RATE_LIMIT_ENABLED: "false" }),
+    chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
+    }),
+  ]);
+  site = `http://localhost:${new URL(tollgate.url).port}`;
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await tollgate?.stop();
+});
+
+/** No serious or critical accessibility violation on the screen as it stands; a screenshot of it kept. */
+async function checkScreen(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+  expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`), name).toEqual([]);
+}
+
+/** Every page the test opened, for a screenshot of each if the test fails. */
+const opened: Page[] = [];
+
+async function newPerson(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: site });
+  const page = await context.newPage();
+  opened.push(page);
+  return { context, page };
+}
+
+/** What each open page showed when a test failed. */
+async function screenshotFailure(): Promise<void> {
+  for (const [index, page] of opened.entries()) {
+    if (!page.isClosed()) await page.screenshot({ path: path.join(ARTIFACTS, `failure-${index + 1}.png`), fullPage: true }).catch(() => undefined);
+  }
+}
+
+async function signUp(page: Page, name: string, email: string): Promise<void> {
+  await page.goto("/sign-up");
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("E-mail", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Repeat the password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByRole("heading", { name: "Your organizations" }).waitFor();
+}
+
+async function signIn(page: Page, identifier: string): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("E-mail or username").fill(identifier);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/** The newest link in the development mailbox to `to` whose path starts with `pathPrefix`, as the page shows it. */
+async function mailedLink(page: Page, to: string, pathPrefix: string): Promise<string> {
+  await page.goto("/dev/mailbox");
+  const mail = page.locator("li.mail", { hasText: `to ${to}` }).first();
+  await mail.waitFor();
+  const href = await mail.locator(`a[href^="${pathPrefix}"]`).first().getAttribute("href");
+  if (!href) throw new Error(`no ${pathPrefix} link in the mail to ${to}`);
+  return href;
+}
+
+function grantAdmin(email: string): Promise<number | null> {
+  const cli = watch(spawn("npm", ["run", "admin", "--", "grant", email], { cwd: repository, env: { ...process.env, ...tollgate.environment.env, DATABASE_URL: tollgate.databaseUrl } }));
+  return cli.exited.then(({ code }) => code);
+}
+
+describe("the web app, in a real browser against the whole stack", () => {
+  it("takes people from sign-up to organizations, invitations, teams and admin", { timeout: 240_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const ada = await newPerson();
+    const { page } = ada;
+
+    // Sign up, and verify the address from the development mailbox.
+    await page.goto("/sign-up");
+    await checkScreen(page, "sign-up");
+    await signUp(page, "Ada Lovelace", "ada@example.com");
+    await checkScreen(page, "home-empty");
+    await page.getByRole("button", { name: "Send verification link" }).click();
+    await page.getByText("We sent a verification link to ada@example.com").waitFor();
+    const verify = await mailedLink(page, "ada@example.com", "/api/auth/verify-email");
+    await checkScreen(page, "dev-mailbox");
+    await page.goto(verify);
+    await page.getByRole("heading", { name: "Your address is verified" }).waitFor();
+    await checkScreen(page, "verified");
+
+    // Sign out, and back in; a wrong password is said in words next to the form.
+    await page.getByRole("button", { name: "Account menu for Ada Lovelace" }).click();
+    await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+    await checkScreen(page, "sign-in");
+    await page.getByLabel("E-mail or username").fill("ada@example.com");
+    await page.getByLabel("Password").fill("not the password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("alert").filter({ hasText: "Invalid email or password" }).waitFor();
+    await signIn(page, "ada@example.com");
+    await page.getByRole("heading", { name: "Your organizations" }).waitFor();
+
+    // Create an organization: the address follows the name and is checked while typing.
+    await page.goto("/organizations/new");
+    await page.getByLabel("Name", { exact: true }).fill("Acme Rockets");
+    await expect.poll(() => page.getByLabel("Address (slug)").inputValue()).toBe("acme-rockets");
+    await page.getByText("That address is free.").waitFor();
+    await checkScreen(page, "organization-new");
+    await page.getByRole("button", { name: "Create organization" }).click();
+    await page.getByRole("heading", { name: "Acme Rockets" }).waitFor();
+
+    // Invite a second person, who accepts from the mail.
+    const invitations = page.locator("section.card", { has: page.getByRole("heading", { name: "Invitations" }) });
+    await invitations.getByLabel("E-mail", { exact: true }).fill("grace@example.com");
+    await invitations.getByRole("button", { name: "Invite" }).click();
+    await invitations.getByText("Invitation sent to grace@example.com.").waitFor();
+    await checkScreen(page, "organization");
+
+    const grace = await newPerson();
+    await signUp(grace.page, "Grace Hopper", "grace@example.com");
+    const accept = await mailedLink(grace.page, "grace@example.com", "/accept-invitation/");
+    await grace.page.goto(accept);
+    await grace.page.getByRole("heading", { name: "Join Acme Rockets?" }).waitFor();
+    await checkScreen(grace.page, "accept-invitation");
+    await grace.page.getByRole("button", { name: "Accept and join" }).click();
+    await grace.page.getByRole("heading", { name: "Acme Rockets" }).waitFor();
+    // A member sees what they may not do, and why.
+    await grace.page.getByText("Only owners and admins can invite people.").waitFor();
+
+    // A team, with the new member in it.
+    await page.reload();
+    const teams = page.locator("section.card", { has: page.getByRole("heading", { name: "Teams" }) });
+    await teams.getByLabel("New team").fill("Launch");
+    await teams.getByRole("button", { name: "Create team" }).click();
+    await teams.getByText("Launch", { exact: true }).waitFor();
+    await teams.getByLabel("Member to add to Launch").selectOption({ label: "Grace Hopper" });
+    await teams.getByRole("button", { name: "Add to Launch" }).click();
+    await teams.locator("li.list-block", { hasText: "Launch" }).getByText("Added to the team.").waitFor();
+    await checkScreen(page, "organization-with-team");
+    // Grace, now in the team, sees who is in it.
+    await grace.page.reload();
+    await grace.page.getByRole("list", { name: "Members of Launch" }).getByText("Grace Hopper").waitFor();
+
+    // The first admin is made from the command line; the role counts from the next request.
+    expect(await grantAdmin("ada@example.com")).toBe(0);
+    await expect.poll(async () => (await page.reload(), await page.getByRole("link", { name: "Admin" }).count()), { timeout: 10_000 }).toBe(1);
+    await page.getByRole("link", { name: "Admin" }).click();
+    await page.getByRole("heading", { name: "Users" }).waitFor();
+    await page.getByLabel("Search by name or e-mail").fill("grace");
+    await page.getByRole("link", { name: "Grace Hopper" }).click();
+    await page.getByRole("heading", { name: "Grace Hopper" }).waitFor();
+    await checkScreen(page, "admin-user");
+
+    // A ban signs Grace out at once and keeps her out.
+    await page.getByLabel("Reason").fill("Testing bans");
+    await page.getByRole("button", { name: "Ban user" }).click();
+    await page.getByText("Grace Hopper is banned.").waitFor();
+    // The revocation reaches the gateway's session cache through an event, within moments.
+    await expect.poll(async () => (await grace.page.reload(), await grace.page.getByRole("heading", { name: "Sign in" }).count()), { timeout: 10_000 }).toBe(1);
+    await signIn(grace.page, "grace@example.com");
+    await grace.page.getByRole("alert").filter({ hasText: "banned" }).waitFor();
+    await page.getByRole("button", { name: "Unban" }).click();
+    await page.getByText("Grace Hopper can sign in again.").waitFor();
+
+    // Impersonation shows whose eyes the admin sees through, and the way back.
+    await page.getByRole("button", { name: "Impersonate Grace Hopper" }).click();
+    await page.getByText("You are signed in as Grace Hopper").waitFor();
+    await checkScreen(page, "impersonating");
+    await page.getByRole("button", { name: "Stop impersonating" }).click();
+    await page.getByRole("heading", { name: "Users" }).waitFor();
+    expect(await page.getByText("You are signed in as").count()).toBe(0);
+
+    await ada.context.close();
+    await grace.context.close();
+  });
+
+  it("fits a phone-width screen and keeps what was typed when the server refuses", { timeout: 60_000 }, async () => {
+    const context = await browser.newContext({ baseURL: site, viewport: { width: 375, height: 740 } });
+    const page = await context.newPage();
+    await page.goto("/sign-up");
+    await page.getByLabel("Name", { exact: true }).fill("Ada Again");
+    await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com");
+    await page.getByLabel("Password", { exact: true }).fill(password);
+    await page.getByLabel("Repeat the password").fill(password);
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("alert").filter({ hasText: "User already exists. Use another email." }).waitFor();
+    expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Ada Again");
+    // Nothing runs off the side of a phone.
+    expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(375);
+    await checkScreen(page, "sign-up-phone");
+    await page.getByLabel("E-mail", { exact: true }).fill("not an address");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByText("Enter an e-mail address such as ada@example.com").waitFor();
+    expect(await page.getByLabel("E-mail", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+    await context.close();
+  });
+});

@@ -1,0 +1,132 @@
+/**
+ * The one way the app talks to the gateway. Every call resolves, never rejects: with the data, or
+ * with the failure as `{status, statusText, body}` (status 0 when the network failed), so a screen
+ * can always say what went wrong next to what caused it.
+ */
+export interface ApiError {
+  status: number;
+  statusText: string;
+  body: unknown;
+}
+
+export type ApiResult<T> = { data: T; error: null } | { data: null; error: ApiError };
+
+/** Waits between attempts: the same delay each time, or doubling from a base up to a cap. */
+export type RetryPolicy =
+  | { type: "linear"; attempts: number; delay?: number }
+  | { type: "exponential"; attempts: number; baseDelay?: number; maxDelay?: number };
+
+export const DEFAULT_RETRY_DELAY_MS = 1_000;
+const DEFAULT_MAX_DELAY_MS = 30_000;
+/** Reads are retried twice by default; writes only when a caller asks. */
+export const DEFAULT_READ_RETRY: RetryPolicy = { type: "linear", attempts: 2 };
+
+/** How long to wait before retry number `attempt` (1 for the first retry). */
+export function retryDelay(policy: RetryPolicy, attempt: number): number {
+  if (policy.type === "linear") return policy.delay ?? DEFAULT_RETRY_DELAY_MS;
+  const base = policy.baseDelay ?? DEFAULT_RETRY_DELAY_MS;
+  return Math.min(base * 2 ** (attempt - 1), policy.maxDelay ?? DEFAULT_MAX_DELAY_MS);
+}
+
+/** Failures worth another try: the network, a timeout, too many requests, or the server's own trouble. */
+export const isRetryable = (status: number) => status === 0 || status === 408 || status === 429 || (status >= 500 && status !== 501);
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export const networkError = (reason: unknown): ApiError => ({
+  status: 0,
+  statusText: "Network error",
+  body: { message: reason instanceof Error ? reason.message : String(reason) },
+});
+
+export interface FetchSettings {
+  retry?: RetryPolicy;
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * fetch, with retries for failures worth retrying: reads by default, writes when `settings.retry` is
+ * given. Still throws when the network fails on the last attempt, as fetch does.
+ */
+export async function fetchWithRetry(input: RequestInfo | URL, init: RequestInit = {}, settings: FetchSettings = {}): Promise<Response> {
+  const method = (init.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase();
+  const policy = settings.retry ?? (SAFE_METHODS.has(method) ? DEFAULT_READ_RETRY : null);
+  const doFetch = settings.fetch ?? fetch;
+  const sleep = settings.sleep ?? defaultSleep;
+  for (let attempt = 0; ; attempt++) {
+    const last = !policy || attempt >= policy.attempts;
+    try {
+      const response = await doFetch(input instanceof Request ? input.clone() : input, init);
+      if (last || !isRetryable(response.status)) return response;
+    } catch (error) {
+      if (last || init.signal?.aborted) throw error;
+    }
+    await sleep(retryDelay(policy, attempt + 1));
+  }
+}
+
+async function bodyOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+export interface RequestOptions extends FetchSettings {
+  method?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** A JSON call to the gateway (`path` like `/v1/products/`), with the session cookie. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  const { method = "GET", body, headers, signal, ...settings } = options;
+  let response: Response;
+  try {
+    response = await fetchWithRetry(
+      path,
+      {
+        method,
+        signal,
+        credentials: "include",
+        headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      },
+      settings,
+    );
+  } catch (error) {
+    return { data: null, error: networkError(error) };
+  }
+  const parsed = await bodyOf(response);
+  if (!response.ok) return { data: null, error: { status: response.status, statusText: response.statusText, body: parsed } };
+  return { data: parsed as T, error: null };
+}
+
+/** The API's machine-readable code for a failure (better-auth's `code`, Polar's `error`), if it gave one. */
+export function errorCode(error: ApiError): string | undefined {
+  const body = error.body;
+  if (!body || typeof body !== "object") return undefined;
+  if ("code" in body && typeof body.code === "string") return body.code;
+  if ("error" in body && typeof body.error === "string") return body.error;
+  return undefined;
+}
+
+/** A failure in words: the API's own message when it gave one. */
+export function describeError(error: ApiError): string {
+  if (error.status === 0) return "Tollgate could not be reached. Check your connection and try again.";
+  const body = error.body;
+  if (body && typeof body === "object") {
+    if ("message" in body && typeof body.message === "string" && body.message) return body.message;
+    if ("detail" in body && typeof body.detail === "string") return body.detail;
+  }
+  if (error.status === 429) return "Too many attempts. Wait a moment and try again.";
+  return `${error.status} ${error.statusText || "Request failed"}`;
+}

@@ -1,0 +1,55 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { authClient, orThrow, viaAuth } from "../api/auth-client";
+import { describeError, request, type ApiError } from "../api/client";
+import { Alert, Button } from "../ui/components";
+
+interface SocialProvider {
+  id: string;
+  name: string;
+}
+
+/** The providers the server has configured (Tollgate's own endpoint); none when it cannot tell. */
+export function useSocialProviders() {
+  return useQuery({
+    queryKey: ["social-providers"],
+    queryFn: () => orThrow(request<{ providers: SocialProvider[] }>("/api/auth/social-providers")),
+    select: (answer) => answer.providers,
+    staleTime: 5 * 60_000,
+  });
+}
+
+/** One button per configured provider; each starts better-auth's redirect flow. */
+export function SocialButtons({ mode, callbackURL = "/" }: { mode: "sign-in" | "sign-up"; callbackURL?: string }) {
+  const { data: providers = [] } = useSocialProviders();
+  const [starting, setStarting] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  if (providers.length === 0) return null;
+  const start = async (provider: string) => {
+    setStarting(provider);
+    setError(null);
+    const result = await viaAuth(() =>
+      authClient.signIn.social({ provider, callbackURL, errorCallbackURL: "/auth-error", newUserCallbackURL: callbackURL, requestSignUp: mode === "sign-up" }),
+    );
+    // On success the client sends the browser to the provider; only a failure comes back here.
+    if (result.error) {
+      setError(result.error);
+      setStarting(null);
+    }
+  };
+  return (
+    <div className="social">
+      <p className="divider">
+        <span>or {mode === "sign-in" ? "sign in" : "sign up"} with</span>
+      </p>
+      <div className="social-buttons">
+        {providers.map((provider) => (
+          <Button key={provider.id} variant="secondary" busy={starting === provider.id} disabled={starting !== null} onClick={() => void start(provider.id)}>
+            {provider.name}
+          </Button>
+        ))}
+      </div>
+      {error && <Alert tone="error">{describeError(error)}</Alert>}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { z } from "zod";
+
+/**
+ * What every form checks before it sends anything: the same limits the server enforces (which
+ * still has the last word), so most mistakes are shown next to their field at once.
+ */
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 128;
+
+const email = z.email({ error: "Enter an e-mail address such as ada@example.com" });
+const password = z
+  .string()
+  .min(PASSWORD_MIN, { error: `Use at least ${PASSWORD_MIN} characters` })
+  .max(PASSWORD_MAX, { error: `Use at most ${PASSWORD_MAX} characters` });
+const required = (what: string) => z.string().trim().min(1, { error: `Enter ${what}` });
+
+/** better-auth's username rule: 3–30 letters, digits, underscores and dots. */
+export const username = z
+  .string()
+  .trim()
+  .min(3, { error: "Use at least 3 characters" })
+  .max(30, { error: "Use at most 30 characters" })
+  .regex(/^[a-zA-Z0-9_.]+$/, { error: "Use only letters, digits, _ and ." });
+
+const optionalUsername = z.union([z.literal(""), username]);
+const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/, error: "Enter a web address starting with https://" })]);
+
+/** A new password typed twice must be typed the same. */
+const typedTwice = { check: (form: { password: string; confirm: string }) => form.password === form.confirm, error: { error: "The passwords do not match", path: ["confirm"] } };
+
+export const signUpForm = z
+  .object({ name: required("your name"), email, username: optionalUsername, password, confirm: z.string() })
+  .refine(typedTwice.check, typedTwice.error);
+export type SignUpForm = z.infer<typeof signUpForm>;
+
+/** An e-mail address, or a username for people who sign in with one. */
+export const signInForm = z.object({
+  identifier: z
+    .string()
+    .trim()
+    .min(1, { error: "Enter your e-mail address or username" })
+    .refine((value) => value.includes("@") ? email.safeParse(value).success : username.safeParse(value).success, {
+      error: "Enter an e-mail address or a username",
+    }),
+  password: z.string().min(1, { error: "Enter your password" }),
+  rememberMe: z.boolean(),
+});
+export type SignInForm = z.infer<typeof signInForm>;
+export const isEmailIdentifier = (identifier: string) => identifier.includes("@");
+
+export const forgotPasswordForm = z.object({ email });
+export const resetPasswordForm = z.object({ password, confirm: z.string() }).refine(typedTwice.check, typedTwice.error);
+
+export const profileForm = z.object({ name: required("your name"), image: optionalUrl, username: optionalUsername });
+export type ProfileForm = z.infer<typeof profileForm>;
+
+export const changeEmailForm = z.object({ newEmail: email });
+
+export const changePasswordForm = z
+  .object({ currentPassword: z.string().min(1, { error: "Enter your current password" }), password, confirm: z.string(), revokeOtherSessions: z.boolean() })
+  .refine(typedTwice.check, typedTwice.error);
+
+/** better-auth's organization slugs: lower-case letters, digits and hyphens. */
+export const slug = z
+  .string()
+  .trim()
+  .min(2, { error: "Use at least 2 characters" })
+  .max(48, { error: "Use at most 48 characters" })
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "Use lower-case letters, digits and single hyphens" });
+
+/** A slug suggested from a name: "Acme Rockets, Inc." → "acme-rockets-inc". */
+export function slugify(name: string): string {
+  return name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48)
+    .replace(/-+$/, "");
+}
+
+/** Metadata typed as JSON: empty, or one object. */
+export const metadataText = z.string().refine(
+  (text) => {
+    if (!text.trim()) return true;
+    try {
+      const value: unknown = JSON.parse(text);
+      return typeof value === "object" && value !== null && !Array.isArray(value);
+    } catch {
+      return false;
+    }
+  },
+  { error: 'Enter a JSON object such as {"plan": "pro"}, or nothing' },
+);
+export const parseMetadata = (text: string): Record<string, unknown> | undefined => (text.trim() ? (JSON.parse(text) as Record<string, unknown>) : undefined);
+
+export const organizationForm = z.object({ name: required("a name"), slug, logo: optionalUrl, metadata: metadataText });
+export type OrganizationForm = z.infer<typeof organizationForm>;
+
+export const ROLES = ["member", "admin", "owner"] as const;
+export const inviteForm = z.object({ email, role: z.enum(ROLES), teamId: z.string() });
+export const teamForm = z.object({ name: required("a team name") });
+
+export const createUserForm = z.object({ name: required("a name"), email, password, role: z.enum(["user", "admin"]) });
+
+/** A ban: a reason, and how many days it lasts (empty for good). */
+export const banForm = z.object({
+  reason: z.string().trim().max(500, { error: "Keep the reason under 500 characters" }),
+  days: z.string().superRefine((value, context) => {
+    if (value === "") return;
+    if (!/^\d+$/.test(value)) context.addIssue({ code: "custom", message: "Enter a whole number of days" });
+    else if (Number(value) < 1) context.addIssue({ code: "custom", message: "Enter at least 1 day" });
+  }),
+});
+/** better-auth's banExpiresIn, in seconds; undefined bans for good. */
+export const banExpiresIn = (days: string) => (days ? Number(days) * 24 * 3600 : undefined);
+
+export const setPasswordForm = z.object({ password });

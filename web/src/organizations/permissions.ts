@@ -1,0 +1,34 @@
+/** What someone may do in an organization, by their role there (better-auth's default roles). */
+export type OrganizationAction = "update" | "delete" | "invite" | "cancel-invitation" | "change-role" | "remove-member" | "manage-teams";
+
+const ALLOWED: Record<string, readonly OrganizationAction[]> = {
+  owner: ["update", "delete", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams"],
+  admin: ["update", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams"],
+  member: [],
+};
+
+const WHO_MAY: Record<OrganizationAction, string> = {
+  update: "Only owners and admins can change the organization's settings.",
+  delete: "Only owners can delete the organization.",
+  invite: "Only owners and admins can invite people.",
+  "cancel-invitation": "Only owners and admins can cancel invitations.",
+  "change-role": "Only owners and admins can change roles.",
+  "remove-member": "Only owners and admins can remove members.",
+  "manage-teams": "Only owners and admins can manage teams.",
+};
+
+const rolesOf = (role: string) => role.split(",").map((name) => name.trim());
+
+/** Whether `role` (one or several, comma-separated) allows the action, and if not, why not. */
+export function permission(role: string | undefined, action: OrganizationAction): { allowed: true } | { allowed: false; reason: string } {
+  const allowed = role !== undefined && rolesOf(role).some((name) => ALLOWED[name]?.includes(action));
+  return allowed ? { allowed } : { allowed: false, reason: WHO_MAY[action] };
+}
+
+/** Admins may not act on owners; only an owner may make someone an owner. */
+export function mayManageMember(actorRole: string | undefined, memberRole: string): { allowed: true } | { allowed: false; reason: string } {
+  const base = permission(actorRole, "change-role");
+  if (!base.allowed) return base;
+  if (rolesOf(memberRole).includes("owner") && !rolesOf(actorRole ?? "").includes("owner")) return { allowed: false, reason: "Only owners can change or remove an owner." };
+  return base;
+}

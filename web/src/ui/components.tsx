@@ -1,0 +1,144 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { useId, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
+
+type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
+
+/** A button that says when it is working: disabled, with a spinner and `aria-busy`. */
+export function Button({ variant = "primary", busy = false, children, disabled, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: ButtonVariant; busy?: boolean }) {
+  return (
+    <button type="button" {...rest} className={`button button-${variant} ${rest.className ?? ""}`} disabled={disabled || busy} aria-busy={busy || undefined}>
+      {busy && <span className="spinner" aria-hidden="true" />}
+      {children}
+    </button>
+  );
+}
+
+/**
+ * A labelled form control with its hint and error wired for screen readers. `children` receives the
+ * ids to put on the input.
+ */
+export function Field({ label, hint, error, children }: { label: string; hint?: ReactNode; error?: string; children: (ids: { id: string; "aria-describedby"?: string; "aria-invalid"?: boolean }) => ReactNode }) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children({ id, "aria-describedby": describedBy, "aria-invalid": error ? true : undefined })}
+      {hint && (
+        <p className="hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field-error" id={errorId}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A message about what just happened: an error is announced at once, anything else politely. */
+export function Alert({ tone, children }: { tone: "error" | "success" | "info"; children: ReactNode }) {
+  return (
+    <div className={`alert alert-${tone}`} role={tone === "error" ? "alert" : "status"}>
+      {children}
+    </div>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p className="loading" role="status">
+      <span className="spinner" aria-hidden="true" /> Loading {what}…
+    </p>
+  );
+}
+
+export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
+  return (
+    <div className="empty">
+      <p className="empty-title">{title}</p>
+      {children}
+    </div>
+  );
+}
+
+export function Page({ title, description, actions, children }: { title: string; description?: ReactNode; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <section className="page">
+      <div className="page-header">
+        <div>
+          <h1>{title}</h1>
+          {description && <p className="muted">{description}</p>}
+        </div>
+        {actions && <div className="page-actions">{actions}</div>}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+export function Card({ title, description, children }: { title: string; description?: ReactNode; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {description && <p className="muted">{description}</p>}
+      {children}
+    </section>
+  );
+}
+
+/** Asks before something that cannot be undone; `onConfirm` resolves when done (the dialog then closes). */
+export function ConfirmDialog({
+  trigger,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  children,
+}: {
+  trigger: ReactNode;
+  title: string;
+  description: ReactNode;
+  confirmLabel: string;
+  onConfirm: () => Promise<boolean>;
+  children?: ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>{trigger}</Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title>{title}</Dialog.Title>
+          <Dialog.Description>{description}</Dialog.Description>
+          {children}
+          <div className="dialog-actions">
+            <Dialog.Close asChild>
+              <Button variant="secondary">Cancel</Button>
+            </Dialog.Close>
+            <Button
+              variant="danger"
+              busy={busy}
+              onClick={() => {
+                setBusy(true);
+                void onConfirm().then((done) => {
+                  setBusy(false);
+                  if (done) setOpen(false);
+                });
+              }}
+            >
+              {confirmLabel}
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { banExpiresIn, banForm, changePasswordForm, inviteForm, organizationForm, parseMetadata, signInForm, signUpForm, slugify } from "../src/forms/schemas";
+import { mayManageMember, permission } from "../src/organizations/permissions";
+
+/** The messages a form would show, by field. */
+function problems(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): Record<string, string> {
+  return Object.fromEntries((result.error?.issues ?? []).map((issue) => [issue.path.join("."), issue.message]));
+}
+
+describe("form rules", () => {
+  it("checks a sign-up field by field, with the server's limits", () => {
+    expect(problems(signUpForm.safeParse({ name: " ", email: "ada", username: "ab", password: "short", confirm: "other" }))).toEqual({
+      name: "Enter your name",
+      email: "Enter an e-mail address such as ada@example.com",
+      username: "Use at least 3 characters",
+      password: "Use at least 8 characters",
+      confirm: "The passwords do not match",
+    });
+    expect(problems(signUpForm.safeParse({ name: "Ada", email: "ada@example.com", username: "ada!", password: "long enough", confirm: "long enough" }))).toEqual({ username: "Use only letters, digits, _ and ." });
+    expect(problems(signUpForm.safeParse({ name: "Ada", email: "ada@example.com", username: "", password: "x".repeat(129), confirm: "x".repeat(129) }))).toEqual({ password: "Use at most 128 characters" });
+    expect(problems(signUpForm.safeParse({ name: "Ada", email: "ada@example.com", username: "ada.l", password: "long enough", confirm: "long enougH" }))).toEqual({ confirm: "The passwords do not match" });
+    expect(signUpForm.safeParse({ name: "Ada", email: "ada@example.com", username: "", password: "long enough", confirm: "long enough" }).success).toBe(true);
+  });
+
+  it("signs in with an e-mail address or a username", () => {
+    expect(signInForm.safeParse({ identifier: "ada@example.com", password: "x", rememberMe: true }).success).toBe(true);
+    expect(signInForm.safeParse({ identifier: "ada_lovelace", password: "x", rememberMe: false }).success).toBe(true);
+    expect(problems(signInForm.safeParse({ identifier: "ada@", password: "", rememberMe: true }))).toEqual({ identifier: "Enter an e-mail address or a username", password: "Enter your password" });
+  });
+
+  it("suggests an organization address from its name, and checks one typed by hand", () => {
+    expect(slugify("Acme Rockets, Inc.")).toBe("acme-rockets-inc");
+    expect(slugify("  Café Ünïcode  ")).toBe("cafe-unicode");
+    expect(slugify("x".repeat(60))).toHaveLength(48);
+    expect(problems(organizationForm.safeParse({ name: "Acme", slug: "Acme--Rockets", logo: "ftp://x", metadata: "[1]" }))).toEqual({
+      slug: "Use lower-case letters, digits and single hyphens",
+      logo: "Enter a web address starting with https://",
+      metadata: 'Enter a JSON object such as {"plan": "pro"}, or nothing',
+    });
+    expect(organizationForm.safeParse({ name: "Acme", slug: "acme-rockets", logo: "", metadata: ' {"plan":"pro"} ' }).success).toBe(true);
+    expect(parseMetadata(' {"plan":"pro"} ')).toEqual({ plan: "pro" });
+    expect(parseMetadata("   ")).toBeUndefined();
+  });
+
+  it("takes invitations, password changes and bans as the server does", () => {
+    expect(problems(inviteForm.safeParse({ email: "grace", role: "root", teamId: "" }))).toMatchObject({ email: "Enter an e-mail address such as ada@example.com" });
+    expect(problems(changePasswordForm.safeParse({ currentPassword: "", password: "new password", confirm: "new password", revokeOtherSessions: true }))).toEqual({
+      currentPassword: "Enter your current password",
+    });
+    expect(problems(banForm.safeParse({ reason: "spam", days: "0" }))).toEqual({ days: "Enter at least 1 day" });
+    expect(problems(banForm.safeParse({ reason: "spam", days: "two" }))).toEqual({ days: "Enter a whole number of days" });
+    expect(banExpiresIn("2")).toBe(172_800);
+    expect(banExpiresIn("")).toBeUndefined();
+  });
+
+  it("knows what each organization role may do, and says why not", () => {
+    expect(permission("owner", "delete")).toEqual({ allowed: true });
+    expect(permission("admin", "delete")).toEqual({ allowed: false, reason: "Only owners can delete the organization." });
+    expect(permission("member", "invite")).toEqual({ allowed: false, reason: "Only owners and admins can invite people." });
+    expect(permission("member,admin", "invite")).toEqual({ allowed: true });
+    expect(permission(undefined, "update").allowed).toBe(false);
+    expect(mayManageMember("admin", "owner")).toEqual({ allowed: false, reason: "Only owners can change or remove an owner." });
+    expect(mayManageMember("owner", "owner")).toEqual({ allowed: true });
+    expect(mayManageMember("admin", "member")).toEqual({ allowed: true });
+  });
+});
