@@ -1,10 +1,78 @@
-import { polarErrors, defineService } from "@tollgate/kit";
+import path from "node:path";
+import { Router } from "express";
+import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, type ServiceContext } from "@tollgate/kit";
+import { resolveAccessToken } from "@tollgate/proto";
+import { accessTokenEndpoints } from "./access-tokens/routes.js";
+import { useAccessToken } from "./access-tokens/tokens.sql.js";
+import { idempotency } from "./api/idempotency.js";
+import type { Billing, BillingConfig } from "./billing.js";
+import { billingEnv } from "./config.js";
+import { billingMigrations } from "./migrations/index.js";
+import { sellersConsumer } from "./organizations/consumer.js";
+import { organizationEndpoints } from "./organizations/routes.js";
+import { benefitEndpoints } from "./benefits/routes.js";
+import { customFieldEndpoints } from "./custom-fields/routes.js";
+import { customerEndpoints } from "./customers/routes.js";
+import { CustomerStateAnnouncer } from "./customers/state.js";
+import { discountEndpoints } from "./discounts/routes.js";
+import { LocalFileStorage } from "./files/local-storage.js";
+import { fileEndpoints } from "./files/routes.js";
+import { productEndpoints } from "./products/routes.js";
 
-/** Products, checkouts, orders and subscriptions behind `/v1` (Polar's public API). */
+const bundles = new WeakMap<ServiceContext<BillingConfig>, Billing>();
+
+/** The service's parts, built once per running service and shared by its routes, consumers and workers. */
+function billingOf(context: ServiceContext<BillingConfig>): Billing {
+  let billing = bundles.get(context);
+  if (!billing) {
+    const { config, db, outbox, logger, redis } = context;
+    if (!redis) throw new Error("billing runs with Redis");
+    billing = {
+      config,
+      db,
+      outbox,
+      logger,
+      redis,
+      access: new OrganizationAccess(db),
+      storage: new LocalFileStorage(path.resolve(config.FILES_DIR), config.PUBLIC_URL, config.IDENTITY_TOKEN_SECRET),
+    };
+    bundles.set(context, billing);
+  }
+  return billing;
+}
+
+/** Sellers, access tokens, products, customers and the rest of Polar's `/v1` API. */
 export const billingService = defineService({
   name: "billing",
   schema: "billing",
   defaultPort: 3003,
   errors: polarErrors,
-  migrations: {},
+  env: billingEnv,
+  migrations: billingMigrations,
+  redis: true,
+  routes(router, context) {
+    const billing = billingOf(context);
+    const api = Router({ strict: false });
+    api.use(idempotency(billing.redis, context.config.IDEMPOTENCY_TTL_SECONDS));
+    mountEndpoints(api, [
+      ...organizationEndpoints(billing),
+      ...accessTokenEndpoints(billing),
+      ...productEndpoints(billing),
+      ...customFieldEndpoints(billing),
+      ...discountEndpoints(billing),
+      ...benefitEndpoints(billing),
+      ...customerEndpoints(billing),
+      ...fileEndpoints(billing, billing.storage),
+    ]);
+    router.use(api);
+  },
+  consumers: (context) => [sellersConsumer(context.outbox), membershipConsumer("billing-memberships")],
+  workers: (context) => [new CustomerStateAnnouncer(billingOf(context))],
+  responders(context) {
+    const { db } = billingOf(context);
+    context.respond(resolveAccessToken, async ({ token_hash }) => {
+      const token = await useAccessToken(db, token_hash);
+      return { token: token ? { id: token.id, organization_id: token.organization_id, scopes: token.scopes, expires_at: token.expires_at?.toISOString() ?? null } : null };
+    });
+  },
 });

@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { accessTokenRevoked } from "@tollgate/proto";
+import type { Billing } from "../billing.js";
+import { invalidField, notFound } from "../api/errors.js";
+import { pageJson, pageOf, paging, repeated, sorting } from "../api/lists.js";
+import { SCOPES } from "./scopes.js";
+import { deleteAccessToken, findAccessToken, insertAccessToken, updateAccessToken, type AccessTokenRow } from "./tokens.sql.js";
+
+const scopes = z.array(z.enum(SCOPES)).min(1);
+
+/** A token as Polar shows it: never the token itself, which only its creator saw, once. */
+export const accessTokenJson = (token: AccessTokenRow) => ({
+  id: token.id,
+  created_at: token.created_at,
+  modified_at: token.modified_at,
+  scopes: token.scopes,
+  expires_at: token.expires_at,
+  comment: token.comment,
+  last_used_at: token.last_used_at,
+  organization_id: token.organization_id,
+});
+
+/**
+ * A lifetime as Polar's API takes it (a timedelta): ISO 8601 (`P30D`, `PT12H`, `P1W`) or seconds.
+ * Null for a value that is neither.
+ */
+export function secondsOf(duration: string): number | null {
+  if (/^\d+(\.\d+)?$/.test(duration)) return Number(duration);
+  const match = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(duration);
+  if (!match || duration === "P" || duration.endsWith("T")) return null;
+  const [weeks = 0, days = 0, hours = 0, minutes = 0, seconds = 0] = match.slice(1).map((part) => Number(part ?? 0));
+  return (((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60 + seconds;
+}
+
+const SORTABLE = { created_at: "created_at", comment: "comment", last_used_at: "last_used_at", organization_id: "organization_id" } as const;
+
+export function accessTokenEndpoints(billing: Billing): Endpoint[] {
+  const { db, access, outbox } = billing;
+  const reachableToken = async (identity: Parameters<typeof access.allows>[0], scope: "organization_access_tokens:read" | "organization_access_tokens:write", id: string) => {
+    const token = await findAccessToken(db, id);
+    if (!token || !(await access.allows(identity, scope, token.organization_id))) throw notFound("Organization access token");
+    return token;
+  };
+  return [
+    defineEndpoint(
+      "/v1/organization-access-tokens/",
+      {
+        method: "POST",
+        status: 201,
+        body: z.object({ organization_id: z.string().nullish(), comment: z.string().min(1).max(255), expires_in: z.string().nullish(), scopes }),
+      },
+      async ({ body, identity }) => {
+        const organizationId = await access.organizationFor(identity, "organization_access_tokens:write", body.organization_id);
+        let expiresAt: Date | null = null;
+        if (body.expires_in) {
+          const seconds = secondsOf(body.expires_in);
+          if (seconds === null || seconds <= 0) throw invalidField(["expires_in"], "Input should be a valid duration such as P30D, or a number of seconds", body.expires_in);
+          expiresAt = new Date(Date.now() + seconds * 1000);
+        }
+        const { row, token } = await insertAccessToken(db, { organization_id: organizationId, comment: body.comment, scopes: [...new Set(body.scopes)], expires_at: expiresAt });
+        return { organization_access_token: accessTokenJson(row), token };
+      },
+    ),
+
+    defineEndpoint(
+      "/v1/organization-access-tokens/",
+      { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at") }) },
+      async ({ query, identity }) => {
+        const reachable = await access.organizationIds(identity, "organization_access_tokens:read");
+        const found = db<AccessTokenRow>("access_tokens").whereIn("organization_id", reachable);
+        if (query.organization_id) void found.whereIn("organization_id", query.organization_id);
+        const { rows, total } = await pageOf<AccessTokenRow, keyof typeof SORTABLE>(found, { ...query, sort: query.sorting, columns: SORTABLE, table: "access_tokens" });
+        return pageJson(rows.map(accessTokenJson), total, query.limit);
+      },
+    ),
+
+    defineEndpoint(
+      "/v1/organization-access-tokens/:id",
+      { method: "PATCH", params: z.object({ id: z.string() }), body: z.object({ comment: z.string().min(1).max(255).nullish(), scopes: scopes.nullish() }) },
+      async ({ params, body, identity }) => {
+        const token = await reachableToken(identity, "organization_access_tokens:write", params.id);
+        return db.transaction(async (trx) => {
+          const updated = await updateAccessToken(trx, token.id, {
+            ...(body.comment ? { comment: body.comment } : {}),
+            ...(body.scopes ? { scopes: [...new Set(body.scopes)] } : {}),
+          });
+          if (!updated) throw notFound("Organization access token");
+          // What the gateway cached for the token carries its old scopes.
+          if (body.scopes) await outbox.emit(trx, accessTokenRevoked, { id: token.id, token_hash: token.token_hash });
+          return accessTokenJson(updated);
+        });
+      },
+    ),
+
+    defineEndpoint("/v1/organization-access-tokens/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }) }, async ({ params, identity }) => {
+      const token = await reachableToken(identity, "organization_access_tokens:write", params.id);
+      await db.transaction(async (trx) => {
+        const deleted = await deleteAccessToken(trx, token.id);
+        if (deleted) await outbox.emit(trx, accessTokenRevoked, { id: deleted.id, token_hash: deleted.token_hash });
+      });
+    }),
+  ];
+}

@@ -1,0 +1,60 @@
+import type { Knex } from "@tollgate/kit";
+import { z } from "zod";
+
+/** A query parameter given once or repeated (`?id=a&id=b`), always read as a list. */
+export const repeated = <Item extends z.ZodType>(item: Item) =>
+  z
+    .union([item, z.array(item)])
+    .transform((value): z.output<Item>[] => (Array.isArray(value) ? value : [value]))
+    .optional();
+
+/** Polar's paging: 1-based `page`, `limit` of 10 by default, never more than 100 a page. */
+export const paging = {
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10)
+    .transform((limit) => Math.min(limit, 100)),
+};
+
+/** `sorting=-created_at&sorting=name`: the properties a list may be sorted by, descending with a leading `-`. */
+export function sorting<const Property extends string>(properties: readonly Property[], fallback: `${"-" | ""}${NoInfer<Property>}`) {
+  const allowed = properties.flatMap((property) => [property, `-${property}`]) as [string, ...string[]];
+  return z
+    .union([z.enum(allowed), z.array(z.enum(allowed))])
+    .default([fallback])
+    .transform((value) => (Array.isArray(value) ? value : [value]).map((entry) => ({ property: entry.replace(/^-/, "") as Property, descending: entry.startsWith("-") })));
+}
+
+export type Sort<Property extends string> = { property: Property; descending: boolean }[];
+
+export interface Page<Item> {
+  items: Item[];
+  pagination: { total_count: number; max_page: number };
+}
+
+/**
+ * One page of a filtered query, sorted by the requested properties (as columns) and then by id so
+ * pages never overlap, with the total Polar reports beside it.
+ */
+export async function pageOf<Row extends object, Property extends string>(
+  query: Knex.QueryBuilder,
+  options: { page: number; limit: number; sort: Sort<Property>; columns: Record<Property, string>; table: string },
+): Promise<{ rows: Row[]; total: number }> {
+  const counted = query.clone().clearSelect().clearOrder().count<{ count: number }[]>({ count: "*" });
+  const rows = query.clone();
+  for (const { property, descending } of options.sort) void rows.orderBy(options.columns[property], descending ? "desc" : "asc", descending ? "last" : "first");
+  void rows
+    .orderBy(`${options.table}.id`)
+    .limit(options.limit)
+    .offset((options.page - 1) * options.limit);
+  const [found, [total]] = await Promise.all([rows as Promise<Row[]>, counted]);
+  return { rows: found, total: Number(total?.count ?? 0) };
+}
+
+export const pageJson = <Item>(items: Item[], total: number, limit: number): Page<Item> => ({
+  items,
+  pagination: { total_count: total, max_page: Math.ceil(total / limit) },
+});

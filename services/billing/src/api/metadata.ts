@@ -1,0 +1,30 @@
+import type { Knex } from "@tollgate/kit";
+import type { Request } from "express";
+import { z } from "zod";
+
+/** Polar's metadata: up to 50 keys of at most 40 characters, each a string (≤ 500), a number or a boolean. */
+export const metadataInput = z
+  .record(z.string().min(1).max(40), z.union([z.string().max(500), z.number(), z.boolean()]))
+  .refine((metadata) => Object.keys(metadata).length <= 50, { error: "Metadata can have at most 50 keys" });
+
+export type Metadata = z.output<typeof metadataInput>;
+
+/**
+ * `metadata[key]=value` filters from the query (repeated keys mean any of the values), as Polar's SDK
+ * sends them. Values compare as text, whatever type was stored.
+ */
+export function metadataFilters(req: Request): Map<string, string[]> {
+  const filters = new Map<string, string[]>();
+  for (const [name, value] of Object.entries(req.query)) {
+    const key = /^metadata\[(.+)\]$/.exec(name)?.[1];
+    if (!key) continue;
+    const values = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
+    filters.set(key, values);
+  }
+  return filters;
+}
+
+/** Narrows `query` to rows whose `column` (jsonb) matches every metadata filter. */
+export function whereMetadata(query: Knex.QueryBuilder, column: string, filters: Map<string, string[]>): void {
+  for (const [key, values] of filters) void query.whereRaw(`(??->>?) = any(?)`, [column, key, values]);
+}

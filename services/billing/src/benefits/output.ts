@@ -1,0 +1,16 @@
+import type { BenefitRow } from "./benefits.sql.js";
+
+/** A benefit as Polar shows it (its webhook payload too). */
+export const benefitJson = (benefit: BenefitRow) => ({
+  id: benefit.id,
+  created_at: benefit.created_at,
+  modified_at: benefit.modified_at,
+  type: benefit.type,
+  description: benefit.description,
+  selectable: benefit.selectable,
+  deletable: benefit.deletable,
+  is_deleted: benefit.is_deleted,
+  organization_id: benefit.organization_id,
+  metadata: benefit.metadata,
+  properties: benefit.properties,
+});

@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+/** A license key's lifetime: `ttl` units of `timeframe`. */
+const expires = z.object({ ttl: z.int().min(1), timeframe: z.enum(["year", "month", "day"]) });
+
+/**
+ * What each type of benefit is configured with, as Polar takes it. Discord's guild is named by the
+ * guild token Polar's bot installation gives; a self-hosted seller may give the guild id instead.
+ */
+export const BENEFIT_PROPERTIES = {
+  custom: z.object({ note: z.string().nullish() }),
+  discord: z
+    .object({ guild_token: z.string().min(1).optional(), guild_id: z.string().min(1).optional(), role_id: z.string().min(1), kick_member: z.boolean().default(false) })
+    .refine((properties) => properties.guild_token || properties.guild_id, { error: "guild_token (or guild_id) is required", path: ["guild_token"] }),
+  github_repository: z.object({
+    repository_owner: z.string().min(1),
+    repository_name: z.string().min(1),
+    permission: z.enum(["pull", "triage", "push", "maintain", "admin"]),
+  }),
+  downloadables: z.object({ files: z.array(z.string()).min(1), archived: z.record(z.string(), z.boolean()).default({}) }),
+  license_keys: z.object({
+    prefix: z.string().max(32).nullish(),
+    expires: expires.nullish(),
+    activations: z.object({ limit: z.int().min(1).max(50), enable_customer_admin: z.boolean() }).nullish(),
+    limit_usage: z.int().min(1).nullish(),
+  }),
+  meter_credit: z.object({ units: z.int().min(1), rollover: z.boolean(), meter_id: z.string().min(1) }),
+} as const;
+
+export type BenefitType = keyof typeof BENEFIT_PROPERTIES;
+export const BENEFIT_TYPES = Object.keys(BENEFIT_PROPERTIES) as BenefitType[];
+
+/** Properties as they are stored and shown: every field present, nullable ones as null. */
+export function storedProperties(type: BenefitType, input: Record<string, unknown>): Record<string, unknown> {
+  switch (type) {
+    case "custom":
+      return { note: input.note ?? null };
+    case "discord":
+      return { guild_id: input.guild_id ?? input.guild_token, guild_token: input.guild_token ?? input.guild_id, role_id: input.role_id, kick_member: input.kick_member };
+    case "license_keys":
+      return { prefix: input.prefix ?? null, expires: input.expires ?? null, activations: input.activations ?? null, limit_usage: input.limit_usage ?? null };
+    default:
+      return input;
+  }
+}

@@ -1,0 +1,25 @@
+import { createHash } from "node:crypto";
+import type { CustomerRow } from "./customers.sql.js";
+
+/** A picture for a customer without one: Gravatar's, by the address's digest, blank when they have none. */
+const avatarOf = (email: string) => `https://www.gravatar.com/avatar/${createHash("sha256").update(email.trim().toLowerCase()).digest("hex")}?d=blank`;
+
+/** A customer as Polar shows it (an individual; Polar's teams are not offered here). */
+export const customerJson = (customer: CustomerRow) => ({
+  id: customer.id,
+  created_at: customer.created_at,
+  modified_at: customer.modified_at,
+  metadata: customer.metadata,
+  external_id: customer.external_id,
+  email: customer.email,
+  email_verified: customer.email_verified,
+  type: "individual" as const,
+  name: customer.name,
+  billing_address: customer.billing_address,
+  // Polar gives the number with the format it recognised; the format is not checked here.
+  tax_id: customer.tax_id === null ? null : [customer.tax_id, null],
+  locale: customer.locale,
+  organization_id: customer.organization_id,
+  deleted_at: customer.deleted_at,
+  avatar_url: avatarOf(customer.email),
+});

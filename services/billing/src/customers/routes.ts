@@ -1,0 +1,183 @@
+import { z } from "zod";
+import { defineEndpoint, randomId, type Endpoint, type Knex } from "@tollgate/kit";
+import type { IdentityClaims } from "@tollgate/proto";
+import type { Billing } from "../billing.js";
+import { invalidField, isUniqueViolation, notFound } from "../api/errors.js";
+import { pageJson, pageOf, paging, repeated, sorting } from "../api/lists.js";
+import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
+import { reachable } from "../api/resources.js";
+import { emitBillingEvent } from "../events.js";
+import { customers, findCustomer, findCustomerByExternalId, insertCustomer, scheduleStateChange, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
+import { customerJson } from "./output.js";
+import { customerState } from "./state.js";
+
+const addressInput = z
+  .object({
+    line1: z.string().nullish(),
+    line2: z.string().nullish(),
+    postal_code: z.string().nullish(),
+    city: z.string().nullish(),
+    state: z.string().nullish(),
+    country: z.string().regex(/^[A-Za-z]{2}$/, { error: "Use the country's two-letter ISO code" }),
+  })
+  .transform((address) => ({
+    line1: address.line1 ?? null,
+    line2: address.line2 ?? null,
+    postal_code: address.postal_code ?? null,
+    city: address.city ?? null,
+    state: address.state ?? null,
+    country: address.country.toUpperCase(),
+  }));
+
+const email = z.email().transform((value) => value.toLowerCase());
+const editable = {
+  name: z.string().max(256).nullish(),
+  billing_address: addressInput.nullish(),
+  tax_id: z.string().min(1).nullish(),
+  locale: z.string().nullish(),
+  metadata: metadataInput.optional(),
+};
+
+const createBody = z.object({
+  ...editable,
+  email,
+  external_id: z.string().min(1).nullish(),
+  organization_id: z.string().nullish(),
+  type: z.literal("individual").optional(),
+});
+const updateBody = z.object({ ...editable, email: email.nullish(), external_id: z.string().min(1).nullish(), type: z.literal("individual").nullish() });
+const updateByExternalIdBody = z.object({ ...editable, email: email.nullish() });
+
+const SORTABLE = { created_at: "created_at", email: "email", name: "name" } as const;
+
+/** Which of a request's fields change what, leaving out the ones not sent. */
+function changesOf(body: z.output<typeof updateByExternalIdBody>): CustomerChanges {
+  const changes: CustomerChanges = {};
+  if (body.email) changes.email = body.email;
+  if (body.name !== undefined) changes.name = body.name;
+  if (body.billing_address !== undefined) changes.billing_address = body.billing_address;
+  if (body.tax_id !== undefined) changes.tax_id = body.tax_id;
+  if (body.locale !== undefined) changes.locale = body.locale;
+  if (body.metadata) changes.metadata = body.metadata;
+  return changes;
+}
+
+/** Which unique value a unique violation was about, told as Polar tells it. */
+function conflictOf(error: unknown, customer: { email?: string; external_id?: string | null }): never {
+  if (isUniqueViolation(error)) {
+    const constraint = (error as { constraint?: string }).constraint;
+    if (constraint === "customers_external_id") throw invalidField(["external_id"], "A customer with this external ID already exists.", customer.external_id);
+    throw invalidField(["email"], "A customer with this email address already exists.", customer.email);
+  }
+  throw error;
+}
+
+export function customerEndpoints(billing: Billing): Endpoint[] {
+  const { db, access, outbox, config } = billing;
+  const byId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", id: string) => reachable(access, identity, scope, await findCustomer(db, id), "Customer");
+  const byExternalId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", externalId: string) => {
+    const customer = await findCustomerByExternalId(db, await access.organizationIds(identity, scope), externalId);
+    if (!customer) throw notFound("Customer");
+    return customer;
+  };
+
+  /** Writes a change with its announcements: the customer event now, their state once the burst settles. */
+  const change = (type: "customer.created" | "customer.updated" | "customer.deleted", write: (trx: Knex.Transaction) => Promise<CustomerRow | undefined>) =>
+    db.transaction(async (trx) => {
+      const customer = await write(trx);
+      if (!customer) throw notFound("Customer");
+      await emitBillingEvent(outbox, trx, type, customer.organization_id, customerJson(customer));
+      if (type !== "customer.deleted") await scheduleStateChange(trx, customer.id, config.CUSTOMER_STATE_DEBOUNCE_MS);
+      return customer;
+    });
+
+  const update = async (existing: CustomerRow, body: z.output<typeof updateBody>) => {
+    const changes = changesOf(body);
+    if (body.external_id !== undefined && body.external_id !== existing.external_id) {
+      // Set once, while none is set: systems outside rely on it never moving.
+      if (existing.external_id !== null) throw invalidField(["external_id"], "Customer external ID cannot be updated.", body.external_id);
+      changes.external_id = body.external_id;
+    }
+    try {
+      return customerJson(await change("customer.updated", (trx) => updateCustomer(trx, existing.id, changes)));
+    } catch (error) {
+      conflictOf(error, { ...existing, ...changes });
+    }
+  };
+
+  const remove = async (existing: CustomerRow, anonymize: boolean) => {
+    await change("customer.deleted", (trx) =>
+      updateCustomer(trx, existing.id, {
+        deleted_at: new Date(),
+        // Anonymized, the customer keeps their id (orders refer to it) and loses what identifies them.
+        ...(anonymize && { email: `${existing.id}@anonymized.invalid`, name: null, billing_address: null, tax_id: null, external_id: null }),
+      }),
+    );
+  };
+
+  const deleteQuery = z.object({ anonymize: z.stringbool().default(false) });
+
+  return [
+    defineEndpoint("/v1/customers/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+      const organizationId = await access.organizationFor(identity, "customers:write", body.organization_id);
+      try {
+        const created = await change("customer.created", (trx) =>
+          insertCustomer(trx, { id: randomId(32), organization_id: organizationId, ...changesOf(body), email: body.email, external_id: body.external_id ?? null }),
+        );
+        return customerJson(created);
+      } catch (error) {
+        conflictOf(error, body);
+      }
+    }),
+
+    defineEndpoint(
+      "/v1/customers/",
+      {
+        method: "GET",
+        query: z.object({
+          ...paging,
+          organization_id: repeated(z.string()),
+          email: z.string().optional(),
+          query: z.string().optional(),
+          sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at"),
+        }),
+      },
+      async ({ query, identity, req }) => {
+        const found = customers(db).whereIn("organization_id", await access.organizationIds(identity, "customers:read"));
+        if (query.organization_id) void found.whereIn("organization_id", query.organization_id);
+        if (query.email) void found.where({ email: query.email.toLowerCase() });
+        if (query.query) {
+          const pattern = `%${query.query}%`;
+          void found.where((match) => void match.whereILike("email", pattern).orWhereILike("name", pattern).orWhereILike("external_id", pattern));
+        }
+        whereMetadata(found, "metadata", metadataFilters(req));
+        const { rows, total } = await pageOf<CustomerRow, keyof typeof SORTABLE>(found, { ...query, sort: query.sorting, columns: SORTABLE, table: "customers" });
+        return pageJson(rows.map(customerJson), total, query.limit);
+      },
+    ),
+
+    defineEndpoint("/v1/customers/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) => customerJson(await byId(identity, "customers:read", params.id))),
+    defineEndpoint("/v1/customers/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) =>
+      update(await byId(identity, "customers:write", params.id), body),
+    ),
+    defineEndpoint("/v1/customers/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), query: deleteQuery }, async ({ params, query, identity }) =>
+      remove(await byId(identity, "customers:write", params.id), query.anonymize),
+    ),
+    defineEndpoint("/v1/customers/:id/state", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+      customerState(db, await byId(identity, "customers:read", params.id)),
+    ),
+
+    defineEndpoint("/v1/customers/external/:externalId", { method: "GET", params: z.object({ externalId: z.string() }) }, async ({ params, identity }) =>
+      customerJson(await byExternalId(identity, "customers:read", params.externalId)),
+    ),
+    defineEndpoint("/v1/customers/external/:externalId", { method: "PATCH", params: z.object({ externalId: z.string() }), body: updateByExternalIdBody }, async ({ params, body, identity }) =>
+      update(await byExternalId(identity, "customers:write", params.externalId), body),
+    ),
+    defineEndpoint("/v1/customers/external/:externalId", { method: "DELETE", status: 204, params: z.object({ externalId: z.string() }), query: deleteQuery }, async ({ params, query, identity }) =>
+      remove(await byExternalId(identity, "customers:write", params.externalId), query.anonymize),
+    ),
+    defineEndpoint("/v1/customers/external/:externalId/state", { method: "GET", params: z.object({ externalId: z.string() }) }, async ({ params, identity }) =>
+      customerState(db, await byExternalId(identity, "customers:read", params.externalId)),
+    ),
+  ];
+}

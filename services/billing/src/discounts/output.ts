@@ -1,0 +1,56 @@
+import type { Knex } from "@tollgate/kit";
+import type { ProductRow } from "../products/products.sql.js";
+import type { DiscountRow } from "./discounts.sql.js";
+
+/** A product as a discount lists it: without prices, benefits or media. */
+const discountProductJson = (product: ProductRow) => ({
+  metadata: product.metadata,
+  id: product.id,
+  created_at: product.created_at,
+  modified_at: product.modified_at,
+  trial_interval: product.trial_interval,
+  trial_interval_count: product.trial_interval_count,
+  name: product.name,
+  description: product.description,
+  visibility: product.visibility,
+  recurring_interval: product.recurring_interval,
+  recurring_interval_count: product.recurring_interval_count,
+  is_recurring: product.recurring_interval !== null,
+  is_archived: product.is_archived,
+  organization_id: product.organization_id,
+});
+
+/** Discounts as Polar shows them: the fields of their type and duration, with the products they are for. */
+export async function discountsJson(db: Knex, rows: DiscountRow[]) {
+  const links = await db<ProductRow>("products")
+    .join("discount_products", "discount_products.product_id", "products.id")
+    .whereIn("discount_products.discount_id", rows.map((discount) => discount.id))
+    .orderBy("products.created_at")
+    .select<(ProductRow & { discount_id: string })[]>("products.*", "discount_products.discount_id");
+  return rows.map((discount) => ({
+    created_at: discount.created_at,
+    modified_at: discount.modified_at,
+    id: discount.id,
+    metadata: discount.metadata,
+    name: discount.name,
+    code: discount.code,
+    starts_at: discount.starts_at,
+    ends_at: discount.ends_at,
+    max_redemptions: discount.max_redemptions,
+    redemptions_count: discount.redemptions_count,
+    organization_id: discount.organization_id,
+    products: links.filter((link) => link.discount_id === discount.id).map(({ discount_id: _discount, ...product }) => discountProductJson(product)),
+    type: discount.type,
+    duration: discount.duration,
+    ...(discount.duration === "repeating" ? { duration_in_months: discount.duration_in_months } : {}),
+    ...(discount.type === "fixed"
+      ? { amount: discount.amount, currency: discount.currency, amounts: { [discount.currency ?? "usd"]: discount.amount } }
+      : { basis_points: discount.basis_points }),
+  }));
+}
+
+export async function discountJson(db: Knex, discount: DiscountRow) {
+  const [json] = await discountsJson(db, [discount]);
+  if (!json) throw new Error(`discount ${discount.id} could not be shown`);
+  return json;
+}

@@ -1,0 +1,61 @@
+import type { Knex } from "@tollgate/kit";
+import { jsonbArray } from "../api/jsonb.js";
+
+export type FileService = "downloadable" | "product_media" | "organization_avatar";
+
+/** A part of an upload, as the uploader declared it: bytes `chunk_start`…`chunk_end`, inclusive. */
+export interface UploadPart {
+  number: number;
+  chunk_start: number;
+  chunk_end: number;
+  checksum_sha256_base64: string | null;
+}
+
+export interface FileRow {
+  id: string;
+  organization_id: string;
+  service: FileService;
+  name: string;
+  path: string;
+  mime_type: string;
+  size: number;
+  version: string | null;
+  checksum_sha256_base64: string | null;
+  checksum_sha256_hex: string | null;
+  checksum_etag: string | null;
+  storage_version: string | null;
+  upload_parts: UploadPart[];
+  is_uploaded: boolean;
+  last_modified_at: Date | null;
+  created_at: Date;
+  modified_at: Date | null;
+  deleted_at: Date | null;
+}
+
+export const files = (db: Knex) => db<FileRow>("files").whereNull("deleted_at");
+
+export const findFile = (db: Knex, id: string) => files(db).where({ id }).first();
+
+/** The organization's uploaded downloadable files among `ids`. */
+export const findDownloadableFiles = (db: Knex, organizationId: string, ids: string[]) =>
+  files(db).where({ organization_id: organizationId, service: "downloadable", is_uploaded: true }).whereIn("id", ids);
+
+export async function insertFile(db: Knex, file: Omit<FileRow, "created_at" | "modified_at" | "deleted_at" | "is_uploaded" | "last_modified_at" | "checksum_sha256_hex" | "checksum_etag" | "storage_version">): Promise<FileRow> {
+  const [row] = await db<FileRow>("files")
+    .insert({ ...file, upload_parts: jsonbArray(db, file.upload_parts) })
+    .returning("*");
+  if (!row) throw new Error("insert into files returned no row");
+  return row;
+}
+
+export async function updateFile(
+  db: Knex,
+  id: string,
+  changes: Partial<Pick<FileRow, "name" | "version" | "is_uploaded" | "checksum_sha256_base64" | "checksum_sha256_hex" | "checksum_etag" | "last_modified_at" | "deleted_at">>,
+): Promise<FileRow | undefined> {
+  const [row] = await db<FileRow>("files")
+    .where({ id })
+    .update({ ...changes, modified_at: new Date() })
+    .returning("*");
+  return row;
+}

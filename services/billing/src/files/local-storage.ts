@@ -1,0 +1,143 @@
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, rename, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { z } from "zod";
+import type { FileRow, UploadPart } from "./files.sql.js";
+import { UploadMismatch, type CompletedPart, type FileStorage, type StoredFile } from "./storage.js";
+
+/** What an upload URL grants: one part of one file, until it expires. */
+const grant = z.object({ file: z.string(), part: z.int(), expires: z.int() });
+export type UploadGrant = z.output<typeof grant>;
+
+/** A part's ETag, as S3 gives it: the digest of the part's bytes, quoted. */
+const etagOf = (sha256Hex: string) => `"${sha256Hex}"`;
+
+/**
+ * Files on the local disk, uploaded in parts to Tollgate itself: each part URL carries a signed,
+ * expiring grant for that part, so the upload needs no other credentials, as with S3's pre-signed URLs.
+ */
+export class LocalFileStorage implements FileStorage {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly root: string,
+    private readonly publicUrl: string,
+    secret: string,
+  ) {
+    this.key = createHash("sha256").update(`tollgate file uploads\n${secret}`).digest();
+  }
+
+  partUploadUrl(file: FileRow, part: UploadPart, expiresAt: Date): { url: string; headers: Record<string, string> } {
+    const payload = Buffer.from(JSON.stringify({ file: file.id, part: part.number, expires: Math.floor(expiresAt.getTime() / 1000) } satisfies UploadGrant)).toString("base64url");
+    return { url: `${this.publicUrl.replace(/\/$/, "")}/v1/files/uploads/${payload}.${this.sign(payload)}`, headers: {} };
+  }
+
+  /** The grant in an upload URL's token, if it is ours and still valid. */
+  readGrant(token: string): UploadGrant | null {
+    const [payload = "", signature = ""] = token.split(".");
+    const expected = Buffer.from(this.sign(payload), "base64url");
+    const given = Buffer.from(signature, "base64url");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    try {
+      const parsed = grant.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
+      return parsed.success && parsed.data.expires * 1000 > Date.now() ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Stores one part, refusing one of another size or checksum than declared; returns its ETag. */
+  async receivePart(file: FileRow, part: UploadPart, body: Readable): Promise<string> {
+    const directory = this.partsOf(file);
+    await mkdir(directory, { recursive: true });
+    const target = path.join(directory, String(part.number));
+    const partial = `${target}.${process.pid}.${Date.now()}`;
+    const digest = createHash("sha256");
+    let size = 0;
+    const expected = part.chunk_end - part.chunk_start + 1;
+    try {
+      await pipeline(
+        body,
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            size += chunk.length;
+            if (size > expected) throw new UploadMismatch(`part ${part.number} is larger than its declared ${expected} bytes`, part.number);
+            digest.update(chunk);
+            yield chunk;
+          }
+        },
+        createWriteStream(partial),
+      );
+      if (size !== expected) throw new UploadMismatch(`part ${part.number} has ${size} bytes, not the declared ${expected}`, part.number);
+      const sha256 = digest.digest();
+      if (part.checksum_sha256_base64 && sha256.toString("base64") !== part.checksum_sha256_base64) {
+        throw new UploadMismatch(`part ${part.number} does not match its declared SHA-256`, part.number);
+      }
+      await rename(partial, target);
+      return etagOf(sha256.toString("hex"));
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  async complete(file: FileRow, parts: CompletedPart[]): Promise<StoredFile> {
+    const declared = [...file.upload_parts].sort((a, b) => a.number - b.number);
+    const reported = new Map(parts.map((part) => [part.number, part]));
+    const whole = createHash("sha256");
+    const target = this.pathOf(file);
+    await mkdir(path.dirname(target), { recursive: true });
+    const partial = `${target}.${process.pid}.${Date.now()}`;
+    const out = createWriteStream(partial);
+    try {
+      for (const part of declared) {
+        const source = path.join(this.partsOf(file), String(part.number));
+        const size = await stat(source).then((info) => info.size, () => null);
+        if (size === null) throw new UploadMismatch(`part ${part.number} was never uploaded`, part.number);
+        const digest = createHash("sha256");
+        for await (const chunk of createReadStream(source) as AsyncIterable<Buffer>) {
+          digest.update(chunk);
+          whole.update(chunk);
+          if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+        }
+        const etag = etagOf(digest.digest("hex"));
+        if (reported.get(part.number)?.checksum_etag !== etag) throw new UploadMismatch(`part ${part.number}'s ETag is not the one its upload was given`, part.number);
+      }
+      await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      const sha256 = whole.digest();
+      if (file.checksum_sha256_base64 && sha256.toString("base64") !== file.checksum_sha256_base64) throw new UploadMismatch("the file does not match its declared SHA-256");
+      await rename(partial, target);
+      await rm(this.partsOf(file), { recursive: true, force: true });
+      return { sha256Base64: sha256.toString("base64"), sha256Hex: sha256.toString("hex"), etag: etagOf(sha256.toString("hex")) };
+    } catch (error) {
+      out.destroy();
+      await rm(partial, { force: true });
+      throw error;
+    }
+  }
+
+  read(file: FileRow): Readable {
+    return createReadStream(this.pathOf(file));
+  }
+
+  async remove(file: FileRow): Promise<void> {
+    await rm(this.pathOf(file), { force: true });
+    await rm(this.partsOf(file), { recursive: true, force: true });
+  }
+
+  private sign(payload: string): string {
+    return createHmac("sha256", this.key).update(payload).digest("base64url");
+  }
+
+  /** Each organization's files in a directory of their own, named by id (names are only shown). */
+  private pathOf(file: FileRow): string {
+    return path.join(this.root, file.organization_id, file.id);
+  }
+
+  private partsOf(file: FileRow): string {
+    return `${this.pathOf(file)}.parts`;
+  }
+}

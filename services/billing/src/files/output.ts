@@ -1,0 +1,44 @@
+import type { FileRow, UploadPart } from "./files.sql.js";
+
+/** A size as people read it: 512 B, 1.5 kB, 23.4 MB. */
+export function readableSize(bytes: number): string {
+  const units = ["B", "kB", "MB", "GB", "TB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Where anyone may see a product's media or an organization's avatar. */
+export const publicUrlOf = (publicUrl: string, file: FileRow) => `${publicUrl.replace(/\/$/, "")}/v1/files/public/${file.id}`;
+
+/** A file as Polar shows it; media and avatars with the address anyone may load them from. */
+export function fileJson(file: FileRow, publicUrl: string) {
+  return {
+    id: file.id,
+    organization_id: file.organization_id,
+    name: file.name,
+    path: file.path,
+    mime_type: file.mime_type,
+    size: file.size,
+    storage_version: file.storage_version,
+    checksum_etag: file.checksum_etag,
+    checksum_sha256_base64: file.checksum_sha256_base64,
+    checksum_sha256_hex: file.checksum_sha256_hex,
+    last_modified_at: file.last_modified_at,
+    version: file.version,
+    service: file.service,
+    is_uploaded: file.is_uploaded,
+    created_at: file.created_at,
+    size_readable: readableSize(file.size),
+    ...(file.service === "downloadable" ? {} : { public_url: publicUrlOf(publicUrl, file) }),
+  };
+}
+
+/** A new file with where to send each of its parts (Polar's FileUpload). */
+export function fileUploadJson(file: FileRow, publicUrl: string, parts: (UploadPart & { url: string; expires_at: Date; headers: Record<string, string> })[]) {
+  return { ...fileJson(file, publicUrl), upload: { id: file.id, path: file.path, parts } };
+}

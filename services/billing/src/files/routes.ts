@@ -1,0 +1,158 @@
+import { z } from "zod";
+import { defineEndpoint, HttpError, polarErrors, randomId, type Endpoint } from "@tollgate/kit";
+import type { IdentityClaims } from "@tollgate/proto";
+import type { Billing } from "../billing.js";
+import { invalidField, notFound } from "../api/errors.js";
+import { pageJson, pageOf, paging, repeated } from "../api/lists.js";
+import { reachable } from "../api/resources.js";
+import { files, findFile, insertFile, updateFile, type FileRow } from "./files.sql.js";
+import type { LocalFileStorage } from "./local-storage.js";
+import { fileJson, fileUploadJson } from "./output.js";
+import { UploadMismatch } from "./storage.js";
+
+const checksum = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, { error: "A SHA-256 digest in base64" });
+
+const part = z.object({ number: z.int().min(1), chunk_start: z.int().min(0), chunk_end: z.int().min(0), checksum_sha256_base64: checksum.nullish() });
+
+const common = {
+  organization_id: z.string().nullish(),
+  name: z.string().min(1).max(255),
+  mime_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, { error: "A MIME type such as application/pdf" }),
+  size: z.int().min(1),
+  checksum_sha256_base64: checksum.nullish(),
+  upload: z.object({ parts: z.array(part).min(1).max(10_000) }),
+  version: z.string().max(64).nullish(),
+};
+const image = common.mime_type.refine((type) => type.startsWith("image/"), { error: "Media and avatars must be images" });
+
+const createBody = z.discriminatedUnion("service", [
+  z.object({ ...common, service: z.literal("downloadable") }),
+  z.object({ ...common, mime_type: image, service: z.literal("product_media") }),
+  z.object({ ...common, mime_type: image, service: z.literal("organization_avatar") }),
+]);
+
+/** The parts must be numbered 1…n and cover the file's bytes exactly, in order. */
+function partsProblem(parts: z.output<typeof part>[], size: number): string | null {
+  const ordered = [...parts].sort((a, b) => a.number - b.number);
+  let next = 0;
+  for (const [index, declared] of ordered.entries()) {
+    if (declared.number !== index + 1) return "Parts must be numbered from 1 without gaps";
+    if (declared.chunk_start !== next || declared.chunk_end < declared.chunk_start) return `Part ${declared.number} must start at byte ${next}`;
+    next = declared.chunk_end + 1;
+  }
+  return next === size ? null : `The parts cover ${next} bytes, not the file's ${size}`;
+}
+
+export function fileEndpoints(billing: Billing, storage: LocalFileStorage): Endpoint[] {
+  const { db, access, config } = billing;
+  const publicUrl = config.PUBLIC_URL;
+  const file = async (identity: IdentityClaims, scope: "files:read" | "files:write", id: string) => reachable(access, identity, scope, await findFile(db, id), "File");
+  const json = (row: FileRow) => fileJson(row, publicUrl);
+
+  return [
+    defineEndpoint("/v1/files/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+      const organizationId = await access.organizationFor(identity, "files:write", body.organization_id);
+      if (body.size > config.FILE_MAX_SIZE) throw invalidField(["size"], `Files may be at most ${config.FILE_MAX_SIZE} bytes`, body.size);
+      const problem = partsProblem(body.upload.parts, body.size);
+      if (problem) throw invalidField(["upload", "parts"], problem);
+      const id = randomId(32);
+      const created = await insertFile(db, {
+        id,
+        organization_id: organizationId,
+        service: body.service,
+        name: body.name,
+        path: `${organizationId}/${id}/${body.name}`,
+        mime_type: body.mime_type,
+        size: body.size,
+        version: body.version ?? null,
+        checksum_sha256_base64: body.checksum_sha256_base64 ?? null,
+        upload_parts: body.upload.parts.map((declared) => ({ ...declared, checksum_sha256_base64: declared.checksum_sha256_base64 ?? null })),
+      });
+      const expiresAt = new Date(Date.now() + config.FILE_UPLOAD_URL_TTL_SECONDS * 1000);
+      return fileUploadJson(
+        created,
+        publicUrl,
+        created.upload_parts.map((declared) => ({ ...declared, ...storage.partUploadUrl(created, declared, expiresAt), expires_at: expiresAt })),
+      );
+    }),
+
+    // Where an upload's parts go: the URL's signed grant is the credential, as with S3's pre-signed URLs.
+    defineEndpoint("/v1/files/uploads/:token", { method: "PUT", params: z.object({ token: z.string() }) }, async ({ params, req, res }) => {
+      const grant = storage.readGrant(params.token);
+      if (!grant) throw new HttpError(403, polarErrors.codes.forbidden, "This upload URL is not valid, or has expired");
+      const target = await findFile(db, grant.file);
+      const declared = target?.upload_parts.find((candidate) => candidate.number === grant.part);
+      if (!target || !declared || target.is_uploaded) throw notFound("Upload");
+      try {
+        res.setHeader("etag", await storage.receivePart(target, declared, req));
+        res.status(200).end();
+      } catch (error) {
+        if (error instanceof UploadMismatch) throw new HttpError(400, polarErrors.codes.bad_request, error.message);
+        throw error;
+      }
+    }),
+
+    defineEndpoint(
+      "/v1/files/:id/uploaded",
+      {
+        method: "POST",
+        params: z.object({ id: z.string() }),
+        body: z.object({ id: z.string(), path: z.string(), parts: z.array(z.object({ number: z.int().min(1), checksum_etag: z.string(), checksum_sha256_base64: checksum.nullable() })) }),
+      },
+      async ({ params, body, identity }) => {
+        const existing = await file(identity, "files:write", params.id);
+        if (existing.is_uploaded) return json(existing);
+        if (body.id !== existing.id || body.path !== existing.path) throw invalidField(["id"], "This is not the upload of this file", body.id);
+        try {
+          const stored = await storage.complete(existing, body.parts);
+          const updated = await updateFile(db, existing.id, {
+            is_uploaded: true,
+            checksum_sha256_base64: stored.sha256Base64,
+            checksum_sha256_hex: stored.sha256Hex,
+            checksum_etag: stored.etag,
+            last_modified_at: new Date(),
+          });
+          return json(updated ?? existing);
+        } catch (error) {
+          if (error instanceof UploadMismatch) throw invalidField(error.part === undefined ? ["parts"] : ["parts", error.part - 1], error.message);
+          throw error;
+        }
+      },
+    ),
+
+    defineEndpoint("/v1/files/", { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), ids: repeated(z.string()) }) }, async ({ query, identity }) => {
+      const found = files(db).where({ is_uploaded: true }).whereIn("organization_id", await access.organizationIds(identity, "files:read"));
+      if (query.organization_id) void found.whereIn("organization_id", query.organization_id);
+      if (query.ids) void found.whereIn("id", query.ids);
+      const { rows, total } = await pageOf<FileRow, "created_at">(found, { ...query, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "files" });
+      return pageJson(rows.map(json), total, query.limit);
+    }),
+
+    defineEndpoint(
+      "/v1/files/:id",
+      { method: "PATCH", params: z.object({ id: z.string() }), body: z.object({ name: z.string().min(1).max(255).nullish(), version: z.string().max(64).nullish() }) },
+      async ({ params, body, identity }) => {
+        const existing = await file(identity, "files:write", params.id);
+        const updated = await updateFile(db, existing.id, { ...(body.name ? { name: body.name } : {}), ...(body.version !== undefined ? { version: body.version } : {}) });
+        return json(updated ?? existing);
+      },
+    ),
+
+    defineEndpoint("/v1/files/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }) }, async ({ params, identity }) => {
+      const existing = await file(identity, "files:write", params.id);
+      await updateFile(db, existing.id, { deleted_at: new Date() });
+      await storage.remove(existing);
+    }),
+
+    // Product media and avatars are public, as they are shown on checkout pages.
+    defineEndpoint("/v1/files/public/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, res }) => {
+      const media = await findFile(db, params.id);
+      if (!media || media.service === "downloadable" || !media.is_uploaded) throw notFound("File");
+      res.setHeader("content-type", media.mime_type);
+      res.setHeader("content-length", String(media.size));
+      res.setHeader("cache-control", "public, max-age=86400");
+      if (media.checksum_etag) res.setHeader("etag", media.checksum_etag);
+      await new Promise<void>((resolve, reject) => storage.read(media).on("error", reject).pipe(res).on("finish", resolve));
+    }),
+  ];
+}

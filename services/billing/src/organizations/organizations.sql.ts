@@ -1,0 +1,54 @@
+import type { Knex } from "@tollgate/kit";
+import { jsonbArray } from "../api/jsonb.js";
+
+export interface SocialLink {
+  platform: string;
+  url: string;
+}
+
+/** A seller: the organization service's organization, with what billing keeps about it. */
+export interface SellerRow {
+  id: string;
+  name: string;
+  slug: string;
+  avatar_url: string | null;
+  email: string | null;
+  website: string | null;
+  socials: SocialLink[];
+  details: Record<string, unknown> | null;
+  details_submitted_at: Date | null;
+  country: string | null;
+  default_presentment_currency: string;
+  default_tax_behavior: string;
+  feature_settings: Record<string, unknown>;
+  subscription_settings: Record<string, unknown>;
+  notification_settings: Record<string, unknown>;
+  customer_email_settings: Record<string, unknown>;
+  customer_portal_settings: Record<string, unknown>;
+  created_at: Date;
+  modified_at: Date | null;
+  deleted_at: Date | null;
+}
+
+export type SellerChanges = Partial<Omit<SellerRow, "id" | "created_at" | "modified_at" | "deleted_at">>;
+
+
+export const sellers = (db: Knex) => db<SellerRow>("organizations").whereNull("deleted_at");
+
+export const findSeller = (db: Knex, id: string) => sellers(db).where({ id }).first();
+
+export async function insertSeller(db: Knex, seller: Pick<SellerRow, "id" | "name" | "slug">): Promise<SellerRow | undefined> {
+  const [row] = await db<SellerRow>("organizations").insert(seller).onConflict("id").ignore().returning("*");
+  return row;
+}
+
+export async function updateSeller(db: Knex, id: string, changes: SellerChanges): Promise<SellerRow | undefined> {
+  const { socials, ...rest } = changes;
+  const [row] = await sellers(db)
+    .where({ id })
+    .update({ ...rest, ...(socials && { socials: jsonbArray(db, socials) }), modified_at: new Date() })
+    .returning("*");
+  return row;
+}
+
+export const deleteSeller = (db: Knex, id: string) => db<SellerRow>("organizations").where({ id }).update({ deleted_at: new Date() });

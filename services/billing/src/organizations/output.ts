@@ -1,0 +1,61 @@
+import type { SellerRow } from "./organizations.sql.js";
+
+/** What billing assumes until a seller says otherwise (Polar's defaults, with proration). */
+export const DEFAULT_SUBSCRIPTION_SETTINGS = {
+  allow_multiple_subscriptions: false,
+  proration_behavior: "prorate",
+  benefit_revocation_grace_period: 0,
+  prevent_trial_abuse: false,
+  allow_customer_updates: true,
+};
+
+const DEFAULT_FEATURE_SETTINGS = { issue_funding_enabled: false, usage_based_billing_enabled: false };
+const DEFAULT_NOTIFICATION_SETTINGS = { new_order: true, new_subscription: true };
+const CUSTOMER_EMAILS = [
+  "order_confirmation",
+  "subscription_cancellation",
+  "subscription_confirmation",
+  "subscription_cycled",
+  "subscription_cycled_after_trial",
+  "subscription_past_due",
+  "subscription_renewal_reminder",
+  "subscription_revoked",
+  "subscription_trial_conversion_reminder",
+  "subscription_uncanceled",
+  "subscription_updated",
+];
+const DEFAULT_CUSTOMER_PORTAL_SETTINGS = { usage: { show: true }, subscription: { update_seats: true, update_plan: true }, customer: { allow_email_change: true } };
+
+export const subscriptionSettingsOf = (seller: Pick<SellerRow, "subscription_settings">) => ({ ...DEFAULT_SUBSCRIPTION_SETTINGS, ...seller.subscription_settings });
+
+/** A seller as Polar's Organization: every field present, settings over their defaults. */
+export function sellerJson(seller: SellerRow) {
+  const subscriptionSettings = subscriptionSettingsOf(seller);
+  return {
+    id: seller.id,
+    created_at: seller.created_at,
+    modified_at: seller.modified_at,
+    name: seller.name,
+    slug: seller.slug,
+    avatar_url: seller.avatar_url,
+    proration_behavior: subscriptionSettings.proration_behavior,
+    allow_customer_updates: subscriptionSettings.allow_customer_updates,
+    email: seller.email,
+    website: seller.website,
+    socials: seller.socials,
+    // Self-hosted: nobody reviews a seller before it may sell.
+    status: "active",
+    details_submitted_at: seller.details_submitted_at,
+    default_presentment_currency: seller.default_presentment_currency,
+    default_tax_behavior: seller.default_tax_behavior,
+    feature_settings: { ...DEFAULT_FEATURE_SETTINGS, ...seller.feature_settings },
+    subscription_settings: subscriptionSettings,
+    notification_settings: { ...DEFAULT_NOTIFICATION_SETTINGS, ...seller.notification_settings },
+    customer_email_settings: { ...Object.fromEntries(CUSTOMER_EMAILS.map((name) => [name, true])), ...seller.customer_email_settings },
+    customer_portal_settings: { ...DEFAULT_CUSTOMER_PORTAL_SETTINGS, ...seller.customer_portal_settings },
+    country: seller.country,
+    account_id: null,
+    payout_account_id: null,
+    capabilities: { checkout_payments: true, subscription_renewals: true, payouts: false, refunds: true, api_access: true, dashboard_access: true },
+  };
+}

@@ -1,0 +1,147 @@
+import { z } from "zod";
+import type { Knex } from "@tollgate/kit";
+import { ValidationError, type ValidationIssue } from "@tollgate/kit";
+
+/** What the smallest charge is in a few currencies, in minor units (Polar's list); 50 elsewhere. */
+const MINIMUM_AMOUNT: Record<string, number> = { gbp: 30, mxn: 10, thb: 10, jpy: 50, krw: 50, huf: 17_500, czk: 1_500, inr: 6_000, hkd: 400 };
+const MAXIMUM_AMOUNT = 99_999_999;
+export const minimumAmount = (currency: string) => MINIMUM_AMOUNT[currency] ?? 50;
+
+const currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, { error: "A three-letter ISO currency code such as usd" })
+  .transform((code) => code.toLowerCase())
+  .optional();
+const taxBehavior = z.enum(["location", "inclusive", "exclusive"]).nullish();
+const amount = z.int().min(0).max(MAXIMUM_AMOUNT);
+
+/** A new price, one of Polar's amount types. */
+export const priceCreate = z.discriminatedUnion("amount_type", [
+  z.object({ amount_type: z.literal("fixed"), price_currency: currency, tax_behavior: taxBehavior, price_amount: amount }),
+  z.object({ amount_type: z.literal("free"), price_currency: currency, tax_behavior: taxBehavior }),
+  z.object({
+    amount_type: z.literal("custom"),
+    price_currency: currency,
+    tax_behavior: taxBehavior,
+    minimum_amount: amount.default(50),
+    maximum_amount: amount.nullish(),
+    preset_amount: amount.nullish(),
+  }),
+  z.object({
+    amount_type: z.literal("metered_unit"),
+    price_currency: currency,
+    tax_behavior: taxBehavior,
+    meter_id: z.string().min(1),
+    // Fractions of the minor unit are allowed (0.01 cent a call).
+    unit_amount: z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)]).transform((value) => String(value)).refine((value) => Number(value) > 0, { error: "Must be greater than 0" }),
+    cap_amount: amount.nullish(),
+  }),
+]);
+export type PriceCreate = z.output<typeof priceCreate>;
+
+/** On update, a price to keep is named by its id; anything else is a new price. */
+export const priceUpdate = z.union([z.object({ id: z.string() }).strict(), priceCreate]);
+
+export interface PriceRow {
+  id: string;
+  product_id: string;
+  amount_type: PriceCreate["amount_type"];
+  price_currency: string;
+  tax_behavior: string | null;
+  price_amount: number | null;
+  minimum_amount: number | null;
+  maximum_amount: number | null;
+  preset_amount: number | null;
+  unit_amount: string | null;
+  cap_amount: number | null;
+  meter_id: string | null;
+  is_archived: boolean;
+  position: number;
+  created_at: Date;
+  modified_at: Date | null;
+}
+
+/**
+ * Polar's rules for a product's prices, each problem reported where it sits (`prices.<i>.<field>`):
+ * amounts at or above the currency's smallest charge, custom bounds in order, metered prices on
+ * recurring products only, and at most one fixed, free or custom price per currency.
+ */
+export function checkPrices(prices: { price: PriceCreate | { id: string }; index: number; currency: string; type: PriceRow["amount_type"] }[], recurring: boolean): void {
+  const issues: ValidationIssue[] = [];
+  const problem = (index: number, field: string | null, message: string, input?: unknown) =>
+    issues.push({ location: "body", path: ["prices", index, ...(field ? [field] : [])], message, code: "value_error", input });
+  const staticCurrencies = new Set<string>();
+  for (const { price, index, currency, type } of prices) {
+    if (type !== "metered_unit") {
+      if (staticCurrencies.has(currency)) problem(index, null, `Only one fixed, free or custom price per currency (${currency})`);
+      staticCurrencies.add(currency);
+    } else if (!recurring) problem(index, "amount_type", "Metered prices are for recurring products only", type);
+    if (!("amount_type" in price)) continue;
+    const least = minimumAmount(currency);
+    const positiveOrZero = (field: string, value: number | null | undefined) => {
+      if (value !== null && value !== undefined && value > 0 && value < least) problem(index, field, `Must be 0 or at least ${least}`, value);
+    };
+    if (price.amount_type === "fixed" && price.price_amount < least) problem(index, "price_amount", `Must be at least ${least}`, price.price_amount);
+    if (price.amount_type === "custom") {
+      positiveOrZero("minimum_amount", price.minimum_amount);
+      positiveOrZero("preset_amount", price.preset_amount);
+      if (price.maximum_amount != null && price.maximum_amount < price.minimum_amount) problem(index, "maximum_amount", "Must not be less than minimum_amount", price.maximum_amount);
+      const preset = price.preset_amount;
+      if (preset != null && preset > 0 && (preset < price.minimum_amount || (price.maximum_amount != null && preset > price.maximum_amount))) {
+        problem(index, "preset_amount", "Must lie between minimum_amount and maximum_amount", preset);
+      }
+    }
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+}
+
+/** The columns of a new price row. */
+export function priceColumns(price: PriceCreate, currency: string) {
+  return {
+    amount_type: price.amount_type,
+    price_currency: currency,
+    tax_behavior: price.tax_behavior ?? null,
+    price_amount: price.amount_type === "fixed" ? price.price_amount : null,
+    minimum_amount: price.amount_type === "custom" ? price.minimum_amount : null,
+    maximum_amount: price.amount_type === "custom" ? (price.maximum_amount ?? null) : null,
+    preset_amount: price.amount_type === "custom" ? (price.preset_amount ?? null) : null,
+    unit_amount: price.amount_type === "metered_unit" ? price.unit_amount : null,
+    cap_amount: price.amount_type === "metered_unit" ? (price.cap_amount ?? null) : null,
+    meter_id: price.amount_type === "metered_unit" ? price.meter_id : null,
+  };
+}
+
+/** A price as Polar shows it: the fields of its amount type, every one present. */
+export function priceJson(price: PriceRow) {
+  const common = {
+    created_at: price.created_at,
+    modified_at: price.modified_at,
+    id: price.id,
+    source: "catalog",
+    amount_type: price.amount_type,
+    price_currency: price.price_currency,
+    tax_behavior: price.tax_behavior,
+    is_archived: price.is_archived,
+    product_id: price.product_id,
+  };
+  switch (price.amount_type) {
+    case "fixed":
+      return { ...common, price_amount: price.price_amount };
+    case "custom":
+      return { ...common, minimum_amount: price.minimum_amount, maximum_amount: price.maximum_amount, preset_amount: price.preset_amount };
+    case "metered_unit":
+      // The meter itself arrives with usage billing; until then it is known by its id alone.
+      return {
+        ...common,
+        unit_amount: String(Number(price.unit_amount)),
+        cap_amount: price.cap_amount,
+        meter_id: price.meter_id,
+        meter: { id: price.meter_id, name: price.meter_id, unit: "scalar" },
+      };
+    default:
+      return common;
+  }
+}
+
+export const pricesOfProducts = (db: Knex, productIds: string[]) =>
+  db<PriceRow>("product_prices").whereIn("product_id", productIds).orderBy("is_archived").orderBy("position").orderBy("created_at");

@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publishedEvents } from "@tollgate/kit/testing";
+import { startBillingStack, type BillingStack, type Seller } from "./stack.js";
+
+let stack: BillingStack;
+let shop: Seller;
+
+beforeAll(async () => {
+  stack = await startBillingStack({ CUSTOMER_STATE_DEBOUNCE_MS: "300" });
+  shop = await stack.seller();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const call = (path: string, init: RequestInit = {}) =>
+  fetch(`${stack.gateway.url}${path}`, { ...init, headers: { "content-type": "application/json", authorization: `Bearer ${shop.token}`, ...init.headers } });
+
+const eventsAbout = async (type: string, customerId: string) =>
+  (await publishedEvents(stack.billing.context.bus)).filter((event) => event.type === `billing.${type}` && (event.data.payload as { id?: string }).id === customerId);
+
+describe("customers", () => {
+  it("are created with a lower-cased address, found by id or external id, and updated", async () => {
+    const customer = await shop.polar.customers.create({
+      email: "Ada@Example.COM",
+      name: "Ada Lovelace",
+      externalId: "user_1",
+      billingAddress: { country: "GB", city: "London", line1: "12 St James's Square", postalCode: "SW1Y 4JH" },
+      taxId: "GB123456789",
+      metadata: { plan: "pro", seats: 3 },
+    });
+    expect(customer).toMatchObject({
+      email: "ada@example.com",
+      emailVerified: false,
+      type: "individual",
+      name: "Ada Lovelace",
+      externalId: "user_1",
+      organizationId: shop.organizationId,
+      deletedAt: null,
+      metadata: { plan: "pro", seats: 3 },
+      billingAddress: { country: "GB", city: "London", line1: "12 St James's Square", postalCode: "SW1Y 4JH", line2: null, state: null },
+    });
+    expect(customer.taxId?.[0]).toBe("GB123456789");
+    expect(customer.avatarUrl).toMatch(/^https:\/\//);
+
+    expect((await shop.polar.customers.getExternal({ externalId: "user_1" })).id).toBe(customer.id);
+    const renamed = await shop.polar.customers.update({ id: customer.id, customerUpdate: { name: "Ada King" } });
+    expect(renamed.name).toBe("Ada King");
+    const viaExternal = await shop.polar.customers.updateExternal({ externalId: "user_1", customerUpdateExternalID: { metadata: { plan: "team" } } });
+    expect(viaExternal.metadata).toEqual({ plan: "team" });
+
+    await expect.poll(async () => (await eventsAbout("customer.created", customer.id)).length).toBe(1);
+    await expect.poll(async () => (await eventsAbout("customer.updated", customer.id)).length).toBe(2);
+  });
+
+  it("keep addresses unique per organization and an external id once set", async () => {
+    await shop.polar.customers.create({ email: "grace@example.com" });
+    const twin = await call("/v1/customers/", { method: "POST", body: JSON.stringify({ email: "GRACE@example.com" }) });
+    expect(twin.status).toBe(422);
+    expect(await twin.json()).toEqual({ detail: [{ loc: ["body", "email"], msg: "A customer with this email address already exists.", type: "value_error", input: "grace@example.com" }] });
+
+    const later = await shop.polar.customers.create({ email: "linus@example.com" });
+    const set = await shop.polar.customers.update({ id: later.id, customerUpdate: { externalId: "user_9" } });
+    expect(set.externalId).toBe("user_9");
+    const moved = await call(`/v1/customers/${later.id}`, { method: "PATCH", body: JSON.stringify({ external_id: "user_10" }) });
+    expect(await moved.json()).toMatchObject({ detail: [{ loc: ["body", "external_id"], msg: "Customer external ID cannot be updated." }] });
+    const taken = await call("/v1/customers/", { method: "POST", body: JSON.stringify({ email: "other@example.com", external_id: "user_9" }) });
+    expect(await taken.json()).toMatchObject({ detail: [{ loc: ["body", "external_id"], msg: "A customer with this external ID already exists." }] });
+  });
+
+  it("are listed with paging, search, e-mail and metadata filters", async () => {
+    for (let index = 0; index < 12; index++) await shop.polar.customers.create({ email: `bulk${index}@example.com`, metadata: { batch: index % 2 === 0 ? "even" : "odd" } });
+    const page = await shop.polar.customers.list({ query: "bulk", limit: 5, page: 3, sorting: ["email"] });
+    expect(page.result.pagination).toEqual({ totalCount: 12, maxPage: 3 });
+    expect(page.result.items.map((customer) => customer.email)).toEqual(["bulk8@example.com", "bulk9@example.com"]);
+    const exact = await shop.polar.customers.list({ email: "BULK3@example.com" });
+    expect(exact.result.items.map((customer) => customer.email)).toEqual(["bulk3@example.com"]);
+    const even = await call("/v1/customers/?metadata[batch]=even&limit=100");
+    expect(((await even.json()) as { items: unknown[] }).items).toHaveLength(6);
+    const capped = await call("/v1/customers/?limit=500");
+    expect(((await capped.json()) as { items: unknown[] }).items.length).toBeLessThanOrEqual(100);
+  });
+
+  it("have a state, announced once after a burst of changes", async () => {
+    const customer = await shop.polar.customers.create({ email: "burst@example.com" });
+    for (const name of ["One", "Two", "Three"]) await shop.polar.customers.update({ id: customer.id, customerUpdate: { name } });
+    const state = await shop.polar.customers.getState({ id: customer.id });
+    expect(state).toMatchObject({ id: customer.id, email: "burst@example.com", name: "Three", activeSubscriptions: [], grantedBenefits: [], activeMeters: [] });
+    await expect.poll(async () => (await eventsAbout("customer.state_changed", customer.id)).length, { timeout: 5_000 }).toBe(1);
+    const [announced] = await eventsAbout("customer.state_changed", customer.id);
+    expect(announced?.data.payload).toMatchObject({ name: "Three", active_subscriptions: [], granted_benefits: [] });
+    // Nothing more comes for the same burst.
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(await eventsAbout("customer.state_changed", customer.id)).toHaveLength(1);
+    expect((await shop.polar.customers.getStateExternal({ externalId: "missing" }).catch((error: unknown) => error)) as object).toMatchObject({ error: "ResourceNotFound" });
+  });
+
+  it("are deleted softly, or anonymized, and their address may be used again", async () => {
+    const customer = await shop.polar.customers.create({ email: "leaving@example.com", externalId: "user_leaving", name: "Leaving" });
+    await shop.polar.customers.delete({ id: customer.id });
+    await expect(shop.polar.customers.get({ id: customer.id })).rejects.toMatchObject({ error: "ResourceNotFound" });
+    await expect.poll(async () => (await eventsAbout("customer.deleted", customer.id)).length).toBe(1);
+    expect((await shop.polar.customers.create({ email: "leaving@example.com" })).email).toBe("leaving@example.com");
+
+    const anonymous = await shop.polar.customers.create({ email: "private@example.com", externalId: "user_private", name: "Private" });
+    await shop.polar.customers.deleteExternal({ externalId: "user_private", anonymize: true });
+    const stored = await stack.billing.context.db("customers").where({ id: anonymous.id }).first<{ email: string; name: string | null; external_id: string | null }>();
+    expect(stored).toMatchObject({ name: null, external_id: null });
+    expect(stored?.email).not.toContain("private@");
+  });
+
+  it("belong to their organization alone", async () => {
+    const other = await stack.seller();
+    const theirs = await other.polar.customers.create({ email: "theirs@example.com", externalId: "their_user" });
+    await expect(shop.polar.customers.get({ id: theirs.id })).rejects.toMatchObject({ error: "ResourceNotFound" });
+    await expect(shop.polar.customers.getExternal({ externalId: "their_user" })).rejects.toMatchObject({ error: "ResourceNotFound" });
+    // The same address is a different customer of another seller.
+    expect((await shop.polar.customers.create({ email: "theirs@example.com" })).organizationId).toBe(shop.organizationId);
+  });
+});

@@ -1,0 +1,141 @@
+import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startBillingStack, type BillingStack, type Seller } from "./stack.js";
+
+let stack: BillingStack;
+let shop: Seller;
+
+beforeAll(async () => {
+  stack = await startBillingStack({ FILE_MAX_SIZE: "4mb" });
+  shop = await stack.seller();
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("base64");
+
+/** Splits bytes into parts as an uploader declares them. */
+function partsOf(bytes: Buffer, partSize: number) {
+  const parts = [];
+  for (let start = 0, number = 1; start < bytes.length; start += partSize, number++) {
+    const chunk = bytes.subarray(start, start + partSize);
+    parts.push({ number, chunkStart: start, chunkEnd: start + chunk.length - 1, checksumSha256Base64: sha256(chunk), chunk });
+  }
+  return parts;
+}
+
+/** Sends each part to its URL, as a browser would: the URL's grant is the only credential. */
+async function uploadParts(upload: { parts: { number: number; url: string; headers?: Record<string, string> | undefined }[] }, bytes: ReturnType<typeof partsOf>) {
+  const completed = [];
+  for (const part of upload.parts) {
+    const chunk = bytes.find((candidate) => candidate.number === part.number)?.chunk ?? Buffer.alloc(0);
+    // The public address is the site's; the test's gateway listens elsewhere.
+    const url = new URL(part.url);
+    const response = await fetch(`${stack.gateway.url}${url.pathname}`, { method: "PUT", body: chunk, headers: { "content-type": "application/octet-stream", ...part.headers } });
+    expect(response.status).toBe(200);
+    completed.push({ number: part.number, checksumEtag: response.headers.get("etag") ?? "", checksumSha256Base64: sha256(chunk) });
+  }
+  return completed;
+}
+
+describe("files", () => {
+  it("are uploaded in parts to signed URLs, checked, and listed once uploaded", async () => {
+    const bytes = randomBytes(2_500_000);
+    const parts = partsOf(bytes, 1_000_000);
+    const created = await shop.polar.files.create({
+      service: "downloadable",
+      name: "manual.pdf",
+      mimeType: "application/pdf",
+      size: bytes.length,
+      checksumSha256Base64: sha256(bytes),
+      upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) },
+    });
+    expect(created).toMatchObject({ name: "manual.pdf", isUploaded: false, service: "downloadable", size: 2_500_000, sizeReadable: "2.5 MB", organizationId: shop.organizationId });
+    expect(created.upload.parts).toHaveLength(3);
+    expect((await shop.polar.files.list({})).result.items).toEqual([]);
+
+    const completed = await uploadParts(created.upload, parts);
+    const uploaded = await shop.polar.files.uploaded({ id: created.id, fileUploadCompleted: { id: created.upload.id, path: created.upload.path, parts: completed } });
+    expect(uploaded).toMatchObject({ id: created.id, isUploaded: true, checksumSha256Base64: sha256(bytes), checksumSha256Hex: createHash("sha256").update(bytes).digest("hex") });
+    expect((await shop.polar.files.list({})).result.items.map((file) => file.id)).toEqual([created.id]);
+
+    const renamed = await shop.polar.files.update({ id: created.id, filePatch: { name: "handbook.pdf", version: "2" } });
+    expect(renamed).toMatchObject({ name: "handbook.pdf", version: "2" });
+
+    // A downloadable benefit hands out uploaded files of the seller's.
+    const benefit = await shop.polar.benefits.create({ type: "downloadables", description: "The handbook", properties: { files: [created.id] } });
+    expect(benefit.properties).toMatchObject({ files: [created.id], archived: {} });
+  });
+
+  it("refuses a part of the wrong size or checksum, an expired or forged URL, and a whole that does not match", async () => {
+    const bytes = randomBytes(300_000);
+    const parts = partsOf(bytes, 200_000);
+    const created = await shop.polar.files.create({
+      service: "downloadable",
+      name: "data.bin",
+      mimeType: "application/octet-stream",
+      size: bytes.length,
+      checksumSha256Base64: sha256(randomBytes(8)),
+      upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) },
+    });
+    const [first] = created.upload.parts;
+    const path = new URL(first?.url ?? "").pathname;
+    const wrong = await fetch(`${stack.gateway.url}${path}`, { method: "PUT", body: randomBytes(200_000) });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({ error: "BadRequest", detail: "part 1 does not match its declared SHA-256" });
+    const short = await fetch(`${stack.gateway.url}${path}`, { method: "PUT", body: bytes.subarray(0, 10) });
+    expect(short.status).toBe(400);
+    const forged = await fetch(`${stack.gateway.url}${path.slice(0, -3)}abc`, { method: "PUT", body: bytes.subarray(0, 200_000) });
+    expect(forged.status).toBe(403);
+
+    const completed = await uploadParts(created.upload, parts);
+    const response = await fetch(`${stack.gateway.url}/v1/files/${created.id}/uploaded`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ id: created.id, path: created.upload.path, parts: completed.map((part) => ({ number: part.number, checksum_etag: part.checksumEtag, checksum_sha256_base64: part.checksumSha256Base64 })) }),
+    });
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ detail: [{ loc: ["body", "parts"], msg: "the file does not match its declared SHA-256" }] });
+  });
+
+  it("keeps sizes within the limit and parts covering the file", async () => {
+    const tooBig = fetch(`${stack.gateway.url}/v1/files/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ service: "downloadable", name: "huge", mime_type: "application/zip", size: 5 * 1024 * 1024, upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: 5 * 1024 * 1024 - 1 }] } }),
+    });
+    expect(await (await tooBig).json()).toMatchObject({ detail: [{ loc: ["body", "size"] }] });
+    const gap = await fetch(`${stack.gateway.url}/v1/files/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ service: "downloadable", name: "gappy", mime_type: "application/zip", size: 100, upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: 49 }, { number: 2, chunk_start: 60, chunk_end: 99 }] } }),
+    });
+    expect(await gap.json()).toMatchObject({ detail: [{ loc: ["body", "upload", "parts"], msg: "Part 2 must start at byte 50" }] });
+  });
+
+  it("serves product media publicly, and a product shows it", async () => {
+    const image = randomBytes(5_000);
+    const parts = partsOf(image, 5_000);
+    const created = await shop.polar.files.create({ service: "product_media", name: "cover.png", mimeType: "image/png", size: image.length, upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) } });
+    const completed = await uploadParts(created.upload, parts);
+    const uploaded = await shop.polar.files.uploaded({ id: created.id, fileUploadCompleted: { id: created.upload.id, path: created.upload.path, parts: completed } });
+    expect("publicUrl" in uploaded && uploaded.publicUrl).toMatch(new RegExp(`/v1/files/public/${created.id}$`));
+    const served = await fetch(`${stack.gateway.url}/v1/files/public/${created.id}`);
+    expect(served.headers.get("content-type")).toBe("image/png");
+    expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true);
+
+    const product = await shop.polar.products.create({ name: "Pictured", prices: [{ amountType: "free" }], medias: [created.id] });
+    expect(product.medias.map((media) => media.id)).toEqual([created.id]);
+    const notImage = await fetch(`${stack.gateway.url}/v1/products/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Wrong media", prices: [{ amount_type: "free" }], medias: ["no-such-file"] }),
+    });
+    expect(await notImage.json()).toMatchObject({ detail: [{ loc: ["body", "medias", 0] }] });
+
+    await shop.polar.files.delete({ id: created.id });
+    expect((await fetch(`${stack.gateway.url}/v1/files/public/${created.id}`)).status).toBe(404);
+  });
+});
