@@ -1,7 +1,7 @@
 import type { Knex, Logger, OrganizationAccess, Outbox, ServiceConfig } from "@tollgate/kit";
 import type { Redis } from "ioredis";
 import type { BillingEnv } from "./config.js";
-import type { LocalFileStorage } from "./files/local-storage.js";
+import type { FileStorage } from "./files/storage.js";
 
 export type BillingConfig = ServiceConfig<BillingEnv>;
 
@@ -13,5 +13,5 @@ export interface Billing {
   logger: Logger;
   redis: Redis;
   access: OrganizationAccess;
-  storage: LocalFileStorage;
+  storage: FileStorage;
 }

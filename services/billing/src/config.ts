@@ -4,8 +4,19 @@ import { z } from "zod";
 export const billingEnv = z.object({
   /** The site's address: links in API answers (checkout pages, upload URLs) start with it. */
   PUBLIC_URL: env.url(["http", "https"], "http://localhost:3000"),
-  /** Where uploaded files are kept with the default (local disk) storage. */
+  /** Where uploaded files are kept: the local disk (FILES_DIR) or an S3-compatible bucket (S3_*). */
+  FILE_STORAGE: env.enum(["local", "s3"], "local"),
   FILES_DIR: env.string("a directory path", ".tollgate/files"),
+  /** Required with FILE_STORAGE=s3. */
+  S3_BUCKET: env.string("a bucket name").optional(),
+  S3_REGION: env.string("a region such as eu-west-1", "us-east-1"),
+  /** An S3-compatible service's address (MinIO, R2, …); AWS when unset. */
+  S3_ENDPOINT: env.url(["http", "https"]).optional(),
+  /** bucket.example.com/key is S3's default; most self-hosted services want example.com/bucket/key. */
+  S3_FORCE_PATH_STYLE: env.boolean(false),
+  /** Unset, the AWS SDK's own credential chain applies (environment, instance role, …). */
+  S3_ACCESS_KEY_ID: env.string("an access key id").optional(),
+  S3_SECRET_ACCESS_KEY: env.string("a secret access key").optional(),
   /** The largest file that may be uploaded. */
   FILE_MAX_SIZE: env.bytes("100mb"),
   /** How long an upload's part URLs work. */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { Router } from "express";
-import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, type ServiceContext } from "@tollgate/kit";
+import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, StartupError, type ServiceContext } from "@tollgate/kit";
 import { resolveAccessToken } from "@tollgate/proto";
 import { accessTokenEndpoints } from "./access-tokens/routes.js";
 import { useAccessToken } from "./access-tokens/tokens.sql.js";
@@ -16,8 +16,22 @@ import { customerEndpoints } from "./customers/routes.js";
 import { CustomerStateAnnouncer } from "./customers/state.js";
 import { discountEndpoints } from "./discounts/routes.js";
 import { LocalFileStorage } from "./files/local-storage.js";
-import { fileEndpoints } from "./files/routes.js";
+import { fileEndpoints, localUploadEndpoints } from "./files/routes.js";
+import { S3FileStorage } from "./files/s3-storage.js";
 import { productEndpoints } from "./products/routes.js";
+
+function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage {
+  if (config.FILE_STORAGE === "local") return new LocalFileStorage(path.resolve(config.FILES_DIR), config.PUBLIC_URL, config.IDENTITY_TOKEN_SECRET);
+  if (!config.S3_BUCKET) throw new StartupError("S3_BUCKET is not set: FILE_STORAGE=s3 needs the bucket that holds uploaded files");
+  return new S3FileStorage({
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+    endpoint: config.S3_ENDPOINT,
+    forcePathStyle: config.S3_FORCE_PATH_STYLE,
+    accessKeyId: config.S3_ACCESS_KEY_ID,
+    secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+  });
+}
 
 const bundles = new WeakMap<ServiceContext<BillingConfig>, Billing>();
 
@@ -34,7 +48,7 @@ function billingOf(context: ServiceContext<BillingConfig>): Billing {
       logger,
       redis,
       access: new OrganizationAccess(db),
-      storage: new LocalFileStorage(path.resolve(config.FILES_DIR), config.PUBLIC_URL, config.IDENTITY_TOKEN_SECRET),
+      storage: fileStorageOf(config),
     };
     bundles.set(context, billing);
   }
@@ -62,7 +76,8 @@ export const billingService = defineService({
       ...discountEndpoints(billing),
       ...benefitEndpoints(billing),
       ...customerEndpoints(billing),
-      ...fileEndpoints(billing, billing.storage),
+      ...fileEndpoints(billing),
+      ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing, billing.storage) : []),
     ]);
     router.use(api);
   },

@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { CreateBucketCommand, HeadObjectCommand, NotFound, S3Client } from "@aws-sdk/client-s3";
+import S3rver from "s3rver";
+import { PUBLIC_URL } from "../../auth/test/stack.js";
 import { startBillingStack, type BillingStack, type Seller } from "./stack.js";
 
 let stack: BillingStack;
@@ -27,13 +33,13 @@ function partsOf(bytes: Buffer, partSize: number) {
 }
 
 /** Sends each part to its URL, as a browser would: the URL's grant is the only credential. */
-async function uploadParts(upload: { parts: { number: number; url: string; headers?: Record<string, string> | undefined }[] }, bytes: ReturnType<typeof partsOf>) {
+async function uploadParts(through: BillingStack, upload: { parts: { number: number; url: string; headers?: Record<string, string> | undefined }[] }, bytes: ReturnType<typeof partsOf>) {
   const completed = [];
   for (const part of upload.parts) {
     const chunk = bytes.find((candidate) => candidate.number === part.number)?.chunk ?? Buffer.alloc(0);
-    // The public address is the site's; the test's gateway listens elsewhere.
-    const url = new URL(part.url);
-    const response = await fetch(`${stack.gateway.url}${url.pathname}`, { method: "PUT", body: chunk, headers: { "content-type": "application/octet-stream", ...part.headers } });
+    // The site's public address stands for the test's gateway; a bucket's URL is used as it is.
+    const url = part.url.startsWith(PUBLIC_URL) ? `${through.gateway.url}${new URL(part.url).pathname}` : part.url;
+    const response = await fetch(url, { method: "PUT", body: chunk, headers: { "content-type": "application/octet-stream", ...part.headers } });
     expect(response.status).toBe(200);
     completed.push({ number: part.number, checksumEtag: response.headers.get("etag") ?? "", checksumSha256Base64: sha256(chunk) });
   }
@@ -56,7 +62,7 @@ describe("files", () => {
     expect(created.upload.parts).toHaveLength(3);
     expect((await shop.polar.files.list({})).result.items).toEqual([]);
 
-    const completed = await uploadParts(created.upload, parts);
+    const completed = await uploadParts(stack, created.upload, parts);
     const uploaded = await shop.polar.files.uploaded({ id: created.id, fileUploadCompleted: { id: created.upload.id, path: created.upload.path, parts: completed } });
     expect(uploaded).toMatchObject({ id: created.id, isUploaded: true, checksumSha256Base64: sha256(bytes), checksumSha256Hex: createHash("sha256").update(bytes).digest("hex") });
     expect((await shop.polar.files.list({})).result.items.map((file) => file.id)).toEqual([created.id]);
@@ -90,7 +96,7 @@ describe("files", () => {
     const forged = await fetch(`${stack.gateway.url}${path.slice(0, -3)}abc`, { method: "PUT", body: bytes.subarray(0, 200_000) });
     expect(forged.status).toBe(403);
 
-    const completed = await uploadParts(created.upload, parts);
+    const completed = await uploadParts(stack, created.upload, parts);
     const response = await fetch(`${stack.gateway.url}/v1/files/${created.id}/uploaded`, {
       method: "POST",
       headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
@@ -119,7 +125,7 @@ describe("files", () => {
     const image = randomBytes(5_000);
     const parts = partsOf(image, 5_000);
     const created = await shop.polar.files.create({ service: "product_media", name: "cover.png", mimeType: "image/png", size: image.length, upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) } });
-    const completed = await uploadParts(created.upload, parts);
+    const completed = await uploadParts(stack, created.upload, parts);
     const uploaded = await shop.polar.files.uploaded({ id: created.id, fileUploadCompleted: { id: created.upload.id, path: created.upload.path, parts: completed } });
     expect("publicUrl" in uploaded && uploaded.publicUrl).toMatch(new RegExp(`/v1/files/public/${created.id}$`));
     const served = await fetch(`${stack.gateway.url}/v1/files/public/${created.id}`);
@@ -137,5 +143,76 @@ describe("files", () => {
 
     await shop.polar.files.delete({ id: created.id });
     expect((await fetch(`${stack.gateway.url}/v1/files/public/${created.id}`)).status).toBe(404);
+  });
+});
+
+describe("files in an S3-compatible bucket", () => {
+  let bucketServer: S3rver;
+  let bucketStack: BillingStack;
+  let bucketShop: Seller;
+  let bucket: S3Client;
+  const MiB = 1024 * 1024;
+
+  beforeAll(async () => {
+    // A real S3 protocol peer on loopback, so the pre-signed multipart URLs are exercised for real.
+    bucketServer = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: mkdtempSync(path.join(tmpdir(), "tollgate-s3-")) });
+    const { port } = await bucketServer.run();
+    const credentials = { S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER" };
+    bucket = new S3Client({ endpoint: `http://127.0.0.1:${port}`, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
+    await bucket.send(new CreateBucketCommand({ Bucket: "tollgate-files" }));
+    bucketStack = await startBillingStack({ FILE_STORAGE: "s3", S3_BUCKET: "tollgate-files", S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_FORCE_PATH_STYLE: "true", ...credentials });
+    bucketShop = await bucketStack.seller();
+  });
+
+  afterAll(async () => {
+    await bucketStack?.stop();
+    await bucketServer?.close();
+  });
+
+  const exists = (key: string) =>
+    bucket.send(new HeadObjectCommand({ Bucket: "tollgate-files", Key: key })).then(
+      () => true,
+      (error: unknown) => (error instanceof NotFound ? false : Promise.reject(error instanceof Error ? error : new Error(String(error)))),
+    );
+
+  it("are uploaded straight to the bucket in parts, checked, served and deleted", async () => {
+    const image = randomBytes(5 * MiB + 1234);
+    const parts = partsOf(image, 5 * MiB);
+    const created = await bucketShop.polar.files.create({ service: "product_media", name: "poster.png", mimeType: "image/png", size: image.length, checksumSha256Base64: sha256(image), upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) } });
+    expect(created.upload.parts.map((part) => new URL(part.url).pathname)).toEqual([`/tollgate-files/${created.path}`, `/tollgate-files/${created.path}`].map(encodeURI));
+    // The declared checksum is a header the uploader must send, so the bucket can check the bytes.
+    expect(created.upload.parts[0]?.headers).toEqual({ "x-amz-checksum-sha256": parts[0]?.checksumSha256Base64 });
+
+    const completed = await uploadParts(bucketStack, created.upload, parts);
+    const uploaded = await bucketShop.polar.files.uploaded({ id: created.id, fileUploadCompleted: { id: created.upload.id, path: created.upload.path, parts: completed } });
+    expect(uploaded).toMatchObject({ isUploaded: true, checksumSha256Base64: sha256(image), size: image.length });
+    expect(await exists(created.path)).toBe(true);
+
+    const served = await fetch(`${bucketStack.gateway.url}/v1/files/public/${created.id}`);
+    expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true);
+
+    await bucketShop.polar.files.delete({ id: created.id });
+    expect(await exists(created.path)).toBe(false);
+  });
+
+  it("refuses parts too small for the bucket, and removes a whole that does not match", async () => {
+    const small = await fetch(`${bucketStack.gateway.url}/v1/files/`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bucketShop.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ service: "downloadable", name: "bits", mime_type: "application/zip", size: 100, upload: { parts: [{ number: 1, chunk_start: 0, chunk_end: 49 }, { number: 2, chunk_start: 50, chunk_end: 99 }] } }),
+    });
+    expect(await small.json()).toMatchObject({ detail: [{ loc: ["body", "upload", "parts"], msg: `Part 1 is smaller than the ${5 * MiB} bytes every part but the last must have` }] });
+
+    const bytes = randomBytes(1000);
+    const parts = partsOf(bytes, 1000);
+    const created = await bucketShop.polar.files.create({ service: "downloadable", name: "notes.txt", mimeType: "text/plain", size: bytes.length, checksumSha256Base64: sha256(randomBytes(8)), upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) } });
+    const completed = await uploadParts(bucketStack, created.upload, parts);
+    const response = await fetch(`${bucketStack.gateway.url}/v1/files/${created.id}/uploaded`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bucketShop.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ id: created.id, path: created.upload.path, parts: completed.map((part) => ({ number: part.number, checksum_etag: part.checksumEtag, checksum_sha256_base64: part.checksumSha256Base64 })) }),
+    });
+    expect(await response.json()).toMatchObject({ detail: [{ loc: ["body", "parts"], msg: "the file does not match its declared SHA-256" }] });
+    expect(await exists(created.path)).toBe(false);
   });
 });

@@ -1,24 +1,7 @@
 import type { Knex } from "@tollgate/kit";
+import { productFieldsJson } from "../products/output.js";
 import type { ProductRow } from "../products/products.sql.js";
 import type { DiscountRow } from "./discounts.sql.js";
-
-/** A product as a discount lists it: without prices, benefits or media. */
-const discountProductJson = (product: ProductRow) => ({
-  metadata: product.metadata,
-  id: product.id,
-  created_at: product.created_at,
-  modified_at: product.modified_at,
-  trial_interval: product.trial_interval,
-  trial_interval_count: product.trial_interval_count,
-  name: product.name,
-  description: product.description,
-  visibility: product.visibility,
-  recurring_interval: product.recurring_interval,
-  recurring_interval_count: product.recurring_interval_count,
-  is_recurring: product.recurring_interval !== null,
-  is_archived: product.is_archived,
-  organization_id: product.organization_id,
-});
 
 /** Discounts as Polar shows them: the fields of their type and duration, with the products they are for. */
 export async function discountsJson(db: Knex, rows: DiscountRow[]) {
@@ -39,7 +22,7 @@ export async function discountsJson(db: Knex, rows: DiscountRow[]) {
     max_redemptions: discount.max_redemptions,
     redemptions_count: discount.redemptions_count,
     organization_id: discount.organization_id,
-    products: links.filter((link) => link.discount_id === discount.id).map(({ discount_id: _discount, ...product }) => discountProductJson(product)),
+    products: links.filter((link) => link.discount_id === discount.id).map(({ discount_id: _discount, ...product }) => productFieldsJson(product)),
     type: discount.type,
     duration: discount.duration,
     ...(discount.duration === "repeating" ? { duration_in_months: discount.duration_in_months } : {}),

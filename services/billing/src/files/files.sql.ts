@@ -25,6 +25,7 @@ export interface FileRow {
   checksum_etag: string | null;
   storage_version: string | null;
   upload_parts: UploadPart[];
+  upload_id: string | null;
   is_uploaded: boolean;
   last_modified_at: Date | null;
   created_at: Date;
@@ -51,7 +52,7 @@ export async function insertFile(db: Knex, file: Omit<FileRow, "created_at" | "m
 export async function updateFile(
   db: Knex,
   id: string,
-  changes: Partial<Pick<FileRow, "name" | "version" | "is_uploaded" | "checksum_sha256_base64" | "checksum_sha256_hex" | "checksum_etag" | "last_modified_at" | "deleted_at">>,
+  changes: Partial<Pick<FileRow, "name" | "version" | "upload_id" | "is_uploaded" | "checksum_sha256_base64" | "checksum_sha256_hex" | "checksum_etag" | "last_modified_at" | "deleted_at">>,
 ): Promise<FileRow | undefined> {
   const [row] = await db<FileRow>("files")
     .where({ id })

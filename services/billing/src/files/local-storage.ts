@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
 import type { FileRow, UploadPart } from "./files.sql.js";
-import { UploadMismatch, type CompletedPart, type FileStorage, type StoredFile } from "./storage.js";
+import { UploadMismatch, type CompletedPart, type FileStorage, type NewUpload, type PartTarget, type StoredFile } from "./storage.js";
 
 /** What an upload URL grants: one part of one file, until it expires. */
 const grant = z.object({ file: z.string(), part: z.int(), expires: z.int() });
@@ -30,9 +30,16 @@ export class LocalFileStorage implements FileStorage {
     this.key = createHash("sha256").update(`tollgate file uploads\n${secret}`).digest();
   }
 
-  partUploadUrl(file: FileRow, part: UploadPart, expiresAt: Date): { url: string; headers: Record<string, string> } {
-    const payload = Buffer.from(JSON.stringify({ file: file.id, part: part.number, expires: Math.floor(expiresAt.getTime() / 1000) } satisfies UploadGrant)).toString("base64url");
-    return { url: `${this.publicUrl.replace(/\/$/, "")}/v1/files/uploads/${payload}.${this.sign(payload)}`, headers: {} };
+  readonly minimumPartSize = 1;
+
+  startUpload(file: NewUpload, expiresAt: Date): Promise<{ uploadId: null; parts: Map<number, PartTarget> }> {
+    const expires = Math.floor(expiresAt.getTime() / 1000);
+    const parts = new Map<number, PartTarget>();
+    for (const part of file.upload_parts) {
+      const payload = Buffer.from(JSON.stringify({ file: file.id, part: part.number, expires } satisfies UploadGrant)).toString("base64url");
+      parts.set(part.number, { url: `${this.publicUrl.replace(/\/$/, "")}/v1/files/uploads/${payload}.${this.sign(payload)}`, headers: {} });
+    }
+    return Promise.resolve({ uploadId: null, parts });
   }
 
   /** The grant in an upload URL's token, if it is ours and still valid. */
@@ -119,8 +126,8 @@ export class LocalFileStorage implements FileStorage {
     }
   }
 
-  read(file: FileRow): Readable {
-    return createReadStream(this.pathOf(file));
+  read(file: FileRow): Promise<Readable> {
+    return Promise.resolve(createReadStream(this.pathOf(file)));
   }
 
   async remove(file: FileRow): Promise<void> {
@@ -133,7 +140,7 @@ export class LocalFileStorage implements FileStorage {
   }
 
   /** Each organization's files in a directory of their own, named by id (names are only shown). */
-  private pathOf(file: FileRow): string {
+  private pathOf(file: Pick<FileRow, "organization_id" | "id">): string {
     return path.join(this.root, file.organization_id, file.id);
   }
 

@@ -31,20 +31,21 @@ const createBody = z.discriminatedUnion("service", [
   z.object({ ...common, mime_type: image, service: z.literal("organization_avatar") }),
 ]);
 
-/** The parts must be numbered 1…n and cover the file's bytes exactly, in order. */
-function partsProblem(parts: z.output<typeof part>[], size: number): string | null {
+/** The parts must be numbered 1…n and cover the file's bytes exactly, in order, none but the last too small for the store. */
+function partsProblem(parts: z.output<typeof part>[], size: number, minimumPartSize: number): string | null {
   const ordered = [...parts].sort((a, b) => a.number - b.number);
   let next = 0;
   for (const [index, declared] of ordered.entries()) {
     if (declared.number !== index + 1) return "Parts must be numbered from 1 without gaps";
     if (declared.chunk_start !== next || declared.chunk_end < declared.chunk_start) return `Part ${declared.number} must start at byte ${next}`;
+    if (index < ordered.length - 1 && declared.chunk_end - declared.chunk_start + 1 < minimumPartSize) return `Part ${declared.number} is smaller than the ${minimumPartSize} bytes every part but the last must have`;
     next = declared.chunk_end + 1;
   }
   return next === size ? null : `The parts cover ${next} bytes, not the file's ${size}`;
 }
 
-export function fileEndpoints(billing: Billing, storage: LocalFileStorage): Endpoint[] {
-  const { db, access, config } = billing;
+export function fileEndpoints(billing: Billing): Endpoint[] {
+  const { db, access, config, storage } = billing;
   const publicUrl = config.PUBLIC_URL;
   const file = async (identity: IdentityClaims, scope: "files:read" | "files:write", id: string) => reachable(access, identity, scope, await findFile(db, id), "File");
   const json = (row: FileRow) => fileJson(row, publicUrl);
@@ -53,43 +54,36 @@ export function fileEndpoints(billing: Billing, storage: LocalFileStorage): Endp
     defineEndpoint("/v1/files/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
       const organizationId = await access.organizationFor(identity, "files:write", body.organization_id);
       if (body.size > config.FILE_MAX_SIZE) throw invalidField(["size"], `Files may be at most ${config.FILE_MAX_SIZE} bytes`, body.size);
-      const problem = partsProblem(body.upload.parts, body.size);
+      const problem = partsProblem(body.upload.parts, body.size, storage.minimumPartSize);
       if (problem) throw invalidField(["upload", "parts"], problem);
       const id = randomId(32);
-      const created = await insertFile(db, {
+      const upload = {
         id,
         organization_id: organizationId,
-        service: body.service,
-        name: body.name,
         path: `${organizationId}/${id}/${body.name}`,
         mime_type: body.mime_type,
+        upload_parts: body.upload.parts.map((declared) => ({ ...declared, checksum_sha256_base64: declared.checksum_sha256_base64 ?? null })),
+      };
+      const expiresAt = new Date(Date.now() + config.FILE_UPLOAD_URL_TTL_SECONDS * 1000);
+      const started = await storage.startUpload(upload, expiresAt);
+      const created = await insertFile(db, {
+        ...upload,
+        service: body.service,
+        name: body.name,
         size: body.size,
         version: body.version ?? null,
         checksum_sha256_base64: body.checksum_sha256_base64 ?? null,
-        upload_parts: body.upload.parts.map((declared) => ({ ...declared, checksum_sha256_base64: declared.checksum_sha256_base64 ?? null })),
+        upload_id: started.uploadId,
       });
-      const expiresAt = new Date(Date.now() + config.FILE_UPLOAD_URL_TTL_SECONDS * 1000);
       return fileUploadJson(
         created,
         publicUrl,
-        created.upload_parts.map((declared) => ({ ...declared, ...storage.partUploadUrl(created, declared, expiresAt), expires_at: expiresAt })),
+        created.upload_parts.map((declared) => {
+          const target = started.parts.get(declared.number);
+          if (!target) throw new Error(`the store gave no URL for part ${declared.number}`);
+          return { ...declared, ...target, expires_at: expiresAt };
+        }),
       );
-    }),
-
-    // Where an upload's parts go: the URL's signed grant is the credential, as with S3's pre-signed URLs.
-    defineEndpoint("/v1/files/uploads/:token", { method: "PUT", params: z.object({ token: z.string() }) }, async ({ params, req, res }) => {
-      const grant = storage.readGrant(params.token);
-      if (!grant) throw new HttpError(403, polarErrors.codes.forbidden, "This upload URL is not valid, or has expired");
-      const target = await findFile(db, grant.file);
-      const declared = target?.upload_parts.find((candidate) => candidate.number === grant.part);
-      if (!target || !declared || target.is_uploaded) throw notFound("Upload");
-      try {
-        res.setHeader("etag", await storage.receivePart(target, declared, req));
-        res.status(200).end();
-      } catch (error) {
-        if (error instanceof UploadMismatch) throw new HttpError(400, polarErrors.codes.bad_request, error.message);
-        throw error;
-      }
     }),
 
     defineEndpoint(
@@ -152,7 +146,29 @@ export function fileEndpoints(billing: Billing, storage: LocalFileStorage): Endp
       res.setHeader("content-length", String(media.size));
       res.setHeader("cache-control", "public, max-age=86400");
       if (media.checksum_etag) res.setHeader("etag", media.checksum_etag);
-      await new Promise<void>((resolve, reject) => storage.read(media).on("error", reject).pipe(res).on("finish", resolve));
+      const content = await storage.read(media);
+      await new Promise<void>((resolve, reject) => content.on("error", reject).pipe(res).on("finish", resolve));
+    }),
+  ];
+}
+
+/** Where parts go when files are kept on the local disk: the URL's signed grant is the credential, as with S3's pre-signed URLs. */
+export function localUploadEndpoints(billing: Billing, storage: LocalFileStorage): Endpoint[] {
+  const { db } = billing;
+  return [
+    defineEndpoint("/v1/files/uploads/:token", { method: "PUT", params: z.object({ token: z.string() }) }, async ({ params, req, res }) => {
+      const grant = storage.readGrant(params.token);
+      if (!grant) throw new HttpError(403, polarErrors.codes.forbidden, "This upload URL is not valid, or has expired");
+      const target = await findFile(db, grant.file);
+      const declared = target?.upload_parts.find((candidate) => candidate.number === grant.part);
+      if (!target || !declared || target.is_uploaded) throw notFound("Upload");
+      try {
+        res.setHeader("etag", await storage.receivePart(target, declared, req));
+        res.status(200).end();
+      } catch (error) {
+        if (error instanceof UploadMismatch) throw new HttpError(400, polarErrors.codes.bad_request, error.message);
+        throw error;
+      }
     }),
   ];
 }

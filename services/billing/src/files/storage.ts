@@ -1,4 +1,4 @@
-import type { FileRow, UploadPart } from "./files.sql.js";
+import type { FileRow } from "./files.sql.js";
 import type { Readable } from "node:stream";
 
 /** What a completed upload turned out to be. */
@@ -15,16 +15,31 @@ export interface CompletedPart {
   checksum_sha256_base64: string | null;
 }
 
+/** What a store needs to know of a file before it exists. */
+export type NewUpload = Pick<FileRow, "id" | "organization_id" | "path" | "mime_type" | "upload_parts">;
+
+/** Where the uploader sends one part, with the headers it must send. */
+export interface PartTarget {
+  url: string;
+  headers: Record<string, string>;
+}
+
 /**
- * Where uploaded files live. The local disk is the default; an S3-compatible store would implement
- * the same (pre-signed part URLs, multipart completion) without the routes knowing.
+ * Where uploaded files live: the local disk by default, or an S3-compatible bucket. Either way the
+ * uploader sends parts straight to pre-signed URLs and then reports them, so the routes never know which.
  */
 export interface FileStorage {
-  /** Where the uploader sends one part, with the headers it must send, until `expiresAt`. */
-  partUploadUrl(file: FileRow, part: UploadPart, expiresAt: Date): { url: string; headers: Record<string, string> };
+  /** The smallest a part other than the last may be (S3 refuses smaller ones when joining them). */
+  readonly minimumPartSize: number;
+  /**
+   * Opens an upload of the declared parts, each URL working until `expiresAt`. `uploadId` is the
+   * store's own handle for the upload, kept with the file until it is completed.
+   */
+  startUpload(file: NewUpload, expiresAt: Date): Promise<{ uploadId: string | null; parts: Map<number, PartTarget> }>;
   /** Joins the uploaded parts into the file, checking every part and the whole against what was declared. */
   complete(file: FileRow, parts: CompletedPart[]): Promise<StoredFile>;
-  read(file: FileRow): Readable;
+  read(file: FileRow): Promise<Readable>;
+  /** Removes the file, or what was uploaded of it so far. */
   remove(file: FileRow): Promise<void>;
 }
 

@@ -85,6 +85,8 @@ export const billingMigrations: Migrations = {
         t.text("checksum_sha256_hex");
         t.text("checksum_etag");
         t.text("storage_version");
+        // The store's handle for an upload in progress (an S3 multipart upload id), null on the local disk.
+        t.text("upload_id");
         // The parts the uploader was told to send, until the upload is completed.
         t.jsonb("upload_parts").notNullable().defaultTo("[]");
         t.boolean("is_uploaded").notNullable().defaultTo(false);

@@ -19,6 +19,24 @@ function grouped<Row>(rows: Row[], key: (row: Row) => string): Map<string, Row[]
  * Products as Polar shows them (and its webhooks carry them): with their prices (archived ones
  * too), benefits, media and custom fields, read for all of them at once.
  */
+/** A product's own fields, without prices, benefits or media: all a discount lists of it. */
+export const productFieldsJson = (product: ProductRow) => ({
+  id: product.id,
+  created_at: product.created_at,
+  modified_at: product.modified_at,
+  trial_interval: product.trial_interval,
+  trial_interval_count: product.trial_interval_count,
+  name: product.name,
+  description: product.description,
+  visibility: product.visibility,
+  recurring_interval: product.recurring_interval,
+  recurring_interval_count: product.recurring_interval_count,
+  is_recurring: product.recurring_interval !== null,
+  is_archived: product.is_archived,
+  organization_id: product.organization_id,
+  metadata: product.metadata,
+});
+
 export async function productsJson(db: Knex, rows: ProductRow[], publicUrl: string) {
   const ids = rows.map((product) => product.id);
   const [prices, benefits, medias, fields] = await Promise.all([
@@ -40,20 +58,7 @@ export async function productsJson(db: Knex, rows: ProductRow[], publicUrl: stri
   const mediasBy = grouped(medias, (media) => media.product_id);
   const fieldsBy = grouped(fields, (field) => field.product_id);
   return rows.map((product) => ({
-    id: product.id,
-    created_at: product.created_at,
-    modified_at: product.modified_at,
-    trial_interval: product.trial_interval,
-    trial_interval_count: product.trial_interval_count,
-    name: product.name,
-    description: product.description,
-    visibility: product.visibility,
-    recurring_interval: product.recurring_interval,
-    recurring_interval_count: product.recurring_interval_count,
-    is_recurring: product.recurring_interval !== null,
-    is_archived: product.is_archived,
-    organization_id: product.organization_id,
-    metadata: product.metadata,
+    ...productFieldsJson(product),
     prices: (pricesBy.get(product.id) ?? []).map(priceJson),
     benefits: (benefits.get(product.id) ?? []).map(benefitJson),
     medias: (mediasBy.get(product.id) ?? []).map(({ product_id: _product, ...media }) => fileJson(media, publicUrl)),
