@@ -61,6 +61,12 @@ CMD ["node", "services/organization/dist/main.js"]
 
 FROM runtime AS billing
 ENV PORT=3003
+# Uploaded files live on this volume unless FILE_STORAGE=s3 puts them in a bucket.
+ENV FILES_DIR=/var/lib/tollgate/files
+USER root
+RUN mkdir -p "$FILES_DIR" && chown node:node "$FILES_DIR"
+USER node
+VOLUME /var/lib/tollgate/files
 COPY --from=build /app/services/billing/dist services/billing/dist
 EXPOSE 3003
 CMD ["node", "services/billing/dist/main.js"]
