@@ -1,10 +1,9 @@
-import type { Knex, Logger, Outbox, ServiceConfig } from "@tollgate/kit";
+import type { Knex, Logger, Outbox, SecretVault, ServiceConfig } from "@tollgate/kit";
 import type { AuthEnv } from "./config.js";
 import type { PasswordHasher } from "./credentials/passwords.js";
 import type { MailQueue } from "./mail/mail-queue.js";
 import type { SessionCookies } from "./sessions/session-cookie.js";
 import type { ConfiguredProvider } from "./social/settings.js";
-import type { TokenVault } from "./social/token-vault.js";
 
 export type AuthConfig = ServiceConfig<AuthEnv>;
 
@@ -20,5 +19,5 @@ export interface Auth {
   /** The social providers whose credentials are configured, by id. */
   providers: Map<string, ConfiguredProvider>;
   /** Seals provider tokens for storage. */
-  vault: TokenVault;
+  vault: SecretVault;
 }

@@ -1,5 +1,5 @@
 import express, { Router } from "express";
-import { betterAuthErrors, defineService, mountEndpoints, type ServiceContext } from "@tollgate/kit";
+import { betterAuthErrors, defineService, mountEndpoints, SecretVault, type ServiceContext } from "@tollgate/kit";
 import { clearActiveOrganization, getSessionContext, resolveSession, setActiveOrganization, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
 import { adminEndpoints } from "./admin/routes.js";
@@ -24,7 +24,6 @@ import { SessionCookies } from "./sessions/session-cookie.js";
 import { userEndpoints } from "./users/routes.js";
 import { socialEndpoints } from "./social/routes.js";
 import { configuredProviders } from "./social/settings.js";
-import { TokenVault } from "./social/token-vault.js";
 import { providerTokenEndpoints } from "./social/tokens.js";
 
 const bundles = new WeakMap<ServiceContext<AuthConfig>, Auth>();
@@ -48,7 +47,7 @@ function authOf(context: ServiceContext<AuthConfig>): Auth {
       ),
       mail: new MailQueue({ db, logger, config }),
       providers: new Map(configuredProviders(config).map((provider) => [provider.definition.id, provider])),
-      vault: TokenVault.fromSettings(config.TOKEN_ENCRYPTION_KEYS, config.AUTH_SECRET),
+      vault: SecretVault.fromSettings(config.TOKEN_ENCRYPTION_KEYS, { secret: config.AUTH_SECRET, purpose: "provider-tokens", derivedKeyId: "auth-secret" }),
     };
     bundles.set(context, auth);
   }

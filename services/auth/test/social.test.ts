@@ -1,7 +1,7 @@
 import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SecretVault } from "@tollgate/kit";
 import { hashToken } from "../src/sessions/sessions.sql.js";
-import { TokenVault } from "../src/social/token-vault.js";
 import { LocalIdentityProvider, TENANT_ID } from "./identity-provider.js";
 import { PUBLIC_URL, startAuthStack, viaGateway, type AuthStack, type Browser } from "./stack.js";
 
@@ -165,7 +165,7 @@ describe("social sign-in through the redirect flow", () => {
     const { data: tokens } = await browser.client.getAccessToken({ accountId: accounts?.[0]?.id ?? "" });
     expect(tokens?.accessToken).toMatch(/^ey/);
     expect(tokens?.idToken).toMatch(/^ey/);
-    const vault = new TokenVault([{ id: VAULT_KEY_ID, key: Buffer.from(vaultKey, "base64") }]);
+    const vault = new SecretVault([{ id: VAULT_KEY_ID, key: Buffer.from(vaultKey, "base64") }]);
     for (const [column, plain] of [["access_token", tokens?.accessToken], ["id_token", tokens?.idToken]] as const) {
       const stored = String(row?.[column]);
       expect(stored).toMatch(new RegExp(`^${VAULT_KEY_ID}\\.`));

@@ -2,6 +2,7 @@ export { ConfigError, loadConfig, env, commonEnv, serviceEnv } from "./config.js
 export { createLogger, type Logger } from "./logger.js";
 export { Metrics } from "./metrics.js";
 export { StartupError, describeStartupError } from "./startup.js";
+export { SecretVault } from "./crypto/secret-vault.js";
 export { connectRedis } from "./redis.js";
 export { runProgram, type ProgramOptions } from "./program.js";
 export { createDatabase, migrate, type Knex, type Migration, type Migrations } from "./db/database.js";
@@ -57,3 +58,7 @@ export {
 } from "./service.js";
 export { membershipConsumer, membershipMigrations, type MembershipRow } from "./access/memberships.js";
 export { OrganizationAccess, unauthenticated, type Scope } from "./access/organization-access.js";
+// Polar's API conventions, shared by billing and the webhook dispatcher.
+export { invalidField, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";
+export { pageJson, pageOf, paging, repeated, sorting, type Page, type Sort } from "./polar/lists.js";
+export { reachable } from "./polar/resources.js";

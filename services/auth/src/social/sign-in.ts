@@ -1,4 +1,4 @@
-import { randomId, type Knex } from "@tollgate/kit";
+import { randomId, type Knex, type SecretVault } from "@tollgate/kit";
 import { userCreated, userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { findAccountByKey, insertProviderAccount, updateAccount, type ProviderTokenColumns } from "../accounts/accounts.sql.js";
@@ -8,7 +8,6 @@ import { findUserByEmail, findUserById, insertUser, liftExpiredBan, updateUser, 
 import { queueVerificationMail } from "../verification/send.js";
 import type { ProviderProfile, ProviderTokens } from "./providers/types.js";
 import type { ConfiguredProvider } from "./settings.js";
-import type { TokenVault } from "./token-vault.js";
 
 /** What one provider said about a person, with the tokens it gave for them. */
 export interface ProviderIdentity {
@@ -29,7 +28,7 @@ export type LinkFailure = "unable_to_link_account" | "email_does_not_match" | "a
  * The tokens a provider gave, sealed for storage. What it did not give is left out rather than
  * cleared: Google, for one, sends a refresh token only on the first consent.
  */
-export function sealTokens(vault: TokenVault, tokens: ProviderTokens): Partial<ProviderTokenColumns> {
+export function sealTokens(vault: SecretVault, tokens: ProviderTokens): Partial<ProviderTokenColumns> {
   const columns: Partial<ProviderTokenColumns> = {
     access_token: vault.seal(tokens.accessToken),
     refresh_token: vault.seal(tokens.refreshToken),

@@ -1,9 +1,7 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, invalidField, notFound, pageJson, pageOf, paging, repeated, sorting } from "@tollgate/kit";
 import { accessTokenRevoked } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
-import { invalidField, notFound } from "../api/errors.js";
-import { pageJson, pageOf, paging, repeated, sorting } from "../api/lists.js";
 import { SCOPES } from "./scopes.js";
 import { deleteAccessToken, findAccessToken, insertAccessToken, updateAccessToken, type AccessTokenRow } from "./tokens.sql.js";
 

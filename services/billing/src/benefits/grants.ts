@@ -1,5 +1,4 @@
-import type { Knex } from "@tollgate/kit";
-import { pageJson, pageOf, type Page, type Sort } from "../api/lists.js";
+import { type Knex, pageJson, pageOf, type Page, type Sort } from "@tollgate/kit";
 import { customerJson } from "../customers/output.js";
 import type { CustomerRow } from "../customers/customers.sql.js";
 import type { BenefitRow } from "./benefits.sql.js";

@@ -1,10 +1,7 @@
 import { z } from "zod";
-import { defineEndpoint, randomId, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, randomId, type Endpoint, invalidField, isUniqueViolation, parseNested, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
-import { invalidField, isUniqueViolation, parseNested } from "../api/errors.js";
-import { pageJson, pageOf, paging, repeated, sorting } from "../api/lists.js";
 import { metadataInput } from "../api/metadata.js";
-import { reachable } from "../api/resources.js";
 import { customFields, deleteCustomField, findCustomField, insertCustomField, updateCustomField, type CustomFieldRow } from "./custom-fields.sql.js";
 import { customFieldJson } from "./output.js";
 import { CUSTOM_FIELD_TYPES, PROPERTIES } from "./properties.js";

@@ -1,11 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint, randomId, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, randomId, type Endpoint, type Knex, invalidField, isUniqueViolation, notFound, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
-import { invalidField, isUniqueViolation, notFound } from "../api/errors.js";
-import { pageJson, pageOf, paging, repeated, sorting } from "../api/lists.js";
 import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
-import { reachable } from "../api/resources.js";
 import { emitBillingEvent } from "../events.js";
 import { customers, findCustomer, findCustomerByExternalId, insertCustomer, scheduleStateChange, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";

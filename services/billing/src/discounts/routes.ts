@@ -1,11 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint, randomId, ValidationError, type Endpoint, type ValidationIssue } from "@tollgate/kit";
+import { defineEndpoint, randomId, ValidationError, type Endpoint, type ValidationIssue, invalidField, isUniqueViolation, notPermitted, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
-import { invalidField, isUniqueViolation, notPermitted } from "../api/errors.js";
-import { pageJson, pageOf, paging, repeated, sorting } from "../api/lists.js";
 import { metadataInput } from "../api/metadata.js";
-import { reachable } from "../api/resources.js";
 import { products } from "../products/products.sql.js";
 import { discounts, findDiscount, insertDiscount, replaceDiscountProducts, updateDiscount, type DiscountColumns, type DiscountRow } from "./discounts.sql.js";
 import { discountJson, discountsJson } from "./output.js";

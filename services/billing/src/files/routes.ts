@@ -1,10 +1,7 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, polarErrors, randomId, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, HttpError, polarErrors, randomId, type Endpoint, invalidField, notFound, pageJson, pageOf, paging, repeated, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
-import { invalidField, notFound } from "../api/errors.js";
-import { pageJson, pageOf, paging, repeated } from "../api/lists.js";
-import { reachable } from "../api/resources.js";
 import { files, findFile, insertFile, updateFile, type FileRow } from "./files.sql.js";
 import type { LocalFileStorage } from "./local-storage.js";
 import { fileJson, fileUploadJson } from "./output.js";

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, invalidField, notFound, pageJson, pageOf, paging, sorting } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
-import { invalidField, notFound } from "../api/errors.js";
-import { pageJson, pageOf, paging, sorting } from "../api/lists.js";
 import { emitBillingEvent } from "../events.js";
 import { sellerJson, subscriptionSettingsOf } from "./output.js";
 import { findSeller, sellers, updateSeller, type SellerChanges, type SellerRow } from "./organizations.sql.js";

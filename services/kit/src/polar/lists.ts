@@ -1,4 +1,4 @@
-import type { Knex } from "@tollgate/kit";
+import type { Knex } from "../db/database.js";
 import { z } from "zod";
 
 /** A query parameter given once or repeated (`?id=a&id=b`), always read as a list. */

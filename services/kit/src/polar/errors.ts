@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { HttpError, polarErrors, ValidationError } from "@tollgate/kit";
+import { HttpError, polarErrors, ValidationError } from "../http/errors.js";
 
 /** Polar's 404, for a resource that does not exist or that the caller may not see. */
 export const notFound = (what: string) => new HttpError(404, polarErrors.codes.not_found, `${what} not found`);

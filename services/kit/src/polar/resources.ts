@@ -1,5 +1,5 @@
 import type { IdentityClaims } from "@tollgate/proto";
-import type { OrganizationAccess, Scope } from "@tollgate/kit";
+import type { OrganizationAccess, Scope } from "../access/organization-access.js";
 import { notFound } from "./errors.js";
 
 /**
