@@ -69,11 +69,12 @@ function environmentOf(service: string): Record<string, string> {
   return Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, interpolate(value, hostEnvironment)]));
 }
 
-const SERVICES = {
-  auth: authService,
-  organization: organizationService,
-  billing: billingService,
-  "webhook-dispatcher": webhookDispatcherService,
+/** Each service's configuration, as the service itself loads it from an environment. */
+const SERVICES: Record<string, (environment: Record<string, string>) => { DATABASE_URL: string; NATS_URL: string; REDIS_URL: string; PORT: number }> = {
+  auth: (environment) => loadServiceConfig(authService, environment),
+  organization: (environment) => loadServiceConfig(organizationService, environment),
+  billing: (environment) => loadServiceConfig(billingService, environment),
+  "webhook-dispatcher": (environment) => loadServiceConfig(webhookDispatcherService, environment),
 };
 const DEPLOYABLES = [...Object.keys(SERVICES), "gateway"];
 
@@ -124,8 +125,8 @@ describe("docker-compose.yml", () => {
 
   it("gives every service an environment its own configuration accepts, on the database compose runs", () => {
     const postgres = environmentOf("postgres");
-    for (const [name, definition] of Object.entries(SERVICES)) {
-      const config = loadServiceConfig(definition, environmentOf(name));
+    for (const [name, loadConfig] of Object.entries(SERVICES)) {
+      const config = loadConfig(environmentOf(name));
       const database = new URL(config.DATABASE_URL);
       expect(database.hostname).toBe("postgres");
       expect(database.username).toBe(postgres.POSTGRES_USER);
@@ -144,8 +145,8 @@ describe("docker-compose.yml", () => {
       billing: gateway.BILLING_URL,
       "webhook-dispatcher": gateway.WEBHOOKS_URL,
     };
-    for (const [name, definition] of Object.entries(SERVICES)) {
-      const { PORT } = loadServiceConfig(definition, environmentOf(name));
+    for (const [name, loadConfig] of Object.entries(SERVICES)) {
+      const { PORT } = loadConfig(environmentOf(name));
       expect(upstreams[name as keyof typeof upstreams]).toBe(`http://${name}:${PORT}`);
     }
     const published = Object.entries(compose.services).filter(([, service]) => service.ports?.length).map(([name]) => name);

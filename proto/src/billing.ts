@@ -27,6 +27,7 @@ export const accessTokenRevoked = defineEvent("access_token.revoked", z.object({
 export const WEBHOOK_EVENT_TYPES = [
   "checkout.created",
   "checkout.updated",
+  "checkout.expired",
   "order.created",
   "order.updated",
   "order.paid",
@@ -42,6 +43,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "subscription.canceled",
   "subscription.uncanceled",
   "subscription.revoked",
+  "subscription.past_due",
   "customer.created",
   "customer.updated",
   "customer.deleted",

@@ -5,3 +5,4 @@ export * from "./subjects.js";
 export * from "./auth.js";
 export * from "./organization.js";
 export * from "./billing.js";
+export * from "./webhooks.js";

@@ -7,6 +7,7 @@ import type { Auth, AuthConfig } from "./auth.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";
 import { invitationMailConsumer } from "./mail/invitations.js";
+import { webhookAlertMailConsumer } from "./mail/webhook-alerts.js";
 import { MailQueue } from "./mail/mail-queue.js";
 import { mailboxEndpoints } from "./mail/routes.js";
 import { changeEmailEndpoints } from "./users/change-email.js";
@@ -85,7 +86,7 @@ export const authService = defineService({
     router.use("/api/auth", api);
   },
   workers: (context) => [authOf(context).mail],
-  consumers: (context) => [invitationMailConsumer(authOf(context))],
+  consumers: (context) => [invitationMailConsumer(authOf(context)), webhookAlertMailConsumer(authOf(context))],
   responders(context) {
     const auth = authOf(context);
     context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth, token_hash));

@@ -44,6 +44,8 @@ export const ALL_SCOPES = [
   "customers:write",
   "files:read",
   "files:write",
+  "webhooks:read",
+  "webhooks:write",
 ];
 
 let sellers = 0;

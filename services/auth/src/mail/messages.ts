@@ -28,3 +28,13 @@ export const deleteAccountMail = (to: string, url: string) =>
 
 export const invitationMail = (to: string, inviter: string, organization: string, url: string) =>
   actionMail(to, `Join ${organization} on Tollgate`, `${inviter} invited you to join ${organization}.`, "Accept the invitation", url, "If you do not know them, ignore this mail. The invitation lasts 48 hours.");
+
+export const webhookDisabledMail = (to: string, endpointUrl: string, failedAttempts: number, manageUrl: string) =>
+  actionMail(
+    to,
+    "A webhook endpoint was turned off",
+    `Tollgate turned off the webhook endpoint ${endpointUrl} after its last ${failedAttempts} deliveries failed. Events for it are no longer sent.`,
+    "Review the endpoint",
+    manageUrl,
+    "Once it answers again, turn it back on to resume deliveries; events it missed can be redelivered.",
+  );

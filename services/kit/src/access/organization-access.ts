@@ -43,6 +43,12 @@ export class OrganizationAccess {
     return (await this.organizationIds(identity, scope)).includes(organizationId);
   }
 
+  /** Like {@link allows}, but a token without the scope is simply not allowed (for what to show, not whether to answer). */
+  async may(identity: IdentityClaims, scope: Scope, organizationId: string): Promise<boolean> {
+    if (identity.kind === "organization_token" && !grants(identity.scopes, scope)) return false;
+    return this.allows(identity, scope, organizationId);
+  }
+
   /**
    * The organization a new resource belongs to: the one named, which the caller must reach, or,
    * when none is named, the caller's only one (a token's own). 422 when it cannot be told.

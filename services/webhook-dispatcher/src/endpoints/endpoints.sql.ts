@@ -1,0 +1,41 @@
+import type { Knex } from "@tollgate/kit";
+import type { WebhookFormat } from "../deliveries/formats.js";
+
+export interface EndpointRow {
+  id: string;
+  organization_id: string;
+  url: string;
+  name: string | null;
+  format: WebhookFormat;
+  events: string[];
+  enabled: boolean;
+  ordered: boolean;
+  /** Sealed by the vault, as is the previous secret. */
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  modified_at: Date | null;
+  deleted_at: Date | null;
+}
+
+export type EndpointChanges = Partial<Pick<EndpointRow, "url" | "name" | "format" | "events" | "enabled" | "ordered" | "secret" | "previous_secret" | "previous_secret_expires_at" | "deleted_at">>;
+
+export const endpoints = (db: Knex) => db<EndpointRow>("webhook_endpoints").whereNull("deleted_at");
+
+export const findEndpoint = (db: Knex, id: string) => endpoints(db).where({ id }).first();
+
+/** The organization's enabled endpoints that want events of `type`. */
+export const subscribedEndpoints = (db: Knex, organizationId: string, type: string) =>
+  endpoints(db).where({ organization_id: organizationId, enabled: true }).whereRaw("? = any(events)", [type]).select("id");
+
+export async function insertEndpoint(db: Knex, endpoint: Omit<EndpointRow, "created_at" | "modified_at" | "deleted_at" | "previous_secret" | "previous_secret_expires_at">): Promise<EndpointRow> {
+  const [row] = await db<EndpointRow>("webhook_endpoints").insert(endpoint).returning("*");
+  if (!row) throw new Error("insert into webhook_endpoints returned no row");
+  return row;
+}
+
+export async function updateEndpoint(db: Knex, id: string, changes: EndpointChanges): Promise<EndpointRow | undefined> {
+  const [row] = await db<EndpointRow>("webhook_endpoints").where({ id }).update({ ...changes, modified_at: new Date() }).returning("*");
+  return row;
+}

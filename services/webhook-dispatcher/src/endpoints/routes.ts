@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { defineEndpoint, pageJson, pageOf, paging, randomId, reachable, repeated, type Endpoint } from "@tollgate/kit";
+import { WEBHOOK_EVENT_TYPES, type IdentityClaims } from "@tollgate/proto";
+import { newSecret } from "../deliveries/signing.js";
+import { WEBHOOK_FORMATS } from "../deliveries/formats.js";
+import type { Dispatcher } from "../dispatcher.js";
+import { skipPending } from "../events/events.sql.js";
+import { endpoints, findEndpoint, insertEndpoint, updateEndpoint, type EndpointRow } from "./endpoints.sql.js";
+import { endpointJson } from "./output.js";
+import { rotatedSecret } from "./secrets.js";
+import { endpointUrl } from "./url-policy.js";
+
+const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).transform((types) => [...new Set(types)]);
+const id = z.object({ id: z.string() });
+
+export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
+  const { db, access, vault, config } = dispatcher;
+  const url = endpointUrl(config);
+  const endpoint = async (identity: IdentityClaims, scope: "webhooks:read" | "webhooks:write", endpointId: string) =>
+    reachable(access, identity, scope, await findEndpoint(db, endpointId), "Webhook endpoint");
+  // The secret is shown to those who may manage the endpoint; readers see that there is one.
+  const json = async (identity: IdentityClaims, row: EndpointRow) => endpointJson(vault, row, await access.may(identity, "webhooks:write", row.organization_id));
+
+  /** Turning an endpoint off (or deleting it) skips what waited for it; turning it on resumes delivery of what comes next. */
+  const change = (row: EndpointRow, changes: Parameters<typeof updateEndpoint>[2]) =>
+    db.transaction(async (trx) => {
+      const updated = await updateEndpoint(trx, row.id, changes);
+      if (changes.enabled === false || changes.deleted_at) await skipPending(trx, row.id);
+      return updated ?? row;
+    });
+
+  return [
+    defineEndpoint("/v1/webhooks/endpoints", { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()) }) }, async ({ query, identity }) => {
+      const found = endpoints(db).whereIn("organization_id", await access.organizationIds(identity, "webhooks:read"));
+      if (query.organization_id) void found.whereIn("organization_id", query.organization_id);
+      const { rows, total } = await pageOf<EndpointRow, "created_at">(found, { ...query, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "webhook_endpoints" });
+      return pageJson(await Promise.all(rows.map((row) => json(identity, row))), total, query.limit);
+    }),
+
+    defineEndpoint(
+      "/v1/webhooks/endpoints",
+      {
+        method: "POST",
+        status: 201,
+        body: z.object({
+          url,
+          name: z.string().min(1).max(255).nullish(),
+          format: z.enum(WEBHOOK_FORMATS),
+          events: eventTypes,
+          organization_id: z.string().nullish(),
+          ordered: z.boolean().default(true),
+        }),
+      },
+      async ({ body, identity }) => {
+        const organizationId = await access.organizationFor(identity, "webhooks:write", body.organization_id);
+        const created = await insertEndpoint(db, {
+          id: randomId(32),
+          organization_id: organizationId,
+          url: body.url,
+          name: body.name ?? null,
+          format: body.format,
+          events: body.events,
+          enabled: true,
+          ordered: body.ordered,
+          secret: vault.seal(newSecret()),
+        });
+        return json(identity, created);
+      },
+    ),
+
+    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "GET", params: id }, async ({ params, identity }) => json(identity, await endpoint(identity, "webhooks:read", params.id))),
+
+    defineEndpoint(
+      "/v1/webhooks/endpoints/:id",
+      {
+        method: "PATCH",
+        params: id,
+        body: z.object({
+          url: url.nullish(),
+          name: z.string().min(1).max(255).nullish(),
+          format: z.enum(WEBHOOK_FORMATS).nullish(),
+          events: eventTypes.nullish(),
+          enabled: z.boolean().nullish(),
+          ordered: z.boolean().nullish(),
+        }),
+      },
+      async ({ params, body, identity }) => {
+        const existing = await endpoint(identity, "webhooks:write", params.id);
+        const updated = await change(existing, {
+          ...(body.url ? { url: body.url } : {}),
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          ...(body.format ? { format: body.format } : {}),
+          ...(body.events ? { events: body.events } : {}),
+          ...(typeof body.enabled === "boolean" ? { enabled: body.enabled } : {}),
+          ...(typeof body.ordered === "boolean" ? { ordered: body.ordered } : {}),
+        });
+        if (body.enabled === true) dispatcher.wakeScheduler();
+        return json(identity, updated);
+      },
+    ),
+
+    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "DELETE", status: 204, params: id }, async ({ params, identity }) => {
+      await change(await endpoint(identity, "webhooks:write", params.id), { deleted_at: new Date() });
+    }),
+
+    defineEndpoint("/v1/webhooks/endpoints/:id/secret", { method: "PATCH", params: id }, async ({ params, identity }) => {
+      const existing = await endpoint(identity, "webhooks:write", params.id);
+      return json(identity, await change(existing, rotatedSecret(vault, existing, config.WEBHOOK_ROTATION_OVERLAP_SECONDS)));
+    }),
+  ];
+}

@@ -1,0 +1,40 @@
+import type { Knex } from "@tollgate/kit";
+
+export type EventStatus = "pending" | "succeeded" | "failed" | "skipped";
+
+/** A billing event bound for one endpoint (Polar's WebhookEvent): the payload and where its delivery stands. */
+export interface WebhookEventRow {
+  id: string;
+  sequence: string;
+  endpoint_id: string;
+  organization_id: string;
+  source_event_id: string;
+  type: string;
+  payload: string;
+  status: EventStatus;
+  attempts: number;
+  run_at: Date | null;
+  leased_until: Date | null;
+  last_http_code: number | null;
+  created_at: Date;
+  modified_at: Date | null;
+}
+
+export const findEvent = (db: Knex, id: string) => db<WebhookEventRow>("webhook_events").where({ id }).first();
+
+/** One row per endpoint for a billing event, due now; a second copy of the same bus event adds nothing. */
+export async function insertEvents(db: Knex, rows: Pick<WebhookEventRow, "id" | "endpoint_id" | "organization_id" | "source_event_id" | "type" | "payload">[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db("webhook_events")
+    .insert(rows.map((row) => ({ ...row, run_at: db.fn.now() })))
+    .onConflict(["endpoint_id", "source_event_id"])
+    .ignore();
+}
+
+/** An endpoint was turned off or deleted: what was waiting for it is not sent. */
+export const skipPending = (db: Knex, endpointId: string) =>
+  db<WebhookEventRow>("webhook_events").where({ endpoint_id: endpointId, status: "pending" }).update({ status: "skipped", run_at: null, leased_until: null, modified_at: new Date() });
+
+/** Sends a stored event again, from a fresh set of attempts, with the same id (so the same webhook-id). */
+export const requeue = (db: Knex, id: string) =>
+  db<WebhookEventRow>("webhook_events").where({ id }).update({ status: "pending", attempts: 0, run_at: new Date(), leased_until: null, modified_at: new Date() });

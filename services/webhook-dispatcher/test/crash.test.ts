@@ -1,0 +1,57 @@
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnTypeScript, type SpawnedProcess } from "@tollgate/kit/testing";
+import type { Seller } from "../../billing/test/stack.js";
+import { WebhookReceiver } from "./receiver.js";
+import { startDispatcherStack, type DispatcherStack } from "./stack.js";
+
+const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
+
+let stack: DispatcherStack;
+let shop: Seller;
+const replicas: SpawnedProcess[] = [];
+
+beforeAll(async () => {
+  stack = await startDispatcherStack();
+  shop = await stack.seller();
+});
+
+afterAll(async () => {
+  for (const replica of replicas) if (replica.child.exitCode === null) replica.child.kill("SIGKILL");
+  await stack?.stop();
+});
+
+/** A dispatcher process of its own, on the stack's database and bus, as a second deployment replica would be. */
+async function startReplica(): Promise<SpawnedProcess> {
+  const replica = spawnTypeScript(main, { env: { ...stack.dispatcherEnv, PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", LOG_LEVEL: "info" } });
+  replicas.push(replica);
+  await replica.waitFor(/webhook-dispatcher is listening/, 30_000);
+  return replica;
+}
+
+describe("a dispatcher killed mid-delivery", () => {
+  it("loses nothing: a restarted one sends what was in flight, then the rest, in order", { timeout: 60_000 }, async () => {
+    const receiver = await new WebhookReceiver().start();
+    const endpoint = await shop.polar.webhooks.createWebhookEndpoint({ url: receiver.url, format: "raw", events: ["order.paid"] });
+    receiver.secrets = [endpoint.secret];
+    // The first request is never answered: the process sending it dies while it waits.
+    receiver.answer = (request) => (receiver.received.indexOf(request) === 0 ? { status: 200, hold: new Promise(() => {}) } : { status: 200 });
+
+    // Only the spawned replicas send from here on.
+    await stack.webhooks.stop();
+    const doomed = await startReplica();
+    for (const id of ["ord_1", "ord_2", "ord_3"]) await stack.announce("order.paid", shop.organizationId, { id });
+    const [inFlight] = await receiver.waitFor(1);
+    doomed.child.kill("SIGKILL");
+    await doomed.exited;
+
+    await startReplica();
+    const requests = await receiver.waitFor(4, () => true, 30_000);
+    const ids = requests.map((request) => (JSON.parse(request.body) as { data: { id: string } }).data.id);
+    expect(ids).toEqual(["ord_1", "ord_1", "ord_2", "ord_3"]);
+    // The retry is the same delivery: the same webhook-id, so the receiver can tell.
+    expect(requests[1]?.id).toBe(inFlight?.id);
+    expect(requests.every((request) => request.verified)).toBe(true);
+    await receiver.stop();
+  });
+});

@@ -1,0 +1,191 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readMailbox } from "../../auth/test/dev-mailbox.js";
+import type { Seller } from "../../billing/test/stack.js";
+import { WebhookReceiver, type Received } from "./receiver.js";
+import { startDispatcherStack, type DispatcherStack } from "./stack.js";
+
+let stack: DispatcherStack;
+let shop: Seller;
+const receivers: WebhookReceiver[] = [];
+
+beforeAll(async () => {
+  // Four failed attempts in a row turn an endpoint off, so the test need not wait for ten.
+  stack = await startDispatcherStack({ WEBHOOK_DISABLE_AFTER_FAILURES: "4", WEBHOOK_MAX_ATTEMPTS: "10" });
+  shop = await stack.seller();
+});
+
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((receiver) => receiver.stop()));
+});
+
+afterAll(async () => {
+  await stack?.stop();
+});
+
+/** A receiver and an endpoint of the shop's pointing at it, wanting `events`. */
+async function endpointFor(events: ("product.created" | "customer.created" | "order.paid")[], options: { format?: "raw" | "discord" | "slack"; seller?: Seller } = {}) {
+  const receiver = await new WebhookReceiver().start();
+  receivers.push(receiver);
+  const endpoint = await (options.seller ?? shop).polar.webhooks.createWebhookEndpoint({ url: receiver.url, format: options.format ?? "raw", events });
+  receiver.secrets = [endpoint.secret];
+  return { receiver, endpoint };
+}
+
+const dataOf = (request: Received) => (JSON.parse(request.body) as { data: { id: string } }).data;
+
+describe("delivery", () => {
+  it("POSTs billing events signed with Standard Webhooks, and lists the attempt", async () => {
+    const { receiver, endpoint } = await endpointFor(["product.created"]);
+    const product = await shop.polar.products.create({ name: "Hooked", prices: [{ amountType: "free" }] });
+    const [request] = await receiver.waitFor(1);
+    expect(request?.verified).toBe(true);
+    expect(request?.headers["content-type"]).toBe("application/json");
+    expect(request?.headers["user-agent"]).toMatch(/^Tollgate-Webhooks\//);
+    expect(Number(request?.headers["webhook-timestamp"])).toBeCloseTo(Date.now() / 1000, -1);
+    const body = JSON.parse(request?.body ?? "") as { type: string; timestamp: string; data: { id: string; name: string } };
+    expect(body).toMatchObject({ type: "product.created", data: { id: product.id, name: "Hooked" } });
+    expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
+
+    await expect.poll(async () => (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items).toHaveLength(1);
+    const [delivery] = (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items;
+    expect(delivery).toMatchObject({ succeeded: true, httpCode: 204, webhookEvent: { id: request?.id, type: "product.created", succeeded: true, skipped: false, payload: request?.body } });
+    // Another organization's endpoints see none of it.
+    const other = await stack.seller();
+    expect((await other.polar.webhooks.listWebhookDeliveries({})).result.items).toEqual([]);
+  });
+
+  it("retries after 500s and timeouts with the same webhook-id, and records each attempt", async () => {
+    const { receiver, endpoint } = await endpointFor(["customer.created"]);
+    let calls = 0;
+    receiver.answer = () => {
+      calls += 1;
+      if (calls === 1) return { status: 500, body: "database is down" };
+      // Longer than the dispatcher's one-second timeout.
+      if (calls === 2) return { status: 200, hold: new Promise((resolve) => setTimeout(resolve, 1_500)) };
+      return { status: 200 };
+    };
+    await stack.announce("customer.created", shop.organizationId, { id: "cus_retried", email: "retried@example.com" });
+    const requests = await receiver.waitFor(3);
+    expect(new Set(requests.map((request) => request.id)).size).toBe(1);
+    expect(requests.every((request) => request.verified)).toBe(true);
+
+    await expect.poll(async () => (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items.length).toBe(3);
+    const attempts = (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items.reverse();
+    expect(attempts.map((attempt) => [attempt.succeeded, attempt.httpCode])).toEqual([[false, 500], [false, null], [true, 200]]);
+    expect(attempts[0]?.response).toBe("database is down");
+    expect(attempts[1]?.response).toMatch(/no answer within 1000 ms/);
+    const failed = await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id, succeeded: false, httpCodeClass: "5xx" });
+    expect(failed.result.items.map((attempt) => attempt.httpCode)).toEqual([500]);
+  });
+
+  it("delivers every event in order, each once, to a receiver that was down for a while", async () => {
+    const { receiver, endpoint } = await endpointFor(["customer.created"]);
+    await receiver.stop();
+    for (let index = 1; index <= 5; index++) await stack.announce("customer.created", shop.organizationId, { id: `cus_${index}`, email: `c${index}@example.com` });
+    // Let attempts fail against the closed port before it comes back.
+    await expect.poll(async () => (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id, succeeded: false })).result.items.length, { timeout: 5_000 }).toBeGreaterThan(0);
+    await receiver.start();
+    const requests = await receiver.waitFor(5);
+    expect(requests.map((request) => dataOf(request).id)).toEqual(["cus_1", "cus_2", "cus_3", "cus_4", "cus_5"]);
+    expect(new Set(requests.map((request) => request.id)).size).toBe(5);
+    expect(requests.every((request) => request.verified)).toBe(true);
+  });
+
+  it("stores one delivery when the bus hands the same event over twice", async () => {
+    const { receiver, endpoint } = await endpointFor(["order.paid"]);
+    const { bus } = stack.billing.context;
+    const envelope = { id: crypto.randomUUID(), type: "billing.order.paid", occurred_at: new Date().toISOString(), source: "billing", data: { organization_id: shop.organizationId, payload: { id: "ord_twice" } } };
+    // Published without a message id, so JetStream's own de-duplication does not hide the copy.
+    for (let copy = 0; copy < 2; copy++) await bus.js.publish(bus.names.eventSubject(envelope.type), JSON.stringify(envelope));
+    await receiver.waitFor(1);
+    await expect.poll(async () => (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items.length).toBe(1);
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it("keeps a slow endpoint from delaying the others", async () => {
+    const slow = await endpointFor(["customer.created"]);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    slow.receiver.answer = () => ({ status: 200, hold: held });
+    const fast = await endpointFor(["customer.created"]);
+    for (let index = 1; index <= 3; index++) await stack.announce("customer.created", shop.organizationId, { id: `cus_fast_${index}` });
+    const delivered = await fast.receiver.waitFor(3);
+    expect(delivered.map((request) => dataOf(request).id)).toEqual(["cus_fast_1", "cus_fast_2", "cus_fast_3"]);
+    // The slow endpoint is still on its first event, in order, behind its held answer.
+    expect(slow.receiver.received.map((request) => dataOf(request).id)).toEqual(["cus_fast_1"]);
+    release();
+    await slow.receiver.waitFor(3);
+  });
+
+  it("signs with both secrets during a rotation, and renders Discord and Slack messages", async () => {
+    const { receiver, endpoint } = await endpointFor(["customer.created"], { format: "discord" });
+    const rotated = await shop.polar.webhooks.resetWebhookEndpointSecret({ id: endpoint.id });
+    await stack.announce("customer.created", shop.organizationId, { id: "cus_rotated", email: "rotated@example.com" });
+    const [request] = await receiver.waitFor(1);
+    expect(String(request?.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    for (const secret of [endpoint.secret, rotated.secret]) {
+      receiver.secrets = [secret];
+      expect(await verifiedAgain(receiver, request)).toBe(true);
+    }
+    expect(JSON.parse(request?.body ?? "")).toEqual({ username: "Tollgate", embeds: [{ title: "customer.created", description: "rotated@example.com (cus_rotated)", timestamp: expect.any(String) as string }] });
+
+    const slack = await endpointFor(["customer.created"], { format: "slack" });
+    await stack.announce("customer.created", shop.organizationId, { id: "cus_slack", name: "Ada" });
+    const [message] = await slack.receiver.waitFor(1, (received) => received.body.includes("cus_slack"));
+    expect(message?.verified).toBe(true);
+    expect(JSON.parse(message?.body ?? "")).toMatchObject({ text: "customer.created: Ada (cus_slack)" });
+  });
+
+  it("redelivers a stored event as a new attempt with the same webhook-id", async () => {
+    const { receiver, endpoint } = await endpointFor(["order.paid"]);
+    await stack.announce("order.paid", shop.organizationId, { id: "ord_again" });
+    const [first] = await receiver.waitFor(1);
+    await shop.polar.webhooks.redeliverWebhookEvent({ id: first?.id ?? "" });
+    const [, second] = await receiver.waitFor(2);
+    expect(second?.id).toBe(first?.id);
+    expect(second?.body).toBe(first?.body);
+    await expect.poll(async () => (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items.length).toBe(2);
+  });
+
+  it("turns off an endpoint whose last attempts all failed, skips what waited, mails the owner, and resumes when turned on", async () => {
+    const { receiver, endpoint } = await endpointFor(["customer.created"]);
+    receiver.answer = () => ({ status: 503 });
+    await stack.announce("customer.created", shop.organizationId, { id: "cus_doomed_1" });
+    await stack.announce("customer.created", shop.organizationId, { id: "cus_doomed_2" });
+    await expect.poll(async () => (await shop.polar.webhooks.getWebhookEndpoint({ id: endpoint.id })).enabled, { timeout: 10_000 }).toBe(false);
+    const events = await stack.webhooks.context.db("webhook_events").where({ endpoint_id: endpoint.id }).orderBy("sequence").select("status");
+    expect(events.map((event: { status: string }) => event.status)).toEqual(["skipped", "skipped"]);
+    await expect
+      .poll(async () => (await readMailbox(stack)).filter((mail) => mail.to === shop.owner.email && mail.subject === "A webhook endpoint was turned off" && mail.text.includes(receiver.url)).length, { timeout: 10_000 })
+      .toBe(1);
+
+    receiver.answer = () => ({ status: 200 });
+    await shop.polar.webhooks.updateWebhookEndpoint({ id: endpoint.id, webhookEndpointUpdate: { enabled: true } });
+    await stack.announce("customer.created", shop.organizationId, { id: "cus_after" });
+    await receiver.waitFor(1, (request) => request.body.includes("cus_after"));
+  });
+
+  it("treats a redirect as a failure and does not follow it", async () => {
+    const target = await new WebhookReceiver().start();
+    receivers.push(target);
+    const { receiver, endpoint } = await endpointFor(["order.paid"]);
+    receiver.answer = () => ({ status: 307, location: target.url });
+    await stack.announce("order.paid", shop.organizationId, { id: "ord_redirected" });
+    await expect.poll(async () => (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id, httpCodeClass: "3xx" })).result.items.length).toBeGreaterThan(0);
+    expect(target.received).toEqual([]);
+  });
+});
+
+/** Checks a received request again with the receiver's current secrets, as the seller's code would after a switch. */
+async function verifiedAgain(receiver: WebhookReceiver, request: Received | undefined): Promise<boolean> {
+  const { Webhook } = await import("standardwebhooks");
+  const headers = { "webhook-id": String(request?.headers["webhook-id"]), "webhook-timestamp": String(request?.headers["webhook-timestamp"]), "webhook-signature": String(request?.headers["webhook-signature"]) };
+  return receiver.secrets.every((secret) => {
+    try {
+      new Webhook(secret).verify(request?.body ?? "", headers);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
