@@ -56,8 +56,16 @@ export async function claimDue(db: Knex, options: { limit: number; perEndpoint: 
   return rows;
 }
 
-export async function insertAttempt(db: Knex, attempt: Pick<DeliveryRow, "id" | "webhook_event_id" | "endpoint_id"> & AttemptResult): Promise<void> {
-  await db<DeliveryRow>("webhook_deliveries").insert({
+/**
+ * Records an attempt and settles its event in one statement. An event skipped meanwhile (its
+ * endpoint turned off or deleted) stays skipped.
+ */
+export async function settleAttempt(
+  db: Knex,
+  attempt: Pick<DeliveryRow, "id" | "webhook_event_id" | "endpoint_id"> & AttemptResult,
+  event: Partial<Pick<WebhookEventRow, "status" | "run_at" | "leased_until" | "last_http_code">>,
+): Promise<void> {
+  const recorded = db<DeliveryRow>("webhook_deliveries").insert({
     id: attempt.id,
     webhook_event_id: attempt.webhook_event_id,
     endpoint_id: attempt.endpoint_id,
@@ -67,6 +75,11 @@ export async function insertAttempt(db: Knex, attempt: Pick<DeliveryRow, "id" | 
     error: attempt.error,
     duration_ms: attempt.durationMs,
   });
+  await db
+    .with("recorded", recorded)
+    .table<WebhookEventRow>("webhook_events")
+    .where({ id: attempt.webhook_event_id, status: "pending" })
+    .update({ ...event, modified_at: new Date() });
 }
 
 /** Whether the endpoint's last `count` attempts all failed (and it has had that many). */

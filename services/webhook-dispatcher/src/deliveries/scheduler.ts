@@ -2,7 +2,7 @@ import { randomId, SerialRunner, type Worker } from "@tollgate/kit";
 import type { Dispatcher } from "../dispatcher.js";
 import type { WebhookEventRow } from "../events/events.sql.js";
 import { signingSecrets } from "../endpoints/secrets.js";
-import { claimDue, insertAttempt, type ClaimedEvent } from "./deliveries.sql.js";
+import { claimDue, settleAttempt, type ClaimedEvent } from "./deliveries.sql.js";
 import { renderBody } from "./formats.js";
 import { disableIfFailing } from "./health.js";
 import type { AttemptResult, WebhookSender } from "./sender.js";
@@ -91,19 +91,22 @@ export class DeliveryScheduler implements Worker {
   /** The attempt, and what it means for the event: done, given up, or due again after a backoff. */
   private async record(event: ClaimedEvent, result: AttemptResult): Promise<void> {
     const { db, config, logger } = this.dispatcher;
+    const attempt = { id: randomId(32), webhook_event_id: event.id, endpoint_id: event.endpoint_id, ...result };
+    const outcome: Partial<WebhookEventRow> = result.succeeded
+      ? { status: "succeeded", run_at: null }
+      : event.attempts >= config.WEBHOOK_MAX_ATTEMPTS
+        ? { status: "failed", run_at: null }
+        : { run_at: new Date(Date.now() + retryDelayMs(event.attempts, config.WEBHOOK_RETRY_BASE_MS)) };
+    const settled = { ...outcome, leased_until: null, last_http_code: result.httpCode };
+    // The common case, a success, is one statement; a failure may also turn the endpoint off, so it is a transaction.
+    if (result.succeeded) {
+      await settleAttempt(db, attempt, settled);
+      return;
+    }
     await db.transaction(async (trx) => {
-      await insertAttempt(trx, { id: randomId(32), webhook_event_id: event.id, endpoint_id: event.endpoint_id, ...result });
-      const outcome: Partial<WebhookEventRow> = result.succeeded
-        ? { status: "succeeded", run_at: null }
-        : event.attempts >= config.WEBHOOK_MAX_ATTEMPTS
-          ? { status: "failed", run_at: null }
-          : { run_at: new Date(Date.now() + retryDelayMs(event.attempts, config.WEBHOOK_RETRY_BASE_MS)) };
-      // An event skipped meanwhile (its endpoint turned off or deleted) stays skipped.
-      await trx<WebhookEventRow>("webhook_events")
-        .where({ id: event.id, status: "pending" })
-        .update({ ...outcome, leased_until: null, last_http_code: result.httpCode, modified_at: new Date() });
-      if (!result.succeeded) await disableIfFailing(this.dispatcher, trx, event.endpoint_id);
+      await settleAttempt(trx, attempt, settled);
+      await disableIfFailing(this.dispatcher, trx, event.endpoint_id);
     });
-    if (!result.succeeded) logger.info({ webhookEventId: event.id, endpointId: event.endpoint_id, attempt: event.attempts, httpCode: result.httpCode, error: result.error }, "webhook delivery attempt failed");
+    logger.info({ webhookEventId: event.id, endpointId: event.endpoint_id, attempt: event.attempts, httpCode: result.httpCode, error: result.error }, "webhook delivery attempt failed");
   }
 }
