@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { readMailbox } from "../../auth/test/dev-mailbox.js";
 import type { Seller } from "../../billing/test/stack.js";
+import { deleteSettledBefore } from "../src/events/events.sql.js";
 import { WebhookReceiver, type Received } from "./receiver.js";
 import { startDispatcherStack, type DispatcherStack } from "./stack.js";
 
@@ -115,6 +116,40 @@ describe("delivery", () => {
     expect(slow.receiver.received.map((request) => dataOf(request).id)).toEqual(["cus_fast_1"]);
     release();
     await slow.receiver.waitFor(3);
+  });
+
+  it("sends an endpoint that opts out of ordering its events side by side", async () => {
+    const receiver = await new WebhookReceiver().start();
+    receivers.push(receiver);
+    const response = await fetch(`${stack.gateway.url}/v1/webhooks/endpoints`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ url: receiver.url, format: "raw", events: ["order.paid"], ordered: false }),
+    });
+    const endpoint = (await response.json()) as { secret: string; ordered: boolean };
+    expect(endpoint.ordered).toBe(false);
+    receiver.secrets = [endpoint.secret];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The first event's answer is held; the later ones still arrive meanwhile.
+    receiver.answer = (request) => (dataOf(request).id === "ord_side_1" ? { status: 200, hold: held } : { status: 200 });
+    for (let index = 1; index <= 3; index++) await stack.announce("order.paid", shop.organizationId, { id: `ord_side_${index}` });
+    const requests = await receiver.waitFor(3);
+    expect(requests.map((request) => dataOf(request).id).sort()).toEqual(["ord_side_1", "ord_side_2", "ord_side_3"]);
+    release();
+  });
+
+  it("keeps settled events for the retention period only, and pending ones until they settle", async () => {
+    const { receiver, endpoint } = await endpointFor(["order.paid"]);
+    await stack.announce("order.paid", shop.organizationId, { id: "ord_old" });
+    await receiver.waitFor(1);
+    const { db } = stack.webhooks.context;
+    await expect.poll(async () => (await db("webhook_events").where({ endpoint_id: endpoint.id, status: "succeeded" })).length).toBe(1);
+    await db("webhook_events").where({ endpoint_id: endpoint.id }).update({ created_at: new Date(Date.now() - 31 * 24 * 3600 * 1000) });
+    await db("webhook_events").insert({ id: "evt_waiting", endpoint_id: endpoint.id, organization_id: shop.organizationId, source_event_id: "old-pending", type: "order.paid", payload: "{}", status: "pending", created_at: new Date(Date.now() - 31 * 24 * 3600 * 1000) });
+    await deleteSettledBefore(db, new Date(Date.now() - 30 * 24 * 3600 * 1000));
+    expect((await db("webhook_events").where({ endpoint_id: endpoint.id }).select("id")).map((event: { id: string }) => event.id)).toEqual(["evt_waiting"]);
+    expect((await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items).toEqual([]);
   });
 
   it("signs with both secrets during a rotation, and renders Discord and Slack messages", async () => {

@@ -35,7 +35,7 @@ export class OrganizationAccess {
     }
     if (identity.kind !== "user") throw unauthenticated();
     const memberships = await this.db<MembershipRow>("memberships").where({ user_id: identity.user_id });
-    return memberships.filter((membership) => !scope.endsWith(":write") || roles(membership.role).some((role) => WRITER_ROLES.has(role))).map((membership) => membership.organization_id);
+    return memberships.filter((membership) => !scope.endsWith(":write") || isWriter(membership.role)).map((membership) => membership.organization_id);
   }
 
   /** Whether the caller may act on this organization with `scope` (false for one they cannot see: answer 404). */
@@ -47,6 +47,12 @@ export class OrganizationAccess {
   async may(identity: IdentityClaims, scope: Scope, organizationId: string): Promise<boolean> {
     if (identity.kind === "organization_token" && !grants(identity.scopes, scope)) return false;
     return this.allows(identity, scope, organizationId);
+  }
+
+  /** The users who may change the organization's things (its owners and admins): those to tell when something needs them. */
+  async managers(organizationId: string): Promise<string[]> {
+    const members = await this.db<MembershipRow>("memberships").where({ organization_id: organizationId }).select("user_id", "role");
+    return members.filter((member) => isWriter(member.role)).map((member) => member.user_id);
   }
 
   /**
@@ -67,7 +73,8 @@ export class OrganizationAccess {
   }
 }
 
-const roles = (role: string) => role.split(",").map((name) => name.trim());
+/** Whether better-auth's comma-separated roles include one that may change things. */
+const isWriter = (role: string) => role.split(",").some((name) => WRITER_ROLES.has(name.trim()));
 
 /** A token's scopes cover `scope`: the scope itself, or the write scope of a read. */
 const grants = (scopes: string[], scope: Scope) => scopes.includes(scope) || (scope.endsWith(":read") && scopes.includes(scope.replace(/:read$/, ":write")));

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, notFound, pageJson, pageOf, paging, reachable, repeated, type Endpoint } from "@tollgate/kit";
 import { WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
 import type { Dispatcher } from "../dispatcher.js";
-import { findEvent, requeue, type WebhookEventRow } from "../events/events.sql.js";
+import { findEvent, findEvents, requeue, type WebhookEventRow } from "../events/events.sql.js";
 import type { DeliveryRow } from "./deliveries.sql.js";
 import { deliveryJson } from "./output.js";
 
@@ -19,8 +19,6 @@ const deliveryFilters = z.object({
   event_type: repeated(z.enum(WEBHOOK_EVENT_TYPES)),
 });
 
-type DeliveryWithEvent = DeliveryRow & { event: WebhookEventRow };
-
 export function deliveryEndpoints(dispatcher: Dispatcher): Endpoint[] {
   const { db, access } = dispatcher;
 
@@ -29,7 +27,7 @@ export function deliveryEndpoints(dispatcher: Dispatcher): Endpoint[] {
       const found = db<DeliveryRow>("webhook_deliveries")
         .join<WebhookEventRow>("webhook_events", "webhook_events.id", "webhook_deliveries.webhook_event_id")
         .whereIn("webhook_events.organization_id", await access.organizationIds(identity, "webhooks:read"))
-        .select("webhook_deliveries.*", db.raw("to_jsonb(webhook_events.*) as event"));
+        .select("webhook_deliveries.*");
       if (query.endpoint_id) void found.whereIn("webhook_deliveries.endpoint_id", query.endpoint_id);
       if (query.start_timestamp) void found.where("webhook_deliveries.created_at", ">=", new Date(query.start_timestamp));
       if (query.end_timestamp) void found.where("webhook_deliveries.created_at", "<=", new Date(query.end_timestamp));
@@ -37,15 +35,18 @@ export function deliveryEndpoints(dispatcher: Dispatcher): Endpoint[] {
       if (query.http_code_class) void found.whereBetween("webhook_deliveries.http_code", [...STATUS_CLASSES[query.http_code_class]]);
       if (query.event_type) void found.whereIn("webhook_events.type", query.event_type);
       if (query.query) void found.where("webhook_events.payload", "ilike", `%${query.query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`);
-      const { rows, total } = await pageOf<DeliveryWithEvent, "created_at">(found, {
+      const { rows, total } = await pageOf<DeliveryRow, "created_at">(found, {
         ...query,
         sort: [{ property: "created_at", descending: true }],
         columns: { created_at: "webhook_deliveries.created_at" },
         table: "webhook_deliveries",
       });
-      // Dates inside the joined event come back as text; the event is read as its row type.
+      const events = new Map((await findEvents(db, [...new Set(rows.map((delivery) => delivery.webhook_event_id))])).map((event) => [event.id, event]));
       return pageJson(
-        rows.map(({ event, ...delivery }) => deliveryJson(delivery, { ...event, created_at: new Date(event.created_at), modified_at: event.modified_at && new Date(event.modified_at) })),
+        rows.flatMap((delivery) => {
+          const event = events.get(delivery.webhook_event_id);
+          return event ? [deliveryJson(delivery, event)] : [];
+        }),
         total,
         query.limit,
       );

@@ -22,6 +22,8 @@ export interface WebhookEventRow {
 
 export const findEvent = (db: Knex, id: string) => db<WebhookEventRow>("webhook_events").where({ id }).first();
 
+export const findEvents = (db: Knex, ids: string[]) => db<WebhookEventRow>("webhook_events").whereIn("id", ids);
+
 /** One row per endpoint for a billing event, due now; a second copy of the same bus event adds nothing. */
 export async function insertEvents(db: Knex, rows: Pick<WebhookEventRow, "id" | "endpoint_id" | "organization_id" | "source_event_id" | "type" | "payload">[]): Promise<void> {
   if (rows.length === 0) return;
@@ -38,3 +40,6 @@ export const skipPending = (db: Knex, endpointId: string) =>
 /** Sends a stored event again, from a fresh set of attempts, with the same id (so the same webhook-id). */
 export const requeue = (db: Knex, id: string) =>
   db<WebhookEventRow>("webhook_events").where({ id }).update({ status: "pending", attempts: 0, run_at: new Date(), leased_until: null, modified_at: new Date() });
+
+/** Deletes settled events (their payloads and attempts with them) created before `cutoff`; pending ones stay until settled. */
+export const deleteSettledBefore = (db: Knex, cutoff: Date) => db<WebhookEventRow>("webhook_events").where("created_at", "<", cutoff).whereNot("status", "pending").delete();

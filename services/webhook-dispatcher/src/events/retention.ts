@@ -1,5 +1,6 @@
 import { SerialRunner, type Worker } from "@tollgate/kit";
 import type { Dispatcher } from "../dispatcher.js";
+import { deleteSettledBefore } from "./events.sql.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -26,7 +27,7 @@ export class EventRetention implements Worker {
   private async prune(): Promise<void> {
     const { db, config, logger } = this.dispatcher;
     const cutoff = new Date(Date.now() - config.WEBHOOK_RETENTION_DAYS * 24 * HOUR_MS);
-    const removed = await db("webhook_events").where("created_at", "<", cutoff).whereNot("status", "pending").delete();
+    const removed = await deleteSettledBefore(db, cutoff);
     if (removed > 0) logger.info({ removed, cutoff }, "pruned old webhook events");
   }
 }
