@@ -11,12 +11,12 @@
  * REDIS_URL.
  */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { availableParallelism, cpus } from "node:os";
 import { resolve } from "node:path";
 import { hashPassword } from "better-auth/crypto";
 import { Redis } from "ioredis";
 import { connect } from "@nats-io/transport-node";
+import { freePorts } from "../../launcher/src/ports.js";
 import { JetStreamApiError, jetstreamManager } from "@nats-io/jetstream";
 import { busNames } from "@tollgate/proto";
 import { createDatabase } from "@tollgate/kit";
@@ -284,17 +284,6 @@ async function measureBoth(
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
 async function waitUntilAnswering(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
@@ -362,7 +351,7 @@ async function main(): Promise<void> {
     created.theirs = true;
     await redis.connect();
 
-    const [authPort, gatewayPort, betterPort] = [await freePort(), await freePort(), await freePort()];
+    const [authPort, gatewayPort, betterPort] = await freePorts(3);
     const secret = randomBytes(32).toString("hex");
     const production = { NODE_ENV: "production", LOG_LEVEL: "warn", SHUTDOWN_TIMEOUT_MS: "5000" };
     const tollgate = {

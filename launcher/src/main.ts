@@ -1,7 +1,7 @@
 import { ConfigError, StartupError } from "@tollgate/kit";
 import { loadLauncherConfig, type LauncherConfig } from "./config.js";
 import { linePrinter } from "./output.js";
-import { freePort, waitUntilReady } from "./ports.js";
+import { freePorts, waitUntilReady } from "./ports.js";
 import { preflight } from "./preflight.js";
 import { Supervisor } from "./supervisor.js";
 
@@ -75,8 +75,8 @@ async function main(command: string): Promise<number> {
 
   const gatewayEnv: Record<string, string> = { ...sharedEnv(config), PORT: String(config.PORT) };
   const children = [];
-  for (const service of SERVICES) {
-    const port = await freePort();
+  const ports = await freePorts(SERVICES.length, new Set([config.PORT]));
+  for (const [service, port] of SERVICES.map((service, index) => [service, ports[index] ?? 0] as const)) {
     gatewayEnv[service.urlVariable] = `http://127.0.0.1:${port}`;
     const child = supervisor.start({ name: service.name, entry: service.entry, env: { ...sharedEnv(config), PORT: String(port) } });
     children.push({ url: `http://127.0.0.1:${port}`, child });
