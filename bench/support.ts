@@ -1,3 +1,7 @@
+import { randomBytes } from "node:crypto";
+import { IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
+import type { z } from "zod";
+import { connectBus, createDatabase, createLogger, loadServiceConfig, migrateService, signIdentity, startService, type RunningService, type ServiceConfig, type ServiceDefinition } from "@tollgate/kit";
 /** What every benchmark here shares: its settings, its progress lines and how it prints figures. */
 
 /** A positive whole-number setting from the environment, or its default. */
@@ -32,3 +36,52 @@ export function progress(message: string): void {
 
 export const formatRate = (value: number) => `${Math.round(value).toLocaleString("en-US")}/s`;
 export const formatMs = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+
+const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** A service started in the bench's own process on a database and NATS prefix of its own, and how to call it as the gateway would. */
+export interface BenchService<Env extends z.ZodObject> {
+  service: RunningService<ServiceConfig<Env>>;
+  /** The request headers of a caller, signed as the gateway signs them. */
+  as(claims: IdentityClaims): Record<string, string>;
+  /** Stops the service, then drops its database and event stream. */
+  stop(): Promise<void>;
+}
+
+/** Starts `definition` for a bench: a fresh database `bench_<name>_<id>` and NATS prefix, migrated, quiet logs. */
+export async function startBenchService<Env extends z.ZodObject>(name: string, definition: ServiceDefinition<Env>, env: Record<string, string> = {}): Promise<BenchService<Env>> {
+  const id = randomBytes(4).toString("hex");
+  const database = `bench_${name}_${id}`;
+  const identitySecret = randomBytes(32).toString("hex");
+  const admin = createDatabase({ url: withDatabase(SERVER_URL, "postgres"), schema: "public", poolMax: 1 });
+  progress(`creating database ${database}; NATS prefix bench_${id}`);
+  await admin.raw("create database ??", [database]);
+  const config = loadServiceConfig(definition, {
+    ...process.env,
+    DATABASE_URL: withDatabase(SERVER_URL, database),
+    NATS_PREFIX: `bench_${id}`,
+    REDIS_PREFIX: `bench_${id}:`,
+    IDENTITY_TOKEN_SECRET: identitySecret,
+    HOST: "127.0.0.1",
+    PORT: "0",
+    LOG_LEVEL: "warn",
+    ...env,
+  });
+  const logger = createLogger({ service: definition.name, level: config.LOG_LEVEL });
+  await migrateService(definition, config, logger);
+  const service = await startService(definition, config, logger);
+  return {
+    service,
+    as: (claims) => ({ "content-type": "application/json", [IDENTITY_HEADER]: signIdentity(claims, identitySecret) }),
+    async stop() {
+      const stream = service.context.bus.names.eventStream;
+      await service.stop();
+      // The stream goes last: the service's workers publish until they stop.
+      const cleanup = await connectBus({ url: config.NATS_URL, prefix: config.NATS_PREFIX, name: "bench-cleanup" });
+      await cleanup.jsm.streams.delete(stream).catch(() => false);
+      await cleanup.nc.close();
+      await admin.raw("drop database if exists ?? with (force)", [database]);
+      await admin.destroy();
+    },
+  };
+}

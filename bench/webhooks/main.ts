@@ -7,21 +7,20 @@
  * BENCH_STEADY_RATE (events/s, default 200), BENCH_STEADY_SECONDS (default 15), and the usual
  * DATABASE_URL, NATS_URL, REDIS_URL.
  */
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { billingEvents, IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
-import { createDatabase, createLogger, loadServiceConfig, migrateService, signIdentity, startService, type BusConnection, type Knex } from "@tollgate/kit";
+import { billingEvents } from "@tollgate/proto";
+import type { BusConnection, Knex } from "@tollgate/kit";
 import { spawnTypeScript } from "@tollgate/kit/testing";
 import { webhookDispatcherService } from "@tollgate/webhook-dispatcher";
-import { envInteger, formatMs, formatRate, percentile, progress, withDatabase } from "../support.js";
+import { envInteger, formatMs, formatRate, percentile, progress, startBenchService } from "../support.js";
 
 const EVENTS = envInteger("BENCH_EVENTS", 5_000);
 const ENDPOINTS = envInteger("BENCH_ENDPOINTS", 4);
 const STEADY_RATE = envInteger("BENCH_STEADY_RATE", 200);
 const STEADY_SECONDS = envInteger("BENCH_STEADY_SECONDS", 15);
 const TARGETS = { rate: 1_000, ratio: 0.4, p99Ms: 250 };
-const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** A typical order.paid payload, about 1 KB as JSON. */
 const orderPayload = (extra: Record<string, unknown> = {}) => ({
@@ -51,33 +50,10 @@ async function main(): Promise<void> {
   const receiver = spawnTypeScript(fileURLToPath(new URL("./receiver.ts", import.meta.url)));
   const port = Number(/listening on (\d+)/.exec(await receiver.waitFor(/listening on \d+/, 30_000))?.[1]);
   const receiverUrl = `http://127.0.0.1:${port}/hooks`;
-  const id = randomBytes(4).toString("hex");
-  const database = `bench_webhooks_${id}`;
-  const identitySecret = randomBytes(32).toString("hex");
-  const admin = createDatabase({ url: withDatabase(SERVER_URL, "postgres"), schema: "public", poolMax: 1 });
-  progress(`creating database ${database}; NATS prefix bench_${id}`);
-  await admin.raw("create database ??", [database]);
-  const config = loadServiceConfig(webhookDispatcherService, {
-    ...process.env,
-    DATABASE_URL: withDatabase(SERVER_URL, database),
-    NATS_PREFIX: `bench_${id}`,
-    REDIS_PREFIX: `bench_${id}:`,
-    IDENTITY_TOKEN_SECRET: identitySecret,
-    HOST: "127.0.0.1",
-    PORT: "0",
-    LOG_LEVEL: "warn",
-    WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
-    WEBHOOK_CONCURRENCY: "200",
-    WEBHOOK_ENDPOINT_CONCURRENCY: "64",
-  });
-  const logger = createLogger({ service: "webhook-dispatcher", level: config.LOG_LEVEL });
-  await migrateService(webhookDispatcherService, config, logger);
-  const dispatcher = await startService(webhookDispatcherService, config, logger);
+  const bench = await startBenchService("webhooks", webhookDispatcherService, { WEBHOOKS_ALLOW_PRIVATE_URLS: "true", WEBHOOK_CONCURRENCY: "200", WEBHOOK_ENDPOINT_CONCURRENCY: "64" });
+  const dispatcher = bench.service;
   /** The identity header the gateway would send for an organization access token. */
-  const asToken = (organizationId: string) => {
-    const claims: IdentityClaims = { kind: "organization_token", token_id: `oat_${organizationId}`, organization_id: organizationId, scopes: ["webhooks:write"] };
-    return { [IDENTITY_HEADER]: signIdentity(claims, identitySecret) };
-  };
+  const asToken = (organizationId: string) => bench.as({ kind: "organization_token", token_id: `oat_${organizationId}`, organization_id: organizationId, scopes: ["webhooks:write"] });
   try {
     const raw = await rawRate(receiverUrl);
     const { db, bus } = dispatcher.context;
@@ -91,11 +67,8 @@ async function main(): Promise<void> {
     console.log(`  publish → receipt at ${STEADY_RATE} events/s for ${STEADY_SECONDS} s (one ordered endpoint): p50 ${formatMs(latency.p50)}, p99 ${formatMs(latency.p99)}, max ${formatMs(latency.max)} (${latency.count} events)`);
     console.log(`  targets: ≥ ${TARGETS.rate}/s (${throughput.rate >= TARGETS.rate ? "met" : "missed"}), ≥ ${TARGETS.ratio * 100} % of raw (${throughput.rate / raw >= TARGETS.ratio ? "met" : "missed"}), p99 ≤ ${TARGETS.p99Ms} ms (${latency.p99 <= TARGETS.p99Ms ? "met" : "missed"})`);
   } finally {
-    await dispatcher.context.bus.jsm.streams.delete(dispatcher.context.bus.names.eventStream).catch(() => false);
-    await dispatcher.stop();
+    await bench.stop();
     receiver.child.kill();
-    await admin.raw("drop database if exists ?? with (force)", [database]);
-    await admin.destroy();
   }
 }
 

@@ -43,6 +43,7 @@ export {
 } from "./http/signed-cookie.js";
 export { randomId } from "./ids.js";
 export { SerialRunner } from "./serial-runner.js";
+export { PollingWorker } from "./polling-worker.js";
 export { originOf, trustedOrigins } from "./http/origins.js";
 export {
   defineService,
@@ -60,5 +61,5 @@ export { membershipConsumer, membershipMigrations, type MembershipRow } from "./
 export { OrganizationAccess, unauthenticated, type Scope } from "./access/organization-access.js";
 // Polar's API conventions, shared by billing and the webhook dispatcher.
 export { invalidField, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";
-export { pageJson, pageOf, paging, repeated, sorting, type Page, type Sort } from "./polar/lists.js";
+export { pageJson, pageOf, paging, repeated, sorting, whereAnyOf, type Page, type Sort } from "./polar/lists.js";
 export { reachable } from "./polar/resources.js";

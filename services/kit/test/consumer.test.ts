@@ -168,6 +168,30 @@ describe("durable consumers", () => {
     }
   });
 
+  it("applies the rest of a batch once each when one event in it fails", async () => {
+    let failures = 0;
+    const { consumer } = await startConsumer("batch", "a", {
+      batchSize: 20,
+      before: (item) => {
+        if (item !== 3 || failures > 0) return Promise.resolve();
+        failures += 1;
+        return Promise.reject(new Error("item 3 fails once"));
+      },
+    });
+    try {
+      const events = Array.from({ length: 10 }, (_, item) => envelope(item));
+      await Promise.all(events.map((event) => publish(event)));
+      await until(async () => (await effectCount()) >= 10);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const items = (await db("effects").select<{ item: number }[]>("item")).map((row) => row.item);
+      expect(items.sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(failures).toBe(1);
+      expect(await db("dead_letters").select()).toEqual([]);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
   it("sets an event aside in dead_letters after its last attempt and stops redelivering it", async () => {
     let attempts = 0;
     const { consumer } = await startConsumer("doomed", "a", {

@@ -217,7 +217,7 @@ async function verifiedAgain(receiver: WebhookReceiver, request: Received | unde
   const headers = { "webhook-id": String(request?.headers["webhook-id"]), "webhook-timestamp": String(request?.headers["webhook-timestamp"]), "webhook-signature": String(request?.headers["webhook-signature"]) };
   return receiver.secrets.every((secret) => {
     try {
-      new Webhook(secret).verify(request?.body ?? "", headers);
+      new Webhook(Buffer.from(secret, "utf8").toString("base64")).verify(request?.body ?? "", headers);
       return true;
     } catch {
       return false;

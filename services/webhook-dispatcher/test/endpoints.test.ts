@@ -18,10 +18,10 @@ const call = (token: string, path: string, init: RequestInit = {}) =>
   fetch(`${stack.gateway.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...init.headers } });
 
 describe("webhook endpoints", () => {
-  it("are created with a whsec_ secret, read, listed, changed, rotated and deleted with the SDK", async () => {
+  it("are created with a polar_whs_ secret, read, listed, changed, rotated and deleted with the SDK", async () => {
     const created = await shop.polar.webhooks.createWebhookEndpoint({ url: "https://shop.example/hooks", format: "raw", events: ["order.paid", "product.created", "order.paid"], name: "Orders" });
     expect(created).toMatchObject({ url: "https://shop.example/hooks", format: "raw", events: ["order.paid", "product.created"], enabled: true, name: "Orders", organizationId: shop.organizationId });
-    expect(Buffer.from(created.secret.replace(/^whsec_/, ""), "base64")).toHaveLength(32);
+    expect(created.secret).toMatch(/^polar_whs_[A-Za-z0-9_-]{43}$/);
     expect(await shop.polar.webhooks.getWebhookEndpoint({ id: created.id })).toEqual(created);
 
     const listed = await shop.polar.webhooks.listWebhookEndpoints({});
@@ -31,7 +31,7 @@ describe("webhook endpoints", () => {
     const changed = await shop.polar.webhooks.updateWebhookEndpoint({ id: created.id, webhookEndpointUpdate: { format: "slack", events: ["customer.created"], enabled: false } });
     expect(changed).toMatchObject({ format: "slack", events: ["customer.created"], enabled: false, secret: created.secret });
     const rotated = await shop.polar.webhooks.resetWebhookEndpointSecret({ id: created.id });
-    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).toMatch(/^polar_whs_/);
     expect(rotated.secret).not.toBe(created.secret);
 
     await shop.polar.webhooks.deleteWebhookEndpoint({ id: created.id });
@@ -41,7 +41,7 @@ describe("webhook endpoints", () => {
   it("keep secrets encrypted at rest and show them only to those who may manage the endpoint", async () => {
     const created = await shop.polar.webhooks.createWebhookEndpoint({ url: "https://shop.example/secret", format: "raw", events: ["order.paid"] });
     const stored = (await stack.webhooks.context.db("webhook_endpoints").where({ id: created.id }).first<{ secret: string }>("secret")) ?? { secret: "" };
-    expect(JSON.stringify(stored)).not.toContain(created.secret.replace(/^whsec_/, ""));
+    expect(JSON.stringify(stored)).not.toContain(created.secret.replace(/^polar_whs_/, ""));
 
     const reader = await stack.seller({ scopes: ["webhooks:read"] });
     // A token for another organization finds nothing of this one's.
@@ -49,7 +49,7 @@ describe("webhook endpoints", () => {
     const ownReader = await call(shop.token, "/v1/organization-access-tokens/", { method: "POST", body: JSON.stringify({ comment: "read only", scopes: ["webhooks:read"] }) });
     const { token } = (await ownReader.json()) as { token: string };
     const seen = (await (await call(token, `/v1/webhooks/endpoints/${created.id}`)).json()) as { secret: string };
-    expect(seen.secret).toBe("whsec_hidden");
+    expect(seen.secret).toBe("polar_whs_hidden");
     const refused = await call(token, `/v1/webhooks/endpoints/${created.id}/secret`, { method: "PATCH" });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ error: "NotPermitted", detail: "Missing required scope: have=webhooks:read requires=webhooks:write" });

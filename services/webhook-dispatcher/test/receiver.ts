@@ -75,7 +75,8 @@ export class WebhookReceiver {
     const signed = { "webhook-id": String(headers["webhook-id"]), "webhook-timestamp": String(headers["webhook-timestamp"]), "webhook-signature": String(headers["webhook-signature"]) };
     const verified = this.secrets.some((secret) => {
       try {
-        new Webhook(secret).verify(body, signed);
+        // As Polar's documentation says to: standardwebhooks takes the base64 of the whole secret.
+        new Webhook(Buffer.from(secret, "utf8").toString("base64")).verify(body, signed);
         return true;
       } catch {
         return false;

@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { SerialRunner, type Knex, type Logger, type Worker } from "@tollgate/kit";
+import { PollingWorker, type Knex, type Logger } from "@tollgate/kit";
 import type { AuthConfig } from "../auth.js";
 import { claimDueMails, insertMail, markMailFailed, markMailSent, markMailboxDelivered, type Mail } from "./mails.sql.js";
 
@@ -19,19 +19,15 @@ const retryDelayMs = (attempts: number) => Math.min(3600_000, 2_000 * 4 ** (atte
  * Outgoing mail. `queue` writes it inside the caller's transaction; the worker delivers it after
  * commit over SMTP, or, without SMTP, leaves it in the development mailbox, which is the same table.
  */
-export class MailQueue implements Worker {
+export class MailQueue extends PollingWorker {
   private readonly transport: Transporter | null;
-  private readonly runner: SerialRunner;
 
   constructor(
     private readonly deps: { db: Knex; logger: Logger; config: Pick<AuthConfig, "SMTP_URL" | "MAIL_FROM" | "NODE_ENV"> },
   ) {
+    super({ intervalMs: POLL_MS, logger: deps.logger, failure: "mail delivery failed; retrying on the next poll" });
     const { SMTP_URL } = deps.config;
     this.transport = SMTP_URL ? nodemailer.createTransport({ url: SMTP_URL, ...SMTP_TIMEOUTS }) : null;
-    this.runner = new SerialRunner(
-      () => this.deliverDue(),
-      (error) => deps.logger.error({ err: error }, "mail delivery failed; retrying on the next poll"),
-    );
   }
 
   async queue(trx: Knex, mail: Mail): Promise<void> {
@@ -41,33 +37,31 @@ export class MailQueue implements Worker {
   /** A transaction whose queued mail is delivered as soon as it commits, rather than on the next poll. */
   async transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
     const result = await this.deps.db.transaction(work);
-    this.runner.wake();
+    this.wake();
     return result;
   }
 
-  start(): Promise<void> {
+  override start(): Promise<void> {
     if (!this.transport && this.deps.config.NODE_ENV === "production") {
       this.deps.logger.warn("SMTP_URL is not set: mail is kept in the database and reaches nobody");
     }
-    this.runner.poll(POLL_MS);
-    return Promise.resolve();
+    return super.start();
   }
 
-  async stop(): Promise<void> {
-    await this.runner.stop();
+  override async stop(): Promise<void> {
+    await super.stop();
     this.transport?.close();
   }
 
-  private async deliverDue(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { db, logger, config } = this.deps;
     if (!this.transport) {
       await markMailboxDelivered(db);
       return;
     }
     const transport = this.transport;
-    let claimed: number;
-    do {
-      claimed = await db.transaction(async (trx) => {
+    await this.drain(BATCH, () =>
+      db.transaction(async (trx) => {
         const due = await claimDueMails(trx, BATCH, MAX_ATTEMPTS);
         for (const mail of due) {
           try {
@@ -81,7 +75,7 @@ export class MailQueue implements Worker {
           }
         }
         return due.length;
-      });
-    } while (claimed === BATCH && !this.runner.isStopped);
+      }),
+    );
   }
 }

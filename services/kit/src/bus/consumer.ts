@@ -63,15 +63,23 @@ interface DeadLetter {
   deliveries: number;
 }
 
+/** One event to apply, and what applying it means. */
+export interface Application<Context> {
+  event: TypedEvent<string, unknown>;
+  run: (context: Context) => Promise<void>;
+}
+
 /** Where a consumer applies events and sets aside the ones it never can. */
 export interface ConsumerStore<Context> {
-  apply(consumer: string, event: TypedEvent<string, unknown>, run: (context: Context) => Promise<void>): Promise<Outcome>;
+  /** Applies the events in order, all or none, and says for each whether it was new. */
+  apply(consumer: string, applications: Application<Context>[]): Promise<Outcome[]>;
   deadLetter(letter: DeadLetter): Promise<void>;
 }
 
 /**
- * Applies each event inside a transaction that also records its id in the `inbox` table, so a
+ * Applies events inside a transaction that also records their ids in the `inbox` table, so a
  * redelivered event (a crash before the ack, or a second replica) commits nothing the second time.
+ * Several events share one transaction, and so one commit, when they arrive together.
  */
 export class PostgresConsumerStore implements ConsumerStore<HandlerContext> {
   constructor(
@@ -79,12 +87,22 @@ export class PostgresConsumerStore implements ConsumerStore<HandlerContext> {
     private readonly logger: Logger,
   ) {}
 
-  apply(consumer: string, event: TypedEvent<string, unknown>, run: (context: HandlerContext) => Promise<void>): Promise<Outcome> {
+  apply(consumer: string, applications: Application<HandlerContext>[]): Promise<Outcome[]> {
     return this.db.transaction(async (trx) => {
-      const inserted = await trx("inbox").insert({ consumer, event_id: event.id }).onConflict(["consumer", "event_id"]).ignore().returning("event_id");
-      if (inserted.length === 0) return "duplicate";
-      await run({ trx, logger: this.logger.child({ event: event.id, type: event.type }) });
-      return "applied";
+      const rows = applications.map(({ event }) => ({ consumer, event_id: event.id }));
+      const inserted = await trx("inbox").insert(rows).onConflict(["consumer", "event_id"]).ignore().returning<{ event_id: string }[]>("event_id");
+      // An id the bus handed over twice in one batch is new only the first time.
+      const fresh = new Set(inserted.map((row) => row.event_id));
+      const outcomes: Outcome[] = [];
+      for (const { event, run } of applications) {
+        if (!fresh.delete(event.id)) {
+          outcomes.push("duplicate");
+          continue;
+        }
+        await run({ trx, logger: this.logger.child({ event: event.id, type: event.type }) });
+        outcomes.push("applied");
+      }
+      return outcomes;
     });
   }
 
@@ -100,9 +118,9 @@ export class PostgresConsumerStore implements ConsumerStore<HandlerContext> {
 export class StatelessConsumerStore implements ConsumerStore<StatelessHandlerContext> {
   constructor(private readonly logger: Logger) {}
 
-  async apply(_consumer: string, event: TypedEvent<string, unknown>, run: (context: StatelessHandlerContext) => Promise<void>): Promise<Outcome> {
-    await run({ logger: this.logger.child({ event: event.id, type: event.type }) });
-    return "applied";
+  async apply(_consumer: string, applications: Application<StatelessHandlerContext>[]): Promise<Outcome[]> {
+    for (const { event, run } of applications) await run({ logger: this.logger.child({ event: event.id, type: event.type }) });
+    return applications.map(() => "applied");
   }
 
   deadLetter(letter: DeadLetter): Promise<void> {
@@ -158,14 +176,28 @@ export class EventConsumer<Context = HandlerContext> {
     const consumer = await bus.js.consumers.get(stream, this.definition.name);
     this.messages = await consumer.consume({ max_messages: this.definition.batchSize ?? 50 });
     const messages = this.messages;
+    const batchLimit = this.definition.batchSize ?? 50;
     this.loop = (async () => {
+      // Events that arrive while a batch is being applied wait here and go together in the next one.
+      const waiting: JsMsg[] = [];
+      let applying: Promise<void> | null = null;
+      const applyWaiting = async () => {
+        while (waiting.length > 0) {
+          const batch = waiting.splice(0, batchLimit);
+          await this.receive(batch).catch((error: unknown) => {
+            // Only reachable when Postgres itself fails (recording a dead letter); try again later.
+            this.deps.logger.error({ err: error, consumer: this.definition.name }, "could not record an event's outcome");
+            for (const message of batch) message.nak(this.retryDelaysMs[0]);
+          });
+        }
+        applying = null;
+      };
       for await (const message of messages) {
-        await this.receive(message).catch((error: unknown) => {
-          // Only reachable when Postgres itself fails (recording a dead letter); try again later.
-          this.deps.logger.error({ err: error, consumer: this.definition.name }, "could not record an event's outcome");
-          message.nak(this.retryDelaysMs[0]);
-        });
+        waiting.push(message);
+        applying ??= applyWaiting();
+        if (waiting.length >= batchLimit) await applying;
       }
+      await applying;
     })();
   }
 
@@ -175,39 +207,61 @@ export class EventConsumer<Context = HandlerContext> {
     await this.loop;
   }
 
-  private async receive(message: JsMsg): Promise<void> {
-    const { logger, metrics } = this.deps;
+  /**
+   * Applies a batch in one go; if that fails, each event on its own, so one failing event is retried
+   * or set aside without holding back the others.
+   */
+  private async receive(messages: JsMsg[]): Promise<void> {
+    const consumer = this.definition.name;
+    const handled: { message: JsMsg; application: Application<Context> }[] = [];
+    for (const message of messages) {
+      if (message.info.deliveryCount > 1) this.deps.metrics.consumerRedeliveries.inc({ consumer });
+      const parsed = this.parse(message);
+      if (parsed.kind === "ignore") {
+        message.ack();
+        this.deps.metrics.consumerOutcomes.inc({ consumer, outcome: "ignored" });
+      } else if (parsed.kind === "reject") {
+        await this.deadLetter(message, parsed.reason);
+      } else {
+        const { handler, event } = parsed;
+        handled.push({ message, application: { event, run: (context) => handler.handle(event, context) } });
+      }
+    }
+    if (handled.length > 1) {
+      const applied = await this.apply(handled).then(
+        () => true,
+        () => false,
+      );
+      if (applied) return;
+    }
+    for (const one of handled) await this.apply([one]).catch((error: unknown) => this.failed(one.message, one.application.event, error));
+  }
+
+  private async apply(handled: { message: JsMsg; application: Application<Context> }[]): Promise<void> {
+    const outcomes = await this.deps.store.apply(
+      this.definition.name,
+      handled.map(({ application }) => application),
+    );
+    handled.forEach(({ message }, index) => {
+      message.ack();
+      this.deps.metrics.consumerOutcomes.inc({ consumer: this.definition.name, outcome: outcomes[index] ?? "applied" });
+    });
+  }
+
+  /** Retries a failed event after a backoff, or sets it aside after its last attempt. */
+  private async failed(message: JsMsg, event: TypedEvent<string, unknown>, error: unknown): Promise<void> {
     const consumer = this.definition.name;
     const deliveries = message.info.deliveryCount;
-    if (deliveries > 1) metrics.consumerRedeliveries.inc({ consumer });
-
-    const parsed = this.parse(message);
-    if (parsed.kind === "ignore") {
-      message.ack();
-      metrics.consumerOutcomes.inc({ consumer, outcome: "ignored" });
+    const reason = error instanceof Error ? error.message : String(error);
+    if (deliveries >= this.maxDeliveries) {
+      this.deps.logger.error({ err: error, event: event.id, consumer }, "event failed on its last attempt; dead-lettered");
+      await this.deadLetter(message, reason);
       return;
     }
-    if (parsed.kind === "reject") {
-      await this.deadLetter(message, parsed.reason);
-      return;
-    }
-    try {
-      const { handler, event } = parsed;
-      const outcome = await this.deps.store.apply(consumer, event, (context) => handler.handle(event, context));
-      message.ack();
-      metrics.consumerOutcomes.inc({ consumer, outcome });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (deliveries >= this.maxDeliveries) {
-        logger.error({ err: error, event: parsed.event.id, consumer }, "event failed on its last attempt; dead-lettered");
-        await this.deadLetter(message, reason);
-        return;
-      }
-      const delay = this.retryDelaysMs[Math.min(deliveries - 1, this.retryDelaysMs.length - 1)] ?? 0;
-      logger.warn({ err: error, event: parsed.event.id, consumer, deliveries, retryInMs: delay }, "event handler failed; will retry");
-      message.nak(delay);
-      metrics.consumerOutcomes.inc({ consumer, outcome: "retried" });
-    }
+    const delay = this.retryDelaysMs[Math.min(deliveries - 1, this.retryDelaysMs.length - 1)] ?? 0;
+    this.deps.logger.warn({ err: error, event: event.id, consumer, deliveries, retryInMs: delay }, "event handler failed; will retry");
+    message.nak(delay);
+    this.deps.metrics.consumerOutcomes.inc({ consumer, outcome: "retried" });
   }
 
   /**

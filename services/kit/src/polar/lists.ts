@@ -28,6 +28,14 @@ export function sorting<const Property extends string>(properties: readonly Prop
     .transform((value) => (Array.isArray(value) ? value : [value]).map((entry) => ({ property: entry.replace(/^-/, "") as Property, descending: entry.startsWith("-") })));
 }
 
+/** Narrows a list to rows whose `column` is one of the values given for it, for each repeated filter present. */
+export function whereAnyOf<Column extends string>(query: Knex.QueryBuilder, filters: Partial<Record<Column, readonly unknown[] | undefined>>, columns: readonly Column[]): void {
+  for (const column of columns) {
+    const wanted = filters[column];
+    if (wanted) void query.whereIn(column, wanted as readonly string[]);
+  }
+}
+
 export type Sort<Property extends string> = { property: Property; descending: boolean }[];
 
 export interface Page<Item> {

@@ -1,5 +1,5 @@
 import type { Knex } from "@tollgate/kit";
-import type { WebhookEventRow } from "../events/events.sql.js";
+import type { EventStatus, WebhookEventRow } from "../events/events.sql.js";
 import type { EndpointRow } from "../endpoints/endpoints.sql.js";
 import type { AttemptResult } from "./sender.js";
 
@@ -18,13 +18,15 @@ export interface DeliveryRow {
 }
 
 /** An event taken for sending, with what the sender needs of its endpoint. */
-export type ClaimedEvent = WebhookEventRow & Pick<EndpointRow, "url" | "format" | "secret" | "previous_secret" | "previous_secret_expires_at">;
+export type ClaimedEvent = WebhookEventRow & Pick<EndpointRow, "url" | "format" | "ordered" | "secret" | "previous_secret" | "previous_secret_expires_at">;
 
 /**
  * Takes due events for sending and holds them for `leaseMs`, at most `limit` in all and, per
  * endpoint, as many as its free slots in this process (`inFlight`). An endpoint that keeps order
- * gives only its oldest pending event, and only when no earlier one is waiting or in flight.
- * SKIP LOCKED lets replicas claim side by side without taking the same event.
+ * gives a run of its oldest pending events, and only when none before them is waiting for a retry
+ * or held; they are to be sent one after another. SKIP LOCKED lets replicas claim side by side
+ * without taking the same event; for an endpoint that keeps order, a lock on the endpoint for the
+ * length of the statement keeps two replicas from taking runs of it at once.
  */
 export async function claimDue(db: Knex, options: { limit: number; perEndpoint: number; inFlight: Map<string, number>; leaseMs: number }): Promise<ClaimedEvent[]> {
   if (options.limit <= 0) return [];
@@ -36,13 +38,16 @@ export async function claimDue(db: Knex, options: { limit: number; perEndpoint: 
          select event.id, event.run_at, event.sequence from webhook_events event
          where event.endpoint_id = endpoint.id and event.status = 'pending' and event.run_at <= now()
            and (event.leased_until is null or event.leased_until < now())
-           and (not endpoint.ordered or event.sequence = (
-             select min(head.sequence) from webhook_events head where head.endpoint_id = endpoint.id and head.status = 'pending'))
+           and (not endpoint.ordered or not exists (
+             select 1 from webhook_events earlier
+             where earlier.endpoint_id = endpoint.id and earlier.status = 'pending' and earlier.sequence < event.sequence
+               and (earlier.run_at > now() or earlier.leased_until >= now())))
          order by event.sequence
          limit greatest(0, ? - coalesce(busy.in_flight, 0))
          for update of event skip locked
        ) due
        where endpoint.enabled and endpoint.deleted_at is null
+         and (not endpoint.ordered or pg_try_advisory_xact_lock(hashtextextended(endpoint.id, 0)))
        order by due.run_at, due.sequence
        limit ?
      )
@@ -50,36 +55,70 @@ export async function claimDue(db: Knex, options: { limit: number; perEndpoint: 
      set leased_until = now() + make_interval(secs => ?), attempts = claimed.attempts + 1, modified_at = now()
      from claimable, webhook_endpoints endpoint
      where claimed.id = claimable.id and endpoint.id = claimed.endpoint_id
-     returning claimed.*, endpoint.url, endpoint.format, endpoint.secret, endpoint.previous_secret, endpoint.previous_secret_expires_at`,
+     returning claimed.*, endpoint.url, endpoint.format, endpoint.ordered, endpoint.secret, endpoint.previous_secret, endpoint.previous_secret_expires_at`,
     [[...options.inFlight.keys()], [...options.inFlight.values()], options.perEndpoint, options.limit, options.leaseMs / 1000],
   );
   return rows;
 }
 
+/** Lets go of claimed events that were not sent after all, as if they had not been claimed. */
+export async function releaseClaims(db: Knex, events: Pick<WebhookEventRow, "id" | "attempts">[]): Promise<void> {
+  if (events.length === 0) return;
+  await db.raw(
+    `update webhook_events event
+     set leased_until = null, attempts = event.attempts - 1, modified_at = now()
+     from unnest(?::text[], ?::int[]) as unsent(id, attempts)
+     where event.id = unsent.id and event.status = 'pending' and event.leased_until is not null and event.attempts = unsent.attempts`,
+    [events.map((event) => event.id), events.map((event) => event.attempts)],
+  );
+}
+
+/** An attempt made, and where it leaves its event: done, given up, or due again at `run_at`. */
+export interface Settlement {
+  attemptId: string;
+  /** The event as claimed; `attempts` counts this attempt. */
+  event: Pick<WebhookEventRow, "id" | "endpoint_id" | "attempts">;
+  result: AttemptResult;
+  status: EventStatus;
+  runAt: Date | null;
+}
+
 /**
- * Records an attempt and settles its event in one statement. An event skipped meanwhile (its
- * endpoint turned off or deleted) stays skipped.
+ * Records attempts and settles their events, as many as there are, in one statement (and so one
+ * commit). Attempts are timed in the order given, which is the order they finished. An event
+ * that is no longer this claim's (skipped since, redelivered, or claimed again after the lease
+ * ran out) keeps its state; the attempt is recorded all the same.
  */
-export async function settleAttempt(
-  db: Knex,
-  attempt: Pick<DeliveryRow, "id" | "webhook_event_id" | "endpoint_id"> & AttemptResult,
-  event: Partial<Pick<WebhookEventRow, "status" | "run_at" | "leased_until" | "last_http_code">>,
-): Promise<void> {
-  const recorded = db<DeliveryRow>("webhook_deliveries").insert({
-    id: attempt.id,
-    webhook_event_id: attempt.webhook_event_id,
-    endpoint_id: attempt.endpoint_id,
-    succeeded: attempt.succeeded,
-    http_code: attempt.httpCode,
-    response: attempt.response,
-    error: attempt.error,
-    duration_ms: attempt.durationMs,
-  });
-  await db
-    .with("recorded", recorded)
-    .table<WebhookEventRow>("webhook_events")
-    .where({ id: attempt.webhook_event_id, status: "pending" })
-    .update({ ...event, modified_at: new Date() });
+export async function settleAttempts(db: Knex, settlements: Settlement[]): Promise<void> {
+  if (settlements.length === 0) return;
+  const rows = settlements.map(({ attemptId, event, result, status, runAt }) => ({
+    attempt_id: attemptId,
+    event_id: event.id,
+    endpoint_id: event.endpoint_id,
+    claimed_attempts: event.attempts,
+    succeeded: result.succeeded,
+    http_code: result.httpCode,
+    response: result.response,
+    error: result.error,
+    duration_ms: result.durationMs,
+    status,
+    run_at: runAt,
+  }));
+  await db.raw(
+    `with settled as (
+       select * from rows from (jsonb_to_recordset(?::jsonb) as (
+         attempt_id text, event_id text, endpoint_id text, claimed_attempts int, succeeded boolean, http_code int, response text, error text, duration_ms int, status text, run_at timestamptz
+       )) with ordinality as settled(attempt_id, event_id, endpoint_id, claimed_attempts, succeeded, http_code, response, error, duration_ms, status, run_at, position)
+     ), recorded as (
+       insert into webhook_deliveries (id, webhook_event_id, endpoint_id, succeeded, http_code, response, error, duration_ms, created_at)
+       select attempt_id, event_id, endpoint_id, succeeded, http_code, response, error, duration_ms, clock_timestamp() from settled order by position
+     )
+     update webhook_events event
+     set status = settled.status, run_at = settled.run_at, leased_until = null, last_http_code = settled.http_code, modified_at = now()
+     from settled
+     where event.id = settled.event_id and event.status = 'pending' and event.leased_until is not null and event.attempts = settled.claimed_attempts`,
+    [JSON.stringify(rows)],
+  );
 }
 
 /** Whether the endpoint's last `count` attempts all failed (and it has had that many). */

@@ -25,10 +25,6 @@ export const endpoints = (db: Knex) => db<EndpointRow>("webhook_endpoints").wher
 
 export const findEndpoint = (db: Knex, id: string) => endpoints(db).where({ id }).first();
 
-/** The organization's enabled endpoints that want events of `type`. */
-export const subscribedEndpoints = (db: Knex, organizationId: string, type: string) =>
-  endpoints(db).where({ organization_id: organizationId, enabled: true }).whereRaw("? = any(events)", [type]).select("id");
-
 export async function insertEndpoint(db: Knex, endpoint: Omit<EndpointRow, "created_at" | "modified_at" | "deleted_at" | "previous_secret" | "previous_secret_expires_at">): Promise<EndpointRow> {
   const [row] = await db<EndpointRow>("webhook_endpoints").insert(endpoint).returning("*");
   if (!row) throw new Error("insert into webhook_endpoints returned no row");

@@ -2,7 +2,7 @@ import type { SecretVault } from "@tollgate/kit";
 import type { EndpointRow } from "./endpoints.sql.js";
 
 /** What callers who may read but not manage an endpoint see in place of its secret. */
-export const HIDDEN_SECRET = "whsec_hidden";
+export const HIDDEN_SECRET = "polar_whs_hidden";
 
 /** An endpoint as Polar's WebhookEndpoint; the secret in clear only for those who may manage it. */
 export const endpointJson = (vault: SecretVault, endpoint: EndpointRow, showSecret: boolean) => ({

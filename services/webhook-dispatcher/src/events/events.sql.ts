@@ -24,13 +24,19 @@ export const findEvent = (db: Knex, id: string) => db<WebhookEventRow>("webhook_
 
 export const findEvents = (db: Knex, ids: string[]) => db<WebhookEventRow>("webhook_events").whereIn("id", ids);
 
-/** One row per endpoint for a billing event, due now; a second copy of the same bus event adds nothing. */
-export async function insertEvents(db: Knex, rows: Pick<WebhookEventRow, "id" | "endpoint_id" | "organization_id" | "source_event_id" | "type" | "payload">[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db("webhook_events")
-    .insert(rows.map((row) => ({ ...row, run_at: db.fn.now() })))
-    .onConflict(["endpoint_id", "source_event_id"])
-    .ignore();
+/**
+ * Stores a billing event once for each enabled endpoint of its organization that wants its type,
+ * due now, in one statement; a second copy of the same bus event adds nothing.
+ */
+export async function insertEventForSubscribers(db: Knex, event: Pick<WebhookEventRow, "organization_id" | "source_event_id" | "type" | "payload">): Promise<void> {
+  await db.raw(
+    `insert into webhook_events (id, endpoint_id, organization_id, source_event_id, type, payload, run_at)
+     select replace(gen_random_uuid()::text, '-', ''), endpoint.id, endpoint.organization_id, ?, ?, ?, now()
+     from webhook_endpoints endpoint
+     where endpoint.organization_id = ? and endpoint.enabled and endpoint.deleted_at is null and ? = any(endpoint.events)
+     on conflict (endpoint_id, source_event_id) do nothing`,
+    [event.source_event_id, event.type, event.payload, event.organization_id, event.type],
+  );
 }
 
 /** An endpoint was turned off or deleted: what was waiting for it is not sent. */
