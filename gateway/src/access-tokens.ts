@@ -3,13 +3,15 @@ import type { IncomingMessage } from "node:http";
 import type { Redis } from "ioredis";
 import type { z } from "zod";
 import { HttpError, polarErrors, request, type BusConnection } from "@tollgate/kit";
-import { resolveAccessToken } from "@tollgate/proto";
+import { resolveAccessToken, resolveCustomerSession, type IdentityClaims } from "@tollgate/proto";
 import type { ResolvedCaller } from "./sessions.js";
 
 type ResolvedToken = NonNullable<z.output<typeof resolveAccessToken.response>["token"]>;
+type ResolvedSession = NonNullable<z.output<typeof resolveCustomerSession.response>["session"]>;
 
 const BEARER = /^Bearer\s+(\S+)$/i;
-const tokenKey = (tokenHash: string) => `access-token:${tokenHash}`;
+// What a token resolved to is cached under its digest (`bearer:` since customer sessions joined access tokens).
+const tokenKey = (tokenHash: string) => `bearer:${tokenHash}`;
 
 /** RFC 6750's answer to a bearer token that opens nothing, in Polar's error shape. */
 const invalidToken = () =>
@@ -17,10 +19,17 @@ const invalidToken = () =>
     "www-authenticate": 'Bearer realm="tollgate", error="invalid_token"',
   });
 
+/** What a bearer token resolved to, cached as it came from billing: null for one that opens nothing. */
+type Resolved = { kind: "organization_token"; token: ResolvedToken } | { kind: "customer_session"; session: ResolvedSession } | null;
+
+/** Customer sessions are told apart by their prefix, as Polar's are. */
+const CUSTOMER_SESSION_PREFIX = "polar_cst_";
+
 /**
- * `Authorization: Bearer polar_oat_…` on Polar's API: the organization access token, from a short
- * Redis cache or, on a miss, from billing over NATS. Deleting a token or changing its scopes drops
- * the cached copy through an event.
+ * `Authorization: Bearer …` on Polar's API: an organization access token (`polar_oat_…`) or a
+ * customer session (`polar_cst_…`, for the customer portal), from a short Redis cache or, on a miss,
+ * from billing over NATS. Deleting a token or changing its scopes drops the cached copy through an
+ * event; a customer session lives an hour and is cached no longer than it lives.
  */
 export class AccessTokenResolver {
   constructor(private readonly deps: { redis: Redis; bus: BusConnection; cacheTtlSeconds: number }) {}
@@ -31,26 +40,33 @@ export class AccessTokenResolver {
     if (header === undefined) return null;
     const token = BEARER.exec(header)?.[1];
     if (!token) throw invalidToken();
-    const resolved = await this.lookup(createHash("sha256").update(token).digest("hex"));
-    if (!resolved || (resolved.expires_at && Date.parse(resolved.expires_at) <= Date.now())) throw invalidToken();
-    return {
-      identity: { kind: "organization_token", token_id: resolved.id, organization_id: resolved.organization_id, scopes: resolved.scopes },
-      sessionToken: null,
-      staleSession: false,
-      session: null,
-    };
+    const resolved = await this.lookup(createHash("sha256").update(token).digest("hex"), token.startsWith(CUSTOMER_SESSION_PREFIX));
+    const expiresAt = resolved?.kind === "organization_token" ? resolved.token.expires_at : resolved?.session.expires_at;
+    if (!resolved || (expiresAt && Date.parse(expiresAt) <= Date.now())) throw invalidToken();
+    const identity: IdentityClaims =
+      resolved.kind === "organization_token"
+        ? { kind: "organization_token", token_id: resolved.token.id, organization_id: resolved.token.organization_id, scopes: resolved.token.scopes }
+        : { kind: "customer_session", customer_id: resolved.session.customer_id, organization_id: resolved.session.organization_id };
+    return { identity, sessionToken: null, staleSession: false, session: null };
   }
 
   forget(tokenHash: string): Promise<number> {
     return this.deps.redis.del(tokenKey(tokenHash));
   }
 
-  private async lookup(tokenHash: string): Promise<ResolvedToken | null> {
+  private async lookup(tokenHash: string, customerSession: boolean): Promise<Resolved> {
     const { redis, bus, cacheTtlSeconds } = this.deps;
     const cached = await redis.get(tokenKey(tokenHash));
-    if (cached !== null) return JSON.parse(cached) as ResolvedToken | null;
-    const { token } = await request(bus, resolveAccessToken, { token_hash: tokenHash });
-    await redis.set(tokenKey(tokenHash), JSON.stringify(token), "EX", cacheTtlSeconds);
-    return token;
+    if (cached !== null) return JSON.parse(cached) as Resolved;
+    let resolved: Resolved;
+    if (customerSession) {
+      const { session } = await request(bus, resolveCustomerSession, { token_hash: tokenHash });
+      resolved = session ? { kind: "customer_session", session } : null;
+    } else {
+      const { token } = await request(bus, resolveAccessToken, { token_hash: tokenHash });
+      resolved = token ? { kind: "organization_token", token } : null;
+    }
+    await redis.set(tokenKey(tokenHash), JSON.stringify(resolved), "EX", cacheTtlSeconds);
+    return resolved;
   }
 }

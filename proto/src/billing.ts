@@ -16,6 +16,17 @@ export const resolveAccessToken = defineRequest("billing.access_token.resolve", 
   }),
 });
 
+/**
+ * The customer session (`polar_cst_…`, made by a seller for the customer portal) whose SHA-256 hex
+ * digest this is, if it is live. Billing answers.
+ */
+export const resolveCustomerSession = defineRequest("billing.customer_session.resolve", {
+  request: z.object({ token_hash: tokenHash }),
+  response: z.object({
+    session: z.object({ customer_id: id, organization_id: id, expires_at: z.iso.datetime({ offset: true }) }).nullable(),
+  }),
+});
+
 /** A token was deleted or its scopes changed: the gateway drops what it cached for it at once. */
 export const accessTokenRevoked = defineEvent("access_token.revoked", z.object({ id, token_hash: tokenHash }));
 

@@ -23,6 +23,11 @@ export const billingEnv = z.object({
   FILE_UPLOAD_URL_TTL_SECONDS: env.integer("a number of seconds", 3600, 60, 7 * 24 * 3600),
   /** How long an Idempotency-Key's answer is kept. */
   IDEMPOTENCY_TTL_SECONDS: env.integer("a number of seconds", 24 * 3600, 60),
+  /**
+   * Who takes payments. \`sandbox\`: test cards decide every outcome and no money moves (see the
+   * README's test cards). A real processor will be another value here.
+   */
+  PAYMENT_PROCESSOR: env.enum(["sandbox"], "sandbox"),
   /** A customer's state changes are announced once this long after the last of a burst. */
   CUSTOMER_STATE_DEBOUNCE_MS: env.integer("a number of milliseconds", 2_000, 0),
 });

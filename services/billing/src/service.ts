@@ -1,7 +1,7 @@
 import path from "node:path";
 import { Router } from "express";
-import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, StartupError, type ServiceContext } from "@tollgate/kit";
-import { resolveAccessToken } from "@tollgate/proto";
+import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, StartupError, type Knex, type ServiceContext } from "@tollgate/kit";
+import { resolveAccessToken, resolveCustomerSession } from "@tollgate/proto";
 import { accessTokenEndpoints } from "./access-tokens/routes.js";
 import { useAccessToken } from "./access-tokens/tokens.sql.js";
 import { idempotency } from "./api/idempotency.js";
@@ -12,12 +12,28 @@ import { sellersConsumer } from "./organizations/consumer.js";
 import { organizationEndpoints } from "./organizations/routes.js";
 import { benefitEndpoints } from "./benefits/routes.js";
 import { customFieldEndpoints } from "./custom-fields/routes.js";
+import { checkoutLinkEndpoints } from "./checkout-links/routes.js";
+import { checkoutEndpoints } from "./checkouts/routes.js";
+import { CheckoutExpirySweep } from "./checkouts/lifecycle.js";
+import { CheckoutPayments } from "./checkouts/payer.js";
 import { customerEndpoints } from "./customers/routes.js";
+import { orderEndpoints } from "./orders/routes.js";
+import { licenseKeyEndpoints } from "./license-keys/routes.js";
+import { purchaseEndpoints } from "./customer-portal/purchases.js";
+import { customerPortalEndpoints } from "./customer-portal/routes.js";
+import { peopleConsumer } from "./people/people.js";
+import { customerSessionEndpoints, liveSession } from "./customer-sessions/sessions.js";
+import { refundEndpoints } from "./refunds/routes.js";
+import { SubscriptionCycles } from "./subscriptions/cycles.js";
+import { subscriptionEndpoints } from "./subscriptions/routes.js";
+import { testClockEndpoints } from "./test-clock/routes.js";
 import { CustomerStateAnnouncer } from "./customers/state.js";
 import { discountEndpoints } from "./discounts/routes.js";
 import { LocalFileStorage } from "./files/local-storage.js";
 import { fileEndpoints, localUploadEndpoints } from "./files/routes.js";
 import { S3FileStorage } from "./files/s3-storage.js";
+import { sandboxEndpoints } from "./payments/routes.js";
+import { SandboxProcessor } from "./payments/sandbox.js";
 import { productEndpoints } from "./products/routes.js";
 
 function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage {
@@ -33,15 +49,27 @@ function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage 
   });
 }
 
-const bundles = new WeakMap<ServiceContext<BillingConfig>, Billing>();
+/** The payment processor PAYMENT_PROCESSOR names; the sandbox is the only one so far. */
+function paymentsOf(db: Knex): Pick<Billing, "processor" | "sandbox"> {
+  const sandbox = new SandboxProcessor(db);
+  return { processor: sandbox, sandbox };
+}
+
+interface Running {
+  billing: Billing;
+  payments: CheckoutPayments;
+  cycles: SubscriptionCycles;
+}
+
+const bundles = new WeakMap<ServiceContext<BillingConfig>, Running>();
 
 /** The service's parts, built once per running service and shared by its routes, consumers and workers. */
-function billingOf(context: ServiceContext<BillingConfig>): Billing {
-  let billing = bundles.get(context);
-  if (!billing) {
+function runningOf(context: ServiceContext<BillingConfig>): Running {
+  let running = bundles.get(context);
+  if (!running) {
     const { config, db, outbox, logger, redis } = context;
     if (!redis) throw new Error("billing runs with Redis");
-    billing = {
+    const billing: Billing = {
       config,
       db,
       outbox,
@@ -49,11 +77,19 @@ function billingOf(context: ServiceContext<BillingConfig>): Billing {
       redis,
       access: new OrganizationAccess(db),
       storage: fileStorageOf(config),
+      ...paymentsOf(db),
+      wakePayments: () => payments.wake(),
+      wakeRenewals: () => cycles.wake(),
     };
-    bundles.set(context, billing);
+    const payments = new CheckoutPayments(billing);
+    const cycles = new SubscriptionCycles(billing);
+    running = { billing, payments, cycles };
+    bundles.set(context, running);
   }
-  return billing;
+  return running;
 }
+
+const billingOf = (context: ServiceContext<BillingConfig>) => runningOf(context).billing;
 
 /** Sellers, access tokens, products, customers and the rest of Polar's `/v1` API. */
 export const billingService = defineService({
@@ -65,7 +101,7 @@ export const billingService = defineService({
   migrations: billingMigrations,
   redis: true,
   routes(router, context) {
-    const billing = billingOf(context);
+    const { billing, cycles } = runningOf(context);
     const api = Router({ strict: false });
     api.use(idempotency(billing.redis, context.config.IDEMPOTENCY_TTL_SECONDS));
     mountEndpoints(api, [
@@ -76,15 +112,29 @@ export const billingService = defineService({
       ...discountEndpoints(billing),
       ...benefitEndpoints(billing),
       ...customerEndpoints(billing),
+      ...checkoutEndpoints(billing),
+      ...checkoutLinkEndpoints(billing),
+      ...orderEndpoints(billing),
+      ...subscriptionEndpoints(billing),
+      ...refundEndpoints(billing),
+      ...licenseKeyEndpoints(billing),
+      ...customerSessionEndpoints(billing),
+      ...customerPortalEndpoints(billing),
+      ...purchaseEndpoints(billing),
       ...fileEndpoints(billing),
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing, billing.storage) : []),
+      ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(billing, (organizationId) => cycles.catchUp(organizationId))] : []),
     ]);
     router.use(api);
   },
-  consumers: (context) => [sellersConsumer(context.outbox), membershipConsumer("billing-memberships")],
-  workers: (context) => [new CustomerStateAnnouncer(billingOf(context))],
+  consumers: (context) => [sellersConsumer(context.outbox), membershipConsumer("billing-memberships"), peopleConsumer()],
+  workers: (context) => [new CustomerStateAnnouncer(billingOf(context)), runningOf(context).payments, runningOf(context).cycles, new CheckoutExpirySweep(billingOf(context))],
   responders(context) {
     const { db } = billingOf(context);
+    context.respond(resolveCustomerSession, async ({ token_hash }) => {
+      const session = await liveSession(db, token_hash);
+      return { session: session ? { customer_id: session.customer_id, organization_id: session.organization_id, expires_at: session.expires_at.toISOString() } : null };
+    });
     context.respond(resolveAccessToken, async ({ token_hash }) => {
       const token = await useAccessToken(db, token_hash);
       return { token: token ? { id: token.id, organization_id: token.organization_id, scopes: token.scopes, expires_at: token.expires_at?.toISOString() ?? null } : null };

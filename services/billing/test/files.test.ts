@@ -5,7 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { CreateBucketCommand, HeadObjectCommand, NotFound, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
-import { PUBLIC_URL } from "../../auth/test/stack.js";
+import { Polar } from "@polar-sh/sdk";
+import { cardToken } from "./purchases.js";
+import { partsOf, sha256, uploadParts } from "./uploads.js";
 import { startBillingStack, type BillingStack, type Seller } from "./stack.js";
 
 let stack: BillingStack;
@@ -19,32 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.stop();
 });
-
-const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("base64");
-
-/** Splits bytes into parts as an uploader declares them. */
-function partsOf(bytes: Buffer, partSize: number) {
-  const parts = [];
-  for (let start = 0, number = 1; start < bytes.length; start += partSize, number++) {
-    const chunk = bytes.subarray(start, start + partSize);
-    parts.push({ number, chunkStart: start, chunkEnd: start + chunk.length - 1, checksumSha256Base64: sha256(chunk), chunk });
-  }
-  return parts;
-}
-
-/** Sends each part to its URL, as a browser would: the URL's grant is the only credential. */
-async function uploadParts(through: BillingStack, upload: { parts: { number: number; url: string; headers?: Record<string, string> | undefined }[] }, bytes: ReturnType<typeof partsOf>) {
-  const completed = [];
-  for (const part of upload.parts) {
-    const chunk = bytes.find((candidate) => candidate.number === part.number)?.chunk ?? Buffer.alloc(0);
-    // The site's public address stands for the test's gateway; a bucket's URL is used as it is.
-    const url = part.url.startsWith(PUBLIC_URL) ? `${through.gateway.url}${new URL(part.url).pathname}` : part.url;
-    const response = await fetch(url, { method: "PUT", body: chunk, headers: { "content-type": "application/octet-stream", ...part.headers } });
-    expect(response.status).toBe(200);
-    completed.push({ number: part.number, checksumEtag: response.headers.get("etag") ?? "", checksumSha256Base64: sha256(chunk) });
-  }
-  return completed;
-}
 
 describe("files", () => {
   it("are uploaded in parts to signed URLs, checked, and listed once uploaded", async () => {
@@ -193,6 +169,28 @@ describe("files in an S3-compatible bucket", () => {
 
     await bucketShop.polar.files.delete({ id: created.id });
     expect(await exists(created.path)).toBe(false);
+  });
+
+  it("hands a buyer a pre-signed bucket URL for a downloadable they were granted", async () => {
+    const bytes = randomBytes(5 * MiB + 10);
+    const parts = partsOf(bytes, 5 * MiB + 10);
+    const created = await bucketShop.polar.files.create({ service: "downloadable", name: "album.zip", mimeType: "application/zip", size: bytes.length, checksumSha256Base64: sha256(bytes), upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) } });
+    await bucketShop.polar.files.uploaded({ id: created.id, fileUploadCompleted: { id: created.upload.id, path: created.upload.path, parts: await uploadParts(bucketStack, created.upload, parts) } });
+    const benefit = await bucketShop.polar.benefits.create({ type: "downloadables", description: "The album", properties: { files: [created.id] } });
+    const product = await bucketShop.polar.products.create({ name: "Album", prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }] });
+    await bucketShop.polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [benefit.id] } });
+    const buyerSide = new Polar({ serverURL: bucketStack.gateway.url });
+    const checkout = await bucketShop.polar.checkouts.create({ products: [product.id] });
+    await buyerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { customerEmail: "listener@example.com", customerBillingAddress: { country: "FI" }, confirmationTokenId: await cardToken(bucketStack, "4242424242424242") } });
+    await expect.poll(async () => (await bucketShop.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
+    const { token } = await bucketShop.polar.customerSessions.create({ customerId: (await bucketShop.polar.checkouts.get({ id: checkout.id })).customerId ?? "" });
+    const [downloadable] = (await buyerSide.customerPortal.downloadables.list({ customerSession: token }, {})).result.items;
+    const link = new URL(downloadable?.file.download.url ?? "http://invalid");
+    expect(link.pathname).toBe(`/tollgate-files/${created.path}`);
+    expect(link.searchParams.get("X-Amz-Signature")).toBeTruthy();
+    const fetched = await fetch(link);
+    expect(fetched.status).toBe(200);
+    expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
   it("refuses parts too small for the bucket, and removes a whole that does not match", async () => {

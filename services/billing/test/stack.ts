@@ -46,6 +46,18 @@ export const ALL_SCOPES = [
   "files:write",
   "webhooks:read",
   "webhooks:write",
+  "checkouts:read",
+  "checkouts:write",
+  "orders:read",
+  "subscriptions:read",
+  "subscriptions:write",
+  "refunds:read",
+  "refunds:write",
+  "license_keys:read",
+  "license_keys:write",
+  "customer_sessions:write",
+  "checkout_links:read",
+  "checkout_links:write",
 ];
 
 let sellers = 0;

@@ -2,29 +2,12 @@ import { z } from "zod";
 import { defineEndpoint, randomId, type Endpoint, type Knex, invalidField, isUniqueViolation, notFound, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
+import { addressInput } from "../api/address.js";
 import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
 import { emitBillingEvent } from "../events.js";
 import { customers, findCustomer, findCustomerByExternalId, insertCustomer, scheduleStateChange, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 import { customerState } from "./state.js";
-
-const addressInput = z
-  .object({
-    line1: z.string().nullish(),
-    line2: z.string().nullish(),
-    postal_code: z.string().nullish(),
-    city: z.string().nullish(),
-    state: z.string().nullish(),
-    country: z.string().regex(/^[A-Za-z]{2}$/, { error: "Use the country's two-letter ISO code" }),
-  })
-  .transform((address) => ({
-    line1: address.line1 ?? null,
-    line2: address.line2 ?? null,
-    postal_code: address.postal_code ?? null,
-    city: address.city ?? null,
-    state: address.state ?? null,
-    country: address.country.toUpperCase(),
-  }));
 
 const email = z.email().transform((value) => value.toLowerCase());
 const editable = {

@@ -1,8 +1,10 @@
-import { SerialRunner, type Knex, type Worker } from "@tollgate/kit";
+import { PollingWorker, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import type { BenefitGrantRow } from "../benefits/grants.js";
 import type { BenefitRow } from "../benefits/benefits.sql.js";
 import { emitBillingEvent } from "../events.js";
+import { subscriptionFieldsJson } from "../subscriptions/output.js";
+import { subscriptions } from "../subscriptions/subscriptions.sql.js";
 import { findCustomer, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 
@@ -19,9 +21,14 @@ export async function customerState(db: Knex, customer: CustomerRow) {
       "benefits.type as benefit_type",
       "benefits.metadata as benefit_metadata",
     );
+  const live = await subscriptions(db).where({ customer_id: customer.id }).whereIn("status", ["active", "trialing"]).orderBy("started_at");
   return {
     ...customerJson(customer),
-    active_subscriptions: [],
+    active_subscriptions: live.map((subscription) => {
+      const { id, created_at, modified_at, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id } =
+        subscriptionFieldsJson(subscription);
+      return { id, created_at, modified_at, custom_field_data: subscription.custom_field_data, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id, meters: [] };
+    }),
     granted_benefits: grants.map((grant) => ({
       id: grant.id,
       created_at: grant.created_at,
@@ -43,30 +50,15 @@ const BATCH = 50;
  * pushes the customer's row later, and the row is taken when it comes due (FOR UPDATE SKIP LOCKED,
  * so two replicas never announce one change twice).
  */
-export class CustomerStateAnnouncer implements Worker {
-  private readonly runner: SerialRunner;
-
+export class CustomerStateAnnouncer extends PollingWorker {
   constructor(private readonly billing: Billing) {
-    this.runner = new SerialRunner(
-      () => this.announceDue(),
-      (error) => billing.logger.error({ err: error }, "announcing customer states failed"),
-    );
+    super({ intervalMs: Math.max(100, Math.min(1_000, billing.config.CUSTOMER_STATE_DEBOUNCE_MS / 2)), logger: billing.logger, failure: "announcing customer states failed" });
   }
 
-  start(): Promise<void> {
-    this.runner.poll(Math.max(100, Math.min(1_000, this.billing.config.CUSTOMER_STATE_DEBOUNCE_MS / 2)));
-    return Promise.resolve();
-  }
-
-  stop(): Promise<void> {
-    return this.runner.stop();
-  }
-
-  private async announceDue(): Promise<void> {
+  protected async pass(): Promise<void> {
     const { db, outbox } = this.billing;
-    let announced = BATCH;
-    while (announced === BATCH && !this.runner.isStopped) {
-      announced = await db.transaction(async (trx) => {
+    await this.drain(BATCH, () =>
+      db.transaction(async (trx) => {
         const due = await trx("customer_state_changes").where("run_at", "<=", new Date()).orderBy("run_at").limit(BATCH).forUpdate().skipLocked().select<{ customer_id: string }[]>("customer_id");
         for (const { customer_id: customerId } of due) {
           const customer = await findCustomer(trx, customerId);
@@ -74,7 +66,7 @@ export class CustomerStateAnnouncer implements Worker {
         }
         await trx("customer_state_changes").whereIn("customer_id", due.map((row) => row.customer_id)).delete();
         return due.length;
-      });
-    }
+      }),
+    );
   }
 }

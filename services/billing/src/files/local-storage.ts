@@ -8,9 +8,9 @@ import { z } from "zod";
 import type { FileRow, UploadPart } from "./files.sql.js";
 import { UploadMismatch, type CompletedPart, type FileStorage, type NewUpload, type PartTarget, type StoredFile } from "./storage.js";
 
-/** What an upload URL grants: one part of one file, until it expires. */
-const grant = z.object({ file: z.string(), part: z.int(), expires: z.int() });
-export type UploadGrant = z.output<typeof grant>;
+/** What a signed URL grants: uploading one part of one file, or downloading a file, until it expires. */
+const grant = z.object({ file: z.string(), part: z.int(), expires: z.int(), use: z.enum(["upload", "download"]).default("upload") });
+export type FileGrant = z.output<typeof grant>;
 
 /** A part's ETag, as S3 gives it: the digest of the part's bytes, quoted. */
 const etagOf = (sha256Hex: string) => `"${sha256Hex}"`;
@@ -36,21 +36,24 @@ export class LocalFileStorage implements FileStorage {
     const expires = Math.floor(expiresAt.getTime() / 1000);
     const parts = new Map<number, PartTarget>();
     for (const part of file.upload_parts) {
-      const payload = Buffer.from(JSON.stringify({ file: file.id, part: part.number, expires } satisfies UploadGrant)).toString("base64url");
-      parts.set(part.number, { url: `${this.publicUrl.replace(/\/$/, "")}/v1/files/uploads/${payload}.${this.sign(payload)}`, headers: {} });
+      parts.set(part.number, { url: this.signedUrl("uploads", { file: file.id, part: part.number, expires, use: "upload" }), headers: {} });
     }
     return Promise.resolve({ uploadId: null, parts });
   }
 
-  /** The grant in an upload URL's token, if it is ours and still valid. */
-  readGrant(token: string): UploadGrant | null {
+  downloadUrl(file: FileRow, expiresAt: Date): Promise<PartTarget> {
+    return Promise.resolve({ url: this.signedUrl("downloads", { file: file.id, part: 0, expires: Math.floor(expiresAt.getTime() / 1000), use: "download" }), headers: {} });
+  }
+
+  /** The grant in a signed URL's token, if it is ours, for this use, and still valid. */
+  readGrant(token: string, use: FileGrant["use"]): FileGrant | null {
     const [payload = "", signature = ""] = token.split(".");
     const expected = Buffer.from(this.sign(payload), "base64url");
     const given = Buffer.from(signature, "base64url");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {
       const parsed = grant.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
-      return parsed.success && parsed.data.expires * 1000 > Date.now() ? parsed.data : null;
+      return parsed.success && parsed.data.use === use && parsed.data.expires * 1000 > Date.now() ? parsed.data : null;
     } catch {
       return null;
     }
@@ -133,6 +136,11 @@ export class LocalFileStorage implements FileStorage {
   async remove(file: FileRow): Promise<void> {
     await rm(this.pathOf(file), { force: true });
     await rm(this.partsOf(file), { recursive: true, force: true });
+  }
+
+  private signedUrl(kind: "uploads" | "downloads", granted: FileGrant): string {
+    const payload = Buffer.from(JSON.stringify(granted)).toString("base64url");
+    return `${this.publicUrl.replace(/\/$/, "")}/v1/files/${kind}/${payload}.${this.sign(payload)}`;
   }
 
   private sign(payload: string): string {

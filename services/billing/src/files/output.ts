@@ -42,3 +42,6 @@ export function fileJson(file: FileRow, publicUrl: string) {
 export function fileUploadJson(file: FileRow, publicUrl: string, parts: (UploadPart & { url: string; expires_at: Date; headers: Record<string, string> })[]) {
   return { ...fileJson(file, publicUrl), upload: { id: file.id, path: file.path, parts } };
 }
+
+/** A Content-Disposition that saves the file under its name (RFC 6266, with a UTF-8 form for any name). */
+export const attachment = (name: string) => `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, "_")}"; filename*=UTF-8''${encodeURIComponent(name)}`;

@@ -1,10 +1,11 @@
+import { pipeline } from "node:stream/promises";
 import { z } from "zod";
 import { defineEndpoint, HttpError, polarErrors, randomId, type Endpoint, invalidField, notFound, pageJson, pageOf, paging, repeated, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { files, findFile, insertFile, updateFile, type FileRow } from "./files.sql.js";
 import type { LocalFileStorage } from "./local-storage.js";
-import { fileJson, fileUploadJson } from "./output.js";
+import { attachment, fileJson, fileUploadJson } from "./output.js";
 import { UploadMismatch } from "./storage.js";
 
 const checksum = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, { error: "A SHA-256 digest in base64" });
@@ -154,7 +155,7 @@ export function localUploadEndpoints(billing: Billing, storage: LocalFileStorage
   const { db } = billing;
   return [
     defineEndpoint("/v1/files/uploads/:token", { method: "PUT", params: z.object({ token: z.string() }) }, async ({ params, req, res }) => {
-      const grant = storage.readGrant(params.token);
+      const grant = storage.readGrant(params.token, "upload");
       if (!grant) throw new HttpError(403, polarErrors.codes.forbidden, "This upload URL is not valid, or has expired");
       const target = await findFile(db, grant.file);
       const declared = target?.upload_parts.find((candidate) => candidate.number === grant.part);
@@ -166,6 +167,14 @@ export function localUploadEndpoints(billing: Billing, storage: LocalFileStorage
         if (error instanceof UploadMismatch) throw new HttpError(400, polarErrors.codes.bad_request, error.message);
         throw error;
       }
+    }),
+    defineEndpoint("/v1/files/downloads/:token", { method: "GET", params: z.object({ token: z.string() }) }, async ({ params, res }) => {
+      const grant = storage.readGrant(params.token, "download");
+      if (!grant) throw new HttpError(403, polarErrors.codes.forbidden, "This download URL is not valid, or has expired");
+      const file = await findFile(db, grant.file);
+      if (!file?.is_uploaded) throw notFound("File");
+      res.status(200).setHeader("content-type", file.mime_type).setHeader("content-length", String(file.size)).setHeader("content-disposition", attachment(file.name));
+      await pipeline(await storage.read(file), res);
     }),
   ];
 }

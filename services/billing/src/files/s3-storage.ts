@@ -11,6 +11,7 @@ import {
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { attachment } from "./output.js";
 import type { FileRow } from "./files.sql.js";
 import { UploadMismatch, type CompletedPart, type FileStorage, type NewUpload, type PartTarget, type StoredFile } from "./storage.js";
 
@@ -115,6 +116,12 @@ export class S3FileStorage implements FileStorage {
       throw new UploadMismatch(mismatch);
     }
     return { sha256Base64: sha256.toString("base64"), sha256Hex: sha256.toString("hex"), etag: object.ETag ?? `"${sha256.toString("hex")}"` };
+  }
+
+  async downloadUrl(file: FileRow, expiresAt: Date): Promise<PartTarget> {
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: file.path, ResponseContentDisposition: attachment(file.name), ResponseContentType: file.mime_type });
+    const expiresIn = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+    return { url: await getSignedUrl(this.client, command, { expiresIn }), headers: {} };
   }
 
   async read(file: FileRow): Promise<Readable> {

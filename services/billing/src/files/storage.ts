@@ -39,6 +39,8 @@ export interface FileStorage {
   /** Joins the uploaded parts into the file, checking every part and the whole against what was declared. */
   complete(file: FileRow, parts: CompletedPart[]): Promise<StoredFile>;
   read(file: FileRow): Promise<Readable>;
+  /** A URL that downloads the file, without other credentials, until `expiresAt`. */
+  downloadUrl(file: FileRow, expiresAt: Date): Promise<PartTarget>;
   /** Removes the file, or what was uploaded of it so far. */
   remove(file: FileRow): Promise<void>;
 }

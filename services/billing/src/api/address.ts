@@ -1,0 +1,20 @@
+import { z } from "zod";
+
+/** A postal address as Polar takes it: every line optional but the two-letter country, stored with nulls. */
+export const addressInput = z
+  .object({
+    line1: z.string().nullish(),
+    line2: z.string().nullish(),
+    postal_code: z.string().nullish(),
+    city: z.string().nullish(),
+    state: z.string().nullish(),
+    country: z.string().regex(/^[A-Za-z]{2}$/, { error: "Use the country's two-letter ISO code" }),
+  })
+  .transform((address) => ({
+    line1: address.line1 ?? null,
+    line2: address.line2 ?? null,
+    postal_code: address.postal_code ?? null,
+    city: address.city ?? null,
+    state: address.state ?? null,
+    country: address.country.toUpperCase(),
+  }));

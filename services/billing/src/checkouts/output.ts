@@ -1,0 +1,130 @@
+import type { Knex } from "@tollgate/kit";
+import { findDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
+import { findSeller } from "../organizations/organizations.sql.js";
+import { sellerJson } from "../organizations/output.js";
+import { priceJson, type PriceRow } from "../products/prices.js";
+import { productsJson } from "../products/output.js";
+import { products } from "../products/products.sql.js";
+import type { CheckoutRow } from "./checkouts.sql.js";
+import { cardRequirements, checkoutAmounts } from "./pricing.js";
+
+/** Countries whose addresses need a state (and a postal code) to be taxed. */
+const STATE_COUNTRIES = new Set(["US", "CA"]);
+
+type FieldMode = "required" | "optional" | "disabled";
+
+/**
+ * Which billing address fields the form shows and requires, as Polar decides: all of them when
+ * the seller requires an address, else only the country (and state and postal code where taxes need
+ * them) when there is something to pay, and none for a free checkout.
+ */
+export function billingAddressFields(checkout: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address">, paymentFormRequired: boolean): Record<"country" | "state" | "city" | "postal_code" | "line1" | "line2", FieldMode> {
+  const needsState = STATE_COUNTRIES.has(checkout.customer_billing_address?.country ?? "");
+  if (checkout.require_billing_address) {
+    return { country: "required", state: needsState ? "required" : "optional", city: "required", postal_code: "required", line1: "required", line2: "optional" };
+  }
+  if (!paymentFormRequired) return { country: "disabled", state: "disabled", city: "disabled", postal_code: "disabled", line1: "disabled", line2: "disabled" };
+  const taxed: FieldMode = needsState ? "required" : "disabled";
+  return { country: "required", state: taxed, city: "disabled", postal_code: taxed, line1: "disabled", line2: "disabled" };
+}
+
+/** A discount as a checkout shows it: its terms and code, not its bookkeeping. */
+function checkoutDiscountJson(discount: DiscountRow) {
+  return {
+    id: discount.id,
+    name: discount.name,
+    code: discount.code,
+    type: discount.type,
+    duration: discount.duration,
+    ...(discount.duration === "repeating" ? { duration_in_months: discount.duration_in_months } : {}),
+    ...(discount.type === "fixed" ? { amount: discount.amount, currency: discount.currency, amounts: { [discount.currency ?? "usd"]: discount.amount } } : { basis_points: discount.basis_points }),
+  };
+}
+
+/** Everything a checkout is shown with, read at once. */
+async function checkoutParts(db: Knex, checkout: CheckoutRow, publicUrl: string) {
+  const [offered, price, discount] = await Promise.all([
+    products(db).whereIn("id", checkout.product_ids),
+    db<PriceRow>("product_prices").where({ id: checkout.product_price_id }).first(),
+    checkout.discount_id ? findDiscount(db, checkout.discount_id) : Promise.resolve(undefined),
+  ]);
+  if (!price) throw new Error(`checkout ${checkout.id} has lost its price`);
+  const order = new Map(checkout.product_ids.map((id, index) => [id, index]));
+  const shown = await productsJson(db, offered.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)), publicUrl);
+  return { shown, price, discount: discount ?? null };
+}
+
+/** The checkout as its seller sees it (Polar's Checkout). */
+export async function checkoutJson(db: Knex, checkout: CheckoutRow, publicUrl: string) {
+  const { shown, price, discount } = await checkoutParts(db, checkout, publicUrl);
+  const amounts = checkoutAmounts(checkout, discount);
+  const product = shown.find((candidate) => candidate.id === checkout.product_id) ?? null;
+  const isFree = price.amount_type === "free";
+  const card = cardRequirements(amounts.total_amount, { recurring: product?.is_recurring === true }, price);
+  const trial = product?.is_recurring === true && product.trial_interval !== null && checkout.allow_trial;
+  return {
+    id: checkout.id,
+    created_at: checkout.created_at,
+    modified_at: checkout.modified_at,
+    custom_field_data: checkout.custom_field_data,
+    // The published SDK knows no other processor; the sandbox stands in for Stripe's test mode.
+    payment_processor: "stripe" as const,
+    status: checkout.status,
+    client_secret: checkout.client_secret,
+    url: `${publicUrl.replace(/\/$/, "")}/checkout/${checkout.client_secret}`,
+    expires_at: checkout.expires_at,
+    success_url: (checkout.success_url ?? `${publicUrl.replace(/\/$/, "")}/checkout/${checkout.client_secret}/confirmation`).replaceAll("{CHECKOUT_ID}", checkout.id),
+    return_url: checkout.return_url,
+    embed_origin: checkout.embed_origin,
+    ...amounts,
+    tax_behavior: price.tax_behavior,
+    currency: checkout.currency,
+    allow_trial: checkout.allow_trial,
+    active_trial_interval: trial ? product?.trial_interval ?? null : null,
+    active_trial_interval_count: trial ? product?.trial_interval_count ?? null : null,
+    trial_end: null,
+    organization_id: checkout.organization_id,
+    product_id: checkout.product_id,
+    product_price_id: checkout.product_price_id,
+    discount_id: checkout.discount_id,
+    allow_discount_codes: checkout.allow_discount_codes,
+    require_billing_address: checkout.require_billing_address,
+    is_discount_applicable: !isFree,
+    is_free_product_price: isFree,
+    is_payment_required: card.paymentRequired,
+    is_payment_setup_required: card.setupRequired,
+    is_payment_form_required: card.formRequired,
+    customer_id: checkout.customer_id,
+    is_business_customer: checkout.is_business_customer,
+    customer_name: checkout.customer_name,
+    customer_email: checkout.customer_email,
+    customer_ip_address: checkout.customer_ip_address,
+    customer_billing_name: checkout.customer_billing_name,
+    customer_billing_address: checkout.customer_billing_address,
+    customer_tax_id: checkout.customer_tax_id,
+    locale: checkout.locale,
+    payment_processor_metadata: checkout.payment_error ? { payment_error: checkout.payment_error } : {},
+    billing_address_fields: billingAddressFields(checkout, card.formRequired),
+    trial_interval: null,
+    trial_interval_count: null,
+    metadata: checkout.metadata,
+    external_customer_id: checkout.external_customer_id,
+    products: shown,
+    product,
+    product_price: priceJson(price),
+    prices: Object.fromEntries(shown.map((offered) => [offered.id, offered.prices.filter((candidate) => !candidate.is_archived)])),
+    discount: discount ? checkoutDiscountJson(discount) : null,
+    subscription_id: null,
+    attached_custom_fields: product?.attached_custom_fields ?? [],
+    customer_metadata: checkout.customer_metadata,
+  };
+}
+
+/** The checkout as the customer's page sees it (Polar's CheckoutPublic): no seller metadata, with the seller's name. */
+export async function checkoutPublicJson(db: Knex, checkout: CheckoutRow, publicUrl: string) {
+  const [full, seller] = await Promise.all([checkoutJson(db, checkout, publicUrl), findSeller(db, checkout.organization_id)]);
+  if (!seller) throw new Error(`checkout ${checkout.id} belongs to no seller`);
+  const { metadata: _metadata, customer_metadata: _customerMetadata, external_customer_id: _external, subscription_id: _subscription, trial_interval: _interval, trial_interval_count: _count, ...shown } = full;
+  const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates } = sellerJson(seller);
+  return { ...shown, organization: { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates } };
+}

@@ -1,0 +1,61 @@
+import { invalidField, type Knex } from "@tollgate/kit";
+import type { DiscountRow } from "../discounts/discounts.sql.js";
+import { minimumAmount, type PriceRow } from "../products/prices.js";
+import type { CheckoutRow } from "./checkouts.sql.js";
+
+/** Amount types a checkout can sell today; metered and seat-based prices come with usage billing and seats. */
+const SELLABLE = new Set<PriceRow["amount_type"]>(["fixed", "custom", "free"]);
+
+export const isSellable = (price: PriceRow) => SELLABLE.has(price.amount_type) && !price.is_archived;
+
+/**
+ * What the chosen price costs before any discount: its amount, nothing when free, and for a
+ * pay-what-you-want price what the customer asked for (or the preset), within its bounds.
+ */
+export function amountFor(price: PriceRow, requested: number | null | undefined, field: (string | number)[]): number {
+  if (price.amount_type === "free") return 0;
+  if (price.amount_type === "fixed") return price.price_amount ?? 0;
+  const minimum = price.minimum_amount ?? minimumAmount(price.price_currency);
+  const amount = requested ?? price.preset_amount ?? minimum;
+  // Polar lets a pay-what-you-want price be 0 ("free, or pay what you want").
+  if (amount !== 0 && amount < minimum) throw invalidField(field, `Must be at least ${minimum} (or 0)`, amount);
+  if (price.maximum_amount !== null && amount > price.maximum_amount) throw invalidField(field, `Must be at most ${price.maximum_amount}`, amount);
+  return amount;
+}
+
+/** How much a discount takes off `amount`: a fixed one in its own currency only, never more than the amount. */
+export function discountAmountOf(discount: DiscountRow | null, amount: number, currency: string): number {
+  if (!discount) return 0;
+  if (discount.type === "percentage") return Math.min(amount, Math.round((amount * (discount.basis_points ?? 0)) / 10_000));
+  return discount.currency === currency ? Math.min(amount, discount.amount ?? 0) : 0;
+}
+
+/** Why a discount cannot be used on this product now, or null when it can. */
+export async function discountProblem(db: Knex, discount: DiscountRow, productId: string, currency: string, now = new Date()): Promise<string | null> {
+  if (discount.starts_at && discount.starts_at > now) return "This discount code is not valid yet.";
+  if (discount.ends_at && discount.ends_at <= now) return "This discount code has expired.";
+  if (discount.max_redemptions !== null && discount.redemptions_count >= discount.max_redemptions) return "This discount code has been used up.";
+  if (discount.type === "fixed" && discount.currency !== currency) return "This discount code is not valid for this currency.";
+  const limited = await db("discount_products").where({ discount_id: discount.id }).select<{ product_id: string }[]>("product_id");
+  if (limited.length > 0 && !limited.some((link) => link.product_id === productId)) return "This discount code is not valid for this product.";
+  return null;
+}
+
+/** The amounts Polar shows on a checkout; tax is 0 until a tax engine exists. */
+export function checkoutAmounts(checkout: Pick<CheckoutRow, "amount" | "currency">, discount: DiscountRow | null) {
+  const discountAmount = discountAmountOf(discount, checkout.amount, checkout.currency);
+  const netAmount = checkout.amount - discountAmount;
+  const taxAmount = 0;
+  return { amount: checkout.amount, discount_amount: discountAmount, net_amount: netAmount, tax_amount: taxAmount, total_amount: netAmount + taxAmount };
+}
+
+/**
+ * What a checkout asks of the buyer's card, as Polar decides it: a payment when there is something
+ * to pay, and a card kept for the renewals of a subscription that is not free. Shown on the checkout
+ * (`is_payment_*`), required on confirm, and what the payment worker asks the processor for.
+ */
+export function cardRequirements(totalAmount: number, product: { recurring: boolean }, price: Pick<PriceRow, "amount_type">) {
+  const paymentRequired = totalAmount > 0;
+  const setupRequired = product.recurring && price.amount_type !== "free";
+  return { paymentRequired, setupRequired, formRequired: paymentRequired || setupRequired };
+}

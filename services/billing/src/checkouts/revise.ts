@@ -1,0 +1,98 @@
+import { invalidField, type Knex } from "@tollgate/kit";
+import type { Address } from "../customers/customers.sql.js";
+import { discounts, findDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
+import type { PriceRow } from "../products/prices.js";
+import { findProduct, type ProductRow } from "../products/products.sql.js";
+import type { CheckoutChanges, CheckoutRow, CustomFieldData } from "./checkouts.sql.js";
+import { amountFor, discountProblem, isSellable } from "./pricing.js";
+
+/** What the seller (by API) or the customer (on the page) may change on an open checkout. */
+export interface Revision {
+  product_id?: string | null | undefined;
+  product_price_id?: string | null | undefined;
+  amount?: number | null | undefined;
+  /** The seller picks a discount by id; the customer types a code (when the checkout allows codes). */
+  discount_id?: string | null | undefined;
+  discount_code?: string | null | undefined;
+  custom_field_data?: CustomFieldData | undefined;
+  customer_name?: string | null | undefined;
+  customer_email?: string | null | undefined;
+  customer_billing_name?: string | null | undefined;
+  customer_billing_address?: Address | null | undefined;
+  customer_tax_id?: string | null | undefined;
+  is_business_customer?: boolean | null | undefined;
+  locale?: string | null | undefined;
+}
+
+const CUSTOMER_FIELDS = ["customer_name", "customer_email", "customer_billing_name", "customer_billing_address", "customer_tax_id", "locale"] as const;
+
+/** The product's price a checkout sells: the one named, else its first sellable price in the currency. */
+export async function chosenPrice(db: Knex, product: ProductRow, currency: string | null, priceId: string | null | undefined, field: (string | number)[]): Promise<PriceRow> {
+  const prices = await db<PriceRow>("product_prices").where({ product_id: product.id }).orderBy("position");
+  if (priceId) {
+    const named = prices.find((price) => price.id === priceId);
+    if (!named || !isSellable(named)) throw invalidField(["product_price_id"], "Price not found, archived, or not one a checkout can sell yet", priceId);
+    return named;
+  }
+  const sellable = prices.filter(isSellable);
+  const chosen = sellable.find((price) => price.price_currency === currency) ?? (currency === null ? sellable[0] : undefined);
+  if (!chosen) throw invalidField(field, currency ? `The product has no price in ${currency.toUpperCase()} that a checkout can sell` : "The product has no price a checkout can sell", product.id);
+  return chosen;
+}
+
+/**
+ * The changes a revision makes, checked: a product among those offered, its price and amount, a
+ * discount still valid for what is now chosen (one that no longer is falls away), and the
+ * customer's details. Custom field answers are merged into the ones given before.
+ */
+export async function revise(db: Knex, checkout: CheckoutRow, revision: Revision): Promise<CheckoutChanges> {
+  const changes: CheckoutChanges = {};
+  let productId = checkout.product_id;
+  if (revision.product_id && revision.product_id !== checkout.product_id) {
+    if (!checkout.product_ids.includes(revision.product_id)) throw invalidField(["product_id"], "This product is not offered in this checkout", revision.product_id);
+    productId = revision.product_id;
+  }
+  const productChanged = productId !== checkout.product_id;
+  const priceChanged = productChanged || (revision.product_price_id !== undefined && revision.product_price_id !== null && revision.product_price_id !== checkout.product_price_id);
+  if (priceChanged || (revision.amount !== undefined && revision.amount !== null)) {
+    const product = await findProduct(db, productId);
+    if (!product) throw invalidField(["product_id"], "Product not found", productId);
+    const price = await chosenPrice(db, product, checkout.currency, priceChanged ? revision.product_price_id : checkout.product_price_id, ["product_id"]);
+    Object.assign(changes, { product_id: product.id, product_price_id: price.id, amount: amountFor(price, revision.amount, ["amount"]) });
+  }
+
+  const discount = await discountOf(db, checkout, revision);
+  const discountId = discount === undefined ? checkout.discount_id : (discount?.id ?? null);
+  if (discountId !== null) {
+    const current = discount ?? (await findDiscount(db, discountId));
+    const problem = current ? await discountProblem(db, current, productId, checkout.currency) : "This discount no longer exists.";
+    if (problem && discount) throw invalidField([revision.discount_code ? "discount_code" : "discount_id"], problem, revision.discount_code ?? revision.discount_id);
+    changes.discount_id = problem ? null : discountId;
+  } else if (discount === null) {
+    changes.discount_id = null;
+  }
+
+  for (const field of CUSTOMER_FIELDS) {
+    const value = revision[field];
+    if (value !== undefined) Object.assign(changes, { [field]: value });
+  }
+  if (revision.is_business_customer !== undefined && revision.is_business_customer !== null) changes.is_business_customer = revision.is_business_customer;
+  if (revision.custom_field_data) changes.custom_field_data = { ...checkout.custom_field_data, ...revision.custom_field_data };
+  return changes;
+}
+
+/** The discount a revision asks for: a row, null to remove it, undefined to leave it as it is. */
+async function discountOf(db: Knex, checkout: CheckoutRow, revision: Revision): Promise<DiscountRow | null | undefined> {
+  if (revision.discount_code !== undefined) {
+    if (revision.discount_code === null || revision.discount_code === "") return null;
+    if (!checkout.allow_discount_codes) throw invalidField(["discount_code"], "Discount codes are not accepted for this checkout", revision.discount_code);
+    const found = await discounts(db).where({ organization_id: checkout.organization_id }).whereRaw("lower(code) = lower(?)", [revision.discount_code]).first();
+    if (!found) throw invalidField(["discount_code"], "This discount code does not exist.", revision.discount_code);
+    return found;
+  }
+  if (revision.discount_id === undefined) return undefined;
+  if (revision.discount_id === null) return null;
+  const found = await findDiscount(db, revision.discount_id);
+  if (!found || found.organization_id !== checkout.organization_id) throw invalidField(["discount_id"], "Discount not found", revision.discount_id);
+  return found;
+}

@@ -1,0 +1,40 @@
+import type { Knex } from "@tollgate/kit";
+import type { Metadata } from "../api/metadata.js";
+
+export const REFUND_REASONS = ["duplicate", "fraudulent", "customer_request", "service_disruption", "satisfaction_guarantee", "dispute_prevention", "other"] as const;
+
+export interface RefundRow {
+  id: string;
+  organization_id: string;
+  order_id: string;
+  subscription_id: string | null;
+  customer_id: string;
+  status: "pending" | "succeeded" | "failed" | "canceled";
+  reason: (typeof REFUND_REASONS)[number];
+  comment: string | null;
+  amount: number;
+  tax_amount: number;
+  currency: string;
+  revoke_benefits: boolean;
+  processor_refund_id: string | null;
+  metadata: Metadata;
+  created_at: Date;
+  modified_at: Date | null;
+}
+
+export const refunds = (db: Knex) => db<RefundRow>("refunds");
+
+export async function insertRefund(db: Knex, refund: Omit<RefundRow, "created_at" | "modified_at">): Promise<RefundRow> {
+  const [row] = await db<RefundRow>("refunds").insert(refund).returning("*");
+  if (!row) throw new Error("insert into refunds returned no row");
+  return row;
+}
+
+export async function updateRefund(db: Knex, id: string, changes: Partial<Pick<RefundRow, "status" | "processor_refund_id">>): Promise<RefundRow> {
+  const [row] = await db<RefundRow>("refunds")
+    .where({ id })
+    .update({ ...changes, modified_at: new Date() })
+    .returning("*");
+  if (!row) throw new Error(`refund ${id} is gone`);
+  return row;
+}

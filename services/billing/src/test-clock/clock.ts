@@ -1,0 +1,19 @@
+import type { Knex } from "@tollgate/kit";
+
+/**
+ * The seller's "now": real time moved ahead by the sandbox's test clock, so renewals, trials,
+ * dunning and checkout expiry run as if that time had passed. Without an advance it is real time.
+ */
+export async function sellerNow(db: Knex, organizationId: string): Promise<Date> {
+  const seller = await db("organizations").where({ id: organizationId }).first<{ clock_offset_seconds: string | number } | undefined>("clock_offset_seconds");
+  return new Date(Date.now() + Number(seller?.clock_offset_seconds ?? 0) * 1000);
+}
+
+/** The same in SQL, for a query joined to `organizations` as `alias`. */
+export const sellerNowSql = (alias: string) => `(now() + make_interval(secs => ${alias}.clock_offset_seconds))`;
+
+/** Moves the seller's clock ahead; it never goes back. */
+export async function advanceClock(db: Knex, organizationId: string, seconds: number): Promise<Date> {
+  await db("organizations").where({ id: organizationId }).increment("clock_offset_seconds", seconds);
+  return sellerNow(db, organizationId);
+}

@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import type { Billing } from "../billing.js";
+import { advanceClock, sellerNow } from "./clock.js";
+
+const clockJson = (organizationId: string, now: Date) => ({ organization_id: organizationId, now: now.toISOString(), offset_seconds: Math.round((now.getTime() - Date.now()) / 1000) });
+
+/**
+ * The sandbox's test clock: a seller moves their own billing time ahead to rehearse renewals,
+ * trials, dunning and checkout expiry in seconds. Only with the sandbox processor, where no money moves.
+ */
+export function testClockEndpoints(billing: Billing, catchUp: (organizationId: string) => Promise<void>): Endpoint[] {
+  const { db, access } = billing;
+  const params = z.object({ organization_id: z.string() });
+  return [
+    defineEndpoint("/v1/sandbox/clock/:organization_id", { method: "GET", params }, async ({ params, identity }) => {
+      const organizationId = await access.organizationFor(identity, "subscriptions:read", params.organization_id);
+      return clockJson(organizationId, await sellerNow(db, organizationId));
+    }),
+
+    defineEndpoint(
+      "/v1/sandbox/clock/:organization_id/advance",
+      { method: "POST", params, body: z.object({ days: z.int().min(0).max(3_650).default(0), seconds: z.int().min(0).max(10 * 365 * 86_400).default(0) }) },
+      async ({ params, body, identity }) => {
+        const organizationId = await access.organizationFor(identity, "subscriptions:write", params.organization_id);
+        const now = await advanceClock(db, organizationId, body.days * 86_400 + body.seconds);
+        // Renewals, trial ends and dunning up to the new time have happened when this answers.
+        await catchUp(organizationId);
+        return clockJson(organizationId, now);
+      },
+    ),
+  ];
+}

@@ -1,0 +1,222 @@
+import { describe, expect, it } from "vitest";
+import type { Polar } from "@polar-sh/sdk";
+import { cardToken, eventTypesAbout, useShop } from "./purchases.js";
+import type { BillingStack, Seller } from "./stack.js";
+
+let stack: BillingStack;
+let shop: Seller;
+let customerSide: Polar;
+
+useShop((opened) => ({ stack, shop, customerSide } = opened));
+
+/** Moves the seller's test clock ahead; renewals and dunning up to then have run when it answers. */
+async function advanceDays(seller: Seller, days: number): Promise<{ now: string; offset_seconds: number }> {
+  const response = await fetch(`${stack.gateway.url}/v1/sandbox/clock/${seller.organizationId}/advance`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${seller.token}` },
+    body: JSON.stringify({ days }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { now: string; offset_seconds: number };
+}
+
+/** Buys a monthly plan with the card and waits for the subscription it starts. */
+async function subscribe(seller: Seller, cardNumber: string, email: string, product?: { trialDays?: number }) {
+  const plan = await seller.polar.products.create({
+    name: `Pro ${email}`,
+    recurringInterval: "month",
+    ...(product?.trialDays ? { trialInterval: "day" as const, trialIntervalCount: product.trialDays } : {}),
+    prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }],
+  });
+  const checkout = await seller.polar.checkouts.create({ products: [plan.id] });
+  expect(checkout.isPaymentSetupRequired).toBe(true);
+  await customerSide.checkouts.clientConfirm({
+    clientSecret: checkout.clientSecret,
+    checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "FR" }, confirmationTokenId: await cardToken(stack, cardNumber) },
+  });
+  await expect.poll(async () => (await seller.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
+  const [subscription] = (await seller.polar.subscriptions.list({ productId: plan.id })).result.items;
+  if (!subscription) throw new Error("the checkout started no subscription");
+  return { plan, checkout, subscription };
+}
+
+const ordersOf = async (seller: Seller, subscriptionId: string) =>
+  (await seller.polar.orders.list({ organizationId: seller.organizationId, limit: 100 })).result.items.filter((order) => order.subscriptionId === subscriptionId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+
+describe("subscriptions", () => {
+  it("start from a checkout and renew twice on the test clock, each renewal charged and ordered once", async () => {
+    const { subscription, checkout } = await subscribe(shop, "4242424242424242", "renews@example.com");
+    expect(subscription).toMatchObject({ status: "active", amount: 1000, currency: "usd", recurringInterval: "month", checkoutId: checkout.id, cancelAtPeriodEnd: false });
+    const [first] = await ordersOf(shop, subscription.id);
+    expect(first).toMatchObject({ billingReason: "subscription_create", status: "paid", totalAmount: 1000, checkoutId: checkout.id });
+    expect(first?.subscription?.id).toBe(subscription.id);
+    await expect.poll(() => eventTypesAbout(stack, subscription.id)).toEqual(["subscription.created", "subscription.active"]);
+
+    await advanceDays(shop, 32);
+    const renewed = await shop.polar.subscriptions.get({ id: subscription.id });
+    expect(renewed.status).toBe("active");
+    expect(renewed.currentPeriodStart.getTime()).toBe(subscription.currentPeriodEnd.getTime());
+    await advanceDays(shop, 31);
+    const orders = await ordersOf(shop, subscription.id);
+    expect(orders.map((order) => [order.billingReason, order.status, order.totalAmount])).toEqual([
+      ["subscription_create", "paid", 1000],
+      ["subscription_cycle", "paid", 1000],
+      ["subscription_cycle", "paid", 1000],
+    ]);
+    const payments = await stack.billing.context.db("payments").whereIn("order_id", orders.map((order) => order.id)).select("amount", "status");
+    expect(payments).toEqual([
+      { amount: 1000, status: "succeeded" },
+      { amount: 1000, status: "succeeded" },
+      { amount: 1000, status: "succeeded" },
+    ]);
+    await expect.poll(() => eventTypesAbout(stack, subscription.id)).toEqual(["subscription.created", "subscription.active", "subscription.updated", "subscription.updated"]);
+  });
+
+  it("go past due when a renewal is declined, retry on the dunning days, and are revoked after the last", async () => {
+    const seller = await stack.seller();
+    const { subscription } = await subscribe(seller, "4000000000000341", "declines@example.com");
+    await advanceDays(seller, 32);
+    const pastDue = await seller.polar.subscriptions.get({ id: subscription.id });
+    expect(pastDue.status).toBe("past_due");
+    const [, renewal] = await ordersOf(seller, subscription.id);
+    expect(renewal).toMatchObject({ billingReason: "subscription_cycle", status: "pending", paid: false, dueAmount: 1000 });
+    await expect.poll(() => eventTypesAbout(stack, subscription.id)).toContain("subscription.past_due");
+
+    await advanceDays(seller, 8);
+    expect((await seller.polar.subscriptions.get({ id: subscription.id })).status).toBe("past_due");
+    await advanceDays(seller, 14);
+    const revoked = await seller.polar.subscriptions.get({ id: subscription.id });
+    expect(revoked.status).toBe("canceled");
+    expect(revoked.endedAt).not.toBeNull();
+    expect((await ordersOf(seller, subscription.id)).map((order) => order.status)).toEqual(["paid", "void"]);
+    const declines = await stack.billing.context.db("payments").where({ order_id: renewal?.id ?? "" }).select("status");
+    // The renewal and its four dunning retries, each declined once.
+    expect(declines).toHaveLength(5);
+    await expect.poll(async () => (await eventTypesAbout(stack, subscription.id)).slice(-2)).toEqual(["subscription.canceled", "subscription.revoked"]);
+  });
+
+  it("recover from past due when the customer keeps a new card in the portal, and renew on it", async () => {
+    const seller = await stack.seller();
+    const { subscription } = await subscribe(seller, "4000000000000341", "recovers@example.com");
+    await advanceDays(seller, 32);
+    expect((await seller.polar.subscriptions.get({ id: subscription.id })).status).toBe("past_due");
+
+    const { token } = await seller.polar.customerSessions.create({ customerId: subscription.customerId });
+    const declined = customerSide.customerPortal.customers.addPaymentMethod(
+      { customerSession: token },
+      { confirmationTokenId: await cardToken(stack, "4000000000000002"), setDefault: true, returnUrl: "https://app.example/billing" },
+    );
+    await expect(declined).rejects.toMatchObject({ statusCode: 422 });
+    const added = await customerSide.customerPortal.customers.addPaymentMethod(
+      { customerSession: token },
+      { confirmationTokenId: await cardToken(stack, "4242424242424242"), setDefault: true, returnUrl: "https://app.example/billing" },
+    );
+    expect(added).toMatchObject({ status: "succeeded", paymentMethod: { type: "card", methodMetadata: { brand: "visa", last4: "4242" } } });
+
+    await expect.poll(async () => (await seller.polar.subscriptions.get({ id: subscription.id })).status, { timeout: 15_000 }).toBe("active");
+    expect((await ordersOf(seller, subscription.id)).map((order) => order.status)).toEqual(["paid", "paid"]);
+    await expect.poll(async () => (await eventTypesAbout(stack, subscription.id)).slice(-2)).toEqual(["subscription.updated", "subscription.active"]);
+    await advanceDays(seller, 31);
+    expect((await ordersOf(seller, subscription.id)).map((order) => order.status)).toEqual(["paid", "paid", "paid"]);
+  });
+
+  it("move to another plan mid-period: prorated and invoiced at once, or added to the next renewal", async () => {
+    const seller = await stack.seller();
+    const larger = await seller.polar.products.create({ name: "Team", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd" }] });
+    for (const behaviour of ["invoice", "prorate"] as const) {
+      const { subscription } = await subscribe(seller, "4242424242424242", `upgrades-${behaviour}@example.com`);
+      await advanceDays(seller, 15);
+      const moved = await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { productId: larger.id, prorationBehavior: behaviour } });
+      expect(moved).toMatchObject({ productId: larger.id, amount: 3000, status: "active" });
+      const fraction = (subscription.currentPeriodEnd.getTime() - (subscription.currentPeriodStart.getTime() + 15 * 86_400_000)) / (subscription.currentPeriodEnd.getTime() - subscription.currentPeriodStart.getTime());
+      const expectedNet = Math.round(3000 * fraction) - Math.round(1000 * fraction);
+      let orders = await ordersOf(seller, subscription.id);
+      if (behaviour === "invoice") {
+        const update = orders.find((order) => order.billingReason === "subscription_update");
+        expect(update?.status).toBe("paid");
+        expect(update?.items.map((item) => [item.label, item.proration])).toEqual([
+          ["Remaining time on Team", true],
+          [`Unused time on Pro upgrades-invoice@example.com`, true],
+        ]);
+        expect(Math.abs((update?.totalAmount ?? 0) - expectedNet)).toBeLessThanOrEqual(2);
+      } else {
+        expect(orders.map((order) => order.billingReason)).toEqual(["subscription_create"]);
+      }
+      await advanceDays(seller, 16);
+      orders = await ordersOf(seller, subscription.id);
+      const renewal = orders.find((order) => order.billingReason === "subscription_cycle");
+      expect(renewal?.items[0]).toMatchObject({ label: "Team", amount: 3000, proration: false });
+      const carried = (renewal?.totalAmount ?? 0) - 3000;
+      if (behaviour === "invoice") expect(carried).toBe(0);
+      else expect(Math.abs(carried - expectedNet)).toBeLessThanOrEqual(2);
+    }
+  });
+
+  it("start a free plan without a card, as the checkout says, and renew it at nothing", async () => {
+    const seller = await stack.seller();
+    const plan = await seller.polar.products.create({ name: "Hobby", recurringInterval: "month", prices: [{ amountType: "free" }] });
+    const checkout = await seller.polar.checkouts.create({ products: [plan.id] });
+    expect(checkout).toMatchObject({ isFreeProductPrice: true, isPaymentRequired: false, isPaymentSetupRequired: false, isPaymentFormRequired: false });
+    await customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { customerEmail: "hobbyist@example.com" } });
+    await expect.poll(async () => (await seller.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
+    const [subscription] = (await seller.polar.subscriptions.list({ productId: plan.id })).result.items;
+    expect(subscription).toMatchObject({ status: "active", amount: 0 });
+    await advanceDays(seller, 32);
+    expect((await ordersOf(seller, subscription?.id ?? "")).map((order) => [order.billingReason, order.status, order.totalAmount])).toEqual([
+      ["subscription_create", "paid", 0],
+      ["subscription_cycle", "paid", 0],
+    ]);
+  });
+
+  it("cancel at the period end, uncancel, cancel again, and end when the period does", async () => {
+    const seller = await stack.seller();
+    const { subscription } = await subscribe(seller, "4242424242424242", "cancels@example.com");
+    const canceled = await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "Maybe next year" } });
+    expect(canceled).toMatchObject({ status: "active", cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "Maybe next year" });
+    expect(canceled.endsAt?.getTime()).toBe(subscription.currentPeriodEnd.getTime());
+    const kept = await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: false } });
+    expect(kept).toMatchObject({ cancelAtPeriodEnd: false, endsAt: null, canceledAt: null });
+    await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    await advanceDays(seller, 32);
+    const ended = await seller.polar.subscriptions.get({ id: subscription.id });
+    expect(ended.status).toBe("canceled");
+    expect(ended.endedAt?.getTime()).toBe(subscription.currentPeriodEnd.getTime());
+    expect(await ordersOf(seller, subscription.id)).toHaveLength(1);
+    await expect.poll(() => eventTypesAbout(stack, subscription.id)).toEqual([
+      "subscription.created",
+      "subscription.active",
+      "subscription.updated",
+      "subscription.canceled",
+      "subscription.updated",
+      "subscription.uncanceled",
+      "subscription.updated",
+      "subscription.canceled",
+      "subscription.updated",
+      "subscription.revoked",
+    ]);
+  });
+
+  it("are revoked at once, and an ended subscription cannot be changed", async () => {
+    const seller = await stack.seller();
+    const { subscription } = await subscribe(seller, "4242424242424242", "revoked@example.com");
+    const revoked = await seller.polar.subscriptions.revoke({ id: subscription.id });
+    expect(revoked.status).toBe("canceled");
+    expect(revoked.endedAt).not.toBeNull();
+    await expect.poll(async () => (await eventTypesAbout(stack, subscription.id)).slice(-3)).toEqual(["subscription.updated", "subscription.canceled", "subscription.revoked"]);
+    await expect(seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: false } })).rejects.toMatchObject({ statusCode: 422 });
+    await advanceDays(seller, 40);
+    expect(await ordersOf(seller, subscription.id)).toHaveLength(1);
+  });
+
+  it("start with a trial: nothing charged, the card kept, and the first charge when the trial ends", async () => {
+    const seller = await stack.seller();
+    const { subscription } = await subscribe(seller, "4242424242424242", "trial@example.com", { trialDays: 14 });
+    expect(subscription.status).toBe("trialing");
+    expect(subscription.trialEnd?.getTime()).toBe(subscription.currentPeriodEnd.getTime());
+    expect((await ordersOf(seller, subscription.id))[0]).toMatchObject({ billingReason: "subscription_create", totalAmount: 0, status: "paid" });
+    await advanceDays(seller, 15);
+    const active = await seller.polar.subscriptions.get({ id: subscription.id });
+    expect(active.status).toBe("active");
+    expect((await ordersOf(seller, subscription.id)).map((order) => order.totalAmount)).toEqual([0, 1000]);
+  });
+});
