@@ -216,4 +216,85 @@ describe("the web app, in a real browser against the whole stack", () => {
     expect(await page.getByLabel("E-mail", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     await context.close();
   });
+
+  it("sells a product on the hosted checkout page: a declined card is said in words, the next one pays", { timeout: 120_000 }, async () => {
+    const seller = await newPerson();
+    await signUp(seller.page, "Sam Seller", `sam-${Date.now()}@example.com`);
+    const headers = { origin: site };
+    const slug = `sams-shop-${Date.now()}`;
+    const created = await seller.page.request.post("/api/auth/organization/create", { headers, data: { name: "Sam's Shop", slug } });
+    const organizationId = ((await created.json()) as { id: string }).id;
+    // Billing learns of the organization from the bus; until then it refuses a token for it.
+    let token = "";
+    for (let attempt = 0; attempt < 50 && !token; attempt++) {
+      const made = await seller.page.request.post("/v1/organization-access-tokens/", { headers, data: { organization_id: organizationId, comment: "shop backend", scopes: ["products:write", "checkouts:write", "orders:read"] } });
+      if (made.status() === 201) token = ((await made.json()) as { token: string }).token;
+      else await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const api = async <Result>(path: string, body?: unknown): Promise<Result> => {
+      const response = await fetch(`${tollgate.url}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return (await response.json()) as Result;
+    };
+    const product = await api<{ id: string }>("/v1/products/", { name: "Field guide", description: "Birds of the northern coast", prices: [{ amount_type: "fixed", price_amount: 1_500, price_currency: "usd" }] });
+    const checkout = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [product.id] });
+
+    const { page } = await newPerson();
+    const expiry = `12/${String((new Date().getUTCFullYear() + 1) % 100).padStart(2, "0")}`;
+    await page.goto(`/checkout/${checkout.client_secret}`);
+    await page.getByRole("heading", { name: "Field guide from Sam's Shop" }).waitFor();
+    await page.getByLabel("E-mail").fill("reader@example.com");
+    await page.getByLabel("Country").fill("gb");
+    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+    await page.getByLabel("Expiry (MM/YY)").fill(expiry);
+    await page.getByLabel("CVC").fill("123");
+    await page.getByRole("button", { name: "Pay $15.00" }).click();
+    await page.getByRole("alert").filter({ hasText: "Your card was declined." }).waitFor();
+    await checkScreen(page, "checkout-declined");
+
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByRole("button", { name: "Pay $15.00" }).click();
+    await page.getByRole("heading", { name: "Thank you!" }).waitFor();
+    await page.getByText("Your payment of $15.00 to Sam's Shop went through.").waitFor();
+    await checkScreen(page, "checkout-paid");
+    const orders = await api<{ items: { status: string; total_amount: number }[] }>(`/v1/orders/?checkout_id=${checkout.id}`);
+    expect(orders.items).toEqual([expect.objectContaining({ status: "paid", total_amount: 1_500 })]);
+
+    // A buyer in the US is asked for a state and postal code; a free product needs no card.
+    const sample = await api<{ id: string }>("/v1/products/", { name: "Sample chapter", prices: [{ amount_type: "free" }] });
+    const free = await api<{ client_secret: string }>("/v1/checkouts/", { products: [sample.id] });
+    await page.goto(`/checkout/${free.client_secret}`);
+    await page.getByRole("heading", { name: "Sample chapter from Sam's Shop" }).waitFor();
+    expect(await page.getByLabel("Card number").count()).toBe(0);
+    await page.getByLabel("E-mail").fill("us-reader@example.com");
+    await page.getByLabel("Country").fill("US");
+    await page.getByLabel("State or province").waitFor();
+    await page.getByRole("button", { name: "Get it" }).click();
+    await page.getByRole("heading", { name: "Thank you!" }).waitFor();
+    const paidInUs = await api<{ client_secret: string }>("/v1/checkouts/", { products: [product.id] });
+    await page.goto(`/checkout/${paidInUs.client_secret}`);
+    await page.getByLabel("E-mail").fill("us-reader@example.com");
+    await page.getByLabel("Country").fill("US");
+    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await page.getByLabel("Expiry (MM/YY)").fill(expiry);
+    await page.getByLabel("CVC").fill("123");
+    await page.getByRole("button", { name: "Pay $15.00" }).click();
+    await page.getByText("Enter the state or province").waitFor();
+    await page.getByLabel("State or province").fill("NY");
+    await page.getByLabel("Postal code").fill("10001");
+    await page.getByRole("button", { name: "Pay $15.00" }).click();
+    await page.getByRole("heading", { name: "Thank you!" }).waitFor();
+
+    // The seller rehearses time on the organization page's sandbox clock.
+    await seller.page.goto(`/organizations/${slug}`);
+    const clock = seller.page.getByRole("region", { name: "Sandbox test clock" });
+    await clock.getByText("(real time)").waitFor();
+    await clock.getByRole("button", { name: "Advance 30 days" }).click();
+    await clock.getByText("Moved ahead 30 days; renewals and retries that came due have run.").waitFor();
+    await clock.getByText("(30 days ahead)").waitFor();
+    await checkScreen(seller.page, "organization-test-clock");
+  });
 });

@@ -2,6 +2,7 @@ import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Link } 
 import { z } from "zod";
 import { AccountScreen, HomeScreen } from "./account/screens";
 import { AdminUserScreen, AdminUsersScreen } from "./admin/screens";
+import { CheckoutScreen } from "./checkout/screens";
 import { AuthErrorScreen, ForgotPasswordScreen, ResetPasswordScreen, SignInScreen, SignUpScreen, VerifiedScreen } from "./auth/screens";
 import { AcceptInvitationScreen, CreateOrganizationScreen, OrganizationScreen } from "./organizations/screens";
 import { Shell } from "./shell";
@@ -35,6 +36,9 @@ const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/accept-invitation/$invitationId", component: AcceptInvitationScreen }),
   createRoute({ getParentRoute: () => rootRoute, path: "/admin/users", component: AdminUsersScreen }),
   createRoute({ getParentRoute: () => rootRoute, path: "/admin/users/$userId", component: AdminUserScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret", component: CheckoutScreen }),
+  // A checkout's default success_url: the same page, which thanks the buyer once the checkout has succeeded.
+  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret/confirmation", component: CheckoutScreen }),
 ];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { banExpiresIn, banForm, changePasswordForm, inviteForm, organizationForm, parseMetadata, signInForm, signUpForm, slugify } from "../src/forms/schemas";
+import { banExpiresIn, banForm, changePasswordForm, checkoutForm, inviteForm, organizationForm, parseMetadata, signInForm, signUpForm, slugify } from "../src/forms/schemas";
 import { mayManageMember, permission } from "../src/organizations/permissions";
 
 /** The messages a form would show, by field. */
@@ -8,6 +8,20 @@ function problems(result: { success: boolean; error?: { issues: { path: Property
 }
 
 describe("form rules", () => {
+  it("asks the checkout for a card only when it needs one, and a state and postal code where tax needs them", () => {
+    const buyer = { email: "ada@example.com", name: "", country: "us", state: "", postalCode: "", cardNumber: "", expiry: "", cvc: "" };
+    expect(problems(checkoutForm.safeParse({ ...buyer, needsCard: false }))).toEqual({});
+    expect(problems(checkoutForm.safeParse({ ...buyer, needsCard: true }))).toEqual({
+      cardNumber: "Enter the card number's 12 to 19 digits",
+      expiry: "Enter the expiry as MM/YY",
+      cvc: "Enter the 3 or 4 digits on the back",
+      state: "Enter the state or province",
+      postalCode: "Enter the postal code",
+    });
+    const paid = checkoutForm.safeParse({ ...buyer, needsCard: true, country: "gb", cardNumber: "4242 4242 4242 4242", expiry: "12/30", cvc: "123" });
+    expect(paid.success && paid.data).toMatchObject({ country: "GB", cardNumber: "4242424242424242" });
+  });
+
   it("checks a sign-up field by field, with the server's limits", () => {
     expect(problems(signUpForm.safeParse({ name: " ", email: "ada", username: "ab", password: "short", confirm: "other" }))).toEqual({
       name: "Enter your name",

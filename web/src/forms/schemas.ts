@@ -117,3 +117,51 @@ export const banForm = z.object({
 export const banExpiresIn = (days: string) => (days ? Number(days) * 24 * 3600 : undefined);
 
 export const setPasswordForm = z.object({ password });
+
+/** Countries whose addresses need a state and postal code to be taxed; the checkout asks for them there. */
+export const STATE_COUNTRIES = new Set(["US", "CA"]);
+
+const cardNumber = z
+  .string()
+  .transform((value) => value.replace(/[\s-]/g, ""))
+  .pipe(z.string().regex(/^\d{12,19}$/, { error: "Enter the card number's 12 to 19 digits" }));
+const expiry = z.string().regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, { error: "Enter the expiry as MM/YY" });
+const cvc = z.string().regex(/^\d{3,4}$/, { error: "Enter the 3 or 4 digits on the back" });
+
+/**
+ * The hosted checkout page's form: who pays, where (for tax), and the card, checked as the server
+ * will. `needsCard` comes from the checkout: a free one asks for no card and no tax address.
+ */
+export const checkoutForm = z
+  .object({
+    needsCard: z.boolean(),
+    email,
+    name: z.string().trim().max(256),
+    country: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]{2}$/, { error: "Enter the country's two-letter code, such as GB" })
+      .transform((value) => value.toUpperCase()),
+    state: z.string().trim().max(64),
+    postalCode: z.string().trim().max(32),
+    cardNumber: z.string(),
+    expiry: z.string(),
+    cvc: z.string(),
+  })
+  .superRefine((form, context) => {
+    if (!form.needsCard) return;
+    for (const [path, rule] of [
+      ["cardNumber", cardNumber],
+      ["expiry", expiry],
+      ["cvc", cvc],
+    ] as const) {
+      const checked = rule.safeParse(form[path]);
+      if (!checked.success) context.addIssue({ code: "custom", path: [path], message: checked.error.issues[0]?.message ?? "Check this field" });
+    }
+    if (STATE_COUNTRIES.has(form.country)) {
+      if (!form.state) context.addIssue({ code: "custom", path: ["state"], message: "Enter the state or province" });
+      if (!form.postalCode) context.addIssue({ code: "custom", path: ["postalCode"], message: "Enter the postal code" });
+    }
+  })
+  .transform((form) => ({ ...form, cardNumber: form.cardNumber.replace(/[\s-]/g, "") }));
+export type CheckoutForm = z.input<typeof checkoutForm>;

@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import { authClient, orThrow, viaAuth, type ApiFailure, type Session } from "../api/auth-client";
 import { describeError, errorCode, type ApiResult } from "../api/client";
 import { inviteForm, organizationForm, parseMetadata, ROLES, slug as slugRule, slugify, teamForm, type OrganizationForm } from "../forms/schemas";
+import { TestClockCard } from "../billing/test-clock";
 import { RequireSession } from "../shell";
 import { Alert, Button, Card, ConfirmDialog, EmptyState, Field, Loading, Page } from "../ui/components";
 import { mayManageMember, permission, type OrganizationAction } from "./permissions";
@@ -540,6 +541,7 @@ function OrganizationPage({ slug, session }: { slug: string; session: Session })
         <InvitationsCard organization={data} role={role} />
         <TeamsCard organization={data} role={role} />
         <SettingsCard organization={data} role={role} />
+        <TestClockCard organizationId={data.id} role={role} />
       </div>
     </Page>
   );
