@@ -20,6 +20,8 @@ import { customerEndpoints } from "./customers/routes.js";
 import { orderEndpoints } from "./orders/routes.js";
 import { licenseKeyEndpoints } from "./license-keys/routes.js";
 import { purchaseEndpoints } from "./customer-portal/purchases.js";
+import { benefitGrantEndpoints } from "./customer-portal/benefit-grants.js";
+import { profileEndpoints } from "./customer-portal/profile.js";
 import { customerPortalEndpoints } from "./customer-portal/routes.js";
 import { peopleConsumer } from "./people/people.js";
 import { customerSessionEndpoints, liveSession } from "./customer-sessions/sessions.js";
@@ -119,7 +121,9 @@ export const billingService = defineService({
       ...refundEndpoints(billing),
       ...licenseKeyEndpoints(billing),
       ...customerSessionEndpoints(billing),
+      ...profileEndpoints(billing),
       ...customerPortalEndpoints(billing),
+      ...benefitGrantEndpoints(billing),
       ...purchaseEndpoints(billing),
       ...fileEndpoints(billing),
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing, billing.storage) : []),

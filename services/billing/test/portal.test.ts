@@ -3,7 +3,7 @@ import { type Polar } from "@polar-sh/sdk";
 import { PUBLIC_URL } from "../../auth/test/stack.js";
 import { randomBytes } from "node:crypto";
 import { newestLinksTo } from "../../auth/test/dev-mailbox.js";
-import { cardToken, useShop } from "./purchases.js";
+import { cardToken, eventTypesAbout, useShop } from "./purchases.js";
 import { partsOf, sha256, uploadParts } from "./uploads.js";
 import type { BillingStack, Seller } from "./stack.js";
 
@@ -90,11 +90,76 @@ describe("the customer portal", () => {
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get("content-disposition")).toContain('filename="field guide.pdf"');
     expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
-    expect((await fetch(link.replace(PUBLIC_URL, stack.gateway.url).replace(/.$/, "x"))).status).toBe(403);
+    // One character of the signature changed (to one it was not) is a link nobody signed.
+    const forged = link.slice(0, -1) + (link.endsWith("A") ? "B" : "A");
+    expect((await fetch(forged.replace(PUBLIC_URL, stack.gateway.url))).status).toBe(403);
 
     const [order] = (await shop.polar.orders.list({ productId: product.id })).result.items;
     await shop.polar.refunds.create({ orderId: order?.id ?? "", reason: "customer_request", amount: 700, revokeBenefits: true });
     expect((await customerSide.customerPortal.downloadables.list(security, {})).result.items).toEqual([]);
+  });
+
+  it("lists what each purchase granted, as the customer may see it, and what waits for them", async () => {
+    const note = await shop.polar.benefits.create({ type: "custom", description: "Onboarding call", properties: { note: "Book your call at cal.example.com/onboarding" } });
+    const key = await shop.polar.benefits.create({ type: "license_keys", description: "Studio licence", properties: { prefix: "STUDIO" } });
+    const repository = await shop.polar.benefits.create({ type: "github_repository", description: "Source access", properties: { repositoryOwner: "tollgate-shop", repositoryName: "studio", permission: "pull" } });
+    const product = await shop.polar.products.create({ name: "Studio", prices: [{ amountType: "fixed", priceAmount: 4_900, priceCurrency: "usd" }] });
+    await shop.polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [note.id, key.id, repository.id] } });
+    const customerId = await buy(product.id, "studio@example.com");
+    const security = { customerSession: (await shop.polar.customerSessions.create({ customerId })).token };
+
+    const grants = (await customerSide.customerPortal.benefitGrants.list(security, {})).result.items;
+    expect(grants.map((grant) => grant.benefit.description).sort()).toEqual(["Onboarding call", "Source access", "Studio licence"]);
+    const byType = new Map(grants.map((grant) => [grant.benefit.type, grant]));
+    expect(byType.get("custom")).toMatchObject({ isGranted: true, customerId, benefit: { properties: { note: "Book your call at cal.example.com/onboarding" }, organization: { id: shop.organizationId } } });
+    const [licence] = (await customerSide.customerPortal.licenseKeys.list(security, {})).result.items;
+    expect(byType.get("license_keys")?.properties).toEqual({ licenseKeyId: licence?.id, displayKey: licence?.displayKey });
+    // GitHub waits for an account the customer has not connected; the seller's chosen permission is not theirs to see.
+    const github = byType.get("github_repository");
+    expect(github).toMatchObject({ isGranted: false, error: { type: "account_not_connected" }, benefit: { properties: { repositoryOwner: "tollgate-shop", repositoryName: "studio" } } });
+    expect(github?.benefit.properties).not.toHaveProperty("permission");
+
+    expect((await customerSide.customerPortal.benefitGrants.list(security, { typeFilter: "license_keys" })).result.items.map((grant) => grant.benefitId)).toEqual([key.id]);
+    const [order] = (await shop.polar.orders.list({ productId: product.id })).result.items;
+    expect((await customerSide.customerPortal.benefitGrants.list(security, { orderId: order?.id ?? "" })).result.pagination.totalCount).toBe(3);
+    expect((await customerSide.customerPortal.benefitGrants.list(security, { orderId: "order-of-someone-else" })).result.items).toEqual([]);
+    expect(await customerSide.customerPortal.benefitGrants.get(security, { id: github?.id ?? "" })).toMatchObject({ id: github?.id, benefitId: repository.id });
+    await expect(
+      customerSide.customerPortal.benefitGrants.update(security, { id: github?.id ?? "", customerBenefitGrantUpdate: { benefitType: "github_repository", properties: { accountId: "12345" } } }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+    await expect(customerSide.customerPortal.benefitGrants.update(security, { id: github?.id ?? "", customerBenefitGrantUpdate: { benefitType: "custom" } })).rejects.toMatchObject({ statusCode: 422 });
+
+    await shop.polar.refunds.create({ orderId: order?.id ?? "", reason: "customer_request", amount: 4_900, revokeBenefits: true });
+    const afterRefund = (await customerSide.customerPortal.benefitGrants.list(security, { typeFilter: "custom" })).result.items;
+    expect(afterRefund).toMatchObject([{ isGranted: false, isRevoked: true }]);
+
+    const stranger = { customerSession: (await shop.polar.customerSessions.create({ customerId: await buy(product.id, "not-studio@example.com") })).token };
+    await expect(customerSide.customerPortal.benefitGrants.get(stranger, { id: github?.id ?? "" })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("lets the customer correct how their invoices are addressed, and tells the seller", async () => {
+    const product = await shop.polar.products.create({ name: "Invoice test", prices: [{ amountType: "fixed", priceAmount: 300, priceCurrency: "usd" }] });
+    const customerId = await buy(product.id, "billing-details@example.com");
+    const security = { customerSession: (await shop.polar.customerSessions.create({ customerId })).token };
+
+    const updated = await customerSide.customerPortal.customers.update(security, {
+      billingName: "Fjord Tools ApS",
+      billingAddress: { country: "DK", line1: "Havnegade 1", postalCode: "8000", city: "Aarhus" },
+      taxId: "DK12345678",
+    });
+    expect(updated).toMatchObject({ billingName: "Fjord Tools ApS", billingAddress: { country: "DK", city: "Aarhus", line1: "Havnegade 1" }, taxId: ["DK12345678", null] });
+    expect(await customerSide.customerPortal.customers.get(security)).toMatchObject({ billingName: "Fjord Tools ApS", email: "billing-details@example.com" });
+    expect(await shop.polar.customers.get({ id: customerId })).toMatchObject({ billingAddress: { city: "Aarhus" }, taxId: ["DK12345678", null] });
+    await expect.poll(() => eventTypesAbout(stack, customerId)).toContain("customer.updated");
+
+    // The SDK checks the country itself, so a wrong one is sent as a hand-written client would.
+    const refused = await fetch(`${stack.gateway.url}/v1/customer-portal/customers/me`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${security.customerSession}`, "content-type": "application/json" },
+      body: JSON.stringify({ billing_address: { country: "Denmark" } }),
+    });
+    expect(refused.status).toBe(422);
+    expect((await customerSide.customerPortal.customers.get(security)).billingAddress).toMatchObject({ city: "Aarhus" });
   });
 
   it("shows a signed-in Tollgate user what they bought from every seller, once their e-mail is verified", async () => {

@@ -43,3 +43,26 @@ export function storedProperties(type: BenefitType, input: Record<string, unknow
       return input;
   }
 }
+
+/**
+ * What a customer who holds the benefit is shown of its configuration: never the seller's secrets
+ * (Discord's guild token and role) or a GitHub permission, and of downloadables only the files
+ * that are not archived.
+ */
+export function subscriberProperties(type: BenefitType, properties: Record<string, unknown>): Record<string, unknown> {
+  switch (type) {
+    case "custom":
+      return { note: properties.note ?? null };
+    case "discord":
+      return { guild_id: properties.guild_id };
+    case "github_repository":
+      return { repository_owner: properties.repository_owner, repository_name: properties.repository_name };
+    case "downloadables": {
+      const archived = (properties.archived ?? {}) as Record<string, boolean>;
+      return { active_files: ((properties.files ?? []) as string[]).filter((file) => !archived[file]) };
+    }
+    case "license_keys":
+    case "meter_credit":
+      return properties;
+  }
+}

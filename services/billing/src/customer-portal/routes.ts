@@ -1,9 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, invalidField, notFound, pageJson, pageOf, paging, polarErrors, sorting, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, sorting, type Endpoint, type Knex } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import type { BenefitGrantRow } from "../benefits/grants.js";
-import { findCustomer } from "../customers/customers.sql.js";
 import { files } from "../files/files.sql.js";
 import { fileJson } from "../files/output.js";
 import { licenseKeys, type LicenseKeyRow } from "../license-keys/license-keys.sql.js";
@@ -18,12 +17,7 @@ import { cancelAtPeriodEnd, uncancel, useCardForSubscriptions } from "../subscri
 import { subscriptionsJson } from "../subscriptions/output.js";
 import { CANCELLATION_REASONS, subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
-
-/** The customer a portal call is for: only a customer session opens the portal. */
-function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string } {
-  if (identity.kind !== "customer_session") throw new HttpError(401, polarErrors.codes.unauthorized, "A customer session token is required.");
-  return identity;
-}
+import { customerOf, mine, portalOrganization } from "./portal.js";
 
 const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
 const ORDER_SORTABLE = { created_at: "created_at" } as const;
@@ -38,24 +32,17 @@ const subscriptionUpdate = z.object({
 });
 
 /**
- * The customer portal's API, for a customer session (`polar_cst_…`): the customer's own profile,
- * orders, subscriptions (cancelled and resumed when the seller lets customers change them) and
- * license keys. Products come with their seller, as Polar's portal shows them.
+ * The customer portal's API, for a customer session (`polar_cst_…`): the customer's orders,
+ * subscriptions (cancelled and resumed when the seller lets customers change them) and
+ * license keys, downloadables and cards (profile.ts and benefit-grants.ts hold the rest). Products come with their seller, as Polar's portal shows them.
  */
 export function customerPortalEndpoints(billing: Billing): Endpoint[] {
   const { db, config } = billing;
   const publicUrl = config.PUBLIC_URL;
 
-  /** The seller, as the portal's product listings name it. */
-  const organizationOf = async (organizationId: string) => {
-    const seller = await findSeller(db, organizationId);
-    if (!seller) throw notFound("Organization");
-    const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings } = sellerJson(seller);
-    return { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings };
-  };
   const customerOrders = async (organizationId: string, rows: OrderRow[]) => {
     const [organization, shown, bought] = await Promise.all([
-      organizationOf(organizationId),
+      portalOrganization(db, organizationId),
       ordersJson(db, rows),
       products(db).whereIn("id", rows.flatMap((order) => (order.product_id ? [order.product_id] : []))).then((found) => productsJson(db, found, publicUrl)),
     ]);
@@ -65,13 +52,8 @@ export function customerPortalEndpoints(billing: Billing): Endpoint[] {
     });
   };
   const customerSubscriptions = async (organizationId: string, rows: SubscriptionRow[]) => {
-    const organization = await organizationOf(organizationId);
+    const organization = await portalOrganization(db, organizationId);
     return (await subscriptionsJson(db, rows, publicUrl)).map((subscription) => ({ ...subscription, product: { ...subscription.product, organization } }));
-  };
-  /** The row, found among the customer's own, or 404 whether it is someone else's or nobody's. */
-  const mine = <Row>(found: Row | undefined, what: string): Row => {
-    if (!found) throw notFound(what);
-    return found;
   };
   const changeSubscription = (identity: IdentityClaims, id: string, change: (trx: Knex.Transaction, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>) => {
     const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
@@ -87,25 +69,6 @@ export function customerPortalEndpoints(billing: Billing): Endpoint[] {
   };
 
   return [
-    defineEndpoint("/v1/customer-portal/customers/me", { method: "GET" }, async ({ identity }) => {
-      const customer = await findCustomer(db, customerOf(identity).customer_id);
-      if (!customer) throw notFound("Customer");
-      return {
-        id: customer.id,
-        created_at: customer.created_at,
-        modified_at: customer.modified_at,
-        email: customer.email,
-        email_verified: customer.email_verified,
-        name: customer.name,
-        billing_name: customer.name,
-        billing_address: customer.billing_address,
-        tax_id: customer.tax_id === null ? null : [customer.tax_id, null],
-        oauth_accounts: {},
-        default_payment_method_id: null,
-        type: "individual",
-      };
-    }),
-
     defineEndpoint(
       "/v1/customer-portal/customers/me/payment-methods",
       { method: "POST", status: 201, body: z.object({ confirmation_token_id: z.string(), set_default: z.boolean(), return_url: z.string().optional() }) },

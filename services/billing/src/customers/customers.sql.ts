@@ -16,9 +16,13 @@ export interface CustomerRow {
   email: string;
   email_verified: boolean;
   name: string | null;
+  /** The name invoices carry when it is not the customer's own (a company's, say); the customer sets it in the portal. */
+  billing_name: string | null;
   external_id: string | null;
   billing_address: Address | null;
   tax_id: string | null;
+  /** The saved card renewals are charged to, when the customer chose one. */
+  default_payment_method_id: string | null;
   locale: string | null;
   metadata: Metadata;
   created_at: Date;
@@ -26,7 +30,7 @@ export interface CustomerRow {
   deleted_at: Date | null;
 }
 
-export type CustomerChanges = Partial<Pick<CustomerRow, "email" | "name" | "external_id" | "billing_address" | "tax_id" | "locale" | "metadata">>;
+export type CustomerChanges = Partial<Pick<CustomerRow, "email" | "name" | "billing_name" | "external_id" | "billing_address" | "tax_id" | "locale" | "metadata">>;
 
 export const customers = (db: Knex) => db<CustomerRow>("customers").whereNull("deleted_at");
 

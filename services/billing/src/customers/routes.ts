@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { defineEndpoint, randomId, type Endpoint, type Knex, invalidField, isUniqueViolation, notFound, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, randomId, type Endpoint, invalidField, isUniqueViolation, notFound, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { addressInput } from "../api/address.js";
 import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
-import { emitBillingEvent } from "../events.js";
-import { customers, findCustomer, findCustomerByExternalId, insertCustomer, scheduleStateChange, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
+import { changeCustomer } from "./changes.js";
+import { customers, findCustomer, findCustomerByExternalId, insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 import { customerState } from "./state.js";
 
@@ -53,23 +53,13 @@ function conflictOf(error: unknown, customer: { email?: string; external_id?: st
 }
 
 export function customerEndpoints(billing: Billing): Endpoint[] {
-  const { db, access, outbox, config } = billing;
+  const { db, access } = billing;
   const byId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", id: string) => reachable(access, identity, scope, await findCustomer(db, id), "Customer");
   const byExternalId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", externalId: string) => {
     const customer = await findCustomerByExternalId(db, await access.organizationIds(identity, scope), externalId);
     if (!customer) throw notFound("Customer");
     return customer;
   };
-
-  /** Writes a change with its announcements: the customer event now, their state once the burst settles. */
-  const change = (type: "customer.created" | "customer.updated" | "customer.deleted", write: (trx: Knex.Transaction) => Promise<CustomerRow | undefined>) =>
-    db.transaction(async (trx) => {
-      const customer = await write(trx);
-      if (!customer) throw notFound("Customer");
-      await emitBillingEvent(outbox, trx, type, customer.organization_id, customerJson(customer));
-      if (type !== "customer.deleted") await scheduleStateChange(trx, customer.id, config.CUSTOMER_STATE_DEBOUNCE_MS);
-      return customer;
-    });
 
   const update = async (existing: CustomerRow, body: z.output<typeof updateBody>) => {
     const changes = changesOf(body);
@@ -79,18 +69,18 @@ export function customerEndpoints(billing: Billing): Endpoint[] {
       changes.external_id = body.external_id;
     }
     try {
-      return customerJson(await change("customer.updated", (trx) => updateCustomer(trx, existing.id, changes)));
+      return customerJson(await changeCustomer(billing, "customer.updated", (trx) => updateCustomer(trx, existing.id, changes)));
     } catch (error) {
       conflictOf(error, { ...existing, ...changes });
     }
   };
 
   const remove = async (existing: CustomerRow, anonymize: boolean) => {
-    await change("customer.deleted", (trx) =>
+    await changeCustomer(billing, "customer.deleted", (trx) =>
       updateCustomer(trx, existing.id, {
         deleted_at: new Date(),
         // Anonymized, the customer keeps their id (orders refer to it) and loses what identifies them.
-        ...(anonymize && { email: `${existing.id}@anonymized.invalid`, name: null, billing_address: null, tax_id: null, external_id: null }),
+        ...(anonymize && { email: `${existing.id}@anonymized.invalid`, name: null, billing_name: null, billing_address: null, tax_id: null, external_id: null }),
       }),
     );
   };
@@ -101,7 +91,7 @@ export function customerEndpoints(billing: Billing): Endpoint[] {
     defineEndpoint("/v1/customers/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
       const organizationId = await access.organizationFor(identity, "customers:write", body.organization_id);
       try {
-        const created = await change("customer.created", (trx) =>
+        const created = await changeCustomer(billing, "customer.created", (trx) =>
           insertCustomer(trx, { id: randomId(32), organization_id: organizationId, ...changesOf(body), email: body.email, external_id: body.external_id ?? null }),
         );
         return customerJson(created);

@@ -524,4 +524,11 @@ export const billingMigrations: Migrations = {
       });
     },
   },
+  "0014_customer_billing_names": {
+    async up(db) {
+      await db.schema.alterTable("customers", (t) => {
+        t.text("billing_name");
+      });
+    },
+  },
 };
