@@ -3,7 +3,6 @@ import { defineEndpoint, invalidField, notFound, pageJson, pageOf, paging, rando
 import type { Billing } from "../billing.js";
 import { metadataInput } from "../api/metadata.js";
 import { openCheckout } from "../checkouts/open.js";
-import { checkoutJson } from "../checkouts/output.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import { products } from "../products/products.sql.js";
 import { checkoutLinks, insertCheckoutLink, updateCheckoutLink, type CheckoutLinkRow, type CheckoutLinkSettings } from "./checkout-links.sql.js";
@@ -127,7 +126,7 @@ export function checkoutLinkEndpoints(billing: Billing): Endpoint[] {
         });
       // A prefill that does not hold (a spent discount code) is dropped rather than keep the buyer out.
       const checkout = await open(query).catch((error: ValidationError) => (Object.keys(query).length > 0 ? open({}) : Promise.reject(error)));
-      res.redirect(303, (await checkoutJson(db, checkout, publicUrl)).url);
+      res.redirect(303, checkout.url);
     }),
   ];
 }

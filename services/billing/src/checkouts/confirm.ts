@@ -6,7 +6,7 @@ import { emitBillingEvent } from "../events.js";
 import { checkouts, updateCheckout, type CheckoutChanges, type CheckoutRow } from "./checkouts.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { announceCheckout } from "./lifecycle.js";
-import { billingAddressFields } from "./output.js";
+import { billingAddressFields, type CheckoutJson } from "./output.js";
 import { cardRequirements, checkoutAmounts } from "./pricing.js";
 import type { PriceRow } from "../products/prices.js";
 import { findProduct } from "../products/products.sql.js";
@@ -87,7 +87,7 @@ async function payingCustomer(billing: Billing, trx: Knex.Transaction, checkout:
  * settles who the customer is, and queues the payment, all in one transaction with the checkout row
  * locked, so two confirms at once give one confirmation and the other a 403.
  */
-export async function confirmCheckout(billing: Billing, checkoutId: string, changes: CheckoutChanges, confirmationTokenId: string | null | undefined): Promise<CheckoutRow> {
+export async function confirmCheckout(billing: Billing, checkoutId: string, changes: CheckoutChanges, confirmationTokenId: string | null | undefined): Promise<CheckoutJson> {
   return billing.db.transaction(async (trx) => {
     const checkout = await checkouts(trx).where({ id: checkoutId }).forUpdate().first();
     if (!checkout) throw new Error(`checkout ${checkoutId} is gone`);
@@ -109,8 +109,8 @@ export async function confirmCheckout(billing: Billing, checkoutId: string, chan
       confirmation_token_id: confirmationTokenId ?? null,
       run_at: new Date(),
     });
-    await announceCheckout(billing, trx, confirmed);
+    const json = await announceCheckout(billing, trx, confirmed);
     trx.executionPromise.then(() => billing.wakePayments(), () => undefined);
-    return confirmed;
+    return json;
   });
 }

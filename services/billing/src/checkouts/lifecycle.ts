@@ -3,16 +3,20 @@ import type { Billing } from "../billing.js";
 import { emitBillingEvent } from "../events.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { checkouts, overdueCheckouts, updateCheckout, type CheckoutRow } from "./checkouts.sql.js";
-import { checkoutJson } from "./output.js";
+import { checkoutJson, type CheckoutJson } from "./output.js";
 
 /** How long a checkout stays open. */
 export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-/** Announces a checkout's new state to the seller's webhooks, in the transaction that changed it. */
-export async function announceCheckout(billing: Billing, trx: Knex.Transaction, checkout: CheckoutRow, type: "checkout.created" | "checkout.updated" = "checkout.updated"): Promise<void> {
+/**
+ * Announces a checkout's new state to the seller's webhooks, in the transaction that changed it,
+ * and gives back what it announced: the caller answers with it rather than read it all again.
+ */
+export async function announceCheckout(billing: Billing, trx: Knex.Transaction, checkout: CheckoutRow, type: "checkout.created" | "checkout.updated" = "checkout.updated"): Promise<CheckoutJson> {
   const json = await checkoutJson(trx, checkout, billing.config.PUBLIC_URL);
   await emitBillingEvent(billing.outbox, trx, type, checkout.organization_id, json);
   if (checkout.status === "expired") await emitBillingEvent(billing.outbox, trx, "checkout.expired", checkout.organization_id, json);
+  return json;
 }
 
 /** Expires the locked, open, overdue checkouts given. */

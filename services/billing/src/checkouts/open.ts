@@ -6,6 +6,7 @@ import { sellerNow } from "../test-clock/clock.js";
 import type { ProductRow } from "../products/products.sql.js";
 import { insertCheckout, type CheckoutRow } from "./checkouts.sql.js";
 import { announceCheckout, CHECKOUT_LIFETIME_MS } from "./lifecycle.js";
+import type { CheckoutJson } from "./output.js";
 import { amountFor } from "./pricing.js";
 import { chosenPrice, revise, type Revision } from "./revise.js";
 
@@ -27,9 +28,9 @@ export interface CheckoutRequest {
 /**
  * Opens a checkout for products the caller has already found and may sell (one seller's, none
  * archived): the chosen product's price in the currency asked for or the seller's default, its
- * amount, and the request's details; announced as checkout.created.
+ * amount, and the request's details; announced as checkout.created, and shown as announced.
  */
-export async function openCheckout(billing: Billing, offered: ProductRow[], request: CheckoutRequest): Promise<CheckoutRow> {
+export async function openCheckout(billing: Billing, offered: ProductRow[], request: CheckoutRequest): Promise<CheckoutJson> {
   const { db } = billing;
   const organizationId = offered[0]?.organization_id ?? "";
   for (const [index, product] of offered.entries()) {
@@ -86,8 +87,6 @@ export async function openCheckout(billing: Billing, offered: ProductRow[], requ
   const changes = { ...(await revise(db, draft, request.revision)), ...request.settings };
   return db.transaction(async (trx) => {
     const { created_at: _created, modified_at: _modified, ...columns } = { ...draft, ...changes };
-    const created = await insertCheckout(trx, columns);
-    await announceCheckout(billing, trx, created, "checkout.created");
-    return created;
+    return announceCheckout(billing, trx, await insertCheckout(trx, columns), "checkout.created");
   });
 }

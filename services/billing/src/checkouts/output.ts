@@ -120,10 +120,12 @@ export async function checkoutJson(db: Knex, checkout: CheckoutRow, publicUrl: s
   };
 }
 
-/** The checkout as the customer's page sees it (Polar's CheckoutPublic): no seller metadata, with the seller's name. */
-export async function checkoutPublicJson(db: Knex, checkout: CheckoutRow, publicUrl: string) {
-  const [full, seller] = await Promise.all([checkoutJson(db, checkout, publicUrl), findSeller(db, checkout.organization_id)]);
-  if (!seller) throw new Error(`checkout ${checkout.id} belongs to no seller`);
+export type CheckoutJson = Awaited<ReturnType<typeof checkoutJson>>;
+
+/** The checkout as the customer's page sees it (Polar's CheckoutPublic), made from the seller's view: no seller metadata, with the seller's name. */
+export async function checkoutPublicJson(db: Knex, full: CheckoutJson) {
+  const seller = await findSeller(db, full.organization_id);
+  if (!seller) throw new Error(`checkout ${full.id} belongs to no seller`);
   const { metadata: _metadata, customer_metadata: _customerMetadata, external_customer_id: _external, subscription_id: _subscription, trial_interval: _interval, trial_interval_count: _count, ...shown } = full;
   const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates } = sellerJson(seller);
   return { ...shown, organization: { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates } };

@@ -98,11 +98,7 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
   const change = async (checkout: CheckoutRow, revision: Revision, settings: Partial<CheckoutRow> = {}) => {
     if (checkout.status !== "open") throw notOpen(checkout);
     const changes = { ...(await revise(db, checkout, revision)), ...settings };
-    return db.transaction(async (trx) => {
-      const changed = await updateCheckout(trx, checkout.id, changes);
-      await announceCheckout(billing, trx, changed);
-      return changed;
-    });
+    return db.transaction(async (trx) => announceCheckout(billing, trx, await updateCheckout(trx, checkout.id, changes)));
   };
 
   return [
@@ -115,8 +111,7 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
         if (product.organization_id !== organizationId || !(await access.allows(identity, "checkouts:write", product.organization_id))) throw invalidField(["products", index], "Product not found", product.id);
       }
       const { products: productIds, product_id: productId, product_price_id: priceId, amount, currency, customer_id: customerId, external_customer_id: externalCustomerId, ...details } = body;
-      const created = await openCheckout(billing, offered, { productIds, productId, priceId, amount, currency, customerId, externalCustomerId, revision: details, settings: settingsOf(body) });
-      return checkoutJson(db, created, publicUrl);
+      return openCheckout(billing, offered, { productIds, productId, priceId, amount, currency, customerId, externalCustomerId, revision: details, settings: settingsOf(body) });
     }),
 
     defineEndpoint(
@@ -150,16 +145,16 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
 
     defineEndpoint("/v1/checkouts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
       const checkout = await seen(identity, "checkouts:write", params.id);
-      return checkoutJson(db, await change(checkout, body, settingsOf(body)), publicUrl);
+      return change(checkout, body, settingsOf(body));
     }),
 
     // The customer's side: the client secret is the credential, as it is for Polar's checkout page.
     defineEndpoint("/v1/checkouts/client/:client_secret", { method: "GET", params: z.object({ client_secret: z.string() }) }, async ({ params }) =>
-      checkoutPublicJson(db, await bySecret(params.client_secret), publicUrl),
+      checkoutPublicJson(db, await checkoutJson(db, await bySecret(params.client_secret), publicUrl)),
     ),
 
     defineEndpoint("/v1/checkouts/client/:client_secret", { method: "PATCH", params: z.object({ client_secret: z.string() }), body: clientUpdateBody }, async ({ params, body }) =>
-      checkoutPublicJson(db, await change(await bySecret(params.client_secret), body), publicUrl),
+      checkoutPublicJson(db, await change(await bySecret(params.client_secret), body)),
     ),
 
     defineEndpoint("/v1/checkouts/client/:client_secret/confirm", { method: "POST", params: z.object({ client_secret: z.string() }), body: confirmBody }, async ({ params, body }) => {
@@ -171,7 +166,7 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
       await checkComplete(db, { ...checkout, ...changes }, confirmationTokenId);
       const confirmed = await confirmCheckout(billing, checkout.id, changes, confirmationTokenId);
       // Customer sessions (for the portal link after paying) arrive with the customer portal.
-      return { ...(await checkoutPublicJson(db, confirmed, publicUrl)), customer_session_token: null };
+      return { ...(await checkoutPublicJson(db, confirmed)), customer_session_token: null };
     }),
   ];
 }

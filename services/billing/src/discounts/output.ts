@@ -5,6 +5,7 @@ import type { DiscountRow } from "./discounts.sql.js";
 
 /** Discounts as Polar shows them: the fields of their type and duration, with the products they are for. */
 export async function discountsJson(db: Knex, rows: DiscountRow[]) {
+  if (rows.length === 0) return [];
   const links = await db<ProductRow>("products")
     .join("discount_products", "discount_products.product_id", "products.id")
     .whereIn("discount_products.discount_id", rows.map((discount) => discount.id))

@@ -14,6 +14,9 @@ const subscriptionOf = (rows: SubscriptionRow[], id: string | null) => {
   return found ? subscriptionFieldsJson(found) : null;
 };
 
+/** The rows with the ids given, read only when there are any (most orders have no discount or subscription). */
+const rowsWithIds = async <Row>(ids: string[], read: (ids: string[]) => PromiseLike<Row[]>): Promise<Row[]> => (ids.length === 0 ? [] : read(ids));
+
 /** Orders as Polar shows them, with their customer, product, discount and items, read for all at once. */
 export async function ordersJson(db: Knex, rows: OrderRow[]) {
   const ids = (pick: (order: OrderRow) => string | null) => [...new Set(rows.map(pick).filter((id): id is string => id !== null))];
@@ -22,8 +25,8 @@ export async function ordersJson(db: Knex, rows: OrderRow[]) {
     // A deleted customer's orders still show who bought.
     db<CustomerRow>("customers").whereIn("id", ids((order) => order.customer_id)),
     products(db).whereIn("id", ids((order) => order.product_id)),
-    discounts(db).whereIn("id", ids((order) => order.discount_id)),
-    subscriptions(db).whereIn("id", ids((order) => order.subscription_id)),
+    rowsWithIds(ids((order) => order.discount_id), (wanted) => discounts(db).whereIn("id", wanted)),
+    rowsWithIds(ids((order) => order.subscription_id), (wanted) => subscriptions(db).whereIn("id", wanted)),
   ]);
   const discountJsons = new Map((await discountsJson(db, discountRows)).map((discount) => [discount.id, discount]));
   return rows.map((order) => {
