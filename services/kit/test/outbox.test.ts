@@ -17,6 +17,7 @@ import {
 import { createTestEnvironment, publishedEvents, spawnTypeScript, type TestEnvironment } from "@tollgate/kit/testing";
 
 const itemCreated = defineEvent("test.item_created", z.object({ item: z.number().int() }));
+const itemShipped = defineEvent("test.item_shipped", z.object({ item: z.number().int() }));
 const SCHEMA = "outbox_test";
 
 let environment: TestEnvironment;
@@ -81,6 +82,22 @@ describe("transactional outbox", () => {
       const events = await eventually(streamEvents, (found) => found.length === 1, 5_000);
       expect(events).toEqual([envelope]);
       expect(envelope).toMatchObject({ type: "test.item_created", source: "outbox-test", data: { item: 1 } });
+      expect(await pendingCount()).toBe(0);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("writes the events one change makes in one go, published in the order given", async () => {
+    await clear();
+    const running = relay();
+    await running.start();
+    try {
+      const envelopes = await db.transaction((trx) => outbox.emitEach(trx, [itemCreated, itemShipped], { item: 7 }));
+      const events = await eventually(streamEvents, (found) => found.length === 2, 5_000);
+      expect(events).toEqual(envelopes);
+      expect(events.map((event) => event.type)).toEqual(["test.item_created", "test.item_shipped"]);
+      await expect(db.transaction((trx) => outbox.emitEach(trx, [itemCreated, itemShipped], { item: 0.5 }))).rejects.toThrow();
       expect(await pendingCount()).toBe(0);
     } finally {
       await running.stop();

@@ -14,8 +14,7 @@ export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
  */
 export async function announceCheckout(billing: Billing, trx: Knex.Transaction, checkout: CheckoutRow, type: "checkout.created" | "checkout.updated" = "checkout.updated"): Promise<CheckoutJson> {
   const json = await checkoutJson(trx, checkout, billing.config.PUBLIC_URL);
-  await emitBillingEvent(billing.outbox, trx, type, checkout.organization_id, json);
-  if (checkout.status === "expired") await emitBillingEvent(billing.outbox, trx, "checkout.expired", checkout.organization_id, json);
+  await emitBillingEvent(billing.outbox, trx, checkout.status === "expired" ? [type, "checkout.expired"] : type, checkout.organization_id, json);
   return json;
 }
 

@@ -54,9 +54,7 @@ export async function openOrder(billing: Billing, trx: Knex.Transaction, draft: 
 /** The order is paid: order.updated, then order.paid, as Polar sends them. */
 export async function markOrderPaid(billing: Billing, trx: Knex.Transaction, order: OrderRow): Promise<OrderRow> {
   const paid = await updateOrder(trx, order.id, { status: "paid" });
-  const json = await orderJson(trx, paid);
-  await emitBillingEvent(billing.outbox, trx, "order.updated", paid.organization_id, json);
-  await emitBillingEvent(billing.outbox, trx, "order.paid", paid.organization_id, json);
+  await emitBillingEvent(billing.outbox, trx, ["order.updated", "order.paid"], paid.organization_id, await orderJson(trx, paid));
   return paid;
 }
 

@@ -73,9 +73,7 @@ export function refundEndpoints(billing: Billing): Endpoint[] {
           status: refundedAmount >= netOf(order) ? "refunded" : "partially_refunded",
         });
         if (refund.revoke_benefits) await revokeBenefits(billing, trx, { order_id: order.id }, await sellerNow(trx, order.organization_id));
-        const json = await orderJson(trx, refunded);
-        await emitBillingEvent(outbox, trx, "order.updated", order.organization_id, json);
-        await emitBillingEvent(outbox, trx, "order.refunded", order.organization_id, json);
+        await emitBillingEvent(outbox, trx, ["order.updated", "order.refunded"], order.organization_id, await orderJson(trx, refunded));
         return refundJson(refund);
       });
     }),

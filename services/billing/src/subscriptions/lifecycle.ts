@@ -24,7 +24,7 @@ const DAY_MS = 86_400_000;
 /** Announces a subscription's new state, once per event type, in the transaction that changed it. */
 export async function announceSubscription(billing: Billing, trx: Knex.Transaction, subscription: SubscriptionRow, ...types: SubscriptionEvent[]): Promise<void> {
   const json = await subscriptionJson(trx, subscription, billing.config.PUBLIC_URL);
-  for (const type of types) await emitBillingEvent(billing.outbox, trx, type, subscription.organization_id, json);
+  await emitBillingEvent(billing.outbox, trx, types, subscription.organization_id, json);
   await scheduleStateChange(trx, subscription.customer_id, billing.config.CUSTOMER_STATE_DEBOUNCE_MS);
 }
 

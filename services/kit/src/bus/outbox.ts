@@ -28,21 +28,25 @@ export class Outbox {
     event: EventDefinition<string, Data>,
     data: z.input<Data>,
   ): Promise<EventEnvelope> {
-    const envelope: EventEnvelope = {
-      id: randomUUID(),
-      type: event.type,
-      occurred_at: new Date().toISOString(),
-      source: this.source,
-      data: event.data.parse(data),
-    };
-    // One round trip: the row, and a notification Postgres delivers to the relay only on commit.
-    await trx.raw("with written as (insert into outbox (id, subject, envelope) values (?, ?, ?)) select pg_notify(?, '')", [
-      envelope.id,
-      this.names.eventSubject(event.type),
-      JSON.stringify(envelope),
+    const [envelope] = await this.emitEach(trx, [event], data);
+    if (!envelope) throw new Error(`${event.type} was not written`);
+    return envelope;
+  }
+
+  /**
+   * Writes one event of each definition given, all with the same data and in that order, in one
+   * statement: for a change that several events announce (Polar's order.updated then order.paid).
+   */
+  async emitEach<Data extends z.ZodType<Record<string, unknown>>>(trx: Knex.Transaction, events: EventDefinition<string, Data>[], data: z.input<Data>): Promise<EventEnvelope[]> {
+    if (events.length === 0) return [];
+    const occurredAt = new Date().toISOString();
+    const envelopes = events.map((event): EventEnvelope => ({ id: randomUUID(), type: event.type, occurred_at: occurredAt, source: this.source, data: event.data.parse(data) }));
+    // One round trip: the rows (numbered in this order), and a notification Postgres delivers to the relay only on commit.
+    await trx.raw(`with written as (insert into outbox (id, subject, envelope) values ${envelopes.map(() => "(?, ?, ?)").join(", ")}) select pg_notify(?, '')`, [
+      ...envelopes.flatMap((envelope) => [envelope.id, this.names.eventSubject(envelope.type), JSON.stringify(envelope)]),
       notifyChannel(this.schema),
     ]);
-    return envelope;
+    return envelopes;
   }
 }
 
