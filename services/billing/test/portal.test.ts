@@ -69,6 +69,10 @@ describe("the customer portal", () => {
     await expect(customerSide.customerPortal.customers.get({ customerSession: shop.token })).rejects.toMatchObject({ statusCode: 401 });
     await expect(customerSide.customerPortal.customers.get({ customerSession: "polar_cst_not-a-session" })).rejects.toMatchObject({ statusCode: 401 });
     await expect(shop.polar.customerSessions.create({ customerId: "cus_nobody" })).rejects.toMatchObject({ statusCode: 422 });
+    // A customer the seller deletes is shut out of the portal: their sessions end, the gateway's cached copies too.
+    await shop.polar.customers.delete({ id: mineId });
+    const portalStatus = () => customerSide.customerPortal.orders.list({ customerSession: token }, {}).then(() => 200, (error: { statusCode?: number }) => error.statusCode);
+    await expect.poll(portalStatus, { timeout: 10_000 }).toBe(401);
   });
 
   it("hands the customer download links for the files a purchase granted, for as long as it is granted", async () => {
@@ -90,8 +94,10 @@ describe("the customer portal", () => {
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get("content-disposition")).toContain('filename="field guide.pdf"');
     expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
-    // One character of the signature changed (to one it was not) is a link nobody signed.
-    const forged = link.slice(0, -1) + (link.endsWith("A") ? "B" : "A");
+    // The signature's first character changed is a link nobody signed (its last carries unused
+    // base64 bits, so changing that one can leave the signature as it was).
+    const signatureAt = link.lastIndexOf(".") + 1;
+    const forged = link.slice(0, signatureAt) + (link[signatureAt] === "A" ? "B" : "A") + link.slice(signatureAt + 1);
     expect((await fetch(forged.replace(PUBLIC_URL, stack.gateway.url))).status).toBe(403);
 
     const [order] = (await shop.polar.orders.list({ productId: product.id })).result.items;

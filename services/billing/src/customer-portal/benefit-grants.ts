@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, repeated, sorting, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, HttpError, invalidField, notFound, pageJson, pageOf, paging, repeated, sorting, type Endpoint, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import type { BenefitRow } from "../benefits/benefits.sql.js";
 import type { BenefitGrantRow } from "../benefits/grants.js";
@@ -32,7 +32,7 @@ async function grantsJson(db: Knex, customerId: string, organizationId: string, 
     portalOrganization(db, organizationId),
     db<BenefitRow>("benefits").whereIn("id", grants.map((grant) => grant.benefit_id)),
   ]);
-  if (!customer) return [];
+  if (!customer) throw notFound("Customer");
   const benefitById = new Map(benefits.map((benefit) => [benefit.id, benefit]));
   return grants.flatMap((grant) => {
     const benefit = benefitById.get(grant.benefit_id);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { defineEndpoint, invalidField, randomId, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, invalidField, randomId, type Endpoint, type Knex, type Outbox } from "@tollgate/kit";
+import { accessTokenRevoked } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { customerJson } from "../customers/output.js";
 import { customers } from "../customers/customers.sql.js";
@@ -60,4 +61,14 @@ export function customerSessionEndpoints(billing: Billing): Endpoint[] {
       };
     }),
   ];
+}
+
+/**
+ * Ends every portal session of a deleted customer, and has the gateway drop its cached copy of
+ * each: a customer session is a bearer token there, forgotten through the same event as a revoked
+ * access token.
+ */
+export async function endCustomerSessions(outbox: Outbox, trx: Knex.Transaction, customerId: string): Promise<void> {
+  const ended = await trx<CustomerSessionRow>("customer_sessions").where({ customer_id: customerId }).delete().returning(["id", "token_hash"]);
+  for (const session of ended) await outbox.emit(trx, accessTokenRevoked, { id: session.id, token_hash: session.token_hash });
 }

@@ -4,6 +4,7 @@ import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { addressInput } from "../api/address.js";
 import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
+import { endCustomerSessions } from "../customer-sessions/sessions.js";
 import { changeCustomer } from "./changes.js";
 import { customers, findCustomer, findCustomerByExternalId, insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
@@ -76,13 +77,14 @@ export function customerEndpoints(billing: Billing): Endpoint[] {
   };
 
   const remove = async (existing: CustomerRow, anonymize: boolean) => {
-    await changeCustomer(billing, "customer.deleted", (trx) =>
-      updateCustomer(trx, existing.id, {
+    await changeCustomer(billing, "customer.deleted", async (trx) => {
+      await endCustomerSessions(billing.outbox, trx, existing.id);
+      return updateCustomer(trx, existing.id, {
         deleted_at: new Date(),
         // Anonymized, the customer keeps their id (orders refer to it) and loses what identifies them.
         ...(anonymize && { email: `${existing.id}@anonymized.invalid`, name: null, billing_name: null, billing_address: null, tax_id: null, external_id: null }),
-      }),
-    );
+      });
+    });
   };
 
   const deleteQuery = z.object({ anonymize: z.stringbool().default(false) });
