@@ -76,6 +76,10 @@ async function main(): Promise<void> {
     };
 
     progress(`throughput: ${CHECKOUTS} checkouts, ${CONCURRENCY} buyers at a time`);
+    // Statements are what bounds the rate (see bench/README.md), so the bench counts them.
+    let statements = 0;
+    const countStatement = () => void statements++;
+    db.on("query", countStatement);
     const saturated: number[] = [];
     const started = performance.now();
     let begun = 0;
@@ -86,6 +90,7 @@ async function main(): Promise<void> {
       }),
     );
     clearInterval(progressTimer);
+    db.off("query", countStatement);
     const seconds = (performance.now() - started) / 1000;
     const rate = CHECKOUTS / seconds;
 
@@ -112,6 +117,7 @@ async function main(): Promise<void> {
     const atSteadyRate = summary(steady);
     console.log("\ncheckouts, one billing process, sandbox card 4242 (create → token → confirm → order.paid on the bus)");
     console.log(`  complete checkouts            ${formatRate(rate)}  (${CHECKOUTS} in ${seconds.toFixed(1)} s, ${CONCURRENCY} buyers at a time)`);
+    console.log(`  SQL statements per checkout   ${(statements / CHECKOUTS).toFixed(1)} (knex's query events, in the billing process)`);
     console.log(`  confirm → order.paid, saturated     p50 ${formatMs(underLoad.p50)}, p99 ${formatMs(underLoad.p99)}, max ${formatMs(underLoad.max)}`);
     console.log(`  confirm → order.paid at ${STEADY_RATE}/s    p50 ${formatMs(atSteadyRate.p50)}, p99 ${formatMs(atSteadyRate.p99)}, max ${formatMs(atSteadyRate.max)} (${steady.length} checkouts)`);
     console.log(`  targets: ≥ ${TARGETS.rate}/s (${rate >= TARGETS.rate ? "met" : "missed"}), p99 ≤ ${TARGETS.p99Ms} ms at ${STEADY_RATE}/s (${atSteadyRate.p99 <= TARGETS.p99Ms ? "met" : "missed"})`);

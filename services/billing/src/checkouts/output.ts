@@ -1,7 +1,7 @@
 import type { Knex } from "@tollgate/kit";
 import { findDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
-import { sellerJson } from "../organizations/output.js";
+import { sellerSummaryJson } from "../organizations/output.js";
 import { priceJson, type PriceRow } from "../products/prices.js";
 import { productsJson } from "../products/output.js";
 import { products } from "../products/products.sql.js";
@@ -127,6 +127,5 @@ export async function checkoutPublicJson(db: Knex, full: CheckoutJson) {
   const seller = await findSeller(db, full.organization_id);
   if (!seller) throw new Error(`checkout ${full.id} belongs to no seller`);
   const { metadata: _metadata, customer_metadata: _customerMetadata, external_customer_id: _external, subscription_id: _subscription, trial_interval: _interval, trial_interval_count: _count, ...shown } = full;
-  const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates } = sellerJson(seller);
-  return { ...shown, organization: { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates } };
+  return { ...shown, organization: sellerSummaryJson(seller) };
 }

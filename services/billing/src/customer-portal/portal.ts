@@ -1,6 +1,6 @@
 import { HttpError, notFound, polarErrors, type Knex } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { sellerJson } from "../organizations/output.js";
+import { sellerSummaryJson } from "../organizations/output.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 
 /** The customer a portal call is for: only a customer session opens the portal. */
@@ -19,6 +19,5 @@ export function mine<Row>(found: Row | undefined, what: string): Row {
 export async function portalOrganization(db: Knex, organizationId: string) {
   const seller = await findSeller(db, organizationId);
   if (!seller) throw notFound("Organization");
-  const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings } = sellerJson(seller);
-  return { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings };
+  return sellerSummaryJson(seller);
 }

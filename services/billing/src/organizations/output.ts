@@ -59,3 +59,9 @@ export function sellerJson(seller: SellerRow) {
     capabilities: { checkout_payments: true, subscription_renewals: true, payouts: false, refunds: true, api_access: true, dashboard_access: true },
   };
 }
+
+/** The seller as a buyer sees it beside what they buy (checkout page, portal): who, not how it is run. */
+export function sellerSummaryJson(seller: SellerRow) {
+  const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings } = sellerJson(seller);
+  return { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings };
+}
