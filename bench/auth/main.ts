@@ -21,9 +21,9 @@ import { JetStreamApiError, jetstreamManager } from "@nats-io/jetstream";
 import { busNames } from "@tollgate/proto";
 import { createDatabase } from "@tollgate/kit";
 import { PasswordHasher } from "../../services/auth/src/credentials/passwords.js";
-import { cpuUse, mergeCpu, settle, snapshot, type CpuGroups, type CpuUse } from "./cpu.js";
+import { cpuUse, mergeCpu, settle, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
 import { load, merge, stopAllLoad, type Figures, type Target } from "./load.js";
-import { Processes } from "./processes.js";
+import { Processes } from "../processes.js";
 import { envInteger, formatMs, formatRate, median, progress, withDatabase } from "../support.js";
 
 const SECONDS = envInteger("BENCH_SECONDS", 10);

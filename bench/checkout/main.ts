@@ -6,18 +6,30 @@
  *      each confirm its order.paid reached the bus. Under saturation (phase 1) that time is mostly
  *      the queue, so it is printed too but the latency figure is the steady one, as in bench/webhooks;
  *      it starts once the work phase 1 left behind is done.
- * Prints figures; asserts nothing.
+ * Billing runs as `npm start` runs it, in a process of its own (NODE_ENV=production); the buyers and
+ * the listener on the bus are this process. Prints figures and where the CPU went; asserts nothing.
  *
  * Env: BENCH_CHECKOUTS (default 1000), BENCH_CONCURRENCY (default 32), BENCH_STEADY_RATE (checkouts/s,
- * default 20), BENCH_STEADY_SECONDS (default 15), and the usual DATABASE_URL, NATS_URL, REDIS_URL.
+ * default 20), BENCH_STEADY_SECONDS (default 15), BENCH_CPU_PROF (a directory: billing's V8 CPU
+ * profile goes there), and the usual DATABASE_URL, NATS_URL, REDIS_URL.
  */
-import { billingService } from "@tollgate/billing";
-import { envInteger, formatMs, formatRate, percentile, progress, startBenchService } from "../support.js";
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import { busNames, IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
+import { connectBus, createDatabase, signIdentity } from "@tollgate/kit";
+import { freePort } from "../../launcher/src/ports.js";
+import { cpuUse, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
+import { Processes } from "../processes.js";
+import { envInteger, formatMs, formatRate, percentile, progress, withDatabase } from "../support.js";
 
 const CHECKOUTS = envInteger("BENCH_CHECKOUTS", 1_000);
 const CONCURRENCY = envInteger("BENCH_CONCURRENCY", 32);
 const STEADY_RATE = envInteger("BENCH_STEADY_RATE", 20);
 const STEADY_SECONDS = envInteger("BENCH_STEADY_SECONDS", 15);
+const CPU_PROFILES = process.env.BENCH_CPU_PROF;
+const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TARGETS = { rate: 100, p99Ms: 250 };
 const nextYear = new Date().getUTCFullYear() + 1;
 
@@ -26,19 +38,70 @@ const summary = (latencies: number[]) => {
   return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 };
 };
 
+async function waitUntilReady(url: string, exited: Promise<never>): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  const answering = async () => {
+    while (performance.now() < deadline) {
+      if (await fetch(url).then((response) => response.ok, () => false)) return;
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    throw new Error(`${url} did not answer within 60 s`);
+  };
+  await Promise.race([answering(), exited]);
+}
+
+/** Milliseconds of CPU per checkout for each group, from a measurement's share of a core. */
+function cpuPerCheckout(cpu: CpuUse, rate: number): string {
+  return Object.entries(cpu.cores)
+    .filter(([, cores]) => cores >= 0.005)
+    .map(([group, cores]) => `${group} ${((cores * 1000) / rate).toFixed(1)} ms (${Math.round(cores * 100)} % of a core)`)
+    .join(", ");
+}
+
 async function main(): Promise<void> {
-  const bench = await startBenchService("checkout", billingService);
-  const billing = bench.service;
-  const { db, bus } = billing.context;
-  const id = billing.context.config.NATS_PREFIX;
+  const id = randomBytes(4).toString("hex");
+  const database = `bench_checkout_${id}`;
+  const prefix = `bench_${id}`;
+  const identitySecret = randomBytes(32).toString("hex");
+  const admin = createDatabase({ url: withDatabase(SERVER_URL, "postgres"), schema: "public", poolMax: 1 });
+  const processes = new Processes((name, status) => progress(`${name} exited unexpectedly (${status}); see its output above`));
+  process.on("exit", () => processes.killAll());
+  progress(`creating database ${database}; NATS prefix ${prefix}`);
+  await admin.raw("create database ??", [database]);
+  const db = createDatabase({ url: withDatabase(SERVER_URL, database), schema: "billing", poolMax: 2 });
+  const bus = await connectBus({ url: NATS_URL, prefix, name: "bench-checkout" });
   try {
+    const port = await freePort();
+    const billingUrl = `http://127.0.0.1:${port}`;
+    processes.start(
+      "billing",
+      "services/billing/src/main.ts",
+      {
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        DATABASE_URL: withDatabase(SERVER_URL, database),
+        NATS_URL,
+        NATS_PREFIX: prefix,
+        REDIS_URL,
+        REDIS_PREFIX: `${prefix}:`,
+        IDENTITY_TOKEN_SECRET: identitySecret,
+        PUBLIC_URL: "http://127.0.0.1:3000",
+      },
+      CPU_PROFILES ? ["--cpu-prof", `--cpu-prof-dir=${resolve(CPU_PROFILES, `${id}-billing`)}`] : [],
+    );
+    progress("starting billing in a process of its own");
+    await waitUntilReady(`${billingUrl}/readyz`, processes.exitOf("billing"));
+
     // The seller, as the organization service's events would have made it.
     const organizationId = `org_${id}`;
     await db("organizations").insert({ id: organizationId, name: "Bench shop", slug: `bench-${id}` });
-    const seller = bench.as({ kind: "organization_token", token_id: "oat_bench", organization_id: organizationId, scopes: ["products:write", "checkouts:write", "checkouts:read"] });
-    const buyer = bench.as({ kind: "anonymous" });
+    const as = (claims: IdentityClaims) => ({ "content-type": "application/json", [IDENTITY_HEADER]: signIdentity(claims, identitySecret) });
+    const seller = as({ kind: "organization_token", token_id: "oat_bench", organization_id: organizationId, scopes: ["products:write", "checkouts:write", "checkouts:read"] });
+    const buyer = as({ kind: "anonymous" });
     const call = async <Result>(path: string, headers: Record<string, string>, body: unknown): Promise<Result> => {
-      const response = await fetch(`${billing.url}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
+      const response = await fetch(`${billingUrl}${path}`, { method: "POST", headers, body: JSON.stringify(body) });
       if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
       return (await response.json()) as Result;
     };
@@ -62,7 +125,7 @@ async function main(): Promise<void> {
     const purchase = async (): Promise<number> => {
       const index = bought++;
       const checkout = await call<{ id: string; client_secret: string }>("/v1/checkouts/", seller, { products: [product.id] });
-      const paid = new Promise<void>((resolve) => waiting.set(checkout.id, resolve));
+      const paid = new Promise<void>((done) => waiting.set(checkout.id, done));
       const token = await call<{ id: string }>("/v1/sandbox/confirmation-tokens", buyer, { card_number: "4242424242424242", exp_month: 12, exp_year: nextYear, cvc: "123" });
       confirmedAt.set(checkout.id, performance.now());
       await call(`/v1/checkouts/client/${checkout.client_secret}/confirm`, buyer, {
@@ -75,12 +138,22 @@ async function main(): Promise<void> {
       return paidAfter.get(checkout.id) ?? 0;
     };
 
+    // Where the cores go: billing, the database's backends and Postgres's own processes, NATS, and
+    // this process (the buyers and the listener).
+    const groups = async (): Promise<CpuGroups> => {
+      const backends = await admin.select<{ pid: number }[]>("pid").from("pg_stat_activity").where((where) => void where.where("datname", database).orWhereNull("datname"));
+      const nats = (await snapshot())?.byPid ?? new Map<number, { name: string }>();
+      return {
+        billing: [processes.pid("billing") ?? NaN],
+        postgres: backends.map((backend) => backend.pid),
+        nats: [...nats].filter(([, running]) => running.name === "nats-server").map(([pid]) => pid),
+        "bench (buyers)": [process.pid],
+      };
+    };
+
     progress(`throughput: ${CHECKOUTS} checkouts, ${CONCURRENCY} buyers at a time`);
-    // Statements are what bounds the rate (see bench/README.md), so the bench counts them.
-    let statements = 0;
-    const countStatement = () => void statements++;
-    db.on("query", countStatement);
     const saturated: number[] = [];
+    const before = await snapshot();
     const started = performance.now();
     let begun = 0;
     const progressTimer = setInterval(() => progress(`${saturated.length} of ${CHECKOUTS} paid`), 1_000);
@@ -90,8 +163,8 @@ async function main(): Promise<void> {
       }),
     );
     clearInterval(progressTimer);
-    db.off("query", countStatement);
     const seconds = (performance.now() - started) / 1000;
+    const cpu = await cpuUse(before, await snapshot(), await groups());
     const rate = CHECKOUTS / seconds;
 
     // The burst leaves work behind (each new customer's state, announced once its changes settle);
@@ -101,13 +174,13 @@ async function main(): Promise<void> {
       const [states, unpublished] = await Promise.all([db("customer_state_changes").count<{ count: string }[]>({ count: "*" }), db("outbox").whereNull("published_at").count<{ count: string }[]>({ count: "*" })]);
       return Number(states[0]?.count ?? 0) + Number(unpublished[0]?.count ?? 0);
     };
-    while ((await backlog()) > 0) await new Promise((resolve) => setTimeout(resolve, 250));
+    while ((await backlog()) > 0) await new Promise((done) => setTimeout(done, 250));
 
     progress(`latency: ${STEADY_RATE} checkouts/s for ${STEADY_SECONDS} s`);
     const steadyStarted = performance.now();
     const steady = await Promise.all(
       Array.from({ length: STEADY_RATE * STEADY_SECONDS }, async (_, index) => {
-        await new Promise((resolve) => setTimeout(resolve, steadyStarted + (index * 1000) / STEADY_RATE - performance.now()));
+        await new Promise((done) => setTimeout(done, steadyStarted + (index * 1000) / STEADY_RATE - performance.now()));
         return purchase();
       }),
     );
@@ -117,12 +190,18 @@ async function main(): Promise<void> {
     const atSteadyRate = summary(steady);
     console.log("\ncheckouts, one billing process, sandbox card 4242 (create → token → confirm → order.paid on the bus)");
     console.log(`  complete checkouts            ${formatRate(rate)}  (${CHECKOUTS} in ${seconds.toFixed(1)} s, ${CONCURRENCY} buyers at a time)`);
-    console.log(`  SQL statements per checkout   ${(statements / CHECKOUTS).toFixed(1)} (knex's query events, in the billing process)`);
+    if (cpu) console.log(`  CPU per checkout              ${cpuPerCheckout(cpu, rate)}; the machine ${Math.round((cpu.machineCores / 2) * 100)} % busy`);
     console.log(`  confirm → order.paid, saturated     p50 ${formatMs(underLoad.p50)}, p99 ${formatMs(underLoad.p99)}, max ${formatMs(underLoad.max)}`);
     console.log(`  confirm → order.paid at ${STEADY_RATE}/s    p50 ${formatMs(atSteadyRate.p50)}, p99 ${formatMs(atSteadyRate.p99)}, max ${formatMs(atSteadyRate.max)} (${steady.length} checkouts)`);
     console.log(`  targets: ≥ ${TARGETS.rate}/s (${rate >= TARGETS.rate ? "met" : "missed"}), p99 ≤ ${TARGETS.p99Ms} ms at ${STEADY_RATE}/s (${atSteadyRate.p99 <= TARGETS.p99Ms ? "met" : "missed"})`);
   } finally {
-    await bench.stop();
+    await processes.stopAll(10_000);
+    await bus.jsm.streams.delete(busNames(prefix).eventStream).catch(() => false);
+    await bus.nc.close();
+    await db.destroy();
+    await admin.raw("drop database if exists ?? with (force)", [database]);
+    await admin.destroy();
+    progress(`removed database ${database} and stream ${busNames(prefix).eventStream}`);
   }
 }
 

@@ -25,7 +25,7 @@ export class Processes {
 
   /** `entry` is relative to the repository root; `nodeArgs` go before it (e.g. `--cpu-prof`). */
   start(name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = []): void {
-    const path = fileURLToPath(new URL(`../../${entry}`, import.meta.url));
+    const path = fileURLToPath(new URL(`../${entry}`, import.meta.url));
     const child = spawn(process.execPath, ["--conditions=development", "--import", "tsx", ...nodeArgs, path], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", "pipe"],
