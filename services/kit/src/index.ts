@@ -7,7 +7,7 @@ export { connectRedis } from "./redis.js";
 export { runProgram, type ProgramOptions } from "./program.js";
 export { createDatabase, migrate, type Knex, type Migration, type Migrations } from "./db/database.js";
 export { connectBus, ensureEventStream, type BusConnection } from "./bus/connection.js";
-export { Outbox, OutboxRelay, type OutboxRelayOptions } from "./bus/outbox.js";
+export { Outbox, OutboxRelay, type OutboxRelayOptions, type PendingEvent } from "./bus/outbox.js";
 export {
   EventConsumer,
   on,

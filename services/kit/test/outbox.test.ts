@@ -104,6 +104,39 @@ describe("transactional outbox", () => {
     }
   });
 
+  it("writes changes and the events announcing them in one statement: all of them, or none when a part fails", async () => {
+    await clear();
+    await db.schema.createTable("items", (table) => {
+      table.integer("id").primary();
+      table.text("state").notNullable();
+    });
+    const running = relay();
+    await running.start();
+    try {
+      await db("items").insert({ id: 1, state: "new" });
+      // No transaction: the statement alone is atomic.
+      const [shipped] = outbox.envelopes([{ event: itemShipped, data: { item: 1 } }]);
+      const counts = await outbox.write(db, [db("items").where({ id: 1 }).update({ state: "shipped" }), db("items").insert({ id: 2, state: "new" }), db("items").where({ id: 99 }).delete()], shipped ? [shipped] : []);
+      expect(counts).toEqual([1, 1, 0]);
+      expect(await db("items").orderBy("id")).toEqual([
+        { id: 1, state: "shipped" },
+        { id: 2, state: "new" },
+      ]);
+      expect(await eventually(streamEvents, (found) => found.length === 1, 5_000)).toEqual([shipped]);
+
+      // Item 2 exists already: the insert fails, so the update beside it and the event are not written either.
+      const failing = outbox.envelopes([{ event: itemCreated, data: { item: 2 } }]);
+      await expect(outbox.write(db, [db("items").where({ id: 1 }).update({ state: "returned" }), db("items").insert({ id: 2, state: "new" })], failing)).rejects.toThrow(/duplicate key/);
+      expect(await db("items").where({ id: 1 }).first()).toEqual({ id: 1, state: "shipped" });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await streamEvents()).toEqual([shipped]);
+      expect(await db("outbox").count<{ count: number }[]>({ count: "*" })).toEqual([{ count: 1 }]);
+    } finally {
+      await running.stop();
+      await db.schema.dropTable("items");
+    }
+  });
+
   it("listens again after losing its LISTEN connection, so NOTIFY keeps waking it", async () => {
     await clear();
     const running = relay({ pollIntervalMs: 60_000 });

@@ -38,16 +38,50 @@ export class Outbox {
    * statement: for a change that several events announce (Polar's order.updated then order.paid).
    */
   async emitEach<Data extends z.ZodType<Record<string, unknown>>>(trx: Knex.Transaction, events: EventDefinition<string, Data>[], data: z.input<Data>): Promise<EventEnvelope[]> {
-    if (events.length === 0) return [];
-    const occurredAt = new Date().toISOString();
-    const envelopes = events.map((event): EventEnvelope => ({ id: randomUUID(), type: event.type, occurred_at: occurredAt, source: this.source, data: event.data.parse(data) }));
-    // One round trip: the rows (numbered in this order), and a notification Postgres delivers to the relay only on commit.
-    await trx.raw(`with written as (insert into outbox (id, subject, envelope) values ${envelopes.map(() => "(?, ?, ?)").join(", ")}) select pg_notify(?, '')`, [
-      ...envelopes.flatMap((envelope) => [envelope.id, this.names.eventSubject(envelope.type), JSON.stringify(envelope)]),
-      notifyChannel(this.schema),
-    ]);
+    const envelopes = this.envelopes(events.map((event) => ({ event, data })));
+    await this.write(trx, [], envelopes);
     return envelopes;
   }
+
+  /** Validated envelopes for events to be written with {@link write}, numbered in the order given. */
+  envelopes(events: PendingEvent[]): EventEnvelope[] {
+    const occurredAt = new Date().toISOString();
+    return events.map(({ event, data }): EventEnvelope => ({ id: randomUUID(), type: event.type, occurred_at: occurredAt, source: this.source, data: event.data.parse(data) }));
+  }
+
+  /**
+   * Makes changes and writes the events that announce them in one statement, so they commit
+   * together even outside a transaction, for one round trip to Postgres. Each change is a knex
+   * insert, update or delete without `returning`; they run as the parts of one `WITH`, all seeing
+   * the database as it was before the statement (so no change may depend on another's rows, though
+   * a row may reference one inserted beside it). Answers how many rows each change wrote.
+   */
+  async write(db: Knex, changes: Knex.QueryBuilder[], envelopes: EventEnvelope[]): Promise<number[]> {
+    if (changes.length === 0 && envelopes.length === 0) return [];
+    const parts: string[] = [];
+    const bindings: unknown[] = [];
+    changes.forEach((change, index) => {
+      const { sql, bindings: own } = change.toSQL();
+      parts.push(`change${index} as (${sql} returning 1)`);
+      bindings.push(...own);
+    });
+    if (envelopes.length > 0) {
+      parts.push(`events as (insert into outbox (id, subject, envelope) values ${envelopes.map(() => "(?, ?, ?)").join(", ")})`);
+      bindings.push(...envelopes.flatMap((envelope) => [envelope.id, this.names.eventSubject(envelope.type), JSON.stringify(envelope)]));
+    }
+    // The notification reaches the relay only once the statement's transaction commits.
+    const counts = changes.map((_, index) => `(select count(*) from change${index})::int as change${index}`);
+    const notify = envelopes.length > 0 ? ["pg_notify(?, '') as notified"] : [];
+    if (envelopes.length > 0) bindings.push(notifyChannel(this.schema));
+    const { rows } = await db.raw<{ rows: Record<string, number>[] }>(`with ${parts.join(", ")} select ${[...counts, ...notify].join(", ") || "1"}`, bindings as Knex.RawBinding[]);
+    return changes.map((_, index) => rows[0]?.[`change${index}`] ?? 0);
+  }
+}
+
+/** An event to be written with the changes it announces. */
+export interface PendingEvent<Data extends z.ZodType<Record<string, unknown>> = z.ZodType<Record<string, unknown>>> {
+  event: EventDefinition<string, Data>;
+  data: z.input<Data>;
 }
 
 export interface OutboxRelayOptions {
