@@ -33,15 +33,3 @@ export async function updateBenefit(db: Knex, id: string, changes: Partial<Pick<
     .returning("*");
   return row;
 }
-
-/** The benefits of several products, in each product's order. */
-export async function benefitsOfProducts(db: Knex, productIds: string[]): Promise<Map<string, BenefitRow[]>> {
-  const rows = await benefits(db)
-    .join("product_benefits", "product_benefits.benefit_id", "benefits.id")
-    .whereIn("product_benefits.product_id", productIds)
-    .orderBy("product_benefits.position")
-    .select<(BenefitRow & { product_id: string })[]>("benefits.*", "product_benefits.product_id");
-  const byProduct = new Map<string, BenefitRow[]>();
-  for (const { product_id: productId, ...benefit } of rows) byProduct.set(productId, [...(byProduct.get(productId) ?? []), benefit]);
-  return byProduct;
-}

@@ -1,6 +1,10 @@
 import { randomId, type Knex } from "@tollgate/kit";
 import type { Metadata } from "../api/metadata.js";
-import { priceColumns, type PriceCreate } from "./prices.js";
+import { rowsFromJson } from "../api/jsonb.js";
+import type { BenefitRow } from "../benefits/benefits.sql.js";
+import type { CustomFieldRow } from "../custom-fields/custom-fields.sql.js";
+import type { FileRow } from "../files/files.sql.js";
+import { priceColumns, type PriceCreate, type PriceRow } from "./prices.js";
 
 export interface ProductRow {
   id: string;
@@ -23,6 +27,56 @@ export type ProductColumns = Omit<ProductRow, "id" | "organization_id" | "create
 export const products = (db: Knex) => db<ProductRow>("products");
 
 export const findProduct = (db: Knex, id: string) => products(db).where({ id }).first();
+
+/** A custom field as a product asks for it: where on the form, and whether an answer is required. */
+export type AttachedCustomField = CustomFieldRow & { position: number; required: boolean };
+
+/** A product with everything Polar shows with it: its prices (archived ones last), benefits, media and custom fields, each in order. */
+export interface ProductWithParts extends ProductRow {
+  prices: PriceRow[];
+  benefits: BenefitRow[];
+  medias: FileRow[];
+  custom_fields: AttachedCustomField[];
+}
+
+/** Each part of a product, aggregated per product as JSON so that products and parts take one statement. */
+const PARTS = `
+  coalesce((select json_agg(price order by price.is_archived, price.position, price.created_at) from product_prices price
+    where price.product_id = product.id), '[]') as prices,
+  coalesce((select json_agg(benefit order by link.position) from product_benefits link join benefits benefit on benefit.id = link.benefit_id
+    where link.product_id = product.id and not benefit.is_deleted), '[]') as benefits,
+  coalesce((select json_agg(media order by link.position) from product_medias link join files media on media.id = link.file_id
+    where link.product_id = product.id and media.deleted_at is null), '[]') as medias,
+  coalesce((select json_agg(json_build_object('field', field, 'position', link.position, 'required', link.required) order by link.position)
+    from product_custom_fields link join custom_fields field on field.id = link.custom_field_id
+    where link.product_id = product.id), '[]') as custom_fields`;
+
+const CHANGED = ["created_at", "modified_at"] as const;
+
+/** Products with their parts, in one statement, in the order of `ids`; ids not found are left out. */
+export async function productsWithParts(db: Knex, ids: readonly string[]): Promise<ProductWithParts[]> {
+  if (ids.length === 0) return [];
+  const rows = await db("products as product")
+    .whereIn("product.id", [...new Set(ids)])
+    .select<(ProductRow & Record<"prices" | "benefits" | "medias" | "custom_fields", unknown>)[]>("product.*", db.raw(PARTS));
+  const byId = new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        ...row,
+        prices: rowsFromJson<PriceRow>(row.prices, CHANGED),
+        benefits: rowsFromJson<BenefitRow>(row.benefits, CHANGED),
+        medias: rowsFromJson<FileRow>(row.medias, [...CHANGED, "deleted_at", "last_modified_at"]),
+        custom_fields: (row.custom_fields as { field: unknown; position: number; required: boolean }[]).map(({ field, position, required }) => ({
+          ...rowsFromJson<CustomFieldRow>([field], CHANGED)[0] as CustomFieldRow,
+          position,
+          required,
+        })),
+      },
+    ]),
+  );
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
 
 export async function insertProduct(db: Knex, product: Pick<ProductRow, "id" | "organization_id"> & ProductColumns): Promise<ProductRow> {
   const [row] = await products(db).insert(product).returning("*");
