@@ -5,7 +5,7 @@ export { StartupError, describeStartupError } from "./startup.js";
 export { SecretVault } from "./crypto/secret-vault.js";
 export { connectRedis } from "./redis.js";
 export { runProgram, type ProgramOptions } from "./program.js";
-export { createDatabase, migrate, type Knex, type Migration, type Migrations } from "./db/database.js";
+export { createDatabase, migrate, prepared, type Knex, type Migration, type Migrations } from "./db/database.js";
 export { connectBus, ensureEventStream, type BusConnection } from "./bus/connection.js";
 export { Outbox, OutboxRelay, type OutboxRelayOptions, type PendingEvent } from "./bus/outbox.js";
 export {

@@ -180,7 +180,7 @@ describe("replicas", () => {
     ]);
     try {
       const applied = await replicas[0].context.db("migrations").pluck("name");
-      expect(applied).toEqual(["0000_kit_outbox_inbox", "0001_things"]);
+      expect(applied).toEqual(["0000_kit_outbox_inbox", "0000_kit_outbox_envelope_json", "0001_things"]);
       for (const replica of replicas) expect((await fetch(`${replica.url}/readyz`)).status).toBe(200);
     } finally {
       await Promise.all(replicas.map((replica) => replica.stop()));

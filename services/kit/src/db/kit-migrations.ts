@@ -33,4 +33,14 @@ export const kitMigrations: Migrations = {
       });
     },
   },
+  "0000_kit_outbox_envelope_json": {
+    async up(db) {
+      // The relay publishes the envelope as the text it was written as: json keeps that text (checked
+      // to be JSON), where jsonb took a parse on every insert and a render on every publish.
+      await db.raw("alter table ?? alter column envelope type json using envelope::json", ["outbox"]);
+      // Envelopes of a few kB stay in the row as written, rather than be compressed on insert and
+      // rewritten compressed when marked published.
+      await db.raw("alter table ?? set (toast_tuple_target = 8160)", ["outbox"]);
+    },
+  },
 };
