@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { PUBLIC_URL } from "../../auth/test/stack.js";
+import { SandboxProcessor } from "../src/payments/sandbox.js";
 import { cardToken, eventTypesAbout, useShop } from "./purchases.js";
 import type { BillingStack, Seller } from "./stack.js";
 
@@ -90,14 +91,16 @@ describe("checkouts", () => {
     const db = stack.billing.context.db;
     const product = await oneTimeProduct("Crash course", 1200);
     const checkout = await shop.polar.checkouts.create({ products: [product.id] });
-    const chargesOf = () => db<{ outcome: { processorPaymentId: string } }>("sandbox_operations").whereLike("idempotency_key", `checkout:${checkout.id}:%`);
-    let charged: Awaited<ReturnType<typeof chargesOf>> | undefined;
+    const card = await cardToken(stack, "4242424242424242");
+    /** Which payment took the card: the sandbox charges it for the payment job's idempotency key. */
+    const chargedFor = async () => (await db("sandbox_confirmation_tokens").where({ id: card }).first<{ used_by: string | null } | undefined>())?.used_by;
+    let job: { idempotency_key: string } | undefined;
     // Holding the buyer's row stops the worker where it numbers the invoice: after the card was charged.
     await db("customers").insert({ id: `crash${Date.now()}`, organization_id: shop.organizationId, email: "crash@example.com" });
     const holder = await db.transaction();
     try {
       await holder.raw("select 1 from customers where organization_id = ? and email = ? for no key update", [shop.organizationId, "crash@example.com"]);
-      await customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { ...buyer("crash@example.com"), confirmationTokenId: await cardToken(stack, "4242424242424242") } });
+      await customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { ...buyer("crash@example.com"), confirmationTokenId: card } });
       let stuck: number | undefined;
       await expect
         .poll(async () => {
@@ -106,8 +109,8 @@ describe("checkouts", () => {
           return stuck;
         })
         .toBeDefined();
-      charged = await chargesOf();
-      expect(charged).toHaveLength(1);
+      job = await db("checkout_payment_jobs").where({ checkout_id: checkout.id }).first<{ idempotency_key: string } | undefined>();
+      expect(await chargedFor()).toBe(job?.idempotency_key);
       // The crash: its connection is cut mid-transaction, so nothing after the charge was recorded.
       await db.raw("select pg_terminate_backend(?)", [stuck ?? 0]);
     } finally {
@@ -117,10 +120,11 @@ describe("checkouts", () => {
     // As if the job's lease had run out: another attempt takes it.
     await db("checkout_payment_jobs").where({ checkout_id: checkout.id }).update({ leased_until: new Date(Date.now() - 1000) });
     expect((await settled(checkout.id)).status).toBe("succeeded");
-    // The card was charged once: the retry got the first charge back from the processor.
-    expect(await chargesOf()).toEqual(charged);
+    // The card was charged once: the retry, under the same key, got the first charge back from the processor.
+    expect(await chargedFor()).toBe(job?.idempotency_key);
+    const first = await new SandboxProcessor(db).confirm({ idempotencyKey: job?.idempotency_key ?? "", amount: 1200, currency: "usd", confirmationTokenId: card, saveForLater: false });
     const payments = await db("payments").where({ checkout_id: checkout.id });
-    expect(payments.map((payment: { processor_payment_id: string }) => payment.processor_payment_id)).toEqual([charged?.[0]?.outcome.processorPaymentId]);
+    expect(payments.map((payment: { processor_payment_id: string }) => payment.processor_payment_id)).toEqual([first.processorPaymentId]);
     expect((await shop.polar.orders.list({ checkoutId: checkout.id })).result.items).toHaveLength(1);
   });
 

@@ -1,8 +1,12 @@
-import { randomId, type Knex } from "@tollgate/kit";
+import { createHash } from "node:crypto";
+import { prepared, randomId, type Knex } from "@tollgate/kit";
 import type { CardSummary, ConfirmRequest, PaymentOutcome, PaymentProcessor, RefundOutcome, RefundRequest, SavedCardOutcome, SavedChargeRequest } from "./processor.js";
 
 /** What a test card does when it is charged. */
 type CardBehaviour = "succeeds" | "declined" | "insufficient_funds" | "succeeds_then_declines";
+
+/** Cards that pay when first used, and so may be kept for later charges. */
+const PAYS_NOW: CardBehaviour[] = ["succeeds", "succeeds_then_declines"];
 
 /** Stripe's test numbers, with the outcomes Stripe gives them; the README lists them. */
 export const TEST_CARDS: Record<string, { brand: string; behaviour: CardBehaviour }> = {
@@ -17,12 +21,9 @@ export const TEST_CARDS: Record<string, { brand: string; behaviour: CardBehaviou
 /** How long a confirmation token can be used after the payment form made it. */
 export const CONFIRMATION_TOKEN_TTL_MS = 60 * 60 * 1000;
 
-interface ConfirmationTokenRow {
-  id: string;
+interface TakenToken {
   card: CardSummary;
   behaviour: CardBehaviour;
-  used_at: Date | null;
-  expires_at: Date;
 }
 
 interface PaymentMethodRow {
@@ -31,10 +32,10 @@ interface PaymentMethodRow {
   behaviour: CardBehaviour;
 }
 
-interface OperationRow<Outcome> {
-  idempotency_key: string;
-  outcome: Outcome;
-}
+/** An id the sandbox gives a payment, card or refund: the same for the same idempotency key, so a repeat answers what the first call did. */
+const idFor = (prefix: "pi" | "pm" | "re", idempotencyKey: string) => `${prefix}_sandbox_${createHash("sha256").update(idempotencyKey).digest("base64url").slice(0, 24)}`;
+
+const expired = { declineCode: "invalid_confirmation_token", message: "The card details have expired or were already used; enter them again." } as const;
 
 /** Why a card given to the tokenization endpoint cannot be used, by field; empty when it can. */
 export function cardProblems(card: { number: string; exp_month: number; exp_year: number }, now = new Date()): { field: string; message: string }[] {
@@ -46,9 +47,12 @@ export function cardProblems(card: { number: string; exp_month: number; exp_year
 }
 
 /**
- * The default processor: Stripe's test cards decide every outcome, recorded in billing's own tables
- * (`sandbox_*`) so a retried call answers what the first one did. No card number is kept: a token
- * holds the brand, the last four digits, the expiry and what the test card does.
+ * The default processor: Stripe's test cards decide every outcome. Idempotency comes from the
+ * outcome being a function of the idempotency key: the key takes the token (a repeat with the same
+ * key takes it again, any other key finds it used), and the ids of the payment, of a kept card and
+ * of a refund derive from the key, so a repeated call answers what the first did and billing's
+ * payments table (unique processor ids) records it once. No card number is kept: a token holds the
+ * brand, the last four digits, the expiry and what the test card does.
  */
 export class SandboxProcessor implements PaymentProcessor {
   constructor(private readonly db: Knex) {}
@@ -63,73 +67,71 @@ export class SandboxProcessor implements PaymentProcessor {
       behaviour: test.behaviour,
       expires_at: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS),
     };
-    await this.db("sandbox_confirmation_tokens").insert(row);
+    await prepared(this.db("sandbox_confirmation_tokens").insert(row));
     return { id: row.id, card: row.card, expires_at: row.expires_at };
   }
 
-  confirm(request: ConfirmRequest): Promise<PaymentOutcome> {
-    return this.once<PaymentOutcome>(request.idempotencyKey, async (trx) => {
-      const token = await this.takeToken(trx, request.confirmationTokenId);
-      if (!token) return { status: "declined", processorPaymentId: null, card: null, declineCode: "invalid_confirmation_token", message: "The card details have expired or were already used; enter them again." };
+  async confirm(request: ConfirmRequest): Promise<PaymentOutcome> {
+    const token = await this.takeToken(request.idempotencyKey, request.confirmationTokenId, request.saveForLater);
+    const paymentId = idFor("pi", request.idempotencyKey);
+    let outcome: PaymentOutcome;
+    if (!token) outcome = { status: "declined", processorPaymentId: null, card: null, ...expired };
+    else {
       const declined = declineOf(token.behaviour);
-      if (declined) return { status: "declined", processorPaymentId: `pi_sandbox_${randomId(24)}`, card: token.card, ...declined };
-      let paymentMethodId: string | null = null;
-      if (request.saveForLater) {
-        paymentMethodId = `pm_sandbox_${randomId(24)}`;
-        await trx("sandbox_payment_methods").insert({ id: paymentMethodId, card: token.card, behaviour: token.behaviour });
-      }
-      return { status: "succeeded", processorPaymentId: `pi_sandbox_${randomId(24)}`, card: token.card, paymentMethodId };
-    });
+      outcome = declined
+        ? { status: "declined", processorPaymentId: paymentId, card: token.card, ...declined }
+        : { status: "succeeded", processorPaymentId: paymentId, card: token.card, paymentMethodId: request.saveForLater ? idFor("pm", request.idempotencyKey) : null };
+    }
+    return outcome;
   }
 
-  saveCard(request: { idempotencyKey: string; confirmationTokenId: string }): Promise<SavedCardOutcome> {
-    return this.once<SavedCardOutcome>(request.idempotencyKey, async (trx) => {
-      const token = await this.takeToken(trx, request.confirmationTokenId);
-      if (!token) return { status: "declined", declineCode: "invalid_confirmation_token", message: "The card details have expired or were already used; enter them again." };
+  async saveCard(request: { idempotencyKey: string; confirmationTokenId: string }): Promise<SavedCardOutcome> {
+    const token = await this.takeToken(request.idempotencyKey, request.confirmationTokenId, true);
+    let outcome: SavedCardOutcome;
+    if (!token) outcome = { status: "declined", ...expired };
+    else {
       // Stripe checks a card when it is set up: one that is always declined is refused here too.
-      const declined = token.behaviour === "succeeds_then_declines" ? null : declineOf(token.behaviour);
-      if (declined) return { status: "declined", ...declined };
-      const paymentMethodId = `pm_sandbox_${randomId(24)}`;
-      await trx("sandbox_payment_methods").insert({ id: paymentMethodId, card: token.card, behaviour: token.behaviour });
-      return { status: "succeeded", paymentMethodId, card: token.card };
-    });
+      const declined = declineOf(token.behaviour);
+      outcome = declined ? { status: "declined", ...declined } : { status: "succeeded", paymentMethodId: idFor("pm", request.idempotencyKey), card: token.card };
+    }
+    return outcome;
   }
 
-  chargeSaved(request: SavedChargeRequest): Promise<PaymentOutcome> {
-    return this.once<PaymentOutcome>(request.idempotencyKey, async (trx) => {
-      const method = await trx<PaymentMethodRow>("sandbox_payment_methods").where({ id: request.paymentMethodId }).first();
-      if (!method) return { status: "declined", processorPaymentId: null, card: null, declineCode: "card_declined", message: "The saved card is no longer available." };
+  async chargeSaved(request: SavedChargeRequest): Promise<PaymentOutcome> {
+    const method = await this.db<PaymentMethodRow>("sandbox_payment_methods").where({ id: request.paymentMethodId }).first();
+    const paymentId = idFor("pi", request.idempotencyKey);
+    let outcome: PaymentOutcome;
+    if (!method) outcome = { status: "declined", processorPaymentId: null, card: null, declineCode: "card_declined", message: "The saved card is no longer available." };
+    else {
       const declined = declineOf(method.behaviour === "succeeds_then_declines" ? "declined" : method.behaviour);
-      if (declined) return { status: "declined", processorPaymentId: `pi_sandbox_${randomId(24)}`, card: method.card, ...declined };
-      return { status: "succeeded", processorPaymentId: `pi_sandbox_${randomId(24)}`, card: method.card, paymentMethodId: method.id };
-    });
+      outcome = declined ? { status: "declined", processorPaymentId: paymentId, card: method.card, ...declined } : { status: "succeeded", processorPaymentId: paymentId, card: method.card, paymentMethodId: method.id };
+    }
+    return outcome;
   }
 
   refund(request: RefundRequest): Promise<RefundOutcome> {
-    return this.once<RefundOutcome>(request.idempotencyKey, () => Promise.resolve({ status: "succeeded", processorRefundId: `re_sandbox_${randomId(24)}` }));
-  }
-
-  /** Uses up a live confirmation token; null when it is unknown, used or expired. */
-  private async takeToken(trx: Knex.Transaction, id: string): Promise<ConfirmationTokenRow | null> {
-    const token = await trx<ConfirmationTokenRow>("sandbox_confirmation_tokens").where({ id }).forUpdate().first();
-    if (!token || token.used_at || token.expires_at <= new Date()) return null;
-    await trx("sandbox_confirmation_tokens").where({ id: token.id }).update({ used_at: new Date() });
-    return token;
+    return Promise.resolve({ status: "succeeded", processorRefundId: idFor("re", request.idempotencyKey) });
   }
 
   /**
-   * Runs an operation once per idempotency key: a lock on the key makes a concurrent repeat wait,
-   * and a repeat afterwards gets the stored outcome.
+   * Uses up a live confirmation token for `idempotencyKey` in one statement, keeping a card that
+   * pays under the key's card id when asked; the token's card and behaviour, or null when it is
+   * unknown, expired, or used by another key. The key that used it takes it again.
    */
-  private once<Outcome>(idempotencyKey: string, operate: (trx: Knex.Transaction) => Promise<Outcome>): Promise<Outcome> {
-    return this.db.transaction(async (trx) => {
-      await trx.raw("select pg_advisory_xact_lock(hashtextextended(?, 0))", [`sandbox:${idempotencyKey}`]);
-      const earlier = await trx<OperationRow<Outcome>>("sandbox_operations").where({ idempotency_key: idempotencyKey }).first();
-      if (earlier) return earlier.outcome;
-      const outcome = await operate(trx);
-      await trx("sandbox_operations").insert({ idempotency_key: idempotencyKey, outcome: JSON.stringify(outcome) });
-      return outcome;
-    });
+  private async takeToken(idempotencyKey: string, tokenId: string, keepCard: boolean): Promise<TakenToken | null> {
+    const { rows } = await prepared(this.db.raw<{ rows: TakenToken[] }>(
+      `with taken as (
+         update sandbox_confirmation_tokens set used_at = coalesce(used_at, now()), used_by = ?
+         where id = ? and ((used_at is null and expires_at > now()) or used_by = ?)
+         returning card, behaviour),
+       kept as (
+         insert into sandbox_payment_methods (id, card, behaviour)
+         select ?, card, behaviour from taken where behaviour = any(?)
+         on conflict (id) do nothing)
+       select card, behaviour from taken`,
+      [idempotencyKey, tokenId, idempotencyKey, idFor("pm", idempotencyKey), keepCard ? PAYS_NOW : []],
+    ));
+    return rows[0] ?? null;
   }
 }
 
