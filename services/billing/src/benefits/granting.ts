@@ -1,8 +1,8 @@
 import { randomId, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
-import { findCustomer, scheduleStateChange } from "../customers/customers.sql.js";
-import { emitBillingEvent } from "../events.js";
-import { displayKey, issueLicenseKey, licenseKeys } from "../license-keys/license-keys.sql.js";
+import { findCustomer, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
+import { emitBillingEvent, type ChangeSet } from "../events.js";
+import { displayKey, insertLicenseKey, licenseKeys, newLicenseKey, type LicenseKeyRow } from "../license-keys/license-keys.sql.js";
 import type { BenefitRow } from "./benefits.sql.js";
 import { benefitGrantJson, type BenefitGrantRow } from "./grants.js";
 
@@ -25,9 +25,30 @@ async function announceGrant(billing: Billing, trx: Knex.Transaction, grant: Ben
 const grantsOf = (db: Knex, source: GrantSource) => db<BenefitGrantRow>("benefit_grants").where(source.subscription_id ? { subscription_id: source.subscription_id } : { order_id: source.order_id });
 
 /**
- * Grants the product's benefits for a purchase: a license key is issued, a custom benefit or
- * downloadables are granted at once, and a Discord or GitHub benefit is recorded with an error
- * saying what the customer must do first. A benefit already granted for this purchase is left as it is.
+ * What granting a benefit to a customer writes: the grant's values, and for a license key benefit
+ * the key issued. A Discord or GitHub benefit is recorded ungranted, with an error saying what the
+ * customer must do first.
+ */
+function grantOf(benefit: BenefitRow, purchase: { organizationId: string; customerId: string; now: Date }): { values: Pick<BenefitGrantRow, "granted_at" | "revoked_at" | "properties" | "error" | "modified_at">; licenseKey: LicenseKeyRow | null } {
+  const needs = NEEDS_ACCOUNT[benefit.type];
+  const licenseKey =
+    benefit.type === "license_keys" && !needs ? newLicenseKey({ organization_id: purchase.organizationId, customer_id: purchase.customerId, benefit_id: benefit.id }, benefit.properties, purchase.now) : null;
+  const properties = licenseKey ? { license_key_id: licenseKey.id, display_key: displayKey(licenseKey.key) } : benefit.type === "downloadables" ? { files: (benefit.properties as { files?: string[] }).files ?? [] } : {};
+  return {
+    values: {
+      granted_at: needs ? null : purchase.now,
+      revoked_at: null,
+      properties,
+      error: needs ? { message: needs, type: "account_not_connected", timestamp: purchase.now.toISOString() } : null,
+      modified_at: new Date(),
+    },
+    licenseKey,
+  };
+}
+
+/**
+ * Grants the product's benefits for a purchase (a license key is issued, a custom benefit or
+ * downloadables are granted at once). A benefit already granted for this purchase is left as it is.
  */
 export async function grantBenefits(billing: Billing, trx: Knex.Transaction, purchase: { organizationId: string; customerId: string; productId: string; now: Date } & { source: GrantSource }): Promise<void> {
   const benefits = await trx<BenefitRow>("benefits")
@@ -38,15 +59,8 @@ export async function grantBenefits(billing: Billing, trx: Knex.Transaction, pur
   for (const benefit of benefits) {
     const existing = await grantsOf(trx, purchase.source).where({ benefit_id: benefit.id, customer_id: purchase.customerId }).first();
     if (existing && existing.revoked_at === null) continue;
-    const needs = NEEDS_ACCOUNT[benefit.type];
-    const properties = needs ? {} : await grantProperties(trx, benefit, purchase);
-    const values = {
-      granted_at: needs ? null : purchase.now,
-      revoked_at: null,
-      properties,
-      error: needs ? { message: needs, type: "account_not_connected", timestamp: purchase.now.toISOString() } : null,
-      modified_at: new Date(),
-    };
+    const { values, licenseKey } = grantOf(benefit, purchase);
+    if (licenseKey) await insertLicenseKey(trx, licenseKey);
     const [grant] = existing
       ? await trx<BenefitGrantRow>("benefit_grants").where({ id: existing.id }).update(values).returning("*")
       : await trx<BenefitGrantRow>("benefit_grants")
@@ -56,13 +70,19 @@ export async function grantBenefits(billing: Billing, trx: Knex.Transaction, pur
   }
 }
 
-async function grantProperties(trx: Knex.Transaction, benefit: BenefitRow, purchase: { organizationId: string; customerId: string; now: Date }): Promise<Record<string, unknown>> {
-  if (benefit.type === "license_keys") {
-    const key = await issueLicenseKey(trx, { organization_id: purchase.organizationId, customer_id: purchase.customerId, benefit_id: benefit.id }, benefit.properties, purchase.now);
-    return { license_key_id: key.id, display_key: displayKey(key.key) };
+/**
+ * Grants a new purchase its product's benefits, added to `changes` with their announcements. A new
+ * purchase has no grants yet, so nothing is read; the caller schedules the customer's new state.
+ */
+export function grantNewPurchase(changes: ChangeSet, purchase: { customer: CustomerRow; benefits: BenefitRow[]; now: Date; source: GrantSource }): void {
+  const { customer, source } = purchase;
+  for (const benefit of purchase.benefits) {
+    const { values, licenseKey } = grantOf(benefit, { organizationId: customer.organization_id, customerId: customer.id, now: purchase.now });
+    const grant: BenefitGrantRow = { id: randomId(32), benefit_id: benefit.id, customer_id: customer.id, subscription_id: source.subscription_id ?? null, order_id: source.order_id ?? null, ...values, created_at: new Date() };
+    if (licenseKey) changes.change(insertLicenseKey(changes.db, licenseKey));
+    changes.change(changes.db("benefit_grants").insert(grant));
+    changes.announce("benefit_grant.created", customer.organization_id, benefitGrantJson(grant, customer, benefit));
   }
-  if (benefit.type === "downloadables") return { files: (benefit.properties as { files?: string[] }).files ?? [] };
-  return {};
 }
 
 /** Takes back what a purchase granted (its license keys stop validating). */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, invalidField, notFound, pageJson, pageOf, paging, randomId, reachable, repeated, sorting, whereAnyOf, type Endpoint, type ValidationError } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { metadataInput } from "../api/metadata.js";
+import { readCatalog } from "../checkouts/catalog.js";
 import { openCheckout } from "../checkouts/open.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import { products } from "../products/products.sql.js";
@@ -117,16 +118,16 @@ export function checkoutLinkEndpoints(billing: Billing): Endpoint[] {
     defineEndpoint("/v1/checkout-links/:client_secret/redirect", { method: "GET", params: z.object({ client_secret: z.string() }), query: prefill }, async ({ params, query, res }) => {
       const link = await checkoutLinks(db).where({ client_secret: params.client_secret }).first();
       if (!link) throw notFound("Checkout link");
-      const offered = await products(db).where({ organization_id: link.organization_id }).whereIn("id", link.product_ids);
+      const catalog = await readCatalog(db, link.product_ids);
       const open = (revision: object) =>
-        openCheckout(billing, offered, {
-          productIds: link.product_ids.filter((id) => offered.some((product) => product.id === id)),
+        openCheckout(billing, catalog, {
+          productIds: link.product_ids.filter((id) => catalog.products.get(id)?.organization_id === link.organization_id),
           revision: { ...revision, discount_id: link.discount_id },
           settings: { allow_discount_codes: link.allow_discount_codes, require_billing_address: link.require_billing_address, success_url: link.success_url, return_url: link.return_url, metadata: link.metadata },
         });
       // A prefill that does not hold (a spent discount code) is dropped rather than keep the buyer out.
       const checkout = await open(query).catch((error: ValidationError) => (Object.keys(query).length > 0 ? open({}) : Promise.reject(error)));
-      res.redirect(303, checkout.url);
+      res.redirect(303, checkout.json.url);
     }),
   ];
 }

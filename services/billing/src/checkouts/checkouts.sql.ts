@@ -1,6 +1,7 @@
 import type { Knex } from "@tollgate/kit";
 import type { Metadata } from "../api/metadata.js";
 import type { Address } from "../customers/customers.sql.js";
+import type { ChangeSet } from "../events.js";
 import { sellerNowSql } from "../test-clock/clock.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
@@ -52,21 +53,14 @@ export const checkouts = (db: Knex) => db<CheckoutRow>("checkouts");
 
 export const findCheckout = (db: Knex, id: string) => checkouts(db).where({ id }).first();
 
-export const findCheckoutBySecret = (db: Knex, clientSecret: string) => checkouts(db).where({ client_secret: clientSecret }).first();
+/** The insert of a new checkout, made in full beforehand: a change to write with others (ChangeSet). */
+export const insertCheckout = (db: Knex, checkout: CheckoutRow): Knex.QueryBuilder => checkouts(db).insert(checkout);
 
-export async function insertCheckout(db: Knex, checkout: Omit<CheckoutRow, "status" | "payment_error" | "created_at" | "modified_at" | "customer_metadata" | "custom_field_data" | "metadata"> & Partial<CheckoutRow>): Promise<CheckoutRow> {
-  const [row] = await db<CheckoutRow>("checkouts").insert(checkout).returning("*");
-  if (!row) throw new Error("insert into checkouts returned no row");
-  return row;
-}
-
-export async function updateCheckout(db: Knex, id: string, changes: CheckoutChanges): Promise<CheckoutRow> {
-  const [row] = await db<CheckoutRow>("checkouts")
-    .where({ id })
-    .update({ ...changes, modified_at: new Date() })
-    .returning("*");
-  if (!row) throw new Error(`checkout ${id} is gone`);
-  return row;
+/** A checkout's row after `changes`, and the change that writes them (added to `changes`); nothing is read back. */
+export function changedCheckout(writes: ChangeSet, checkout: CheckoutRow, changes: CheckoutChanges): CheckoutRow {
+  const modified = { ...changes, modified_at: new Date() };
+  writes.change(checkouts(writes.db).where({ id: checkout.id }).update(modified));
+  return { ...checkout, ...modified };
 }
 
 /** Open checkouts whose time is up in their seller's clock, locked for the caller to expire; SKIP LOCKED lets replicas share the sweep. */

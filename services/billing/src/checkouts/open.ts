@@ -1,12 +1,11 @@
 import { invalidField, randomId } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { findCustomer, findCustomerByExternalId, type CustomerRow } from "../customers/customers.sql.js";
-import { findSeller } from "../organizations/organizations.sql.js";
-import { sellerNow } from "../test-clock/clock.js";
-import type { ProductRow } from "../products/products.sql.js";
+import { ChangeSet } from "../events.js";
+import { sellerClock } from "../test-clock/clock.js";
+import type { CheckoutCatalog } from "./catalog.js";
 import { insertCheckout, type CheckoutRow } from "./checkouts.sql.js";
-import { announceCheckout, CHECKOUT_LIFETIME_MS } from "./lifecycle.js";
-import type { CheckoutJson } from "./output.js";
+import { announceCheckout, CHECKOUT_LIFETIME_MS, type ChangedCheckout } from "./lifecycle.js";
 import { amountFor } from "./pricing.js";
 import { chosenPrice, revise, type Revision } from "./revise.js";
 
@@ -26,20 +25,23 @@ export interface CheckoutRequest {
 }
 
 /**
- * Opens a checkout for products the caller has already found and may sell (one seller's, none
- * archived): the chosen product's price in the currency asked for or the seller's default, its
- * amount, and the request's details; announced as checkout.created, and shown as announced.
+ * Opens a checkout for products the caller has already found in `catalog` and may sell (one
+ * seller's, none archived): the chosen product's price in the currency asked for or the seller's
+ * default, its amount, and the request's details; written with its checkout.created in one
+ * statement, and shown as announced.
  */
-export async function openCheckout(billing: Billing, offered: ProductRow[], request: CheckoutRequest): Promise<CheckoutJson> {
+export async function openCheckout(billing: Billing, catalog: CheckoutCatalog, request: CheckoutRequest): Promise<ChangedCheckout> {
   const { db } = billing;
-  const organizationId = offered[0]?.organization_id ?? "";
+  const offered = request.productIds.flatMap((id) => catalog.products.get(id) ?? []);
   for (const [index, product] of offered.entries()) {
     if (product.is_archived) throw invalidField(["products", index], "This product is archived", product.id);
   }
   const first = offered.find((product) => product.id === (request.productId ?? request.productIds[0]));
   if (!first) throw invalidField(["product_id"], "This product is not offered in this checkout", request.productId);
-  const currency = request.currency ?? (await findSeller(db, organizationId))?.default_presentment_currency ?? null;
-  const price = await chosenPrice(db, first, currency, request.priceId, ["products", request.productIds.indexOf(first.id)]);
+  const organizationId = first.organization_id;
+  const seller = catalog.sellers.get(organizationId);
+  if (!seller) throw invalidField(["products", 0], "Product not found", first.id);
+  const price = chosenPrice(first, request.currency ?? seller.default_presentment_currency, request.priceId, ["products", request.productIds.indexOf(first.id)]);
   let customer: CustomerRow | undefined;
   if (request.customerId) {
     customer = await findCustomer(db, request.customerId);
@@ -80,13 +82,14 @@ export async function openCheckout(billing: Billing, offered: ProductRow[], requ
     locale: null,
     payment_error: null,
     // In the seller's clock, so a sandbox seller who moved time ahead still gets a day to pay.
-    expires_at: new Date((await sellerNow(db, organizationId)).getTime() + CHECKOUT_LIFETIME_MS),
+    expires_at: new Date(sellerClock(seller).getTime() + CHECKOUT_LIFETIME_MS),
     created_at: new Date(),
     modified_at: null,
   };
-  const changes = { ...(await revise(db, draft, request.revision)), ...request.settings };
-  return db.transaction(async (trx) => {
-    const { created_at: _created, modified_at: _modified, ...columns } = { ...draft, ...changes };
-    return announceCheckout(billing, trx, await insertCheckout(trx, columns), "checkout.created");
-  });
+  const checkout = { ...draft, ...(await revise(db, draft, request.revision, catalog)), ...request.settings };
+  // One statement, so no transaction: the checkout and its announcement are written together or not at all.
+  const changes = new ChangeSet(billing.outbox, db).change(insertCheckout(db, checkout));
+  const json = announceCheckout(billing, changes, checkout, catalog, "checkout.created");
+  await changes.write();
+  return { json, catalog };
 }

@@ -1,10 +1,9 @@
 import type { Knex } from "@tollgate/kit";
-import { findDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
-import { findSeller } from "../organizations/organizations.sql.js";
+import type { DiscountRow } from "../discounts/discounts.sql.js";
 import { sellerSummaryJson } from "../organizations/output.js";
-import { priceJson, type PriceRow } from "../products/prices.js";
-import { productsJson } from "../products/output.js";
-import { products } from "../products/products.sql.js";
+import { priceJson } from "../products/prices.js";
+import { productWithPartsJson } from "../products/output.js";
+import { catalogOf, offerOf, type CheckoutCatalog } from "./catalog.js";
 import type { CheckoutRow } from "./checkouts.sql.js";
 import { cardRequirements, checkoutAmounts } from "./pricing.js";
 
@@ -41,22 +40,11 @@ function checkoutDiscountJson(discount: DiscountRow) {
   };
 }
 
-/** Everything a checkout is shown with, read at once. */
-async function checkoutParts(db: Knex, checkout: CheckoutRow, publicUrl: string) {
-  const [offered, price, discount] = await Promise.all([
-    products(db).whereIn("id", checkout.product_ids),
-    db<PriceRow>("product_prices").where({ id: checkout.product_price_id }).first(),
-    checkout.discount_id ? findDiscount(db, checkout.discount_id) : Promise.resolve(undefined),
-  ]);
-  if (!price) throw new Error(`checkout ${checkout.id} has lost its price`);
-  const order = new Map(checkout.product_ids.map((id, index) => [id, index]));
-  const shown = await productsJson(db, offered.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)), publicUrl);
-  return { shown, price, discount: discount ?? null };
-}
-
-/** The checkout as its seller sees it (Polar's Checkout). */
-export async function checkoutJson(db: Knex, checkout: CheckoutRow, publicUrl: string) {
-  const { shown, price, discount } = await checkoutParts(db, checkout, publicUrl);
+/** The checkout as its seller sees it (Polar's Checkout), made from its catalog. */
+export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, publicUrl: string) {
+  const offer = offerOf(catalog, checkout);
+  const { price, discount } = offer;
+  const shown = offer.products.map((product) => productWithPartsJson(product, publicUrl));
   const amounts = checkoutAmounts(checkout, discount);
   const product = shown.find((candidate) => candidate.id === checkout.product_id) ?? null;
   const isFree = price.amount_type === "free";
@@ -120,11 +108,17 @@ export async function checkoutJson(db: Knex, checkout: CheckoutRow, publicUrl: s
   };
 }
 
-export type CheckoutJson = Awaited<ReturnType<typeof checkoutJson>>;
+export type CheckoutJson = ReturnType<typeof checkoutJson>;
+
+/** Checkouts as their seller sees them, their catalog read for all at once. */
+export async function checkoutsJson(db: Knex, rows: CheckoutRow[], publicUrl: string): Promise<CheckoutJson[]> {
+  const catalog = await catalogOf(db, rows);
+  return rows.map((row) => checkoutJson(row, catalog, publicUrl));
+}
 
 /** The checkout as the customer's page sees it (Polar's CheckoutPublic), made from the seller's view: no seller metadata, with the seller's name. */
-export async function checkoutPublicJson(db: Knex, full: CheckoutJson) {
-  const seller = await findSeller(db, full.organization_id);
+export function checkoutPublicJson(full: CheckoutJson, catalog: CheckoutCatalog) {
+  const seller = catalog.sellers.get(full.organization_id);
   if (!seller) throw new Error(`checkout ${full.id} belongs to no seller`);
   const { metadata: _metadata, customer_metadata: _customerMetadata, external_customer_id: _external, subscription_id: _subscription, trial_interval: _interval, trial_interval_count: _count, ...shown } = full;
   return { ...shown, organization: sellerSummaryJson(seller) };

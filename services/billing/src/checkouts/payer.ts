@@ -1,16 +1,18 @@
-import { PollingWorker, type Knex } from "@tollgate/kit";
+import { PollingWorker, prepared, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
-import { grantBenefits } from "../benefits/granting.js";
-import type { OrderRow } from "../orders/orders.sql.js";
-import { markOrderPaid, openOrder, productLine } from "../orders/place.js";
+import { rowsFromJson } from "../api/jsonb.js";
+import { grantNewPurchase } from "../benefits/granting.js";
+import { countOrder, scheduleStateChange } from "../customers/customers.sql.js";
+import { discountJson } from "../discounts/output.js";
+import { ChangeSet } from "../events.js";
+import { invoiceNumberOf, type OrderRow } from "../orders/orders.sql.js";
+import { placePaidOrder, productLine } from "../orders/place.js";
 import { recordPayment } from "../payments/payments.sql.js";
-import { startSubscription, startsWithTrial } from "../subscriptions/lifecycle.js";
-import { sellerNow } from "../test-clock/clock.js";
-import { scheduleStateChange } from "../customers/customers.sql.js";
 import type { PaymentOutcome } from "../payments/processor.js";
-import type { PriceRow } from "../products/prices.js";
-import type { ProductRow } from "../products/products.sql.js";
-import { checkouts, updateCheckout, type CheckoutRow } from "./checkouts.sql.js";
+import { startSubscription, startsWithTrial } from "../subscriptions/lifecycle.js";
+import { sellerClock } from "../test-clock/clock.js";
+import { catalogColumns, catalogOf, offerOf, withCatalog, type CatalogColumns, type CheckoutCatalog } from "./catalog.js";
+import { changedCheckout, type CheckoutRow } from "./checkouts.sql.js";
 import { cardRequirementsOf } from "./confirm.js";
 import { announceCheckout } from "./lifecycle.js";
 import type { checkoutAmounts } from "./pricing.js";
@@ -22,11 +24,30 @@ interface PaymentJob {
   attempts: number;
 }
 
+/** A claimed job, with its checkout and catalog as they were when it was claimed (no checkout if it is gone). */
+interface ClaimedJob extends PaymentJob {
+  checkout: CheckoutRow | null;
+  catalog: CheckoutCatalog;
+}
+
 /** How long a replica holds a payment it is making; one that dies lets it go when this ends. */
 const LEASE_MS = 60_000;
 /** A processor that keeps failing (not declining) gets this many tries before the checkout is failed. */
 const MAX_ATTEMPTS = 5;
 const retryDelayMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempts);
+
+/**
+ * Locks the checkout and takes its payment job, in one statement: the row as it is now, and whether
+ * the job was still there to take (a replica that lost its lease finds it gone).
+ */
+async function lockTakingJob(trx: Knex.Transaction, job: PaymentJob): Promise<(CheckoutRow & { job_taken: boolean }) | undefined> {
+  const { rows } = await prepared(trx.raw<{ rows: (CheckoutRow & { job_taken: boolean })[] }>(
+    `with taken as (delete from checkout_payment_jobs where checkout_id = ? and idempotency_key = ? returning 1)
+     select checkout.*, exists (select 1 from taken) as job_taken from checkouts checkout where checkout.id = ? for update`,
+    [job.checkout_id, job.idempotency_key, job.checkout_id],
+  ));
+  return rows[0];
+}
 
 /**
  * Pays confirmed checkouts and turns them into orders. The processor call sits between a claim
@@ -40,30 +61,41 @@ export class CheckoutPayments extends PollingWorker {
   }
 
   protected async pass(): Promise<void> {
-    const { rows: jobs } = await this.billing.db.raw<{ rows: PaymentJob[] }>(
-      `update checkout_payment_jobs job
-       set leased_until = now() + make_interval(secs => ?), attempts = job.attempts + 1
-       where job.checkout_id in (
-         select checkout_id from checkout_payment_jobs
-         where run_at <= now() and (leased_until is null or leased_until < now())
-         order by run_at limit 50 for update skip locked)
-       returning job.*`,
+    // The jobs are claimed and their checkouts read, each with its catalog, in one statement.
+    const { rows: jobs } = await prepared(this.billing.db.raw<{ rows: (PaymentJob & { checkout: unknown } & CatalogColumns)[] }>(
+      `with claimed as (
+         update checkout_payment_jobs job
+         set leased_until = now() + make_interval(secs => ?), attempts = job.attempts + 1
+         where job.checkout_id in (
+           select checkout_id from checkout_payment_jobs
+           where run_at <= now() and (leased_until is null or leased_until < now())
+           order by run_at limit 50 for update skip locked)
+         returning job.*)
+       select claimed.*, to_json(checkout) as checkout, ${catalogColumns("checkout.product_ids", "array[checkout.discount_id]")}
+       from claimed left join checkouts checkout on checkout.id = claimed.checkout_id`,
       [LEASE_MS / 1000],
+    ));
+    await Promise.all(
+      jobs.map((claimed) => {
+        const { row, catalog } = withCatalog(claimed);
+        const checkout = row.checkout === null ? null : (rowsFromJson<CheckoutRow>([row.checkout], ["expires_at", "created_at", "modified_at"])[0] ?? null);
+        return this.pay({ ...row, checkout, catalog });
+      }),
     );
-    await Promise.all(jobs.map((job) => this.pay(job)));
     if (jobs.length === 50) this.wake();
   }
 
-  private async pay(job: PaymentJob): Promise<void> {
+  private async pay(job: ClaimedJob): Promise<void> {
     const { db, processor, logger } = this.billing;
-    const checkout = await checkouts(db).where({ id: job.checkout_id }).first();
+    const { checkout, catalog } = job;
     if (!checkout || checkout.status !== "confirmed") {
       await db("checkout_payment_jobs").where({ checkout_id: job.checkout_id }).delete();
       return;
     }
-    const { product, price, amounts, formRequired, setupRequired } = await cardRequirementsOf(db, checkout);
+    const offer = offerOf(catalog, checkout);
+    const { amounts, formRequired, setupRequired } = cardRequirementsOf(checkout, offer);
     // A trial charges nothing now; a subscription keeps the card for its renewals either way.
-    const charged = setupRequired && startsWithTrial(product, checkout) ? 0 : amounts.total_amount;
+    const charged = setupRequired && startsWithTrial(offer.product, checkout) ? 0 : amounts.total_amount;
     let outcome: PaymentOutcome | null = null;
     if (formRequired) {
       try {
@@ -75,53 +107,72 @@ export class CheckoutPayments extends PollingWorker {
       }
     }
     await db.transaction(async (trx) => {
-      const locked = await checkouts(trx).where({ id: checkout.id }).forUpdate().first();
-      const stillOurs = await trx("checkout_payment_jobs").where({ checkout_id: checkout.id, idempotency_key: job.idempotency_key }).delete();
-      if (!locked || locked.status !== "confirmed" || stillOurs === 0) return;
-      const payment = { organization_id: locked.organization_id, checkout_id: locked.id, processor: this.billing.config.PAYMENT_PROCESSOR, amount: charged, currency: locked.currency };
+      const locked = await lockTakingJob(trx, job);
+      if (!locked?.job_taken || locked.status !== "confirmed") return;
+      const { job_taken: _taken, ...current } = locked;
+      const changes = new ChangeSet(this.billing.outbox, trx);
+      const payment = { organization_id: current.organization_id, checkout_id: current.id, processor: this.billing.config.PAYMENT_PROCESSOR, amount: charged, currency: current.currency };
       if (outcome?.status === "declined") {
-        await recordPayment(trx, { ...payment, order_id: null }, outcome);
-        await this.declined(trx, locked, outcome.message);
-        return;
+        changes.change(recordPayment(trx, { ...payment, order_id: null }, outcome));
+        this.declined(changes, current, catalog, outcome.message);
+      } else {
+        const order = await this.fulfil(changes, current, catalog, amounts, outcome?.paymentMethodId ?? null);
+        if (outcome) changes.change(recordPayment(trx, { ...payment, order_id: order.id }, outcome));
       }
-      const order = await this.fulfil(trx, locked, product, price, amounts, outcome?.paymentMethodId ?? null);
-      if (outcome) await recordPayment(trx, { ...payment, order_id: order.id }, outcome);
+      await changes.write();
     });
   }
 
   /** The card was refused: the checkout opens again, saying why, and gives back its discount redemption. */
-  private async declined(trx: Knex.Transaction, checkout: CheckoutRow, reason: string): Promise<void> {
-    if (checkout.discount_id) await trx("discounts").where({ id: checkout.discount_id }).where("redemptions_count", ">", 0).decrement("redemptions_count", 1);
-    await announceCheckout(this.billing, trx, await updateCheckout(trx, checkout.id, { status: "open", payment_error: reason }));
+  private declined(changes: ChangeSet, checkout: CheckoutRow, catalog: CheckoutCatalog, reason: string): void {
+    if (checkout.discount_id) changes.change(changes.db("discounts").where({ id: checkout.discount_id }).where("redemptions_count", ">", 0).decrement("redemptions_count", 1));
+    announceCheckout(this.billing, changes, changedCheckout(changes, checkout, { status: "open", payment_error: reason }), catalog);
   }
 
-  /** Paid (or free): the order, and for a recurring product the subscription it starts; then the checkout succeeds. */
-  private async fulfil(trx: Knex.Transaction, checkout: CheckoutRow, product: ProductRow, price: PriceRow, amounts: ReturnType<typeof checkoutAmounts>, paymentMethodId: string | null): Promise<OrderRow> {
+  /**
+   * Paid (or free): the order, and for a recurring product the subscription it starts, their
+   * benefits granted; then the checkout succeeds. All of it joins `changes`; the customer's order
+   * count, which numbers the invoice, is the one statement run here.
+   */
+  private async fulfil(changes: ChangeSet, checkout: CheckoutRow, catalog: CheckoutCatalog, amounts: ReturnType<typeof checkoutAmounts>, paymentMethodId: string | null): Promise<OrderRow> {
     if (!checkout.customer_id) throw new Error(`checkout ${checkout.id} lost its customer before its order`);
-    const purchase = { customer_id: checkout.customer_id, product, lines: [productLine(product, price, amounts.amount)], discount_amount: amounts.discount_amount, tax_amount: amounts.tax_amount };
+    const { db } = changes;
+    const offer = offerOf(catalog, checkout);
+    const { product, price, seller } = offer;
+    const now = sellerClock(seller);
+    const customer = await countOrder(db, checkout.customer_id);
+    const invoiceNumber = invoiceNumberOf(seller, customer);
+    const discount = offer.discount ? await discountJson(db, offer.discount) : null;
     let order: OrderRow;
     if (product.recurring_interval !== null) {
-      const now = await sellerNow(trx, checkout.organization_id);
-      ({ order } = await startSubscription(this.billing, trx, { checkout, customerId: checkout.customer_id, product, price, amounts, paymentMethodId, now }));
+      ({ order } = startSubscription(changes, { checkout, offer, customer, amounts, paymentMethodId, now, invoiceNumber, discount, publicUrl: this.billing.config.PUBLIC_URL }));
     } else {
-      order = await openOrder(this.billing, trx, {
-        ...purchase,
-        organization_id: checkout.organization_id,
-        checkout_id: checkout.id,
-        subscription_id: null,
-        discount_id: checkout.discount_id,
-        billing_reason: "purchase",
-        currency: checkout.currency,
-        billing_name: checkout.customer_billing_name ?? checkout.customer_name,
-        billing_address: checkout.customer_billing_address,
-        custom_field_data: checkout.custom_field_data,
-        metadata: checkout.metadata,
-      });
-      order = await markOrderPaid(this.billing, trx, order);
-      await grantBenefits(this.billing, trx, { organizationId: checkout.organization_id, customerId: checkout.customer_id, productId: product.id, now: await sellerNow(trx, checkout.organization_id), source: { order_id: order.id } });
+      order = placePaidOrder(
+        changes,
+        {
+          organization_id: checkout.organization_id,
+          customer_id: customer.id,
+          checkout_id: checkout.id,
+          subscription_id: null,
+          discount_id: checkout.discount_id,
+          billing_reason: "purchase",
+          currency: checkout.currency,
+          billing_name: checkout.customer_billing_name ?? checkout.customer_name,
+          billing_address: checkout.customer_billing_address,
+          custom_field_data: checkout.custom_field_data,
+          metadata: checkout.metadata,
+          product,
+          lines: [productLine(product, price, amounts.amount)],
+          discount_amount: amounts.discount_amount,
+          tax_amount: amounts.tax_amount,
+        },
+        invoiceNumber,
+        { customer, product, discount, subscription: null },
+      );
+      grantNewPurchase(changes, { customer, benefits: product.benefits, now, source: { order_id: order.id } });
     }
-    await announceCheckout(this.billing, trx, await updateCheckout(trx, checkout.id, { status: "succeeded" }));
-    await scheduleStateChange(trx, checkout.customer_id, this.billing.config.CUSTOMER_STATE_DEBOUNCE_MS);
+    announceCheckout(this.billing, changes, changedCheckout(changes, checkout, { status: "succeeded" }), catalog);
+    changes.change(scheduleStateChange(db, customer.id, this.billing.config.CUSTOMER_STATE_DEBOUNCE_MS));
     return order;
   }
 
@@ -133,9 +184,10 @@ export class CheckoutPayments extends PollingWorker {
       return;
     }
     await db.transaction(async (trx) => {
-      await trx("checkout_payment_jobs").where({ checkout_id: job.checkout_id }).delete();
-      const failed = await updateCheckout(trx, checkout.id, { status: "failed", payment_error: "The payment could not be processed. Please try again later." });
-      await announceCheckout(this.billing, trx, failed);
+      const catalog = await catalogOf(trx, [checkout]);
+      const changes = new ChangeSet(this.billing.outbox, trx).change(trx("checkout_payment_jobs").where({ checkout_id: job.checkout_id }).delete());
+      announceCheckout(this.billing, changes, changedCheckout(changes, checkout, { status: "failed", payment_error: "The payment could not be processed. Please try again later." }), catalog);
+      await changes.write();
     });
   }
 }

@@ -2,7 +2,8 @@ import { invalidField, type Knex } from "@tollgate/kit";
 import type { Address } from "../customers/customers.sql.js";
 import { discounts, findDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
 import type { PriceRow } from "../products/prices.js";
-import { findProduct, type ProductRow } from "../products/products.sql.js";
+import type { ProductWithParts } from "../products/products.sql.js";
+import type { CheckoutCatalog } from "./catalog.js";
 import type { CheckoutChanges, CheckoutRow, CustomFieldData } from "./checkouts.sql.js";
 import { amountFor, discountProblem, isSellable } from "./pricing.js";
 
@@ -27,8 +28,8 @@ export interface Revision {
 const CUSTOMER_FIELDS = ["customer_name", "customer_email", "customer_billing_name", "customer_billing_address", "customer_tax_id", "locale"] as const;
 
 /** The product's price a checkout sells: the one named, else its first sellable price in the currency. */
-export async function chosenPrice(db: Knex, product: ProductRow, currency: string | null, priceId: string | null | undefined, field: (string | number)[]): Promise<PriceRow> {
-  const prices = await db<PriceRow>("product_prices").where({ product_id: product.id }).orderBy("position");
+export function chosenPrice(product: ProductWithParts, currency: string | null, priceId: string | null | undefined, field: (string | number)[]): PriceRow {
+  const { prices } = product;
   if (priceId) {
     const named = prices.find((price) => price.id === priceId);
     if (!named || !isSellable(named)) throw invalidField(["product_price_id"], "Price not found, archived, or not one a checkout can sell yet", priceId);
@@ -43,9 +44,11 @@ export async function chosenPrice(db: Knex, product: ProductRow, currency: strin
 /**
  * The changes a revision makes, checked: a product among those offered, its price and amount, a
  * discount still valid for what is now chosen (one that no longer is falls away), and the
- * customer's details. Custom field answers are merged into the ones given before.
+ * customer's details. Custom field answers are merged into the ones given before. Products and
+ * prices come from the checkout's catalog; a discount newly applied is read and added to it, so
+ * the catalog shows the checkout as revised.
  */
-export async function revise(db: Knex, checkout: CheckoutRow, revision: Revision): Promise<CheckoutChanges> {
+export async function revise(db: Knex, checkout: CheckoutRow, revision: Revision, catalog: CheckoutCatalog): Promise<CheckoutChanges> {
   const changes: CheckoutChanges = {};
   let productId = checkout.product_id;
   if (revision.product_id && revision.product_id !== checkout.product_id) {
@@ -55,19 +58,20 @@ export async function revise(db: Knex, checkout: CheckoutRow, revision: Revision
   const productChanged = productId !== checkout.product_id;
   const priceChanged = productChanged || (revision.product_price_id !== undefined && revision.product_price_id !== null && revision.product_price_id !== checkout.product_price_id);
   if (priceChanged || (revision.amount !== undefined && revision.amount !== null)) {
-    const product = await findProduct(db, productId);
+    const product = catalog.products.get(productId);
     if (!product) throw invalidField(["product_id"], "Product not found", productId);
-    const price = await chosenPrice(db, product, checkout.currency, priceChanged ? revision.product_price_id : checkout.product_price_id, ["product_id"]);
+    const price = chosenPrice(product, checkout.currency, priceChanged ? revision.product_price_id : checkout.product_price_id, ["product_id"]);
     Object.assign(changes, { product_id: product.id, product_price_id: price.id, amount: amountFor(price, revision.amount, ["amount"]) });
   }
 
   const discount = await discountOf(db, checkout, revision);
   const discountId = discount === undefined ? checkout.discount_id : (discount?.id ?? null);
   if (discountId !== null) {
-    const current = discount ?? (await findDiscount(db, discountId));
+    const current = discount ?? catalog.discounts.get(discountId) ?? (await findDiscount(db, discountId));
     const problem = current ? await discountProblem(db, current, productId, checkout.currency) : "This discount no longer exists.";
     if (problem && discount) throw invalidField([revision.discount_code ? "discount_code" : "discount_id"], problem, revision.discount_code ?? revision.discount_id);
     changes.discount_id = problem ? null : discountId;
+    if (current && !problem) catalog.discounts.set(current.id, current);
   } else if (discount === null) {
     changes.discount_id = null;
   }

@@ -4,13 +4,13 @@ import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { addressInput } from "../api/address.js";
 import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
-import { products } from "../products/products.sql.js";
-import { checkouts, findCheckout, findCheckoutBySecret, updateCheckout, type CheckoutRow } from "./checkouts.sql.js";
-import { checkComplete, confirmCheckout, notOpen } from "./confirm.js";
-import { announceCheckout, current } from "./lifecycle.js";
-import { checkoutJson, checkoutPublicJson } from "./output.js";
+import { checkoutWithCatalog, offerOf, readCatalog } from "./catalog.js";
+import { changedCheckout, checkouts, findCheckout, type CheckoutRow } from "./checkouts.sql.js";
+import { confirmCheckout } from "./confirm.js";
+import { announceCheckout, changeOpenCheckout, current } from "./lifecycle.js";
+import { checkoutJson, checkoutPublicJson, checkoutsJson } from "./output.js";
 import { openCheckout } from "./open.js";
-import { sellerNow } from "../test-clock/clock.js";
+import { sellerClock, sellerNow } from "../test-clock/clock.js";
 import { revise, type Revision } from "./revise.js";
 
 const email = z.email().transform((value) => value.toLowerCase());
@@ -88,30 +88,34 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
   const publicUrl = config.PUBLIC_URL;
 
   const seen = async (identity: IdentityClaims, scope: "checkouts:read" | "checkouts:write", id: string) => current(billing, await reachable(access, identity, scope, await findCheckout(db, id), "Checkout"));
-  const bySecret = async (clientSecret: string) => {
-    const checkout = await findCheckoutBySecret(db, clientSecret);
-    if (!checkout) throw notFound("Checkout");
-    return current(billing, checkout);
+  /** A checkout as it stands now and as shown, read with its catalog: one left open past its time is expired first. */
+  const shown = async (which: Pick<CheckoutRow, "id"> | Pick<CheckoutRow, "client_secret">, identity?: IdentityClaims) => {
+    const read = await checkoutWithCatalog(db, which, false);
+    if (!read) throw notFound("Checkout");
+    if (identity) await reachable(access, identity, "checkouts:read", read.checkout, "Checkout");
+    const { catalog } = read;
+    const checkout = await current(billing, read.checkout, sellerClock(offerOf(catalog, read.checkout).seller));
+    return { json: checkoutJson(checkout, catalog, publicUrl), catalog };
   };
 
   /** Applies a revision (and the seller's settings) to an open checkout and announces it. */
-  const change = async (checkout: CheckoutRow, revision: Revision, settings: Partial<CheckoutRow> = {}) => {
-    if (checkout.status !== "open") throw notOpen(checkout);
-    const changes = { ...(await revise(db, checkout, revision)), ...settings };
-    return db.transaction(async (trx) => announceCheckout(billing, trx, await updateCheckout(trx, checkout.id, changes)));
-  };
+  const change = (which: Pick<CheckoutRow, "id"> | Pick<CheckoutRow, "client_secret">, revision: Revision, settings: Partial<CheckoutRow> = {}) =>
+    changeOpenCheckout(billing, which, async (checkout, catalog, changes, trx) =>
+      announceCheckout(billing, changes, changedCheckout(changes, checkout, { ...(await revise(trx, checkout, revision, catalog)), ...settings }), catalog),
+    );
 
   return [
     defineEndpoint("/v1/checkouts/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
-      const offered = await products(db).whereIn("id", body.products);
-      const missing = body.products.findIndex((id) => !offered.some((product) => product.id === id));
+      const catalog = await readCatalog(db, body.products);
+      const offered = body.products.map((id) => catalog.products.get(id));
+      const missing = offered.findIndex((product) => !product);
       if (missing >= 0) throw invalidField(["products", missing], "Product not found", body.products[missing]);
       const organizationId = offered[0]?.organization_id ?? "";
       for (const [index, product] of offered.entries()) {
-        if (product.organization_id !== organizationId || !(await access.allows(identity, "checkouts:write", product.organization_id))) throw invalidField(["products", index], "Product not found", product.id);
+        if (product?.organization_id !== organizationId || !(await access.allows(identity, "checkouts:write", organizationId))) throw invalidField(["products", index], "Product not found", body.products[index]);
       }
       const { products: productIds, product_id: productId, product_price_id: priceId, amount, currency, customer_id: customerId, external_customer_id: externalCustomerId, ...details } = body;
-      return openCheckout(billing, offered, { productIds, productId, priceId, amount, currency, customerId, externalCustomerId, revision: details, settings: settingsOf(body) });
+      return (await openCheckout(billing, catalog, { productIds, productId, priceId, amount, currency, customerId, externalCustomerId, revision: details, settings: settingsOf(body) })).json;
     }),
 
     defineEndpoint(
@@ -136,37 +140,34 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
         const { rows, total } = await pageOf<CheckoutRow, keyof typeof SORTABLE>(found, { ...query, sort: query.sorting, columns: SORTABLE, table: "checkouts" });
         // The seller's clock is read once per seller on the page, not once per checkout.
         const clocks = new Map(await Promise.all([...new Set(rows.map((row) => row.organization_id))].map(async (id) => [id, await sellerNow(db, id)] as const)));
-        const shown = await Promise.all(rows.map(async (row) => checkoutJson(db, await current(billing, row, clocks.get(row.organization_id)), publicUrl)));
-        return pageJson(shown, total, query.limit);
+        const currentRows = await Promise.all(rows.map((row) => current(billing, row, clocks.get(row.organization_id))));
+        return pageJson(await checkoutsJson(db, currentRows, publicUrl), total, query.limit);
       },
     ),
 
-    defineEndpoint("/v1/checkouts/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) => checkoutJson(db, await seen(identity, "checkouts:read", params.id), publicUrl)),
+    defineEndpoint("/v1/checkouts/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) => (await shown({ id: params.id }, identity)).json),
 
     defineEndpoint("/v1/checkouts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
       const checkout = await seen(identity, "checkouts:write", params.id);
-      return change(checkout, body, settingsOf(body));
+      return (await change({ id: checkout.id }, body, settingsOf(body))).json;
     }),
 
     // The customer's side: the client secret is the credential, as it is for Polar's checkout page.
-    defineEndpoint("/v1/checkouts/client/:client_secret", { method: "GET", params: z.object({ client_secret: z.string() }) }, async ({ params }) =>
-      checkoutPublicJson(db, await checkoutJson(db, await bySecret(params.client_secret), publicUrl)),
-    ),
+    defineEndpoint("/v1/checkouts/client/:client_secret", { method: "GET", params: z.object({ client_secret: z.string() }) }, async ({ params }) => {
+      const { json, catalog } = await shown({ client_secret: params.client_secret });
+      return checkoutPublicJson(json, catalog);
+    }),
 
-    defineEndpoint("/v1/checkouts/client/:client_secret", { method: "PATCH", params: z.object({ client_secret: z.string() }), body: clientUpdateBody }, async ({ params, body }) =>
-      checkoutPublicJson(db, await change(await bySecret(params.client_secret), body)),
-    ),
+    defineEndpoint("/v1/checkouts/client/:client_secret", { method: "PATCH", params: z.object({ client_secret: z.string() }), body: clientUpdateBody }, async ({ params, body }) => {
+      const { json, catalog } = await change({ client_secret: params.client_secret }, body);
+      return checkoutPublicJson(json, catalog);
+    }),
 
     defineEndpoint("/v1/checkouts/client/:client_secret/confirm", { method: "POST", params: z.object({ client_secret: z.string() }), body: confirmBody }, async ({ params, body }) => {
       const { confirmation_token_id: confirmationTokenId, ...revision } = body;
-      const checkout = await bySecret(params.client_secret);
-      if (checkout.status !== "open") throw notOpen(checkout);
-      // What the form sent with the confirmation is saved with it, in the same transaction.
-      const changes = await revise(db, checkout, revision);
-      await checkComplete(db, { ...checkout, ...changes }, confirmationTokenId);
-      const confirmed = await confirmCheckout(billing, checkout.id, changes, confirmationTokenId);
+      const { json, catalog } = await confirmCheckout(billing, params.client_secret, revision, confirmationTokenId);
       // Customer sessions (for the portal link after paying) arrive with the customer portal.
-      return { ...(await checkoutPublicJson(db, confirmed)), customer_session_token: null };
+      return { ...checkoutPublicJson(json, catalog), customer_session_token: null };
     }),
   ];
 }

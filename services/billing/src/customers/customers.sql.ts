@@ -1,4 +1,4 @@
-import type { Knex } from "@tollgate/kit";
+import { prepared, type Knex } from "@tollgate/kit";
 import type { Metadata } from "../api/metadata.js";
 
 export interface Address {
@@ -53,8 +53,39 @@ export async function updateCustomer(db: Knex, id: string, changes: CustomerChan
   return row;
 }
 
-/** Announces the customer's state once the changes to it have settled (see the state worker). */
-export async function scheduleStateChange(db: Knex, customerId: string, delayMs: number): Promise<void> {
+/**
+ * Announces the customer's state once the changes to it have settled (see the state worker): a
+ * change to await, or to write with others (ChangeSet).
+ */
+export function scheduleStateChange(db: Knex, customerId: string, delayMs: number): Knex.QueryBuilder {
   const runAt = new Date(Date.now() + delayMs);
-  await db("customer_state_changes").insert({ customer_id: customerId, run_at: runAt }).onConflict("customer_id").merge({ run_at: runAt });
+  return db("customer_state_changes").insert({ customer_id: customerId, run_at: runAt }).onConflict("customer_id").merge({ run_at: runAt });
+}
+
+/**
+ * The seller's customer with the draft's e-mail, or a new one made from the draft when there is
+ * none, in one statement; `created` says which. Null when another transaction made that customer
+ * meanwhile and has not committed yet as this statement began: the caller asks again.
+ */
+export async function findOrCreateCustomer(db: Knex, draft: Pick<CustomerRow, "id" | "organization_id" | "email"> & CustomerChanges): Promise<{ customer: CustomerRow; created: boolean } | null> {
+  const made = db("customers").insert(draft).onConflict().ignore().toSQL();
+  const { rows } = await prepared(db.raw<{ rows: (CustomerRow & { created: boolean })[] }>(
+    `with made as (${made.sql} returning *)
+     select made.*, true as created from made
+     union all
+     select found.*, false as created from customers found
+       where found.organization_id = ? and found.email = ? and found.deleted_at is null and not exists (select 1 from made)`,
+    [...made.bindings, draft.organization_id, draft.email] as Knex.RawBinding[],
+  ));
+  const [row] = rows;
+  if (!row) return null;
+  const { created, ...customer } = row;
+  return { customer, created };
+}
+
+/** Counts one more order of the customer (their invoices are numbered by it); the customer as they now are. */
+export async function countOrder(db: Knex, customerId: string): Promise<CustomerRow & { orders_count: number }> {
+  const [customer] = await prepared(db("customers").where({ id: customerId }).increment("orders_count", 1).returning<(CustomerRow & { orders_count: number })[]>("*"));
+  if (!customer) throw new Error(`customer ${customerId} is gone`);
+  return customer;
 }

@@ -1,27 +1,35 @@
 import { PollingWorker, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
+import { rowsFromJson } from "../api/jsonb.js";
 import type { BenefitGrantRow } from "../benefits/grants.js";
-import type { BenefitRow } from "../benefits/benefits.sql.js";
-import { emitBillingEvent } from "../events.js";
+import { ChangeSet } from "../events.js";
 import { subscriptionFieldsJson } from "../subscriptions/output.js";
-import { subscriptions } from "../subscriptions/subscriptions.sql.js";
-import { findCustomer, type CustomerRow } from "./customers.sql.js";
+import type { SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
+import type { CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 
-/** Everything a customer has now, as Polar's CustomerState: their active subscriptions, granted benefits and meters. */
-export async function customerState(db: Knex, customer: CustomerRow) {
-  const grants = await db<BenefitGrantRow>("benefit_grants")
-    .join<BenefitRow>("benefits", "benefits.id", "benefit_grants.benefit_id")
-    .where("benefit_grants.customer_id", customer.id)
-    .whereNotNull("benefit_grants.granted_at")
-    .whereNull("benefit_grants.revoked_at")
-    .orderBy("benefit_grants.granted_at")
-    .select<(BenefitGrantRow & { benefit_type: string; benefit_metadata: Record<string, unknown> })[]>(
-      "benefit_grants.*",
-      "benefits.type as benefit_type",
-      "benefits.metadata as benefit_metadata",
+type GrantWithBenefit = BenefitGrantRow & { benefit_type: string; benefit_metadata: Record<string, unknown> };
+
+/** A customer with what they have now: granted benefits (with their benefit's type) and live subscriptions, as JSON columns. */
+type CustomerWithHoldings = CustomerRow & { grants: unknown; subscriptions: unknown };
+
+/** What the customers are given, read for all of them in one statement; `customerIds` may be a query of them. */
+const holdingsOf = (db: Knex, customerIds: Knex.QueryBuilder | string[]) =>
+  db("customers as customer")
+    .whereIn("customer.id", customerIds)
+    .select<CustomerWithHoldings[]>(
+      "customer.*",
+      db.raw(`coalesce((select json_agg(granted order by granted.granted_at) from (
+          select given.*, benefit.type as benefit_type, benefit.metadata as benefit_metadata
+          from benefit_grants given join benefits benefit on benefit.id = given.benefit_id
+          where given.customer_id = customer.id and given.granted_at is not null and given.revoked_at is null) granted), '[]') as grants`),
+      db.raw(`coalesce((select json_agg(subscription order by subscription.started_at) from subscriptions subscription
+          where subscription.customer_id = customer.id and subscription.status in ('active', 'trialing')), '[]') as subscriptions`),
     );
-  const live = await subscriptions(db).where({ customer_id: customer.id }).whereIn("status", ["active", "trialing"]).orderBy("started_at");
+
+/** Everything a customer has now, as Polar's CustomerState: their active subscriptions, granted benefits and meters. */
+function customerStateJson({ grants, subscriptions, ...customer }: CustomerWithHoldings) {
+  const live = rowsFromJson<SubscriptionRow>(subscriptions, ["current_period_start", "current_period_end", "trial_start", "trial_end", "canceled_at", "started_at", "ends_at", "ended_at", "created_at", "modified_at"]);
   return {
     ...customerJson(customer),
     active_subscriptions: live.map((subscription) => {
@@ -29,7 +37,7 @@ export async function customerState(db: Knex, customer: CustomerRow) {
         subscriptionFieldsJson(subscription);
       return { id, created_at, modified_at, custom_field_data: subscription.custom_field_data, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id, meters: [] };
     }),
-    granted_benefits: grants.map((grant) => ({
+    granted_benefits: rowsFromJson<GrantWithBenefit>(grants, ["granted_at", "created_at", "modified_at"]).map((grant) => ({
       id: grant.id,
       created_at: grant.created_at,
       modified_at: grant.modified_at,
@@ -43,12 +51,20 @@ export async function customerState(db: Knex, customer: CustomerRow) {
   };
 }
 
+/** Everything a customer has now, as Polar's CustomerState. */
+export async function customerState(db: Knex, customer: CustomerRow) {
+  const [holdings] = await holdingsOf(db, [customer.id]);
+  if (!holdings) throw new Error(`customer ${customer.id} is gone`);
+  return customerStateJson(holdings);
+}
+
 const BATCH = 50;
 
 /**
  * Announces customer.state_changed for customers whose state changed, once per burst: every change
- * pushes the customer's row later, and the row is taken when it comes due (FOR UPDATE SKIP LOCKED,
- * so two replicas never announce one change twice).
+ * pushes the customer's row later, and the rows are taken when they come due (FOR UPDATE SKIP LOCKED,
+ * so two replicas never announce one change twice). A batch takes one statement to read and one to
+ * announce and clear.
  */
 export class CustomerStateAnnouncer extends PollingWorker {
   constructor(private readonly billing: Billing) {
@@ -59,13 +75,20 @@ export class CustomerStateAnnouncer extends PollingWorker {
     const { db, outbox } = this.billing;
     await this.drain(BATCH, () =>
       db.transaction(async (trx) => {
-        const due = await trx("customer_state_changes").where("run_at", "<=", new Date()).orderBy("run_at").limit(BATCH).forUpdate().skipLocked().select<{ customer_id: string }[]>("customer_id");
-        for (const { customer_id: customerId } of due) {
-          const customer = await findCustomer(trx, customerId);
-          if (customer) await emitBillingEvent(outbox, trx, "customer.state_changed", customer.organization_id, await customerState(trx, customer));
+        // The due rows are locked and their customers' holdings read in one statement.
+        const due = trx("customer_state_changes").where("run_at", "<=", new Date()).orderBy("run_at").limit(BATCH).forUpdate().skipLocked().select("customer_id").toSQL();
+        const held = holdingsOf(trx, trx.select("customer_id").from("due")).toSQL();
+        const { rows } = await trx.raw<{ rows: { customer_id: string; holdings: CustomerWithHoldings | null }[] }>(
+          `with due as (${due.sql}) select due.customer_id, to_json(held) as holdings from due left join (${held.sql}) held on held.id = due.customer_id`,
+          [...due.bindings, ...held.bindings] as Knex.RawBinding[],
+        );
+        if (rows.length === 0) return 0;
+        const changes = new ChangeSet(outbox, trx, { batch: true }).change(trx("customer_state_changes").whereIn("customer_id", rows.map((row) => row.customer_id)).delete());
+        for (const { holdings } of rows) {
+          if (holdings && holdings.deleted_at === null) changes.announce("customer.state_changed", holdings.organization_id, customerStateJson(rowsFromJson<CustomerWithHoldings>([holdings], ["created_at", "modified_at", "deleted_at"])[0] as CustomerWithHoldings));
         }
-        await trx("customer_state_changes").whereIn("customer_id", due.map((row) => row.customer_id)).delete();
-        return due.length;
+        await changes.write();
+        return rows.length;
       }),
     );
   }

@@ -33,6 +33,8 @@ export async function discountsJson(db: Knex, rows: DiscountRow[]) {
   }));
 }
 
+export type DiscountJson = Awaited<ReturnType<typeof discountsJson>>[number];
+
 export async function discountJson(db: Knex, discount: DiscountRow) {
   const [json] = await discountsJson(db, [discount]);
   if (!json) throw new Error(`discount ${discount.id} could not be shown`);

@@ -46,24 +46,26 @@ export const activationsOf = (db: Knex, licenseKeyIds: string[]) => db<Activatio
 /** The key as shown where it must not be read whole: its last six characters. */
 export const displayKey = (key: string) => `****-${key.slice(-6)}`;
 
-/** A new key for a customer, Polar's way: the benefit's prefix and an upper-case UUID, expiring after the benefit's lifetime. */
-export async function issueLicenseKey(db: Knex, grant: { organization_id: string; customer_id: string; benefit_id: string }, settings: LicenseKeySettings, now: Date): Promise<LicenseKeyRow> {
+/** A new key for a customer, Polar's way: the benefit's prefix and an upper-case UUID, expiring after the benefit's lifetime. Not yet written. */
+export function newLicenseKey(grant: { organization_id: string; customer_id: string; benefit_id: string }, settings: LicenseKeySettings, now: Date): LicenseKeyRow {
   const uuid = randomUUID().toUpperCase();
-  const expiresAt = settings.expires ? addInterval(now, settings.expires.timeframe, settings.expires.ttl) : null;
-  const [row] = await db<LicenseKeyRow>("license_keys")
-    .insert({
-      id: randomId(32),
-      ...grant,
-      key: settings.prefix ? `${settings.prefix.toUpperCase()}-${uuid}` : uuid,
-      status: "granted",
-      limit_activations: settings.activations?.limit ?? null,
-      limit_usage: settings.limit_usage ?? null,
-      expires_at: expiresAt,
-    })
-    .returning("*");
-  if (!row) throw new Error("insert into license_keys returned no row");
-  return row;
+  return {
+    id: randomId(32),
+    ...grant,
+    key: settings.prefix ? `${settings.prefix.toUpperCase()}-${uuid}` : uuid,
+    status: "granted",
+    limit_activations: settings.activations?.limit ?? null,
+    usage: 0,
+    limit_usage: settings.limit_usage ?? null,
+    validations: 0,
+    last_validated_at: null,
+    expires_at: settings.expires ? addInterval(now, settings.expires.timeframe, settings.expires.ttl) : null,
+    created_at: new Date(),
+    modified_at: null,
+  };
 }
+
+export const insertLicenseKey = (db: Knex, key: LicenseKeyRow): Knex.QueryBuilder => licenseKeys(db).insert(key);
 
 export async function updateLicenseKey(db: Knex, id: string, changes: Partial<Pick<LicenseKeyRow, "status" | "usage" | "limit_activations" | "limit_usage" | "expires_at" | "validations" | "last_validated_at">>): Promise<LicenseKeyRow> {
   const [row] = await db<LicenseKeyRow>("license_keys")

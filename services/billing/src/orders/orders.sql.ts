@@ -1,7 +1,7 @@
 import type { Knex } from "@tollgate/kit";
 import type { Metadata } from "../api/metadata.js";
 import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
-import type { Address } from "../customers/customers.sql.js";
+import { countOrder, type Address } from "../customers/customers.sql.js";
 
 export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded" | "void";
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -51,23 +51,30 @@ export const findOrder = (db: Knex, id: string) => orders(db).where({ id }).firs
 export const itemsOfOrders = (db: Knex, orderIds: string[]) => db<OrderItemRow>("order_items").whereIn("order_id", orderIds).orderBy("position");
 
 /**
- * The next invoice number for a customer, as Polar numbers them: the seller's slug, the customer's
- * short id and the customer's own running count (`ACME-3F9K2Q1Z-0001`).
+ * An invoice number as Polar numbers them: the seller's slug, the customer's short id and the
+ * customer's own running count (`ACME-3F9K2Q1Z-0001`), counted with `countOrder`.
  */
-export async function nextInvoiceNumber(db: Knex, organizationId: string, customerId: string): Promise<string> {
-  const [customer] = await db("customers").where({ id: customerId }).increment("orders_count", 1).returning<{ orders_count: number }[]>(["orders_count"]);
-  const seller = await db("organizations").where({ id: organizationId }).first<{ slug: string } | undefined>("slug");
-  if (!customer || !seller) throw new Error(`customer ${customerId} or seller ${organizationId} is gone`);
+export function invoiceNumberOf(seller: { slug: string }, customer: { id: string; orders_count: number }): string {
   const prefix = seller.slug.replace(/[^a-z0-9]/gi, "").slice(0, 8).toUpperCase() || "INV";
-  return `${prefix}-${customerId.slice(0, 8).toUpperCase()}-${String(customer.orders_count).padStart(4, "0")}`;
+  return `${prefix}-${customer.id.slice(0, 8).toUpperCase()}-${String(customer.orders_count).padStart(4, "0")}`;
 }
 
-export async function insertOrder(db: Knex, order: Omit<OrderRow, "created_at" | "modified_at" | "refunded_amount" | "refunded_tax_amount">, items: Omit<OrderItemRow, "order_id" | "position" | "created_at" | "modified_at">[]): Promise<OrderRow> {
-  const [row] = await db<OrderRow>("orders").insert(order).returning("*");
-  if (!row) throw new Error("insert into orders returned no row");
-  await db("order_items").insert(items.map((item, position) => ({ ...item, order_id: row.id, position })));
-  return row;
+/** The next invoice number for a customer of a seller. */
+export async function nextInvoiceNumber(db: Knex, organizationId: string, customerId: string): Promise<string> {
+  const customer = await countOrder(db, customerId);
+  const seller = await db("organizations").where({ id: organizationId }).first<{ slug: string } | undefined>("slug");
+  if (!seller) throw new Error(`seller ${organizationId} is gone`);
+  return invoiceNumberOf(seller, customer);
 }
+
+/** An order with its items, made in full before it is written, so that it is announced without being read back. */
+export interface OrderWithItems {
+  order: OrderRow;
+  items: OrderItemRow[];
+}
+
+/** The inserts of a new order and its items: to await in turn, or to write with others (ChangeSet). */
+export const insertOrder = (db: Knex, { order, items }: OrderWithItems): Knex.QueryBuilder[] => [db("orders").insert(order), db("order_items").insert(items)];
 
 export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<OrderRow, "status" | "refunded_amount" | "refunded_tax_amount">>): Promise<OrderRow> {
   const [row] = await db<OrderRow>("orders")

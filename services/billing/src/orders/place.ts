@@ -1,10 +1,10 @@
 import { randomId, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
-import { emitBillingEvent } from "../events.js";
+import { emitBillingEvent, type ChangeSet } from "../events.js";
 import type { PriceRow } from "../products/prices.js";
 import type { ProductRow } from "../products/products.sql.js";
-import { orderJson } from "./output.js";
-import { insertOrder, nextInvoiceNumber, updateOrder, type OrderRow } from "./orders.sql.js";
+import { orderJson, orderJsonOf, type OrderContext } from "./output.js";
+import { insertOrder, nextInvoiceNumber, updateOrder, type OrderRow, type OrderStatus, type OrderWithItems } from "./orders.sql.js";
 
 /** One line of an order: the product at its price, or a proration for part of a period. */
 export interface OrderLine {
@@ -26,29 +26,54 @@ export type OrderDraft = Pick<OrderRow, "organization_id" | "customer_id" | "che
   tax_amount: number;
 };
 
+/** A new order and its items, whole, with the invoice number it was given. */
+function newOrder(draft: OrderDraft, invoiceNumber: string, status: OrderStatus): OrderWithItems {
+  const { product, lines, discount_amount: discountAmount, tax_amount: taxAmount, ...order } = draft;
+  const now = new Date();
+  const id = randomId(32);
+  return {
+    order: {
+      ...order,
+      id,
+      product_id: product.id,
+      status,
+      subtotal_amount: lines.reduce((sum, line) => sum + line.amount, 0),
+      discount_amount: discountAmount,
+      tax_amount: taxAmount,
+      refunded_amount: 0,
+      refunded_tax_amount: 0,
+      invoice_number: invoiceNumber,
+      created_at: now,
+      modified_at: null,
+    },
+    // Tax sits on the first line until a tax engine reckons it per line.
+    items: lines.map((line, position) => ({ ...line, id: randomId(32), order_id: id, position, tax_amount: position === 0 ? taxAmount : 0, created_at: now, modified_at: null })),
+  };
+}
+
 /**
  * A new order, pending until paid, announced as order.created. `orders.checkout_id` is unique, so a
  * checkout never has two.
  */
 export async function openOrder(billing: Billing, trx: Knex.Transaction, draft: OrderDraft): Promise<OrderRow> {
-  const { product, lines, discount_amount: discountAmount, tax_amount: taxAmount, ...order } = draft;
-  const opened = await insertOrder(
-    trx,
-    {
-      ...order,
-      id: randomId(32),
-      product_id: product.id,
-      status: "pending",
-      subtotal_amount: lines.reduce((sum, line) => sum + line.amount, 0),
-      discount_amount: discountAmount,
-      tax_amount: taxAmount,
-      invoice_number: await nextInvoiceNumber(trx, order.organization_id, order.customer_id),
-    },
-    // Tax sits on the first line until a tax engine reckons it per line.
-    lines.map((line, index) => ({ ...line, id: randomId(32), tax_amount: index === 0 ? taxAmount : 0 })),
-  );
-  await emitBillingEvent(billing.outbox, trx, "order.created", opened.organization_id, await orderJson(trx, opened));
-  return opened;
+  const opened = newOrder(draft, await nextInvoiceNumber(trx, draft.organization_id, draft.customer_id), "pending");
+  for (const insert of insertOrder(trx, opened)) await insert;
+  await emitBillingEvent(billing.outbox, trx, "order.created", opened.order.organization_id, await orderJson(trx, opened.order));
+  return opened.order;
+}
+
+/**
+ * An order paid at once (a checkout's), added to `changes`: written paid, and announced as Polar
+ * tells of an order paid when placed — order.created while pending, then order.updated and
+ * order.paid. `invoiceNumber` comes from the customer's count (countOrder).
+ */
+export function placePaidOrder(changes: ChangeSet, draft: OrderDraft, invoiceNumber: string, context: OrderContext): OrderRow {
+  const placed = newOrder(draft, invoiceNumber, "paid");
+  const paid = { ...placed.order, modified_at: placed.order.created_at };
+  changes.change(...insertOrder(changes.db, { ...placed, order: paid }));
+  changes.announce("order.created", paid.organization_id, orderJsonOf({ ...paid, status: "pending", modified_at: null }, placed.items, context));
+  changes.announce(["order.updated", "order.paid"], paid.organization_id, orderJsonOf(paid, placed.items, context));
+  return paid;
 }
 
 /** The order is paid: order.updated, then order.paid, as Polar sends them. */

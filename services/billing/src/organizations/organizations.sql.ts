@@ -25,6 +25,8 @@ export interface SellerRow {
   notification_settings: Record<string, unknown>;
   customer_email_settings: Record<string, unknown>;
   customer_portal_settings: Record<string, unknown>;
+  /** How far the sandbox's test clock has been moved ahead (see test-clock/). */
+  clock_offset_seconds: number;
   created_at: Date;
   modified_at: Date | null;
   deleted_at: Date | null;

@@ -3,14 +3,15 @@ import type { PaymentOutcome } from "./processor.js";
 
 /**
  * Records what the processor said of a charge, succeeded or declined. The processor's payment id is
- * unique, so recording the answer to a retried call (the same payment) again adds nothing.
+ * unique, so recording the answer to a retried call (the same payment) again adds nothing. A change
+ * to await, or to write with others (ChangeSet).
  */
-export async function recordPayment(
+export function recordPayment(
   db: Knex,
   payment: { organization_id: string; checkout_id: string | null; order_id: string | null; processor: string; amount: number; currency: string },
   outcome: PaymentOutcome,
-): Promise<void> {
-  await db("payments")
+): Knex.QueryBuilder {
+  return db("payments")
     .insert({
       ...payment,
       id: randomId(32),

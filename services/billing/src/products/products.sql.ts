@@ -39,8 +39,11 @@ export interface ProductWithParts extends ProductRow {
   custom_fields: AttachedCustomField[];
 }
 
-/** Each part of a product, aggregated per product as JSON so that products and parts take one statement. */
-const PARTS = `
+/**
+ * Each part of a product `product`, aggregated per product as JSON so that products and parts take
+ * one statement; a select list for a query over `products product`.
+ */
+export const PRODUCT_PARTS = `
   coalesce((select json_agg(price order by price.is_archived, price.position, price.created_at) from product_prices price
     where price.product_id = product.id), '[]') as prices,
   coalesce((select json_agg(benefit order by link.position) from product_benefits link join benefits benefit on benefit.id = link.benefit_id
@@ -53,28 +56,35 @@ const PARTS = `
 
 const CHANGED = ["created_at", "modified_at"] as const;
 
+export type ProductWithJsonParts = ProductRow & Record<"prices" | "benefits" | "medias" | "custom_fields", unknown>;
+
+/** Products by id with their parts as JSON columns. */
+const productsWithPartsQuery = (db: Knex, ids: readonly string[]) =>
+  db("products as product")
+    // One array binding rather than a list, so the statement's text is the same for any number of ids.
+    .whereRaw("product.id = any(?)", [[...new Set(ids)]])
+    .select<ProductWithJsonParts[]>("product.*", db.raw(PRODUCT_PARTS));
+
+/** A product row with its parts as JSON columns ({@link PRODUCT_PARTS}) as a product with its parts; `fromJson` when the row itself came back as JSON. */
+export function withParts(row: ProductWithJsonParts, fromJson = false): ProductWithParts {
+  const product = fromJson ? (rowsFromJson<ProductWithJsonParts>([row], CHANGED)[0] as ProductWithJsonParts) : row;
+  return {
+    ...product,
+    prices: rowsFromJson<PriceRow>(row.prices, CHANGED),
+    benefits: rowsFromJson<BenefitRow>(row.benefits, CHANGED),
+    medias: rowsFromJson<FileRow>(row.medias, [...CHANGED, "deleted_at", "last_modified_at"]),
+    custom_fields: (row.custom_fields as { field: unknown; position: number; required: boolean }[]).map(({ field, position, required }) => ({
+      ...(rowsFromJson<CustomFieldRow>([field], CHANGED)[0] as CustomFieldRow),
+      position,
+      required,
+    })),
+  };
+}
+
 /** Products with their parts, in one statement, in the order of `ids`; ids not found are left out. */
 export async function productsWithParts(db: Knex, ids: readonly string[]): Promise<ProductWithParts[]> {
   if (ids.length === 0) return [];
-  const rows = await db("products as product")
-    .whereIn("product.id", [...new Set(ids)])
-    .select<(ProductRow & Record<"prices" | "benefits" | "medias" | "custom_fields", unknown>)[]>("product.*", db.raw(PARTS));
-  const byId = new Map(
-    rows.map((row) => [
-      row.id,
-      {
-        ...row,
-        prices: rowsFromJson<PriceRow>(row.prices, CHANGED),
-        benefits: rowsFromJson<BenefitRow>(row.benefits, CHANGED),
-        medias: rowsFromJson<FileRow>(row.medias, [...CHANGED, "deleted_at", "last_modified_at"]),
-        custom_fields: (row.custom_fields as { field: unknown; position: number; required: boolean }[]).map(({ field, position, required }) => ({
-          ...rowsFromJson<CustomFieldRow>([field], CHANGED)[0] as CustomFieldRow,
-          position,
-          required,
-        })),
-      },
-    ]),
-  );
+  const byId = new Map((await productsWithPartsQuery(db, ids)).map((row) => [row.id, withParts(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 

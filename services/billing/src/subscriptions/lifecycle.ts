@@ -1,17 +1,20 @@
 import { randomId, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
+import type { Offer } from "../checkouts/catalog.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import { discountAmountOf } from "../checkouts/pricing.js";
-import { cycleBenefits, grantBenefits, revokeBenefits } from "../benefits/granting.js";
-import { scheduleStateChange } from "../customers/customers.sql.js";
+import { cycleBenefits, grantBenefits, grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
+import { scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
-import { emitBillingEvent } from "../events.js";
+import type { DiscountJson } from "../discounts/output.js";
+import { emitBillingEvent, type ChangeSet } from "../events.js";
 import { orders, type OrderRow } from "../orders/orders.sql.js";
-import { markOrderPaid, openOrder, productLine, voidOrder, type OrderDraft, type OrderLine } from "../orders/place.js";
+import { markOrderPaid, openOrder, placePaidOrder, productLine, voidOrder, type OrderDraft, type OrderLine } from "../orders/place.js";
 import type { PriceRow } from "../products/prices.js";
+import { productWithPartsJson } from "../products/output.js";
 import { findProduct, type ProductRow } from "../products/products.sql.js";
 import { recordPayment } from "../payments/payments.sql.js";
-import { subscriptionJson } from "./output.js";
+import { subscriptionJson, subscriptionJsonOf } from "./output.js";
 import { addInterval } from "../api/dates.js";
 import { insertSubscription, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
@@ -33,23 +36,24 @@ export const startsWithTrial = (product: Pick<ProductRow, "trial_interval">, che
 
 /**
  * A subscription bought through a checkout, with its first order (paid, or nothing to pay during a
- * trial): the subscription row first, since the order points at it, then the order's events, then
- * subscription.created and subscription.active, as Polar sends them.
+ * trial), added to `changes`: the order's events, then subscription.created and subscription.active,
+ * as Polar sends them, then the grants of its benefits. The caller counted the customer's order
+ * (`invoiceNumber`) and schedules their new state.
  */
-export async function startSubscription(
-  billing: Billing,
-  trx: Knex.Transaction,
-  purchase: { checkout: CheckoutRow; customerId: string; product: ProductRow; price: PriceRow; amounts: Amounts; paymentMethodId: string | null; now: Date },
-): Promise<{ subscription: SubscriptionRow; order: OrderRow }> {
-  const { checkout, product, price, now } = purchase;
+export function startSubscription(
+  changes: ChangeSet,
+  purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; amounts: Amounts; paymentMethodId: string | null; now: Date; invoiceNumber: string; discount: DiscountJson | null; publicUrl: string },
+): { subscription: SubscriptionRow; order: OrderRow } {
+  const { checkout, offer, customer, now, discount } = purchase;
+  const { product, price } = offer;
   const interval = product.recurring_interval ?? "month";
   const intervalCount = product.recurring_interval_count ?? 1;
   const trialEnd = startsWithTrial(product, checkout) ? addInterval(now, product.trial_interval ?? "day", product.trial_interval_count ?? 1) : null;
   const periodEnd = trialEnd ?? addInterval(now, interval, intervalCount);
-  const subscription = await insertSubscription(trx, {
+  const subscription: SubscriptionRow = {
     id: randomId(32),
     organization_id: checkout.organization_id,
-    customer_id: purchase.customerId,
+    customer_id: customer.id,
     product_id: product.id,
     product_price_id: price.id,
     checkout_id: checkout.id,
@@ -77,13 +81,20 @@ export async function startSubscription(
     pending_prorations: [],
     custom_field_data: checkout.custom_field_data,
     metadata: checkout.metadata,
-  });
+    created_at: new Date(),
+    modified_at: null,
+  };
+  changes.change(insertSubscription(changes.db, subscription));
   const amounts = trialEnd ? { amount: 0, discount_amount: 0, tax_amount: 0 } : purchase.amounts;
-  const order = await openOrder(billing, trx, { ...draftFor(subscription, product, price, amounts), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address });
-  const paid = await markOrderPaid(billing, trx, order);
-  await announceSubscription(billing, trx, subscription, "subscription.created", "subscription.active");
-  await grantBenefits(billing, trx, { organizationId: subscription.organization_id, customerId: subscription.customer_id, productId: product.id, now, source: { subscription_id: subscription.id } });
-  return { subscription, order: paid };
+  const order = placePaidOrder(
+    changes,
+    { ...draftFor(subscription, product, price, amounts), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address },
+    purchase.invoiceNumber,
+    { customer, product, discount, subscription },
+  );
+  changes.announce(["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product: productWithPartsJson(product, purchase.publicUrl), price, discount }));
+  grantNewPurchase(changes, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
+  return { subscription, order };
 }
 
 /** What an order of a subscription charges: the plan's amount less its discount, and tax. */

@@ -2,9 +2,9 @@ import type { Knex } from "@tollgate/kit";
 import type { CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
 import { discounts } from "../discounts/discounts.sql.js";
-import { discountsJson } from "../discounts/output.js";
+import { discountsJson, type DiscountJson } from "../discounts/output.js";
 import { priceJson, type PriceRow } from "../products/prices.js";
-import { productsJson } from "../products/output.js";
+import { productsJson, type ProductJson } from "../products/output.js";
 import { products } from "../products/products.sql.js";
 import type { SubscriptionRow } from "./subscriptions.sql.js";
 
@@ -36,6 +36,28 @@ export const subscriptionFieldsJson = (subscription: SubscriptionRow) => ({
   metadata: subscription.metadata,
 });
 
+/** What a subscription is shown with besides its own row. */
+export interface SubscriptionContext {
+  customer: CustomerRow;
+  product: ProductJson;
+  price: PriceRow;
+  discount: DiscountJson | null;
+}
+
+/** A subscription as Polar shows it, from its row and what it refers to. */
+export function subscriptionJsonOf(subscription: SubscriptionRow, { customer, product, price, discount }: SubscriptionContext) {
+  return {
+    ...subscriptionFieldsJson(subscription),
+    custom_field_data: subscription.custom_field_data,
+    customer: customerJson(customer),
+    product,
+    discount: subscription.discount_id ? discount : null,
+    prices: [priceJson(price)],
+    meters: [],
+    pending_update: null,
+  };
+}
+
 /** Subscriptions as Polar shows them, with customer, product, discount and price, read for all at once. */
 export async function subscriptionsJson(db: Knex, rows: SubscriptionRow[], publicUrl: string) {
   const ids = (pick: (row: SubscriptionRow) => string | null) => [...new Set(rows.map(pick).filter((id): id is string => id !== null))];
@@ -52,16 +74,7 @@ export async function subscriptionsJson(db: Knex, rows: SubscriptionRow[], publi
     const product = productJsons.get(subscription.product_id);
     const price = prices.find((candidate) => candidate.id === subscription.product_price_id);
     if (!customer || !product || !price) throw new Error(`subscription ${subscription.id} has lost its customer, product or price`);
-    return {
-      ...subscriptionFieldsJson(subscription),
-      custom_field_data: subscription.custom_field_data,
-      customer: customerJson(customer),
-      product,
-      discount: subscription.discount_id ? (discountJsons.get(subscription.discount_id) ?? null) : null,
-      prices: [priceJson(price)],
-      meters: [],
-      pending_update: null,
-    };
+    return subscriptionJsonOf(subscription, { customer, product, price, discount: (subscription.discount_id && discountJsons.get(subscription.discount_id)) || null });
   });
 }
 

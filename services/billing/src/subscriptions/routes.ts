@@ -9,7 +9,7 @@ import { amountFor } from "../checkouts/pricing.js";
 import { chosenPrice } from "../checkouts/revise.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { subscriptionSettingsOf } from "../organizations/output.js";
-import { findProduct } from "../products/products.sql.js";
+import { productsWithParts } from "../products/products.sql.js";
 import { subscriptionJson, subscriptionsJson } from "./output.js";
 import { CANCELLATION_REASONS, findSubscription, subscriptions, type SubscriptionRow } from "./subscriptions.sql.js";
 
@@ -90,12 +90,12 @@ export function subscriptionEndpoints(billing: Billing): Endpoint[] {
         const productId = body.product_id;
         return locked(identity, params.id, async (trx, subscription, now) => {
           stillRunning(subscription);
-          const product = await findProduct(trx, productId);
+          const [product] = await productsWithParts(trx, [productId]);
           if (!product || product.organization_id !== subscription.organization_id || product.is_archived) throw invalidField(["product_id"], "Product not found or archived", productId);
           if (product.recurring_interval !== subscription.recurring_interval || (product.recurring_interval_count ?? 1) !== subscription.recurring_interval_count) {
             throw invalidField(["product_id"], "Switching to a product billed at another interval is not offered yet", productId);
           }
-          const price = await chosenPrice(trx, product, subscription.currency, null, ["product_id"]);
+          const price = chosenPrice(product, subscription.currency, null, ["product_id"]);
           const seller = await findSeller(trx, subscription.organization_id);
           const behaviour = body.proration_behavior ?? (seller ? subscriptionSettingsOf(seller).proration_behavior : "prorate");
           if (behaviour !== "invoice" && behaviour !== "prorate") throw invalidField(["proration_behavior"], "Only invoice and prorate are offered", behaviour);

@@ -53,11 +53,8 @@ export const findSubscription = (db: Knex, id: string) => subscriptions(db).wher
 const stored = <Changes extends { pending_prorations?: OrderLine[] }>(changes: Changes) =>
   changes.pending_prorations === undefined ? changes : { ...changes, pending_prorations: JSON.stringify(changes.pending_prorations) };
 
-export async function insertSubscription(db: Knex, subscription: Omit<SubscriptionRow, "created_at" | "modified_at">): Promise<SubscriptionRow> {
-  const [row] = await db("subscriptions").insert(stored(subscription)).returning<SubscriptionRow[]>("*");
-  if (!row) throw new Error("insert into subscriptions returned no row");
-  return row;
-}
+/** The insert of a new subscription, made in full beforehand: a change to write with others (ChangeSet). */
+export const insertSubscription = (db: Knex, subscription: SubscriptionRow): Knex.QueryBuilder => db("subscriptions").insert(stored(subscription));
 
 export async function updateSubscription(db: Knex, id: string, changes: SubscriptionChanges): Promise<SubscriptionRow> {
   const [row] = await db("subscriptions")

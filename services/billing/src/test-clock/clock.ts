@@ -5,9 +5,12 @@ import type { Knex } from "@tollgate/kit";
  * dunning and checkout expiry run as if that time had passed. Without an advance it is real time.
  */
 export async function sellerNow(db: Knex, organizationId: string): Promise<Date> {
-  const seller = await db("organizations").where({ id: organizationId }).first<{ clock_offset_seconds: string | number } | undefined>("clock_offset_seconds");
-  return new Date(Date.now() + Number(seller?.clock_offset_seconds ?? 0) * 1000);
+  const seller = await db("organizations").where({ id: organizationId }).first<{ clock_offset_seconds: number } | undefined>("clock_offset_seconds");
+  return sellerClock(seller ?? { clock_offset_seconds: 0 });
 }
+
+/** The same from a seller row already read. */
+export const sellerClock = (seller: { clock_offset_seconds: number }): Date => new Date(Date.now() + seller.clock_offset_seconds * 1000);
 
 /** The same in SQL, for a query joined to `organizations` as `alias`. */
 export const sellerNowSql = (alias: string) => `(now() + make_interval(secs => ${alias}.clock_offset_seconds))`;
