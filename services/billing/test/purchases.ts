@@ -1,4 +1,4 @@
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { publishedEvents } from "@tollgate/kit/testing";
 import { Polar } from "@polar-sh/sdk";
 import { startBillingStack, type BillingStack, type Seller } from "./stack.js";
@@ -21,6 +21,42 @@ export async function eventTypesAbout(stack: BillingStack, id: string): Promise<
   const events = await publishedEvents(stack.billing.context.bus);
   return events.filter((event) => (event.data as { payload?: { id?: string } }).payload?.id === id).map((event) => event.type.replace(/^billing\./, ""));
 }
+
+/** Moves the seller's test clock ahead; renewals and dunning up to then have run when it answers. */
+export async function advanceDays(stack: BillingStack, seller: Seller, days: number): Promise<{ now: string; offset_seconds: number }> {
+  const response = await fetch(`${stack.gateway.url}/v1/sandbox/clock/${seller.organizationId}/advance`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${seller.token}` },
+    body: JSON.stringify({ days }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as { now: string; offset_seconds: number };
+}
+
+/** Buys a monthly plan (1000 a month) with the card and waits for the subscription it starts. */
+export async function subscribe(stack: BillingStack, seller: Seller, cardNumber: string, email: string, product?: { trialDays?: number }) {
+  const customerSide = new Polar({ serverURL: stack.gateway.url });
+  const plan = await seller.polar.products.create({
+    name: `Pro ${email}`,
+    recurringInterval: "month",
+    ...(product?.trialDays ? { trialInterval: "day" as const, trialIntervalCount: product.trialDays } : {}),
+    prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }],
+  });
+  const checkout = await seller.polar.checkouts.create({ products: [plan.id] });
+  expect(checkout.isPaymentSetupRequired).toBe(true);
+  await customerSide.checkouts.clientConfirm({
+    clientSecret: checkout.clientSecret,
+    checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "FR" }, confirmationTokenId: await cardToken(stack, cardNumber) },
+  });
+  await expect.poll(async () => (await seller.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
+  const [subscription] = (await seller.polar.subscriptions.list({ productId: plan.id })).result.items;
+  if (!subscription) throw new Error("the checkout started no subscription");
+  return { plan, checkout, subscription };
+}
+
+/** A subscription's orders, oldest first. */
+export const ordersOf = async (seller: Seller, subscriptionId: string) =>
+  (await seller.polar.orders.list({ organizationId: seller.organizationId, limit: 100 })).result.items.filter((order) => order.subscriptionId === subscriptionId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
 
 export interface Shop {
   stack: BillingStack;

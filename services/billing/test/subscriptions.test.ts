@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { cardToken, eventTypesAbout, useShop } from "./purchases.js";
+import { advanceDays as advanceDaysOn, cardToken, eventTypesAbout, ordersOf, subscribe as subscribeOn, useShop } from "./purchases.js";
 import type { BillingStack, Seller } from "./stack.js";
 
 let stack: BillingStack;
@@ -9,39 +9,8 @@ let customerSide: Polar;
 
 useShop((opened) => ({ stack, shop, customerSide } = opened));
 
-/** Moves the seller's test clock ahead; renewals and dunning up to then have run when it answers. */
-async function advanceDays(seller: Seller, days: number): Promise<{ now: string; offset_seconds: number }> {
-  const response = await fetch(`${stack.gateway.url}/v1/sandbox/clock/${seller.organizationId}/advance`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${seller.token}` },
-    body: JSON.stringify({ days }),
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { now: string; offset_seconds: number };
-}
-
-/** Buys a monthly plan with the card and waits for the subscription it starts. */
-async function subscribe(seller: Seller, cardNumber: string, email: string, product?: { trialDays?: number }) {
-  const plan = await seller.polar.products.create({
-    name: `Pro ${email}`,
-    recurringInterval: "month",
-    ...(product?.trialDays ? { trialInterval: "day" as const, trialIntervalCount: product.trialDays } : {}),
-    prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }],
-  });
-  const checkout = await seller.polar.checkouts.create({ products: [plan.id] });
-  expect(checkout.isPaymentSetupRequired).toBe(true);
-  await customerSide.checkouts.clientConfirm({
-    clientSecret: checkout.clientSecret,
-    checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "FR" }, confirmationTokenId: await cardToken(stack, cardNumber) },
-  });
-  await expect.poll(async () => (await seller.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
-  const [subscription] = (await seller.polar.subscriptions.list({ productId: plan.id })).result.items;
-  if (!subscription) throw new Error("the checkout started no subscription");
-  return { plan, checkout, subscription };
-}
-
-const ordersOf = async (seller: Seller, subscriptionId: string) =>
-  (await seller.polar.orders.list({ organizationId: seller.organizationId, limit: 100 })).result.items.filter((order) => order.subscriptionId === subscriptionId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+const advanceDays = (seller: Seller, days: number) => advanceDaysOn(stack, seller, days);
+const subscribe = (seller: Seller, cardNumber: string, email: string, product?: { trialDays?: number }) => subscribeOn(stack, seller, cardNumber, email, product);
 
 describe("subscriptions", () => {
   it("start from a checkout and renew twice on the test clock, each renewal charged and ordered once", async () => {

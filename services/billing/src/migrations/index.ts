@@ -541,4 +541,14 @@ export const billingMigrations: Migrations = {
       await db.schema.dropTable("sandbox_operations");
     },
   },
+  "0016_subscription_discount_applied_at": {
+    async up(db) {
+      await db.schema.alterTable("subscriptions", (t) => {
+        // When the discount was first taken off an order: a repeating one runs its months from
+        // then, and one applied later (by an update) starts at the next renewal.
+        t.timestamp("discount_applied_at", { useTz: true });
+      });
+      await db("subscriptions").whereNotNull("discount_id").update({ discount_applied_at: db.ref("started_at") });
+    },
+  },
 };

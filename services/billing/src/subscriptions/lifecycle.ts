@@ -1,11 +1,11 @@
-import { randomId, type Knex } from "@tollgate/kit";
+import { HttpError, invalidField, randomId, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import type { Offer } from "../checkouts/catalog.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import { discountAmountOf } from "../checkouts/pricing.js";
 import { cycleBenefits, grantBenefits, grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
 import { scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
-import { findDiscount } from "../discounts/discounts.sql.js";
+import { findDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
 import type { DiscountJson } from "../discounts/output.js";
 import { emitBillingEvent, type ChangeSet } from "../events.js";
 import { orders, type OrderRow } from "../orders/orders.sql.js";
@@ -16,7 +16,7 @@ import { findProduct, type ProductRow } from "../products/products.sql.js";
 import { recordPayment } from "../payments/payments.sql.js";
 import { subscriptionJson, subscriptionJsonOf } from "./output.js";
 import { addInterval } from "../api/dates.js";
-import { insertSubscription, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
+import { insertSubscription, subscriptions, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
 type SubscriptionEvent = "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due";
 
@@ -58,6 +58,7 @@ export function startSubscription(
     product_price_id: price.id,
     checkout_id: checkout.id,
     discount_id: checkout.discount_id,
+    discount_applied_at: checkout.discount_id ? now : null,
     status: trialEnd ? "trialing" : "active",
     amount: checkout.amount,
     currency: checkout.currency,
@@ -178,12 +179,10 @@ export async function advance(billing: Billing, trx: Knex.Transaction, subscript
   if (!product || !price) throw new Error(`subscription ${subscription.id} has lost its product or price`);
   const start = subscription.current_period_end;
   const end = addInterval(start, subscription.recurring_interval, subscription.recurring_interval_count);
-  const discount = subscription.discount_id ? ((await findDiscount(trx, subscription.discount_id)) ?? null) : null;
-  const monthsIn = (start.getTime() - (subscription.started_at ?? start).getTime()) / (30 * DAY_MS);
-  const discountApplies = discount !== null && (discount.duration === "forever" || (discount.duration === "repeating" && monthsIn < (discount.duration_in_months ?? 0)));
-  const discountAmount = discountApplies ? discountAmountOf(discount, subscription.amount, subscription.currency) : 0;
-  const order = await openOrder(billing, trx, draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discountAmount, tax_amount: 0 }, billableProrations(subscription.amount - discountAmount, subscription.pending_prorations)));
-  const cycled = await updateSubscription(trx, subscription.id, { current_period_start: start, current_period_end: end, next_action_at: end, status: "active", pending_prorations: [] });
+  const discount = await discountOn(trx, subscription, start);
+  const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
+  const order = await openOrder(billing, trx, draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount, tax_amount: 0 }, billed));
+  const cycled = await updateSubscription(trx, subscription.id, { current_period_start: start, current_period_end: end, next_action_at: end, status: "active", pending_prorations: leftover, discount_applied_at: discount.appliedAt });
   if (await charge(billing, trx, cycled, order, `order:${order.id}`)) {
     await markOrderPaid(billing, trx, order);
     await announceSubscription(billing, trx, cycled, ...(subscription.status === "trialing" ? (["subscription.updated", "subscription.active"] as const) : (["subscription.updated"] as const)));
@@ -234,23 +233,57 @@ export async function useCardForSubscriptions(trx: Knex.Transaction, customerId:
 }
 
 /**
- * Proration lines as a renewal bills them: a credit never takes the order below nothing (what is
- * left of it is not carried further).
+ * Proration lines as an order bills them: a credit never takes the order below nothing, and what is
+ * left of it waits for the next order.
  */
-function billableProrations(planAmount: number, prorations: OrderLine[]): OrderLine[] {
+function billableProrations(planAmount: number, prorations: OrderLine[]): { billed: OrderLine[]; leftover: OrderLine[] } {
   let total = planAmount;
-  return prorations.map((line) => {
+  const billed: OrderLine[] = [];
+  const leftover: OrderLine[] = [];
+  for (const line of prorations) {
     const amount = Math.max(line.amount, -total);
     total += amount;
-    return { ...line, amount };
-  });
+    billed.push({ ...line, amount });
+    if (amount !== line.amount) leftover.push({ ...line, amount: line.amount - amount });
+  }
+  return { billed, leftover };
 }
 
 /**
- * Moves a subscription to another product now. What is left of the period is prorated: a credit for
- * the old plan and a charge for the new one, either invoiced at once (charged to the kept card; a
- * net credit waits for the next renewal) or added to the next renewal's order, as the seller's
- * proration behaviour says. Benefits follow the new product.
+ * What the subscription's discount takes off its plan for the period starting at `periodStart`, as
+ * Polar reckons it: a forever discount always, a repeating one for its months from when it was first
+ * applied, a once discount on its first order only. A discount applied by an update is first
+ * applied here, at the next renewal.
+ */
+async function discountOn(trx: Knex.Transaction, subscription: SubscriptionRow, periodStart: Date): Promise<{ amount: number; appliedAt: Date | null }> {
+  const discount = subscription.discount_id ? ((await findDiscount(trx, subscription.discount_id)) ?? null) : null;
+  if (!discount) return { amount: 0, appliedAt: subscription.discount_applied_at };
+  const firstUse = subscription.discount_applied_at === null;
+  const appliedAt = subscription.discount_applied_at ?? periodStart;
+  const monthsIn = (periodStart.getTime() - appliedAt.getTime()) / (30 * DAY_MS);
+  const applies = discount.duration === "forever" || (discount.duration === "repeating" && monthsIn < (discount.duration_in_months ?? 0)) || (discount.duration === "once" && firstUse);
+  return { amount: applies ? discountAmountOf(discount, subscription.amount, subscription.currency) : 0, appliedAt };
+}
+
+/** A plan change's charge now: an order of `lines`, paid with the kept card, or the subscription past due. */
+async function invoiceChange(billing: Billing, trx: Knex.Transaction, subscription: SubscriptionRow, draft: OrderDraft, now: Date): Promise<SubscriptionRow> {
+  const order = await openOrder(billing, trx, { ...draft, billing_reason: "subscription_update" });
+  if (await charge(billing, trx, subscription, order, `order:${order.id}`)) {
+    await markOrderPaid(billing, trx, order);
+    return subscription;
+  }
+  const pastDue = await updateSubscription(trx, subscription.id, { status: "past_due", past_due_since: now, dunning_attempts: 0, next_action_at: new Date(now.getTime() + (DUNNING_DAYS[0] ?? 2) * DAY_MS) });
+  await announceSubscription(billing, trx, pastDue, "subscription.past_due");
+  return pastDue;
+}
+
+/**
+ * Moves a subscription to another product now, as Polar does. During a trial nothing is billed and
+ * the trial goes on. At the same interval, what is left of the period is prorated: a credit for the
+ * old plan and a charge for the new one, either invoiced at once (charged to the kept card; a net
+ * credit waits for the next renewal) or added to the next renewal's order, as the proration
+ * behaviour says. At another interval a new period starts now and is invoiced at once, less the
+ * credit for the old plan's unused time. Benefits follow the new product.
  */
 export async function changeProduct(
   billing: Billing,
@@ -259,32 +292,94 @@ export async function changeProduct(
   target: { product: ProductRow; price: PriceRow; amount: number; behaviour: "invoice" | "prorate"; now: Date },
 ): Promise<SubscriptionRow> {
   const { product, price, amount, behaviour, now } = target;
-  const current = await findProduct(trx, subscription.product_id);
-  const period = subscription.current_period_end.getTime() - subscription.current_period_start.getTime();
-  const left = Math.max(0, subscription.current_period_end.getTime() - now.getTime());
-  const fraction = period > 0 ? Math.min(1, left / period) : 0;
-  const prorations: OrderLine[] = [
-    { label: `Remaining time on ${product.name}`, amount: Math.round(amount * fraction), proration: true, product_price_id: price.id },
-    { label: `Unused time on ${current?.name ?? "the previous plan"}`, amount: -Math.round(subscription.amount * fraction), proration: true, product_price_id: subscription.product_price_id },
-  ];
-  const net = prorations.reduce((sum, line) => sum + line.amount, 0);
-  const invoiceNow = behaviour === "invoice" && net > 0;
-  let changed = await updateSubscription(trx, subscription.id, {
-    product_id: product.id,
-    product_price_id: price.id,
-    amount,
-    pending_prorations: invoiceNow ? subscription.pending_prorations : [...subscription.pending_prorations, ...prorations],
-  });
-  if (invoiceNow) {
-    const order = await openOrder(billing, trx, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines: prorations, billing_reason: "subscription_update" });
-    if (await charge(billing, trx, changed, order, `order:${order.id}`)) await markOrderPaid(billing, trx, order);
-    else {
-      changed = await updateSubscription(trx, subscription.id, { status: "past_due", past_due_since: now, dunning_attempts: 0, next_action_at: new Date(now.getTime() + (DUNNING_DAYS[0] ?? 2) * DAY_MS) });
-      await announceSubscription(billing, trx, changed, "subscription.past_due");
+  const interval = product.recurring_interval ?? subscription.recurring_interval;
+  const intervalCount = product.recurring_interval_count ?? 1;
+  const intervalChanged = interval !== subscription.recurring_interval || intervalCount !== subscription.recurring_interval_count;
+  const plan = { product_id: product.id, product_price_id: price.id, amount, recurring_interval: interval, recurring_interval_count: intervalCount };
+  let changed: SubscriptionRow;
+  if (subscription.status === "trialing") {
+    changed = await updateSubscription(trx, subscription.id, plan);
+  } else {
+    const current = await findProduct(trx, subscription.product_id);
+    const period = subscription.current_period_end.getTime() - subscription.current_period_start.getTime();
+    const left = Math.max(0, subscription.current_period_end.getTime() - now.getTime());
+    const fraction = period > 0 ? Math.min(1, left / period) : 0;
+    const unused: OrderLine = { label: `Unused time on ${current?.name ?? "the previous plan"}`, amount: -Math.round(subscription.amount * fraction), proration: true, product_price_id: subscription.product_price_id };
+    if (intervalChanged) {
+      // The old period ends now: its waiting prorations are billed with the new one's first order.
+      const end = addInterval(now, interval, intervalCount);
+      const discount = await discountOn(trx, subscription, now);
+      const { billed, leftover } = billableProrations(amount - discount.amount, [unused, ...subscription.pending_prorations]);
+      changed = await updateSubscription(trx, subscription.id, { ...plan, current_period_start: now, current_period_end: end, next_action_at: end, pending_prorations: leftover, discount_applied_at: discount.appliedAt });
+      changed = await invoiceChange(billing, trx, changed, draftFor(changed, product, price, { amount, discount_amount: discount.amount, tax_amount: 0 }, billed), now);
+    } else {
+      const prorations: OrderLine[] = [{ label: `Remaining time on ${product.name}`, amount: Math.round(amount * fraction), proration: true, product_price_id: price.id }, unused];
+      const net = prorations.reduce((sum, line) => sum + line.amount, 0);
+      const invoiceNow = behaviour === "invoice" && net > 0;
+      changed = await updateSubscription(trx, subscription.id, { ...plan, pending_prorations: invoiceNow ? subscription.pending_prorations : [...subscription.pending_prorations, ...prorations] });
+      if (invoiceNow) changed = await invoiceChange(billing, trx, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines: prorations }, now);
     }
   }
   await revokeBenefits(billing, trx, { subscription_id: subscription.id }, now);
   await grantBenefits(billing, trx, { organizationId: subscription.organization_id, customerId: subscription.customer_id, productId: product.id, now, source: { subscription_id: subscription.id } });
+  await announceSubscription(billing, trx, changed, "subscription.updated");
+  return changed;
+}
+
+/** Polar's answers for changing a subscription that is not running, or is ending. */
+export const inactive = (subscription: SubscriptionRow) => new HttpError(403, "InactiveSubscription", `Subscription ${subscription.id} is not active.`);
+export const alreadyCanceled = () => new HttpError(403, "AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
+const isActive = (subscription: SubscriptionRow) => subscription.status === "active" || subscription.status === "trialing";
+
+/**
+ * Applies a discount to the subscription from its next renewal on, taking a redemption of it, or
+ * takes the discount away (null). The discount was checked for the subscription's product.
+ */
+export async function changeDiscount(billing: Billing, trx: Knex.Transaction, subscription: SubscriptionRow, discount: DiscountRow | null): Promise<SubscriptionRow> {
+  if (discount) {
+    const redeemed = await trx("discounts")
+      .where({ id: discount.id })
+      .where((open) => void open.whereNull("max_redemptions").orWhereRaw("redemptions_count < max_redemptions"))
+      .increment("redemptions_count", 1);
+    if (redeemed === 0) throw invalidField(["discount_id"], "This discount code has been used up.", discount.id);
+  }
+  const changed = await updateSubscription(trx, subscription.id, { discount_id: discount?.id ?? null, discount_applied_at: null });
+  await announceSubscription(billing, trx, changed, "subscription.updated");
+  return changed;
+}
+
+/**
+ * Sets, extends or ends a trial, as Polar does: a trialing subscription's trial ends at the new
+ * moment, or now, which renews it at once (charged, active); an active one starts a trial running
+ * past its current period. The period ends with the trial.
+ */
+export async function changeTrial(billing: Billing, trx: Knex.Transaction, subscription: SubscriptionRow, trialEnd: Date | "now", now: Date): Promise<SubscriptionRow> {
+  if (!isActive(subscription)) throw inactive(subscription);
+  const ending = (end: Date) => ({ trial_end: end, current_period_end: end, next_action_at: end, ...(subscription.cancel_at_period_end ? { ends_at: end } : {}) });
+  if (subscription.status === "trialing") {
+    if (trialEnd === "now") {
+      await advance(billing, trx, await updateSubscription(trx, subscription.id, ending(now)));
+      const renewed = await subscriptions(trx).where({ id: subscription.id }).first();
+      if (!renewed) throw new Error(`subscription ${subscription.id} is gone`);
+      return renewed;
+    }
+    if (trialEnd <= now) throw invalidField(["trial_end"], "The trial must end in the future, or `now`.", trialEnd.toISOString());
+  } else {
+    if (trialEnd === "now") throw invalidField(["trial_end"], "The subscription is not currently trialing.", trialEnd);
+    // Its current period is paid for: a trial starts after it, so the customer loses nothing.
+    if (trialEnd <= subscription.current_period_end) throw invalidField(["trial_end"], "Trial end must be after the current period end.", trialEnd.toISOString());
+  }
+  const changed = await updateSubscription(trx, subscription.id, { ...ending(trialEnd), status: "trialing", trial_start: subscription.trial_start ?? subscription.current_period_end });
+  await announceSubscription(billing, trx, changed, "subscription.updated");
+  return changed;
+}
+
+/** Moves the end of the current period (the next renewal) to another moment in the future. */
+export async function changePeriodEnd(billing: Billing, trx: Knex.Transaction, subscription: SubscriptionRow, end: Date, now: Date): Promise<SubscriptionRow> {
+  if (subscription.ended_at !== null || subscription.cancel_at_period_end) throw alreadyCanceled();
+  if (!isActive(subscription)) throw inactive(subscription);
+  if (end <= now) throw invalidField(["current_billing_period_end"], "The period must end in the future.", end.toISOString());
+  const changed = await updateSubscription(trx, subscription.id, { current_period_end: end, next_action_at: end, ...(subscription.status === "trialing" ? { trial_end: end } : {}) });
   await announceSubscription(billing, trx, changed, "subscription.updated");
   return changed;
 }

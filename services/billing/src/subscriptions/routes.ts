@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { defineEndpoint, invalidField, pageJson, pageOf, paging, reachable, repeated, sorting, whereAnyOf, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, reachable, repeated, sorting, whereAnyOf, type Endpoint, type Knex } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { metadataFilters, whereMetadata } from "../api/metadata.js";
 import { sellerNow } from "../test-clock/clock.js";
-import { cancelAtPeriodEnd, changeProduct, revoke, uncancel } from "./lifecycle.js";
-import { amountFor } from "../checkouts/pricing.js";
+import { cancelAtPeriodEnd, changeDiscount, changePeriodEnd, changeProduct, changeTrial, revoke, uncancel } from "./lifecycle.js";
+import { amountFor, discountProblem } from "../checkouts/pricing.js";
+import { findDiscount } from "../discounts/discounts.sql.js";
 import { chosenPrice } from "../checkouts/revise.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { subscriptionSettingsOf } from "../organizations/output.js";
@@ -21,7 +22,9 @@ const cancellation = {
   customer_cancellation_comment: z.string().max(1_000).nullish(),
 };
 
-/** Polar's SubscriptionUpdate: one kind of change per call; the kinds not offered yet are refused by name. */
+const moment = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+
+/** Polar's SubscriptionUpdate: one kind of change per call, told apart by its fields. */
 const updateBody = z.object({
   ...cancellation,
   cancel_at_period_end: z.boolean().optional(),
@@ -29,9 +32,9 @@ const updateBody = z.object({
   product_id: z.string().optional(),
   proration_behavior: z.enum(["invoice", "prorate", "next_period", "reset"]).nullish(),
   discount_id: z.string().nullish(),
-  trial_end: z.unknown().optional(),
-  seats: z.unknown().optional(),
-  recurring_interval: z.unknown().optional(),
+  trial_end: z.union([z.literal("now"), moment]).optional(),
+  current_billing_period_end: moment.optional(),
+  seats: z.int().min(1).optional(),
 });
 
 export function subscriptionEndpoints(billing: Billing): Endpoint[] {
@@ -83,8 +86,26 @@ export function subscriptionEndpoints(billing: Billing): Endpoint[] {
     ),
 
     defineEndpoint("/v1/subscriptions/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
-      for (const field of ["discount_id", "trial_end", "seats", "recurring_interval"] as const) {
-        if (body[field] !== undefined) throw invalidField([field], "Changing this on a subscription is not offered yet; its product, cancel or revoke are", body[field]);
+      if (body.seats !== undefined) throw new HttpError(400, "NotASeatBasedSubscription", "This subscription does not support seat-based pricing.");
+      if (body.discount_id !== undefined) {
+        const discountId = body.discount_id;
+        return locked(identity, params.id, async (trx, subscription, now) => {
+          stillRunning(subscription);
+          if (discountId === null) return changeDiscount(billing, trx, subscription, null);
+          const discount = await findDiscount(trx, discountId);
+          const problem = discount?.organization_id === subscription.organization_id ? await discountProblem(trx, discount, subscription.product_id, subscription.currency, now) : "Discount does not exist.";
+          if (problem) throw invalidField(["discount_id"], problem, discountId);
+          if (discountId === subscription.discount_id) throw invalidField(["discount_id"], "This discount is already applied to the subscription.", discountId);
+          return changeDiscount(billing, trx, subscription, discount ?? null);
+        });
+      }
+      if (body.trial_end !== undefined) {
+        const trialEnd = body.trial_end;
+        return locked(identity, params.id, async (trx, subscription, now) => changeTrial(billing, trx, subscription, trialEnd, now));
+      }
+      if (body.current_billing_period_end !== undefined) {
+        const end = body.current_billing_period_end;
+        return locked(identity, params.id, async (trx, subscription, now) => changePeriodEnd(billing, trx, subscription, end, now));
       }
       if (body.product_id !== undefined) {
         const productId = body.product_id;
@@ -92,9 +113,7 @@ export function subscriptionEndpoints(billing: Billing): Endpoint[] {
           stillRunning(subscription);
           const [product] = await productsWithParts(trx, [productId]);
           if (!product || product.organization_id !== subscription.organization_id || product.is_archived) throw invalidField(["product_id"], "Product not found or archived", productId);
-          if (product.recurring_interval !== subscription.recurring_interval || (product.recurring_interval_count ?? 1) !== subscription.recurring_interval_count) {
-            throw invalidField(["product_id"], "Switching to a product billed at another interval is not offered yet", productId);
-          }
+          if (product.recurring_interval === null) throw invalidField(["product_id"], "A subscription moves to a recurring product only", productId);
           const price = chosenPrice(product, subscription.currency, null, ["product_id"]);
           const seller = await findSeller(trx, subscription.organization_id);
           const behaviour = body.proration_behavior ?? (seller ? subscriptionSettingsOf(seller).proration_behavior : "prorate");

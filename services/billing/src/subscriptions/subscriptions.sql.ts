@@ -16,6 +16,8 @@ export interface SubscriptionRow {
   product_price_id: string;
   checkout_id: string | null;
   discount_id: string | null;
+  /** When the discount was first taken off an order; null until then (a discount applied by an update waits for the next renewal). */
+  discount_applied_at: Date | null;
   status: SubscriptionStatus;
   amount: number;
   currency: string;
