@@ -23,6 +23,7 @@ import { purchaseEndpoints } from "./customer-portal/purchases.js";
 import { benefitGrantEndpoints } from "./customer-portal/benefit-grants.js";
 import { profileEndpoints } from "./customer-portal/profile.js";
 import { customerPortalEndpoints } from "./customer-portal/routes.js";
+import { portalOrganizationEndpoints } from "./customer-portal/organization.js";
 import { peopleConsumer } from "./people/people.js";
 import { customerSessionEndpoints, liveSession } from "./customer-sessions/sessions.js";
 import { refundEndpoints } from "./refunds/routes.js";
@@ -123,6 +124,7 @@ export const billingService = defineService({
       ...customerSessionEndpoints(billing),
       ...profileEndpoints(billing),
       ...customerPortalEndpoints(billing),
+      ...portalOrganizationEndpoints(billing),
       ...benefitGrantEndpoints(billing),
       ...purchaseEndpoints(billing),
       ...fileEndpoints(billing),

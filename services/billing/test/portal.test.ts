@@ -59,6 +59,23 @@ describe("the customer portal", () => {
     expect((await customerSide.customerPortal.licenseKeys.get(security, { id: key?.id ?? "" })).activations).toEqual([]);
   });
 
+  it("names the seller and its public products to anyone, each benefit without what it grants", async () => {
+    const manual = await shop.polar.benefits.create({ type: "custom", description: "Printed manual", properties: { note: "Sent by post" } });
+    const listed = await shop.polar.products.create({ name: "Typewriter", prices: [{ amountType: "fixed", priceAmount: 9_000, priceCurrency: "usd" }] });
+    await shop.polar.products.updateBenefits({ id: listed.id, productBenefitsUpdate: { benefits: [manual.id] } });
+    const hidden = await shop.polar.products.create({ name: "Unlisted", visibility: "private", prices: [{ amountType: "fixed", priceAmount: 100, priceCurrency: "usd" }] });
+    const { slug } = await shop.polar.organizations.get({ id: shop.organizationId });
+    const found = await customerSide.customerPortal.organizations.get({ slug });
+    expect(found.organization).toMatchObject({ id: shop.organizationId, slug });
+    const names = found.products.map((product) => product.name);
+    expect(names).toContain(listed.name);
+    expect(names).not.toContain(hidden.name);
+    const typewriter = found.products.find((product) => product.id === listed.id);
+    expect(typewriter?.benefits.map((benefit) => benefit.description)).toEqual(["Printed manual"]);
+    expect(typewriter?.benefits[0]).not.toHaveProperty("properties");
+    await expect(customerSide.customerPortal.organizations.get({ slug: `no-${slug}` })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
   it("shows a customer nothing of anyone else's, and opens for no other kind of token", async () => {
     const product = await shop.polar.products.create({ name: "Theme", prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }] });
     const mineId = await buy(product.id, "mine@example.com");
