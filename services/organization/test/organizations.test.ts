@@ -72,6 +72,15 @@ describe("organizations", () => {
     expect((await grace.client.organization.create({ name: "Again", slug: "cobol" })).error).toMatchObject({ status: 400, code: "ORGANIZATION_ALREADY_EXISTS" });
   });
 
+  it("keeps the site's own paths out of slugs: an organization's portal lives at /{slug}/portal", async () => {
+    const linus = await person("linus@org.example");
+    expect((await linus.client.organization.checkSlug({ slug: "checkout" })).error).toMatchObject({ status: 400, code: "ORGANIZATION_SLUG_ALREADY_TAKEN" });
+    expect((await linus.client.organization.create({ name: "API", slug: "API" })).error).toMatchObject({ status: 400, code: "ORGANIZATION_ALREADY_EXISTS" });
+    const own = await organizationOf(linus, "kernel");
+    expect((await linus.client.organization.update({ organizationId: own.id, data: { slug: "v1" } })).error).toMatchObject({ status: 400, code: "ORGANIZATION_SLUG_ALREADY_TAKEN" });
+    expect((await linus.client.organization.update({ organizationId: own.id, data: { slug: "kernel" } })).data).toMatchObject({ slug: "kernel" });
+  });
+
   it("keeps the current active organization when asked", async () => {
     const alan = await person("alan@org.example");
     const first = await organizationOf(alan, "enigma");

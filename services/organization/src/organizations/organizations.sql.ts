@@ -12,6 +12,20 @@ export interface OrganizationRow {
 export const findOrganizationById = (db: Knex, id: string) => db<OrganizationRow>("organizations").where({ id }).first();
 export const findOrganizationBySlug = (db: Knex, slug: string) => db<OrganizationRow>("organizations").where({ slug }).first();
 
+/**
+ * Slugs no organization may take: an organization's slug is the first part of its addresses on the
+ * site (`/{slug}/portal`, its customer portal), so it must not be a path the gateway or the web app
+ * already answers.
+ */
+const RESERVED_SLUGS = new Set(["api", "v1", "assets", "checkout", "organizations", "accept-invitation", "account", "purchases", "admin", "dev", "sign-in", "sign-up", "forgot-password", "reset-password", "verified", "auth-error", "healthz", "readyz", "metrics"]);
+
+/** Whether `slug` is reserved or held by an organization other than `ownId`. */
+export async function slugTaken(db: Knex, slug: string, ownId?: string): Promise<boolean> {
+  if (RESERVED_SLUGS.has(slug.toLowerCase())) return true;
+  const holder = await findOrganizationBySlug(db, slug);
+  return holder !== undefined && holder.id !== ownId;
+}
+
 export async function insertOrganization(db: Knex, fields: Pick<OrganizationRow, "name" | "slug" | "logo" | "metadata">): Promise<OrganizationRow> {
   const [row] = await db<OrganizationRow>("organizations")
     .insert({ id: randomId(32), ...fields })

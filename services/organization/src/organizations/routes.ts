@@ -17,6 +17,7 @@ import {
   deleteOrganization,
   findOrganizationById,
   findOrganizationBySlug,
+  slugTaken,
   insertOrganization,
   organizationsOfUser,
   updateOrganization,
@@ -54,7 +55,7 @@ export function organizationEndpoints(org: Org): Endpoint[] {
         if (config.ORGANIZATION_LIMIT > 0 && (await organizationsOfUser(db, caller.user_id)).length >= config.ORGANIZATION_LIMIT) {
           throw orgError(403, "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
         }
-        if (await findOrganizationBySlug(db, body.slug)) throw orgError(400, "ORGANIZATION_ALREADY_EXISTS");
+        if (await slugTaken(db, body.slug)) throw orgError(400, "ORGANIZATION_ALREADY_EXISTS");
         const created = await db
           .transaction(async (trx) => {
             const organization = await insertOrganization(trx, { name: body.name, slug: body.slug, logo: body.logo ?? null, metadata: body.metadata ?? null });
@@ -80,7 +81,7 @@ export function organizationEndpoints(org: Org): Endpoint[] {
 
     defineEndpoint("/organization/check-slug", { method: "POST", body: z.object({ slug: z.string() }) }, async ({ body, identity }) => {
       await requireCaller(org, identity);
-      if (await findOrganizationBySlug(db, body.slug)) throw orgError(400, "ORGANIZATION_SLUG_ALREADY_TAKEN");
+      if (await slugTaken(db, body.slug)) throw orgError(400, "ORGANIZATION_SLUG_ALREADY_TAKEN");
       return { status: true };
     }),
 
@@ -104,10 +105,7 @@ export function organizationEndpoints(org: Org): Endpoint[] {
         const caller = await requireCaller(org, identity);
         const organizationId = organizationIdFor(caller, body.organizationId, "ORGANIZATION_NOT_FOUND");
         await requirePermission(org, organizationId, caller, { organization: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION", "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-        if (body.data.slug) {
-          const holder = await findOrganizationBySlug(db, body.data.slug);
-          if (holder && holder.id !== organizationId) throw orgError(400, "ORGANIZATION_SLUG_ALREADY_TAKEN");
-        }
+        if (body.data.slug && (await slugTaken(db, body.data.slug, organizationId))) throw orgError(400, "ORGANIZATION_SLUG_ALREADY_TAKEN");
         const { logo, ...rest } = body.data;
         return db.transaction(async (trx) => {
           const updated = await updateOrganization(trx, organizationId, { ...rest, ...(logo !== undefined && { logo }) });
