@@ -91,6 +91,33 @@ function grantAdmin(email: string): Promise<number | null> {
   return cli.exited.then(({ code }) => code);
 }
 
+/**
+ * A seller's shop: the signed-in person on `page` creates an organization, then an access token with
+ * `scopes` for their backend; `api` calls /v1 with it (a POST when given a body).
+ */
+async function openShop(page: Page, name: string, slug: string, scopes: string[]): Promise<{ organizationId: string; api: <Result>(path: string, body?: unknown) => Promise<Result> }> {
+  const headers = { origin: site };
+  const created = await page.request.post("/api/auth/organization/create", { headers, data: { name, slug } });
+  const organizationId = ((await created.json()) as { id: string }).id;
+  // Billing learns of the organization from the bus; until then it refuses a token for it.
+  let token = "";
+  for (let attempt = 0; attempt < 50 && !token; attempt++) {
+    const made = await page.request.post("/v1/organization-access-tokens/", { headers, data: { organization_id: organizationId, comment: "shop backend", scopes } });
+    if (made.status() === 201) token = ((await made.json()) as { token: string }).token;
+    else await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const api = async <Result>(path: string, body?: unknown): Promise<Result> => {
+    const response = await fetch(`${tollgate.url}${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(response.ok, `${path}: ${response.status}`).toBe(true);
+    return (await response.json()) as Result;
+  };
+  return { organizationId, api };
+}
+
 describe("the web app, in a real browser against the whole stack", () => {
   it("takes people from sign-up to organizations, invitations, teams and admin", { timeout: 240_000 }, async () => {
     onTestFailed(screenshotFailure);
@@ -220,25 +247,8 @@ describe("the web app, in a real browser against the whole stack", () => {
   it("sells a product on the hosted checkout page: a declined card is said in words, the next one pays", { timeout: 120_000 }, async () => {
     const seller = await newPerson();
     await signUp(seller.page, "Sam Seller", `sam-${Date.now()}@example.com`);
-    const headers = { origin: site };
     const slug = `sams-shop-${Date.now()}`;
-    const created = await seller.page.request.post("/api/auth/organization/create", { headers, data: { name: "Sam's Shop", slug } });
-    const organizationId = ((await created.json()) as { id: string }).id;
-    // Billing learns of the organization from the bus; until then it refuses a token for it.
-    let token = "";
-    for (let attempt = 0; attempt < 50 && !token; attempt++) {
-      const made = await seller.page.request.post("/v1/organization-access-tokens/", { headers, data: { organization_id: organizationId, comment: "shop backend", scopes: ["products:write", "checkouts:write", "orders:read"] } });
-      if (made.status() === 201) token = ((await made.json()) as { token: string }).token;
-      else await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    const api = async <Result>(path: string, body?: unknown): Promise<Result> => {
-      const response = await fetch(`${tollgate.url}${path}`, {
-        method: body === undefined ? "GET" : "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return (await response.json()) as Result;
-    };
+    const { api } = await openShop(seller.page, "Sam's Shop", slug, ["products:write", "checkouts:write", "orders:read"]);
     const product = await api<{ id: string }>("/v1/products/", { name: "Field guide", description: "Birds of the northern coast", prices: [{ amount_type: "fixed", price_amount: 1_500, price_currency: "usd" }] });
     const checkout = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [product.id] });
 
@@ -296,5 +306,111 @@ describe("the web app, in a real browser against the whole stack", () => {
     await clock.getByText("Moved ahead 30 days; renewals and retries that came due have run.").waitFor();
     await clock.getByText("(30 days ahead)").waitFor();
     await checkScreen(seller.page, "organization-test-clock");
+  });
+
+  it("opens the customer portal from a seller's link: orders, licence key, cancel and resume, billing details; and a buyer's purchases", { timeout: 180_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const seller = await newPerson();
+    await signUp(seller.page, "Frida Fjord", `frida-${Date.now()}@example.com`);
+    const slug = `fjord-tools-${Date.now()}`;
+    const { organizationId, api } = await openShop(seller.page, "Fjord Tools", slug, ["products:write", "checkouts:write", "benefits:write", "subscriptions:read", "customer_sessions:write", "orders:read", "license_keys:read"]);
+    const licence = await api<{ id: string }>("/v1/benefits/", { type: "license_keys", description: "Licence", properties: {} });
+    const editor = await api<{ id: string }>("/v1/products/", { name: "Editor", prices: [{ amount_type: "fixed", price_amount: 3_000, price_currency: "usd" }] });
+    await api(`/v1/products/${editor.id}/benefits`, { benefits: [licence.id] });
+    const cloud = await api<{ id: string }>("/v1/products/", { name: "Editor Cloud", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 500, price_currency: "usd" }] });
+
+    // The buyer pays for both on the hosted checkout page.
+    const buyer = await newPerson();
+    const { page } = buyer;
+    const email = "portal-buyer@example.com";
+    const expiry = `12/${String((new Date().getUTCFullYear() + 1) % 100).padStart(2, "0")}`;
+    const checkoutIds: string[] = [];
+    for (const product of [editor, cloud]) {
+      const checkout = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [product.id] });
+      checkoutIds.push(checkout.id);
+      await page.goto(`/checkout/${checkout.client_secret}`);
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Country").fill("DK");
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByLabel("Expiry (MM/YY)").fill(expiry);
+      await page.getByLabel("CVC").fill("123");
+      await page.getByRole("button", { name: /^Pay / }).click();
+      await page.getByRole("heading", { name: "Thank you!" }).waitFor();
+    }
+    const { customer_id: customerId } = await api<{ customer_id: string }>(`/v1/checkouts/${checkoutIds[0]}`);
+    const session = await api<{ customer_portal_url: string }>("/v1/customer-sessions/", { customer_id: customerId });
+    // The link names the stack's PUBLIC_URL; the browser reaches the same stack at `site`.
+    const link = new URL(session.customer_portal_url);
+    expect(link.pathname).toBe(`/${slug}/portal`);
+
+    await page.goto(`${link.pathname}${link.search}`);
+    await page.getByRole("heading", { name: "Your purchases from Fjord Tools" }).waitFor();
+    // The token leaves the address bar at once, and the page keeps working without it.
+    await expect.poll(() => new URL(page.url()).search).toBe("");
+    const orders = page.getByRole("list", { name: "Your orders" }).getByRole("listitem");
+    await orders.nth(1).waitFor();
+    expect(await orders.allInnerTexts()).toEqual([expect.stringMatching(/^Editor Cloud\s.*\$5\.00\s+Paid$/s), expect.stringMatching(/^Editor\s.*\$30\.00\s+Paid$/s)]);
+    const keys = await api<{ items: { key: string }[] }>(`/v1/license-keys/?organization_id=${organizationId}`);
+    expect(keys.items).toHaveLength(1);
+    await page.locator("code", { hasText: keys.items[0]?.key ?? "no key" }).waitFor();
+
+    const subscriptions = page.getByRole("list", { name: "Your subscriptions" });
+    await subscriptions.getByText("$5.00 a month").waitFor();
+    await subscriptions.getByText(/Renews on /).waitFor();
+    await subscriptions.getByRole("button", { name: "Cancel subscription" }).click();
+    const dialog = page.getByRole("dialog", { name: "Cancel Editor Cloud?" });
+    await dialog.getByText(/It stays yours until /).waitFor();
+    await checkScreen(page, "customer-portal-cancel");
+    await dialog.getByRole("button", { name: "Cancel subscription" }).click();
+    await subscriptions.getByText(/Ends on /).waitFor();
+    await subscriptions.getByText("Your subscription is canceled.", { exact: false }).waitFor();
+    await subscriptions.getByRole("button", { name: "Resume subscription" }).click();
+    await subscriptions.getByText(/Renews on /).waitFor();
+    const [subscription] = (await api<{ items: { cancel_at_period_end: boolean }[] }>(`/v1/subscriptions/?customer_id=${customerId}`)).items;
+    expect(subscription?.cancel_at_period_end).toBe(false);
+
+    await page.getByLabel("Billing name").fill("Pat's Workshop ApS");
+    await page.getByLabel("Address", { exact: true }).fill("Havnegade 1");
+    await page.getByLabel("Postal code").fill("8000");
+    await page.getByLabel("City").fill("Aarhus");
+    await page.getByLabel("Country").fill("dk");
+    await page.getByRole("button", { name: "Save billing details" }).click();
+    await page.getByText("Your billing details are saved.", { exact: false }).waitFor();
+    await checkScreen(page, "customer-portal");
+    // Back later in the same tab: the token kept from the link still opens the portal, with the details saved.
+    await page.reload();
+    await expect.poll(() => page.getByLabel("City").inputValue()).toBe("Aarhus");
+    expect(await page.getByLabel("Country").inputValue()).toBe("DK");
+    // Nothing runs off the side of a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(390);
+    await checkScreen(page, "customer-portal-phone");
+    await page.setViewportSize({ width: 1280, height: 720 });
+
+    // A link that no longer opens the portal is said in words.
+    await page.goto(`/${slug}/portal?customer_session_token=polar_cst_nope`);
+    await page.getByRole("alert").filter({ hasText: "This link has expired. Ask Fjord Tools for a new one." }).waitFor();
+    await checkScreen(page, "customer-portal-expired");
+
+    // The buyer, signed up and verified with the same e-mail, sees the purchases from every seller.
+    await signUp(page, "Pat Buyer", email);
+    await page.getByRole("button", { name: "Account menu for Pat Buyer" }).click();
+    await page.getByRole("menuitem", { name: "Purchases" }).click();
+    await page.getByText(`Purchases made with ${email} show here once your e-mail is verified.`).waitFor();
+    await page.getByRole("button", { name: "Send verification link" }).click();
+    await page.getByText(`We sent a verification link to ${email}`).waitFor();
+    await page.goto(await mailedLink(page, email, "/api/auth/verify-email"));
+    await page.getByRole("heading", { name: "Your address is verified" }).waitFor();
+    // Billing hears of the verification through an event, within moments.
+    const ordersShown = async () => {
+      await page.goto("/purchases");
+      await page.locator(".empty, .card").first().waitFor();
+      return page.getByRole("list", { name: "Orders from Fjord Tools" }).getByRole("listitem").count();
+    };
+    await expect.poll(ordersShown, { timeout: 15_000 }).toBe(2);
+    await page.getByRole("list", { name: "Subscriptions from Fjord Tools" }).getByText("Editor Cloud").waitFor();
+    await checkScreen(page, "purchases");
+    await seller.context.close();
+    await buyer.context.close();
   });
 });

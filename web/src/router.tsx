@@ -5,6 +5,7 @@ import { AdminUserScreen, AdminUsersScreen } from "./admin/screens";
 import { CheckoutScreen } from "./checkout/screens";
 import { AuthErrorScreen, ForgotPasswordScreen, ResetPasswordScreen, SignInScreen, SignUpScreen, VerifiedScreen } from "./auth/screens";
 import { AcceptInvitationScreen, CreateOrganizationScreen, OrganizationScreen } from "./organizations/screens";
+import { CustomerPortalScreen, PurchasesScreen } from "./portal/screens";
 import { Shell } from "./shell";
 
 function NotFound() {
@@ -39,6 +40,9 @@ const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret", component: CheckoutScreen }),
   // A checkout's default success_url: the same page, which thanks the buyer once the checkout has succeeded.
   createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret/confirmation", component: CheckoutScreen }),
+  // A customer session's customer_portal_url: `{PUBLIC_URL}/{organization slug}/portal?customer_session_token=…`.
+  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", component: CustomerPortalScreen, validateSearch: z.object({ customer_session_token: optional }) }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/purchases", component: PurchasesScreen }),
 ];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({

@@ -143,6 +143,9 @@ function UserMenu({ session }: { session: Session }) {
           <DropdownMenu.Item className="menu-item" onSelect={() => void navigate({ to: "/account" })}>
             Account
           </DropdownMenu.Item>
+          <DropdownMenu.Item className="menu-item" onSelect={() => void navigate({ to: "/purchases" })}>
+            Purchases
+          </DropdownMenu.Item>
           <DropdownMenu.Item className="menu-item" onSelect={() => void signOut()}>
             Sign out
           </DropdownMenu.Item>

@@ -5,8 +5,10 @@ import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { describeError, request, type ApiError } from "../api/client";
+import { placeRefusals } from "../forms/refusals";
 import { checkoutForm, STATE_COUNTRIES, type CheckoutForm } from "../forms/schemas";
 import { Alert, Button, Field, Loading, Page } from "../ui/components";
+import { money } from "../ui/format";
 
 /** What the page needs of Polar's CheckoutPublic. */
 interface PublicCheckout {
@@ -38,7 +40,6 @@ const FIELD_OF: Record<string, FieldName> = {
   cvc: "cvc",
 };
 
-const money = (amount: number, currency: string) => new Intl.NumberFormat("en", { style: "currency", currency: currency.toUpperCase() }).format(amount / 100);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The hosted checkout: `{PUBLIC_URL}/checkout/{client_secret}`, the `url` of every checkout. */
@@ -67,17 +68,7 @@ export function CheckoutScreen() {
   const { errors, isSubmitting } = form.formState;
 
   /** Puts the server's refusals next to their fields; what has no field is said above the button. */
-  const showRefusal = (error: ApiError) => {
-    const detail = (error.body as { detail?: unknown } | null)?.detail;
-    if (error.status !== 422 || !Array.isArray(detail)) return setFailure(describeError(error));
-    const unplaced: string[] = [];
-    for (const issue of detail as { loc: string[]; msg: string }[]) {
-      const field = FIELD_OF[issue.loc.slice(1).join(".")];
-      if (field) form.setError(field, { message: issue.msg });
-      else unplaced.push(issue.msg);
-    }
-    setFailure(unplaced.length > 0 ? unplaced.join(" ") : null);
-  };
+  const showRefusal = (error: ApiError) => setFailure(placeRefusals(error, FIELD_OF, form.setError));
 
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);

@@ -165,3 +165,31 @@ export const checkoutForm = z
   })
   .transform((form) => ({ ...form, cardNumber: form.cardNumber.replace(/[\s-]/g, "") }));
 export type CheckoutForm = z.input<typeof checkoutForm>;
+
+const upTo = (max: number) => z.string().trim().max(max, { error: `Use at most ${max} characters` });
+/** The address's parts besides its country. */
+const ADDRESS_LINES = ["line1", "line2", "postalCode", "city", "state"] as const;
+
+/**
+ * A customer's billing details in the customer portal: the name and address their invoices carry,
+ * and a tax id. An address needs its country; no address at all is fine.
+ */
+export const billingDetailsForm = z
+  .object({
+    billingName: upTo(256),
+    line1: z.string().trim(),
+    line2: z.string().trim(),
+    postalCode: z.string().trim(),
+    city: z.string().trim(),
+    state: z.string().trim(),
+    country: z
+      .string()
+      .trim()
+      .regex(/^([A-Za-z]{2})?$/, { error: "Enter the country's two-letter code, such as DK" })
+      .transform((value) => value.toUpperCase()),
+    taxId: upTo(64),
+  })
+  .superRefine((form, context) => {
+    if (!form.country && ADDRESS_LINES.some((line) => form[line])) context.addIssue({ code: "custom", path: ["country"], message: "Enter the country, or clear the address" });
+  });
+export type BillingDetailsForm = z.input<typeof billingDetailsForm>;
