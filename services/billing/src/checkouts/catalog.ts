@@ -4,7 +4,7 @@ import type { DiscountRow } from "../discounts/discounts.sql.js";
 import type { SellerRow } from "../organizations/organizations.sql.js";
 import type { PriceRow } from "../products/prices.js";
 import { PRODUCT_PARTS, withParts, type ProductWithJsonParts, type ProductWithParts } from "../products/products.sql.js";
-import type { CheckoutRow } from "./checkouts.sql.js";
+import { checkoutFromJson, type CheckoutRow } from "./checkouts.sql.js";
 
 /**
  * What checkouts refer to: their products with everything shown with them, those products'
@@ -65,12 +65,15 @@ export const catalogOf = (db: Knex, checkouts: Pick<CheckoutRow, "product_ids" |
 export async function checkoutWithCatalog(db: Knex, which: Pick<CheckoutRow, "id"> | Pick<CheckoutRow, "client_secret">, lock: boolean): Promise<{ checkout: CheckoutRow; catalog: CheckoutCatalog } | null> {
   const [column, value] = "id" in which ? ["id", which.id] : ["client_secret", which.client_secret];
   const { rows } = await prepared(
-    db.raw<{ rows: (CheckoutRow & CatalogColumns)[] }>(`select checkout.*, ${catalogColumns("checkout.product_ids", "array[checkout.discount_id]")} from checkouts checkout where checkout.${column} = ?${lock ? " for update of checkout" : ""}`, [value]),
+    db.raw<{ rows: ({ checkout: unknown } & CatalogColumns)[] }>(
+      `select to_json(checkout) as checkout, ${catalogColumns("checkout.product_ids", "array[checkout.discount_id]")} from checkouts checkout where checkout.${column} = ?${lock ? " for update of checkout" : ""}`,
+      [value],
+    ),
   );
   const [found] = rows;
   if (!found) return null;
-  const { row: checkout, catalog } = withCatalog<CheckoutRow>(found);
-  return { checkout, catalog };
+  const { row, catalog } = withCatalog(found);
+  return { checkout: checkoutFromJson(row.checkout), catalog };
 }
 
 /** One checkout's part of the catalog: its products in its order, the chosen one at its price, its seller and discount. */

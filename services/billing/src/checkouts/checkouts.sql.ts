@@ -1,4 +1,5 @@
 import type { Knex } from "@tollgate/kit";
+import { rowsFromJson } from "../api/jsonb.js";
 import type { Metadata } from "../api/metadata.js";
 import type { Address } from "../customers/customers.sql.js";
 import type { ChangeSet } from "../events.js";
@@ -52,6 +53,9 @@ export type CheckoutChanges = Partial<Omit<CheckoutRow, "id" | "organization_id"
 export const checkouts = (db: Knex) => db<CheckoutRow>("checkouts");
 
 export const findCheckout = (db: Knex, id: string) => checkouts(db).where({ id }).first();
+
+/** A checkout row that came back as JSON (from a prepared statement: see `prepared`). */
+export const checkoutFromJson = (json: unknown) => rowsFromJson<CheckoutRow>([json], ["expires_at", "created_at", "modified_at"])[0] as CheckoutRow;
 
 /** The insert of a new checkout, made in full beforehand: a change to write with others (ChangeSet). */
 export const insertCheckout = (db: Knex, checkout: CheckoutRow): Knex.QueryBuilder => checkouts(db).insert(checkout);

@@ -1,6 +1,5 @@
 import { PollingWorker, prepared, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
-import { rowsFromJson } from "../api/jsonb.js";
 import { grantNewPurchase } from "../benefits/granting.js";
 import { countOrder, scheduleStateChange } from "../customers/customers.sql.js";
 import { discountJson } from "../discounts/output.js";
@@ -12,7 +11,7 @@ import type { PaymentOutcome } from "../payments/processor.js";
 import { startSubscription, startsWithTrial } from "../subscriptions/lifecycle.js";
 import { sellerClock } from "../test-clock/clock.js";
 import { catalogColumns, catalogOf, offerOf, withCatalog, type CatalogColumns, type CheckoutCatalog } from "./catalog.js";
-import { changedCheckout, type CheckoutRow } from "./checkouts.sql.js";
+import { changedCheckout, checkoutFromJson, type CheckoutRow } from "./checkouts.sql.js";
 import { cardRequirementsOf } from "./confirm.js";
 import { announceCheckout } from "./lifecycle.js";
 import type { checkoutAmounts } from "./pricing.js";
@@ -40,13 +39,16 @@ const retryDelayMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempt
  * Locks the checkout and takes its payment job, in one statement: the row as it is now, and whether
  * the job was still there to take (a replica that lost its lease finds it gone).
  */
-async function lockTakingJob(trx: Knex.Transaction, job: PaymentJob): Promise<(CheckoutRow & { job_taken: boolean }) | undefined> {
-  const { rows } = await prepared(trx.raw<{ rows: (CheckoutRow & { job_taken: boolean })[] }>(
-    `with taken as (delete from checkout_payment_jobs where checkout_id = ? and idempotency_key = ? returning 1)
-     select checkout.*, exists (select 1 from taken) as job_taken from checkouts checkout where checkout.id = ? for update`,
-    [job.checkout_id, job.idempotency_key, job.checkout_id],
-  ));
-  return rows[0];
+async function lockTakingJob(trx: Knex.Transaction, job: PaymentJob): Promise<{ checkout: CheckoutRow; jobTaken: boolean } | undefined> {
+  const { rows } = await prepared(
+    trx.raw<{ rows: { checkout: unknown; job_taken: boolean }[] }>(
+      `with taken as (delete from checkout_payment_jobs where checkout_id = ? and idempotency_key = ? returning 1)
+       select to_json(checkout) as checkout, exists (select 1 from taken) as job_taken from checkouts checkout where checkout.id = ? for update of checkout`,
+      [job.checkout_id, job.idempotency_key, job.checkout_id],
+    ),
+  );
+  const [row] = rows;
+  return row && { checkout: checkoutFromJson(row.checkout), jobTaken: row.job_taken };
 }
 
 /**
@@ -71,14 +73,14 @@ export class CheckoutPayments extends PollingWorker {
            where run_at <= now() and (leased_until is null or leased_until < now())
            order by run_at limit 50 for update skip locked)
          returning job.*)
-       select claimed.*, to_json(checkout) as checkout, ${catalogColumns("checkout.product_ids", "array[checkout.discount_id]")}
+       select claimed.checkout_id, claimed.idempotency_key, claimed.confirmation_token_id, claimed.attempts, to_json(checkout) as checkout, ${catalogColumns("checkout.product_ids", "array[checkout.discount_id]")}
        from claimed left join checkouts checkout on checkout.id = claimed.checkout_id`,
       [LEASE_MS / 1000],
     ));
     await Promise.all(
       jobs.map((claimed) => {
         const { row, catalog } = withCatalog(claimed);
-        const checkout = row.checkout === null ? null : (rowsFromJson<CheckoutRow>([row.checkout], ["expires_at", "created_at", "modified_at"])[0] ?? null);
+        const checkout = row.checkout === null ? null : checkoutFromJson(row.checkout);
         return this.pay({ ...row, checkout, catalog });
       }),
     );
@@ -108,8 +110,8 @@ export class CheckoutPayments extends PollingWorker {
     }
     await db.transaction(async (trx) => {
       const locked = await lockTakingJob(trx, job);
-      if (!locked?.job_taken || locked.status !== "confirmed") return;
-      const { job_taken: _taken, ...current } = locked;
+      if (!locked?.jobTaken || locked.checkout.status !== "confirmed") return;
+      const current = locked.checkout;
       const changes = new ChangeSet(this.billing.outbox, trx);
       const payment = { organization_id: current.organization_id, checkout_id: current.id, processor: this.billing.config.PAYMENT_PROCESSOR, amount: charged, currency: current.currency };
       if (outcome?.status === "declined") {

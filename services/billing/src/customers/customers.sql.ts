@@ -1,4 +1,5 @@
 import { prepared, type Knex } from "@tollgate/kit";
+import { rowsFromJson } from "../api/jsonb.js";
 import type { Metadata } from "../api/metadata.js";
 
 export interface Address {
@@ -62,6 +63,9 @@ export function scheduleStateChange(db: Knex, customerId: string, delayMs: numbe
   return db("customer_state_changes").insert({ customer_id: customerId, run_at: runAt }).onConflict("customer_id").merge({ run_at: runAt });
 }
 
+/** A customer row that came back as JSON (from a prepared statement: see `prepared`). */
+const customerFromJson = (json: unknown) => rowsFromJson<CustomerRow>([json], ["created_at", "modified_at", "deleted_at"])[0] as CustomerRow;
+
 /**
  * The seller's customer with the draft's e-mail, or a new one made from the draft when there is
  * none, in one statement; `created` says which. Null when another transaction made that customer
@@ -69,23 +73,24 @@ export function scheduleStateChange(db: Knex, customerId: string, delayMs: numbe
  */
 export async function findOrCreateCustomer(db: Knex, draft: Pick<CustomerRow, "id" | "organization_id" | "email"> & CustomerChanges): Promise<{ customer: CustomerRow; created: boolean } | null> {
   const made = db("customers").insert(draft).onConflict().ignore().toSQL();
-  const { rows } = await prepared(db.raw<{ rows: (CustomerRow & { created: boolean })[] }>(
-    `with made as (${made.sql} returning *)
-     select made.*, true as created from made
-     union all
-     select found.*, false as created from customers found
-       where found.organization_id = ? and found.email = ? and found.deleted_at is null and not exists (select 1 from made)`,
-    [...made.bindings, draft.organization_id, draft.email] as Knex.RawBinding[],
-  ));
+  const { rows } = await prepared(
+    db.raw<{ rows: { customer: unknown; created: boolean }[] }>(
+      `with made as (${made.sql} returning *)
+       select to_json(made) as customer, true as created from made
+       union all
+       select to_json(found) as customer, false as created from customers found
+         where found.organization_id = ? and found.email = ? and found.deleted_at is null and not exists (select 1 from made)`,
+      [...made.bindings, draft.organization_id, draft.email] as Knex.RawBinding[],
+    ),
+  );
   const [row] = rows;
-  if (!row) return null;
-  const { created, ...customer } = row;
-  return { customer, created };
+  return row ? { customer: customerFromJson(row.customer), created: row.created } : null;
 }
 
 /** Counts one more order of the customer (their invoices are numbered by it); the customer as they now are. */
 export async function countOrder(db: Knex, customerId: string): Promise<CustomerRow & { orders_count: number }> {
-  const [customer] = await prepared(db("customers").where({ id: customerId }).increment("orders_count", 1).returning<(CustomerRow & { orders_count: number })[]>("*"));
-  if (!customer) throw new Error(`customer ${customerId} is gone`);
-  return customer;
+  const { rows } = await prepared(db.raw<{ rows: { customer: unknown }[] }>("update customers set orders_count = orders_count + 1 where id = ? returning to_json(customers) as customer", [customerId]));
+  const [row] = rows;
+  if (!row) throw new Error(`customer ${customerId} is gone`);
+  return customerFromJson(row.customer) as CustomerRow & { orders_count: number };
 }
