@@ -2,6 +2,7 @@ import { invalidField, randomId, ValidationError, type Knex, type ValidationIssu
 import type { Billing } from "../billing.js";
 import { customers, findOrCreateCustomer, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
+import { redeemDiscount } from "../discounts/discounts.sql.js";
 import type { ChangeSet } from "../events.js";
 import { offerOf, type Offer } from "./catalog.js";
 import { changedCheckout, type CheckoutRow } from "./checkouts.sql.js";
@@ -82,13 +83,7 @@ export function confirmCheckout(billing: Billing, clientSecret: string, revision
     const revisionChanges = await revise(trx, checkout, revision, catalog);
     const revised = { ...checkout, ...revisionChanges };
     checkComplete(revised, offerOf(catalog, revised), confirmationTokenId);
-    if (revised.discount_id) {
-      const redeemed = await trx("discounts")
-        .where({ id: revised.discount_id })
-        .where((open) => void open.whereNull("max_redemptions").orWhereRaw("redemptions_count < max_redemptions"))
-        .increment("redemptions_count", 1);
-      if (redeemed === 0) throw invalidField(["discount_code"], "This discount code has been used up.", revised.discount_id);
-    }
+    if (revised.discount_id && !(await redeemDiscount(trx, revised.discount_id))) throw invalidField(["discount_code"], "This discount code has been used up.", revised.discount_id);
     const customer = await payingCustomer(billing, trx, changes, revised);
     const confirmed = changedCheckout(changes, checkout, { ...revisionChanges, status: "confirmed", customer_id: customer.id, payment_error: null });
     changes.change(

@@ -1,7 +1,7 @@
 import { HttpError, notFound, PollingWorker, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { ChangeSet } from "../events.js";
-import { sellerClock, sellerNow } from "../test-clock/clock.js";
+import { sellerClock } from "../test-clock/clock.js";
 import { catalogOf, checkoutWithCatalog, offerOf, type CheckoutCatalog } from "./catalog.js";
 import { changedCheckout, checkouts, overdueCheckouts, type CheckoutRow } from "./checkouts.sql.js";
 import { checkoutJson, type CheckoutJson } from "./output.js";
@@ -32,13 +32,11 @@ async function expire(billing: Billing, trx: Knex.Transaction, overdue: Checkout
 }
 
 /**
- * A checkout as it stands now: one left open past its time is expired on the spot rather than at
- * the next sweep. `sellerTime` spares reading the seller's clock again when the caller has it.
+ * A checkout as it stands now, `now` in its seller's clock (read with its catalog): one left open
+ * past its time is expired on the spot rather than at the next sweep.
  */
-export async function current(billing: Billing, checkout: CheckoutRow, sellerTime?: Date): Promise<CheckoutRow> {
-  if (checkout.status !== "open") return checkout;
-  const now = sellerTime ?? (await sellerNow(billing.db, checkout.organization_id));
-  if (checkout.expires_at > now) return checkout;
+export async function current(billing: Billing, checkout: CheckoutRow, now: Date): Promise<CheckoutRow> {
+  if (checkout.status !== "open" || checkout.expires_at > now) return checkout;
   return billing.db.transaction(async (trx) => {
     const locked = await checkouts(trx).where({ id: checkout.id, status: "open" }).where("expires_at", "<=", now).forUpdate().first();
     if (locked) await expire(billing, trx, [locked]);

@@ -1,9 +1,8 @@
-import type { Knex } from "@tollgate/kit";
 import type { DiscountRow } from "../discounts/discounts.sql.js";
 import { sellerSummaryJson } from "../organizations/output.js";
 import { priceJson } from "../products/prices.js";
 import { productWithPartsJson } from "../products/output.js";
-import { catalogOf, offerOf, type CheckoutCatalog } from "./catalog.js";
+import { offerOf, type CheckoutCatalog } from "./catalog.js";
 import type { CheckoutRow } from "./checkouts.sql.js";
 import { cardRequirements, checkoutAmounts } from "./pricing.js";
 
@@ -109,12 +108,6 @@ export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, pu
 }
 
 export type CheckoutJson = ReturnType<typeof checkoutJson>;
-
-/** Checkouts as their seller sees them, their catalog read for all at once. */
-export async function checkoutsJson(db: Knex, rows: CheckoutRow[], publicUrl: string): Promise<CheckoutJson[]> {
-  const catalog = await catalogOf(db, rows);
-  return rows.map((row) => checkoutJson(row, catalog, publicUrl));
-}
 
 /** The checkout as the customer's page sees it (Polar's CheckoutPublic), made from the seller's view: no seller metadata, with the seller's name. */
 export function checkoutPublicJson(full: CheckoutJson, catalog: CheckoutCatalog) {

@@ -2,6 +2,7 @@ import { PollingWorker, prepared, type Knex } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { grantNewPurchase } from "../benefits/granting.js";
 import { countOrder, scheduleStateChange } from "../customers/customers.sql.js";
+import { releaseRedemption } from "../discounts/discounts.sql.js";
 import { discountJson } from "../discounts/output.js";
 import { ChangeSet } from "../events.js";
 import { invoiceNumberOf, type OrderRow } from "../orders/orders.sql.js";
@@ -127,7 +128,7 @@ export class CheckoutPayments extends PollingWorker {
 
   /** The card was refused: the checkout opens again, saying why, and gives back its discount redemption. */
   private declined(changes: ChangeSet, checkout: CheckoutRow, catalog: CheckoutCatalog, reason: string): void {
-    if (checkout.discount_id) changes.change(changes.db("discounts").where({ id: checkout.discount_id }).where("redemptions_count", ">", 0).decrement("redemptions_count", 1));
+    if (checkout.discount_id) changes.change(releaseRedemption(changes.db, checkout.discount_id));
     announceCheckout(this.billing, changes, changedCheckout(changes, checkout, { status: "open", payment_error: reason }), catalog);
   }
 

@@ -4,13 +4,13 @@ import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { addressInput } from "../api/address.js";
 import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
-import { checkoutWithCatalog, offerOf, readCatalog } from "./catalog.js";
+import { catalogOf, checkoutWithCatalog, offerOf, readCatalog } from "./catalog.js";
 import { changedCheckout, checkouts, findCheckout, type CheckoutRow } from "./checkouts.sql.js";
 import { confirmCheckout } from "./confirm.js";
 import { announceCheckout, changeOpenCheckout, current } from "./lifecycle.js";
-import { checkoutJson, checkoutPublicJson, checkoutsJson } from "./output.js";
+import { checkoutJson, checkoutPublicJson } from "./output.js";
 import { openCheckout } from "./open.js";
-import { sellerClock, sellerNow } from "../test-clock/clock.js";
+import { sellerClock } from "../test-clock/clock.js";
 import { revise, type Revision } from "./revise.js";
 
 const email = z.email().transform((value) => value.toLowerCase());
@@ -87,7 +87,6 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
   const { db, access, config } = billing;
   const publicUrl = config.PUBLIC_URL;
 
-  const seen = async (identity: IdentityClaims, scope: "checkouts:read" | "checkouts:write", id: string) => current(billing, await reachable(access, identity, scope, await findCheckout(db, id), "Checkout"));
   /** A checkout as it stands now and as shown, read with its catalog: one left open past its time is expired first. */
   const shown = async (which: Pick<CheckoutRow, "id"> | Pick<CheckoutRow, "client_secret">, identity?: IdentityClaims) => {
     const read = await checkoutWithCatalog(db, which, false);
@@ -138,17 +137,18 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
         if (query.query) void found.where((match) => void match.whereILike("customer_email", `%${query.query}%`).orWhereILike("customer_name", `%${query.query}%`));
         whereMetadata(found, "metadata", metadataFilters(req));
         const { rows, total } = await pageOf<CheckoutRow, keyof typeof SORTABLE>(found, { ...query, sort: query.sorting, columns: SORTABLE, table: "checkouts" });
-        // The seller's clock is read once per seller on the page, not once per checkout.
-        const clocks = new Map(await Promise.all([...new Set(rows.map((row) => row.organization_id))].map(async (id) => [id, await sellerNow(db, id)] as const)));
-        const currentRows = await Promise.all(rows.map((row) => current(billing, row, clocks.get(row.organization_id))));
-        return pageJson(await checkoutsJson(db, currentRows, publicUrl), total, query.limit);
+        // The page's catalog holds each seller, and so each seller's clock.
+        const catalog = await catalogOf(db, rows);
+        const shownRows = await Promise.all(rows.map(async (row) => current(billing, row, sellerClock(offerOf(catalog, row).seller))));
+        return pageJson(shownRows.map((row) => checkoutJson(row, catalog, publicUrl)), total, query.limit);
       },
     ),
 
     defineEndpoint("/v1/checkouts/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) => (await shown({ id: params.id }, identity)).json),
 
     defineEndpoint("/v1/checkouts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
-      const checkout = await seen(identity, "checkouts:write", params.id);
+      // The change itself takes the checkout's lock and expires it if its time is up.
+      const checkout = await reachable(access, identity, "checkouts:write", await findCheckout(db, params.id), "Checkout");
       return (await change({ id: checkout.id }, body, settingsOf(body))).json;
     }),
 

@@ -43,6 +43,21 @@ export async function updateDiscount(db: Knex, id: string, changes: Partial<Disc
   return row;
 }
 
+/**
+ * Takes one redemption of a discount, unless its last one is gone (the increment is guarded, so two
+ * takers at once cannot both have the last); whether it was taken.
+ */
+export async function redeemDiscount(db: Knex, id: string): Promise<boolean> {
+  const redeemed = await db("discounts")
+    .where({ id })
+    .where((open) => void open.whereNull("max_redemptions").orWhereRaw("redemptions_count < max_redemptions"))
+    .increment("redemptions_count", 1);
+  return redeemed > 0;
+}
+
+/** Gives a redemption back (a declined payment): a change to await, or to write with others. */
+export const releaseRedemption = (db: Knex, id: string): Knex.QueryBuilder => db("discounts").where({ id }).where("redemptions_count", ">", 0).decrement("redemptions_count", 1);
+
 export async function replaceDiscountProducts(db: Knex, discountId: string, productIds: string[]): Promise<void> {
   await db("discount_products").where({ discount_id: discountId }).delete();
   if (productIds.length > 0) await db("discount_products").insert(productIds.map((productId) => ({ discount_id: discountId, product_id: productId })));

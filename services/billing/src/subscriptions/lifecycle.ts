@@ -5,7 +5,7 @@ import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import { discountAmountOf } from "../checkouts/pricing.js";
 import { cycleBenefits, grantBenefits, grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
 import { scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
-import { findDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
+import { findDiscount, redeemDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
 import type { DiscountJson } from "../discounts/output.js";
 import { emitBillingEvent, type ChangeSet } from "../events.js";
 import { orders, type OrderRow } from "../orders/orders.sql.js";
@@ -327,8 +327,8 @@ export async function changeProduct(
 }
 
 /** Polar's answers for changing a subscription that is not running, or is ending. */
-export const inactive = (subscription: SubscriptionRow) => new HttpError(403, "InactiveSubscription", `Subscription ${subscription.id} is not active.`);
-export const alreadyCanceled = () => new HttpError(403, "AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
+const inactive = (subscription: SubscriptionRow) => new HttpError(403, "InactiveSubscription", `Subscription ${subscription.id} is not active.`);
+const alreadyCanceled = () => new HttpError(403, "AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
 const isActive = (subscription: SubscriptionRow) => subscription.status === "active" || subscription.status === "trialing";
 
 /**
@@ -336,13 +336,7 @@ const isActive = (subscription: SubscriptionRow) => subscription.status === "act
  * takes the discount away (null). The discount was checked for the subscription's product.
  */
 export async function changeDiscount(billing: Billing, trx: Knex.Transaction, subscription: SubscriptionRow, discount: DiscountRow | null): Promise<SubscriptionRow> {
-  if (discount) {
-    const redeemed = await trx("discounts")
-      .where({ id: discount.id })
-      .where((open) => void open.whereNull("max_redemptions").orWhereRaw("redemptions_count < max_redemptions"))
-      .increment("redemptions_count", 1);
-    if (redeemed === 0) throw invalidField(["discount_id"], "This discount code has been used up.", discount.id);
-  }
+  if (discount && !(await redeemDiscount(trx, discount.id))) throw invalidField(["discount_id"], "This discount code has been used up.", discount.id);
   const changed = await updateSubscription(trx, subscription.id, { discount_id: discount?.id ?? null, discount_applied_at: null });
   await announceSubscription(billing, trx, changed, "subscription.updated");
   return changed;
