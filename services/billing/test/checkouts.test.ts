@@ -176,6 +176,16 @@ describe("checkouts", () => {
       customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { ...buyer("late@example.com"), confirmationTokenId: await cardToken(stack, "4242424242424242") } }),
     ).rejects.toMatchObject({ statusCode: 403 });
     await expect.poll(() => eventTypesAbout(stack, checkout.id)).toEqual(["checkout.created", "checkout.updated", "checkout.expired"]);
+
+    // Confirmed past its time with nothing having read it since: the confirmation expires it, then refuses.
+    const unread = await shop.polar.checkouts.create({ products: [product.id] });
+    await stack.billing.context.db("checkouts").where({ id: unread.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await expect(
+      customerSide.checkouts.clientConfirm({ clientSecret: unread.clientSecret, checkoutConfirmStripe: { ...buyer("later@example.com"), confirmationTokenId: await cardToken(stack, "4242424242424242") } }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+    expect((await stack.billing.context.db("checkouts").where({ id: unread.id }).first<{ status: string }>())?.status).toBe("expired");
+    await expect.poll(() => eventTypesAbout(stack, unread.id)).toEqual(["checkout.created", "checkout.updated", "checkout.expired"]);
+    expect(await stack.billing.context.db("checkout_payment_jobs").where({ checkout_id: unread.id })).toEqual([]);
   });
 
   it("sell a free product without a card", async () => {
