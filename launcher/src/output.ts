@@ -28,6 +28,7 @@ export function linePrinter(name: string, index: number, format: LogFormat): (li
         text = line;
       }
     }
-    process.stdout.write(`${prefix}${text}\n`);
+    // A mail printed for lack of SMTP spans lines; each keeps its process's prefix.
+    process.stdout.write(`${text.split("\n").map((part) => `${prefix}${part}`).join("\n")}\n`);
   };
 }

@@ -16,17 +16,22 @@ let tollgate: RunningTollgate;
 let browser: Browser;
 /** The site's public address: cookie-carrying requests must come from it. */
 let site: string;
+/** A platform admin's page: only admins may read the development mailbox. */
+let operator: Page;
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   [tollgate, browser] = await Promise.all([
-    startTollgate({ RATE_LIMIT_ENABLED: "false" }),
+    startTollgate({ RATE_LIMIT_ENABLED: "false", DEV_MAILBOX: "true" }),
     chromium.launch({
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
     }),
   ]);
   site = `http://localhost:${new URL(tollgate.url).port}`;
+  ({ page: operator } = await newPerson());
+  await signUp(operator, "Operator", "operator@example.com");
+  expect(await grantAdmin("operator@example.com")).toBe(0);
 }, 240_000);
 
 afterAll(async () => {
@@ -76,10 +81,10 @@ async function signIn(page: Page, identifier: string): Promise<void> {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
-/** The newest link in the development mailbox to `to` whose path starts with `pathPrefix`, as the page shows it. */
-async function mailedLink(page: Page, to: string, pathPrefix: string): Promise<string> {
-  await page.goto("/dev/mailbox");
-  const mail = page.locator("li.mail", { hasText: `to ${to}` }).first();
+/** The newest link in the development mailbox to `to` whose path starts with `pathPrefix`, as the page shows the operator. */
+async function mailedLink(to: string, pathPrefix: string): Promise<string> {
+  await operator.goto("/dev/mailbox");
+  const mail = operator.locator("li.mail", { hasText: `to ${to}` }).first();
   await mail.waitFor();
   const href = await mail.locator(`a[href^="${pathPrefix}"]`).first().getAttribute("href");
   if (!href) throw new Error(`no ${pathPrefix} link in the mail to ${to}`);
@@ -131,8 +136,8 @@ describe("the web app, in a real browser against the whole stack", () => {
     await checkScreen(page, "home-empty");
     await page.getByRole("button", { name: "Send verification link" }).click();
     await page.getByText("We sent a verification link to ada@example.com").waitFor();
-    const verify = await mailedLink(page, "ada@example.com", "/api/auth/verify-email");
-    await checkScreen(page, "dev-mailbox");
+    const verify = await mailedLink("ada@example.com", "/api/auth/verify-email");
+    await checkScreen(operator, "dev-mailbox");
     await page.goto(verify);
     await page.getByRole("heading", { name: "Your address is verified" }).waitFor();
     await checkScreen(page, "verified");
@@ -167,7 +172,12 @@ describe("the web app, in a real browser against the whole stack", () => {
 
     const grace = await newPerson();
     await signUp(grace.page, "Grace Hopper", "grace@example.com");
-    const accept = await mailedLink(grace.page, "grace@example.com", "/accept-invitation/");
+    // Only a verified address may answer an invitation to it.
+    await grace.page.getByRole("button", { name: "Send verification link" }).click();
+    await grace.page.getByText("We sent a verification link to grace@example.com").waitFor();
+    await grace.page.goto(await mailedLink("grace@example.com", "/api/auth/verify-email"));
+    await grace.page.getByRole("heading", { name: "Your address is verified" }).waitFor();
+    const accept = await mailedLink("grace@example.com", "/accept-invitation/");
     await grace.page.goto(accept);
     await grace.page.getByRole("heading", { name: "Join Acme Rockets?" }).waitFor();
     await checkScreen(grace.page, "accept-invitation");
@@ -399,7 +409,7 @@ describe("the web app, in a real browser against the whole stack", () => {
     await page.getByText(`Purchases made with ${email} show here once your e-mail is verified.`).waitFor();
     await page.getByRole("button", { name: "Send verification link" }).click();
     await page.getByText(`We sent a verification link to ${email}`).waitFor();
-    await page.goto(await mailedLink(page, email, "/api/auth/verify-email"));
+    await page.goto(await mailedLink(email, "/api/auth/verify-email"));
     await page.getByRole("heading", { name: "Your address is verified" }).waitFor();
     // Billing hears of the verification through an event, within moments.
     const ordersShown = async () => {

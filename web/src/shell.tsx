@@ -170,7 +170,7 @@ export function Shell() {
         {session.data && <OrganizationSwitcher session={session.data} />}
         <nav aria-label="Main" className="app-nav">
           {isAdmin && <Link to="/admin/users">Admin</Link>}
-          {HAS_DEV_MAILBOX && <Link to="/dev/mailbox">Mailbox</Link>}
+          {isAdmin && HAS_DEV_MAILBOX && <Link to="/dev/mailbox">Mailbox</Link>}
           {session.data ? <UserMenu session={session.data} /> : !session.isPending && <Link to="/sign-in">Sign in</Link>}
         </nav>
       </header>

@@ -25,8 +25,13 @@ export const authEnv = z.object({
    */
   SESSION_COOKIE_CACHE: env.boolean(false),
   SESSION_COOKIE_CACHE_MAX_AGE_SECONDS: env.integer("a number of seconds", 60, 1, 3600),
-  /** Outgoing mail server; without it mail stays in the development mailbox (GET /api/auth/dev/mailbox). */
+  /** Outgoing mail server; without it mail is printed on the service's console (outside production). */
   SMTP_URL: env.url(["smtp", "smtps"]).optional(),
+  /**
+   * The web mailbox (GET /api/auth/dev/mailbox) of what was sent, for platform admins; only on request and
+   * only while PUBLIC_URL is on this machine, since the links it shows open accounts.
+   */
+  DEV_MAILBOX: env.boolean(false),
   MAIL_FROM: env.string("a sender such as Tollgate <no-reply@example.com>", "Tollgate <no-reply@localhost>"),
   /** Deleting an account waits for a link e-mailed to its owner. */
   DELETE_USER_EMAIL_CONFIRMATION: env.boolean(false),

@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Knex } from "@tollgate/kit";
 import { createTestEnvironment, identityHeaders, spawnTypeScript, startTestService } from "@tollgate/kit/testing";
 import { authService } from "../src/service.js";
-import { readMailbox } from "./dev-mailbox.js";
 import { linkTo, startSmtpCatcher, type SmtpCatcher } from "./smtp-catcher.js";
 import { PUBLIC_URL, startAuthStack, type AuthStack } from "./stack.js";
 
@@ -23,6 +22,15 @@ interface QueuedMail {
   run_at: Date;
   sent_at: Date | null;
   last_error: string | null;
+}
+
+/** A user given the admin role, as `npm run admin -- grant` does, signed in. */
+async function signedInAdmin(stack: AuthStack, email: string) {
+  const browser = stack.browser();
+  await browser.client.signUp.email({ name: "Admin", email, password });
+  await stack.auth.context.db("users").where({ email }).update({ role: "admin" });
+  await stack.forgetCachedSessions();
+  return browser;
 }
 
 const queuedMailTo = (db: Knex, to: string) => db("mails").where({ to_address: to }).first<QueuedMail | undefined>();
@@ -107,18 +115,35 @@ describe("the development mailbox", () => {
   let stack: AuthStack;
 
   beforeAll(async () => {
-    stack = await startAuthStack();
+    stack = await startAuthStack({ DEV_MAILBOX: "true" });
   });
 
   afterAll(async () => {
     await stack?.stop();
   });
 
-  it("lists what was sent, newest first, with its links", async () => {
+  it("is off unless asked for, even for an admin", async () => {
+    const plain = await startAuthStack();
+    try {
+      const admin = await signedInAdmin(plain, "off@example.com");
+      expect((await admin.fetch(`${plain.gateway.url}/api/auth/dev/mailbox`)).status).toBe(404);
+    } finally {
+      await plain.stop();
+    }
+  });
+
+  it("lists what was sent, newest first, with its links, to a platform admin only", async () => {
     await askForReset(stack, "dev@example.com");
     await stack.browser().client.sendVerificationEmail({ email: "dev@example.com", callbackURL: "/verified" });
-    await expect.poll(async () => (await readMailbox(stack)).every((mail) => mail.sent_at !== null), { timeout: 5_000 }).toBe(true);
-    const [verification, reset] = await readMailbox(stack);
+    const mailbox = `${stack.gateway.url}/api/auth/dev/mailbox`;
+    expect((await fetch(mailbox)).status).toBe(401);
+    const visitor = stack.browser();
+    await visitor.client.signUp.email({ name: "Visitor", email: "visitor@example.com", password });
+    expect(await (await visitor.fetch(mailbox)).json()).toMatchObject({ code: "FORBIDDEN" });
+
+    const admin = await signedInAdmin(stack, "mail.admin@example.com");
+    const mails = (await (await admin.fetch(mailbox)).json()) as { to: string; subject: string; links: string[]; html: string; text: string }[];
+    const [verification, reset] = mails.filter((mail) => mail.to === "dev@example.com");
     expect(Object.keys(verification ?? {}).sort()).toEqual(["html", "id", "links", "sent_at", "subject", "text", "to"]);
     expect(verification).toMatchObject({ to: "dev@example.com", subject: "Verify your e-mail address" });
     expect(verification?.links).toEqual([expect.stringMatching(/^http:\/\/localhost:3000\/api\/auth\/verify-email\?token=[\w.-]+&callbackURL=%2Fverified$/)]);
@@ -128,20 +153,12 @@ describe("the development mailbox", () => {
     expect(reset?.links[0]).toMatch(/^http:\/\/localhost:3000\/api\/auth\/reset-password\/[A-Za-z0-9]{24}\?callbackURL=%2Freset$/);
   });
 
-  it("does not exist in production", async () => {
-    const production = await startTestService(authService, stack.environment, {
-      NODE_ENV: "production",
-      AUTH_SECRET: stack.auth.context.config.AUTH_SECRET,
-      PUBLIC_URL,
-    });
-    try {
-      const response = await fetch(`${production.url}/api/auth/dev/mailbox`, { headers: identityHeaders(stack.environment) });
-      expect(response.status).toBe(404);
-      const development = await fetch(`${stack.auth.url}/api/auth/dev/mailbox`, { headers: identityHeaders(stack.environment) });
-      expect(development.status).toBe(200);
-    } finally {
-      await production.stop();
-    }
+  it("refuses to start in production or while the site is reachable from elsewhere", async () => {
+    const secret = { AUTH_SECRET: stack.auth.context.config.AUTH_SECRET, DEV_MAILBOX: "true" };
+    await expect(startTestService(authService, stack.environment, { ...secret, NODE_ENV: "production", PUBLIC_URL })).rejects.toThrow(/DEV_MAILBOX=true is refused in production/);
+    await expect(startTestService(authService, stack.environment, { ...secret, PUBLIC_URL: "https://shop.example.com" })).rejects.toThrow(
+      /DEV_MAILBOX=true is refused while PUBLIC_URL \(https:\/\/shop\.example\.com\) is not on this machine/,
+    );
   });
 });
 

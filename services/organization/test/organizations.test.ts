@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService, ServiceConfig } from "@tollgate/kit";
 import { publishedEvents, startTestService } from "@tollgate/kit/testing";
 import { startAuthStack, type AuthStack, type Browser } from "../../auth/test/stack.js";
+import { readMailbox } from "../../auth/test/dev-mailbox.js";
 import type { OrganizationEnv } from "../src/config.js";
 import { organizationService } from "../src/service.js";
 
@@ -154,10 +155,7 @@ describe("invitations", () => {
     expect(lifetime).toBeGreaterThan(47.9 * 3600_000);
 
     await expect
-      .poll(async () => {
-        const mailbox = (await (await fetch(`${stack.gateway.url}/api/auth/dev/mailbox`)).json()) as { to: string; links: string[] }[];
-        return mailbox.find((mail) => mail.to === "invitee@org.example")?.links[0];
-      }, { timeout: 5_000 })
+      .poll(async () => (await readMailbox(stack)).find((mail) => mail.to === "invitee@org.example")?.links[0], { timeout: 5_000 })
       .toBe(`http://localhost:3000/accept-invitation/${invited.data?.id}`);
 
     const seen = await invitee.client.organization.getInvitation({ query: { id: invited.data?.id ?? "" } });

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { orThrow } from "../api/auth-client";
 import { request } from "../api/client";
+import { RequireSession } from "../shell";
 import { Alert, Button, EmptyState, Loading, Page } from "../ui/components";
 
 interface Mail {
@@ -18,13 +19,20 @@ const onThisSite = (link: string) => {
   return url.pathname.startsWith("/") ? `${url.pathname}${url.search}${url.hash}` : link;
 };
 
-/** What Tollgate would have e-mailed, when no mail server is configured (development only). */
+/**
+ * What Tollgate sent, for platform admins of a local development stack (DEV_MAILBOX=true): the links
+ * in it open accounts, so the service offers it to nobody else.
+ */
 export function MailboxScreen() {
+  return <RequireSession admin>{() => <Mailbox />}</RequireSession>;
+}
+
+function Mailbox() {
   const mails = useQuery({ queryKey: ["mailbox"], queryFn: () => orThrow(request<Mail[]>("/api/auth/dev/mailbox")), refetchInterval: 5_000 });
   return (
     <Page
       title="Development mailbox"
-      description="Mail Tollgate sent while no SMTP server is configured, newest first."
+      description="Mail Tollgate sent, newest first."
       actions={
         <Button variant="secondary" busy={mails.isFetching} onClick={() => void mails.refetch()}>
           Refresh
@@ -34,7 +42,9 @@ export function MailboxScreen() {
       {mails.isPending && <Loading what="the mailbox" />}
       {mails.error && (
         <Alert tone="error">
-          {mails.error.failure.status === 404 ? "The mailbox is off: Tollgate is sending real mail (SMTP_URL is set) or runs in production." : mails.error.message}
+          {mails.error.failure.status === 404
+            ? "The mailbox is off. Start Tollgate with DEV_MAILBOX=true (only while it is on localhost) to read mail here; without SMTP_URL, mail is also printed on the console that started Tollgate."
+            : mails.error.message}
         </Alert>
       )}
       {mails.data?.length === 0 && <EmptyState title="No mail yet.">Sign up, invite someone or reset a password, and the mail shows up here.</EmptyState>}

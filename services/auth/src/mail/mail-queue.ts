@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { PollingWorker, type Knex, type Logger } from "@tollgate/kit";
 import type { AuthConfig } from "../auth.js";
-import { claimDueMails, insertMail, markMailFailed, markMailSent, markMailboxDelivered, type Mail } from "./mails.sql.js";
+import { claimDueMails, insertMail, markMailFailed, markMailSent, type Mail, type MailRow } from "./mails.sql.js";
 
 const MAX_ATTEMPTS = 8;
 const POLL_MS = 1_000;
@@ -15,19 +15,38 @@ const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, sock
 /** 2 s, 8 s, 32 s … capped at an hour: eight attempts over about two hours for a server that is down. */
 const retryDelayMs = (attempts: number) => Math.min(3600_000, 2_000 * 4 ** (attempts - 1));
 
+/** Where due mail goes: an SMTP server, or, without one, the operator's console. */
+type Deliver = (mail: MailRow) => Promise<void>;
+
 /**
  * Outgoing mail. `queue` writes it inside the caller's transaction; the worker delivers it after
- * commit over SMTP, or, without SMTP, leaves it in the development mailbox, which is the same table.
+ * commit over SMTP or, without SMTP_URL, prints it on the service's console, where whoever started
+ * Tollgate (and nobody else) reads its links. In production mail is never printed: logs travel
+ * further than a console, and a reset link in them would open an account.
  */
 export class MailQueue extends PollingWorker {
   private readonly transport: Transporter | null;
+  private readonly deliver: Deliver | null;
 
   constructor(
     private readonly deps: { db: Knex; logger: Logger; config: Pick<AuthConfig, "SMTP_URL" | "MAIL_FROM" | "NODE_ENV"> },
   ) {
     super({ intervalMs: POLL_MS, logger: deps.logger, failure: "mail delivery failed; retrying on the next poll" });
-    const { SMTP_URL } = deps.config;
-    this.transport = SMTP_URL ? nodemailer.createTransport({ url: SMTP_URL, ...SMTP_TIMEOUTS }) : null;
+    const { SMTP_URL, MAIL_FROM, NODE_ENV } = deps.config;
+    const transport = SMTP_URL ? nodemailer.createTransport({ url: SMTP_URL, ...SMTP_TIMEOUTS }) : null;
+    this.transport = transport;
+    if (transport) {
+      this.deliver = async (mail) => {
+        await transport.sendMail({ from: MAIL_FROM, to: mail.to_address, subject: mail.subject, text: mail.text, html: mail.html });
+      };
+    } else if (NODE_ENV !== "production") {
+      this.deliver = (mail) => {
+        deps.logger.info({ mail: { id: mail.id, to: mail.to_address } }, `mail to ${mail.to_address} (no SMTP_URL, so it is shown here): ${mail.subject}\n${mail.text}`);
+        return Promise.resolve();
+      };
+    } else {
+      this.deliver = null;
+    }
   }
 
   async queue(trx: Knex, mail: Mail): Promise<void> {
@@ -42,9 +61,7 @@ export class MailQueue extends PollingWorker {
   }
 
   override start(): Promise<void> {
-    if (!this.transport && this.deps.config.NODE_ENV === "production") {
-      this.deps.logger.warn("SMTP_URL is not set: mail is kept in the database and reaches nobody");
-    }
+    if (!this.deliver) this.deps.logger.warn("SMTP_URL is not set: mail reaches nobody");
     return super.start();
   }
 
@@ -54,18 +71,19 @@ export class MailQueue extends PollingWorker {
   }
 
   protected async pass(): Promise<void> {
-    const { db, logger, config } = this.deps;
-    if (!this.transport) {
-      await markMailboxDelivered(db);
-      return;
-    }
-    const transport = this.transport;
+    const { db, logger } = this.deps;
+    const deliver = this.deliver;
     await this.drain(BATCH, () =>
       db.transaction(async (trx) => {
         const due = await claimDueMails(trx, BATCH, MAX_ATTEMPTS);
         for (const mail of due) {
+          if (!deliver) {
+            logger.warn({ mail: mail.id }, `mail to ${mail.to_address} not sent: SMTP_URL is not set`);
+            await markMailFailed(trx, mail.id, MAX_ATTEMPTS, "SMTP_URL is not set", new Date());
+            continue;
+          }
           try {
-            await transport.sendMail({ from: config.MAIL_FROM, to: mail.to_address, subject: mail.subject, text: mail.text, html: mail.html });
+            await deliver(mail);
             await markMailSent(trx, mail.id);
           } catch (error) {
             const attempts = mail.attempts + 1;

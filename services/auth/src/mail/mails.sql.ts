@@ -39,9 +39,6 @@ export const claimDueMails = (trx: Knex.Transaction, limit: number, maxAttempts:
 
 export const markMailSent = (db: Knex, id: string) => db<MailRow>("mails").where({ id }).update({ sent_at: new Date(), last_error: null });
 
-/** Without SMTP, queued mail is delivered by being in the table the development mailbox lists. */
-export const markMailboxDelivered = (db: Knex) => db<MailRow>("mails").whereNull("sent_at").update({ sent_at: new Date() });
-
 export const markMailFailed = (db: Knex, id: string, attempts: number, error: string, retryAt: Date) =>
   db<MailRow>("mails").where({ id }).update({ attempts, last_error: error.slice(0, 500), run_at: retryAt });
 

@@ -1,16 +1,38 @@
-import { defineEndpoint, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import { defineEndpoint, HttpError, StartupError, type Endpoint } from "@tollgate/kit";
+import type { Auth, AuthConfig } from "../auth.js";
+import { isAdminUser } from "../admin/permissions.js";
+import { requireSession } from "../sessions/current-session.js";
 import { linksIn } from "./links.js";
 import { latestMails } from "./mails.sql.js";
 
+/** Whether the site is only reachable from this machine: localhost names, 127.0.0.0/8 or ::1. */
+export function isLoopbackUrl(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "[::1]";
+}
+
+/** Why DEV_MAILBOX cannot be honoured, or null when it may be served. */
+function mailboxRefusal(config: Pick<AuthConfig, "NODE_ENV" | "PUBLIC_URL">): string | null {
+  if (config.NODE_ENV === "production") return "DEV_MAILBOX=true is refused in production: the mailbox shows links that open accounts";
+  if (!isLoopbackUrl(config.PUBLIC_URL)) {
+    return `DEV_MAILBOX=true is refused while PUBLIC_URL (${config.PUBLIC_URL}) is not on this machine: the mailbox shows links that open accounts`;
+  }
+  return null;
+}
+
 /**
- * The development mailbox: what was sent, newest first, with the links in it. Only when mail goes
- * nowhere else and never in production, since the links it shows open accounts.
+ * The development mailbox: what was sent, newest first, with the links in it. Those links reset
+ * passwords, so it exists only when asked for (DEV_MAILBOX) on a site nobody else can reach, and only
+ * platform admins may read it; a setting that cannot be honoured stops the service at start.
  */
 export function mailboxEndpoints(auth: Auth): Endpoint[] {
-  if (auth.config.NODE_ENV === "production" || auth.config.SMTP_URL) return [];
+  if (!auth.config.DEV_MAILBOX) return [];
+  const refusal = mailboxRefusal(auth.config);
+  if (refusal) throw new StartupError(refusal);
   return [
-    defineEndpoint("/dev/mailbox", { method: "GET" }, async () => {
+    defineEndpoint("/dev/mailbox", { method: "GET" }, async ({ identity, req }) => {
+      const { user } = await requireSession(auth, identity, req);
+      if (!isAdminUser(auth.config, user)) throw new HttpError(403, "FORBIDDEN", "Only platform admins may read the development mailbox");
       const mails = await latestMails(auth.db, 100);
       return mails.map((mail) => ({
         id: mail.id,
