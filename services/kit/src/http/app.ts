@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from "node:http";
-import express, { type ErrorRequestHandler, type Express, type Request } from "express";
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
 import helmet from "helmet";
 import { performance } from "node:perf_hooks";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
 import { HttpError, MalformedBodyError, ValidationError, type ErrorContract } from "./errors.js";
+import { loggableUrl } from "./loggable-url.js";
 
 export type ReadinessCheck = () => Promise<unknown>;
 
@@ -27,11 +28,6 @@ export interface HttpAppOptions {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-/** Query parameters whose values stay out of access logs: OAuth codes, states and tokens travel in URLs. */
-const SECRET_QUERY = /([?&](?:code|state|token|access_token|id_token|refresh_token|client_secret|client_key)=)[^&#]*/gi;
-
-/** A request's URL as access logs show it. */
-export const loggableUrl = (url: string) => url.replace(SECRET_QUERY, "$1[redacted]");
 const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
 const READINESS_TIMEOUT_MS = 2_000;
 
@@ -114,6 +110,16 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
     next(new HttpError(404, contractFor(req).codes.not_found, `no route for ${req.method} ${req.path}`));
   });
   const mapError: ErrorRequestHandler = (error: unknown, req, res, _next) => {
+    try {
+      renderError(error, req, res);
+    } catch (failure) {
+      // Whatever went wrong rendering the error, express's own error page (an HTML stack trace) must not answer.
+      logger.error({ err: failure, reqId: req.get("x-request-id") }, "could not render an error");
+      if (res.headersSent) res.destroy();
+      else res.status(500).type("application/json").end(JSON.stringify(contractFor(req).body(contractFor(req).codes.internal, "internal error")));
+    }
+  };
+  const renderError = (error: unknown, req: Request, res: Response) => {
     const contract = contractFor(req);
     if (res.headersSent) {
       logger.error({ err: error, reqId: req.get("x-request-id") }, "error after the response started");

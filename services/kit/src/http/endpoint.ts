@@ -2,6 +2,7 @@ import type { IdentityClaims } from "@tollgate/proto";
 import type { Request, Response, Router } from "express";
 import type { z } from "zod";
 import { ValidationError, type ValidationIssue } from "./errors.js";
+import { nulCharacterIssues } from "./unsafe-text.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Schema = z.ZodType;
@@ -35,7 +36,8 @@ export interface Endpoint {
  * Declares one HTTP endpoint with the schemas of everything it reads, in the manner of
  * better-auth's `createAuthEndpoint(path, {method, body}, handler)`. Input is parsed before the
  * handler runs; a failure is a {@link ValidationError} that the error mapper renders in the
- * contract's shape. The handler's return value is sent as JSON, unless it answered on its own.
+ * contract's shape, as is any text carrying a NUL character, which no schema need think of. The
+ * handler's return value is sent as JSON, unless it answered on its own.
  */
 export function defineEndpoint<
   Body extends Schema | undefined = undefined,
@@ -52,6 +54,12 @@ export function defineEndpoint<
     method: options.method,
     mount(router) {
       router[options.method.toLowerCase() as Lowercase<Method>](path, async (req, res) => {
+        const unstorable = [
+          ...nulCharacterIssues(req.params, "path"),
+          ...nulCharacterIssues(req.query, "query"),
+          ...nulCharacterIssues(req.body, "body"),
+        ];
+        if (unstorable.length > 0) throw new ValidationError(unstorable);
         const issues: ValidationIssue[] = [];
         const parse = (schema: Schema | undefined, input: unknown, location: ValidationIssue["location"]): unknown => {
           if (!schema) return undefined;

@@ -65,6 +65,26 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return value;
 }
 
+/** Inputs larger than this (in values, or levels deep) are not echoed back in a validation error. */
+const ECHO_LIMIT = { values: 100, depth: 8 };
+
+/**
+ * Whether a failing input is small enough to show back, as FastAPI does: a deep or large structure is
+ * left out, so an error answer never costs more to render than the request did to send.
+ */
+function echoable(input: unknown): boolean {
+  if (input === undefined) return false;
+  const pending: { value: unknown; depth: number }[] = [{ value: input, depth: 0 }];
+  let values = 0;
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (++values > ECHO_LIMIT.values || next.depth > ECHO_LIMIT.depth) return false;
+    if (typeof next.value === "object" && next.value !== null) {
+      for (const child of Object.values(next.value) as unknown[]) pending.push({ value: child, depth: next.depth + 1 });
+    }
+  }
+  return true;
+}
+
 /** Errors the runtime itself raises, before or around a handler. */
 export type GenericError =
   | "bad_request"
@@ -119,7 +139,7 @@ export const polarErrors: ErrorContract = {
         loc: [issue.location, ...issue.path.map((key) => (typeof key === "number" ? key : String(key)))],
         msg: issue.message,
         type: issue.code,
-        ...(issue.input !== undefined && { input: issue.input }),
+        ...(echoable(issue.input) && { input: issue.input }),
       })),
     },
   }),
