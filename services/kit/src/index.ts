@@ -20,7 +20,8 @@ export {
   type StatelessHandlerContext,
 } from "./bus/consumer.js";
 export { request, respond, BusRequestError, RemoteError, ReplyError } from "./bus/rpc.js";
-export { createHttpApp, listen, closeServer, loggableUrl, securityHeaders, trackRequest, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
+export { createHttpApp, listen, closeServer, securityHeaders, trackRequest, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
+export { loggableUrl } from "./http/loggable-url.js";
 export {
   HttpError,
   MalformedBodyError,

@@ -43,4 +43,22 @@ describe("logger", () => {
     expect(loggableUrl("/api/auth/verify-email?token=eyJ.x.y&callbackURL=%2F")).toBe("/api/auth/verify-email?token=[redacted]&callbackURL=%2F");
     expect(loggableUrl("/v1/products/?limit=10")).toBe("/v1/products/?limit=10");
   });
+
+  it("keeps every credential a URL carries, in its path or its query, out of access logs", () => {
+    const cases: [string, string][] = [
+      ["/api/auth/reset-password/AbC123xyz?callbackURL=%2Freset", "/api/auth/reset-password/[redacted]?callbackURL=%2Freset"],
+      ["//API/Auth//reset-password/AbC123xyz", "//API/Auth//reset-password/[redacted]"],
+      ["/v1/checkouts/client/polar_c_abc123/confirm", "/v1/checkouts/client/[redacted]/confirm"],
+      ["/v1/checkout-links/polar_cl_abc123/redirect?customer_email=a%40b.c", "/v1/checkout-links/[redacted]/redirect?customer_email=a%40b.c"],
+      ["/v1/files/downloads/eyJmaWxlIjoi.c2ln", "/v1/files/downloads/[redacted]"],
+      ["/v1/files/uploads/eyJmaWxlIjoi.c2ln", "/v1/files/uploads/[redacted]"],
+      ["/checkout/polar_c_abc123/confirmation", "/checkout/[redacted]/confirmation"],
+      ["/shop/portal?customer_session_token=polar_cst_abc", "/shop/portal?customer_session_token=[redacted]"],
+      ["/shop/portal?customer%5Fsession%5Ftoken=opaque", "/shop/portal?customer%5Fsession%5Ftoken=[redacted]"],
+      ["/v1/anything?note=polar_oat_abc123", "/v1/anything?note=[redacted]"],
+      ["/v1/checkouts/ch_123", "/v1/checkouts/ch_123"],
+      ["/v1/checkout-links/", "/v1/checkout-links/"],
+    ];
+    for (const [url, logged] of cases) expect(loggableUrl(url), url).toBe(logged);
+  });
 });
