@@ -82,6 +82,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     const routes = upstreams(config);
     const upstreamFor = (req: Request) => routes.find((upstream) => matchesPrefix(req.path, upstream.prefix));
     const errorsFor = (req: Request) => upstreamFor(req)?.errors ?? betterAuthErrors;
+    /** Only Polar's API authenticates with a bearer token (one that opens nothing is refused with 401). */
+    const readsBearer = (req: Request) => matchesPrefix(req.path, "/v1");
     /** Runs a middleware for API requests only; the web app's files need none of this. */
     const forApi = (handler: RequestHandler): RequestHandler => (req, res, next) => (upstreamFor(req) ? handler(req, res, next) : next());
     const callers = new WeakMap<IncomingMessage, ResolvedCaller>();
@@ -104,13 +106,13 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         app.use(forApi(refuseLargeBodies({ body: config.BODY_LIMIT, upload: config.FILE_UPLOAD_BODY_LIMIT }, errorsFor)));
         app.use(forApi(cors(trusted)));
         if (rateLimits) app.use(forApi(rateLimit(rateLimits)));
-        app.use(forApi(originCheck(trusted, errorsFor)));
+        app.use(forApi(originCheck(trusted, errorsFor, readsBearer)));
         // Each API caller is resolved once, here (or already by the get-session lane), and vouched for to every service behind.
         app.use(
           forApi(async (req, _res, next) => {
             try {
               // Polar's API takes an organization access token as bearer; without one, the session cookie.
-              const bearer = matchesPrefix(req.path, "/v1") ? await accessTokens.resolve(req) : null;
+              const bearer = readsBearer(req) ? await accessTokens.resolve(req) : null;
               const caller = callers.get(req) ?? bearer ?? (await sessions.resolve(req));
               callers.set(req, caller);
               // Whatever a signed-in user changes through auth (their name, their session ending) must

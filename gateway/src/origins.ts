@@ -33,7 +33,7 @@ function claimedOrigin(req: Request): string | null {
  * refuse cross-site navigations and check the origin of whatever a browser (Fetch Metadata) or an
  * Origin or Referer header says sent them.
  */
-export function originCheck(trusted: Set<string>, errorsFor: (req: Request) => ErrorContract): RequestHandler {
+export function originCheck(trusted: Set<string>, errorsFor: (req: Request) => ErrorContract, readsBearer: (req: Request) => boolean): RequestHandler {
   return (req, _res, next) => {
     if (SAFE_METHODS.has(req.method) || CALLBACK_PATH.test(routedPath(req.path))) return next();
     // better-auth has a code per reason; Polar's API refuses with its generic code and the reason.
@@ -45,9 +45,11 @@ export function originCheck(trusted: Set<string>, errorsFor: (req: Request) => E
       if (!trusted.has(origin)) return forbidden("INVALID_ORIGIN", "Invalid origin");
       return undefined;
     };
-    // Only cookies are sent without the page's say: a bearer token (which another site cannot make a
-    // browser send) is the caller's own act, and an empty Cookie header (Polar's SDK sends one) carries none.
-    if (req.headers.cookie?.trim() && !req.headers.authorization) return next(validate());
+    // Only cookies are sent without the page's say: where a bearer token (which another site cannot make
+    // a browser send) is what authenticates, the request is the caller's own act. Elsewhere an
+    // Authorization header is ignored, so it exempts nothing. An empty Cookie header (Polar's SDK sends one) carries none.
+    const bearerAuthenticates = req.headers.authorization !== undefined && readsBearer(req);
+    if (req.headers.cookie?.trim() && !bearerAuthenticates) return next(validate());
     if (LOGIN_PATH.test(routedPath(req.path))) {
       if (req.get("sec-fetch-site") === "cross-site" && req.get("sec-fetch-mode") === "navigate") {
         return next(forbidden("CROSS_SITE_NAVIGATION_LOGIN_BLOCKED", "Cross-site navigation login blocked. This request appears to be a CSRF attack."));
