@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
 import type { z } from "zod";
-import { connectBus, createDatabase, createLogger, loadServiceConfig, migrateService, signIdentity, startService, type RunningService, type ServiceConfig, type ServiceDefinition } from "@tollgate/kit";
+import { connectBus, createDatabase, createLogger, loadServiceConfig, migrateService, identitySigner, generateIdentityKeys, startService, type RunningService, type ServiceConfig, type ServiceDefinition } from "@tollgate/kit";
 /** What every benchmark here shares: its settings, its progress lines and how it prints figures. */
 
 /** A positive whole-number setting from the environment, or its default. */
@@ -52,7 +52,8 @@ export interface BenchService<Env extends z.ZodObject> {
 export async function startBenchService<Env extends z.ZodObject>(name: string, definition: ServiceDefinition<Env>, env: Record<string, string> = {}): Promise<BenchService<Env>> {
   const id = randomBytes(4).toString("hex");
   const database = `bench_${name}_${id}`;
-  const identitySecret = randomBytes(32).toString("hex");
+  const identityKeys = generateIdentityKeys();
+  const signer = identitySigner(identityKeys.signingKey);
   const admin = createDatabase({ url: withDatabase(SERVER_URL, "postgres"), schema: "public", poolMax: 1 });
   progress(`creating database ${database}; NATS prefix bench_${id}`);
   await admin.raw("create database ??", [database]);
@@ -61,7 +62,9 @@ export async function startBenchService<Env extends z.ZodObject>(name: string, d
     DATABASE_URL: withDatabase(SERVER_URL, database),
     NATS_PREFIX: `bench_${id}`,
     REDIS_PREFIX: `bench_${id}:`,
-    IDENTITY_TOKEN_SECRET: identitySecret,
+    IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
+    WEBHOOK_SECRET_KEYS: `bench:${randomBytes(32).toString("base64")}`,
+    FILE_URL_SECRET: randomBytes(32).toString("base64url"),
     HOST: "127.0.0.1",
     PORT: "0",
     LOG_LEVEL: "warn",
@@ -72,7 +75,7 @@ export async function startBenchService<Env extends z.ZodObject>(name: string, d
   const service = await startService(definition, config, logger);
   return {
     service,
-    as: (claims) => ({ "content-type": "application/json", [IDENTITY_HEADER]: signIdentity(claims, identitySecret) }),
+    as: (claims) => ({ "content-type": "application/json", [IDENTITY_HEADER]: signer.sign(claims) }),
     async stop() {
       const stream = service.context.bus.names.eventStream;
       await service.stop();

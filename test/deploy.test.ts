@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { loadServiceConfig } from "@tollgate/kit";
+import { generateIdentityKeys, loadServiceConfig } from "@tollgate/kit";
 import { authService } from "@tollgate/auth";
 import { organizationService } from "@tollgate/organization";
 import { billingService } from "@tollgate/billing";
@@ -63,14 +63,23 @@ function interpolate(value: string | number, variables: Record<string, string>):
   });
 }
 
-const hostEnvironment = { IDENTITY_TOKEN_SECRET: "s".repeat(44), AUTH_SECRET: "a".repeat(44) };
+const identityKeys = generateIdentityKeys();
+/** What `npm run secrets` writes to the .env file compose reads. */
+const hostEnvironment = {
+  AUTH_SECRET: "a".repeat(44),
+  IDENTITY_SIGNING_KEY: identityKeys.signingKey,
+  IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
+  FILE_URL_SECRET: "f".repeat(44),
+  WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
+  NATS_PASSWORD: "n".repeat(32),
+};
 function environmentOf(service: string): Record<string, string> {
   const environment = compose.services[service]?.environment ?? {};
   return Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, interpolate(value, hostEnvironment)]));
 }
 
 /** Each service's configuration, as the service itself loads it from an environment. */
-const SERVICES: Record<string, (environment: Record<string, string>) => { DATABASE_URL: string; NATS_URL: string; REDIS_URL: string; PORT: number }> = {
+const SERVICES: Record<string, (environment: Record<string, string>) => { DATABASE_URL: string; NATS_URL: string; REDIS_URL: string; HOST: string; PORT: number }> = {
   auth: (environment) => loadServiceConfig(authService, environment),
   organization: (environment) => loadServiceConfig(organizationService, environment),
   billing: (environment) => loadServiceConfig(billingService, environment),
@@ -154,8 +163,34 @@ describe("docker-compose.yml", () => {
     expect(compose.services.gateway?.ports).toEqual([`\${PORT:-3000}:${gateway.PORT}`]);
   });
 
-  it("refuses to start without an identity token secret rather than running with a weak default", () => {
-    const secret = compose.services.auth?.environment?.IDENTITY_TOKEN_SECRET;
-    expect(() => interpolate(secret ?? "", {})).toThrow(/IDENTITY_TOKEN_SECRET/);
+  it("gives each process only the secrets it uses, and services an address the gateway can reach", () => {
+    const SECRETS = ["AUTH_SECRET", "IDENTITY_SIGNING_KEY", "FILE_URL_SECRET", "WEBHOOK_SECRET_KEYS"];
+    const held = Object.fromEntries(DEPLOYABLES.map((name) => [name, SECRETS.filter((secret) => secret in environmentOf(name)).sort()]));
+    expect(held).toEqual({
+      auth: ["AUTH_SECRET"],
+      organization: [],
+      billing: ["FILE_URL_SECRET"],
+      "webhook-dispatcher": ["WEBHOOK_SECRET_KEYS"],
+      gateway: ["AUTH_SECRET", "IDENTITY_SIGNING_KEY"],
+    });
+    for (const [name, loadConfig] of Object.entries(SERVICES)) expect(loadConfig(environmentOf(name)).HOST, name).toBe("0.0.0.0");
+  });
+
+  it("lets only the services, with the password, use NATS", () => {
+    const command = compose.services.nats?.command ?? [];
+    const password = interpolate(command[command.indexOf("--pass") + 1] ?? "", hostEnvironment);
+    expect(command[command.indexOf("--user") + 1]).toBe("tollgate");
+    expect(password).toBe(hostEnvironment.NATS_PASSWORD);
+    for (const name of DEPLOYABLES) {
+      const url = new URL(environmentOf(name).NATS_URL ?? "");
+      expect([url.username, url.password], name).toEqual(["tollgate", password]);
+    }
+  });
+
+  it("refuses to start without each secret rather than running with a weak default", () => {
+    for (const secret of Object.keys(hostEnvironment)) {
+      const { [secret]: _missing, ...rest } = hostEnvironment as Record<string, string>;
+      expect(() => DEPLOYABLES.forEach((name) => Object.values(compose.services[name]?.environment ?? {}).forEach((value) => interpolate(value, rest))), secret).toThrow(new RegExp(secret));
+    }
   });
 });

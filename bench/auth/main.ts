@@ -19,7 +19,7 @@ import { connect } from "@nats-io/transport-node";
 import { freePorts } from "../../launcher/src/ports.js";
 import { JetStreamApiError, jetstreamManager } from "@nats-io/jetstream";
 import { busNames } from "@tollgate/proto";
-import { createDatabase } from "@tollgate/kit";
+import { createDatabase, generateIdentityKeys } from "@tollgate/kit";
 import { PasswordHasher } from "../../services/auth/src/credentials/passwords.js";
 import { cpuUse, mergeCpu, settle, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
 import { load, merge, stopAllLoad, type Figures, type Target } from "./load.js";
@@ -352,12 +352,13 @@ async function main(): Promise<void> {
     await redis.connect();
 
     const [authPort, gatewayPort, betterPort] = await freePorts(3);
+    const identityKeys = generateIdentityKeys();
     const secret = randomBytes(32).toString("hex");
     const production = { NODE_ENV: "production", LOG_LEVEL: "warn", SHUTDOWN_TIMEOUT_MS: "5000" };
     const tollgate = {
       ...production,
       AUTH_SECRET: secret,
-      IDENTITY_TOKEN_SECRET: randomBytes(32).toString("hex"),
+      IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
       DATABASE_URL: withDatabase(SERVER_URL, ours),
       NATS_URL,
       NATS_PREFIX: prefix,
@@ -383,7 +384,7 @@ async function main(): Promise<void> {
     processes.start(
       "gateway",
       "gateway/src/main.ts",
-      { ...tollgate, PORT: String(gatewayPort), AUTH_URL: `http://127.0.0.1:${authPort}`, RATE_LIMIT_ENABLED: "false" },
+      { ...tollgate, PORT: String(gatewayPort), IDENTITY_SIGNING_KEY: identityKeys.signingKey, AUTH_URL: `http://127.0.0.1:${authPort}`, RATE_LIMIT_ENABLED: "false" },
       profile("gateway"),
     );
     processes.start(

@@ -19,7 +19,7 @@ import { Agent, request } from "node:http";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { busNames, IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
-import { connectBus, createDatabase, signIdentity } from "@tollgate/kit";
+import { connectBus, createDatabase, identitySigner, generateIdentityKeys } from "@tollgate/kit";
 import { freePort } from "../../launcher/src/ports.js";
 import { cpuUse, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
 import { Processes } from "../processes.js";
@@ -68,7 +68,8 @@ async function main(): Promise<void> {
   const id = randomBytes(4).toString("hex");
   const database = `bench_checkout_${id}`;
   const prefix = `bench_${id}`;
-  const identitySecret = randomBytes(32).toString("hex");
+  const identityKeys = generateIdentityKeys();
+  const signer = identitySigner(identityKeys.signingKey);
   const admin = createDatabase({ url: withDatabase(SERVER_URL, "postgres"), schema: "public", poolMax: 1 });
   const processes = new Processes((name, status) => progress(`${name} exited unexpectedly (${status}); see its output above`));
   process.on("exit", () => processes.killAll());
@@ -92,7 +93,8 @@ async function main(): Promise<void> {
         NATS_PREFIX: prefix,
         REDIS_URL,
         REDIS_PREFIX: `${prefix}:`,
-        IDENTITY_TOKEN_SECRET: identitySecret,
+        IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
+        FILE_URL_SECRET: randomBytes(32).toString("base64url"),
         PUBLIC_URL: "http://127.0.0.1:3000",
       },
       CPU_PROFILES ? ["--cpu-prof", `--cpu-prof-dir=${resolve(CPU_PROFILES, `${id}-billing`)}`] : [],
@@ -103,7 +105,7 @@ async function main(): Promise<void> {
     // The seller, as the organization service's events would have made it.
     const organizationId = `org_${id}`;
     await db("organizations").insert({ id: organizationId, name: "Bench shop", slug: `bench-${id}` });
-    const as = (claims: IdentityClaims) => ({ "content-type": "application/json", [IDENTITY_HEADER]: signIdentity(claims, identitySecret) });
+    const as = (claims: IdentityClaims) => ({ "content-type": "application/json", [IDENTITY_HEADER]: signer.sign(claims) });
     const seller = as({ kind: "organization_token", token_id: "oat_bench", organization_id: organizationId, scopes: ["products:write", "checkouts:write", "checkouts:read"] });
     const buyer = as({ kind: "anonymous" });
     // node:http on kept-alive connections rather than fetch, whose own CPU per request is several

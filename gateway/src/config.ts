@@ -5,7 +5,11 @@ import { isAddressOrRange } from "./client-address.js";
 
 const gatewayEnv = z.object({
   ...commonEnv,
+  /** The public entry listens on every interface; the services behind it, on loopback unless told otherwise. */
+  HOST: env.string("a host name or address to listen on", "0.0.0.0"),
   PORT: env.port(3000),
+  /** Signs the identity of every request forwarded to a service; only the gateway holds it. */
+  IDENTITY_SIGNING_KEY: env.signingKey(),
   AUTH_URL: env.url(["http", "https"], "http://127.0.0.1:3001"),
   ORGANIZATION_URL: env.url(["http", "https"], "http://127.0.0.1:3002"),
   BILLING_URL: env.url(["http", "https"], "http://127.0.0.1:3003"),

@@ -13,8 +13,11 @@ import {
   ensureEventStream,
   EventConsumer,
   HttpError,
+  identitySigner,
   listen,
   Metrics,
+  natsSettingsOf,
+  serveMetrics,
   on,
   StatelessConsumerStore,
   trustedOrigins,
@@ -33,6 +36,8 @@ import { mountWebApp } from "./web-app.js";
 
 export interface RunningGateway {
   url: string;
+  /** Where Prometheus scrapes /metrics (METRICS_PORT), if anywhere: never the public port. */
+  metricsUrl: string | null;
   server: Server;
   redis: Redis;
   stop(): Promise<void>;
@@ -51,7 +56,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
   try {
     const redis = await connectRedis(config.REDIS_URL, config.REDIS_PREFIX, logger);
     cleanup.push(() => redis.quit());
-    const bus = await connectBus({ url: config.NATS_URL, prefix: config.NATS_PREFIX, name: "gateway" }).catch((error: unknown) => {
+    const bus = await connectBus({ ...natsSettingsOf(config), prefix: config.NATS_PREFIX, name: "gateway" }).catch((error: unknown) => {
       throw describeStartupError("NATS", config.NATS_URL, error);
     });
     cleanup.push(() => bus.nc.drain());
@@ -128,7 +133,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
             }
           }),
         );
-        for (const upstream of routes) app.use(proxyTo(upstream, config, logger, callerOf));
+        const signer = identitySigner(config.IDENTITY_SIGNING_KEY);
+        for (const upstream of routes) app.use(proxyTo(upstream, config, { logger, signer, callerOf }));
         mountWebApp(app, config.WEB_DIST, logger);
       },
     );
@@ -144,6 +150,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       metrics,
       isShuttingDown: () => shuttingDown,
     });
+    const metricsServer = await serveMetrics(metrics, config);
+    if (metricsServer) cleanup.push(() => closeServer(metricsServer, 1_000));
     const server = await listen(
       (req, res) => {
         answerGetSession(req, res).then(
@@ -163,6 +171,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     logger.info({ port, upstreams: Object.fromEntries(routes.map((u) => [u.prefix, u.target])) }, "gateway is listening");
     return {
       url: `http://127.0.0.1:${port}`,
+      metricsUrl: metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` : null,
       server,
       redis,
       async stop() {

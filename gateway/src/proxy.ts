@@ -3,7 +3,7 @@ import { Agent as HttpsAgent } from "node:https";
 import { createProxyMiddleware, proxyEventsPlugin } from "http-proxy-middleware";
 import { IDENTITY_HEADER, OAUTH_STATE_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER } from "@tollgate/proto";
 import type { Request, RequestHandler } from "express";
-import { HttpError, signIdentity, type ErrorContract, type Logger } from "@tollgate/kit";
+import { HttpError, type ErrorContract, type IdentitySigner, type Logger } from "@tollgate/kit";
 import type { GatewayConfig } from "./config.js";
 import { matchesPrefix, type Upstream } from "./routes.js";
 import { oauthStateOf, type ResolvedCaller } from "./sessions.js";
@@ -32,8 +32,7 @@ function forwardedHeaders(req: Request): Record<string, string | undefined> {
 export function proxyTo(
   upstream: Upstream,
   config: GatewayConfig,
-  logger: Logger,
-  callerOf: (req: IncomingMessage) => ResolvedCaller,
+  { logger, signer, callerOf }: { logger: Logger; signer: IdentitySigner; callerOf: (req: IncomingMessage) => ResolvedCaller },
 ) {
   // With a timeout set, node's agent honours the upstream's `Keep-Alive: timeout=5` and drops an idle
   // socket a second early; without one it keeps the socket until the upstream closes it, and a request
@@ -52,7 +51,8 @@ export function proxyTo(
       proxyReq(proxyReq, req) {
         for (const header of GATEWAY_HEADERS) proxyReq.removeHeader(header);
         const caller = callerOf(req);
-        proxyReq.setHeader(IDENTITY_HEADER, signIdentity(caller.identity, config.IDENTITY_TOKEN_SECRET));
+        // The client's address rides in the signed token: services believe no X-Forwarded-For.
+        proxyReq.setHeader(IDENTITY_HEADER, signer.sign(caller.identity, (req as Request).ip));
         // http-proxy types it as node's request; it is express's, which ran the routes before this.
         for (const [name, value] of Object.entries(forwardedHeaders(req as Request))) {
           if (value) proxyReq.setHeader(name, value);

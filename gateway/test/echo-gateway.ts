@@ -14,7 +14,7 @@ export interface EchoUpstreams {
 
 /** One real HTTP peer per service, each answering with what the gateway forwarded to it. */
 export async function startEchoUpstreams(environment: TestEnvironment): Promise<EchoUpstreams> {
-  const echoes = await Promise.all(UPSTREAMS.map((name) => startEchoUpstream(name, environment.identitySecret)));
+  const echoes = await Promise.all(UPSTREAMS.map((name) => startEchoUpstream(name, environment.identityKeys.verifyKey)));
   const [auth, organization, billing, webhooks] = echoes.map((echo) => echo.url);
   return {
     servers: echoes.map((echo) => echo.server),
@@ -30,6 +30,7 @@ export function startEchoGateway(environment: TestEnvironment, upstreams: EchoUp
     PORT: "0",
     HOST: "127.0.0.1",
     AUTH_SECRET: "a".repeat(43),
+    IDENTITY_SIGNING_KEY: environment.identityKeys.signingKey,
     ...env,
   });
   return startGateway(config, createLogger({ service: "gateway", level: environment.env.LOG_LEVEL ?? "silent" }));

@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestEnvironment, type Seen, type TestEnvironment } from "@tollgate/kit/testing";
-import { ConfigError } from "@tollgate/kit";
+import { ConfigError, generateIdentityKeys } from "@tollgate/kit";
 import { loadGatewayConfig } from "../src/config.js";
 import type { RunningGateway } from "../src/gateway.js";
 import { startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo-gateway.js";
@@ -166,7 +166,7 @@ describe("client addresses", () => {
   });
 
   it("stops at start on a proxy or origin that is not one", () => {
-    const configWith = (env: Record<string, string>) => () => loadGatewayConfig({ IDENTITY_TOKEN_SECRET: "s".repeat(32), AUTH_SECRET: "a".repeat(43), ...env });
+    const configWith = (env: Record<string, string>) => () => loadGatewayConfig({ IDENTITY_SIGNING_KEY: generateIdentityKeys().signingKey, AUTH_SECRET: "a".repeat(43), ...env });
     expect(configWith({ TRUSTED_PROXIES: "10.0.0.0/8, lb.internal" })).toThrow(/TRUSTED_PROXIES: expected a comma-separated list of IP addresses or CIDR ranges/);
     expect(configWith({ TRUSTED_PROXIES: "10.0.0.0/33" })).toThrow(ConfigError);
     expect(configWith({ TRUSTED_ORIGINS: "https://app.example.com, app.example.com" })).toThrow(/TRUSTED_ORIGINS: expected a comma-separated list of http:\/\/ or https:\/\/ origins/);

@@ -1,6 +1,6 @@
 import { connect } from "@nats-io/transport-node";
 import { jetstreamManager } from "@nats-io/jetstream";
-import { connectRedis, describeStartupError, StartupError } from "@tollgate/kit";
+import { connectRedis, describeStartupError, maskUrlPassword, natsConnectOptions, natsSettingsOf, StartupError, type NatsSettings } from "@tollgate/kit";
 import pg from "pg";
 import type { LauncherConfig } from "./config.js";
 
@@ -11,7 +11,7 @@ import type { LauncherConfig } from "./config.js";
  */
 export async function preflight(config: LauncherConfig): Promise<void> {
   const problems = (
-    await Promise.all([ensureDatabase(config.DATABASE_URL), checkNats(config.NATS_URL), checkRedis(config.REDIS_URL)])
+    await Promise.all([ensureDatabase(config.DATABASE_URL), checkNats(natsSettingsOf(config)), checkRedis(config.REDIS_URL)])
   ).filter((problem): problem is string => problem !== null);
   if (problems.length > 0) throw new StartupError(problems.join("\n"));
 }
@@ -39,10 +39,11 @@ async function ensureDatabase(url: string): Promise<string | null> {
   }
 }
 
-async function checkNats(url: string): Promise<string | null> {
+async function checkNats(settings: NatsSettings): Promise<string | null> {
+  const { url } = settings;
   let nc;
   try {
-    nc = await connect({ servers: url, timeout: 5_000, reconnect: false });
+    nc = await connect({ ...natsConnectOptions(settings), timeout: 5_000, reconnect: false });
   } catch (error) {
     return describeStartupError("NATS", url, error).message;
   }
@@ -50,7 +51,7 @@ async function checkNats(url: string): Promise<string | null> {
     await jetstreamManager(nc);
     return null;
   } catch {
-    return `NATS at ${url} has JetStream turned off; restart nats-server with -js`;
+    return `NATS at ${maskUrlPassword(url)} has JetStream turned off; restart nats-server with -js`;
   } finally {
     await nc.close();
   }

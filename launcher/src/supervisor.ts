@@ -35,7 +35,8 @@ export class Supervisor {
     // source (node --conditions=development with tsx) and dist/*.js otherwise.
     const entry = fileURLToPath(import.meta.resolve(spec.entry));
     const child = spawn(process.execPath, [...process.execArgv, entry, ...(spec.args ?? [])], {
-      env: { ...process.env, ...spec.env },
+      // The whole environment, as the launcher chose it: a child inherits nothing else (no other process's secrets).
+      env: spec.env,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
     });

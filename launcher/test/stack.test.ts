@@ -1,34 +1,38 @@
-import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { createTestEnvironment, databaseUrl, spawnTypeScript, watch } from "@tollgate/kit/testing";
-import { freePort } from "../src/ports.js";
+import { spawnTypeScript } from "@tollgate/kit/testing";
+import { startTollgate, type RunningTollgate } from "../../test/e2e/stack.js";
 
-const repository = fileURLToPath(new URL("../..", import.meta.url));
+/** The environments of the running processes whose command line ends with `entry`, among those on `database`. */
+function environmentsOf(entry: string, database: string): Record<string, string>[] {
+  const found: Record<string, string>[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+      if (!command.at(-1)?.endsWith(entry)) continue;
+      const environment = Object.fromEntries(
+        readFileSync(`/proc/${pid}/environ`, "utf8")
+          .split("\0")
+          .filter(Boolean)
+          .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
+      );
+      if (environment.DATABASE_URL === database) found.push(environment);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
 
 describe("npm start", () => {
-  it("migrates and runs every service behind the gateway, then stops them all on Ctrl-C", { timeout: 180_000 }, async () => {
-    const environment = await createTestEnvironment();
-    const port = await freePort();
-    // A database that does not exist yet: the launcher creates it.
-    const database = `${environment.name}_stack`;
-    const stack = watch(
-      spawn("npm", ["start"], {
-        cwd: repository,
-        detached: true,
-        env: {
-          ...process.env,
-          ...environment.env,
-          DATABASE_URL: databaseUrl(environment.databaseUrl, database),
-          PORT: String(port),
-          LOG_LEVEL: "info",
-          LOG_FORMAT: "json",
-        },
-      }),
-    );
-    const gatewayUrl = `http://127.0.0.1:${port}`;
+  it("migrates and runs every service behind the gateway, safe to expose as it starts, then stops them all on Ctrl-C", { timeout: 180_000 }, async () => {
+    let tollgate: RunningTollgate | undefined;
     try {
-      await stack.waitFor(/Tollgate is ready at http:\/\/localhost:\d+/, 150_000);
+      // A database that does not exist yet: the launcher creates it.
+      tollgate = await startTollgate({ LOG_LEVEL: "info" });
+      const stack = tollgate.process;
+      const gatewayUrl = tollgate.url;
 
       expect((await fetch(`${gatewayUrl}/healthz`)).status).toBe(200);
       const listening = JSON.parse(await stack.waitFor(/"msg":"gateway is listening"/)) as { upstreams: Record<string, string> };
@@ -55,19 +59,55 @@ describe("npm start", () => {
       const billing = await fetch(`${gatewayUrl}/v1/no-such-resource/`);
       expect(await billing.json()).toEqual({ error: "ResourceNotFound", detail: "no route for GET /v1/no-such-resource/" });
 
+      // Safe to expose as it starts (#1, #15, #16).
+      const site = `http://localhost:${new URL(gatewayUrl).port}`;
+      const post = (path: string, body: unknown) =>
+        fetch(`${gatewayUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", origin: site }, body: JSON.stringify(body) });
+      expect((await post("/api/auth/sign-up/email", { name: "Operator", email: "operator@example.com", password: "correct horse battery staple" })).status).toBe(200);
+      expect((await post("/api/auth/request-password-reset", { email: "operator@example.com", redirectTo: "/reset" })).status).toBe(200);
+
+      // #1: nobody reads mail through the site; whoever ran npm start reads it on the console.
+      expect((await fetch(`${gatewayUrl}/api/auth/dev/mailbox`)).status).toBe(404);
+      const printed = JSON.parse(await stack.waitFor(/"msg":"mail to operator@example\.com .*Reset your password/)) as { service: string; msg: string };
+      expect(printed.service).toBe("auth");
+      expect(printed.msg).toMatch(/\/api\/auth\/reset-password\/\w+/);
+
+      // #15: services listen on loopback only, and the public port serves no metrics.
+      await stack.waitFor(/"msg":"webhook-dispatcher is listening"/);
+      const bound = stack
+        .output()
+        .stdout
+        .split("\n")
+        .filter((line) => line.includes(" is listening"))
+        .map((line) => JSON.parse(line) as { service: string; host?: string });
+      expect(Object.fromEntries(bound.filter((line) => line.service !== "gateway").map((line) => [line.service, line.host]))).toEqual({
+        auth: "127.0.0.1",
+        organization: "127.0.0.1",
+        billing: "127.0.0.1",
+        "webhook-dispatcher": "127.0.0.1",
+      });
+      const metrics = await fetch(`${gatewayUrl}/metrics`);
+      expect(await metrics.text()).not.toContain("# HELP");
+
+      // #16: each process holds only the secrets it uses; only the gateway can sign an identity.
+      const secretsOf = (entry: string) => {
+        const [environment] = environmentsOf(entry, tollgate?.databaseUrl ?? "");
+        expect(environment, entry).toBeDefined();
+        return ["AUTH_SECRET", "IDENTITY_SIGNING_KEY", "FILE_URL_SECRET", "WEBHOOK_SECRET_KEYS"].filter((name) => environment?.[name]);
+      };
+      expect(secretsOf("services/auth/dist/main.js")).toEqual(["AUTH_SECRET"]);
+      expect(secretsOf("services/organization/dist/main.js")).toEqual([]);
+      expect(secretsOf("services/billing/dist/main.js")).toEqual(["FILE_URL_SECRET"]);
+      expect(secretsOf("services/webhook-dispatcher/dist/main.js")).toEqual(["WEBHOOK_SECRET_KEYS"]);
+      expect(secretsOf("gateway/dist/main.js")).toEqual(["AUTH_SECRET", "IDENTITY_SIGNING_KEY"]);
+
       // Ctrl-C in a terminal signals the whole foreground group: npm and the launcher under it.
-      process.kill(-stack.child.pid!, "SIGINT");
+      await tollgate.stop();
       await stack.waitFor(/tollgate\s*│.*INFO.*: stopped$/);
       expect(stack.output().stdout).not.toMatch(/exited unexpectedly|stopped with exit code/);
       for (const url of [gatewayUrl, ...services]) await expect(fetch(`${url}/healthz`)).rejects.toThrow();
     } finally {
-      if (stack.child.exitCode === null) {
-        try {
-          process.kill(-stack.child.pid!, "SIGKILL");
-        } catch {
-          // The group is already gone.
-        }
-      }
+      await tollgate?.stop();
     }
   });
 

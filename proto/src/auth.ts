@@ -63,10 +63,12 @@ export const sessionRevoked = defineEvent(
 
 /**
  * better-auth's server-only set-password: gives a user who signed up without one (social sign-in) a
- * password. Only trusted processes on the bus can ask; over HTTP the path does not exist.
+ * password. Over HTTP the path does not exist. On the bus, the request carries the identity token the
+ * gateway signed for that user's request: a process that can merely reach NATS cannot set anyone's
+ * password, since only the gateway can sign.
  */
 export const setPassword = defineRequest("auth.password.set", {
-  request: z.object({ user_id: id, new_password: z.string() }),
+  request: z.object({ identity: z.string().min(1), new_password: z.string() }),
   response: z.object({ status: z.literal(true) }),
 });
 

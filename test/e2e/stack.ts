@@ -23,19 +23,28 @@ export async function startTollgate(env: Record<string, string> = {}): Promise<R
   const database = databaseUrl(environment.databaseUrl, `${environment.name}_stack`);
   // As from a developer's shell: vitest's NODE_ENV=test would give the web build React's development bundle.
   const { NODE_ENV: _testMode, ...shell } = process.env;
+  // npm start makes and keeps its own keys; the test environment's are for services a test starts itself.
+  const { IDENTITY_VERIFY_KEYS: _testKeys, ...shared } = environment.env;
   const stack = watch(
     spawn("npm", ["start"], {
       cwd: repository,
       detached: true,
-      env: { ...shell, ...environment.env, DATABASE_URL: database, PORT: String(port), LOG_LEVEL: "warn", LOG_FORMAT: "json", ...env },
+      env: { ...shell, ...shared, DATABASE_URL: database, PORT: String(port), LOG_LEVEL: "warn", LOG_FORMAT: "json", ...env },
     }),
   );
+  /** Signals npm's whole process group; false when it is already gone. */
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      return process.kill(-stack.child.pid!, name);
+    } catch {
+      return false;
+    }
+  };
   const stop = async () => {
-    if (stack.child.exitCode !== null) return;
     // Ctrl-C in a terminal signals the whole foreground group: npm and the launcher under it.
-    process.kill(-stack.child.pid!, "SIGINT");
+    if (stack.child.exitCode !== null || !signal("SIGINT")) return;
     const stopped = await Promise.race([stack.exited.then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 30_000))]);
-    if (!stopped) process.kill(-stack.child.pid!, "SIGKILL");
+    if (!stopped) signal("SIGKILL");
   };
   try {
     await stack.waitFor(/Tollgate is ready at http:\/\/localhost:\d+/, 170_000);

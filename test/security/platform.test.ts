@@ -1,5 +1,9 @@
+import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
+import { generateIdentityKeys } from "@tollgate/kit";
+import { identityHeaders } from "@tollgate/kit/testing";
+import { IDENTITY_HEADER, setPassword, type IdentityClaims } from "@tollgate/proto";
 import { PUBLIC_URL } from "../../services/auth/test/stack.js";
 import { useShop } from "../../services/billing/test/purchases.js";
 import type { Seller } from "../../services/billing/test/stack.js";
@@ -63,7 +67,8 @@ describe("#8 NUL characters are refused, with or without signing in, never answe
     ];
     for (const answer of await Promise.all(attempts)) {
       expect(answer.status, answer.text).toBe(400);
-      expect(JSON.parse(answer.text)).toMatchObject({ code: "VALIDATION_ERROR", message: expect.stringContaining("NUL") });
+      expect(JSON.parse(answer.text)).toMatchObject({ code: "VALIDATION_ERROR" });
+      expect((JSON.parse(answer.text) as { message: string }).message).toContain("NUL");
     }
     expect((await member.client.getSession()).data?.user.name).toBe("Nul Tester");
   });
@@ -141,5 +146,57 @@ describe("#11 an Authorization header exempts from the cross-site check only whe
       body: { name: "From a script", prices: [{ amount_type: "free" }] },
     });
     expect(own.status, own.text).toBe(201);
+  });
+});
+
+describe("#15 the bus", () => {
+  it("sets nobody's password for a process that merely reaches NATS", async () => {
+    const victim = stack.browser();
+    const signedUp = await victim.client.signUp.email({ name: "Bus Victim", email: "bus.victim@example.com", password });
+    const userId = signedUp.data?.user.id ?? "";
+    const sessionId = (await victim.client.getSession()).data?.session.id ?? "";
+    await stack.auth.context.db("accounts").where({ user_id: userId }).update({ password: null });
+    // Raw requests on the subject, as any NATS client could send them.
+    const { bus } = stack.billing.context;
+    const ask = async (payload: unknown) => (await bus.nc.request(bus.names.requestSubject(setPassword.name), JSON.stringify(payload))).json<{ ok: boolean; error?: { code: string } }>();
+    const forged = identityHeaders({ identityKeys: generateIdentityKeys() }, { kind: "user", user_id: userId, session_id: sessionId })[IDENTITY_HEADER] ?? "";
+    expect(await ask({ user_id: userId, new_password: "attacker's password" })).toMatchObject({ ok: false, error: { code: "BAD_REQUEST" } });
+    for (const identity of ["not a token", forged]) {
+      expect(await ask({ identity, new_password: "attacker's password" })).toMatchObject({ ok: false, error: { code: "UNAUTHORIZED" } });
+    }
+    expect((await stack.browser().client.signIn.email({ email: "bus.victim@example.com", password: "attacker's password" })).error?.status).toBe(401);
+  });
+});
+
+describe("#16 trust between services", () => {
+  it("an identity a service signs (or anyone but the gateway) opens nothing", async () => {
+    const claims: IdentityClaims = { kind: "organization_token", token_id: "oat_forged", organization_id: shop.organizationId, scopes: ["products:read"] };
+    const target = `${stack.billing.url}/v1/products/`;
+    const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const now = Math.floor(Date.now() / 1000);
+    const payload = { ...claims, iss: "tollgate-gateway", aud: "tollgate-services", iat: now, exp: now + 60 };
+    // HS256 keyed with what every service holds (the public key), as a service that once held the shared secret would sign.
+    const unsigned = `${base64url({ alg: "HS256", typ: "JWT" })}.${base64url(payload)}`;
+    const withPublicKey = `${unsigned}.${createHmac("sha256", stack.environment.identityKeys.verifyKey).update(unsigned).digest("base64url")}`;
+    const none = `${base64url({ alg: "none", typ: "JWT" })}.${base64url(payload)}.`;
+    const otherKey = identityHeaders({ identityKeys: generateIdentityKeys() }, claims)[IDENTITY_HEADER] ?? "";
+    for (const token of [withPublicKey, none, otherKey]) {
+      const answer = await fetch(target, { headers: { [IDENTITY_HEADER]: token } });
+      expect(answer.status, token.slice(0, 20)).toBe(401);
+    }
+    // The gateway's own signature opens it, so the refusals above are the keys', not the request's.
+    expect((await fetch(target, { headers: identityHeaders(stack.environment, claims) })).status).toBe(200);
+  });
+
+  it("a service takes the client's address from the gateway's signed word, never from X-Forwarded-For", async () => {
+    const direct = `${stack.auth.url}/api/auth/sign-up/email`;
+    const answer = await fetch(direct, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "6.6.6.6", ...identityHeaders(stack.environment, { kind: "anonymous" }, "203.0.113.7") },
+      body: JSON.stringify({ name: "Addressed", email: "addressed@example.com", password }),
+    });
+    expect(answer.status).toBe(200);
+    const recorded = await stack.auth.context.db("sessions").join("users", "users.id", "sessions.user_id").where("users.email", "addressed@example.com").pluck<string[]>("sessions.ip_address");
+    expect(recorded).toEqual(["203.0.113.7"]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Knex, Logger, Outbox, SecretVault, ServiceConfig } from "@tollgate/kit";
+import type { IdentityVerifier, Knex, Logger, Outbox, SecretVault, ServiceConfig } from "@tollgate/kit";
 import type { AuthEnv } from "./config.js";
 import type { PasswordHasher } from "./credentials/passwords.js";
 import type { MailQueue } from "./mail/mail-queue.js";
@@ -13,6 +13,8 @@ export interface Auth {
   db: Knex;
   outbox: Outbox;
   logger: Logger;
+  /** Checks gateway-signed identity tokens that bus requests carry as proof. */
+  identity: IdentityVerifier;
   passwords: PasswordHasher;
   cookies: SessionCookies;
   mail: MailQueue;

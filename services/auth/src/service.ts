@@ -33,12 +33,13 @@ const bundles = new WeakMap<ServiceContext<AuthConfig>, Auth>();
 function authOf(context: ServiceContext<AuthConfig>): Auth {
   let auth = bundles.get(context);
   if (!auth) {
-    const { config, db, outbox, logger } = context;
+    const { config, db, outbox, logger, identity } = context;
     auth = {
       config,
       db,
       outbox,
       logger,
+      identity,
       passwords: new PasswordHasher(config.BCRYPT_COST),
       cookies: new SessionCookies(
         config.AUTH_SECRET,
@@ -90,7 +91,7 @@ export const authService = defineService({
   responders(context) {
     const auth = authOf(context);
     context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth, token_hash));
-    context.respond(setPassword, ({ user_id, new_password }) => setFirstPassword(auth, user_id, new_password));
+    context.respond(setPassword, ({ identity, new_password }) => setFirstPassword(auth, identity, new_password));
     context.respond(getSessionContext, ({ session_id }) => sessionContext(auth, session_id));
     context.respond(setActiveOrganization, ({ session_id, organization_id, team_id }) => setActive(auth, session_id, organization_id, team_id));
     context.respond(clearActiveOrganization, ({ user_id, organization_id, team_id }) => clearActive(auth, user_id, organization_id, team_id));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomId, type RemoteError, request } from "@tollgate/kit";
-import { setPassword } from "@tollgate/proto";
+import { identityHeaders } from "@tollgate/kit/testing";
+import { IDENTITY_HEADER, setPassword } from "@tollgate/proto";
 import { startAuthStack, type AuthStack, type Browser } from "./stack.js";
 
 let stack: AuthStack;
@@ -149,12 +150,15 @@ describe("accounts", () => {
     });
     expect(http.status).toBe(404);
 
+    // A process on the bus asks with the identity the gateway signed for the user's own request.
     const bus = stack.auth.context.bus;
-    await expect(request(bus, setPassword, { user_id: user.userId, new_password: "another good password" })).rejects.toMatchObject({
+    const session = (await user.client.getSession()).data?.session;
+    const identity = identityHeaders(stack.environment, { kind: "user", user_id: user.userId, session_id: session?.id ?? "" })[IDENTITY_HEADER] ?? "";
+    await expect(request(bus, setPassword, { identity, new_password: "another good password" })).rejects.toMatchObject({
       code: "PASSWORD_ALREADY_SET",
     } satisfies Partial<RemoteError>);
     await db()("accounts").where({ user_id: user.userId }).update({ password: null });
-    expect(await request(bus, setPassword, { user_id: user.userId, new_password: "another good password" })).toEqual({ status: true });
+    expect(await request(bus, setPassword, { identity, new_password: "another good password" })).toEqual({ status: true });
     expect((await stack.browser().client.signIn.email({ email: "setpassword@example.com", password: "another good password" })).data).toBeTruthy();
   });
 });

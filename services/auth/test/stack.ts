@@ -63,7 +63,7 @@ export async function startAuthStack(
   const environment = await createTestEnvironment();
   const shared = { ...environment.env, AUTH_SECRET: randomBytes(32).toString("base64url"), PUBLIC_URL };
   const auth = await startTestService(authService, environment, { BCRYPT_COST: "4", ...shared, ...authEnv });
-  const echo = await startEchoUpstream("organization", environment.identitySecret);
+  const echo = await startEchoUpstream("organization", environment.identityKeys.verifyKey);
   const started = {
     organization: await upstreams.organization?.(environment),
     billing: await upstreams.billing?.(environment),
@@ -72,6 +72,7 @@ export async function startAuthStack(
   const gateway = await startGateway(
     loadGatewayConfig({
       ...shared,
+      IDENTITY_SIGNING_KEY: environment.identityKeys.signingKey,
       PORT: "0",
       HOST: "127.0.0.1",
       AUTH_URL: auth.url,

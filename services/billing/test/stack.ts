@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -71,7 +72,7 @@ export async function startBillingStack(env: Record<string, string> = {}, more: 
   const stack = await startAuthStack({}, {}, {
     ...more,
     organization: (environment) => startTestService(organizationService, environment),
-    billing: async (environment) => (billing = await startTestService(billingService, environment, { PUBLIC_URL, FILES_DIR: mkdtempSync(path.join(tmpdir(), "tollgate-files-")), ...env })),
+    billing: async (environment) => (billing = await startTestService(billingService, environment, { PUBLIC_URL, FILES_DIR: mkdtempSync(path.join(tmpdir(), "tollgate-files-")), FILE_URL_SECRET: randomBytes(32).toString("base64url"), ...env })),
   });
   if (!billing) throw new Error("billing did not start");
   const sdk = (accessToken: string) => new Polar({ accessToken, serverURL: stack.gateway.url });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { NATS_PREFIX_PATTERN } from "@tollgate/proto";
+import { parseSigningKey, parseVerifyKey } from "./http/identity.js";
 
 /** Raised when the environment does not describe a runnable process; one line per problem. */
 export class ConfigError extends Error {
@@ -9,7 +10,7 @@ export class ConfigError extends Error {
   }
 }
 
-const SECRET_NAME = /SECRET|PASSWORD|TOKEN|KEY/;
+const SECRET_NAME = /SECRET|PASSWORD|TOKEN|KEY|SEED/;
 
 /** Replaces the password of a `scheme://user:password@host` URL with `***`, leaving the rest as written. */
 export function maskUrlPassword(value: string): string {
@@ -41,6 +42,16 @@ export function loadConfig<Shape extends z.ZodRawShape>(
   throw new ConfigError([...new Set(problems)].sort());
 }
 
+/** Whether `parse` takes the value without throwing. */
+function parses(parse: (value: string) => unknown, value: string): boolean {
+  try {
+    parse(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function hasProtocol(value: string, protocols: string[]): boolean {
   try {
     return protocols.includes(new URL(value).protocol.replace(/:$/, ""));
@@ -49,19 +60,21 @@ function hasProtocol(value: string, protocols: string[]): boolean {
   }
 }
 
+function integerField(expected: string, min: number, max: number) {
+  return z
+    .string({ error: expected })
+    .regex(/^\d+$/, { error: expected })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: expected }).max(max, { error: expected }));
+}
+
 /** Field builders whose error message is the expectation, so a problem reads as one plain line. */
 export const env = {
   string: (expected: string, fallback?: string) => {
     const field = z.string({ error: expected }).min(1, { error: expected });
     return fallback === undefined ? field : field.default(fallback);
   },
-  integer: (expected: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
-    z
-      .string({ error: expected })
-      .regex(/^\d+$/, { error: expected })
-      .transform(Number)
-      .pipe(z.number().min(min, { error: expected }).max(max, { error: expected }))
-      .default(fallback),
+  integer: (expected: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => integerField(expected, min, max).default(fallback),
   port: (fallback: number) => env.integer("a TCP port number between 0 and 65535", fallback, 0, 65535),
   url: (protocols: string[], fallback?: string) => {
     const expected = `a ${protocols.map((p) => `${p}://`).join(" or ")} URL`;
@@ -99,6 +112,19 @@ export const env = {
       .default([]),
   /** Further trusted origins (TRUSTED_ORIGINS), checked here so a typo stops the process at start. */
   origins: () => env.list("a comma-separated list of http:// or https:// origins", (item) => hasProtocol(item, ["http", "https"])),
+  /** The gateway's identity-signing key: a P-256 private key, PEM or base64 PKCS#8 DER. */
+  signingKey: () => {
+    const expected = "a P-256 private key (PEM, or base64 of PKCS#8 DER; `npm run secrets` makes one)";
+    return z.string({ error: expected }).refine((value) => parses(parseSigningKey, value), { error: expected });
+  },
+  /** Public keys that identity tokens may be signed for, comma-separated (a second one while rotating). */
+  verifyKeys: () => {
+    const expected = "one or more P-256 public keys (base64 of SPKI DER), comma-separated";
+    return z
+      .string({ error: expected })
+      .transform((value) => value.split(",").map((item) => item.trim()).filter(Boolean))
+      .refine((keys) => keys.length > 0 && keys.every((key) => parses(parseVerifyKey, key)), { error: expected });
+  },
   secret: (minLength: number) =>
     z.string({ error: `a secret of at least ${minLength} characters` }).min(minLength, {
       error: `a secret of at least ${minLength} characters`,
@@ -108,23 +134,32 @@ export const env = {
 /** What every Tollgate process reads; services and the gateway extend it with their own fields. */
 export const commonEnv = {
   NODE_ENV: env.enum(["development", "production", "test"], "development"),
-  HOST: env.string("a host name or address to listen on", "0.0.0.0"),
   LOG_LEVEL: env.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "info"),
   BODY_LIMIT: env.bytes("1mb"),
   SHUTDOWN_TIMEOUT_MS: env.integer("a number of milliseconds", 25_000),
+  /** May carry credentials (`nats://user:password@host:4222`, or a token as the user). */
   NATS_URL: env.url(["nats", "tls"], "nats://127.0.0.1:4222"),
+  /** A NATS credentials file (user JWT and NKey seed), as NATS's decentralized auth hands out. */
+  NATS_CREDS_FILE: env.string("a path to a .creds file").optional(),
+  /** An NKey seed (`SU…`) for a server that authenticates users by NKey. */
+  NATS_NKEY_SEED: env.secret(8).optional(),
+  /** Serves Prometheus's /metrics on a port of its own, never the API's (0: any free one); unset, no metrics are served. */
+  METRICS_PORT: integerField("a TCP port number between 0 and 65535", 0, 65535).optional(),
+  METRICS_HOST: env.string("a host name or address to listen on", "127.0.0.1"),
   NATS_PREFIX: z
     .string()
     .regex(NATS_PREFIX_PATTERN, { error: "lower-case letters, digits and underscores, starting with a letter" })
     .default("tollgate"),
   REDIS_URL: env.url(["redis", "rediss"], "redis://127.0.0.1:6379"),
   REDIS_PREFIX: env.string("a key prefix such as tollgate:", "tollgate:"),
-  IDENTITY_TOKEN_SECRET: env.secret(32),
 };
 
 /** What a service with its own Postgres schema reads on top of {@link commonEnv}. */
 export const serviceEnv = {
   ...commonEnv,
+  /** Services listen on loopback unless told otherwise: only the gateway is meant to reach them. */
+  HOST: env.string("a host name or address to listen on", "127.0.0.1"),
+  IDENTITY_VERIFY_KEYS: env.verifyKeys(),
   DATABASE_URL: env.url(["postgres", "postgresql"], "postgres://postgres@127.0.0.1:5432/tollgate"),
   DATABASE_POOL_MAX: env.integer("a pool size between 1 and 100", 10, 1, 100),
   OUTBOX_POLL_MS: env.integer("a number of milliseconds", 1_000, 10),

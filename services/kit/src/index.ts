@@ -1,12 +1,12 @@
-export { ConfigError, loadConfig, env, commonEnv, serviceEnv } from "./config.js";
+export { ConfigError, loadConfig, env, commonEnv, maskUrlPassword, serviceEnv } from "./config.js";
 export { createLogger, type Logger } from "./logger.js";
 export { Metrics } from "./metrics.js";
 export { StartupError, describeStartupError } from "./startup.js";
-export { SecretVault } from "./crypto/secret-vault.js";
+export { derivedVaultKey, SecretVault } from "./crypto/secret-vault.js";
 export { connectRedis } from "./redis.js";
 export { runProgram, type ProgramOptions } from "./program.js";
 export { createDatabase, migrate, prepared, type Knex, type Migration, type Migrations } from "./db/database.js";
-export { connectBus, ensureEventStream, type BusConnection } from "./bus/connection.js";
+export { connectBus, ensureEventStream, natsConnectOptions, natsSettingsOf, type BusConnection, type NatsSettings } from "./bus/connection.js";
 export { Outbox, OutboxRelay, type OutboxRelayOptions, type PendingEvent } from "./bus/outbox.js";
 export {
   EventConsumer,
@@ -20,7 +20,7 @@ export {
   type StatelessHandlerContext,
 } from "./bus/consumer.js";
 export { request, respond, BusRequestError, RemoteError, ReplyError } from "./bus/rpc.js";
-export { createHttpApp, listen, closeServer, securityHeaders, trackRequest, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
+export { createHttpApp, listen, closeServer, securityHeaders, serveMetrics, trackRequest, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
 export { loggableUrl } from "./http/loggable-url.js";
 export {
   HttpError,
@@ -32,7 +32,16 @@ export {
   type ValidationIssue,
 } from "./http/errors.js";
 export { defineEndpoint, mountEndpoints, type Endpoint, type EndpointContext } from "./http/endpoint.js";
-export { signIdentity, verifyIdentity, requireIdentity } from "./http/identity.js";
+export {
+  generateIdentityKeys,
+  identitySigner,
+  identityVerifier,
+  requireIdentity,
+  verifyKeyOf,
+  type IdentitySigner,
+  type IdentityVerifier,
+  type VerifiedIdentity,
+} from "./http/identity.js";
 export {
   authCookieName,
   decodeSessionCache,

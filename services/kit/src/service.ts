@@ -8,14 +8,14 @@ import type { RequestDefinition } from "@tollgate/proto";
 import { loadConfig, serviceEnv, env as envField } from "./config.js";
 import { runProgram } from "./program.js";
 import { createDatabase, migrate, type Knex, type Migrations } from "./db/database.js";
-import { connectBus, ensureEventStream, type BusConnection } from "./bus/connection.js";
+import { connectBus, ensureEventStream, natsSettingsOf, type BusConnection } from "./bus/connection.js";
 import { EventConsumer, PostgresConsumerStore, type ConsumerDefinition } from "./bus/consumer.js";
 import { Outbox, OutboxRelay } from "./bus/outbox.js";
 import { request, respond } from "./bus/rpc.js";
-import { closeServer, createHttpApp, listen } from "./http/app.js";
+import { closeServer, createHttpApp, listen, serveMetrics } from "./http/app.js";
 import type { ErrorContract } from "./http/errors.js";
 import { jsonBody } from "./http/body.js";
-import { requireIdentity } from "./http/identity.js";
+import { identityVerifier, requireIdentity, type IdentityVerifier } from "./http/identity.js";
 import { createLogger, type Logger } from "./logger.js";
 import { Metrics } from "./metrics.js";
 import { connectRedis } from "./redis.js";
@@ -30,6 +30,8 @@ export interface ServiceContext<Config> {
   metrics: Metrics;
   /** Present when the definition sets `redis: true`. */
   redis: Redis | null;
+  /** Checks identity tokens the gateway signed: every request's, and one a bus request carries as proof. */
+  identity: IdentityVerifier;
   request: <Req extends z.ZodType, Res extends z.ZodType>(
     definition: RequestDefinition<Req, Res>,
     payload: z.input<Req>,
@@ -107,6 +109,8 @@ export function runService<Env extends z.ZodObject>(definition: ServiceDefinitio
 
 export interface RunningService<Config> {
   url: string;
+  /** Where Prometheus scrapes /metrics (METRICS_PORT), if anywhere. */
+  metricsUrl: string | null;
   server: Server;
   context: ServiceContext<Config>;
   /** Graceful stop: refuse new work, finish in-flight requests and events, close connections. */
@@ -144,7 +148,7 @@ export async function startService<Env extends z.ZodObject>(
     const db = createDatabase({ url: config.DATABASE_URL, schema, poolMax: config.DATABASE_POOL_MAX });
     cleanup.push(() => db.destroy());
 
-    const bus = await connectBus({ url: config.NATS_URL, prefix: config.NATS_PREFIX, name: definition.name }).catch(
+    const bus = await connectBus({ ...natsSettingsOf(config), prefix: config.NATS_PREFIX, name: definition.name }).catch(
       (error: unknown) => {
         throw describeStartupError("NATS", config.NATS_URL, error);
       },
@@ -165,6 +169,7 @@ export async function startService<Env extends z.ZodObject>(
       bus,
       metrics,
       redis,
+      identity: identityVerifier(config.IDENTITY_VERIFY_KEYS),
       outbox: new Outbox(definition.name, schema, bus.names),
       request: (requestDefinition, payload) => request(bus, requestDefinition, payload),
       respond: (requestDefinition, handler) => {
@@ -207,17 +212,20 @@ export async function startService<Env extends z.ZodObject>(
       (app) => {
         const router = Router();
         router.use(jsonBody(config.BODY_LIMIT));
-        router.use(requireIdentity(config.IDENTITY_TOKEN_SECRET, definition.errors));
+        router.use(requireIdentity(context.identity, definition.errors));
         definition.routes?.(router, context);
         app.use(router);
       },
     );
+    const metricsServer = await serveMetrics(metrics, config);
+    if (metricsServer) cleanup.push(() => closeServer(metricsServer, 1_000));
     const server = await listen(app, config.PORT, config.HOST);
     const { port } = server.address() as AddressInfo;
-    logger.info({ port, schema }, `${definition.name} is listening`);
+    logger.info({ host: config.HOST, port, schema }, `${definition.name} is listening`);
 
     return {
       url: `http://127.0.0.1:${port}`,
+      metricsUrl: metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` : null,
       server,
       context,
       async stop() {

@@ -1,14 +1,15 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { ConfigError, env, loadConfig, serviceEnv } from "@tollgate/kit";
+import { ConfigError, env, generateIdentityKeys, loadConfig, serviceEnv } from "@tollgate/kit";
 import { spawnTypeScript } from "@tollgate/kit/testing";
 
 const schema = z.object(serviceEnv);
+const { verifyKey, signingKey } = generateIdentityKeys();
 
-function problemsOf(environment: Record<string, string>): string[] {
+function problemsOf(environment: Record<string, string>, of: z.ZodObject = schema): string[] {
   try {
-    loadConfig(schema, environment);
+    loadConfig(of, environment);
   } catch (error) {
     if (error instanceof ConfigError) return error.problems;
     throw error;
@@ -18,8 +19,10 @@ function problemsOf(environment: Record<string, string>): string[] {
 
 describe("configuration", () => {
   it("fills defaults that point at the local services", () => {
-    const config = loadConfig(schema, { IDENTITY_TOKEN_SECRET: "s".repeat(32) });
+    const config = loadConfig(schema, { IDENTITY_VERIFY_KEYS: verifyKey });
     expect(config).toMatchObject({
+      HOST: "127.0.0.1",
+      IDENTITY_VERIFY_KEYS: [verifyKey],
       DATABASE_URL: "postgres://postgres@127.0.0.1:5432/tollgate",
       NATS_URL: "nats://127.0.0.1:4222",
       REDIS_URL: "redis://127.0.0.1:6379",
@@ -30,7 +33,7 @@ describe("configuration", () => {
   });
 
   it("treats an empty variable as unset", () => {
-    const config = loadConfig(schema, { IDENTITY_TOKEN_SECRET: "s".repeat(32), LOG_LEVEL: "" });
+    const config = loadConfig(schema, { IDENTITY_VERIFY_KEYS: verifyKey, LOG_LEVEL: "" });
     expect(config.LOG_LEVEL).toBe("info");
   });
 
@@ -43,7 +46,7 @@ describe("configuration", () => {
     });
     expect(problems).toEqual([
       'DATABASE_URL: expected a postgres:// or postgresql:// URL, got "mysql://root@localhost/db"',
-      "IDENTITY_TOKEN_SECRET: expected a secret of at least 32 characters, it is not set",
+      "IDENTITY_VERIFY_KEYS: expected one or more P-256 public keys (base64 of SPKI DER), comma-separated, it is not set",
       'LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent, got "loud"',
       'NATS_PREFIX: expected lower-case letters, digits and underscores, starting with a letter, got "Has Spaces"',
       'SHUTDOWN_TIMEOUT_MS: expected a number of milliseconds, got "soon"',
@@ -51,9 +54,11 @@ describe("configuration", () => {
   });
 
   it("never repeats a secret or a URL password in its message", () => {
-    const problems = problemsOf({ IDENTITY_TOKEN_SECRET: "short-secret", REDIS_URL: "http://user:hunter2@cache:6379" });
+    const secrets = z.object({ ...serviceEnv, AUTH_SECRET: env.secret(32), SIGNING_KEY: env.signingKey() });
+    const problems = problemsOf({ AUTH_SECRET: "short-secret", SIGNING_KEY: `${signingKey.slice(0, 40)}x`, REDIS_URL: "http://user:hunter2@cache:6379" }, secrets);
     expect(problems.join("\n")).not.toMatch(/short-secret|hunter2/);
-    expect(problems).toContain("IDENTITY_TOKEN_SECRET: expected a secret of at least 32 characters, got a value of 12 characters");
+    expect(problems.join("\n")).not.toContain(signingKey.slice(0, 40));
+    expect(problems).toContain("AUTH_SECRET: expected a secret of at least 32 characters, got a value of 12 characters");
     expect(problems).toContain('REDIS_URL: expected a redis:// or rediss:// URL, got "http://user:***@cache:6379"');
   });
 
@@ -88,7 +93,7 @@ describe("configuration", () => {
   it("stops a service at start with one line per problem and no stack trace", async () => {
     const main = fileURLToPath(new URL("../../billing/src/main.ts", import.meta.url));
     const service = spawnTypeScript(main, {
-      env: { DATABASE_URL: "not a url", PORT: "http", IDENTITY_TOKEN_SECRET: "" },
+      env: { DATABASE_URL: "not a url", PORT: "http", IDENTITY_VERIFY_KEYS: "" },
     });
     const { code } = await service.exited;
     const { stderr } = service.output();
@@ -96,7 +101,7 @@ describe("configuration", () => {
     expect(stderr.trim().split("\n")).toEqual([
       "billing: cannot start, the configuration is invalid:",
       '  DATABASE_URL: expected a postgres:// or postgresql:// URL, got "not a url"',
-      "  IDENTITY_TOKEN_SECRET: expected a secret of at least 32 characters, it is not set",
+      "  IDENTITY_VERIFY_KEYS: expected one or more P-256 public keys (base64 of SPKI DER), comma-separated, it is not set",
       '  PORT: expected a TCP port number between 0 and 65535, got "http"',
     ]);
   });

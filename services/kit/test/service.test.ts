@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { betterAuthErrors, type RunningService, type ServiceConfig } from "@tollgate/kit";
+import { betterAuthErrors, generateIdentityKeys, type RunningService, type ServiceConfig } from "@tollgate/kit";
 import { createTestEnvironment, identityHeaders, startTestService, type TestEnvironment } from "@tollgate/kit/testing";
 import { countThings, demoService } from "./fixtures/demo-service.js";
 
@@ -8,7 +8,7 @@ let service: RunningService<ServiceConfig>;
 
 beforeAll(async () => {
   environment = await createTestEnvironment();
-  service = await startTestService(demoService, environment, { BODY_LIMIT: "2kb" });
+  service = await startTestService(demoService, environment, { BODY_LIMIT: "2kb", METRICS_PORT: "0" });
 });
 
 afterAll(async () => {
@@ -51,9 +51,8 @@ describe("a service started from the kit", () => {
     const missing = await fetch(`${service.url}/things/1`);
     expect(missing.status).toBe(401);
     expect(await missing.json()).toEqual({ error: "Unauthorized", detail: "requests must come through the Tollgate gateway" });
-    const forged = await fetch(`${service.url}/things/1`, {
-      headers: identityHeaders({ ...environment, identitySecret: "x".repeat(43) }),
-    });
+    // Signed with a key the service was not told about: anyone may make a key pair, only the gateway holds this one's.
+    const forged = await fetch(`${service.url}/things/1`, { headers: identityHeaders({ identityKeys: generateIdentityKeys() }) });
     expect(forged.status).toBe(401);
   });
 
@@ -127,9 +126,10 @@ describe("a service started from the kit", () => {
     expect(await response.json()).toEqual({ error: "ResourceNotFound", detail: "no route for GET /nothing-here" });
   });
 
-  it("exposes request latency, outbox and consumer metrics", async () => {
+  it("exposes request latency, outbox and consumer metrics on a port of their own, not the API's", async () => {
     await call("/things/1");
-    const lines = (await (await fetch(`${service.url}/metrics`)).text()).split("\n");
+    expect((await call("/metrics")).status).toBe(404);
+    const lines = (await (await fetch(service.metricsUrl ?? "")).text()).split("\n");
     /** The value of the sample of `name` carrying every one of `labels`, in any order. */
     const sample = (name: string, ...labels: string[]) =>
       Number(lines.find((line) => line.startsWith(`${name}{`) && labels.every((label) => line.includes(label)))?.split(" ").pop());

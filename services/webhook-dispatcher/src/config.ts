@@ -6,8 +6,10 @@ export const dispatcherEnv = z.object({
   PUBLIC_URL: env.url(["http", "https"], "http://localhost:3000"),
   /** Endpoints on loopback, private, link-local or metadata addresses are refused unless this is true (development, tests). */
   WEBHOOKS_ALLOW_PRIVATE_URLS: env.boolean(false),
-  /** Keys that seal endpoints' signing secrets at rest (`kid:base64` of 32 bytes, newest first); unset, one is derived from IDENTITY_TOKEN_SECRET. */
-  WEBHOOK_SECRET_KEYS: env.list("a comma-separated list of kid:base64 keys of 32 bytes", (item) => /^[\w-]+:[A-Za-z0-9+/]{43}=$/.test(item)),
+  /** Keys that seal endpoints' signing secrets at rest (`kid:base64` of 32 bytes, newest first); the dispatcher's alone. */
+  WEBHOOK_SECRET_KEYS: env
+    .list("a comma-separated list of kid:base64 keys of 32 bytes", (item) => /^[\w-]+:[A-Za-z0-9+/]{43}=$/.test(item))
+    .refine((keys) => keys.length > 0, { error: "a comma-separated list of kid:base64 keys of 32 bytes" }),
   /** A delivery attempt that has no answer by then has failed. */
   WEBHOOK_TIMEOUT_MS: env.integer("a number of milliseconds", 10_000, 100, 60_000),
   /** Attempts per event before it is given up. */

@@ -29,7 +29,7 @@ function runningOf(context: ServiceContext<DispatcherConfig>): Running {
       outbox,
       logger,
       access: new OrganizationAccess(db),
-      vault: SecretVault.fromSettings(config.WEBHOOK_SECRET_KEYS, { secret: config.IDENTITY_TOKEN_SECRET, purpose: "webhook-secrets", derivedKeyId: "identity-secret" }),
+      vault: SecretVault.fromSettings(config.WEBHOOK_SECRET_KEYS),
       wakeScheduler: () => scheduler.wake(),
     };
     const scheduler = new DeliveryScheduler(dispatcher, sender);

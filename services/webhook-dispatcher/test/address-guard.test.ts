@@ -5,6 +5,7 @@ import { addressProblem } from "../src/deliveries/address-guard.js";
 import { WebhookSender } from "../src/deliveries/sender.js";
 import { webhookDispatcherService } from "../src/service.js";
 import { WebhookReceiver } from "./receiver.js";
+import { DISPATCHER_SECRETS } from "./stack.js";
 
 let receiver: WebhookReceiver;
 const sender = new WebhookSender({ timeoutMs: 2_000, allowPrivateUrls: false, userAgent: "test" });
@@ -41,7 +42,7 @@ describe("SSRF protection", () => {
 
     beforeAll(async () => {
       environment = await createTestEnvironment();
-      service = await startTestService(webhookDispatcherService, environment, { NODE_ENV: "production" });
+      service = await startTestService(webhookDispatcherService, environment, { ...DISPATCHER_SECRETS, NODE_ENV: "production" });
     });
 
     afterAll(async () => {

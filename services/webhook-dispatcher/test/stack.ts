@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { RunningService, ServiceConfig } from "@tollgate/kit";
 import { startTestService, type TestEnvironment } from "@tollgate/kit/testing";
 import { billingEvents, type WebhookEventType } from "@tollgate/proto";
@@ -13,6 +14,9 @@ export interface DispatcherStack extends BillingStack {
   announce(type: WebhookEventType, organizationId: string, payload: Record<string, unknown>): Promise<void>;
 }
 
+/** The dispatcher's own secret: the key that seals endpoints' signing secrets at rest. */
+export const DISPATCHER_SECRETS = { WEBHOOK_SECRET_KEYS: `test:${randomBytes(32).toString("base64")}` };
+
 /** Settings that make retries quick enough to watch; loopback receivers are allowed. */
 export const QUICK_RETRIES = {
   WEBHOOKS_ALLOW_PRIVATE_URLS: "true",
@@ -25,7 +29,7 @@ export const QUICK_RETRIES = {
 export async function startDispatcherStack(env: Record<string, string> = {}): Promise<DispatcherStack> {
   let webhooks: RunningService<ServiceConfig<DispatcherEnv>> | undefined;
   let environment: TestEnvironment | undefined;
-  const settings = { ...QUICK_RETRIES, ...env };
+  const settings = { ...DISPATCHER_SECRETS, ...QUICK_RETRIES, ...env };
   const stack = await startBillingStack(
     {},
     {

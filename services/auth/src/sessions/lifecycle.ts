@@ -25,7 +25,7 @@ export async function startSession(
     userId: user.id,
     expiresAt: new Date(Date.now() + lifetime * 1000),
     persistent: options.persistent,
-    ipAddress: options.req.ip ?? null,
+    ipAddress: options.req.clientAddress ?? null,
     userAgent: options.req.get("user-agent") ?? null,
     impersonatedBy: options.impersonation?.by ?? null,
     impersonatorSessionId: options.impersonation?.sessionId ?? null,

@@ -39,7 +39,7 @@ const PORTAL_LIMIT = { calls: 30, windowSeconds: 60 };
 export function licenseKeyEndpoints(billing: Billing): Endpoint[] {
   const { db, access, redis } = billing;
   const seller = async (identity: Parameters<typeof access.organizationFor>[0], organizationId: string) => access.organizationFor(identity, "license_keys:write", organizationId);
-  const limited = (req: Request, call: string) => withinRate(redis, `license-keys:${call}:${req.ip ?? "unknown"}`, PORTAL_LIMIT.calls, PORTAL_LIMIT.windowSeconds);
+  const limited = (req: Request, call: string) => withinRate(redis, `license-keys:${call}:${req.clientAddress ?? "unknown"}`, PORTAL_LIMIT.calls, PORTAL_LIMIT.windowSeconds);
 
   const validate = async (body: z.output<typeof validateBody>) =>
     db.transaction(async (trx) => {

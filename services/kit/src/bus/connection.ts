@@ -1,4 +1,5 @@
-import { connect, nanos, type NatsConnection } from "@nats-io/transport-node";
+import { readFileSync } from "node:fs";
+import { connect, credsAuthenticator, nanos, nkeyAuthenticator, type ConnectionOptions, type NatsConnection } from "@nats-io/transport-node";
 import {
   jetstream,
   jetstreamManager,
@@ -17,10 +18,41 @@ export interface BusConnection {
   names: BusNames;
 }
 
-export async function connectBus(options: { url: string; prefix: string; name: string }): Promise<BusConnection> {
+/** How to reach NATS: its URL (which may carry a user and password, or a token as the user) and other credentials. */
+export interface NatsSettings {
+  url: string;
+  /** A .creds file: a user JWT with its NKey seed. */
+  credsFile?: string;
+  /** An NKey seed, for a server that authenticates by NKey alone. */
+  nkeySeed?: string;
+}
+
+/** nats.js's connection options for these settings; the URL's credentials travel as options, not in the server list. */
+export function natsConnectOptions(settings: NatsSettings): ConnectionOptions {
+  const url = new URL(settings.url);
+  const user = decodeURIComponent(url.username);
+  const pass = decodeURIComponent(url.password);
+  url.username = "";
+  url.password = "";
+  const options: ConnectionOptions = { servers: url.toString().replace(/\/$/, "") };
+  if (user && pass) Object.assign(options, { user, pass });
+  else if (user) options.token = user;
+  if (settings.credsFile) options.authenticator = credsAuthenticator(new Uint8Array(readFileSync(settings.credsFile)));
+  else if (settings.nkeySeed) options.authenticator = nkeyAuthenticator(new TextEncoder().encode(settings.nkeySeed));
+  return options;
+}
+
+/** The NATS settings of a process's configuration. */
+export const natsSettingsOf = (config: { NATS_URL: string; NATS_CREDS_FILE?: string; NATS_NKEY_SEED?: string }): NatsSettings => ({
+  url: config.NATS_URL,
+  credsFile: config.NATS_CREDS_FILE,
+  nkeySeed: config.NATS_NKEY_SEED,
+});
+
+export async function connectBus(options: NatsSettings & { prefix: string; name: string }): Promise<BusConnection> {
   // No async stack traces on requests: the relay's JetStream publishes are requests, and capturing a
   // caller's stack for each cost more than the publish itself; errors still name the subject.
-  const nc = await connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1, noAsyncTraces: true });
+  const nc = await connect({ ...natsConnectOptions(options), name: options.name, maxReconnectAttempts: -1, noAsyncTraces: true });
   const jsm = await jetstreamManager(nc);
   return { nc, js: jetstream(nc), jsm, names: busNames(options.prefix) };
 }

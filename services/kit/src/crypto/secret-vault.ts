@@ -6,6 +6,9 @@ interface VaultKey {
 }
 
 const ALGORITHM = "aes-256-gcm";
+
+/** A 32-byte key for one purpose, derived from a longer-lived secret. */
+export const derivedVaultKey = (secret: string, purpose: string) => Buffer.from(hkdfSync("sha256", secret, "tollgate", purpose, 32));
 /**
  * Secrets at rest (provider tokens, webhook signing secrets): AES-256-GCM, each value sealed as
  * `kid.iv.ciphertext.tag` (base64url), so keys can be rotated: new values use the first key, older
@@ -23,12 +26,12 @@ export class SecretVault {
   }
 
   /**
-   * From configured keys (`kid:base64`, newest first), or, when there are none, one key derived from
-   * a service secret for this purpose alone, named `derivedKeyId`.
+   * From configured keys (`kid:base64`, newest first), or, when there are none and a fallback is
+   * given, one key derived from a secret of the service's own for this purpose alone, named `derivedKeyId`.
    */
-  static fromSettings(configured: string[], fallback: { secret: string; purpose: string; derivedKeyId: string }): SecretVault {
-    if (configured.length === 0) {
-      return new SecretVault([{ id: fallback.derivedKeyId, key: Buffer.from(hkdfSync("sha256", fallback.secret, "tollgate", fallback.purpose, 32)) }]);
+  static fromSettings(configured: string[], fallback?: { secret: string; purpose: string; derivedKeyId: string }): SecretVault {
+    if (configured.length === 0 && fallback) {
+      return new SecretVault([{ id: fallback.derivedKeyId, key: derivedVaultKey(fallback.secret, fallback.purpose) }]);
     }
     return new SecretVault(configured.map((entry) => ({ id: entry.slice(0, entry.indexOf(":")), key: Buffer.from(entry.slice(entry.indexOf(":") + 1), "base64") })));
   }

@@ -19,8 +19,9 @@ export interface HttpAppOptions {
   readiness: Record<string, ReadinessCheck>;
   isShuttingDown(): boolean;
   /**
-   * Which peers may set X-Forwarded-For (express's `trust proxy`): services trust the gateway in
-   * front of them (the default); the gateway trusts only the proxies it is told about.
+   * Which peers may set X-Forwarded-For (express's `trust proxy`): the gateway trusts only the proxies
+   * it is told about; services trust nobody's (the default), as the gateway signs the client's address
+   * into the identity token.
    */
   trustProxy?: boolean | string[];
   /** Adds helmet's headers; the gateway does, services behind it need not. */
@@ -28,7 +29,7 @@ export interface HttpAppOptions {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-const PROBES = new Set(["/healthz", "/readyz", "/metrics"]);
+const PROBES = new Set(["/healthz", "/readyz"]);
 const READINESS_TIMEOUT_MS = 2_000;
 
 /** helmet's headers, made once: the gateway adds them to everything it answers, inside express or not. */
@@ -65,14 +66,14 @@ export function trackRequest(
 
 /**
  * The express app every process starts from: request ids, access logs, latency metrics, helmet,
- * health and metrics endpoints, then the caller's routes, then one error mapper.
+ * health endpoints, then the caller's routes, then one error mapper.
  */
 export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Express) => void): Express {
-  const { logger, metrics } = options;
+  const { logger } = options;
   const contractFor = (req: Request) => (typeof options.errors === "function" ? options.errors(req) : options.errors);
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", options.trustProxy ?? true);
+  app.set("trust proxy", options.trustProxy ?? false);
 
   app.use((req, res, next) => {
     trackRequest(req, res, options, () => (req.route ? `${req.baseUrl}${(req.route as { path: string }).path}` : "unmatched"));
@@ -99,9 +100,6 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
     );
     const ready = entries.every(([, result]) => result === "ok");
     res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks: Object.fromEntries(entries) });
-  });
-  app.get("/metrics", async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
   mountRoutes(app);
@@ -189,6 +187,29 @@ function asClientError(error: unknown): ClientError | null {
     return error as ClientError;
   }
   return null;
+}
+
+/**
+ * Prometheus's /metrics on a listener of its own (METRICS_HOST:METRICS_PORT), never on the API's port:
+ * what the process measures is for the operator's scraper, not for whoever reaches the API. None
+ * without METRICS_PORT.
+ */
+export function serveMetrics(metrics: Metrics, config: { METRICS_PORT?: number; METRICS_HOST: string }): Promise<Server | null> {
+  if (config.METRICS_PORT === undefined) return Promise.resolve(null);
+  return listen(
+    (req, res) => {
+      if (req.method !== "GET" || (req.url ?? "").split("?", 1)[0] !== "/metrics") {
+        res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+        return;
+      }
+      metrics.registry.metrics().then(
+        (text) => res.writeHead(200, { "content-type": metrics.registry.contentType }).end(text),
+        () => res.writeHead(500, { "content-type": "text/plain" }).end("metrics failed\n"),
+      );
+    },
+    config.METRICS_PORT,
+    config.METRICS_HOST,
+  );
 }
 
 /** Starts listening with an express app (or any request listener); resolves once the port is bound. */

@@ -1,12 +1,6 @@
-import { createSecretKey, type KeyObject } from "node:crypto";
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import jwt from "jsonwebtoken";
-import {
-  IDENTITY_AUDIENCE,
-  IDENTITY_HEADER,
-  IDENTITY_ISSUER,
-  IDENTITY_TTL_SECONDS,
-  IdentityClaims,
-} from "@tollgate/proto";
+import { IDENTITY_AUDIENCE, IDENTITY_HEADER, IDENTITY_ISSUER, IDENTITY_TTL_SECONDS, IdentityClaims } from "@tollgate/proto";
 import type { RequestHandler } from "express";
 import { HttpError, type ErrorContract } from "./errors.js";
 
@@ -14,61 +8,124 @@ declare module "express-serve-static-core" {
   interface Request {
     /** Who is calling, as resolved by the gateway; set on every request past the identity check. */
     identity?: IdentityClaims;
+    /**
+     * The caller's address as the gateway saw it (believing only its trusted proxies), from the signed
+     * token: a service never takes X-Forwarded-For from whoever reaches it.
+     */
+    clientAddress?: string;
   }
 }
 
-const keys = new Map<string, KeyObject>();
-
 /**
- * The secret as a key object, made once: given a string, jsonwebtoken first tries to parse it as a
- * PEM key on every call, which cost milliseconds per request on the gateway and every service.
+ * Identity tokens are ES256: only the gateway holds the private key and can vouch for a caller; services
+ * hold public keys, so no service, and nobody holding a service's settings, can mint an identity.
  */
-function keyFor(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    key = createSecretKey(Buffer.from(secret, "utf8"));
-    keys.set(secret, key);
-  }
+const ALGORITHM = "ES256";
+
+/** A key as settings give it: PEM, or the base64 of its DER (PKCS#8 for the private key, SPKI for public ones). */
+const derOrPem = (text: string) => (text.includes("-----BEGIN") ? { key: text, format: "pem" as const } : { key: Buffer.from(text, "base64"), format: "der" as const });
+
+function isP256(key: KeyObject): boolean {
+  return key.asymmetricKeyType === "ec" && key.asymmetricKeyDetails?.namedCurve === "prime256v1";
+}
+
+/** A P-256 private key from its setting; throws with a plain reason. */
+export function parseSigningKey(text: string): KeyObject {
+  const source = derOrPem(text.trim());
+  const key = createPrivateKey(source.format === "der" ? { ...source, type: "pkcs8" } : source);
+  if (!isP256(key)) throw new Error("not a P-256 (prime256v1) EC private key");
   return key;
 }
 
-/** Used by the gateway for every request it forwards. */
-export function signIdentity(claims: IdentityClaims, secret: string): string {
-  return jwt.sign(claims, keyFor(secret), {
-    algorithm: "HS256",
-    issuer: IDENTITY_ISSUER,
-    audience: IDENTITY_AUDIENCE,
-    expiresIn: IDENTITY_TTL_SECONDS,
-  });
+/** A P-256 public key from its setting; throws with a plain reason. */
+export function parseVerifyKey(text: string): KeyObject {
+  const source = derOrPem(text.trim());
+  const key = createPublicKey(source.format === "der" ? { ...source, type: "spki" } : source);
+  if (!isP256(key)) throw new Error("not a P-256 (prime256v1) EC public key");
+  return key;
 }
 
-export function verifyIdentity(token: string, secret: string): IdentityClaims | null {
-  try {
-    const payload = jwt.verify(token, keyFor(secret), {
-      algorithms: ["HS256"],
-      issuer: IDENTITY_ISSUER,
-      audience: IDENTITY_AUDIENCE,
-    });
-    const claims = IdentityClaims.safeParse(payload);
-    return claims.success ? claims.data : null;
-  } catch {
-    return null;
-  }
+/** Names a public key in the token's header, so services holding several (during a rotation) pick the right one. */
+const keyIdOf = (publicKey: KeyObject) => createHash("sha256").update(publicKey.export({ format: "der", type: "spki" })).digest("base64url").slice(0, 16);
+
+/** A fresh key pair as settings hold it (base64 DER): IDENTITY_SIGNING_KEY for the gateway, IDENTITY_VERIFY_KEYS for services. */
+export function generateIdentityKeys(): { signingKey: string; verifyKey: string } {
+  const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  return {
+    signingKey: privateKey.export({ format: "der", type: "pkcs8" }).toString("base64"),
+    verifyKey: publicKey.export({ format: "der", type: "spki" }).toString("base64"),
+  };
+}
+
+/** The public half of a signing key, as IDENTITY_VERIFY_KEYS holds it. */
+export const verifyKeyOf = (signingKey: string) => createPublicKey(parseSigningKey(signingKey)).export({ format: "der", type: "spki" }).toString("base64");
+
+export interface IdentitySigner {
+  /** A token vouching for `claims`, with the client's address where the gateway knows it. */
+  sign(claims: IdentityClaims, clientAddress?: string): string;
+}
+
+/** Used by the gateway for every request it forwards. */
+export function identitySigner(signingKey: string): IdentitySigner {
+  const key = parseSigningKey(signingKey);
+  const keyid = keyIdOf(createPublicKey(key));
+  return {
+    sign: (claims, clientAddress) =>
+      jwt.sign(clientAddress ? { ...claims, ip: clientAddress } : claims, key, {
+        algorithm: ALGORITHM,
+        keyid,
+        issuer: IDENTITY_ISSUER,
+        audience: IDENTITY_AUDIENCE,
+        expiresIn: IDENTITY_TTL_SECONDS,
+      }),
+  };
+}
+
+export interface VerifiedIdentity {
+  claims: IdentityClaims;
+  clientAddress: string | null;
+}
+
+export interface IdentityVerifier {
+  /** The identity a token vouches for; null unless the gateway signed it, for us, and recently. */
+  verify(token: string): VerifiedIdentity | null;
+}
+
+/** Used by every service: accepts tokens signed with the private half of any of `verifyKeys` (more than one while rotating). */
+export function identityVerifier(verifyKeys: string[]): IdentityVerifier {
+  const keys = new Map(verifyKeys.map((text) => parseVerifyKey(text)).map((key) => [keyIdOf(key), key]));
+  return {
+    verify(token) {
+      try {
+        const kid = jwt.decode(token, { complete: true })?.header.kid;
+        const key = kid === undefined ? undefined : keys.get(kid);
+        if (!key) return null;
+        const payload = jwt.verify(token, key, { algorithms: [ALGORITHM], issuer: IDENTITY_ISSUER, audience: IDENTITY_AUDIENCE });
+        const claims = IdentityClaims.safeParse(payload);
+        if (!claims.success) return null;
+        const ip = typeof payload === "object" && typeof payload.ip === "string" ? payload.ip : null;
+        return { claims: claims.data, clientAddress: ip };
+      } catch {
+        return null;
+      }
+    },
+  };
 }
 
 /**
  * Services are reachable only through the gateway, and this is how they know: a request without a
  * valid identity token from it is refused before any handler runs.
  */
-export function requireIdentity(secret: string, errors: ErrorContract): RequestHandler {
+export function requireIdentity(verifier: IdentityVerifier, errors: ErrorContract): RequestHandler {
   return (req, _res, next) => {
     const token = req.get(IDENTITY_HEADER);
-    const identity = token ? verifyIdentity(token, secret) : null;
-    if (!identity) {
+    const verified = token ? verifier.verify(token) : null;
+    if (!verified) {
       next(new HttpError(401, errors.codes.unauthorized, "requests must come through the Tollgate gateway"));
       return;
     }
-    req.identity = identity;
+    req.identity = verified.claims;
+    if (verified.clientAddress) req.clientAddress = verified.clientAddress;
     next();
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { IDENTITY_HEADER } from "@tollgate/proto";
-import { verifyIdentity } from "../http/identity.js";
+import { identityVerifier } from "../http/identity.js";
 
 /** What an upstream saw of a request the gateway forwarded. */
 export interface Seen {
@@ -10,22 +10,27 @@ export interface Seen {
   url: string;
   /** The verified identity claims, or null when the token was missing or invalid. */
   identity: unknown;
+  /** The client's address the token vouches for, or null. */
+  clientAddress: string | null;
   headers: Record<string, string | string[] | undefined>;
   body: string;
 }
 
 /** A real HTTP peer standing in for a service behind the gateway: it answers with what it received. */
-export async function startEchoUpstream(name: string, identitySecret: string): Promise<{ url: string; server: Server }> {
+export async function startEchoUpstream(name: string, verifyKey: string): Promise<{ url: string; server: Server }> {
+  const verifier = identityVerifier([verifyKey]);
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk: Buffer) => (body += chunk.toString()));
     req.on("end", () => {
       const token = req.headers[IDENTITY_HEADER];
+      const verified = typeof token === "string" ? verifier.verify(token) : null;
       const seen: Seen = {
         upstream: name,
         method: req.method ?? "",
         url: req.url ?? "",
-        identity: typeof token === "string" ? verifyIdentity(token, identitySecret) : null,
+        identity: verified?.claims ?? null,
+        clientAddress: verified?.clientAddress ?? null,
         headers: req.headers,
         body,
       };

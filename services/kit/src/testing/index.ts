@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { inject } from "vitest";
 import { IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
-import { signIdentity } from "../http/identity.js";
+import { generateIdentityKeys, identitySigner, type IdentitySigner } from "../http/identity.js";
 import { createLogger } from "../logger.js";
 import { loadServiceConfig, startService, type ServiceConfig, type ServiceDefinition, type RunningService } from "../service.js";
 import { createDatabase, databaseUrl } from "./infrastructure.js";
@@ -15,7 +15,8 @@ export interface TestEnvironment {
   natsPrefix: string;
   redisUrl: string;
   redisPrefix: string;
-  identitySecret: string;
+  /** The gateway's signing key (IDENTITY_SIGNING_KEY) and the public key services check tokens with. */
+  identityKeys: { signingKey: string; verifyKey: string };
   /** The environment variables a Tollgate process needs to run inside this environment. */
   env: Record<string, string>;
 }
@@ -35,7 +36,7 @@ export async function createTestEnvironment(): Promise<TestEnvironment> {
     natsPrefix: name,
     redisUrl: infrastructure.redisUrl,
     redisPrefix: `${name}:`,
-    identitySecret: randomBytes(32).toString("base64url"),
+    identityKeys: generateIdentityKeys(),
   };
   return {
     ...environment,
@@ -45,7 +46,7 @@ export async function createTestEnvironment(): Promise<TestEnvironment> {
       NATS_PREFIX: environment.natsPrefix,
       REDIS_URL: environment.redisUrl,
       REDIS_PREFIX: environment.redisPrefix,
-      IDENTITY_TOKEN_SECRET: environment.identitySecret,
+      IDENTITY_VERIFY_KEYS: environment.identityKeys.verifyKey,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
       OUTBOX_POLL_MS: "200",
     },
@@ -62,9 +63,16 @@ export function startTestService<Env extends z.ZodObject>(
   return startService(definition, config, createLogger({ service: definition.name, level: config.LOG_LEVEL }));
 }
 
+const signers = new WeakMap<TestEnvironment["identityKeys"], IdentitySigner>();
+
 /** The header the gateway would add, for calling a service directly. */
-export function identityHeaders(environment: TestEnvironment, claims: IdentityClaims = { kind: "anonymous" }): Record<string, string> {
-  return { [IDENTITY_HEADER]: signIdentity(claims, environment.identitySecret) };
+export function identityHeaders(environment: Pick<TestEnvironment, "identityKeys">, claims: IdentityClaims = { kind: "anonymous" }, clientAddress?: string): Record<string, string> {
+  let signer = signers.get(environment.identityKeys);
+  if (!signer) {
+    signer = identitySigner(environment.identityKeys.signingKey);
+    signers.set(environment.identityKeys, signer);
+  }
+  return { [IDENTITY_HEADER]: signer.sign(claims, clientAddress) };
 }
 
 export { createDatabase, databaseUrl } from "./infrastructure.js";
