@@ -4,9 +4,9 @@ import { adminClient, organizationClient, usernameClient } from "better-auth/cli
 import makeFetchCookie from "fetch-cookie";
 import { Redis } from "ioredis";
 import { CookieJar } from "tough-cookie";
-import { createLogger, type RunningService, type ServiceConfig } from "@tollgate/kit";
+import type { RunningService, ServiceConfig } from "@tollgate/kit";
 import type { Server } from "node:http";
-import { createTestEnvironment, startEchoUpstream, startTestService, type TestEnvironment } from "@tollgate/kit/testing";
+import { createTestEnvironment, startEchoUpstream, startTestService, testLogger, type TestEnvironment } from "@tollgate/kit/testing";
 import { loadGatewayConfig, startGateway, type RunningGateway } from "@tollgate/gateway";
 import { authService } from "../src/service.js";
 import type { AuthEnv } from "../src/config.js";
@@ -82,7 +82,7 @@ export async function startAuthStack(
       RATE_LIMIT_ENABLED: "false",
       ...gatewayEnv,
     }),
-    createLogger({ service: "gateway", level: environment.env.LOG_LEVEL ?? "silent" }),
+    testLogger("gateway", environment.env.LOG_LEVEL ?? "silent"),
   );
   return {
     environment,

@@ -65,11 +65,15 @@ let sellers = 0;
 
 /**
  * Auth, organization and billing behind a real gateway, with better-auth's client for the people and
- * Polar's SDK for the API. `more` adds further services (the webhook dispatcher).
+ * Polar's SDK for the API. `more` adds further services (the webhook dispatcher); `authEnv` configures the auth service.
  */
-export async function startBillingStack(env: Record<string, string> = {}, more: Omit<Upstreams, "organization" | "billing"> = {}): Promise<BillingStack> {
+export async function startBillingStack(
+  env: Record<string, string> = {},
+  more: Omit<Upstreams, "organization" | "billing"> = {},
+  authEnv: Record<string, string> = {},
+): Promise<BillingStack> {
   let billing: RunningService<ServiceConfig<BillingEnv>> | undefined;
-  const stack = await startAuthStack({}, {}, {
+  const stack = await startAuthStack(authEnv, {}, {
     ...more,
     organization: (environment) => startTestService(organizationService, environment),
     billing: async (environment) => (billing = await startTestService(billingService, environment, { PUBLIC_URL, FILES_DIR: mkdtempSync(path.join(tmpdir(), "tollgate-files-")), FILE_URL_SECRET: randomBytes(32).toString("base64url"), ...env })),

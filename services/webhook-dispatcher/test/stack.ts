@@ -26,7 +26,7 @@ export const QUICK_RETRIES = {
 };
 
 /** Auth, organization, billing and the webhook dispatcher behind a real gateway. */
-export async function startDispatcherStack(env: Record<string, string> = {}): Promise<DispatcherStack> {
+export async function startDispatcherStack(env: Record<string, string> = {}, authEnv: Record<string, string> = {}): Promise<DispatcherStack> {
   let webhooks: RunningService<ServiceConfig<DispatcherEnv>> | undefined;
   let environment: TestEnvironment | undefined;
   const settings = { ...DISPATCHER_SECRETS, ...QUICK_RETRIES, ...env };
@@ -38,6 +38,7 @@ export async function startDispatcherStack(env: Record<string, string> = {}): Pr
         return (webhooks = await startTestService(webhookDispatcherService, shared, settings));
       },
     },
+    authEnv,
   );
   if (!webhooks || !environment) throw new Error("the webhook dispatcher did not start");
   const { db, outbox } = stack.billing.context;

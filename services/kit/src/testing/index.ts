@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { inject } from "vitest";
 import { IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
 import { generateIdentityKeys, identitySigner, type IdentitySigner } from "../http/identity.js";
-import { createLogger } from "../logger.js";
+import { createLogger, type Logger } from "../logger.js";
 import { loadServiceConfig, startService, type ServiceConfig, type ServiceDefinition, type RunningService } from "../service.js";
 import { createDatabase, databaseUrl } from "./infrastructure.js";
 
@@ -53,6 +53,31 @@ export async function createTestEnvironment(): Promise<TestEnvironment> {
   };
 }
 
+/** Where the loggers of processes started in this test file write while {@link captureLogs} is on. */
+let captured: string[] | null = null;
+
+/**
+ * From now until `stop`, every service and gateway this test file starts logs everything (trace) into
+ * `lines`, one JSON line each: for tests of what logs say, or must never say.
+ */
+export function captureLogs(): { lines: string[]; stop(): void } {
+  const lines: string[] = [];
+  captured = lines;
+  return {
+    lines,
+    stop: () => {
+      captured = null;
+    },
+  };
+}
+
+/** The logger a process started by a test gets: its configured level, or everything into the capture. */
+export function testLogger(service: string, level: string): Logger {
+  const lines = captured;
+  if (!lines) return createLogger({ service, level });
+  return createLogger({ service, level: "trace" }, { write: (line: string) => void lines.push(line) });
+}
+
 /** Runs a service in this process on a free port, against the test environment. */
 export function startTestService<Env extends z.ZodObject>(
   definition: ServiceDefinition<Env>,
@@ -60,7 +85,7 @@ export function startTestService<Env extends z.ZodObject>(
   overrides: Record<string, string> = {},
 ): Promise<RunningService<ServiceConfig<Env>>> {
   const config = loadServiceConfig(definition, { ...environment.env, PORT: "0", HOST: "127.0.0.1", ...overrides });
-  return startService(definition, config, createLogger({ service: definition.name, level: config.LOG_LEVEL }));
+  return startService(definition, config, testLogger(definition.name, config.LOG_LEVEL));
 }
 
 const signers = new WeakMap<TestEnvironment["identityKeys"], IdentitySigner>();
