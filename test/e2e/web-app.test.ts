@@ -84,7 +84,7 @@ async function signIn(page: Page, identifier: string): Promise<void> {
 /** The newest link in the development mailbox to `to` whose path starts with `pathPrefix`, as the page shows the operator. */
 async function mailedLink(to: string, pathPrefix: string): Promise<string> {
   await operator.goto("/dev/mailbox");
-  const mail = operator.locator("li.mail", { hasText: `to ${to}` }).first();
+  const mail = operator.locator("li.mail", { hasText: `to ${to}`, has: operator.locator(`a[href^="${pathPrefix}"]`) }).first();
   await mail.waitFor();
   const href = await mail.locator(`a[href^="${pathPrefix}"]`).first().getAttribute("href");
   if (!href) throw new Error(`no ${pathPrefix} link in the mail to ${to}`);
