@@ -4,9 +4,9 @@ import type { Polar } from "@polar-sh/sdk";
 import { generateIdentityKeys } from "@tollgate/kit";
 import { identityHeaders } from "@tollgate/kit/testing";
 import { IDENTITY_HEADER, setPassword, type IdentityClaims } from "@tollgate/proto";
-import { PUBLIC_URL } from "../../services/auth/test/stack.js";
 import { useShop } from "../../services/billing/test/purchases.js";
 import type { Seller } from "../../services/billing/test/stack.js";
+import { rawRequest, type RawAnswer, type RawRequest } from "./attacker.js";
 import { startDispatcherStack, type DispatcherStack } from "../../services/webhook-dispatcher/test/stack.js";
 
 /**
@@ -23,16 +23,7 @@ useShop((opened) => ({ stack, shop, customerSide } = opened), startDispatcherSta
 const password = "correct horse battery staple";
 const NUL = "\u0000";
 
-/** A raw JSON request through the gateway, as an attacker sends it; `headers` add to the JSON content type. */
-async function send(path: string, init: { method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; browser?: typeof fetch } = {}) {
-  const response = await (init.browser ?? fetch)(`${stack.gateway.url}${path}`, {
-    method: init.method ?? (init.body === undefined && init.rawBody === undefined ? "GET" : "POST"),
-    headers: { "content-type": "application/json", origin: PUBLIC_URL, ...init.headers },
-    body: init.rawBody ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
-  });
-  const text = await response.text();
-  return { status: response.status, type: response.headers.get("content-type") ?? "", text };
-}
+const send = (path: string, init?: RawRequest) => rawRequest(stack.gateway.url, path, init);
 
 const seller = () => ({ authorization: `Bearer ${shop.token}` });
 
@@ -77,7 +68,7 @@ describe("#8 NUL characters are refused, with or without signing in, never answe
     const product = await shop.polar.products.create({ name: "Plain", prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }] });
     const checkout = await shop.polar.checkouts.create({ products: [product.id] });
     const q = encodeURIComponent(`x${NUL}y`);
-    const attempts: [Promise<Awaited<ReturnType<typeof send>>>, (string | number)[]][] = [
+    const attempts: [Promise<RawAnswer>, (string | number)[]][] = [
       [send(`/v1/products/?query=${q}`, { headers: seller() }), ["query", "query"]],
       [send(`/v1/customers/?query=${q}`, { headers: seller() }), ["query", "query"]],
       [send(`/v1/checkouts/?query=${q}`, { headers: seller() }), ["query", "query"]],
