@@ -5,7 +5,8 @@ import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { files, findFile, insertFile, updateFile, type FileRow } from "./files.sql.js";
 import type { LocalFileStorage } from "./local-storage.js";
-import { attachment, fileJson, fileUploadJson } from "./output.js";
+import { fileJson, fileUploadJson } from "./output.js";
+import { IMAGE_TYPES, serveInert } from "./serving.js";
 import { UploadMismatch } from "./storage.js";
 
 const checksum = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, { error: "A SHA-256 digest in base64" });
@@ -21,7 +22,7 @@ const common = {
   upload: z.object({ parts: z.array(part).min(1).max(10_000) }),
   version: z.string().max(64).nullish(),
 };
-const image = common.mime_type.refine((type) => type.startsWith("image/"), { error: "Media and avatars must be images" });
+const image = z.enum(IMAGE_TYPES, { error: `Media and avatars must be images: ${IMAGE_TYPES.join(", ")}` });
 
 const createBody = z.discriminatedUnion("service", [
   z.object({ ...common, service: z.literal("downloadable") }),
@@ -140,8 +141,7 @@ export function fileEndpoints(billing: Billing): Endpoint[] {
     defineEndpoint("/v1/files/public/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, res }) => {
       const media = await findFile(db, params.id);
       if (!media || media.service === "downloadable" || !media.is_uploaded) throw notFound("File");
-      res.setHeader("content-type", media.mime_type);
-      res.setHeader("content-length", String(media.size));
+      serveInert(res, media, "inline");
       res.setHeader("cache-control", "public, max-age=86400");
       if (media.checksum_etag) res.setHeader("etag", media.checksum_etag);
       const content = await storage.read(media);
@@ -173,7 +173,7 @@ export function localUploadEndpoints(billing: Billing, storage: LocalFileStorage
       if (!grant) throw new HttpError(403, polarErrors.codes.forbidden, "This download URL is not valid, or has expired");
       const file = await findFile(db, grant.file);
       if (!file?.is_uploaded) throw notFound("File");
-      res.status(200).setHeader("content-type", file.mime_type).setHeader("content-length", String(file.size)).setHeader("content-disposition", attachment(file.name));
+      serveInert(res.status(200), file, "download");
       await pipeline(await storage.read(file), res);
     }),
   ];

@@ -12,6 +12,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { attachment } from "./output.js";
+import { servedType } from "./serving.js";
 import type { FileRow } from "./files.sql.js";
 import { UploadMismatch, type CompletedPart, type FileStorage, type NewUpload, type PartTarget, type StoredFile } from "./storage.js";
 
@@ -119,7 +120,7 @@ export class S3FileStorage implements FileStorage {
   }
 
   async downloadUrl(file: FileRow, expiresAt: Date): Promise<PartTarget> {
-    const command = new GetObjectCommand({ Bucket: this.bucket, Key: file.path, ResponseContentDisposition: attachment(file.name), ResponseContentType: file.mime_type });
+    const command = new GetObjectCommand({ Bucket: this.bucket, Key: file.path, ResponseContentDisposition: attachment(file.name), ResponseContentType: servedType(file.mime_type) });
     const expiresIn = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
     return { url: await getSignedUrl(this.client, command, { expiresIn }), headers: {} };
   }
