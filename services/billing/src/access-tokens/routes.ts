@@ -1,11 +1,17 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, invalidField, notFound, pageJson, pageOf, paging, repeated, sorting } from "@tollgate/kit";
-import { accessTokenRevoked } from "@tollgate/proto";
+import { defineEndpoint, type Endpoint, invalidField, notFound, notPermitted, type Scope, pageJson, pageOf, paging, repeated, sorting } from "@tollgate/kit";
+import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { SCOPES } from "./scopes.js";
 import { deleteAccessToken, findAccessToken, insertAccessToken, updateAccessToken, type AccessTokenRow } from "./tokens.sql.js";
 
 const scopes = z.array(z.enum(SCOPES)).min(1);
+
+/** A token's holder grants no scope it lacks itself. */
+function ensureWithinCaller(access: Billing["access"], identity: IdentityClaims, requested: readonly Scope[]): void {
+  const beyond = access.scopesBeyondCaller(identity, requested);
+  if (beyond.length > 0) throw notPermitted(`A token cannot grant scopes it does not have: ${beyond.join(",")}`);
+}
 
 /** A token as Polar shows it: never the token itself, which only its creator saw, once. */
 export const accessTokenJson = (token: AccessTokenRow) => ({
@@ -31,6 +37,9 @@ export function secondsOf(duration: string): number | null {
   return (((weeks * 7 + days) * 24 + hours) * 60 + minutes) * 60 + seconds;
 }
 
+/** A token meant to outlive ten years is one that should not expire: leave `expires_in` out. */
+const LONGEST_LIFETIME_SECONDS = 10 * 366 * 86_400;
+
 const SORTABLE = { created_at: "created_at", comment: "comment", last_used_at: "last_used_at", organization_id: "organization_id" } as const;
 
 export function accessTokenEndpoints(billing: Billing): Endpoint[] {
@@ -50,10 +59,13 @@ export function accessTokenEndpoints(billing: Billing): Endpoint[] {
       },
       async ({ body, identity }) => {
         const organizationId = await access.organizationFor(identity, "organization_access_tokens:write", body.organization_id);
+        ensureWithinCaller(access, identity, body.scopes);
         let expiresAt: Date | null = null;
         if (body.expires_in) {
           const seconds = secondsOf(body.expires_in);
-          if (seconds === null || seconds <= 0) throw invalidField(["expires_in"], "Input should be a valid duration such as P30D, or a number of seconds", body.expires_in);
+          if (seconds === null || seconds <= 0 || seconds > LONGEST_LIFETIME_SECONDS) {
+            throw invalidField(["expires_in"], "Input should be a valid duration such as P30D, or a number of seconds, of at most ten years", body.expires_in);
+          }
           expiresAt = new Date(Date.now() + seconds * 1000);
         }
         const { row, token } = await insertAccessToken(db, { organization_id: organizationId, comment: body.comment, scopes: [...new Set(body.scopes)], expires_at: expiresAt });
@@ -78,6 +90,7 @@ export function accessTokenEndpoints(billing: Billing): Endpoint[] {
       { method: "PATCH", params: z.object({ id: z.string() }), body: z.object({ comment: z.string().min(1).max(255).nullish(), scopes: scopes.nullish() }) },
       async ({ params, body, identity }) => {
         const token = await reachableToken(identity, "organization_access_tokens:write", params.id);
+        if (body.scopes) ensureWithinCaller(access, identity, body.scopes);
         return db.transaction(async (trx) => {
           const updated = await updateAccessToken(trx, token.id, {
             ...(body.comment ? { comment: body.comment } : {}),

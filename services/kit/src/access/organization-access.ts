@@ -49,6 +49,14 @@ export class OrganizationAccess {
     return this.allows(identity, scope, organizationId);
   }
 
+  /**
+   * The scopes of `requested` the caller does not hold: a token hands on only what it has, so one
+   * that may manage tokens cannot mint itself more. A signed-in owner or admin holds every scope.
+   */
+  scopesBeyondCaller(identity: IdentityClaims, requested: readonly Scope[]): Scope[] {
+    return identity.kind === "organization_token" ? requested.filter((scope) => !grants(identity.scopes, scope)) : [];
+  }
+
   /** The users who may change the organization's things (its owners and admins): those to tell when something needs them. */
   async managers(organizationId: string): Promise<string[]> {
     const members = await this.db<MembershipRow>("memberships").where({ organization_id: organizationId }).select("user_id", "role");
