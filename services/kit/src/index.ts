@@ -73,3 +73,4 @@ export { OrganizationAccess, unauthenticated, type Scope } from "./access/organi
 export { invalidField, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";
 export { pageJson, pageOf, paging, repeated, sorting, whereAnyOf, type Page, type Sort } from "./polar/lists.js";
 export { reachable } from "./polar/resources.js";
+export { PG_INTEGER_MAX, pgInteger, webUrl } from "./polar/fields.js";

@@ -99,7 +99,9 @@ export function CheckoutScreen() {
         if (latest.data.status === "succeeded") {
           setOutcome(latest.data);
           const next = new URL(latest.data.success_url, window.location.href);
-          if (next.origin !== window.location.origin || !next.pathname.startsWith(window.location.pathname)) window.location.assign(next.toString());
+          // Only web addresses: a stored `javascript:` URL would run as this site (the API refuses new ones).
+          const isWeb = next.protocol === "https:" || next.protocol === "http:";
+          if (isWeb && (next.origin !== window.location.origin || !next.pathname.startsWith(window.location.pathname))) window.location.assign(next.toString());
           return;
         }
         return setFailure(latest.data.payment_processor_metadata.payment_error ?? "The payment did not go through. Please try again.");

@@ -1,7 +1,9 @@
+import { pgInteger } from "@tollgate/kit";
 import { z } from "zod";
 
 /** A license key's lifetime: `ttl` units of `timeframe`. */
-const expires = z.object({ ttl: z.int().min(1), timeframe: z.enum(["year", "month", "day"]) });
+// A key that lasts past 9999 of its units is one that never expires: leave `expires` out.
+const expires = z.object({ ttl: z.int().min(1).max(9_999), timeframe: z.enum(["year", "month", "day"]) });
 
 /**
  * What each type of benefit is configured with, as Polar takes it. Discord's guild is named by the
@@ -22,9 +24,9 @@ export const BENEFIT_PROPERTIES = {
     prefix: z.string().max(32).nullish(),
     expires: expires.nullish(),
     activations: z.object({ limit: z.int().min(1).max(50), enable_customer_admin: z.boolean() }).nullish(),
-    limit_usage: z.int().min(1).nullish(),
+    limit_usage: pgInteger().min(1).nullish(),
   }),
-  meter_credit: z.object({ units: z.int().min(1), rollover: z.boolean(), meter_id: z.string().min(1) }),
+  meter_credit: z.object({ units: pgInteger().min(1), rollover: z.boolean(), meter_id: z.string().min(1) }),
 } as const;
 
 export type BenefitType = keyof typeof BENEFIT_PROPERTIES;

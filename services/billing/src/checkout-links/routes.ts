@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, invalidField, notFound, pageJson, pageOf, paging, randomId, reachable, repeated, sorting, whereAnyOf, type Endpoint, type ValidationError } from "@tollgate/kit";
+import { defineEndpoint, invalidField, notFound, pageJson, pageOf, paging, randomId, reachable, repeated, sorting, whereAnyOf, type Endpoint, type ValidationError, webUrl } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { metadataInput } from "../api/metadata.js";
 import { readCatalog } from "../checkouts/catalog.js";
@@ -14,8 +14,8 @@ const settings = {
   allow_discount_codes: z.boolean().nullish(),
   require_billing_address: z.boolean().nullish(),
   discount_id: z.string().nullish(),
-  success_url: z.url().nullish(),
-  return_url: z.url().nullish(),
+  success_url: webUrl().nullish(),
+  return_url: webUrl().nullish(),
   metadata: metadataInput.optional(),
   trial_interval: z.null().optional(),
   trial_interval_count: z.null().optional(),

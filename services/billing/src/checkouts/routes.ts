@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineEndpoint, invalidField, notFound, pageJson, pageOf, paging, reachable, repeated, sorting, whereAnyOf, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, invalidField, notFound, pageJson, pageOf, paging, reachable, repeated, sorting, whereAnyOf, type Endpoint, webUrl } from "@tollgate/kit";
+import { priceAmount } from "../products/prices.js";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { addressInput } from "../api/address.js";
@@ -28,7 +29,7 @@ const customerDetails = {
   custom_field_data: customFieldData.optional(),
   product_id: z.string().nullish(),
   product_price_id: z.string().nullish(),
-  amount: z.int().min(0).nullish(),
+  amount: priceAmount.nullish(),
 };
 
 /** Seller-side settings, on creation and update alike. */
@@ -40,9 +41,9 @@ const sellerSettings = {
   require_billing_address: z.boolean().nullish(),
   allow_trial: z.boolean().nullish(),
   customer_ip_address: z.string().max(64).nullish(),
-  success_url: z.url().nullish(),
-  return_url: z.url().nullish(),
-  embed_origin: z.url().nullish(),
+  success_url: webUrl().nullish(),
+  return_url: webUrl().nullish(),
+  embed_origin: webUrl().nullish(),
 };
 
 /** Parts of Polar's create body this build cannot honour yet: refused by name rather than ignored. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { defineEndpoint, invalidField, randomId, type Endpoint, type Knex, type Outbox } from "@tollgate/kit";
+import { defineEndpoint, invalidField, randomId, type Endpoint, type Knex, type Outbox, webUrl } from "@tollgate/kit";
 import { accessTokenRevoked } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { customerJson } from "../customers/output.js";
@@ -27,8 +27,8 @@ export const tokenHashOf = (token: string) => createHash("sha256").update(token)
 export const liveSession = (db: Knex, tokenHash: string) => db<CustomerSessionRow>("customer_sessions").where({ token_hash: tokenHash }).where("expires_at", ">", new Date()).first();
 
 const createBody = z.union([
-  z.object({ customer_id: z.string(), return_url: z.url().nullish() }),
-  z.object({ external_customer_id: z.string(), return_url: z.url().nullish() }),
+  z.object({ customer_id: z.string(), return_url: webUrl().nullish() }),
+  z.object({ external_customer_id: z.string(), return_url: webUrl().nullish() }),
 ]);
 
 /** `POST /v1/customer-sessions/`: a seller opens the customer portal for one of their customers. */

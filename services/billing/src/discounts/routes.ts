@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { defineEndpoint, randomId, ValidationError, type Endpoint, type ValidationIssue, invalidField, isUniqueViolation, notPermitted, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, randomId, ValidationError, type Endpoint, type ValidationIssue, invalidField, isUniqueViolation, notPermitted, pageJson, pageOf, paging, repeated, sorting, reachable, pgInteger } from "@tollgate/kit";
+import { priceAmount } from "../products/prices.js";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { metadataInput } from "../api/metadata.js";
@@ -15,7 +16,7 @@ const common = {
   code: code.nullish(),
   starts_at: date.nullish(),
   ends_at: date.nullish(),
-  max_redemptions: z.int().min(1).nullish(),
+  max_redemptions: pgInteger().min(1).nullish(),
   products: z.array(z.string()).nullish(),
   metadata: metadataInput.default({}),
   organization_id: z.string().nullish(),
@@ -27,9 +28,9 @@ const createBody = z.discriminatedUnion("type", [
   z.object({
     ...common,
     type: z.literal("fixed"),
-    amount: z.int().min(1).nullish(),
+    amount: priceAmount.min(1).nullish(),
     currency: z.string().regex(/^[A-Za-z]{3}$/).nullish(),
-    amounts: z.record(z.string(), z.int().min(1)).nullish(),
+    amounts: z.record(z.string(), priceAmount.min(1)).nullish(),
   }),
   z.object({ ...common, type: z.literal("percentage"), basis_points: z.int().min(1).max(10_000) }),
 ]);
@@ -39,13 +40,13 @@ const updateBody = z.object({
   code: code.nullish(),
   starts_at: date.nullish(),
   ends_at: date.nullish(),
-  max_redemptions: z.int().min(1).nullish(),
+  max_redemptions: pgInteger().min(1).nullish(),
   products: z.array(z.string()).nullish(),
   metadata: metadataInput.optional(),
   duration: common.duration.nullish(),
   duration_in_months: common.duration_in_months,
   type: z.enum(["fixed", "percentage"]).nullish(),
-  amount: z.int().min(1).nullish(),
+  amount: priceAmount.min(1).nullish(),
   currency: z.string().regex(/^[A-Za-z]{3}$/).nullish(),
   basis_points: z.int().min(1).max(10_000).nullish(),
 });

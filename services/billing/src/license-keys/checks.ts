@@ -1,4 +1,4 @@
-import { notFound, notPermitted, randomId, type Knex } from "@tollgate/kit";
+import { notFound, notPermitted, PG_INTEGER_MAX, randomId, type Knex } from "@tollgate/kit";
 import { sellerNow } from "../test-clock/clock.js";
 import { licenseKeys, updateLicenseKey, type ActivationRow, type LicenseKeyRow } from "./license-keys.sql.js";
 
@@ -32,7 +32,8 @@ export async function validateKey(
     if (!meets(activation.conditions, request.conditions)) throw notFound("License key activation");
   }
   const usage = key.usage + (request.increment_usage ?? 0);
-  if (key.limit_usage !== null && usage > key.limit_usage) throw notPermitted("License key usage limit exceeded.");
+  // A key without a limit still counts no further than its column holds.
+  if (usage > (key.limit_usage ?? PG_INTEGER_MAX)) throw notPermitted("License key usage limit exceeded.");
   const validated = await updateLicenseKey(trx, key.id, { usage, validations: key.validations + 1, last_validated_at: new Date() });
   return { key: validated, activation };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Request } from "express";
-import { defineEndpoint, notFound, pageJson, pageOf, paging, reachable, repeated, sorting, whereAnyOf, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, notFound, pageJson, pageOf, paging, reachable, repeated, sorting, whereAnyOf, type Endpoint, pgInteger } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { withinRate } from "../api/rate-limit.js";
 import { activateKey, deactivateKey, validateKey } from "./checks.js";
@@ -14,16 +14,16 @@ const validateBody = z.object({
   activation_id: z.string().nullish(),
   benefit_id: z.string().nullish(),
   customer_id: z.string().nullish(),
-  increment_usage: z.int().min(1).nullish(),
+  increment_usage: pgInteger().min(1).nullish(),
   conditions: conditions.optional(),
 });
 const activateBody = z.object({ key: z.string(), organization_id: z.string(), label: z.string().min(1).max(256), conditions: conditions.optional(), meta: conditions.optional() });
 const deactivateBody = z.object({ key: z.string(), organization_id: z.string(), activation_id: z.string() });
 const updateBody = z.object({
   status: z.enum(["granted", "revoked", "disabled"]).nullish(),
-  usage: z.int().min(0).optional(),
+  usage: pgInteger().min(0).optional(),
   limit_activations: z.int().min(1).max(50).nullish(),
-  limit_usage: z.int().min(1).nullish(),
+  limit_usage: pgInteger().min(1).nullish(),
   expires_at: z.iso.datetime({ offset: true }).transform((value) => new Date(value)).nullish(),
 });
 

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, invalidField, notFound, pageJson, pageOf, paging, sorting } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, invalidField, notFound, pageJson, pageOf, paging, sorting, pgInteger, webUrl } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { emitBillingEvent } from "../events.js";
 import { sellerJson, subscriptionSettingsOf } from "./output.js";
 import { findSeller, sellers, updateSeller, type SellerChanges, type SellerRow } from "./organizations.sql.js";
 
 const SOCIAL_PLATFORMS = ["x", "github", "facebook", "instagram", "youtube", "tiktok", "linkedin", "threads", "discord", "other"] as const;
-const url = z.url({ protocol: /^https?$/ });
+const url = webUrl();
 
 const organizationUpdate = z.object({
   name: z.string().nullish(),
@@ -23,7 +23,7 @@ const organizationUpdate = z.object({
       allow_multiple_subscriptions: z.boolean().optional(),
       allow_customer_updates: z.boolean().optional(),
       proration_behavior: z.enum(["invoice", "prorate"]).optional(),
-      benefit_revocation_grace_period: z.number().int().min(0).optional(),
+      benefit_revocation_grace_period: pgInteger().min(0).optional(),
       prevent_trial_abuse: z.boolean().optional(),
     })
     .nullish(),

@@ -13,19 +13,20 @@ const currency = z
   .transform((code) => code.toLowerCase())
   .optional();
 const taxBehavior = z.enum(["location", "inclusive", "exclusive"]).nullish();
-const amount = z.int().min(0).max(MAXIMUM_AMOUNT);
+/** An amount in the minor unit, within what a card processor charges at most (Stripe's bound, as Polar keeps it). */
+export const priceAmount = z.int().min(0).max(MAXIMUM_AMOUNT);
 
 /** A new price, one of Polar's amount types. */
 export const priceCreate = z.discriminatedUnion("amount_type", [
-  z.object({ amount_type: z.literal("fixed"), price_currency: currency, tax_behavior: taxBehavior, price_amount: amount }),
+  z.object({ amount_type: z.literal("fixed"), price_currency: currency, tax_behavior: taxBehavior, price_amount: priceAmount }),
   z.object({ amount_type: z.literal("free"), price_currency: currency, tax_behavior: taxBehavior }),
   z.object({
     amount_type: z.literal("custom"),
     price_currency: currency,
     tax_behavior: taxBehavior,
-    minimum_amount: amount.default(50),
-    maximum_amount: amount.nullish(),
-    preset_amount: amount.nullish(),
+    minimum_amount: priceAmount.default(50),
+    maximum_amount: priceAmount.nullish(),
+    preset_amount: priceAmount.nullish(),
   }),
   z.object({
     amount_type: z.literal("metered_unit"),
@@ -34,7 +35,7 @@ export const priceCreate = z.discriminatedUnion("amount_type", [
     meter_id: z.string().min(1),
     // Fractions of the minor unit are allowed (0.01 cent a call).
     unit_amount: z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)]).transform((value) => String(value)).refine((value) => Number(value) > 0, { error: "Must be greater than 0" }),
-    cap_amount: amount.nullish(),
+    cap_amount: priceAmount.nullish(),
   }),
 ]);
 export type PriceCreate = z.output<typeof priceCreate>;

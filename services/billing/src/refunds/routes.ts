@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, randomId, reachable, repeated, sorting, whereAnyOf, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, randomId, reachable, repeated, sorting, whereAnyOf, type Endpoint, pgInteger } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { metadataInput } from "../api/metadata.js";
 import { revokeBenefits } from "../benefits/granting.js";
@@ -13,7 +13,7 @@ import { insertRefund, REFUND_REASONS, refunds, updateRefund, type RefundRow } f
 const createBody = z.object({
   order_id: z.string(),
   reason: z.enum(REFUND_REASONS),
-  amount: z.int().min(1),
+  amount: pgInteger().min(1),
   comment: z.string().max(1_000).nullish(),
   revoke_benefits: z.boolean().default(false),
   metadata: metadataInput.default({}),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, reachable, repeated, sorting, whereAnyOf, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, reachable, repeated, sorting, whereAnyOf, type Endpoint, type Knex, pgInteger } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { metadataFilters, whereMetadata } from "../api/metadata.js";
@@ -34,7 +34,7 @@ const updateBody = z.object({
   discount_id: z.string().nullish(),
   trial_end: z.union([z.literal("now"), moment]).optional(),
   current_billing_period_end: moment.optional(),
-  seats: z.int().min(1).optional(),
+  seats: pgInteger().min(1).optional(),
 });
 
 export function subscriptionEndpoints(billing: Billing): Endpoint[] {

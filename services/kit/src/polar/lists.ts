@@ -1,5 +1,6 @@
 import type { Knex } from "../db/database.js";
 import { z } from "zod";
+import { PG_INTEGER_MAX } from "./fields.js";
 
 /** A query parameter given once or repeated (`?id=a&id=b`), always read as a list. */
 export const repeated = <Item extends z.ZodType>(item: Item) =>
@@ -10,7 +11,7 @@ export const repeated = <Item extends z.ZodType>(item: Item) =>
 
 /** Polar's paging: 1-based `page`, `limit` of 10 by default, never more than 100 a page. */
 export const paging = {
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(PG_INTEGER_MAX).default(1),
   limit: z.coerce
     .number()
     .int()
