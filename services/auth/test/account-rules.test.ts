@@ -141,6 +141,27 @@ describe("accounts", () => {
     expect((await user.client.listAccounts()).data?.map((account) => account.providerId)).toEqual(["credential"]);
   });
 
+  it("unlinks by provider, as clients before better-auth 1.7 ask, and asks which when the provider has several", async () => {
+    const user = await signedUp("unlink.by.provider@example.com");
+    await db()("accounts").insert([
+      { id: randomId(32), user_id: user.userId, provider_id: "github", account_id: "gh-1" },
+      { id: randomId(32), user_id: user.userId, provider_id: "github", account_id: "gh-2" },
+      { id: randomId(32), user_id: user.userId, provider_id: "gitlab", account_id: "gl-1" },
+    ]);
+    const unlink = async (body: Record<string, string>) => {
+      const response = await user.fetch(`${stack.gateway.url}/api/auth/unlink-account`, { method: "POST", headers: { "content-type": "application/json", origin: "http://localhost:3000" }, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const providers = async () => (await user.client.listAccounts()).data?.map((account) => `${account.providerId}:${account.accountId}`).sort();
+
+    expect(await unlink({ providerId: "gitlab" })).toEqual({ status: 200, body: { status: true } });
+    expect(await unlink({ providerId: "github" })).toMatchObject({ status: 400, body: { code: "VALIDATION_ERROR" } });
+    expect(await unlink({ providerId: "github", accountId: "gh-2" })).toEqual({ status: 200, body: { status: true } });
+    expect(await unlink({ providerId: "google" })).toMatchObject({ status: 400, body: { code: "ACCOUNT_NOT_FOUND" } });
+    expect(await unlink({})).toMatchObject({ status: 400, body: { code: "VALIDATION_ERROR" } });
+    expect(await providers()).toEqual(["credential:" + user.userId, "github:gh-1"].sort());
+  });
+
   it("sets a first password from the server side only, never over HTTP", async () => {
     const user = await signedUp("setpassword@example.com");
     const http = await user.fetch(`${stack.gateway.url}/api/auth/set-password`, {

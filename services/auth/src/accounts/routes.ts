@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, ValidationError, type Endpoint } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import { authError } from "../http/errors.js";
 import { requireFreshSession, requireSession } from "../sessions/current-session.js";
@@ -18,19 +18,41 @@ function accountJson(account: AccountRow) {
   };
 }
 
+/**
+ * better-auth 1.7 names the account row (`accountId`); earlier clients, and our own description of the
+ * endpoint, name the provider (`providerId`) and optionally the provider's id for the person.
+ */
+const unlinkBody = z
+  .object({ accountId: z.string().optional(), providerId: z.string().optional() })
+  .refine((body) => body.accountId !== undefined || body.providerId !== undefined, { error: "accountId or providerId is required", path: ["accountId"] });
+
+/**
+ * The account a request to unlink means: the row named, or the provider's account (the one with the
+ * person's id at the provider, when given). A provider with several accounts linked must be told which.
+ */
+function accountToUnlink(accounts: AccountRow[], { accountId, providerId }: z.output<typeof unlinkBody>): AccountRow | undefined {
+  if (providerId === undefined) return accounts.find((account) => account.id === accountId);
+  const candidates = accounts.filter((account) => account.provider_id === providerId && (accountId === undefined || account.account_id === accountId || account.id === accountId));
+  if (candidates.length > 1) {
+    throw new ValidationError([{ location: "body", path: ["accountId"], message: `Several ${providerId} accounts are linked: name the one to unlink with accountId`, code: "custom" }]);
+  }
+  return candidates[0];
+}
+
 export function accountEndpoints(auth: Auth): Endpoint[] {
   return [
     defineEndpoint("/list-accounts", { method: "GET" }, async ({ identity, req }) => {
       const { user } = await requireSession(auth, identity, req);
       return (await listAccounts(auth.db, user.id)).map(accountJson);
     }),
-    defineEndpoint("/unlink-account", { method: "POST", body: z.object({ accountId: z.string() }) }, async ({ body, identity, req }) => {
+    defineEndpoint("/unlink-account", { method: "POST", body: unlinkBody }, async ({ body, identity, req }) => {
       const { user } = await requireFreshSession(auth, identity, req);
       const accounts = await listAccounts(auth.db, user.id);
       // Without any account left, nobody could ever sign in as this user again.
       if (accounts.length === 1 && !auth.config.ALLOW_UNLINKING_ALL_ACCOUNTS) throw authError(400, "FAILED_TO_UNLINK_LAST_ACCOUNT");
-      if (!accounts.some((account) => account.id === body.accountId)) throw authError(400, "ACCOUNT_NOT_FOUND");
-      await deleteAccount(auth.db, user.id, body.accountId);
+      const unlinked = accountToUnlink(accounts, body);
+      if (!unlinked) throw authError(400, "ACCOUNT_NOT_FOUND");
+      await deleteAccount(auth.db, user.id, unlinked.id);
       return { status: true };
     }),
   ];
