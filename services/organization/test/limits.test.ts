@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService } from "@tollgate/kit/testing";
 import { startAuthStack, type AuthStack } from "../../auth/test/stack.js";
 import { organizationService } from "../src/service.js";
+import { signedUp } from "./people.js";
 
-const password = "correct horse battery staple";
 let limited: AuthStack;
 let closed: AuthStack;
 
@@ -17,12 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([limited?.stop(), closed?.stop()]);
 });
-
-async function signedUp(stack: AuthStack, email: string) {
-  const browser = stack.browser();
-  await browser.client.signUp.email({ name: email, email, password });
-  return browser;
-}
 
 describe("organization limits", () => {
   it("caps how many organizations a user may belong to when creating another", async () => {

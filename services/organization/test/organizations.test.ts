@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService, ServiceConfig } from "@tollgate/kit";
 import { publishedEvents, startTestService } from "@tollgate/kit/testing";
-import { startAuthStack, type AuthStack, type Browser } from "../../auth/test/stack.js";
+import { startAuthStack, type AuthStack } from "../../auth/test/stack.js";
 import { readMailbox } from "../../auth/test/dev-mailbox.js";
 import type { OrganizationEnv } from "../src/config.js";
+import { ownersOf } from "../src/members/members.sql.js";
 import { organizationService } from "../src/service.js";
+import { join, organizationOf, signedUp, verifyAddress, type Person } from "./people.js";
 
-const password = "correct horse battery staple";
 let stack: AuthStack;
 let organizations: RunningService<ServiceConfig<OrganizationEnv>>;
 
@@ -23,32 +24,8 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-interface Person extends Browser {
-  id: string;
-  email: string;
-}
-
-async function person(email: string): Promise<Person> {
-  const browser = stack.browser();
-  const { data, error } = await browser.client.signUp.email({ name: email.split("@")[0] ?? email, email, password });
-  if (!data) throw new Error(`sign-up failed: ${JSON.stringify(error)}`);
-  return { ...browser, id: data.user.id, email };
-}
-
-async function organizationOf(owner: Person, slug: string) {
-  const { data, error } = await owner.client.organization.create({ name: slug.toUpperCase(), slug });
-  if (!data) throw new Error(`create failed: ${JSON.stringify(error)}`);
-  return data;
-}
-
-/** Invites by e-mail and has the invitee accept, through the client: the usual way in. */
-async function join(owner: Person, organizationId: string, invitee: Person, role: "member" | "admin" | "owner" = "member") {
-  const invitation = await owner.client.organization.inviteMember({ email: invitee.email, role, organizationId });
-  if (!invitation.data) throw new Error(`invite failed: ${JSON.stringify(invitation.error)}`);
-  const accepted = await invitee.client.organization.acceptInvitation({ invitationId: invitation.data.id });
-  if (!accepted.data) throw new Error(`accept failed: ${JSON.stringify(accepted.error)}`);
-  return accepted.data.member;
-}
+/** Signed up with a verified address: invitations are answered only from one. */
+const person = (email: string) => signedUp(stack, email);
 
 describe("organizations", () => {
   it("makes the creator owner, starts a team, and makes it the session's active organization", async () => {
@@ -215,6 +192,31 @@ describe("invitations", () => {
     expect(results.filter((result) => result.data).length).toBe(1);
     expect((await owner.client.organization.listMembers({ query: { organizationId: org.id } })).data?.total).toBe(2);
   });
+
+  it("are seen and answered only from a verified address, refused as better-auth's plugin refuses", async () => {
+    const owner = await person("proof.owner@org.example");
+    const org = await organizationOf(owner, "proof");
+    const unproven = await signedUp(stack, "unproven@org.example", { verified: false });
+    const bystander = await signedUp(stack, "bystander@org.example", { verified: false });
+    const id = (await owner.client.organization.inviteMember({ email: unproven.email, role: "member", organizationId: org.id })).data?.id ?? "";
+    const toView = { status: 403, code: "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION", message: "Email verification required to view or list invitations for the session email" };
+    const toAnswer = {
+      status: 403,
+      code: "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION",
+      message: "Email verification required before accepting or rejecting invitation",
+    };
+    // Someone else's invitation is not theirs, whatever their own address.
+    expect((await bystander.client.organization.getInvitation({ query: { id } })).error).toMatchObject({ status: 403, code: "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION" });
+    expect((await unproven.client.organization.getInvitation({ query: { id } })).error).toMatchObject(toView);
+    expect((await unproven.client.organization.listUserInvitations()).error).toMatchObject(toView);
+    expect((await unproven.client.organization.acceptInvitation({ invitationId: id })).error).toMatchObject(toAnswer);
+    expect((await unproven.client.organization.rejectInvitation({ invitationId: id })).error).toMatchObject(toAnswer);
+
+    await verifyAddress(stack, unproven);
+    expect((await unproven.client.organization.listUserInvitations()).data?.map((invitation) => invitation.id)).toEqual([id]);
+    expect((await unproven.client.organization.getInvitation({ query: { id } })).data).toMatchObject({ id, organizationSlug: "proof" });
+    expect((await unproven.client.organization.rejectInvitation({ invitationId: id })).data).toMatchObject({ invitation: { status: "rejected" } });
+  });
 });
 
 describe("members", () => {
@@ -251,6 +253,44 @@ describe("members", () => {
     // With a second owner, the first may go.
     expect((await owner.client.organization.leave({ organizationId: org.id })).data).toMatchObject({ userId: owner.id });
     expect((await owner.client.getSession()).data?.session.activeOrganizationId).toBeNull();
+  });
+
+  /** How many of this database's connections wait for a lock another holds. */
+  const waitingForLocks = async () =>
+    (await organizations.context.db.raw<{ rows: { count: number }[] }>("select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0]?.count;
+
+  it.each([
+    { move: "leave", refusal: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER", act: (owner: Person, organizationId: string) => owner.client.organization.leave({ organizationId }) },
+    {
+      move: "remove each other",
+      refusal: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER",
+      act: (owner: Person, organizationId: string, otherMemberId: string) => owner.client.organization.removeMember({ memberIdOrEmail: otherMemberId, organizationId }),
+    },
+    {
+      move: "demote each other",
+      refusal: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER",
+      act: (owner: Person, organizationId: string, otherMemberId: string) => owner.client.organization.updateMemberRole({ memberId: otherMemberId, role: "admin", organizationId }),
+    },
+  ])("keeps an owner when two owners $move at once, however their requests interleave", async ({ move, refusal, act }) => {
+    const slug = move.replaceAll(" ", "-");
+    const first = await person(`${slug}.first@org.example`);
+    const second = await person(`${slug}.second@org.example`);
+    const org = await organizationOf(first, slug);
+    const memberIds = [org.members[0]?.id ?? "", (await join(first, org.id, second, "owner")).id];
+    const { db } = organizations.context;
+    // Both memberships held: each request gets as far as it can before it writes, and waits there.
+    const hold = await db.transaction();
+    try {
+      await hold("members").where({ organization_id: org.id }).forUpdate().select("id");
+      const answering = Promise.all([first, second].map((owner, index) => act(owner, org.id, memberIds[1 - index] ?? "")));
+      await expect.poll(waitingForLocks, { timeout: 5_000 }).toBe(2);
+      await hold.commit();
+      const answers = await answering;
+      expect(answers.map((answer) => answer.error).filter(Boolean)).toEqual([expect.objectContaining({ status: 400, code: refusal })]);
+      expect(await ownersOf(db, org.id)).toHaveLength(1);
+    } finally {
+      if (!hold.isCompleted()) await hold.rollback();
+    }
   });
 
   it("removes a member, who loses the organization from their session", async () => {
@@ -305,9 +345,10 @@ describe("events", () => {
     const org = await organizationOf(owner, "evented");
     const guest = await person("evented.guest@org.example");
     await join(owner, org.id, guest);
-    const events = await publishedEvents(stack.auth.context.bus);
-    const mine = events.filter((event) => event.source === "organization" && (event.data.organization_id === org.id || event.data.id === org.id)).map((event) => event.type);
-    expect(mine).toEqual(["organization.created", "member.added", "team.created", "invitation.created", "invitation.accepted", "member.added"]);
+    const mine = async () =>
+      (await publishedEvents(stack.auth.context.bus)).filter((event) => event.source === "organization" && (event.data.organization_id === org.id || event.data.id === org.id)).map((event) => event.type);
+    // The outbox relay publishes on its next poll.
+    await expect.poll(mine, { timeout: 5_000 }).toEqual(["organization.created", "member.added", "team.created", "invitation.created", "invitation.accepted", "member.added"]);
   });
 });
 

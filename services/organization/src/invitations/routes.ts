@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
 import { invitationAccepted, invitationCanceled, invitationCreated, invitationRejected, memberAdded, setActiveOrganization } from "@tollgate/proto";
 import { requireCaller, type Caller } from "../caller.js";
-import { orgError } from "../http/errors.js";
+import { orgError, type OrgErrorCode } from "../http/errors.js";
 import { organizationIdFor, requireMembership } from "../membership.js";
 import { countMembers, findMember, findMemberByEmail, insertMember } from "../members/members.sql.js";
 import { memberEventData, memberJson } from "../members/output.js";
@@ -23,15 +23,25 @@ import {
   type InvitationRow,
 } from "./invitations.sql.js";
 
+/**
+ * Invitations go to an e-mail address, so only someone who has proven the address is theirs may see
+ * or answer them: anyone can sign up with an address they do not own (by default nobody has to verify
+ * it to sign in), and would otherwise join as whatever role was meant for its owner.
+ */
+function requireVerifiedAddress(caller: Caller, refusal: OrgErrorCode): void {
+  if (!caller.user.email_verified) throw orgError(403, refusal);
+}
+
 export function invitationEndpoints(org: Org): Endpoint[] {
   const { config, db, outbox } = org;
   const expiry = () => new Date(Date.now() + config.INVITATION_EXPIRES_IN_SECONDS * 1000);
 
-  /** An invitation the caller may answer: pending, unexpired and addressed to their e-mail. */
-  async function addressedToCaller(invitationId: string, caller: Caller): Promise<InvitationRow> {
+  /** An invitation the caller may see or answer: pending, unexpired, and addressed to their verified e-mail. */
+  async function addressedToCaller(invitationId: string, caller: Caller, unverified: OrgErrorCode): Promise<InvitationRow> {
     const invitation = await findInvitation(db, invitationId);
     if (!invitation || invitation.status !== "pending" || invitation.expires_at <= new Date()) throw orgError(400, "INVITATION_NOT_FOUND");
     if (invitation.email.toLowerCase() !== caller.user.email.toLowerCase()) throw orgError(403, "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+    requireVerifiedAddress(caller, unverified);
     return invitation;
   }
 
@@ -110,7 +120,7 @@ export function invitationEndpoints(org: Org): Endpoint[] {
 
     defineEndpoint("/organization/accept-invitation", { method: "POST", body: z.object({ invitationId: z.string() }) }, async ({ body, identity }) => {
       const caller = await requireCaller(org, identity);
-      const invitation = await addressedToCaller(body.invitationId, caller);
+      const invitation = await addressedToCaller(body.invitationId, caller, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
       if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
       if ((await countMembers(db, invitation.organization_id)) >= config.MEMBERSHIP_LIMIT) throw orgError(403, "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
       const teamIds = invitation.team_id ? invitation.team_id.split(",") : [];
@@ -137,7 +147,7 @@ export function invitationEndpoints(org: Org): Endpoint[] {
 
     defineEndpoint("/organization/reject-invitation", { method: "POST", body: z.object({ invitationId: z.string() }) }, async ({ body, identity }) => {
       const caller = await requireCaller(org, identity);
-      const invitation = await addressedToCaller(body.invitationId, caller);
+      const invitation = await addressedToCaller(body.invitationId, caller, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
       return db.transaction(async (trx) => {
         const rejected = await transitionInvitation(trx, invitation.id, "pending", "rejected");
         if (!rejected) throw orgError(400, "INVITATION_NOT_FOUND");
@@ -162,7 +172,7 @@ export function invitationEndpoints(org: Org): Endpoint[] {
 
     defineEndpoint("/organization/get-invitation", { method: "GET", query: z.object({ id: z.string() }) }, async ({ query, identity }) => {
       const caller = await requireCaller(org, identity);
-      const invitation = await addressedToCaller(query.id, caller);
+      const invitation = await addressedToCaller(query.id, caller, "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
       const organization = await findOrganizationById(db, invitation.organization_id);
       if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
       if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
@@ -185,6 +195,7 @@ export function invitationEndpoints(org: Org): Endpoint[] {
       const caller = await requireCaller(org, identity);
       // Only one's own: a different address would let anyone read other people's invitations.
       if (query.email && query.email.toLowerCase() !== caller.user.email.toLowerCase()) throw orgError(403, "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+      requireVerifiedAddress(caller, "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
       const invitations = await invitationsForEmail(db, caller.user.email);
       return Promise.all(
         invitations.map(async (invitation) => {

@@ -1,17 +1,20 @@
 import { clearActiveOrganization, memberRemoved } from "@tollgate/proto";
+import { orgError } from "../http/errors.js";
 import type { Org } from "../org.js";
 import { removeFromOrganizationTeams } from "../teams/teams.sql.js";
 import { memberEventData } from "./output.js";
 import { deleteMember, type MemberRow } from "./members.sql.js";
+import { keepingAnOwner } from "./owners.js";
 
 /**
  * Ends a membership with its team memberships, announces it, and takes the organization off the
- * user's sessions wherever it was the active one.
+ * user's sessions wherever it was the active one; never the last owner's.
  */
 export async function removeMember(org: Org, member: MemberRow): Promise<void> {
-  await org.db.transaction(async (trx) => {
+  await keepingAnOwner(org, member.organization_id, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER", async (trx) => {
     await removeFromOrganizationTeams(trx, member.organization_id, member.user_id);
-    await deleteMember(trx, member.id);
+    // Of two removals of the same member at once, only one removes (and announces) it.
+    if ((await deleteMember(trx, member.id)) === 0) throw orgError(400, "MEMBER_NOT_FOUND");
     await org.outbox.emit(trx, memberRemoved, memberEventData(member));
   });
   await org.request(clearActiveOrganization, { user_id: member.user_id, organization_id: member.organization_id });

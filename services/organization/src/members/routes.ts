@@ -7,8 +7,9 @@ import { organizationIdFor, requireMembership } from "../membership.js";
 import type { Org } from "../org.js";
 import { findOrganizationBySlug } from "../organizations/organizations.sql.js";
 import { hasPermission, isOwner, roleList, roleText, unknownRoles } from "../roles/permissions.js";
-import { findMember, findMemberByEmail, findMemberById, membersWithUsers, ownersOf, updateMemberRole } from "./members.sql.js";
+import { findMember, findMemberByEmail, findMemberById, membersWithUsers, updateMemberRole } from "./members.sql.js";
 import { memberEventData, memberJson, memberWithUserJson } from "./output.js";
+import { keepingAnOwner } from "./owners.js";
 import { removeMember } from "./removal.js";
 
 const role = z.union([z.string(), z.array(z.string())]);
@@ -42,10 +43,8 @@ export function memberEndpoints(org: Org): Endpoint[] {
           ? await findMemberByEmail(db, organizationId, body.memberIdOrEmail)
           : await findMemberById(db, body.memberIdOrEmail);
         if (!target || target.organization_id !== organizationId) throw orgError(400, "MEMBER_NOT_FOUND");
-        // Only an owner removes an owner, and never the last one.
-        if (isOwner(target.role) && (!isOwner(actor.role) || (await ownersOf(db, organizationId)).length <= 1)) {
-          throw orgError(400, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-        }
+        // Only an owner removes an owner (and never the last one: removeMember keeps an owner).
+        if (isOwner(target.role) && !isOwner(actor.role)) throw orgError(400, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
         if (!hasPermission(actor.role, { member: ["delete"] })) throw orgError(401, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
         await removeMember(org, target);
         return { member: memberJson(target) };
@@ -66,13 +65,10 @@ export function memberEndpoints(org: Org): Endpoint[] {
         if (target.organization_id !== organizationId) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
         const settingOwner = roles.includes("owner");
         if ((isOwner(target.role) || settingOwner) && !isOwner(actor.role)) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
-        if (isOwner(actor.role) && actor.id === target.id && !settingOwner && (await ownersOf(db, organizationId)).length <= 1) {
-          throw orgError(400, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
-        }
         if (!isOwner(actor.role) && !hasPermission(actor.role, { member: ["update"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
         const unknown = unknownRoles(roles);
         if (unknown.length > 0) throw new HttpError(400, "ROLE_NOT_FOUND", `ROLE_NOT_FOUND: ${unknown.join(", ")}`);
-        return db.transaction(async (trx) => {
+        return keepingAnOwner(org, organizationId, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER", async (trx) => {
           const updated = await updateMemberRole(trx, target.id, roleText(roles));
           if (!updated) throw orgError(400, "MEMBER_NOT_FOUND");
           await org.outbox.emit(trx, memberUpdated, memberEventData(updated));
@@ -126,7 +122,6 @@ export function memberEndpoints(org: Org): Endpoint[] {
       const caller = await requireCaller(org, identity);
       const member = await findMember(db, body.organizationId, caller.user_id);
       if (!member) throw orgError(400, "MEMBER_NOT_FOUND");
-      if (isOwner(member.role) && (await ownersOf(db, body.organizationId)).length <= 1) throw orgError(400, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
       await removeMember(org, member);
       return memberJson(member);
     }),

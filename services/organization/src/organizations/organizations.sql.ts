@@ -42,6 +42,13 @@ export async function updateOrganization(db: Knex, id: string, changes: Partial<
 
 export const deleteOrganization = (db: Knex, id: string) => db<OrganizationRow>("organizations").where({ id }).delete();
 
+/**
+ * Locks an organization's row until the transaction ends, so changes that must see each other's
+ * outcome (who is still an owner) run one at a time. FOR NO KEY UPDATE leaves rows that merely
+ * reference it (new members, invitations, teams) free to be written meanwhile.
+ */
+export const lockOrganization = (trx: Knex.Transaction, id: string) => trx<OrganizationRow>("organizations").where({ id }).forNoKeyUpdate().first("id");
+
 export const organizationsOfUser = (db: Knex, userId: string) =>
   db<OrganizationRow>("organizations")
     .join("members", "members.organization_id", "organizations.id")

@@ -3,11 +3,19 @@ type Statements = Partial<Record<"organization" | "member" | "invitation" | "tea
 
 const MANAGE = { member: ["create", "update", "delete"], invitation: ["create", "cancel"], team: ["create", "update", "delete"] };
 
-const ROLES: Record<string, Required<Statements>> = {
+const DEFAULT_ROLES: Record<"owner" | "admin" | "member", Statements> = {
   owner: { organization: ["update", "delete"], ...MANAGE },
   admin: { organization: ["update"], ...MANAGE },
-  member: { organization: [], member: [], invitation: [], team: [] },
+  member: {},
 };
+
+/**
+ * Roles and their statements as maps, looked up only by these names: a plain object would also answer
+ * to "constructor", "__proto__" or "toString", accept them as roles, and fail every check after.
+ */
+const ROLES: ReadonlyMap<string, ReadonlyMap<string, readonly string[]>> = new Map(
+  Object.entries(DEFAULT_ROLES).map(([role, statements]) => [role, new Map(Object.entries(statements))]),
+);
 
 export const CREATOR_ROLE = "owner";
 
@@ -20,14 +28,14 @@ export const roleList = (roles: string | string[]) =>
 
 export const roleText = (roles: string | string[]) => roleList(roles).join(",");
 
-export const unknownRoles = (roles: string | string[]) => roleList(roles).filter((role) => !(role in ROLES));
+export const unknownRoles = (roles: string | string[]) => roleList(roles).filter((role) => !ROLES.has(role));
 
 export const isOwner = (role: string) => roleList(role).includes(CREATOR_ROLE);
 
-/** Whether any of a member's roles allows every action asked for. */
-export function hasPermission(role: string, wanted: Statements): boolean {
+/** Whether any of a member's roles allows every action asked for; a resource no role knows allows nothing. */
+export function hasPermission(role: string, wanted: Partial<Record<string, string[]>>): boolean {
   return roleList(role).some((name) => {
-    const granted = ROLES[name];
-    return Boolean(granted) && Object.entries(wanted).every(([resource, actions]) => actions.every((action) => granted?.[resource as keyof Statements].includes(action)));
+    const granted = ROLES.get(name);
+    return granted !== undefined && Object.entries(wanted).every(([resource, actions = []]) => actions.every((action) => granted.get(resource)?.includes(action) === true));
   });
 }

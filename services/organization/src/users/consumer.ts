@@ -2,7 +2,7 @@ import { memberRemoved, memberUpdated, organizationDeleted, userCreated, userDel
 import { on, type ConsumerDefinition, type Knex, type Outbox } from "@tollgate/kit";
 import { memberEventData } from "../members/output.js";
 import { deleteMember, updateMemberRole, type MemberRow } from "../members/members.sql.js";
-import { deleteOrganization } from "../organizations/organizations.sql.js";
+import { deleteOrganization, lockOrganization } from "../organizations/organizations.sql.js";
 import { isOwner, roleList, roleText } from "../roles/permissions.js";
 import { removeFromOrganizationTeams } from "../teams/teams.sql.js";
 import { upsertUser, type UserRow } from "./users.sql.js";
@@ -12,8 +12,11 @@ import { upsertUser, type UserRow } from "./users.sql.js";
  * longest-standing remaining member becomes one, and an organization with nobody left is deleted.
  */
 async function removeUser(trx: Knex.Transaction, outbox: Outbox, userId: string): Promise<void> {
-  const memberships = await trx<MemberRow>("members").where({ user_id: userId });
+  // Organizations are locked in one order, so two users going at once never wait for each other in a circle.
+  const memberships = await trx<MemberRow>("members").where({ user_id: userId }).orderBy("organization_id");
   for (const membership of memberships) {
+    // Owners leaving the organization meanwhile wait, and then see that this owner has gone too.
+    await lockOrganization(trx, membership.organization_id);
     await removeFromOrganizationTeams(trx, membership.organization_id, userId);
     await deleteMember(trx, membership.id);
     await outbox.emit(trx, memberRemoved, memberEventData(membership));
