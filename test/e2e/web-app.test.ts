@@ -173,11 +173,13 @@ describe("the web app, in a real browser against the whole stack", () => {
     const grace = await newPerson();
     await signUp(grace.page, "Grace Hopper", "grace@example.com");
     // Only a verified address may answer an invitation to it.
+    const accept = await mailedLink("grace@example.com", "/accept-invitation/");
+    await grace.page.goto(accept);
+    await grace.page.getByText("Confirm your e-mail address to open this invitation.").waitFor();
     await grace.page.getByRole("button", { name: "Send verification link" }).click();
     await grace.page.getByText("We sent a verification link to grace@example.com").waitFor();
     await grace.page.goto(await mailedLink("grace@example.com", "/api/auth/verify-email"));
     await grace.page.getByRole("heading", { name: "Your address is verified" }).waitFor();
-    const accept = await mailedLink("grace@example.com", "/accept-invitation/");
     await grace.page.goto(accept);
     await grace.page.getByRole("heading", { name: "Join Acme Rockets?" }).waitFor();
     await checkScreen(grace.page, "accept-invitation");

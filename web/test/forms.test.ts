@@ -73,6 +73,9 @@ describe("form rules", () => {
     expect(permission("member", "invite")).toEqual({ allowed: false, reason: "Only owners and admins can invite people." });
     expect(permission("member,admin", "invite")).toEqual({ allowed: true });
     expect(permission(undefined, "update").allowed).toBe(false);
+    // Names every object answers to are no roles: they allow nothing and break nothing.
+    expect(permission("constructor", "update").allowed).toBe(false);
+    expect(permission("toString,__proto__", "invite").allowed).toBe(false);
     expect(mayManageMember("admin", "owner")).toEqual({ allowed: false, reason: "Only owners can change or remove an owner." });
     expect(mayManageMember("owner", "owner")).toEqual({ allowed: true });
     expect(mayManageMember("admin", "member")).toEqual({ allowed: true });

@@ -1,11 +1,12 @@
 /** What someone may do in an organization, by their role there (better-auth's default roles). */
 export type OrganizationAction = "update" | "delete" | "invite" | "cancel-invitation" | "change-role" | "remove-member" | "manage-teams";
 
-const ALLOWED: Record<string, readonly OrganizationAction[]> = {
-  owner: ["update", "delete", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams"],
-  admin: ["update", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams"],
-  member: [],
-};
+/** A map, not an object: a role stored as "constructor" or "toString" must allow nothing rather than break the page. */
+const ALLOWED: ReadonlyMap<string, readonly OrganizationAction[]> = new Map([
+  ["owner", ["update", "delete", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams"]],
+  ["admin", ["update", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams"]],
+  ["member", []],
+]);
 
 const WHO_MAY: Record<OrganizationAction, string> = {
   update: "Only owners and admins can change the organization's settings.",
@@ -21,7 +22,7 @@ const rolesOf = (role: string) => role.split(",").map((name) => name.trim());
 
 /** Whether `role` (one or several, comma-separated) allows the action, and if not, why not. */
 export function permission(role: string | undefined, action: OrganizationAction): { allowed: true } | { allowed: false; reason: string } {
-  const allowed = role !== undefined && rolesOf(role).some((name) => ALLOWED[name]?.includes(action));
+  const allowed = role !== undefined && rolesOf(role).some((name) => ALLOWED.get(name)?.includes(action) === true);
   return allowed ? { allowed } : { allowed: false, reason: WHO_MAY[action] };
 }
 

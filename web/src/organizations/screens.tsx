@@ -551,10 +551,10 @@ function OrganizationPage({ slug, session }: { slug: string; session: Session })
 export function AcceptInvitationScreen() {
   const { invitationId } = useParams({ strict: false });
   const id = invitationId ?? "";
-  return <RequireSession>{() => <InvitationDecision id={id} />}</RequireSession>;
+  return <RequireSession>{(session) => <InvitationDecision id={id} session={session} />}</RequireSession>;
 }
 
-function InvitationDecision({ id }: { id: string }) {
+function InvitationDecision({ id, session }: { id: string; session: Session }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const invitation = useQuery({ queryKey: ["invitation", id], queryFn: () => orThrow(viaAuth(() => authClient.organization.getInvitation({ query: { id } }))), retry: false });
@@ -562,6 +562,15 @@ function InvitationDecision({ id }: { id: string }) {
   const [rejected, setRejected] = useState(false);
   const [busy, setBusy] = useState<"accept" | "reject" | null>(null);
   if (invitation.isPending) return <Loading what="the invitation" />;
+  // Invitations open only to an address its owner has proven: anyone could sign up with someone else's.
+  if (invitation.error && !session.user.emailVerified) {
+    return (
+      <Page title="Invitation">
+        <Alert tone="error">Confirm your e-mail address to open this invitation.</Alert>
+        <p className="muted">Follow the link we sent to {session.user.email}, or send a new one from the banner above; then open the invitation link again.</p>
+      </Page>
+    );
+  }
   if (invitation.error || !invitation.data) {
     return (
       <Page title="Invitation">
