@@ -67,6 +67,20 @@ describe("npm run admin", () => {
     expect((await updatesWritten(id))[0]?.count).toBe(2);
   });
 
+  it("ends the impersonations of an admin it revokes", async () => {
+    const id = await signUp("impersonating.admin@example.com");
+    const userId = await signUp("impersonated.by.cli@example.com");
+    const admin = stack.browser();
+    await admin.client.signIn.email({ email: "impersonating.admin@example.com", password });
+    expect((await npmRunAdmin(["grant", "impersonating.admin@example.com"])).code).toBe(0);
+    expect((await admin.client.admin.impersonateUser({ userId })).data?.session).toMatchObject({ impersonatedBy: id });
+    expect((await admin.client.getSession()).data?.user.id).toBe(userId);
+
+    expect((await npmRunAdmin(["revoke", "impersonating.admin@example.com"])).code).toBe(0);
+    await expect.poll(async () => (await admin.client.getSession()).data, { timeout: 5_000 }).toBeNull();
+    expect(await stack.auth.context.db("sessions").where({ impersonated_by: id })).toEqual([]);
+  });
+
   it("keeps a user's other roles", async () => {
     const id = await signUp("many.roles@example.com");
     await stack.auth.context.db("users").where({ id }).update({ role: "user,support" });

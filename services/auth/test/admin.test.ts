@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeSessionCache } from "@tollgate/kit";
 import { publishedEvents, type Seen } from "@tollgate/kit/testing";
-import { insertCredentialAccount } from "../src/credentials/credentials.sql.js";
-import { PasswordHasher } from "../src/credentials/passwords.js";
-import { insertUser } from "../src/users/users.sql.js";
-import { PUBLIC_URL, startAuthStack, type AuthStack, type Browser } from "./stack.js";
+import { PUBLIC_URL, ROOT_ADMIN, signInRootAdmin, startAuthStack, type AuthStack, type Browser } from "./stack.js";
 
 const password = "correct horse battery staple";
 const BANNED_MESSAGE = "You have been banned from this application. Please contact support if you believe this is an error.";
-/** In ADMIN_USER_IDS: an admin whatever their role. */
-const ROOT_ID = "root-admin-from-config";
 
 type Member = Browser & { id: string; email: string };
 
@@ -55,14 +50,9 @@ const eventData = async (type: string, id: string) => (await eventsAbout(id)).fi
 type ListUsersQuery = NonNullable<Parameters<Browser["client"]["admin"]["listUsers"]>[0]>["query"];
 
 beforeAll(async () => {
-  stack = await startAuthStack({ ADMIN_USER_IDS: ROOT_ID });
+  stack = await startAuthStack({ ADMIN_USER_IDS: ROOT_ADMIN.id });
   admin = await memberWithRole("admin@example.com", "admin");
-  // ADMIN_USER_IDS names ids, which sign-up makes at random: this user is put in place with a known one.
-  await insertUser(db(), { id: ROOT_ID, name: "Root", email: "root@example.com" });
-  await insertCredentialAccount(db(), ROOT_ID, await new PasswordHasher(4).hash(password));
-  const rootBrowser = stack.browser();
-  await rootBrowser.client.signIn.email({ email: "root@example.com", password });
-  root = { ...rootBrowser, id: ROOT_ID, email: "root@example.com" };
+  root = await signInRootAdmin(stack);
 });
 
 afterAll(async () => {
@@ -344,7 +334,9 @@ describe("managing users", () => {
     expect((await user.client.admin.listUsers({ query: {} })).error?.status).toBe(403);
     expect((await admin.client.admin.setRole({ userId: user.id, role: "admin" })).data?.user).toMatchObject({ id: user.id, role: "admin" });
     expect((await user.client.admin.listUsers({ query: {} })).data?.total).toBeGreaterThan(0);
-    expect((await admin.client.admin.setRole({ userId: user.id, role: ["user", "admin"] })).data?.user.role).toBe("user,admin");
+    // Another admin's role is for a root admin (ADMIN_USER_IDS) to change: demoted, they could be taken over.
+    expect((await admin.client.admin.setRole({ userId: user.id, role: ["user", "admin"] })).error).toMatchObject({ status: 403, code: "YOU_CANNOT_CHANGE_ADMINS_ROLE" });
+    expect((await root.client.admin.setRole({ userId: user.id, role: ["user", "admin"] })).data?.user.role).toBe("user,admin");
     expect((await admin.client.admin.setRole({ userId: user.id, role: "wizard" as "admin" })).error).toMatchObject({
       status: 400,
       code: "YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE",
@@ -352,7 +344,7 @@ describe("managing users", () => {
     });
     expect((await admin.client.admin.setRole({ userId: user.id, role: "toString" as "admin" })).error?.status).toBe(400);
     expect((await admin.client.admin.setRole({ userId: "no-such-user", role: "admin" })).error).toMatchObject({ status: 404, code: "USER_NOT_FOUND" });
-    await admin.client.admin.setRole({ userId: user.id, role: "user" });
+    await root.client.admin.setRole({ userId: user.id, role: "user" });
     expect((await user.client.admin.listUsers({ query: {} })).error?.status).toBe(403);
   });
 
@@ -365,6 +357,32 @@ describe("managing users", () => {
     expect((await set("set by the admin")).data).toEqual({ status: true });
     expect((await stack.browser().client.signIn.email({ email: "reset.by.admin@example.com", password })).error?.status).toBe(401);
     expect((await stack.browser().client.signIn.email({ email: "reset.by.admin@example.com", password: "set by the admin" })).data).toBeTruthy();
+  });
+
+  it("sets an admin's password only for themselves or an admin who may impersonate admins", async () => {
+    const other = await memberWithRole("other.admin.password@example.com", "user,admin");
+    expect((await admin.client.admin.setUserPassword({ userId: other.id, newPassword: "set by a peer" })).error).toMatchObject({
+      status: 403,
+      code: "YOU_CANNOT_SET_ADMINS_PASSWORD",
+      message: "You cannot set another admin's password",
+    });
+    expect((await admin.client.admin.setUserPassword({ userId: root.id, newPassword: "set by a peer" })).error).toMatchObject({ status: 403, code: "YOU_CANNOT_SET_ADMINS_PASSWORD" });
+    expect((await other.client.admin.setUserPassword({ userId: other.id, newPassword: "set by myself" })).data).toEqual({ status: true });
+    expect((await root.client.admin.setUserPassword({ userId: other.id, newPassword: "set by the root admin" })).data).toEqual({ status: true });
+    expect((await stack.browser().client.signIn.email({ email: other.email, password: "set by the root admin" })).data?.user.id).toBe(other.id);
+  });
+
+  it("changes an admin's address only for themselves or an admin who may impersonate admins", async () => {
+    const other = await memberWithRole("other.admin.email@example.com", "admin");
+    expect((await admin.client.admin.updateUser({ userId: other.id, data: { email: "peer.mailbox@example.com", name: "Renamed" } })).error).toMatchObject({
+      status: 403,
+      code: "YOU_CANNOT_SET_ADMINS_EMAIL",
+      message: "You cannot change another admin's email",
+    });
+    expect(await db()("users").where({ id: other.id }).first()).toMatchObject({ email: "other.admin.email@example.com", name: "Member" });
+    // Everything else about another admin is still an admin's to change.
+    expect((await admin.client.admin.updateUser({ userId: other.id, data: { name: "Renamed" } })).data).toMatchObject({ name: "Renamed" });
+    expect((await root.client.admin.updateUser({ userId: other.id, data: { email: "moved.by.root@example.com" } })).data).toMatchObject({ email: "moved.by.root@example.com" });
   });
 
   it("removes a user, whose sessions stop working at once, but never the admin themselves", async () => {
@@ -558,12 +576,73 @@ describe("impersonation", () => {
     }
   });
 
-  it("fails to return, as better-auth does, when the admin's own session ended meanwhile", async () => {
+  it("ends with the admin's own session, which it stands on", async () => {
     const user = await member("left.behind@example.com");
     const support = await memberWithRole("support.four@example.com", "admin");
-    await support.client.admin.impersonateUser({ userId: user.id });
+    const acting = (await support.client.admin.impersonateUser({ userId: user.id })).data?.session;
+    expect(await identityAtOrganization(support)).toMatchObject({ kind: "user", user_id: user.id });
     await admin.client.admin.revokeUserSessions({ userId: support.id });
+    await expect.poll(() => identityAtOrganization(support), { timeout: 5_000 }).toEqual({ kind: "anonymous" });
+    expect((await support.client.admin.stopImpersonating()).error).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
+    await expect
+      .poll(async () => (await eventData("session.revoked", user.id)).at(-1), { timeout: 5_000 })
+      .toMatchObject({ user_id: user.id, sessions: [{ id: acting?.id }] });
+    // The user's own session is not the admin's to end.
+    expect(await identityAtOrganization(user)).toMatchObject({ kind: "user", user_id: user.id });
+  });
+
+  it("fails to return, as better-auth does, when the admin's own session expired meanwhile", async () => {
+    const user = await member("outlasted@example.com");
+    const support = await memberWithRole("support.seven@example.com", "admin");
+    const own = (await support.client.getSession()).data?.session;
+    await support.client.admin.impersonateUser({ userId: user.id });
+    await db()("sessions").where({ id: own?.id }).update({ expires_at: new Date(Date.now() - 1_000) });
     expect((await support.client.admin.stopImpersonating()).error).toMatchObject({ status: 500, message: "Failed to find admin session" });
+  });
+
+  it("ends an impersonation begun from another, with it", async () => {
+    const other = await memberWithRole("impersonated.admin@example.com", "admin");
+    const user = await member("impersonated.twice@example.com");
+    const rootBrowser = stack.browser();
+    await rootBrowser.client.signIn.email({ email: root.email, password });
+    const first = (await rootBrowser.client.admin.impersonateUser({ userId: other.id })).data?.session;
+    // Acting as the other admin, the root admin impersonates a user in turn: it ends no later than the first.
+    const second = (await rootBrowser.client.admin.impersonateUser({ userId: user.id })).data?.session;
+    expect(second).toMatchObject({ impersonatedBy: other.id });
+    expect(new Date(second?.expiresAt ?? 0).getTime()).toBeLessThanOrEqual(new Date(first?.expiresAt ?? 0).getTime());
+    const copy = stack.browser();
+    await copy.jar.setCookie(await rootBrowser.jar.getCookieString(stack.gateway.url), stack.gateway.url);
+    expect(await identityAtOrganization(copy)).toMatchObject({ kind: "user", user_id: user.id });
+    // The other admin signs out everywhere: what was done in their name ends too.
+    await other.client.revokeSessions();
+    await expect.poll(() => identityAtOrganization(copy), { timeout: 5_000 }).toEqual({ kind: "anonymous" });
+    expect(await db()("sessions").where({ impersonated_by: other.id })).toEqual([]);
+  });
+
+  it("ends when the user becomes an admin, unless the admin may impersonate admins", async () => {
+    const user = await member("promoted.meanwhile@example.com");
+    const support = await memberWithRole("support.eight@example.com", "admin");
+    await support.client.admin.impersonateUser({ userId: user.id });
+    const rootBrowser = stack.browser();
+    await rootBrowser.client.signIn.email({ email: root.email, password });
+    await rootBrowser.client.admin.impersonateUser({ userId: user.id });
+    for (const browser of [support, rootBrowser]) expect(await identityAtOrganization(browser)).toMatchObject({ kind: "user", user_id: user.id });
+
+    await admin.client.admin.updateUser({ userId: user.id, data: { role: "admin" } });
+    await expect.poll(() => identityAtOrganization(support), { timeout: 5_000 }).toEqual({ kind: "anonymous" });
+    expect(await identityAtOrganization(rootBrowser)).toMatchObject({ kind: "user", user_id: user.id });
+    expect(await identityAtOrganization(user)).toMatchObject({ kind: "user", user_id: user.id });
+  });
+
+  it("goes on while the admin keeps the right to impersonate", async () => {
+    const user = await member("still.impersonated@example.com");
+    const support = await memberWithRole("support.nine@example.com", "admin");
+    await support.client.admin.impersonateUser({ userId: user.id });
+    await admin.client.admin.setRole({ userId: support.id, role: ["user", "admin"] });
+    await admin.client.admin.updateUser({ userId: support.id, data: { name: "Renamed Support" } });
+    await admin.client.admin.setRole({ userId: user.id, role: "user" });
+    expect(await identityAtOrganization(support)).toMatchObject({ kind: "user", user_id: user.id });
+    expect((await support.client.admin.stopImpersonating()).data?.user.id).toBe(support.id);
   });
 
   it("returns only to a session of the admin who impersonated", async () => {

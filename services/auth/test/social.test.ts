@@ -2,7 +2,7 @@ import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SecretVault } from "@tollgate/kit";
 import { hashToken } from "../src/sessions/sessions.sql.js";
-import { LocalIdentityProvider, TENANT_ID } from "./identity-provider.js";
+import { followRedirects, LocalIdentityProvider, signInThroughProvider, TENANT_ID } from "./identity-provider.js";
 import { PUBLIC_URL, startAuthStack, viaGateway, type AuthStack, type Browser } from "./stack.js";
 
 let idp: LocalIdentityProvider;
@@ -33,32 +33,6 @@ function nextPerson(overrides: Partial<LocalIdentityProvider["person"]> = {}) {
   people += 1;
   idp.person = { id: String(5000 + people), email: `person${people}@example.com`, emailVerified: true, name: `Person ${people}`, picture: `https://images.example/${people}.png`, ...overrides };
   return idp.person;
-}
-
-/**
- * Follows redirects as a browser would, with its cookies, through the identity provider and back,
- * until one leads off the auth API; returns where the browser ends up.
- */
-async function follow(browser: Browser, start: string): Promise<URL> {
-  let next = new URL(start);
-  for (let hop = 0; hop < 10; hop++) {
-    const onSite = next.origin === new URL(PUBLIC_URL).origin;
-    if (onSite && (!next.pathname.startsWith("/api/auth/") || next.pathname === "/api/auth/error")) return next;
-    const target = onSite ? viaGateway(stack, next.href) : next.href;
-    const response = await browser.fetch(target, { redirect: "manual" });
-    const location = response.headers.get("location");
-    if (!location) throw new Error(`${target} answered ${response.status} without a redirect`);
-    next = new URL(location, onSite ? PUBLIC_URL : target);
-  }
-  throw new Error("too many redirects");
-}
-
-/** Signs in with a provider through better-auth's client and the full redirect flow; returns where it ends. */
-async function signInWith(browser: Browser, provider: string, options: Record<string, unknown> = {}): Promise<URL> {
-  const { data, error } = await browser.client.signIn.social({ provider, callbackURL: "/dashboard", newUserCallbackURL: "/welcome", disableRedirect: true, ...options });
-  expect(error).toBeNull();
-  expect(data).toMatchObject({ redirect: false });
-  return follow(browser, (data as { url: string }).url);
 }
 
 /** The authorization request a flow sends the browser to, without following it. */
@@ -94,7 +68,7 @@ describe("social sign-in through the redirect flow", () => {
     expect(authorization.searchParams.get("code_challenge_method")).toBe("S256");
     expect(authorization.searchParams.get("state")).toMatch(/^[A-Za-z0-9]{32}$/);
 
-    const landed = await signInWith(browser, "google");
+    const landed = await signInThroughProvider(stack, browser, "google");
     expect(landed.pathname).toBe("/welcome");
     const { data: session } = await browser.client.getSession();
     expect(session?.user).toMatchObject({ email: person.email, name: person.name, emailVerified: true, image: person.picture });
@@ -102,7 +76,7 @@ describe("social sign-in through the redirect flow", () => {
     expect(accounts).toEqual([expect.objectContaining({ providerId: "google", accountId: person.id, userId: session?.user.id, scopes: ["dummy"] })]);
 
     const again = stack.browser();
-    expect((await signInWith(again, "google")).pathname).toBe("/dashboard");
+    expect((await signInThroughProvider(stack, again, "google")).pathname).toBe("/dashboard");
     const { data: second } = await again.client.getSession();
     expect(second?.user.id).toBe(session?.user.id);
     expect(second?.session.token).not.toBe(session?.session.token);
@@ -111,7 +85,7 @@ describe("social sign-in through the redirect flow", () => {
   it("takes a GitHub user's verified primary address from the e-mails endpoint, and the login for a missing name", async () => {
     const person = nextPerson({ name: "unused" });
     const browser = stack.browser();
-    expect((await signInWith(browser, "github")).pathname).toBe("/welcome");
+    expect((await signInThroughProvider(stack, browser, "github")).pathname).toBe("/welcome");
     const { data } = await browser.client.getSession();
     expect(data?.user).toMatchObject({ email: person.email, emailVerified: true, name: "ada-l", image: person.picture });
     expect(idp.profileCalls).toEqual(expect.arrayContaining(["/github/user", "/github/user/emails"]));
@@ -123,7 +97,7 @@ describe("social sign-in through the redirect flow", () => {
     const authorization = await authorizationRequest(browser, "discord");
     expect(authorization.searchParams.get("code_challenge")).toBeNull();
     expect(authorization.searchParams.get("scope")).toBe("identify email");
-    await signInWith(browser, "discord");
+    await signInThroughProvider(stack, browser, "discord");
     const { data } = await browser.client.getSession();
     expect(data?.user).toMatchObject({ email: person.email, name: person.name, image: `https://cdn.discordapp.com/avatars/${person.id}/a_1269e74af4df7417b13759eae50c83dc.gif` });
   });
@@ -133,7 +107,7 @@ describe("social sign-in through the redirect flow", () => {
     const browser = stack.browser();
     const authorization = await authorizationRequest(browser, "microsoft");
     expect(authorization.searchParams.get("scope")).toBe("openid profile email User.Read offline_access");
-    await signInWith(browser, "microsoft");
+    await signInThroughProvider(stack, browser, "microsoft");
     expect(await accountRow("microsoft", person.id)).toBeDefined();
     const { data } = await browser.client.getSession();
     // Microsoft's token says nothing of verification for this person.
@@ -150,7 +124,7 @@ describe("social sign-in through the redirect flow", () => {
     // Posted from Apple's site: no cookies, another origin.
     const posted = await fetch(callback.origin + callback.pathname, { method: "POST", body: form, headers: { origin: "https://appleid.apple.com" }, redirect: "manual" });
     expect(posted.status).toBe(302);
-    const landed = await follow(browser, new URL(posted.headers.get("location") ?? "").href);
+    const landed = await followRedirects(stack, browser, new URL(posted.headers.get("location") ?? "").href);
     expect(landed.pathname).toBe("/dashboard");
     const { data } = await browser.client.getSession();
     expect(data?.user).toMatchObject({ email: person.email, name: "Grace Hopper", emailVerified: true });
@@ -159,7 +133,7 @@ describe("social sign-in through the redirect flow", () => {
   it("keeps provider tokens only sealed, and hands them out through get-access-token", async () => {
     const person = nextPerson();
     const browser = stack.browser();
-    await signInWith(browser, "google");
+    await signInThroughProvider(stack, browser, "google");
     const row = await accountRow("google", person.id);
     const { data: accounts } = await browser.client.listAccounts();
     const { data: tokens } = await browser.client.getAccessToken({ accountId: accounts?.[0]?.id ?? "" });
@@ -252,7 +226,7 @@ describe("linking accounts", () => {
     const person = nextPerson();
     const local = await passwordUser(person.email, true);
     const browser = stack.browser();
-    expect((await signInWith(browser, "google")).pathname).toBe("/dashboard");
+    expect((await signInThroughProvider(stack, browser, "google")).pathname).toBe("/dashboard");
     const { data: session } = await browser.client.getSession();
     const { data: localSession } = await local.client.getSession();
     expect(session?.user.id).toBe(localSession?.user.id);
@@ -263,11 +237,31 @@ describe("linking accounts", () => {
     const unverifiedAtProvider = nextPerson({ emailVerified: false });
     await passwordUser(unverifiedAtProvider.email, true);
     const browser = stack.browser();
-    expect((await signInWith(browser, "discord", { errorCallbackURL: "/oops" })).href).toBe(`${PUBLIC_URL}/oops?error=account_not_linked`);
+    expect((await signInThroughProvider(stack, browser, "discord", { errorCallbackURL: "/oops" })).href).toBe(`${PUBLIC_URL}/oops?error=account_not_linked`);
     // The user's own address need not be verified for a provider that verified it.
     const unverifiedLocal = nextPerson();
     await passwordUser(unverifiedLocal.email, false);
-    expect((await signInWith(stack.browser(), "google")).pathname).toBe("/dashboard");
+    expect((await signInThroughProvider(stack, stack.browser(), "google")).pathname).toBe("/dashboard");
+  });
+
+  it("gives an address held unproven to the person who proves it, taking every other way in from whoever held it", async () => {
+    const owner = nextPerson();
+    // Microsoft says nothing of verification: anyone can claim the owner's address there first.
+    const squatterAtMicrosoft = { ...owner, id: `squatter-${owner.id}` };
+    idp.person = squatterAtMicrosoft;
+    const squatter = stack.browser();
+    await signInThroughProvider(stack, squatter, "microsoft");
+    const squatted = (await squatter.client.getSession()).data?.user;
+    expect(squatted).toMatchObject({ email: owner.email, emailVerified: false });
+
+    idp.person = owner;
+    const browser = stack.browser();
+    expect((await signInThroughProvider(stack, browser, "google")).pathname).toBe("/dashboard");
+    expect((await browser.client.getSession()).data?.user).toMatchObject({ id: squatted?.id, emailVerified: true });
+    expect((await browser.client.listAccounts()).data?.map((account) => account.providerId)).toEqual(["google"]);
+    await expect.poll(async () => (await squatter.client.getSession()).data, { timeout: 5_000 }).toBeNull();
+    idp.person = squatterAtMicrosoft;
+    expect((await signInThroughProvider(stack, stack.browser(), "microsoft", { errorCallbackURL: "/oops" })).href).toBe(`${PUBLIC_URL}/oops?error=account_not_linked`);
   });
 
   it("joins on a trusted provider's word, and only verified users where that is required", async () => {
@@ -299,7 +293,7 @@ describe("linking accounts", () => {
     const person = nextPerson();
     const browser = await passwordUser(person.email, true);
     const { data } = await browser.client.linkSocial({ provider: "github", callbackURL: "/settings/accounts", disableRedirect: true });
-    expect((await follow(browser, (data as { url: string }).url)).pathname).toBe("/settings/accounts");
+    expect((await followRedirects(stack, browser, (data as { url: string }).url)).pathname).toBe("/settings/accounts");
     const { data: accounts } = await browser.client.listAccounts();
     const github = accounts?.find((account) => account.providerId === "github");
     expect(github).toMatchObject({ accountId: person.id, scopes: ["dummy"] });
@@ -307,7 +301,7 @@ describe("linking accounts", () => {
     const stranger = await passwordUser(`stranger${people}@example.com`, true);
     const linkFor = async (who: Browser) => {
       const { data: flow } = await who.client.linkSocial({ provider: "github", callbackURL: "/settings/accounts", errorCallbackURL: "/settings/accounts", disableRedirect: true });
-      return (await follow(who, (flow as { url: string }).url)).searchParams.get("error");
+      return (await followRedirects(stack, who, (flow as { url: string }).url)).searchParams.get("error");
     };
     expect(await linkFor(stranger)).toBe("email_does_not_match");
     // The same GitHub account, now telling the stranger's address: it is someone else's already.
@@ -391,7 +385,7 @@ describe("provider tokens", () => {
   it("refreshes on demand and when the access token is about to expire", async () => {
     nextPerson();
     const browser = stack.browser();
-    await signInWith(browser, "google");
+    await signInThroughProvider(stack, browser, "google");
     const accountId = (await browser.client.listAccounts()).data?.[0]?.id ?? "";
     const before = await browser.client.getAccessToken({ accountId });
 

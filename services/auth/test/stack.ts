@@ -8,7 +8,10 @@ import type { RunningService, ServiceConfig } from "@tollgate/kit";
 import type { Server } from "node:http";
 import { createTestEnvironment, startEchoUpstream, startTestService, testLogger, type TestEnvironment } from "@tollgate/kit/testing";
 import { loadGatewayConfig, startGateway, type RunningGateway } from "@tollgate/gateway";
+import { insertCredentialAccount } from "../src/credentials/credentials.sql.js";
+import { PasswordHasher } from "../src/credentials/passwords.js";
 import { authService } from "../src/service.js";
+import { insertUser } from "../src/users/users.sql.js";
 import type { AuthEnv } from "../src/config.js";
 
 export const PUBLIC_URL = "http://localhost:3000";
@@ -114,4 +117,17 @@ export async function startAuthStack(
 export function viaGateway(stack: Pick<AuthStack, "gateway">, link: string): string {
   const url = new URL(link);
   return `${stack.gateway.url}${url.pathname}${url.search}`;
+}
+
+/** A platform admin named in ADMIN_USER_IDS (start the stack with `ADMIN_USER_IDS: ROOT_ADMIN.id`): an admin whatever their role. */
+export const ROOT_ADMIN = { id: "root-admin-from-config", email: "root@example.com", password: "correct horse battery staple" };
+
+/** Puts ROOT_ADMIN in place (sign-up makes ids at random; ADMIN_USER_IDS names a known one) and signs them in. */
+export async function signInRootAdmin(stack: AuthStack): Promise<Browser & { id: string; email: string }> {
+  const { db } = stack.auth.context;
+  await insertUser(db, { id: ROOT_ADMIN.id, name: "Root", email: ROOT_ADMIN.email });
+  await insertCredentialAccount(db, ROOT_ADMIN.id, await new PasswordHasher(4).hash(ROOT_ADMIN.password));
+  const browser = stack.browser();
+  await browser.client.signIn.email({ email: ROOT_ADMIN.email, password: ROOT_ADMIN.password });
+  return { ...browser, id: ROOT_ADMIN.id, email: ROOT_ADMIN.email };
 }

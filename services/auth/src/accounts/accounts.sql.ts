@@ -27,6 +27,10 @@ export const listAccounts = (db: Knex, userId: string) => db<AccountRow>("accoun
 
 export const deleteAccount = (db: Knex, userId: string, id: string) => db<AccountRow>("accounts").where({ user_id: userId, id }).delete();
 
+/** Deletes every account of a user but the one kept. */
+export const deleteOtherAccounts = (db: Knex, userId: string, keptId: string) =>
+  db<AccountRow>("accounts").where({ user_id: userId }).whereNot({ id: keptId }).delete();
+
 export const findAccountByKey = (db: Knex, providerId: string, accountId: string) =>
   db<AccountRow>("accounts").where({ provider_id: providerId, account_id: accountId }).first();
 

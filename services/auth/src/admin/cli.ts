@@ -2,8 +2,10 @@
 import { z } from "zod";
 import { busNames, userUpdated } from "@tollgate/proto";
 import { ConfigError, createDatabase, describeStartupError, env, loadConfig, Outbox, serviceEnv } from "@tollgate/kit";
+import { authEnv } from "../config.js";
 import { userEventData } from "../users/user-output.js";
 import { findUserByEmail, updateUser } from "../users/users.sql.js";
+import { endDisallowedImpersonations } from "./impersonation.js";
 
 const USAGE = "usage: npm run admin -- grant <email> | revoke <email>";
 
@@ -18,6 +20,8 @@ const cliEnv = z.object({
   DATABASE_URL: serviceEnv.DATABASE_URL,
   DATABASE_SCHEMA: env.string("a Postgres schema name", "auth"),
   NATS_PREFIX: serviceEnv.NATS_PREFIX,
+  /** Who stays an admin whatever their role, for the impersonations a role change ends. */
+  ADMIN_USER_IDS: authEnv.shape.ADMIN_USER_IDS,
 });
 
 /** A comma-separated role list with `admin` added (in place of the default `user`) or taken out. */
@@ -64,6 +68,7 @@ async function main(args: string[]): Promise<number> {
     await db.transaction(async (trx) => {
       const changed = await updateUser(trx, user.id, { role });
       if (changed) await outbox.emit(trx, userUpdated, userEventData(changed));
+      await endDisallowedImpersonations({ config, outbox }, trx, user.id);
     });
     process.stdout.write(`${user.email} is ${grant ? "now an admin" : "no longer an admin"} (roles: ${role})\n`);
     return 0;

@@ -1,19 +1,38 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, HttpError, type Endpoint, type Knex } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
 import { revokeSessions, startSession } from "../sessions/lifecycle.js";
 import { sessionCacheOf, sessionJson } from "../sessions/session-output.js";
-import { findSessionById, rekeySession } from "../sessions/sessions.sql.js";
+import { findSessionById, listImpersonationsInvolving, rekeySession } from "../sessions/sessions.sql.js";
 import { userJson } from "../users/user-output.js";
-import { findUserById, liftExpiredBan } from "../users/users.sql.js";
-import { hasPermission, isAdminUser, requirePermission } from "./permissions.js";
+import { findUserById, liftExpiredBan, type UserRow } from "../users/users.sql.js";
+import { hasPermission, mayActAs, requirePermission, type AdminSettings } from "./permissions.js";
 
 /** better-auth's default impersonationSessionDuration. */
 const IMPERSONATION_SECONDS = 3600;
 
 const adminSessionNotFound = () => new HttpError(500, "INTERNAL_SERVER_ERROR", "Failed to find admin session");
+
+/** What impersonate-user asks of the admin and the user, asked again whenever either of them changes. */
+const mayImpersonate = (config: AdminSettings, admin: UserRow, target: UserRow) =>
+  !admin.banned && hasPermission(config, admin, { user: ["impersonate"] }) && mayActAs(config, admin, target);
+
+/**
+ * Ends the impersonations a change to a user no longer allows: those begun by them once they may not
+ * impersonate (demoted, banned, removed), and those acting as them once they are an admin their
+ * impersonator may not act as. An impersonation lasts no longer than the right it was begun with.
+ */
+export async function endDisallowedImpersonations(auth: Pick<Auth, "outbox"> & { config: AdminSettings }, trx: Knex.Transaction, userId: string): Promise<void> {
+  for (const impersonation of await listImpersonationsInvolving(trx, userId)) {
+    const admin = await findUserById(trx, impersonation.impersonated_by);
+    const target = await findUserById(trx, impersonation.user_id);
+    if (!admin || !target || !mayImpersonate(auth.config, admin, target)) {
+      await revokeSessions(auth, trx, { userId: impersonation.user_id, ids: [impersonation.id] });
+    }
+  }
+}
 
 /**
  * impersonate-user and stop-impersonating.
@@ -31,17 +50,17 @@ export function impersonationEndpoints(auth: Auth): Endpoint[] {
       const admin = await requirePermission(auth, identity, req, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
       const found = await findUserById(db, body.userId);
       if (!found) throw authError(404, "USER_NOT_FOUND");
-      if (isAdminUser(config, found) && !hasPermission(config, admin.user, { user: ["impersonate-admins"] })) {
-        throw authError(403, "YOU_CANNOT_IMPERSONATE_ADMINS");
-      }
+      if (!mayActAs(config, admin.user, found)) throw authError(403, "YOU_CANNOT_IMPERSONATE_ADMINS");
       // better-auth refuses every new session of a banned user, this one included.
       const target = await liftExpiredBan(db, found);
       if (target.banned) throw authError(403, "BANNED_USER");
+      // It acts on the authority of the admin's own session, so it never outlasts that session.
+      const lifetimeSeconds = Math.min(IMPERSONATION_SECONDS, (admin.session.expires_at.getTime() - Date.now()) / 1000);
       // Like better-auth's, the impersonation cookie ends with the browser session.
       const { session, token } = await startSession(auth, db, res, target, {
         req,
         persistent: false,
-        impersonation: { by: admin.user.id, sessionId: admin.session.id, lifetimeSeconds: IMPERSONATION_SECONDS },
+        impersonation: { by: admin.user.id, sessionId: admin.session.id, lifetimeSeconds },
       });
       return { session: sessionJson(session, token), user: userJson(target) };
     }),

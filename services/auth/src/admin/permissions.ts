@@ -42,8 +42,11 @@ function allows(statements: Statements, wanted: Permissions): boolean {
   );
 }
 
+/** What the rules below read of the settings; the admin command line has no more. */
+export type AdminSettings = Pick<AuthConfig, "ADMIN_USER_IDS">;
+
 /** Whether a user may do all of `wanted`: anything for a user id in ADMIN_USER_IDS, else what one of their roles allows. */
-export function hasPermission(config: AuthConfig, user: Pick<UserRow, "id" | "role">, wanted: Permissions): boolean {
+export function hasPermission(config: AdminSettings, user: Pick<UserRow, "id" | "role">, wanted: Permissions): boolean {
   if (config.ADMIN_USER_IDS.includes(user.id)) return true;
   return rolesOf(user.role).some((role) => {
     const statements = statementsOf(role);
@@ -52,8 +55,16 @@ export function hasPermission(config: AuthConfig, user: Pick<UserRow, "id" | "ro
 }
 
 /** An admin, as impersonation sees one: the `admin` role among theirs, or listed in ADMIN_USER_IDS. */
-export const isAdminUser = (config: AuthConfig, user: Pick<UserRow, "id" | "role">) =>
+export const isAdminUser = (config: AdminSettings, user: Pick<UserRow, "id" | "role">) =>
   config.ADMIN_USER_IDS.includes(user.id) || rolesOf(user.role).includes("admin");
+
+/**
+ * Whether `actor` may act as `target`: impersonate them, or set how they sign in. Anyone may be acted
+ * as but an admin, whom only those allowed to impersonate admins may act as; otherwise one admin could
+ * take over another's account and rights.
+ */
+export const mayActAs = (config: AdminSettings, actor: Pick<UserRow, "id" | "role">, target: Pick<UserRow, "id" | "role">) =>
+  !isAdminUser(config, target) || hasPermission(config, actor, { user: ["impersonate-admins"] });
 
 export const knownRole = (role: string) => statementsOf(role) !== undefined;
 

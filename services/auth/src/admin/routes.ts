@@ -1,20 +1,21 @@
 import { z } from "zod";
 import { defineEndpoint, HttpError, randomId, type Endpoint } from "@tollgate/kit";
-import { userBanned, userCreated, userDeleted, userUpdated } from "@tollgate/proto";
+import { userBanned, userCreated, userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
-import { authError } from "../http/errors.js";
-import { requireSession } from "../sessions/current-session.js";
+import { authError, type AuthErrorCode } from "../http/errors.js";
+import { requireSession, type CurrentSession } from "../sessions/current-session.js";
 import { revokeSessions } from "../sessions/lifecycle.js";
 import { sessionJson } from "../sessions/session-output.js";
 import { findSessionByTokenHash, hashToken, listUserSessions } from "../sessions/sessions.sql.js";
 import { userEventData, userJson } from "../users/user-output.js";
 import { assertUsernameAvailable, normalizeUsername } from "../users/username.js";
-import { deleteUser, findUserByEmail, findUserById, insertUser, updateUser, type UserChanges, type UserRow } from "../users/users.sql.js";
+import { removeUser } from "../users/delete-user.js";
+import { findUserByEmail, findUserById, insertUser, updateUser, type UserChanges, type UserRow } from "../users/users.sql.js";
 import { queryUsers } from "./admin.sql.js";
-import { impersonationEndpoints } from "./impersonation.js";
-import { hasPermission, knownRole, requirePermission } from "./permissions.js";
+import { endDisallowedImpersonations, impersonationEndpoints } from "./impersonation.js";
+import { hasPermission, knownRole, mayActAs, requirePermission } from "./permissions.js";
 import { FILTER_OPERATORS, SEARCH_OPERATORS, userQueryOf } from "./user-query.js";
 
 const userId = z.coerce.string();
@@ -91,7 +92,10 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
     if (holder && holder.id !== owner) throw authError(400, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
   }
 
-  /** Changes a user and announces it; a ban also ends every session of theirs, in the same transaction. */
+  /**
+   * Changes a user and announces it, in one transaction: a ban also ends every session of theirs, and
+   * a new role or a ban ends the impersonations it no longer allows.
+   */
   async function changeUser(id: string, changes: UserChanges): Promise<UserRow> {
     return db.transaction(async (trx) => {
       const user = await updateUser(trx, id, changes);
@@ -101,8 +105,17 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
         await revokeSessions(auth, trx, { userId: id });
         await outbox.emit(trx, userBanned, { id, reason: user.ban_reason, expires_at: user.ban_expires?.toISOString() ?? null });
       }
+      if (changes.role !== undefined || changes.banned === true) await endDisallowedImpersonations(auth, trx, id);
       return user;
     });
+  }
+
+  /**
+   * A password or an address (where password resets go) is a way into an account: an admin may set
+   * another admin's only if they may act as them, or one admin could take over another.
+   */
+  function assertMayChangeWayIn(current: CurrentSession, target: UserRow, refusal: AuthErrorCode): void {
+    if (target.id !== current.user.id && !mayActAs(config, current.user, target)) throw authError(403, refusal);
   }
 
   return [
@@ -176,14 +189,18 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
         await assertEmailFree(changes.email, body.userId);
       }
       if (data.username !== undefined) await assertUsernameAvailable(db, data.username, body.userId);
-      await existingUser(body.userId);
+      const target = await existingUser(body.userId);
+      if (changes.email !== undefined && changes.email !== target.email) assertMayChangeWayIn(admin, target, "YOU_CANNOT_SET_ADMINS_EMAIL");
+      if (changes.role !== undefined && changes.role !== target.role) assertMayChangeWayIn(admin, target, "YOU_CANNOT_CHANGE_ADMINS_ROLE");
       return userJson(await changeUser(body.userId, changes));
     }),
 
     defineEndpoint("/admin/set-role", { method: "POST", body: z.object({ userId, role: roles }) }, async ({ body, identity, req }) => {
-      await requirePermission(auth, identity, req, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
+      const admin = await requirePermission(auth, identity, req, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
       const role = rolesToStore(body.role);
-      await existingUser(body.userId);
+      const target = await existingUser(body.userId);
+      // Demoted first, another admin's password and address would be anyone's to set.
+      if (role !== target.role) assertMayChangeWayIn(admin, target, "YOU_CANNOT_CHANGE_ADMINS_ROLE");
       return { user: userJson(await changeUser(body.userId, { role })) };
     }),
 
@@ -236,11 +253,8 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
       const admin = await requirePermission(auth, identity, req, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
       if (body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_REMOVE_YOURSELF");
       await existingUser(body.userId);
-      // Sessions and accounts go with the user; the gateway drops its cached sessions on user.deleted.
-      await db.transaction(async (trx) => {
-        await deleteUser(trx, body.userId);
-        await outbox.emit(trx, userDeleted, { id: body.userId });
-      });
+      // The gateway drops the user's cached sessions on user.deleted.
+      await db.transaction((trx) => removeUser(auth, trx, body.userId));
       return { success: true };
     }),
 
@@ -248,9 +262,9 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
       "/admin/set-user-password",
       { method: "POST", body: z.object({ newPassword: z.string().min(1, "newPassword cannot be empty"), userId: userId.min(1, "userId cannot be empty") }) },
       async ({ body, identity, req }) => {
-        await requirePermission(auth, identity, req, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
+        const admin = await requirePermission(auth, identity, req, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
         assertPasswordLength(config, body.newPassword);
-        await existingUser(body.userId);
+        assertMayChangeWayIn(admin, await existingUser(body.userId), "YOU_CANNOT_SET_ADMINS_PASSWORD");
         const hash = await passwords.hash(body.newPassword);
         const account = await findCredentialAccount(db, body.userId);
         if (account) await setAccountPassword(db, account.id, hash);

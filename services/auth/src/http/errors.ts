@@ -50,6 +50,10 @@ export const AUTH_ERRORS = {
   YOU_CANNOT_REMOVE_YOURSELF: "You cannot remove yourself",
   YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE: "You are not allowed to set a non-existent role value",
   YOU_CANNOT_IMPERSONATE_ADMINS: "You cannot impersonate admins",
+  /** Tollgate's own, beside YOU_CANNOT_IMPERSONATE_ADMINS: better-auth lets any admin do these to another. */
+  YOU_CANNOT_SET_ADMINS_PASSWORD: "You cannot set another admin's password",
+  YOU_CANNOT_SET_ADMINS_EMAIL: "You cannot change another admin's email",
+  YOU_CANNOT_CHANGE_ADMINS_ROLE: "You cannot change another admin's role",
   YOU_ARE_NOT_ALLOWED_TO_SET_USERS_EMAIL: "You are not allowed to update users email",
   PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER: "Password cannot be updated through update-user. Use the set-user-password endpoint instead",
   USER_ID_CANNOT_BE_UPDATED: "User id cannot be updated",

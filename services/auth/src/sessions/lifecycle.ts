@@ -4,7 +4,7 @@ import type { Knex } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import type { UserRow } from "../users/users.sql.js";
 import { sessionCacheOf } from "./session-output.js";
-import { deleteSessions, insertSession, type SessionRow } from "./sessions.sql.js";
+import { deleteSessions, insertSession, listImpersonationsFrom, type SessionRow } from "./sessions.sql.js";
 
 /** better-auth's lifetime for a session that should end with the browser session. */
 const BROWSER_SESSION_SECONDS = 24 * 3600;
@@ -37,19 +37,21 @@ export async function startSession(
 
 /**
  * Ends sessions inside the caller's transaction and announces it, so the gateway drops them from
- * its cache at once instead of when their cache entries expire.
+ * its cache at once instead of when their cache entries expire. An impersonation acts on the
+ * authority of the admin's session it was begun from, so it ends with that session.
  */
 export async function revokeSessions(
-  auth: Auth,
+  auth: Pick<Auth, "outbox">,
   trx: Knex.Transaction,
   filter: { userId: string; ids?: string[]; except?: string },
-): Promise<number> {
+): Promise<void> {
   const revoked = await deleteSessions(trx, filter);
-  if (revoked.length > 0) {
-    await auth.outbox.emit(trx, sessionRevoked, {
-      user_id: filter.userId,
-      sessions: revoked.map((session) => ({ id: session.id, token_hash: session.token_hash })),
-    });
+  if (revoked.length === 0) return;
+  await auth.outbox.emit(trx, sessionRevoked, {
+    user_id: filter.userId,
+    sessions: revoked.map((session) => ({ id: session.id, token_hash: session.token_hash })),
+  });
+  for (const impersonation of await listImpersonationsFrom(trx, revoked.map((session) => session.id))) {
+    await revokeSessions(auth, trx, { userId: impersonation.user_id, ids: [impersonation.id] });
   }
-  return revoked.length;
 }

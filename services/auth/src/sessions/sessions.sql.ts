@@ -78,6 +78,20 @@ export async function extendSession(db: Knex, id: string, expiresAt: Date): Prom
   return row;
 }
 
+/** A session in which an admin acts as its user. */
+export type ImpersonationRow = SessionRow & { impersonated_by: string };
+
+/** The impersonations begun from any of these sessions. */
+export const listImpersonationsFrom = (db: Knex, sessionIds: string[]) =>
+  db<SessionRow>("sessions").whereIn("impersonator_session_id", sessionIds).select<ImpersonationRow[]>("*");
+
+/** The impersonations a user takes part in: begun by them, or acting as them. */
+export const listImpersonationsInvolving = (db: Knex, userId: string) =>
+  db<SessionRow>("sessions")
+    .whereNotNull("impersonated_by")
+    .where((query) => void query.where({ impersonated_by: userId }).orWhere({ user_id: userId }))
+    .select<ImpersonationRow[]>("*");
+
 export type RevokedSession = Pick<SessionRow, "id" | "token_hash">;
 
 /** Deletes a user's sessions (all, the listed ones, or all but one) and returns what it deleted. */

@@ -1,7 +1,8 @@
 import { randomId, type Knex, type SecretVault } from "@tollgate/kit";
 import { userCreated, userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
-import { findAccountByKey, insertProviderAccount, updateAccount, type ProviderTokenColumns } from "../accounts/accounts.sql.js";
+import { deleteOtherAccounts, findAccountByKey, insertProviderAccount, updateAccount, type ProviderTokenColumns } from "../accounts/accounts.sql.js";
+import { revokeSessions } from "../sessions/lifecycle.js";
 import { findSessionById } from "../sessions/sessions.sql.js";
 import { userEventData } from "../users/user-output.js";
 import { findUserByEmail, findUserById, insertUser, liftExpiredBan, updateUser, type UserRow } from "../users/users.sql.js";
@@ -55,8 +56,20 @@ function mayLinkImplicitly(auth: Auth, { provider, profile }: ProviderIdentity, 
 }
 
 /**
+ * Account pre-hijacking: someone may have signed up with the address before its owner, to wait for
+ * the owner to join them. Nobody had proved the address; the person the provider now vouches for has,
+ * so the user is theirs alone: every earlier way in (a password, other providers' accounts) and every
+ * session goes.
+ */
+async function evictUnprovenHolder(auth: Auth, trx: Knex.Transaction, userId: string, keptAccountId: string): Promise<void> {
+  await deleteOtherAccounts(trx, userId, keptAccountId);
+  await revokeSessions(auth, trx, { userId });
+}
+
+/**
  * Signs in the person a provider vouches for: the user their account belongs to, else the user with
- * their address (linked if allowed), else a new user (unless sign-up is off for the provider). Tokens
+ * their address (linked if allowed, and theirs alone if that user never proved the address), else a
+ * new user (unless sign-up is off for the provider). Tokens
  * are stored sealed; the account's scopes change only when a user links it on purpose.
  */
 export async function signInWithProvider(auth: Auth, identity: ProviderIdentity & { email: string }, options: { requestSignUp?: boolean; callbackURL?: string }): Promise<SignInOutcome> {
@@ -71,7 +84,8 @@ export async function signInWithProvider(auth: Auth, identity: ProviderIdentity 
       await updateAccount(trx, owned.id, sealed);
     } else if (user) {
       if (!mayLinkImplicitly(auth, identity, user)) return { ok: false, error: "account_not_linked" };
-      await insertProviderAccount(trx, { user_id: user.id, provider_id: providerId, account_id: profile.id, scope: mergeScopes(null, tokens.scopes), ...sealed });
+      const linked = await insertProviderAccount(trx, { user_id: user.id, provider_id: providerId, account_id: profile.id, scope: mergeScopes(null, tokens.scopes), ...sealed });
+      if (!user.email_verified) await evictUnprovenHolder(auth, trx, user.id, linked.id);
     } else {
       if (provider.signUp === "never" || (provider.signUp === "on-request" && !options.requestSignUp)) return { ok: false, error: "signup_disabled" };
       user = await insertUser(trx, { id: randomId(32), name: profile.name, email: email.toLowerCase(), image: profile.image, email_verified: profile.emailVerified });

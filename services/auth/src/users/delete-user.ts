@@ -1,7 +1,8 @@
 import type { Response } from "express";
 import { z } from "zod";
-import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, type Knex } from "@tollgate/kit";
 import { userDeleted } from "@tollgate/proto";
+import { endDisallowedImpersonations } from "../admin/impersonation.js";
 import type { Auth } from "../auth.js";
 import { findCredentialAccount } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
@@ -17,12 +18,21 @@ const DELETE_TOKEN_LENGTH = 32;
 const DELETE_TOKEN_SECONDS = 24 * 3600;
 const DELETED = { success: true, message: "User deleted" };
 
-/** Deletes the user (sessions and accounts go with them) and signs the browser out. */
+/**
+ * Deletes a user and announces it. Their sessions and accounts go with them; so do the impersonations
+ * they began as an admin, which are other users' sessions.
+ */
+export async function removeUser(auth: Auth, trx: Knex.Transaction, userId: string): Promise<void> {
+  await deleteUser(trx, userId);
+  await auth.outbox.emit(trx, userDeleted, { id: userId });
+  await endDisallowedImpersonations(auth, trx, userId);
+}
+
+/** Deletes the user and signs the browser out. */
 async function deleteCurrentUser(auth: Auth, current: CurrentSession, res: Response, token?: string): Promise<void> {
   await auth.db.transaction(async (trx) => {
     if (token !== undefined && (await consumeVerification(trx, "delete-account", token)) !== current.user.id) throw authError(404, "INVALID_TOKEN");
-    await deleteUser(trx, current.user.id);
-    await auth.outbox.emit(trx, userDeleted, { id: current.user.id });
+    await removeUser(auth, trx, current.user.id);
   });
   auth.cookies.clear(res);
 }
