@@ -88,6 +88,29 @@ describe("#8 NUL characters are refused, with or without signing in, never answe
   });
 });
 
+describe("#8 numbers past what Postgres or a date holds, on /api/auth", () => {
+  it("are refused or read as better-auth reads them, never answered 500", async () => {
+    const boss = stack.browser();
+    await boss.client.signUp.email({ name: "Numbers Admin", email: "numbers.admin@example.com", password });
+    await stack.auth.context.db("users").where({ email: "numbers.admin@example.com" }).update({ role: "admin" });
+    const target = await stack.browser().client.signUp.email({ name: "Banned Long", email: "banned.long@example.com", password });
+    const member = stack.browser();
+    await member.client.signUp.email({ name: "Counter", email: "numbers.member@example.com", password });
+    const organization = await member.client.organization.create({ name: "Numbers", slug: `numbers-${Date.now()}` });
+    const answers = await Promise.all([
+      send("/api/auth/admin/ban-user", { browser: boss.fetch, body: { userId: target.data?.user.id, banExpiresIn: 1e300 } }),
+      send("/api/auth/admin/list-users?limit=99999999999999999999&offset=99999999999999999999", { browser: boss.fetch }),
+      send("/api/auth/sign-in/social", { body: { provider: "google", idToken: { token: "x.y.z", expiresAt: 1e300 } } }),
+      send(`/api/auth/organization/list-members?organizationId=${organization.data?.id ?? ""}&limit=99999999999999999999`, { browser: member.fetch }),
+      send(`/api/auth/organization/get-full-organization?organizationId=${organization.data?.id ?? ""}&membersLimit=99999999999999999999`, { browser: member.fetch }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status, answer.text).toBeLessThan(500);
+    }
+    expect(answers[0]?.status, answers[0]?.text).toBe(400);
+  });
+});
+
 describe("#9 a body nested 20,000 deep", () => {
   const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
 

@@ -19,6 +19,8 @@ import { hasPermission, knownRole, mayActAs, requirePermission } from "./permiss
 import { FILTER_OPERATORS, SEARCH_OPERATORS, userQueryOf } from "./user-query.js";
 
 const userId = z.coerce.string();
+/** A ban meant to outlast a century is a ban without an end: 0 (or nothing) says so, and no date overflows. */
+const LONGEST_BAN_SECONDS = 100 * 366 * 86_400;
 const roles = z.union([z.string(), z.array(z.string())]);
 
 /**
@@ -206,7 +208,7 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
 
     defineEndpoint(
       "/admin/ban-user",
-      { method: "POST", body: z.object({ userId, banReason: z.string().optional(), banExpiresIn: z.number().optional() }) },
+      { method: "POST", body: z.object({ userId, banReason: z.string().optional(), banExpiresIn: z.number().min(0).max(LONGEST_BAN_SECONDS).optional() }) },
       async ({ body, identity, req }) => {
         const admin = await requirePermission(auth, identity, req, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
         await existingUser(body.userId);

@@ -104,7 +104,7 @@ function filterOf(fieldName: string, operator: FilterOperator, raw: string | str
 /** better-auth's `Number(value) || undefined`; a count the database cannot take fails the query. */
 function countOf(raw: string | undefined): number | undefined {
   const count = Number(raw) || undefined;
-  if (count !== undefined && (!Number.isInteger(count) || count < 0)) throw new Unanswerable();
+  if (count !== undefined && (!Number.isSafeInteger(count) || count < 0)) throw new Unanswerable();
   return count;
 }
 

@@ -24,7 +24,8 @@ const idTokenBody = z.object({
   nonce: z.string().optional(),
   accessToken: z.string().optional(),
   refreshToken: z.string().optional(),
-  expiresAt: z.number().optional(),
+  // Milliseconds since the epoch, up to the last moment a date can hold.
+  expiresAt: z.number().min(0).max(8.64e15).optional(),
 });
 
 const redirectFields = {
