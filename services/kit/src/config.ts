@@ -146,6 +146,8 @@ export const commonEnv = {
   /** Serves Prometheus's /metrics on a port of its own, never the API's (0: any free one); unset, no metrics are served. */
   METRICS_PORT: integerField("a TCP port number between 0 and 65535", 0, 65535).optional(),
   METRICS_HOST: env.string("a host name or address to listen on", "127.0.0.1"),
+  /** Copies of the event stream a NATS cluster keeps (3 survives losing a server); 1 for a single server. */
+  NATS_STREAM_REPLICAS: env.integer("a number of stream replicas between 1 and 5", 1, 1, 5),
   NATS_PREFIX: z
     .string()
     .regex(NATS_PREFIX_PATTERN, { error: "lower-case letters, digits and underscores, starting with a letter" })
@@ -163,4 +165,9 @@ export const serviceEnv = {
   DATABASE_URL: env.url(["postgres", "postgresql"], "postgres://postgres@127.0.0.1:5432/tollgate"),
   DATABASE_POOL_MAX: env.integer("a pool size between 1 and 100", 10, 1, 100),
   OUTBOX_POLL_MS: env.integer("a number of milliseconds", 1_000, 10),
+  /**
+   * After SIGTERM, how long a service goes on serving while its /readyz answers 503, before it closes
+   * its port: the time balancers (the gateway's checks, Kubernetes' endpoints) take to stop sending to it.
+   */
+  SHUTDOWN_DRAIN_MS: env.integer("a number of milliseconds", 0, 0, 60_000),
 };

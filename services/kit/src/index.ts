@@ -5,7 +5,7 @@ export { StartupError, describeStartupError } from "./startup.js";
 export { derivedVaultKey, SecretVault } from "./crypto/secret-vault.js";
 export { connectRedis } from "./redis.js";
 export { runProgram, type ProgramOptions } from "./program.js";
-export { createDatabase, migrate, prepared, type Knex, type Migration, type Migrations } from "./db/database.js";
+export { createDatabase, migrate, pendingMigrations, prepared, type Knex, type Migration, type Migrations } from "./db/database.js";
 export { connectBus, ensureEventStream, natsConnectOptions, natsSettingsOf, type BusConnection, type NatsSettings } from "./bus/connection.js";
 export { Outbox, OutboxRelay, type OutboxRelayOptions, type PendingEvent } from "./bus/outbox.js";
 export {
@@ -61,6 +61,7 @@ export {
   migrateService,
   runService,
   startService,
+  waitForMigrations,
   type RunningService,
   type ServiceConfig,
   type ServiceContext,

@@ -5,6 +5,8 @@ import { StartupError } from "./startup.js";
 interface ProgramConfig {
   LOG_LEVEL: string;
   SHUTDOWN_TIMEOUT_MS: number;
+  /** Services serve on this long after a signal before they start closing (see SHUTDOWN_DRAIN_MS). */
+  SHUTDOWN_DRAIN_MS?: number;
 }
 
 export interface ProgramOptions<Config extends ProgramConfig> {
@@ -67,7 +69,7 @@ export function runProgram<Config extends ProgramConfig>(options: ProgramOptions
       setTimeout(() => {
         logger.error("shutdown overran its deadline; exiting");
         process.exit(1);
-      }, config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
+      }, (config.SHUTDOWN_DRAIN_MS ?? 0) + config.SHUTDOWN_TIMEOUT_MS + 5_000).unref();
       running.stop().then(
         () => process.exit(0),
         (error: unknown) => {

@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Router } from "express";
 import type { Redis } from "ioredis";
 import { z } from "zod";
@@ -7,7 +8,7 @@ import type { Subscription } from "@nats-io/transport-node";
 import type { RequestDefinition } from "@tollgate/proto";
 import { loadConfig, serviceEnv, env as envField } from "./config.js";
 import { runProgram } from "./program.js";
-import { createDatabase, migrate, type Knex, type Migrations } from "./db/database.js";
+import { createDatabase, migrate, pendingMigrations, type Knex, type Migrations } from "./db/database.js";
 import { connectBus, ensureEventStream, natsSettingsOf, type BusConnection } from "./bus/connection.js";
 import { EventConsumer, PostgresConsumerStore, type ConsumerDefinition } from "./bus/consumer.js";
 import { Outbox, OutboxRelay } from "./bus/outbox.js";
@@ -97,13 +98,16 @@ export function loadServiceConfig<Env extends z.ZodObject>(
   return loadConfig(schema, environment) as ServiceConfig<Env>;
 }
 
-/** The `main` of a service: `serve` (default) or `migrate`. */
+/** The `main` of a service: `serve` (default), `migrate` or `wait-for-migrations`. */
 export function runService<Env extends z.ZodObject>(definition: ServiceDefinition<Env>): void {
   runProgram({
     name: definition.name,
     loadConfig: () => loadServiceConfig(definition),
     serve: (config, logger) => startService(definition, config, logger),
-    commands: { migrate: (config, logger) => migrateService(definition, config, logger) },
+    commands: {
+      migrate: (config, logger) => migrateService(definition, config, logger),
+      "wait-for-migrations": (config, logger) => waitForMigrations(definition, config, logger),
+    },
   });
 }
 
@@ -129,6 +133,30 @@ export async function migrateService<Env extends z.ZodObject>(
     },
   );
   logger.info({ schema: config.DATABASE_SCHEMA, applied }, applied.length ? "migrations applied" : "schema is up to date");
+}
+
+/** How often a pod waiting for its release's migrations looks again. */
+const MIGRATIONS_POLL_MS = 2_000;
+
+/**
+ * Returns once the schema has every migration this release knows (the `wait-for-migrations`
+ * command). A pod's init container runs it while the release's migration Job runs, so the new
+ * release never serves on the old schema; it only reads, and waits out a database that is not up yet.
+ */
+export async function waitForMigrations<Env extends z.ZodObject>(definition: ServiceDefinition<Env>, config: ServiceConfig<Env>, logger: Logger): Promise<void> {
+  const schema = config.DATABASE_SCHEMA;
+  for (;;) {
+    const pending = await pendingMigrations({ url: config.DATABASE_URL, schema }, definition.migrations).catch((error: unknown) => {
+      logger.warn({ err: describeStartupError("Postgres", config.DATABASE_URL, error) }, "cannot read the schema's migrations yet");
+      return null;
+    });
+    if (pending?.length === 0) {
+      logger.info({ schema }, "the schema has every migration of this release");
+      return;
+    }
+    if (pending) logger.info({ schema, pending }, "waiting for migrations");
+    await sleep(MIGRATIONS_POLL_MS);
+  }
 }
 
 export async function startService<Env extends z.ZodObject>(
@@ -230,6 +258,8 @@ export async function startService<Env extends z.ZodObject>(
       context,
       async stop() {
         shuttingDown = true;
+        // /readyz answers 503 from here on; requests are still served until balancers have seen it.
+        if (config.SHUTDOWN_DRAIN_MS > 0) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DRAIN_MS));
         await closeServer(server, config.SHUTDOWN_TIMEOUT_MS);
         await release();
         logger.info(`${definition.name} stopped`);

@@ -39,6 +39,17 @@ describe("request/reply", () => {
     await expect(failure).rejects.toThrow("request test.user.get failed: no service is answering it");
   });
 
+  it("sends a request nobody was there to take again while its time lasts, as when responders reconnect after a NATS restart", async () => {
+    const answered = request(bus, getUser, { id: "u2" }, { timeoutMs: 2_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const subscription = respond(bus, getUser, { queue: "users", logger }, ({ id }) => Promise.resolve({ id, email: `${id}@example.com` }));
+    try {
+      await expect(answered).resolves.toEqual({ id: "u2", email: "u2@example.com" });
+    } finally {
+      subscription.unsubscribe();
+    }
+  });
+
   it("times out with a clear error when the responder is too slow", async () => {
     const subscription = respond(bus, getUser, { queue: "users", logger }, async ({ id }) => {
       await new Promise((resolve) => setTimeout(resolve, 1_000));

@@ -30,8 +30,13 @@ interface ClaimedJob extends PaymentJob {
   catalog: CheckoutCatalog;
 }
 
-/** How long a replica holds a payment it is making; one that dies lets it go when this ends. */
-const LEASE_MS = 60_000;
+/**
+ * How long a replica holds a payment it is making; one that dies lets it go when this ends, and its
+ * buyer waits that long. Paying is one processor call and one transaction (milliseconds with the
+ * sandbox), and one still running when its lease ends is harmless: the retry asks the processor under
+ * the same idempotency key, and only the attempt that takes the job places the order.
+ */
+const LEASE_MS = 15_000;
 /** A processor that keeps failing (not declining) gets this many tries before the checkout is failed. */
 const MAX_ATTEMPTS = 5;
 const retryDelayMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempts);

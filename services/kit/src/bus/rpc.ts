@@ -40,6 +40,12 @@ export class ReplyError extends Error {
 }
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 2_000;
+/**
+ * How long to wait before sending again a request nobody was subscribed to take, while its time
+ * lasts: nobody received it, so sending it again is safe, and responders that lost their connection
+ * (NATS restarting, or a replica starting) subscribe again within moments.
+ */
+const NO_RESPONDERS_RETRY_MS = 100;
 
 export async function request<Req extends z.ZodType, Res extends z.ZodType>(
   bus: BusConnection,
@@ -49,17 +55,25 @@ export async function request<Req extends z.ZodType, Res extends z.ZodType>(
 ): Promise<z.output<Res>> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const body = JSON.stringify(definition.request.parse(payload));
-  let message: Msg;
-  try {
-    message = await bus.nc.request(bus.names.requestSubject(definition.name), body, { timeout: timeoutMs });
-  } catch (error) {
-    if (error instanceof errors.RequestError && error.isNoResponders()) {
-      throw new BusRequestError(definition.name, "no_responders", `request ${definition.name} failed: no service is answering it`);
+  const deadline = performance.now() + timeoutMs;
+  const timedOut = () => new BusRequestError(definition.name, "timeout", `request ${definition.name} got no reply within ${timeoutMs} ms`);
+  let message: Msg | null = null;
+  while (!message) {
+    // Not sent at all when the server stays away past the deadline: the caller has given up on it by then.
+    if (!(await reachableBy(bus, deadline))) throw timedOut();
+    try {
+      message = await bus.nc.request(bus.names.requestSubject(definition.name), body, { timeout: Math.max(1, Math.round(deadline - performance.now())) });
+    } catch (error) {
+      if (error instanceof errors.RequestError && error.isNoResponders()) {
+        if (deadline - performance.now() > NO_RESPONDERS_RETRY_MS) {
+          await new Promise((resolve) => setTimeout(resolve, NO_RESPONDERS_RETRY_MS));
+          continue;
+        }
+        throw new BusRequestError(definition.name, "no_responders", `request ${definition.name} failed: no service is answering it`);
+      }
+      if (error instanceof errors.TimeoutError) throw timedOut();
+      throw error;
     }
-    if (error instanceof errors.TimeoutError) {
-      throw new BusRequestError(definition.name, "timeout", `request ${definition.name} got no reply within ${timeoutMs} ms`);
-    }
-    throw error;
   }
   const reply = Reply.safeParse(safeJson(message));
   if (!reply.success) {
@@ -71,6 +85,17 @@ export async function request<Req extends z.ZodType, Res extends z.ZodType>(
     throw new BusRequestError(definition.name, "invalid_reply", `request ${definition.name} got a reply that does not match its schema: ${data.error.message}`);
   }
   return data.data;
+}
+
+/**
+ * Waits, until `deadline` at most, for the server while it is away (a request sent meanwhile would wait
+ * in a buffer and be lost); whether it is there.
+ */
+async function reachableBy(bus: BusConnection, deadline: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const reached = await Promise.race([bus.reachable().then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(0, deadline - performance.now()))))]);
+  clearTimeout(timer);
+  return reached;
 }
 
 function safeJson(message: Msg): unknown {

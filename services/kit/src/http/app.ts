@@ -5,6 +5,7 @@ import helmet from "helmet";
 import { performance } from "node:perf_hooks";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
+import { BusRequestError } from "../bus/rpc.js";
 import { HttpError, MalformedBodyError, ValidationError, type ErrorContract } from "./errors.js";
 import { loggableUrl } from "./loggable-url.js";
 
@@ -149,6 +150,12 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
     }
     if (clientError) {
       res.status(clientError.status).json(contract.body(contract.codes.bad_request, clientError.expose ? clientError.message : "bad request"));
+      return;
+    }
+    if (error instanceof BusRequestError) {
+      // Another service did not answer in time (it, or NATS, was restarting): a moment's outage, not a fault here.
+      logger.warn({ err: error, reqId: req.get("x-request-id") }, "a service this request needs did not answer");
+      res.status(503).json(contract.body(contract.codes.unavailable, "a service this request needs is not answering; try again shortly"));
       return;
     }
     logger.error({ err: error, reqId: req.get("x-request-id") }, "unhandled error");

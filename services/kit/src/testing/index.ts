@@ -103,5 +103,6 @@ export function identityHeaders(environment: Pick<TestEnvironment, "identityKeys
 export { createDatabase, databaseUrl } from "./infrastructure.js";
 export type { TestInfrastructure } from "./infrastructure.js";
 export { spawnTypeScript, watch, type SpawnedProcess } from "./processes.js";
+export { PrivateNatsServer } from "./nats-server.js";
 export { startEchoUpstream, type Seen } from "./echo-upstream.js";
 export { publishedEvents } from "./events.js";

@@ -1,0 +1,88 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createInterface } from "node:readline";
+
+/**
+ * A nats-server (with JetStream) of one's own, on a port of its own and a store in a temporary
+ * directory: for what restarts NATS on purpose, which must never be the machine's shared server.
+ * `NATS_SERVER_BIN` names the binary (default /usr/sbin/nats-server).
+ */
+export class PrivateNatsServer {
+  private running: { child: ChildProcess; exited: Promise<void> } | null = null;
+
+  private constructor(
+    readonly port: number,
+    private readonly storeDir: string,
+  ) {}
+
+  /** Starts one on a free port; resolves once it accepts connections. */
+  static async start(): Promise<PrivateNatsServer> {
+    const storeDir = mkdtempSync(path.join(tmpdir(), "tollgate-private-nats-"));
+    // Port -1: the server picks a free one and says which.
+    const probe = spawn(natsServerBin(), ["-a", "127.0.0.1", "-p", "-1", "-js", "-sd", storeDir], { stdio: ["ignore", "ignore", "pipe"] });
+    const port = await new Promise<number>((resolve, reject) => {
+      createInterface({ input: probe.stderr }).on("line", (line) => {
+        const listening = /Listening for client connections on [\d.]+:(\d+)/.exec(line);
+        if (listening?.[1]) resolve(Number(listening[1]));
+      });
+      probe.once("exit", () => reject(new Error("nats-server exited at start")));
+    });
+    const server = new PrivateNatsServer(port, storeDir);
+    server.running = { child: probe, exited: new Promise((resolve) => probe.once("exit", () => resolve())) };
+    await server.accepting();
+    return server;
+  }
+
+  get url(): string {
+    return `nats://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number | undefined {
+    return this.running?.child.pid;
+  }
+
+  /** Stops it (SIGTERM), stays down for `downMs`, then starts it again on the same port and store; resolves once it accepts connections. */
+  async restart(downMs = 0): Promise<void> {
+    await this.halt();
+    await new Promise((resolve) => setTimeout(resolve, downMs));
+    const child = spawn(natsServerBin(), ["-a", "127.0.0.1", "-p", String(this.port), "-js", "-sd", this.storeDir], { stdio: "ignore" });
+    this.running = { child, exited: new Promise((resolve) => child.once("exit", () => resolve())) };
+    await this.accepting();
+  }
+
+  /** Stops it and removes its store. */
+  async stop(): Promise<void> {
+    await this.halt();
+    rmSync(this.storeDir, { recursive: true, force: true });
+  }
+
+  private async accepting(): Promise<void> {
+    while (!(await accepts(this.port))) {
+      if (this.running?.child.exitCode !== null) throw new Error("nats-server exited at start");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  private async halt(): Promise<void> {
+    const running = this.running;
+    this.running = null;
+    if (!running || running.child.exitCode !== null || running.child.signalCode !== null) return;
+    running.child.kill("SIGTERM");
+    await running.exited;
+  }
+}
+
+const natsServerBin = () => process.env.NATS_SERVER_BIN ?? "/usr/sbin/nats-server";
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+  });
+}
