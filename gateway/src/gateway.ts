@@ -96,6 +96,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     const trusted = trustedOrigins(config.PUBLIC_URL, config.TRUSTED_ORIGINS);
     const rateLimits = config.RATE_LIMIT_ENABLED ? new RateLimits(redis, logger) : null;
     let shuttingDown = false;
+    const signer = identitySigner(config.IDENTITY_SIGNING_KEY);
+    const proxies = routes.map((upstream) => proxyTo(upstream, config, { logger, signer, callerOf }));
+    cleanup.push(() => {
+      for (const proxy of proxies) proxy.close();
+      return Promise.resolve();
+    });
 
     const app = createHttpApp(
       {
@@ -133,8 +139,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
             }
           }),
         );
-        const signer = identitySigner(config.IDENTITY_SIGNING_KEY);
-        for (const upstream of routes) app.use(proxyTo(upstream, config, { logger, signer, callerOf }));
+        for (const proxy of proxies) app.use(proxy.handle);
         mountWebApp(app, config.WEB_DIST, logger);
       },
     );
@@ -168,7 +173,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
       config.HOST,
     );
     const { port } = server.address() as AddressInfo;
-    logger.info({ port, upstreams: Object.fromEntries(routes.map((u) => [u.prefix, u.target])) }, "gateway is listening");
+    logger.info({ port, upstreams: Object.fromEntries(routes.map((u) => [u.prefix, u.targets.join(",")])) }, "gateway is listening");
     return {
       url: `http://127.0.0.1:${port}`,
       metricsUrl: metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` : null,

@@ -1,22 +1,23 @@
 import type { ErrorContract } from "@tollgate/kit";
 import { betterAuthErrors, polarErrors } from "@tollgate/kit";
-import type { GatewayConfig } from "./config.js";
+import { upstreamTargets, type GatewayConfig } from "./config.js";
 
 export interface Upstream {
   name: string;
   /** Path prefix this upstream owns; the path is forwarded unchanged. */
   prefix: string;
-  target: string;
+  /** Its replicas' URLs: requests are balanced over them. */
+  targets: string[];
   errors: ErrorContract;
 }
 
 /** Most specific first: the first upstream whose prefix matches a request path receives it. */
 export function upstreams(config: GatewayConfig): Upstream[] {
   return [
-    { name: "organization", prefix: "/api/auth/organization", target: config.ORGANIZATION_URL, errors: betterAuthErrors },
-    { name: "auth", prefix: "/api/auth", target: config.AUTH_URL, errors: betterAuthErrors },
-    { name: "webhook-dispatcher", prefix: "/v1/webhooks", target: config.WEBHOOKS_URL, errors: polarErrors },
-    { name: "billing", prefix: "/v1", target: config.BILLING_URL, errors: polarErrors },
+    { name: "organization", prefix: "/api/auth/organization", targets: upstreamTargets(config.ORGANIZATION_URL), errors: betterAuthErrors },
+    { name: "auth", prefix: "/api/auth", targets: upstreamTargets(config.AUTH_URL), errors: betterAuthErrors },
+    { name: "webhook-dispatcher", prefix: "/v1/webhooks", targets: upstreamTargets(config.WEBHOOKS_URL), errors: polarErrors },
+    { name: "billing", prefix: "/v1", targets: upstreamTargets(config.BILLING_URL), errors: polarErrors },
   ];
 }
 
