@@ -23,6 +23,8 @@ const launcherEnv = z.object({
   WEBHOOK_SECRET_KEYS: z.string().optional(),
   /** Where users reach Tollgate; http://localhost:PORT when unset. */
   PUBLIC_URL: env.url(["http", "https"]).optional(),
+  /** Processes of each service (`--replicas` on the command line); the gateway balances requests over them. */
+  REPLICAS: env.integer("a number of replicas (--replicas) between 1 and 16", 1, 1, 16),
 });
 
 /** The secrets a stack runs with, each given only to the processes that use it (see main.ts). */
@@ -53,6 +55,20 @@ export function freshSecrets(): Omit<Secrets, "IDENTITY_VERIFY_KEYS"> {
     IDENTITY_SIGNING_KEY: generateIdentityKeys().signingKey,
     FILE_URL_SECRET: randomBytes(32).toString("base64url"),
     WEBHOOK_SECRET_KEYS: `k1:${randomBytes(32).toString("base64")}`,
+  };
+}
+
+/**
+ * Every secret a deployment (docker compose, Kubernetes) is given, made anew: those `npm start` makes
+ * for itself, the public half of the signing key, and the password NATS asks its clients for.
+ */
+export function deploymentSecrets(): Secrets & { NATS_PASSWORD: string } {
+  const secrets = freshSecrets();
+  return {
+    ...secrets,
+    IDENTITY_VERIFY_KEYS: verifyKeyOf(secrets.IDENTITY_SIGNING_KEY),
+    // NATS reads a password in its configuration as text only when it starts with a letter.
+    NATS_PASSWORD: `n${randomBytes(24).toString("hex")}`,
   };
 }
 

@@ -1,8 +1,10 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
 import { ConfigError, StartupError } from "@tollgate/kit";
-import { verifyKeyOf } from "@tollgate/kit";
-import { freshSecrets, loadLauncherConfig, type LauncherConfig, type Secrets } from "./config.js";
+import { deploymentSecrets, loadLauncherConfig, type LauncherConfig, type Secrets } from "./config.js";
 import { linePrinter } from "./output.js";
-import { freePorts, waitUntilReady } from "./ports.js";
+import { freePorts } from "./ports.js";
 import { preflight } from "./preflight.js";
 import { Supervisor } from "./supervisor.js";
 
@@ -23,6 +25,11 @@ const SERVICES: readonly ServiceProcess[] = [
   { name: "webhook-dispatcher", entry: "@tollgate/webhook-dispatcher/main", urlVariable: "WEBHOOKS_URL", secrets: ["WEBHOOK_SECRET_KEYS"] },
 ];
 const GATEWAY_SECRETS: readonly (keyof Secrets)[] = ["AUTH_SECRET", "IDENTITY_SIGNING_KEY"];
+/**
+ * How long a replica stopping on SIGTERM goes on serving while its /readyz says 503 (SHUTDOWN_DRAIN_MS):
+ * three of the gateway's readiness checks, so it has stopped sending requests there before the port closes.
+ */
+const REPLICA_DRAIN_MS = 3_000;
 
 const say = linePrinter("tollgate", 0, "pretty");
 const announce = (msg: string) => say(JSON.stringify({ level: 30, time: Date.now(), msg }));
@@ -57,33 +64,55 @@ const OWN_SECRETS: Record<string, RegExp> = {
   gateway: /^(AUTH_SECRET|IDENTITY_SIGNING_KEY)$/,
 };
 
-/** `npm run secrets`: a fresh set, as lines for an .env file beside docker-compose.yml. */
-function printSecrets(): number {
-  const secrets = freshSecrets();
-  const lines = { ...secrets, IDENTITY_VERIFY_KEYS: verifyKeyOf(secrets.IDENTITY_SIGNING_KEY) };
-  process.stdout.write(Object.entries(lines).map(([name, value]) => `${name}=${value}\n`).join(""));
+/**
+ * `npm run secrets [file]`: a fresh set of every secret docker compose and Kubernetes ask for, written
+ * as `NAME=value` lines to `.env` (or the file named), readable by its owner alone. Written, not
+ * printed: npm's own lines on standard output would end up in the file. An existing file is kept.
+ */
+function writeSecrets(file = ".env"): number {
+  const lines = deploymentSecrets();
+  try {
+    writeFileSync(file, Object.entries(lines).map(([name, value]) => `${name}=${value}\n`).join(""), { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    const exists = (error as NodeJS.ErrnoException).code === "EEXIST";
+    process.stderr.write(`tollgate: ${exists ? `${file} exists already; move it away first (its secrets may be in use)` : `cannot write ${file}: ${String(error)}`}\n`);
+    return exists ? 73 : 74;
+  }
+  process.stdout.write(`Wrote a fresh set of secrets to ${path.resolve(file)} (readable by you alone): ${Object.keys(lines).join(", ")}\n`);
   return 0;
 }
 
+/** The command (`start` when none is given) and the options given with it; null, having said why, when they make no sense. */
+function commandLine(args: string[]): { command: string; file: string | undefined; replicas: string | undefined } | null {
+  try {
+    const { positionals, values } = parseArgs({ args, options: { replicas: { type: "string" } }, allowPositionals: true });
+    return { command: positionals[0] ?? "start", file: positionals[1], replicas: values.replicas };
+  } catch (error) {
+    process.stderr.write(`tollgate: ${error instanceof Error ? error.message : String(error)}; usage: tollgate [start|migrate|secrets] [--replicas N]\n`);
+    return null;
+  }
+}
+
 /**
- * `start` (default): check dependencies, migrate every schema, run every service and the gateway
- * until Ctrl-C or SIGTERM. `migrate`: the first two steps only. Resolves with the exit code.
+ * `start` (default): check dependencies, migrate every schema, run every service (REPLICAS processes
+ * of each) and the gateway until Ctrl-C or SIGTERM. `migrate`: the first two steps only. Resolves
+ * with the exit code.
  */
-async function main(command: string): Promise<number> {
-  if (command === "secrets") return printSecrets();
+async function main(args: string[]): Promise<number> {
+  const given = commandLine(args);
+  if (!given) return 64;
+  const { command } = given;
+  if (command === "secrets") return writeSecrets(given.file);
   if (command !== "start" && command !== "migrate") {
     process.stderr.write(`tollgate: unknown command "${command}"; expected start, migrate or secrets\n`);
     return 64;
   }
-  const config = loadLauncherConfig();
+  const config = loadLauncherConfig(given.replicas === undefined ? process.env : { ...process.env, REPLICAS: given.replicas });
 
   let finish!: (code: number) => void;
   const finished = new Promise<number>((resolve) => (finish = resolve));
   let stopping = false;
-  const supervisor = new Supervisor(config.LOG_FORMAT, (name, code) => {
-    announce(`${name} exited unexpectedly (code ${code}); stopping Tollgate`);
-    stop(1);
-  });
+  const supervisor = new Supervisor(config.LOG_FORMAT, announce);
   const stop = (code: number) => {
     if (stopping) return;
     stopping = true;
@@ -112,17 +141,23 @@ async function main(command: string): Promise<number> {
   }
 
   const gatewayEnv: Record<string, string> = { ...environmentFor(config, GATEWAY_SECRETS, OWN_SECRETS.gateway ?? null), PORT: String(config.PORT) };
-  const children = [];
-  const ports = await freePorts(SERVICES.length, new Set([config.PORT]));
-  for (const [service, port] of SERVICES.map((service, index) => [service, ports[index] ?? 0] as const)) {
-    gatewayEnv[service.urlVariable] = `http://127.0.0.1:${port}`;
-    const child = supervisor.start({ name: service.name, entry: service.entry, env: { ...environmentFor(config, service.secrets, OWN_SECRETS[service.name] ?? null), PORT: String(port) } });
-    children.push({ url: `http://127.0.0.1:${port}`, child });
+  const servers = [];
+  const ports = await freePorts(SERVICES.length * config.REPLICAS, new Set([config.PORT]));
+  for (const [index, service] of SERVICES.entries()) {
+    const urls = ports.slice(index * config.REPLICAS, (index + 1) * config.REPLICAS).map((port) => `http://127.0.0.1:${port}`);
+    // The gateway balances over every replica's URL.
+    gatewayEnv[service.urlVariable] = urls.join(",");
+    const env = environmentFor(config, service.secrets, OWN_SECRETS[service.name] ?? null);
+    // A replica stopping alone (a restart) must not take requests down with it; one process has nobody to hand over to.
+    if (config.REPLICAS > 1) env.SHUTDOWN_DRAIN_MS ??= String(REPLICA_DRAIN_MS);
+    for (const [replica, url] of urls.entries()) {
+      const name = config.REPLICAS > 1 ? `${service.name}#${replica + 1}` : service.name;
+      servers.push(supervisor.serve({ name, entry: service.entry, url, env: { ...env, PORT: new URL(url).port } }));
+    }
   }
-  const gateway = supervisor.start({ name: "gateway", entry: "@tollgate/gateway/main", env: gatewayEnv });
-  children.push({ url: `http://127.0.0.1:${config.PORT}`, child: gateway });
+  servers.push(supervisor.serve({ name: "gateway", entry: "@tollgate/gateway/main", url: `http://127.0.0.1:${config.PORT}`, env: gatewayEnv }));
 
-  Promise.all(children.map(({ url, child }) => waitUntilReady(url, () => child.child.exitCode === null && !stopping))).then(
+  Promise.all(servers).then(
     () => announce(`Tollgate is ready at http://localhost:${config.PORT} (Ctrl-C stops it)`),
     (error: unknown) => {
       if (stopping) return;
@@ -133,9 +168,11 @@ async function main(command: string): Promise<number> {
   return finished;
 }
 
-main(process.argv[2] ?? "start").then(
+const args = process.argv.slice(2);
+main(args).then(
   (code) => {
-    announce(code === 0 ? "stopped" : `stopped with exit code ${code}`);
+    // Only what ran processes has stopped; `secrets` said what it did.
+    if (args[0] !== "secrets") announce(code === 0 ? "stopped" : `stopped with exit code ${code}`);
     process.exit(code);
   },
   (error: unknown) => {
