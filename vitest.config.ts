@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
-/** Tests that start the whole stack with `npm start`, which builds everything: they run one at a time, after the rest. */
-const WHOLE_STACK = ["launcher/test/stack.test.ts", "test/e2e/**/*.test.ts"];
+/** Tests that start the whole stack (`npm start`, or the launcher with several replicas of everything): they run one at a time, after the rest. */
+const WHOLE_STACK = ["launcher/test/stack.test.ts", "launcher/test/replicas.test.ts", "bench/test/**/*.test.ts", "test/e2e/**/*.test.ts"];
 
 // Workspace packages are read from source: Vite's default conditions include `development` outside
 // production, which selects each package's `development` export (its src/*.ts).
