@@ -1,19 +1,17 @@
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { generateIdentityKeys, loadServiceConfig } from "@tollgate/kit";
+import { loadServiceConfig } from "@tollgate/kit";
 import { authService } from "@tollgate/auth";
 import { organizationService } from "@tollgate/organization";
 import { billingService } from "@tollgate/billing";
 import { webhookDispatcherService } from "@tollgate/webhook-dispatcher";
 import { loadGatewayConfig } from "../gateway/src/config.js";
+import { deploymentSecrets } from "../launcher/src/config.js";
+import { baseImage, DEPLOYABLES, effectiveLines, read, root, stages } from "./dockerfile.js";
 
 // No Docker engine runs where the tests do, so these check what `docker compose up --build` relies on.
-
-const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.url));
-const read = (path: string) => readFileSync(root(path), "utf8");
 
 const Compose = z.object({
   services: z.record(
@@ -26,32 +24,13 @@ const Compose = z.object({
       ports: z.array(z.string()).optional(),
       depends_on: z.record(z.string(), z.object({ condition: z.string() })).optional(),
       healthcheck: z.object({ test: z.array(z.string()) }).optional(),
+      restart: z.string().optional(),
+      stop_grace_period: z.string().optional(),
+      container_name: z.string().optional(),
     }),
   ),
 });
 const compose = Compose.parse(parse(read("docker-compose.yml"), { merge: true }));
-
-/** The Dockerfile's stages: name, base, and the instructions inside. */
-function dockerStages(text: string): Map<string, { from: string; lines: string[] }> {
-  const stages = new Map<string, { from: string; lines: string[] }>();
-  let current: string[] | null = null;
-  for (const line of text.replace(/\\\n/g, " ").split("\n").map((l) => l.trim())) {
-    const from = /^FROM\s+(\S+)\s+AS\s+(\S+)$/i.exec(line);
-    if (from?.[1] && from[2]) {
-      current = [];
-      stages.set(from[2], { from: from[1], lines: current });
-    } else if (current && line && !line.startsWith("#")) current.push(line);
-  }
-  return stages;
-}
-const stages = dockerStages(read("Dockerfile"));
-
-/** Every instruction that applies to a stage, its bases' first. */
-function effectiveLines(stage: string): string[] {
-  const found = stages.get(stage);
-  if (!found) return [];
-  return [...effectiveLines(found.from), ...found.lines];
-}
 
 /** Resolves compose's `${NAME}`, `${NAME:-default}` and `${NAME:?message}` against `variables`. */
 function interpolate(value: string | number, variables: Record<string, string>): string {
@@ -63,29 +42,20 @@ function interpolate(value: string | number, variables: Record<string, string>):
   });
 }
 
-const identityKeys = generateIdentityKeys();
-/** What `npm run secrets` writes to the .env file compose reads. */
-const hostEnvironment = {
-  AUTH_SECRET: "a".repeat(44),
-  IDENTITY_SIGNING_KEY: identityKeys.signingKey,
-  IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
-  FILE_URL_SECRET: "f".repeat(44),
-  WEBHOOK_SECRET_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}`,
-  NATS_PASSWORD: "n".repeat(32),
-};
+/** What `npm run secrets` writes to the .env file compose reads: every secret compose asks for must be among them. */
+const hostEnvironment: Record<string, string> = { ...deploymentSecrets() };
 function environmentOf(service: string): Record<string, string> {
   const environment = compose.services[service]?.environment ?? {};
   return Object.fromEntries(Object.entries(environment).map(([name, value]) => [name, interpolate(value, hostEnvironment)]));
 }
 
 /** Each service's configuration, as the service itself loads it from an environment. */
-const SERVICES: Record<string, (environment: Record<string, string>) => { DATABASE_URL: string; NATS_URL: string; REDIS_URL: string; HOST: string; PORT: number }> = {
+const SERVICES: Record<string, (environment: Record<string, string>) => { DATABASE_URL: string; NATS_URL: string; REDIS_URL: string; HOST: string; PORT: number; SHUTDOWN_TIMEOUT_MS: number; SHUTDOWN_DRAIN_MS: number }> = {
   auth: (environment) => loadServiceConfig(authService, environment),
   organization: (environment) => loadServiceConfig(organizationService, environment),
   billing: (environment) => loadServiceConfig(billingService, environment),
   "webhook-dispatcher": (environment) => loadServiceConfig(webhookDispatcherService, environment),
 };
-const DEPLOYABLES = [...Object.keys(SERVICES), "gateway"];
 
 describe("Dockerfile", () => {
   it("builds every deployable as a target that runs as the unprivileged node user", () => {
@@ -101,14 +71,91 @@ describe("Dockerfile", () => {
 
   it("copies every workspace's package.json before each npm ci", () => {
     const { workspaces } = JSON.parse(read("package.json")) as { workspaces: string[] };
-    for (const stage of ["build", "deps"]) {
+    const installing = [...stages].filter(([, stage]) => stage.lines.some((line) => /^RUN .*npm ci/.test(line))).map(([name]) => name);
+    expect(installing).toEqual(expect.arrayContaining(["build", ...DEPLOYABLES.map((deployable) => `${deployable}-deps`)]));
+    for (const stage of installing) {
       const lines = effectiveLines(stage);
       const install = lines.findIndex((line) => /^RUN .*npm ci/.test(line));
-      expect(install, `${stage} runs npm ci`).toBeGreaterThan(0);
       for (const workspace of workspaces) {
         const copied = lines.slice(0, install).some((line) => line.startsWith("COPY ") && line.includes(`${workspace}/package.json`));
         expect(copied, `${stage} copies ${workspace}/package.json`).toBe(true);
       }
+    }
+  });
+
+  it("gives each deployable the production dependencies of its own workspace alone", () => {
+    for (const deployable of DEPLOYABLES) {
+      const lines = effectiveLines(deployable);
+      const entry = (JSON.parse(lines.filter((line) => line.startsWith("CMD ")).at(-1)?.slice(4) ?? "[]") as string[])[1] ?? "";
+      const workspace = entry.slice(0, entry.indexOf("/dist/"));
+      const install = stages.get(`${deployable}-deps`)?.lines.filter((line) => /^RUN .*npm ci/.test(line)) ?? [];
+      expect(install, deployable).toEqual([`RUN npm ci --omit=dev --workspace ${workspace} --include-workspace-root=false`]);
+      const dependencies = lines.filter((line) => line.startsWith("COPY --from=") && !line.startsWith("COPY --from=build "));
+      expect(dependencies, deployable).toEqual([`COPY --from=${deployable}-deps /app ./`]);
+    }
+  });
+
+  it("runs on a Node.js LTS release, the one package.json's engines asks for", () => {
+    const { engines } = JSON.parse(read("package.json")) as { engines: { node: string } };
+    for (const deployable of DEPLOYABLES) {
+      const [, major] = /^node:(\d+)-bookworm-slim$/.exec(baseImage(deployable)) ?? [];
+      // Even-numbered majors are the LTS lines; 20 reached its end in April 2026.
+      expect(Number(major) % 2, deployable).toBe(0);
+      expect(Number(major), deployable).toBeGreaterThanOrEqual(22);
+      expect(engines.node).toBe(`>=${major}`);
+    }
+  });
+});
+
+/** Whether .dockerignore keeps `path` out of the build context (Docker's rules: the last matching line wins, `!` lets back in). */
+function dockerIgnores(path: string): boolean {
+  const patterns = read(".dockerignore")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"));
+  const matches = (pattern: string, candidate: string) => {
+    // `**/` is any folders or none, `**` anything, `*` and `?` within one path segment.
+    const expression = pattern
+      .replace(/^\//, "")
+      .split("**/")
+      .map((part) =>
+        part
+          .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+          .replace(/\*\*/g, "\uE000")
+          .replace(/\*/g, "[^/]*")
+          .replace(/\?/g, "[^/]")
+          .replace(/\uE000/g, ".*"),
+      )
+      .join("(.*/)?");
+    return new RegExp(`^${expression}$`).test(candidate);
+  };
+  // A path is left out when it, or a folder it is in, is.
+  const parts = path.split("/");
+  const candidates = parts.map((_, index) => parts.slice(0, index + 1).join("/"));
+  let ignored = false;
+  for (const pattern of patterns) {
+    const negated = pattern.startsWith("!");
+    if (candidates.some((candidate) => matches(negated ? pattern.slice(1) : pattern, candidate))) ignored = !negated;
+  }
+  return ignored;
+}
+
+describe(".dockerignore", () => {
+  it("leaves secrets, local state, installed and built output and version control out of the build context", () => {
+    for (const path of [".tollgate/secrets.json", ".env", ".env.production", "services/auth/.env", "node_modules/zod/package.json", "services/kit/node_modules/x/index.js", "gateway/dist/main.js", "web/dist/index.html", ".git/HEAD", "services/kit/test/config.test.ts", "k8s/base/auth.yaml", "bench/auth/main.ts"]) {
+      expect(dockerIgnores(path), path).toBe(true);
+    }
+  });
+
+  it("keeps everything the Dockerfile copies", () => {
+    const copied = [...stages.values()]
+      .flatMap((stage) => stage.lines)
+      .filter((line) => line.startsWith("COPY ") && !line.startsWith("COPY --from="))
+      .flatMap((line) => line.split(/\s+/).slice(1, -1));
+    expect(copied).toContain("bench/package.json");
+    for (const path of copied) expect(dockerIgnores(path), path).toBe(false);
+    for (const path of ["services/auth/src/main.ts", "web/src/main.tsx", "proto/src/index.ts", "launcher/src/main.ts", "gateway/src/main.ts"]) {
+      expect(dockerIgnores(path), path).toBe(false);
     }
   });
 });
@@ -143,6 +190,18 @@ describe("docker-compose.yml", () => {
       expect(database.pathname).toBe(`/${postgres.POSTGRES_DB}`);
       expect(new URL(config.NATS_URL).hostname).toBe("nats");
       expect(new URL(config.REDIS_URL).hostname).toBe("redis");
+    }
+  });
+
+  it("restarts the data stores, and gives each deployable longer to stop than the kit takes", () => {
+    for (const name of ["postgres", "nats", "redis", ...DEPLOYABLES]) expect(compose.services[name]?.restart, name).toBe("unless-stopped");
+    for (const deployable of DEPLOYABLES) {
+      const service = compose.services[deployable];
+      const config = SERVICES[deployable]?.(environmentOf(deployable)) ?? loadGatewayConfig(environmentOf(deployable));
+      const shutdownMs = ("SHUTDOWN_DRAIN_MS" in config ? config.SHUTDOWN_DRAIN_MS : 0) + config.SHUTDOWN_TIMEOUT_MS;
+      // The kit exits on its own 5 s after draining and SHUTDOWN_TIMEOUT_MS; compose's SIGKILL must come later.
+      expect(Number(/^(\d+)s$/.exec(service?.stop_grace_period ?? "")?.[1]) * 1000, deployable).toBeGreaterThanOrEqual(shutdownMs + 5_000);
+      expect(service?.container_name, `${deployable} can run as several containers`).toBeUndefined();
     }
   });
 
@@ -189,7 +248,7 @@ describe("docker-compose.yml", () => {
 
   it("refuses to start without each secret rather than running with a weak default", () => {
     for (const secret of Object.keys(hostEnvironment)) {
-      const { [secret]: _missing, ...rest } = hostEnvironment as Record<string, string>;
+      const { [secret]: _missing, ...rest } = hostEnvironment;
       expect(() => DEPLOYABLES.forEach((name) => Object.values(compose.services[name]?.environment ?? {}).forEach((value) => interpolate(value, rest))), secret).toThrow(new RegExp(secret));
     }
   });
