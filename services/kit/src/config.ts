@@ -170,4 +170,6 @@ export const serviceEnv = {
    * its port: the time balancers (the gateway's checks, Kubernetes' endpoints) take to stop sending to it.
    */
   SHUTDOWN_DRAIN_MS: env.integer("a number of milliseconds", 0, 0, 60_000),
+  /** Development and tests: every JSON answer is checked against the schema its endpoint declares (a mismatch is a 500). */
+  CHECK_RESPONSES: env.boolean(false),
 };

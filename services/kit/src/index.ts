@@ -31,7 +31,8 @@ export {
   type ErrorContract,
   type ValidationIssue,
 } from "./http/errors.js";
-export { defineEndpoint, mountEndpoints, type Endpoint, type EndpointContext } from "./http/endpoint.js";
+export { CHECK_RESPONSES, defineEndpoint, mountEndpoints, UndeclaredResponseError, type Endpoint, type EndpointContext, type EndpointDescription } from "./http/endpoint.js";
+export { openApiDocument, serveApiDescription, type ApiDescription, type OpenApiDocument } from "./http/openapi.js";
 export {
   generateIdentityKeys,
   identitySigner,
@@ -72,6 +73,6 @@ export { membershipConsumer, membershipMigrations, type MembershipRow } from "./
 export { OrganizationAccess, unauthenticated, type Scope } from "./access/organization-access.js";
 // Polar's API conventions, shared by billing and the webhook dispatcher.
 export { invalidField, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";
-export { pageJson, pageOf, paging, repeated, sorting, whereAnyOf, type Page, type Sort } from "./polar/lists.js";
+export { listResource, pageJson, pageOf, paging, repeated, sorting, whereAnyOf, type Page, type Sort } from "./polar/lists.js";
 export { reachable } from "./polar/resources.js";
-export { PG_INTEGER_MAX, pgInteger, webUrl } from "./polar/fields.js";
+export { isoTimestamp, PG_INTEGER_MAX, pgInteger, webUrl } from "./polar/fields.js";

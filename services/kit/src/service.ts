@@ -16,6 +16,7 @@ import { request, respond } from "./bus/rpc.js";
 import { closeServer, createHttpApp, listen, serveMetrics } from "./http/app.js";
 import type { ErrorContract } from "./http/errors.js";
 import { jsonBody } from "./http/body.js";
+import { CHECK_RESPONSES } from "./http/endpoint.js";
 import { identityVerifier, requireIdentity, type IdentityVerifier } from "./http/identity.js";
 import { createLogger, type Logger } from "./logger.js";
 import { Metrics } from "./metrics.js";
@@ -238,6 +239,7 @@ export async function startService<Env extends z.ZodObject>(
         },
       },
       (app) => {
+        app.locals[CHECK_RESPONSES] = config.CHECK_RESPONSES;
         const router = Router();
         router.use(jsonBody(config.BODY_LIMIT));
         router.use(requireIdentity(context.identity, definition.errors));

@@ -6,15 +6,42 @@ import { nulCharacterIssues } from "./unsafe-text.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Schema = z.ZodType;
+/** Path parameters and query strings are always objects of named values. */
+type ObjectSchema = z.ZodType<unknown, Record<string, unknown>>;
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
-export interface EndpointOptions<Body extends Schema | undefined, Query extends Schema | undefined, Params extends Schema | undefined> {
+export interface EndpointOptions<Body extends Schema | undefined, Query extends ObjectSchema | undefined, Params extends ObjectSchema | undefined> {
   method: Method;
   body?: Body;
   query?: Query;
   params?: Params;
   /** Status of a successful answer (201 on create, 204 when nothing is returned). */
   status?: number;
+  /**
+   * The successful answer as it goes out (JSON: dates as ISO strings): it describes the endpoint in
+   * the API's OpenAPI document, and with CHECK_RESPONSES on, every answer is checked against it.
+   */
+  response?: Schema;
+  /** What the endpoint does, in one line of the API reference. */
+  summary?: string;
+  /** The reference's section the endpoint is listed under. */
+  tag?: string;
+  /** Answers with something other than JSON (a file, a page, a redirect): described, never checked. */
+  produces?: string;
+}
+
+/** What an endpoint declares of itself, for the API's description. */
+export interface EndpointDescription {
+  path: string;
+  method: Method;
+  status: number;
+  body?: Schema;
+  query?: ObjectSchema;
+  params?: ObjectSchema;
+  response?: Schema;
+  summary?: string;
+  tag?: string;
+  produces?: string;
 }
 
 export interface EndpointContext<Body, Query, Params> {
@@ -29,7 +56,19 @@ export interface EndpointContext<Body, Query, Params> {
 export interface Endpoint {
   readonly path: string;
   readonly method: Method;
+  readonly description: EndpointDescription;
   mount(router: Router): void;
+}
+
+/** Set on an express app (`app.locals`) to check every answer against its endpoint's declared schema. */
+export const CHECK_RESPONSES = "checkResponses";
+
+/** An answer that does not match what its endpoint declares: a fault of the service, found in tests. */
+export class UndeclaredResponseError extends Error {
+  constructor(path: string, error: z.ZodError) {
+    super(`${path} answered outside its declared response: ${error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+    this.name = "UndeclaredResponseError";
+  }
 }
 
 /**
@@ -41,17 +80,19 @@ export interface Endpoint {
  */
 export function defineEndpoint<
   Body extends Schema | undefined = undefined,
-  Query extends Schema | undefined = undefined,
-  Params extends Schema | undefined = undefined,
+  Query extends ObjectSchema | undefined = undefined,
+  Params extends ObjectSchema | undefined = undefined,
 >(
   path: string,
   options: EndpointOptions<Body, Query, Params>,
   handler: (context: EndpointContext<Output<Body>, Output<Query>, Output<Params>>) => Promise<unknown>,
 ): Endpoint {
   const status = options.status ?? 200;
+  const { method, body, query, params, response, summary, tag, produces } = options;
   return {
     path,
-    method: options.method,
+    method,
+    description: { path, method, status, body, query, params, response, summary, tag, produces },
     mount(router) {
       router[options.method.toLowerCase() as Lowercase<Method>](path, async (req, res) => {
         const unstorable = [
@@ -77,7 +118,13 @@ export function defineEndpoint<
         const result = await handler({ body, query, params, identity: req.identity, req, res });
         if (res.headersSent) return;
         if (result === undefined) res.status(status === 200 ? 204 : status).end();
-        else res.status(status).json(result);
+        else {
+          if (response && req.app.locals[CHECK_RESPONSES] === true) {
+            const checked = response.safeParse(JSON.parse(JSON.stringify(result)));
+            if (!checked.success) throw new UndeclaredResponseError(`${options.method} ${path}`, checked.error);
+          }
+          res.status(status).json(result);
+        }
       });
     },
   };

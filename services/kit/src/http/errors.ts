@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 
 /** An error the caller caused or may see; rendered in the serving contract's shape. */
 export class HttpError extends Error {
@@ -103,6 +103,8 @@ export interface ErrorContract {
   malformedBody(message: string): { status: number; body: unknown };
   body(code: string, message: string): unknown;
   codes: Record<GenericError, string>;
+  /** The error bodies as the API's description shows them. */
+  documented: { error: z.ZodType; validation: { status: number; schema: z.ZodType } };
 }
 
 /** better-auth (better-call): `{code, message}`; validation failures are 400 VALIDATION_ERROR. */
@@ -128,6 +130,10 @@ export const betterAuthErrors: ErrorContract = {
     internal: "INTERNAL_SERVER_ERROR",
     unavailable: "SERVICE_UNAVAILABLE",
   },
+  documented: (() => {
+    const error = z.object({ code: z.string(), message: z.string() }).meta({ id: "BetterAuthError" });
+    return { error, validation: { status: 400, schema: error } };
+  })(),
 };
 
 /** Polar (FastAPI): `{error, detail}`; validation failures are 422 `{detail: [{loc, msg, type}]}`. */
@@ -154,5 +160,16 @@ export const polarErrors: ErrorContract = {
     payload_too_large: "PayloadTooLarge",
     internal: "InternalServerError",
     unavailable: "ServiceUnavailable",
+  },
+  documented: {
+    error: z.object({ error: z.string(), detail: z.string() }).meta({ id: "PolarError" }),
+    validation: {
+      status: 422,
+      schema: z
+        .object({
+          detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.int()])), msg: z.string(), type: z.string(), input: z.unknown().optional() }).meta({ id: "ValidationError" })),
+        })
+        .meta({ id: "HTTPValidationError" }),
+    },
   },
 };

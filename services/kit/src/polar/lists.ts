@@ -63,6 +63,11 @@ export async function pageOf<Row extends object, Property extends string>(
   return { rows: found, total: Number(total?.count ?? 0) };
 }
 
+const Pagination = z.strictObject({ total_count: z.int().min(0), max_page: z.int().min(0) }).meta({ id: "Pagination" });
+
+/** A page of a list as it goes out, for an endpoint's declared response: Polar's `ListResource_<Item>_`. */
+export const listResource = <Item extends z.ZodType>(item: Item, id: string) => z.strictObject({ items: z.array(item), pagination: Pagination }).meta({ id });
+
 export const pageJson = <Item>(items: Item[], total: number, limit: number): Page<Item> => ({
   items,
   pagination: { total_count: total, max_page: Math.ceil(total / limit) },

@@ -49,6 +49,8 @@ export async function createTestEnvironment(): Promise<TestEnvironment> {
       IDENTITY_VERIFY_KEYS: environment.identityKeys.verifyKey,
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? "silent",
       OUTBOX_POLL_MS: "200",
+      // Every answer a test sees is one its endpoint's description allows.
+      CHECK_RESPONSES: "true",
     },
   };
 }
