@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, SecretVault, type ServiceContext } from "@tollgate/kit";
+import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, SecretVault, serveApiDescription, type ServiceContext } from "@tollgate/kit";
 import { dispatcherEnv } from "./config.js";
 import type { Dispatcher, DispatcherConfig } from "./dispatcher.js";
 import { deliveryEndpoints } from "./deliveries/routes.js";
@@ -50,7 +50,9 @@ export const webhookDispatcherService = defineService({
   routes(router, context) {
     const { dispatcher } = runningOf(context);
     const api = Router({ strict: false });
-    mountEndpoints(api, [...endpointEndpoints(dispatcher), ...deliveryEndpoints(dispatcher)]);
+    const endpoints = [...endpointEndpoints(dispatcher), ...deliveryEndpoints(dispatcher)];
+    mountEndpoints(api, endpoints);
+    serveApiDescription(router, { title: "Tollgate webhooks API", version: "1", errors: polarErrors }, endpoints);
     router.use(api);
   },
   consumers: (context) => [membershipConsumer("webhook-dispatcher-memberships"), billingEventsConsumer(runningOf(context).dispatcher)],

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, pageOf, paging, randomId, reachable, repeated, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, listResource, pageJson, pageOf, paging, randomId, reachable, repeated, type Endpoint } from "@tollgate/kit";
 import { WEBHOOK_EVENT_TYPES, type IdentityClaims } from "@tollgate/proto";
 import { newSecret } from "../deliveries/signing.js";
 import { WEBHOOK_FORMATS } from "../deliveries/formats.js";
@@ -7,11 +7,13 @@ import type { Dispatcher } from "../dispatcher.js";
 import { skipPending } from "../events/events.sql.js";
 import { endpoints, findEndpoint, insertEndpoint, updateEndpoint, type EndpointRow } from "./endpoints.sql.js";
 import { endpointJson } from "./output.js";
+import { WebhookEndpoint } from "./schemas.js";
 import { rotatedSecret } from "./secrets.js";
 import { endpointUrl } from "./url-policy.js";
 
 const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).transform((types) => [...new Set(types)]);
 const id = z.object({ id: z.string() });
+const TAG = "webhooks";
 
 export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
   const { db, access, vault, config } = dispatcher;
@@ -30,18 +32,25 @@ export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
     });
 
   return [
-    defineEndpoint("/v1/webhooks/endpoints", { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()) }) }, async ({ query, identity }) => {
-      const found = endpoints(db).whereIn("organization_id", await access.organizationIds(identity, "webhooks:read"));
-      if (query.organization_id) void found.whereIn("organization_id", query.organization_id);
-      const { rows, total } = await pageOf<EndpointRow, "created_at">(found, { ...query, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "webhook_endpoints" });
-      return pageJson(await Promise.all(rows.map((row) => json(identity, row))), total, query.limit);
-    }),
+    defineEndpoint(
+      "/v1/webhooks/endpoints",
+      { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()) }), response: listResource(WebhookEndpoint, "ListResource_WebhookEndpoint_"), summary: "List webhook endpoints", tag: TAG },
+      async ({ query, identity }) => {
+        const found = endpoints(db).whereIn("organization_id", await access.organizationIds(identity, "webhooks:read"));
+        if (query.organization_id) void found.whereIn("organization_id", query.organization_id);
+        const { rows, total } = await pageOf<EndpointRow, "created_at">(found, { ...query, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "webhook_endpoints" });
+        return pageJson(await Promise.all(rows.map((row) => json(identity, row))), total, query.limit);
+      },
+    ),
 
     defineEndpoint(
       "/v1/webhooks/endpoints",
       {
         method: "POST",
         status: 201,
+        response: WebhookEndpoint,
+        summary: "Create a webhook endpoint",
+        tag: TAG,
         body: z.object({
           url,
           name: z.string().min(1).max(255).nullish(),
@@ -68,13 +77,16 @@ export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "GET", params: id }, async ({ params, identity }) => json(identity, await endpoint(identity, "webhooks:read", params.id))),
+    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "GET", params: id, response: WebhookEndpoint, summary: "Get a webhook endpoint", tag: TAG }, async ({ params, identity }) => json(identity, await endpoint(identity, "webhooks:read", params.id))),
 
     defineEndpoint(
       "/v1/webhooks/endpoints/:id",
       {
         method: "PATCH",
         params: id,
+        response: WebhookEndpoint,
+        summary: "Update a webhook endpoint",
+        tag: TAG,
         body: z.object({
           url: url.nullish(),
           name: z.string().min(1).max(255).nullish(),
@@ -99,11 +111,11 @@ export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "DELETE", status: 204, params: id }, async ({ params, identity }) => {
+    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "DELETE", status: 204, params: id, summary: "Delete a webhook endpoint", tag: TAG }, async ({ params, identity }) => {
       await change(await endpoint(identity, "webhooks:write", params.id), { deleted_at: new Date() });
     }),
 
-    defineEndpoint("/v1/webhooks/endpoints/:id/secret", { method: "PATCH", params: id }, async ({ params, identity }) => {
+    defineEndpoint("/v1/webhooks/endpoints/:id/secret", { method: "PATCH", params: id, response: WebhookEndpoint, summary: "Rotate a webhook endpoint's secret", tag: TAG }, async ({ params, identity }) => {
       const existing = await endpoint(identity, "webhooks:write", params.id);
       return json(identity, await change(existing, rotatedSecret(vault, existing, config.WEBHOOK_ROTATION_OVERLAP_SECONDS)));
     }),
