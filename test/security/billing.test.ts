@@ -96,6 +96,32 @@ describe("#2 a seller's files never run as the site", () => {
   });
 });
 
+describe("what a buyer and a customer see of the seller's side", () => {
+  it("never a benefit's settings, the seller's metadata or their bookkeeping", async () => {
+    const secrets = { guildToken: "discord-bot-token-of-the-seller", productNote: "cost centre 7", orderNote: "affiliate 42" };
+    const community = await shop.polar.benefits.create({ type: "discord", description: "Community", properties: { guildToken: secrets.guildToken, roleId: "role-1", kickMember: false } });
+    const product = await shop.polar.products.create({ name: "Members' pass", metadata: { note: secrets.productNote }, prices: [{ amountType: "free" }] });
+    await shop.polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [community.id] } });
+    const checkout = await shop.polar.checkouts.create({ products: [product.id], metadata: { note: secrets.orderNote } });
+
+    const page = await send(`/v1/checkouts/client/${checkout.clientSecret}`);
+    expect(page.status).toBe(200);
+    expect(JSON.parse(page.text)).toMatchObject({ products: [{ benefits: [{ id: community.id, type: "discord", description: "Community" }] }] });
+    await customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { customerEmail: "seen.buyer@example.com" } });
+    await expect.poll(async () => (await customerSide.checkouts.clientGet({ clientSecret: checkout.clientSecret })).status, { timeout: 10_000 }).toBe("succeeded");
+    const customerId = (await customerSide.checkouts.clientGet({ clientSecret: checkout.clientSecret })).customerId ?? "";
+    const portal = { authorization: `Bearer ${(await shop.polar.customerSessions.create({ customerId })).token}` };
+    const seen = [page, await send(`/v1/customer-portal/orders/`, { headers: portal }), await send(`/v1/customer-portal/organizations/${(await shop.polar.organizations.get({ id: shop.organizationId })).slug}`)];
+    expect(JSON.parse(seen[1]?.text ?? "{}")).toMatchObject({ items: [{ product: { id: product.id } }] });
+    for (const answer of seen) {
+      expect(answer.status).toBe(200);
+      for (const secret of Object.values(secrets)) expect(answer.text).not.toContain(secret);
+    }
+    // The seller still sees all of it.
+    expect(JSON.stringify(await shop.polar.checkouts.get({ id: checkout.id }))).toContain(secrets.orderNote);
+  });
+});
+
 describe("#4 an access token grants no more than its holder has", () => {
   it("a token that may only manage tokens cannot mint or widen one past its own scopes", async () => {
     const narrow = await stack.seller({ scopes: ["organization_access_tokens:write"] });

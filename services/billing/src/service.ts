@@ -1,6 +1,6 @@
 import path from "node:path";
 import { Router } from "express";
-import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, StartupError, type Knex, type ServiceContext } from "@tollgate/kit";
+import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, serveApiDescription, StartupError, type ApiDescription, type Knex, type ServiceContext } from "@tollgate/kit";
 import { resolveAccessToken, resolveCustomerSession } from "@tollgate/proto";
 import { accessTokenEndpoints } from "./access-tokens/routes.js";
 import { useAccessToken } from "./access-tokens/tokens.sql.js";
@@ -97,6 +97,18 @@ function runningOf(context: ServiceContext<BillingConfig>): Running {
 
 const billingOf = (context: ServiceContext<BillingConfig>) => runningOf(context).billing;
 
+/** What the `/v1` document says of billing's part of the API as a whole. */
+const BILLING_API: ApiDescription = {
+  title: "Tollgate billing API",
+  version: "1",
+  description: "Polar's public billing API: works with @polar-sh/sdk pointed at this site.",
+  errors: polarErrors,
+  securitySchemes: {
+    access_token: { type: "http", scheme: "bearer", description: "An organization access token (polar_oat_…)" },
+    customer_session: { type: "http", scheme: "bearer", description: "A customer session token (polar_cst_…), for the customer portal" },
+  },
+};
+
 /** Sellers, access tokens, products, customers and the rest of Polar's `/v1` API. */
 export const billingService = defineService({
   name: "billing",
@@ -110,7 +122,7 @@ export const billingService = defineService({
     const { billing, cycles } = runningOf(context);
     const api = Router({ strict: false });
     api.use(idempotency(billing.redis, context.config.IDEMPOTENCY_TTL_SECONDS));
-    mountEndpoints(api, [
+    const endpoints = [
       ...organizationEndpoints(billing),
       ...accessTokenEndpoints(billing),
       ...productEndpoints(billing),
@@ -133,7 +145,9 @@ export const billingService = defineService({
       ...fileEndpoints(billing),
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing, billing.storage) : []),
       ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(billing, (organizationId) => cycles.catchUp(organizationId))] : []),
-    ]);
+    ];
+    mountEndpoints(api, endpoints);
+    serveApiDescription(router, BILLING_API, endpoints);
     router.use(api);
   },
   consumers: (context) => [sellersConsumer(context.outbox), membershipConsumer("billing-memberships"), peopleConsumer()],

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, type Endpoint, invalidField, notFound, notPermitted, type Scope, pageJson, pageOf, paging, repeated, sorting } from "@tollgate/kit";
 import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
+import { OrganizationAccessToken, OrganizationAccessTokenCreateResponse, OrganizationAccessTokenList } from "./schemas.js";
 import { SCOPES } from "./scopes.js";
 import { deleteAccessToken, findAccessToken, insertAccessToken, updateAccessToken, type AccessTokenRow } from "./tokens.sql.js";
 
@@ -41,6 +42,7 @@ export function secondsOf(duration: string): number | null {
 const LONGEST_LIFETIME_SECONDS = 10 * 366 * 86_400;
 
 const SORTABLE = { created_at: "created_at", comment: "comment", last_used_at: "last_used_at", organization_id: "organization_id" } as const;
+const TAG = "oauth2/organization_access_tokens";
 
 export function accessTokenEndpoints(billing: Billing): Endpoint[] {
   const { db, access, outbox } = billing;
@@ -56,6 +58,9 @@ export function accessTokenEndpoints(billing: Billing): Endpoint[] {
         method: "POST",
         status: 201,
         body: z.object({ organization_id: z.string().nullish(), comment: z.string().min(1).max(255), expires_in: z.string().nullish(), scopes }),
+        response: OrganizationAccessTokenCreateResponse,
+        summary: "Create an organization access token",
+        tag: TAG,
       },
       async ({ body, identity }) => {
         const organizationId = await access.organizationFor(identity, "organization_access_tokens:write", body.organization_id);
@@ -75,7 +80,13 @@ export function accessTokenEndpoints(billing: Billing): Endpoint[] {
 
     defineEndpoint(
       "/v1/organization-access-tokens/",
-      { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at") }) },
+      {
+        method: "GET",
+        query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at") }),
+        response: OrganizationAccessTokenList,
+        summary: "List organization access tokens",
+        tag: TAG,
+      },
       async ({ query, identity }) => {
         const reachable = await access.organizationIds(identity, "organization_access_tokens:read");
         const found = db<AccessTokenRow>("access_tokens").whereIn("organization_id", reachable);
@@ -87,7 +98,14 @@ export function accessTokenEndpoints(billing: Billing): Endpoint[] {
 
     defineEndpoint(
       "/v1/organization-access-tokens/:id",
-      { method: "PATCH", params: z.object({ id: z.string() }), body: z.object({ comment: z.string().min(1).max(255).nullish(), scopes: scopes.nullish() }) },
+      {
+        method: "PATCH",
+        params: z.object({ id: z.string() }),
+        body: z.object({ comment: z.string().min(1).max(255).nullish(), scopes: scopes.nullish() }),
+        response: OrganizationAccessToken,
+        summary: "Update an organization access token",
+        tag: TAG,
+      },
       async ({ params, body, identity }) => {
         const token = await reachableToken(identity, "organization_access_tokens:write", params.id);
         if (body.scopes) ensureWithinCaller(access, identity, body.scopes);
@@ -104,7 +122,7 @@ export function accessTokenEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/organization-access-tokens/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }) }, async ({ params, identity }) => {
+    defineEndpoint("/v1/organization-access-tokens/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete an organization access token", tag: TAG }, async ({ params, identity }) => {
       const token = await reachableToken(identity, "organization_access_tokens:write", params.id);
       await db.transaction(async (trx) => {
         const deleted = await deleteAccessToken(trx, token.id);

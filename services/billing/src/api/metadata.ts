@@ -9,6 +9,9 @@ export const metadataInput = z
 
 export type Metadata = z.output<typeof metadataInput>;
 
+/** Metadata as it goes out, for the answers that carry it. */
+export const metadataOutput = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+
 /**
  * `metadata[key]=value` filters from the query (repeated keys mean any of the values), as Polar's SDK
  * sends them. Values compare as text, whatever type was stored.

@@ -1,5 +1,8 @@
 import type { BenefitRow } from "./benefits.sql.js";
 
+/** What a buyer or customer may see of a benefit (Polar's BenefitPublic): what it is, never how it is set up (a Discord bot's token, say). */
+export const benefitPublicJson = ({ properties: _properties, metadata: _metadata, ...shown }: ReturnType<typeof benefitJson>) => shown;
+
 /** A benefit as Polar shows it (its webhook payload too). */
 export const benefitJson = (benefit: BenefitRow) => ({
   id: benefit.id,

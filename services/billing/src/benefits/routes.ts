@@ -9,6 +9,7 @@ import { benefits, findBenefit, insertBenefit, updateBenefit, type BenefitRow } 
 import { grantsPage } from "./grants.js";
 import { benefitJson } from "./output.js";
 import { BENEFIT_PROPERTIES, BENEFIT_TYPES, storedProperties, type BenefitType } from "./properties.js";
+import { Benefit, BenefitGrantList, BenefitList } from "./schemas.js";
 
 const description = z.string().min(3).max(42);
 const common = { description, metadata: metadataInput.default({}), organization_id: z.string().nullish() };
@@ -30,6 +31,7 @@ const updateBody = z.object({
 });
 
 const SORTABLE = { created_at: "created_at", description: "description", type: "type", user_order: "created_at" } as const;
+const TAG = "benefits";
 
 export function benefitEndpoints(billing: Billing): Endpoint[] {
   const { db, access, outbox } = billing;
@@ -47,7 +49,7 @@ export function benefitEndpoints(billing: Billing): Endpoint[] {
   const announce = (trx: Knex.Transaction, type: "benefit.created" | "benefit.updated", row: BenefitRow) => emitBillingEvent(outbox, trx, type, row.organization_id, benefitJson(row));
 
   return [
-    defineEndpoint("/v1/benefits/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/benefits/", { method: "POST", status: 201, body: createBody, response: Benefit, summary: "Create a benefit", tag: TAG }, async ({ body, identity }) => {
       const organizationId = await access.organizationFor(identity, "benefits:write", body.organization_id);
       await assertFiles(body.type, body.properties, organizationId);
       return db.transaction(async (trx) => {
@@ -77,6 +79,9 @@ export function benefitEndpoints(billing: Billing): Endpoint[] {
           query: z.string().optional(),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at"),
         }),
+        response: BenefitList,
+        summary: "List benefits",
+        tag: TAG,
       },
       async ({ query, identity, req }) => {
         const found = benefits(db).whereIn("organization_id", await access.organizationIds(identity, "benefits:read"));
@@ -91,11 +96,11 @@ export function benefitEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/benefits/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/benefits/:id", { method: "GET", params: z.object({ id: z.string() }), response: Benefit, summary: "Get a benefit", tag: TAG }, async ({ params, identity }) =>
       benefitJson(await benefit(identity, "benefits:read", params.id)),
     ),
 
-    defineEndpoint("/v1/benefits/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
+    defineEndpoint("/v1/benefits/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody, response: Benefit, summary: "Update a benefit", tag: TAG }, async ({ params, body, identity }) => {
       const existing = await benefit(identity, "benefits:write", params.id);
       if (body.type !== existing.type) throw invalidField(["type"], `This benefit is of type ${existing.type}`, body.type);
       let properties: Record<string, unknown> | undefined;
@@ -115,7 +120,7 @@ export function benefitEndpoints(billing: Billing): Endpoint[] {
       });
     }),
 
-    defineEndpoint("/v1/benefits/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }) }, async ({ params, identity }) => {
+    defineEndpoint("/v1/benefits/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a benefit", tag: TAG }, async ({ params, identity }) => {
       const existing = await benefit(identity, "benefits:write", params.id);
       if (!existing.deletable) throw notPermitted("This benefit cannot be deleted");
       await db.transaction(async (trx) => {
@@ -128,7 +133,14 @@ export function benefitEndpoints(billing: Billing): Endpoint[] {
 
     defineEndpoint(
       "/v1/benefits/:id/grants",
-      { method: "GET", params: z.object({ id: z.string() }), query: z.object({ ...paging, is_granted: z.stringbool().optional(), customer_id: repeated(z.string()) }) },
+      {
+        method: "GET",
+        params: z.object({ id: z.string() }),
+        query: z.object({ ...paging, is_granted: z.stringbool().optional(), customer_id: repeated(z.string()) }),
+        response: BenefitGrantList,
+        summary: "List a benefit's grants",
+        tag: TAG,
+      },
       async ({ params, query, identity }) => {
         const granted = await benefit(identity, "benefits:read", params.id);
         return grantsPage(db, { ...query, benefitIds: [granted.id], organizationIds: [granted.organization_id], sort: [{ property: "created_at", descending: true }] });
@@ -147,6 +159,9 @@ export function benefitEndpoints(billing: Billing): Endpoint[] {
           is_granted: z.stringbool().optional(),
           sorting: sorting(["created_at", "granted_at", "revoked_at"] as const, "-created_at"),
         }),
+        response: BenefitGrantList,
+        summary: "List benefit grants",
+        tag: "benefit-grants",
       },
       async ({ query, identity }) => {
         const reachableIds = await access.organizationIds(identity, "benefits:read");

@@ -8,6 +8,7 @@ import { findDiscount } from "../discounts/discounts.sql.js";
 import { products } from "../products/products.sql.js";
 import { checkoutLinks, insertCheckoutLink, updateCheckoutLink, type CheckoutLinkRow, type CheckoutLinkSettings } from "./checkout-links.sql.js";
 import { checkoutLinksJson } from "./output.js";
+import { CheckoutLink, CheckoutLinkList } from "./schemas.js";
 
 const settings = {
   label: z.string().max(256).nullish(),
@@ -33,6 +34,7 @@ const updateBody = z.object({ ...settings, products: z.array(z.string()).min(1).
 const prefill = z.object({ customer_email: z.email().optional(), customer_name: z.string().max(256).optional(), discount_code: z.string().optional() });
 
 const SORTABLE = { created_at: "created_at", label: "label" } as const;
+const TAG = "checkout-links";
 
 export function checkoutLinkEndpoints(billing: Billing): Endpoint[] {
   const { db, access, config } = billing;
@@ -51,7 +53,7 @@ export function checkoutLinkEndpoints(billing: Billing): Endpoint[] {
   };
 
   return [
-    defineEndpoint("/v1/checkout-links/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/checkout-links/", { method: "POST", status: 201, body: createBody, response: CheckoutLink, summary: "Create a checkout link", tag: TAG }, async ({ body, identity }) => {
       let productIds = body.products ?? (body.product_id ? [body.product_id] : []);
       if (body.product_price_id) {
         const price = await db("product_prices").where({ id: body.product_price_id }).first<{ product_id: string } | undefined>("product_id");
@@ -80,7 +82,13 @@ export function checkoutLinkEndpoints(billing: Billing): Endpoint[] {
 
     defineEndpoint(
       "/v1/checkout-links/",
-      { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at") }) },
+      {
+        method: "GET",
+        query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at") }),
+        response: CheckoutLinkList,
+        summary: "List checkout links",
+        tag: TAG,
+      },
       async ({ query, identity }) => {
         const found = checkoutLinks(db).whereIn("organization_id", await access.organizationIds(identity, "checkout_links:read"));
         whereAnyOf(found, query, ["organization_id"]);
@@ -89,11 +97,11 @@ export function checkoutLinkEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/checkout-links/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/checkout-links/:id", { method: "GET", params: z.object({ id: z.string() }), response: CheckoutLink, summary: "Get a checkout link", tag: TAG }, async ({ params, identity }) =>
       showOne(await reachable(access, identity, "checkout_links:read", await checkoutLinks(db).where({ id: params.id }).first(), "Checkout link")),
     ),
 
-    defineEndpoint("/v1/checkout-links/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
+    defineEndpoint("/v1/checkout-links/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody, response: CheckoutLink, summary: "Update a checkout link", tag: TAG }, async ({ params, body, identity }) => {
       const link = await reachable(access, identity, "checkout_links:write", await checkoutLinks(db).where({ id: params.id }).first(), "Checkout link");
       const changes: Partial<CheckoutLinkSettings> = {};
       if (body.products) changes.product_ids = body.products;
@@ -109,25 +117,29 @@ export function checkoutLinkEndpoints(billing: Billing): Endpoint[] {
       return showOne(await updateCheckoutLink(db, link.id, changes));
     }),
 
-    defineEndpoint("/v1/checkout-links/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }) }, async ({ params, identity }) => {
+    defineEndpoint("/v1/checkout-links/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a checkout link", tag: TAG }, async ({ params, identity }) => {
       const link = await reachable(access, identity, "checkout_links:write", await checkoutLinks(db).where({ id: params.id }).first(), "Checkout link");
       await updateCheckoutLink(db, link.id, { deleted_at: new Date() });
     }),
 
     // Public: whoever follows the link gets a fresh checkout of their own.
-    defineEndpoint("/v1/checkout-links/:client_secret/redirect", { method: "GET", params: z.object({ client_secret: z.string() }), query: prefill }, async ({ params, query, res }) => {
-      const link = await checkoutLinks(db).where({ client_secret: params.client_secret }).first();
-      if (!link) throw notFound("Checkout link");
-      const catalog = await readCatalog(db, link.product_ids);
-      const open = (revision: object) =>
-        openCheckout(billing, catalog, {
-          productIds: link.product_ids.filter((id) => catalog.products.get(id)?.organization_id === link.organization_id),
-          revision: { ...revision, discount_id: link.discount_id },
-          settings: { allow_discount_codes: link.allow_discount_codes, require_billing_address: link.require_billing_address, success_url: link.success_url, return_url: link.return_url, metadata: link.metadata },
-        });
-      // A prefill that does not hold (a spent discount code) is dropped rather than keep the buyer out.
-      const checkout = await open(query).catch((error: ValidationError) => (Object.keys(query).length > 0 ? open({}) : Promise.reject(error)));
-      res.redirect(303, checkout.json.url);
-    }),
+    defineEndpoint(
+      "/v1/checkout-links/:client_secret/redirect",
+      { method: "GET", status: 303, params: z.object({ client_secret: z.string() }), query: prefill, produces: "text/html", summary: "Open a fresh checkout from a link, and redirect to it", tag: TAG },
+      async ({ params, query, res }) => {
+        const link = await checkoutLinks(db).where({ client_secret: params.client_secret }).first();
+        if (!link) throw notFound("Checkout link");
+        const catalog = await readCatalog(db, link.product_ids);
+        const open = (revision: object) =>
+          openCheckout(billing, catalog, {
+            productIds: link.product_ids.filter((id) => catalog.products.get(id)?.organization_id === link.organization_id),
+            revision: { ...revision, discount_id: link.discount_id },
+            settings: { allow_discount_codes: link.allow_discount_codes, require_billing_address: link.require_billing_address, success_url: link.success_url, return_url: link.return_url, metadata: link.metadata },
+          });
+        // A prefill that does not hold (a spent discount code) is dropped rather than keep the buyer out.
+        const checkout = await open(query).catch((error: ValidationError) => (Object.keys(query).length > 0 ? open({}) : Promise.reject(error)));
+        res.redirect(303, checkout.json.url);
+      },
+    ),
   ];
 }

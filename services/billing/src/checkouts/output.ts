@@ -1,7 +1,7 @@
 import type { DiscountRow } from "../discounts/discounts.sql.js";
 import { sellerSummaryJson } from "../organizations/output.js";
 import { priceJson } from "../products/prices.js";
-import { productWithPartsJson } from "../products/output.js";
+import { productWithPartsJson, publicProductJson } from "../products/output.js";
 import { offerOf, type CheckoutCatalog } from "./catalog.js";
 import type { CheckoutRow } from "./checkouts.sql.js";
 import { cardRequirements, checkoutAmounts } from "./pricing.js";
@@ -43,7 +43,9 @@ function checkoutDiscountJson(discount: DiscountRow) {
 export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, publicUrl: string) {
   const offer = offerOf(catalog, checkout);
   const { price, discount } = offer;
-  const shown = offer.products.map((product) => productWithPartsJson(product, publicUrl));
+  const offered = offer.products.map((product) => productWithPartsJson(product, publicUrl));
+  // As Polar shows a checkout's products to seller and buyer alike: the buyer's page reads this too.
+  const shown = offered.map(publicProductJson);
   const amounts = checkoutAmounts(checkout, discount);
   const product = shown.find((candidate) => candidate.id === checkout.product_id) ?? null;
   const isFree = price.amount_type === "free";
@@ -102,7 +104,7 @@ export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, pu
     prices: Object.fromEntries(shown.map((offered) => [offered.id, offered.prices.filter((candidate) => !candidate.is_archived)])),
     discount: discount ? checkoutDiscountJson(discount) : null,
     subscription_id: null,
-    attached_custom_fields: product?.attached_custom_fields ?? [],
+    attached_custom_fields: offered.find((candidate) => candidate.id === checkout.product_id)?.attached_custom_fields ?? [],
     customer_metadata: checkout.customer_metadata,
   };
 }

@@ -5,6 +5,7 @@ import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { addressInput } from "../api/address.js";
 import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
+import { CustomFieldData } from "../custom-fields/schemas.js";
 import { catalogOf, checkoutWithCatalog, offerOf, readCatalog } from "./catalog.js";
 import { changedCheckout, checkouts, findCheckout, type CheckoutRow } from "./checkouts.sql.js";
 import { confirmCheckout } from "./confirm.js";
@@ -13,9 +14,9 @@ import { checkoutJson, checkoutPublicJson } from "./output.js";
 import { openCheckout } from "./open.js";
 import { sellerClock } from "../test-clock/clock.js";
 import { revise, type Revision } from "./revise.js";
+import { Checkout, CheckoutList, CheckoutPublic, CheckoutPublicConfirmed } from "./schemas.js";
 
 const email = z.email().transform((value) => value.toLowerCase());
-const customFieldData = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
 
 /** What both the seller and the customer may set about the buyer. */
 const customerDetails = {
@@ -26,7 +27,7 @@ const customerDetails = {
   customer_tax_id: z.string().max(64).nullish(),
   is_business_customer: z.boolean().nullish(),
   locale: z.string().max(16).nullish(),
-  custom_field_data: customFieldData.optional(),
+  custom_field_data: CustomFieldData.optional(),
   product_id: z.string().nullish(),
   product_price_id: z.string().nullish(),
   amount: priceAmount.nullish(),
@@ -68,6 +69,7 @@ const clientUpdateBody = z.object({ ...customerDetails, discount_code: z.string(
 const confirmBody = clientUpdateBody.extend({ confirmation_token_id: z.string().nullish() });
 
 const SORTABLE = { created_at: "created_at", expires_at: "expires_at", status: "status" } as const;
+const TAG = "checkouts";
 
 /** The seller's settings a body changes, as columns. */
 function settingsOf(body: z.output<typeof updateBody>): Partial<CheckoutRow> {
@@ -105,7 +107,7 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
     );
 
   return [
-    defineEndpoint("/v1/checkouts/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/checkouts/", { method: "POST", status: 201, body: createBody, response: Checkout, summary: "Create a checkout session", tag: TAG }, async ({ body, identity }) => {
       const catalog = await readCatalog(db, body.products);
       const offered = body.products.map((id) => catalog.products.get(id));
       const missing = offered.findIndex((product) => !product);
@@ -131,6 +133,9 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
           query: z.string().optional(),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at"),
         }),
+        response: CheckoutList,
+        summary: "List checkout sessions",
+        tag: TAG,
       },
       async ({ query, identity, req }) => {
         const found = checkouts(db).whereIn("organization_id", await access.organizationIds(identity, "checkouts:read"));
@@ -145,30 +150,38 @@ export function checkoutEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/checkouts/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) => (await shown({ id: params.id }, identity)).json),
+    defineEndpoint("/v1/checkouts/:id", { method: "GET", params: z.object({ id: z.string() }), response: Checkout, summary: "Get a checkout session", tag: TAG }, async ({ params, identity }) => (await shown({ id: params.id }, identity)).json),
 
-    defineEndpoint("/v1/checkouts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
+    defineEndpoint("/v1/checkouts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody, response: Checkout, summary: "Update a checkout session", tag: TAG }, async ({ params, body, identity }) => {
       // The change itself takes the checkout's lock and expires it if its time is up.
       const checkout = await reachable(access, identity, "checkouts:write", await findCheckout(db, params.id), "Checkout");
       return (await change({ id: checkout.id }, body, settingsOf(body))).json;
     }),
 
     // The customer's side: the client secret is the credential, as it is for Polar's checkout page.
-    defineEndpoint("/v1/checkouts/client/:client_secret", { method: "GET", params: z.object({ client_secret: z.string() }) }, async ({ params }) => {
+    defineEndpoint("/v1/checkouts/client/:client_secret", { method: "GET", params: z.object({ client_secret: z.string() }), response: CheckoutPublic, summary: "Get a checkout session by its client secret", tag: TAG }, async ({ params }) => {
       const { json, catalog } = await shown({ client_secret: params.client_secret });
       return checkoutPublicJson(json, catalog);
     }),
 
-    defineEndpoint("/v1/checkouts/client/:client_secret", { method: "PATCH", params: z.object({ client_secret: z.string() }), body: clientUpdateBody }, async ({ params, body }) => {
-      const { json, catalog } = await change({ client_secret: params.client_secret }, body);
-      return checkoutPublicJson(json, catalog);
-    }),
+    defineEndpoint(
+      "/v1/checkouts/client/:client_secret",
+      { method: "PATCH", params: z.object({ client_secret: z.string() }), body: clientUpdateBody, response: CheckoutPublic, summary: "Update a checkout session by its client secret", tag: TAG },
+      async ({ params, body }) => {
+        const { json, catalog } = await change({ client_secret: params.client_secret }, body);
+        return checkoutPublicJson(json, catalog);
+      },
+    ),
 
-    defineEndpoint("/v1/checkouts/client/:client_secret/confirm", { method: "POST", params: z.object({ client_secret: z.string() }), body: confirmBody }, async ({ params, body }) => {
-      const { confirmation_token_id: confirmationTokenId, ...revision } = body;
-      const { json, catalog } = await confirmCheckout(billing, params.client_secret, revision, confirmationTokenId);
-      // Customer sessions (for the portal link after paying) arrive with the customer portal.
-      return { ...checkoutPublicJson(json, catalog), customer_session_token: null };
-    }),
+    defineEndpoint(
+      "/v1/checkouts/client/:client_secret/confirm",
+      { method: "POST", params: z.object({ client_secret: z.string() }), body: confirmBody, response: CheckoutPublicConfirmed, summary: "Confirm and pay a checkout session by its client secret", tag: TAG },
+      async ({ params, body }) => {
+        const { confirmation_token_id: confirmationTokenId, ...revision } = body;
+        const { json, catalog } = await confirmCheckout(billing, params.client_secret, revision, confirmationTokenId);
+        // Customer sessions (for the portal link after paying) arrive with the customer portal.
+        return { ...checkoutPublicJson(json, catalog), customer_session_token: null };
+      },
+    ),
   ];
 }

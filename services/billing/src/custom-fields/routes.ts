@@ -5,6 +5,7 @@ import { metadataInput } from "../api/metadata.js";
 import { customFields, deleteCustomField, findCustomField, insertCustomField, updateCustomField, type CustomFieldRow } from "./custom-fields.sql.js";
 import { customFieldJson } from "./output.js";
 import { CUSTOM_FIELD_TYPES, PROPERTIES } from "./properties.js";
+import { CustomField, CustomFieldList } from "./schemas.js";
 
 /** A custom field's slug is the key its values are stored under: lower-case letters, digits, `-` and `_`. */
 const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, { error: "Use lower-case letters, digits, - and _" }).max(100);
@@ -30,13 +31,14 @@ const updateBody = z.object({
 const slugTaken = (value: string) => invalidField(["slug"], "A custom field with this slug already exists.", value);
 
 const SORTABLE = { created_at: "created_at", slug: "slug", name: "name", type: "type" } as const;
+const TAG = "custom-fields";
 
 export function customFieldEndpoints(billing: Billing): Endpoint[] {
   const { db, access } = billing;
   const field = async (identity: Parameters<typeof access.allows>[0], scope: "custom_fields:read" | "custom_fields:write", id: string) =>
     reachable(access, identity, scope, await findCustomField(db, id), "Custom field");
   return [
-    defineEndpoint("/v1/custom-fields/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/custom-fields/", { method: "POST", status: 201, body: createBody, response: CustomField, summary: "Create a custom field", tag: TAG }, async ({ body, identity }) => {
       const organizationId = await access.organizationFor(identity, "custom_fields:write", body.organization_id);
       try {
         return customFieldJson(
@@ -59,6 +61,9 @@ export function customFieldEndpoints(billing: Billing): Endpoint[] {
           type: repeated(z.enum(CUSTOM_FIELD_TYPES)),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "slug"),
         }),
+        response: CustomFieldList,
+        summary: "List custom fields",
+        tag: TAG,
       },
       async ({ query, identity }) => {
         const found = customFields(db).whereIn("organization_id", await access.organizationIds(identity, "custom_fields:read"));
@@ -70,11 +75,11 @@ export function customFieldEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/custom-fields/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/custom-fields/:id", { method: "GET", params: z.object({ id: z.string() }), response: CustomField, summary: "Get a custom field", tag: TAG }, async ({ params, identity }) =>
       customFieldJson(await field(identity, "custom_fields:read", params.id)),
     ),
 
-    defineEndpoint("/v1/custom-fields/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
+    defineEndpoint("/v1/custom-fields/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody, response: CustomField, summary: "Update a custom field", tag: TAG }, async ({ params, body, identity }) => {
       const existing = await field(identity, "custom_fields:write", params.id);
       // A field's type is what its stored values mean: it never changes.
       if (body.type !== existing.type) throw invalidField(["type"], `This custom field is of type ${existing.type}`, body.type);
@@ -96,7 +101,7 @@ export function customFieldEndpoints(billing: Billing): Endpoint[] {
       }
     }),
 
-    defineEndpoint("/v1/custom-fields/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }) }, async ({ params, identity }) => {
+    defineEndpoint("/v1/custom-fields/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a custom field", tag: TAG }, async ({ params, identity }) => {
       const existing = await field(identity, "custom_fields:write", params.id);
       // Products that asked for it stop asking; values already given are kept with their orders.
       await deleteCustomField(db, existing.id);

@@ -8,6 +8,7 @@ import { BENEFIT_TYPES, subscriberProperties } from "../benefits/properties.js";
 import { findCustomer } from "../customers/customers.sql.js";
 import { customerOf, mine, portalOrganization } from "./portal.js";
 import { portalCustomerJson } from "./profile.js";
+import { CustomerBenefitGrant, CustomerBenefitGrantList } from "./schemas.js";
 
 // Grants are made in the order of the product's benefits, so creation order is that order.
 const SORTABLE = {
@@ -19,6 +20,7 @@ const SORTABLE = {
 
 /** Benefits the customer must connect an account for; Tollgate has no such connections yet. */
 const ACCOUNT_BENEFITS = new Set(["discord", "github_repository"]);
+const TAG = "customer_portal";
 
 const grantUpdate = z.object({
   benefit_type: z.enum(BENEFIT_TYPES),
@@ -85,6 +87,9 @@ export function benefitGrantEndpoints(billing: Billing): Endpoint[] {
           subscription_id: repeated(z.string()),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-granted_at"),
         }),
+        response: CustomerBenefitGrantList,
+        summary: "List the customer's benefit grants",
+        tag: TAG,
       },
       async ({ query, identity }) => {
         const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
@@ -106,23 +111,27 @@ export function benefitGrantEndpoints(billing: Billing): Endpoint[] {
         return pageJson(await grantsJson(db, customerId, organizationId, rows), total, query.limit);
       },
     ),
-    defineEndpoint("/v1/customer-portal/benefit-grants/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) => {
+    defineEndpoint("/v1/customer-portal/benefit-grants/:id", { method: "GET", params: z.object({ id: z.string() }), response: CustomerBenefitGrant, summary: "Get one of the customer's benefit grants", tag: TAG }, async ({ params, identity }) => {
       const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
       const [json] = await grantsJson(db, customerId, organizationId, [await ownGrant(customerId, params.id)]);
       return json;
     }),
-    defineEndpoint("/v1/customer-portal/benefit-grants/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: grantUpdate }, async ({ params, body, identity }) => {
-      const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-      const grant = await ownGrant(customerId, params.id);
-      const benefit = await db<BenefitRow>("benefits").where({ id: grant.benefit_id }).first();
-      if (benefit && body.benefit_type !== benefit.type) throw invalidField(["benefit_type"], `This grant is for a ${benefit.type} benefit.`, body.benefit_type);
-      if (ACCOUNT_BENEFITS.has(body.benefit_type) && body.properties?.account_id) {
-        // Polar would now grant on the connected account; there are no account connections to name yet.
-        throw new HttpError(403, "NotPermitted", "Connecting a Discord or GitHub account is not offered yet, so this benefit cannot be granted here.");
-      }
-      // Nothing else about a grant is the customer's to change.
-      const [json] = await grantsJson(db, customerId, organizationId, [grant]);
-      return json;
-    }),
+    defineEndpoint(
+      "/v1/customer-portal/benefit-grants/:id",
+      { method: "PATCH", params: z.object({ id: z.string() }), body: grantUpdate, response: CustomerBenefitGrant, summary: "Update one of the customer's benefit grants", tag: TAG },
+      async ({ params, body, identity }) => {
+        const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+        const grant = await ownGrant(customerId, params.id);
+        const benefit = await db<BenefitRow>("benefits").where({ id: grant.benefit_id }).first();
+        if (benefit && body.benefit_type !== benefit.type) throw invalidField(["benefit_type"], `This grant is for a ${benefit.type} benefit.`, body.benefit_type);
+        if (ACCOUNT_BENEFITS.has(body.benefit_type) && body.properties?.account_id) {
+          // Polar would now grant on the connected account; there are no account connections to name yet.
+          throw new HttpError(403, "NotPermitted", "Connecting a Discord or GitHub account is not offered yet, so this benefit cannot be granted here.");
+        }
+        // Nothing else about a grant is the customer's to change.
+        const [json] = await grantsJson(db, customerId, organizationId, [grant]);
+        return json;
+      },
+    ),
   ];
 }

@@ -3,8 +3,9 @@ import { defineEndpoint, notFound, type Endpoint } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { sellers } from "../organizations/organizations.sql.js";
 import { sellerSummaryJson } from "../organizations/output.js";
-import { productWithPartsJson } from "../products/output.js";
+import { productWithPartsJson, publicProductJson } from "../products/output.js";
 import { products, productsWithParts } from "../products/products.sql.js";
+import { CustomerOrganizationData } from "./schemas.js";
 
 /**
  * What the customer portal shows of a seller before anyone signs in (Polar's CustomerOrganizationData):
@@ -13,19 +14,19 @@ import { products, productsWithParts } from "../products/products.sql.js";
 export function portalOrganizationEndpoints(billing: Billing): Endpoint[] {
   const { db, config } = billing;
   return [
-    defineEndpoint("/v1/customer-portal/organizations/:slug", { method: "GET", params: z.object({ slug: z.string() }) }, async ({ params }) => {
-      const seller = await sellers(db).where({ slug: params.slug }).first();
-      if (!seller) throw notFound("Organization");
-      const offered = await products(db).where({ organization_id: seller.id, visibility: "public", is_archived: false }).orderBy("created_at").select("id");
-      const shown = (await productsWithParts(db, offered.map((product) => product.id))).map((product) => {
-        const { benefits, prices, attached_custom_fields: _fields, ...json } = productWithPartsJson(product, config.PUBLIC_URL);
-        return {
-          ...json,
-          prices: prices.filter((price) => !price.is_archived),
-          benefits: benefits.map(({ properties: _properties, metadata: _metadata, ...shown }) => shown),
-        };
-      });
-      return { organization: sellerSummaryJson(seller), products: shown };
-    }),
+    defineEndpoint(
+      "/v1/customer-portal/organizations/:slug",
+      { method: "GET", params: z.object({ slug: z.string() }), response: CustomerOrganizationData, summary: "Get a seller and what it sells in public", tag: "customer_portal" },
+      async ({ params }) => {
+        const seller = await sellers(db).where({ slug: params.slug }).first();
+        if (!seller) throw notFound("Organization");
+        const offered = await products(db).where({ organization_id: seller.id, visibility: "public", is_archived: false }).orderBy("created_at").select("id");
+        const shown = (await productsWithParts(db, offered.map((product) => product.id))).map((product) => {
+          const shown = publicProductJson(productWithPartsJson(product, config.PUBLIC_URL));
+          return { ...shown, prices: shown.prices.filter((price) => !price.is_archived) };
+        });
+        return { organization: sellerSummaryJson(seller), products: shown };
+      },
+    ),
   ];
 }

@@ -5,6 +5,7 @@ import { addressInput } from "../api/address.js";
 import { changeCustomer } from "../customers/changes.js";
 import { findCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "../customers/customers.sql.js";
 import { customerOf } from "./portal.js";
+import { CustomerPortalCustomer } from "./schemas.js";
 
 /** The customer as the portal shows them to themselves. */
 export const portalCustomerJson = (customer: CustomerRow) => ({
@@ -35,12 +36,12 @@ const profileUpdate = z.object({
 export function profileEndpoints(billing: Billing): Endpoint[] {
   const { db } = billing;
   return [
-    defineEndpoint("/v1/customer-portal/customers/me", { method: "GET" }, async ({ identity }) => {
+    defineEndpoint("/v1/customer-portal/customers/me", { method: "GET", response: CustomerPortalCustomer, summary: "Get the customer", tag: "customer_portal" }, async ({ identity }) => {
       const customer = await findCustomer(db, customerOf(identity).customer_id);
       if (!customer) throw notFound("Customer");
       return portalCustomerJson(customer);
     }),
-    defineEndpoint("/v1/customer-portal/customers/me", { method: "PATCH", body: profileUpdate }, async ({ body, identity }) => {
+    defineEndpoint("/v1/customer-portal/customers/me", { method: "PATCH", body: profileUpdate, response: CustomerPortalCustomer, summary: "Update the customer's billing details", tag: "customer_portal" }, async ({ body, identity }) => {
       const changes: CustomerChanges = {};
       if (body.billing_name !== undefined) changes.billing_name = body.billing_name || null;
       if (body.billing_address !== undefined) changes.billing_address = body.billing_address;

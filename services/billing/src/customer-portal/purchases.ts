@@ -9,6 +9,9 @@ import { sellers } from "../organizations/organizations.sql.js";
 import { findPerson } from "../people/people.js";
 import { subscriptionsJson } from "../subscriptions/output.js";
 import { subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
+import { PurchasedOrderList, PurchasedSubscriptionList } from "./schemas.js";
+
+const TAG = "me";
 
 /**
  * A signed-in Tollgate user's purchases from every seller: what customers with their e-mail bought,
@@ -31,12 +34,12 @@ export function purchaseEndpoints(billing: Billing): Endpoint[] {
   };
 
   return [
-    defineEndpoint("/v1/me/orders/", { method: "GET", query: z.object(paging) }, async ({ query, identity }) => {
+    defineEndpoint("/v1/me/orders/", { method: "GET", query: z.object(paging), response: PurchasedOrderList, summary: "List the signed-in user's orders from every seller", tag: TAG }, async ({ query, identity }) => {
       const found = orders(db).whereIn("customer_id", await customerIdsOf(identity));
       const { rows, total } = await pageOf<OrderRow, "created_at">(found, { ...query, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "orders" });
       return pageJson(await withSeller(rows, await ordersJson(db, rows)), total, query.limit);
     }),
-    defineEndpoint("/v1/me/subscriptions/", { method: "GET", query: z.object(paging) }, async ({ query, identity }) => {
+    defineEndpoint("/v1/me/subscriptions/", { method: "GET", query: z.object(paging), response: PurchasedSubscriptionList, summary: "List the signed-in user's subscriptions to every seller", tag: TAG }, async ({ query, identity }) => {
       const found = subscriptions(db).whereIn("customer_id", await customerIdsOf(identity));
       const { rows, total } = await pageOf<SubscriptionRow, "created_at">(found, { ...query, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "subscriptions" });
       return pageJson(await withSeller(rows, await subscriptionsJson(db, rows, config.PUBLIC_URL)), total, query.limit);

@@ -6,6 +6,7 @@ import type { Billing } from "../billing.js";
 import { customerJson } from "../customers/output.js";
 import { customers } from "../customers/customers.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
+import { CustomerSession } from "./schemas.js";
 
 /** How long a customer session opens the portal. */
 const SESSION_LIFETIME_MS = 60 * 60 * 1000;
@@ -35,7 +36,7 @@ const createBody = z.union([
 export function customerSessionEndpoints(billing: Billing): Endpoint[] {
   const { db, access, config } = billing;
   return [
-    defineEndpoint("/v1/customer-sessions/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/customer-sessions/", { method: "POST", status: 201, body: createBody, response: CustomerSession, summary: "Open the customer portal for a customer", tag: "customer-sessions" }, async ({ body, identity }) => {
       const organizationIds = await access.organizationIds(identity, "customer_sessions:write");
       const customer = await customers(db)
         .whereIn("organization_id", organizationIds)

@@ -8,7 +8,9 @@ import { endCustomerSessions } from "../customer-sessions/sessions.js";
 import { changeCustomer } from "./changes.js";
 import { customers, findCustomer, findCustomerByExternalId, insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
+import { Customer, CustomerList } from "./schemas.js";
 import { customerState } from "./state.js";
+import { CustomerState } from "./state-schemas.js";
 
 const email = z.email().transform((value) => value.toLowerCase());
 const editable = {
@@ -30,6 +32,7 @@ const updateBody = z.object({ ...editable, email: email.nullish(), external_id: 
 const updateByExternalIdBody = z.object({ ...editable, email: email.nullish() });
 
 const SORTABLE = { created_at: "created_at", email: "email", name: "name" } as const;
+const TAG = "customers";
 
 /** Which of a request's fields change what, leaving out the ones not sent. */
 function changesOf(body: z.output<typeof updateByExternalIdBody>): CustomerChanges {
@@ -90,7 +93,7 @@ export function customerEndpoints(billing: Billing): Endpoint[] {
   const deleteQuery = z.object({ anonymize: z.stringbool().default(false) });
 
   return [
-    defineEndpoint("/v1/customers/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/customers/", { method: "POST", status: 201, body: createBody, response: Customer, summary: "Create a customer", tag: TAG }, async ({ body, identity }) => {
       const organizationId = await access.organizationFor(identity, "customers:write", body.organization_id);
       try {
         const created = await changeCustomer(billing, "customer.created", (trx) =>
@@ -113,6 +116,9 @@ export function customerEndpoints(billing: Billing): Endpoint[] {
           query: z.string().optional(),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at"),
         }),
+        response: CustomerList,
+        summary: "List customers",
+        tag: TAG,
       },
       async ({ query, identity, req }) => {
         const found = customers(db).whereIn("organization_id", await access.organizationIds(identity, "customers:read"));
@@ -128,27 +134,33 @@ export function customerEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/customers/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) => customerJson(await byId(identity, "customers:read", params.id))),
-    defineEndpoint("/v1/customers/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) =>
+    defineEndpoint("/v1/customers/:id", { method: "GET", params: z.object({ id: z.string() }), response: Customer, summary: "Get a customer", tag: TAG }, async ({ params, identity }) =>
+      customerJson(await byId(identity, "customers:read", params.id)),
+    ),
+    defineEndpoint("/v1/customers/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody, response: Customer, summary: "Update a customer", tag: TAG }, async ({ params, body, identity }) =>
       update(await byId(identity, "customers:write", params.id), body),
     ),
-    defineEndpoint("/v1/customers/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), query: deleteQuery }, async ({ params, query, identity }) =>
+    defineEndpoint("/v1/customers/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), query: deleteQuery, summary: "Delete a customer, or anonymize them", tag: TAG }, async ({ params, query, identity }) =>
       remove(await byId(identity, "customers:write", params.id), query.anonymize),
     ),
-    defineEndpoint("/v1/customers/:id/state", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/customers/:id/state", { method: "GET", params: z.object({ id: z.string() }), response: CustomerState, summary: "Get a customer's state", tag: TAG }, async ({ params, identity }) =>
       customerState(db, await byId(identity, "customers:read", params.id)),
     ),
 
-    defineEndpoint("/v1/customers/external/:externalId", { method: "GET", params: z.object({ externalId: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/customers/external/:externalId", { method: "GET", params: z.object({ externalId: z.string() }), response: Customer, summary: "Get a customer by external ID", tag: TAG }, async ({ params, identity }) =>
       customerJson(await byExternalId(identity, "customers:read", params.externalId)),
     ),
-    defineEndpoint("/v1/customers/external/:externalId", { method: "PATCH", params: z.object({ externalId: z.string() }), body: updateByExternalIdBody }, async ({ params, body, identity }) =>
-      update(await byExternalId(identity, "customers:write", params.externalId), body),
+    defineEndpoint(
+      "/v1/customers/external/:externalId",
+      { method: "PATCH", params: z.object({ externalId: z.string() }), body: updateByExternalIdBody, response: Customer, summary: "Update a customer by external ID", tag: TAG },
+      async ({ params, body, identity }) => update(await byExternalId(identity, "customers:write", params.externalId), body),
     ),
-    defineEndpoint("/v1/customers/external/:externalId", { method: "DELETE", status: 204, params: z.object({ externalId: z.string() }), query: deleteQuery }, async ({ params, query, identity }) =>
-      remove(await byExternalId(identity, "customers:write", params.externalId), query.anonymize),
+    defineEndpoint(
+      "/v1/customers/external/:externalId",
+      { method: "DELETE", status: 204, params: z.object({ externalId: z.string() }), query: deleteQuery, summary: "Delete a customer by external ID, or anonymize them", tag: TAG },
+      async ({ params, query, identity }) => remove(await byExternalId(identity, "customers:write", params.externalId), query.anonymize),
     ),
-    defineEndpoint("/v1/customers/external/:externalId/state", { method: "GET", params: z.object({ externalId: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/customers/external/:externalId/state", { method: "GET", params: z.object({ externalId: z.string() }), response: CustomerState, summary: "Get a customer's state by external ID", tag: TAG }, async ({ params, identity }) =>
       customerState(db, await byExternalId(identity, "customers:read", params.externalId)),
     ),
   ];

@@ -7,6 +7,7 @@ import { metadataInput } from "../api/metadata.js";
 import { products } from "../products/products.sql.js";
 import { discounts, findDiscount, insertDiscount, replaceDiscountProducts, updateDiscount, type DiscountColumns, type DiscountRow } from "./discounts.sql.js";
 import { discountJson, discountsJson } from "./output.js";
+import { Discount, DiscountList } from "./schemas.js";
 
 /** A code people type at checkout: letters, digits, - and _, 3 to 256 of them. */
 const code = z.string().regex(/^[A-Za-z0-9_-]{3,256}$/, { error: "Use 3 to 256 letters, digits, - or _" });
@@ -62,6 +63,7 @@ function checkTerms(discount: DiscountColumns): void {
 }
 
 const SORTABLE = { created_at: "created_at", name: "name", code: "code", redemptions_count: "redemptions_count", ends_at: "ends_at" } as const;
+const TAG = "discounts";
 
 export function discountEndpoints(billing: Billing): Endpoint[] {
   const { db, access } = billing;
@@ -89,7 +91,7 @@ export function discountEndpoints(billing: Billing): Endpoint[] {
   };
 
   return [
-    defineEndpoint("/v1/discounts/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/discounts/", { method: "POST", status: 201, body: createBody, response: Discount, summary: "Create a discount", tag: TAG }, async ({ body, identity }) => {
       const organizationId = await access.organizationFor(identity, "discounts:write", body.organization_id);
       // Polar's multi-currency `amounts` (one entry here) stand in for amount and currency.
       const [amountsCurrency, amountsAmount] = body.type === "fixed" ? (Object.entries(body.amounts ?? {})[0] ?? []) : [];
@@ -114,7 +116,13 @@ export function discountEndpoints(billing: Billing): Endpoint[] {
 
     defineEndpoint(
       "/v1/discounts/",
-      { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), query: z.string().optional(), sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at") }) },
+      {
+        method: "GET",
+        query: z.object({ ...paging, organization_id: repeated(z.string()), query: z.string().optional(), sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at") }),
+        response: DiscountList,
+        summary: "List discounts",
+        tag: TAG,
+      },
       async ({ query, identity }) => {
         const found = discounts(db).whereIn("organization_id", await access.organizationIds(identity, "discounts:read"));
         if (query.organization_id) void found.whereIn("organization_id", query.organization_id);
@@ -124,9 +132,11 @@ export function discountEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/discounts/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) => discountJson(db, await discount(identity, "discounts:read", params.id))),
+    defineEndpoint("/v1/discounts/:id", { method: "GET", params: z.object({ id: z.string() }), response: Discount, summary: "Get a discount", tag: TAG }, async ({ params, identity }) =>
+      discountJson(db, await discount(identity, "discounts:read", params.id)),
+    ),
 
-    defineEndpoint("/v1/discounts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
+    defineEndpoint("/v1/discounts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody, response: Discount, summary: "Update a discount", tag: TAG }, async ({ params, body, identity }) => {
       const existing = await discount(identity, "discounts:write", params.id);
       const changesTerms = ["type", "amount", "currency", "basis_points", "duration", "duration_in_months"].some((field) => body[field as keyof typeof body] != null);
       // What customers already got must stay what they got.
@@ -153,7 +163,7 @@ export function discountEndpoints(billing: Billing): Endpoint[] {
       return save((trx) => updateDiscount(trx, existing.id, merged), body.products, merged.code);
     }),
 
-    defineEndpoint("/v1/discounts/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }) }, async ({ params, identity }) => {
+    defineEndpoint("/v1/discounts/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a discount", tag: TAG }, async ({ params, identity }) => {
       const existing = await discount(identity, "discounts:write", params.id);
       // Kept for the orders that used it; its code is free again.
       await updateDiscount(db, existing.id, { deleted_at: new Date() });

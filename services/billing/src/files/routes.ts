@@ -6,9 +6,11 @@ import type { Billing } from "../billing.js";
 import { files, findFile, insertFile, updateFile, type FileRow } from "./files.sql.js";
 import type { LocalFileStorage } from "./local-storage.js";
 import { fileJson, fileUploadJson } from "./output.js";
+import { FileRead, FileReadList, FileUpload } from "./schemas.js";
 import { IMAGE_TYPES, serveInert } from "./serving.js";
 import { UploadMismatch } from "./storage.js";
 
+const TAG = "files";
 const checksum = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, { error: "A SHA-256 digest in base64" });
 
 const part = z.object({ number: z.int().min(1), chunk_start: z.int().min(0), chunk_end: z.int().min(0), checksum_sha256_base64: checksum.nullish() });
@@ -50,7 +52,7 @@ export function fileEndpoints(billing: Billing): Endpoint[] {
   const json = (row: FileRow) => fileJson(row, publicUrl);
 
   return [
-    defineEndpoint("/v1/files/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/files/", { method: "POST", status: 201, body: createBody, response: FileUpload, summary: "Start uploading a file", tag: TAG }, async ({ body, identity }) => {
       const organizationId = await access.organizationFor(identity, "files:write", body.organization_id);
       if (body.size > config.FILE_MAX_SIZE) throw invalidField(["size"], `Files may be at most ${config.FILE_MAX_SIZE} bytes`, body.size);
       const problem = partsProblem(body.upload.parts, body.size, storage.minimumPartSize);
@@ -91,6 +93,9 @@ export function fileEndpoints(billing: Billing): Endpoint[] {
         method: "POST",
         params: z.object({ id: z.string() }),
         body: z.object({ id: z.string(), path: z.string(), parts: z.array(z.object({ number: z.int().min(1), checksum_etag: z.string(), checksum_sha256_base64: checksum.nullable() })) }),
+        response: FileRead,
+        summary: "Complete a file's upload",
+        tag: TAG,
       },
       async ({ params, body, identity }) => {
         const existing = await file(identity, "files:write", params.id);
@@ -113,7 +118,7 @@ export function fileEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/files/", { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), ids: repeated(z.string()) }) }, async ({ query, identity }) => {
+    defineEndpoint("/v1/files/", { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), ids: repeated(z.string()) }), response: FileReadList, summary: "List uploaded files", tag: TAG }, async ({ query, identity }) => {
       const found = files(db).where({ is_uploaded: true }).whereIn("organization_id", await access.organizationIds(identity, "files:read"));
       if (query.organization_id) void found.whereIn("organization_id", query.organization_id);
       if (query.ids) void found.whereIn("id", query.ids);
@@ -123,7 +128,14 @@ export function fileEndpoints(billing: Billing): Endpoint[] {
 
     defineEndpoint(
       "/v1/files/:id",
-      { method: "PATCH", params: z.object({ id: z.string() }), body: z.object({ name: z.string().min(1).max(255).nullish(), version: z.string().max(64).nullish() }) },
+      {
+        method: "PATCH",
+        params: z.object({ id: z.string() }),
+        body: z.object({ name: z.string().min(1).max(255).nullish(), version: z.string().max(64).nullish() }),
+        response: FileRead,
+        summary: "Rename a file, or change its version",
+        tag: TAG,
+      },
       async ({ params, body, identity }) => {
         const existing = await file(identity, "files:write", params.id);
         const updated = await updateFile(db, existing.id, { ...(body.name ? { name: body.name } : {}), ...(body.version !== undefined ? { version: body.version } : {}) });
@@ -131,14 +143,14 @@ export function fileEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/files/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }) }, async ({ params, identity }) => {
+    defineEndpoint("/v1/files/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a file", tag: TAG }, async ({ params, identity }) => {
       const existing = await file(identity, "files:write", params.id);
       await updateFile(db, existing.id, { deleted_at: new Date() });
       await storage.remove(existing);
     }),
 
     // Product media and avatars are public, as they are shown on checkout pages.
-    defineEndpoint("/v1/files/public/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, res }) => {
+    defineEndpoint("/v1/files/public/:id", { method: "GET", params: z.object({ id: z.string() }), produces: "image/*", summary: "Get a product image or organization avatar", tag: TAG }, async ({ params, res }) => {
       const media = await findFile(db, params.id);
       if (!media || media.service === "downloadable" || !media.is_uploaded) throw notFound("File");
       serveInert(res, media, "inline");
@@ -154,7 +166,8 @@ export function fileEndpoints(billing: Billing): Endpoint[] {
 export function localUploadEndpoints(billing: Billing, storage: LocalFileStorage): Endpoint[] {
   const { db } = billing;
   return [
-    defineEndpoint("/v1/files/uploads/:token", { method: "PUT", params: z.object({ token: z.string() }) }, async ({ params, req, res }) => {
+    // Answers 200 with the part's ETag, as S3 does.
+    defineEndpoint("/v1/files/uploads/:token", { method: "PUT", params: z.object({ token: z.string() }), produces: "application/octet-stream", summary: "Upload one part of a file", tag: TAG }, async ({ params, req, res }) => {
       const grant = storage.readGrant(params.token, "upload");
       if (!grant) throw new HttpError(403, polarErrors.codes.forbidden, "This upload URL is not valid, or has expired");
       const target = await findFile(db, grant.file);
@@ -168,7 +181,7 @@ export function localUploadEndpoints(billing: Billing, storage: LocalFileStorage
         throw error;
       }
     }),
-    defineEndpoint("/v1/files/downloads/:token", { method: "GET", params: z.object({ token: z.string() }) }, async ({ params, res }) => {
+    defineEndpoint("/v1/files/downloads/:token", { method: "GET", params: z.object({ token: z.string() }), produces: "application/octet-stream", summary: "Download a file", tag: TAG }, async ({ params, res }) => {
       const grant = storage.readGrant(params.token, "download");
       if (!grant) throw new HttpError(403, polarErrors.codes.forbidden, "This download URL is not valid, or has expired");
       const file = await findFile(db, grant.file);

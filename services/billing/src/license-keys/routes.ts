@@ -6,6 +6,7 @@ import { withinRate } from "../api/rate-limit.js";
 import { activateKey, deactivateKey, validateKey } from "./checks.js";
 import { activationsOf, licenseKeys, updateLicenseKey, type LicenseKeyRow } from "./license-keys.sql.js";
 import { activationJson, licenseKeyJson, licenseKeysJson, licenseKeyWithActivationsJson } from "./output.js";
+import { LicenseKeyActivationRead, LicenseKeyList, LicenseKeyRead, LicenseKeyWithActivations, ValidatedLicenseKey } from "./schemas.js";
 
 const conditions = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
 const validateBody = z.object({
@@ -28,6 +29,8 @@ const updateBody = z.object({
 });
 
 const SORTABLE = { created_at: "created_at" } as const;
+const TAG = "license_keys";
+const PORTAL_TAG = "customer_portal";
 /** Public key checks a customer's software makes: per address, per call. */
 const PORTAL_LIMIT = { calls: 30, windowSeconds: 60 };
 
@@ -58,7 +61,13 @@ export function licenseKeyEndpoints(billing: Billing): Endpoint[] {
   return [
     defineEndpoint(
       "/v1/license-keys/",
-      { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), benefit_id: repeated(z.string()), sorting: sorting(["created_at"], "-created_at") }) },
+      {
+        method: "GET",
+        query: z.object({ ...paging, organization_id: repeated(z.string()), benefit_id: repeated(z.string()), sorting: sorting(["created_at"], "-created_at") }),
+        response: LicenseKeyList,
+        summary: "List license keys",
+        tag: TAG,
+      },
       async ({ query, identity }) => {
         const found = licenseKeys(db).whereIn("organization_id", await access.organizationIds(identity, "license_keys:read"));
         whereAnyOf(found, query, ["organization_id", "benefit_id"]);
@@ -66,13 +75,19 @@ export function licenseKeyEndpoints(billing: Billing): Endpoint[] {
         return pageJson(await licenseKeysJson(db, rows), total, query.limit);
       },
     ),
-    defineEndpoint("/v1/license-keys/validate", { method: "POST", body: validateBody }, async ({ body, identity }) => validate({ ...body, organization_id: await seller(identity, body.organization_id) })),
-    defineEndpoint("/v1/license-keys/activate", { method: "POST", body: activateBody }, async ({ body, identity }) => activate({ ...body, organization_id: await seller(identity, body.organization_id) })),
-    defineEndpoint("/v1/license-keys/deactivate", { method: "POST", status: 204, body: deactivateBody }, async ({ body, identity }) => deactivate({ ...body, organization_id: await seller(identity, body.organization_id) })),
-    defineEndpoint("/v1/license-keys/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/license-keys/validate", { method: "POST", body: validateBody, response: ValidatedLicenseKey, summary: "Validate a license key", tag: TAG }, async ({ body, identity }) =>
+      validate({ ...body, organization_id: await seller(identity, body.organization_id) }),
+    ),
+    defineEndpoint("/v1/license-keys/activate", { method: "POST", body: activateBody, response: LicenseKeyActivationRead, summary: "Activate a license key", tag: TAG }, async ({ body, identity }) =>
+      activate({ ...body, organization_id: await seller(identity, body.organization_id) }),
+    ),
+    defineEndpoint("/v1/license-keys/deactivate", { method: "POST", status: 204, body: deactivateBody, summary: "Deactivate a license key", tag: TAG }, async ({ body, identity }) =>
+      deactivate({ ...body, organization_id: await seller(identity, body.organization_id) }),
+    ),
+    defineEndpoint("/v1/license-keys/:id", { method: "GET", params: z.object({ id: z.string() }), response: LicenseKeyWithActivations, summary: "Get a license key", tag: TAG }, async ({ params, identity }) =>
       licenseKeyWithActivationsJson(db, await reachable(access, identity, "license_keys:read", await licenseKeys(db).where({ id: params.id }).first(), "License key")),
     ),
-    defineEndpoint("/v1/license-keys/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
+    defineEndpoint("/v1/license-keys/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody, response: LicenseKeyRead, summary: "Update a license key", tag: TAG }, async ({ params, body, identity }) => {
       const key = await reachable(access, identity, "license_keys:write", await licenseKeys(db).where({ id: params.id }).first(), "License key");
       const changes: Parameters<typeof updateLicenseKey>[2] = {};
       if (body.status) changes.status = body.status;
@@ -81,23 +96,27 @@ export function licenseKeyEndpoints(billing: Billing): Endpoint[] {
       }
       return licenseKeyJson(db, await updateLicenseKey(db, key.id, changes));
     }),
-    defineEndpoint("/v1/license-keys/:id/activations/:activation_id", { method: "GET", params: z.object({ id: z.string(), activation_id: z.string() }) }, async ({ params, identity }) => {
-      const key = await reachable(access, identity, "license_keys:read", await licenseKeys(db).where({ id: params.id }).first(), "License key");
-      const activation = (await activationsOf(db, [key.id])).find((candidate) => candidate.id === params.activation_id);
-      if (!activation) throw notFound("License key activation");
-      return { ...activationJson(activation), license_key: await licenseKeyJson(db, key) };
-    }),
+    defineEndpoint(
+      "/v1/license-keys/:id/activations/:activation_id",
+      { method: "GET", params: z.object({ id: z.string(), activation_id: z.string() }), response: LicenseKeyActivationRead, summary: "Get a license key's activation", tag: TAG },
+      async ({ params, identity }) => {
+        const key = await reachable(access, identity, "license_keys:read", await licenseKeys(db).where({ id: params.id }).first(), "License key");
+        const activation = (await activationsOf(db, [key.id])).find((candidate) => candidate.id === params.activation_id);
+        if (!activation) throw notFound("License key activation");
+        return { ...activationJson(activation), license_key: await licenseKeyJson(db, key) };
+      },
+    ),
 
     // The customer's software, with no token: the key itself is the credential.
-    defineEndpoint("/v1/customer-portal/license-keys/validate", { method: "POST", body: validateBody }, async ({ body, req }) => {
+    defineEndpoint("/v1/customer-portal/license-keys/validate", { method: "POST", body: validateBody, response: ValidatedLicenseKey, summary: "Validate a license key, from the customer's software", tag: PORTAL_TAG }, async ({ body, req }) => {
       await limited(req, "validate");
       return validate(body);
     }),
-    defineEndpoint("/v1/customer-portal/license-keys/activate", { method: "POST", body: activateBody }, async ({ body, req }) => {
+    defineEndpoint("/v1/customer-portal/license-keys/activate", { method: "POST", body: activateBody, response: LicenseKeyActivationRead, summary: "Activate a license key, from the customer's software", tag: PORTAL_TAG }, async ({ body, req }) => {
       await limited(req, "activate");
       return activate(body);
     }),
-    defineEndpoint("/v1/customer-portal/license-keys/deactivate", { method: "POST", status: 204, body: deactivateBody }, async ({ body, req }) => {
+    defineEndpoint("/v1/customer-portal/license-keys/deactivate", { method: "POST", status: 204, body: deactivateBody, summary: "Deactivate a license key, from the customer's software", tag: PORTAL_TAG }, async ({ body, req }) => {
       await limited(req, "deactivate");
       return deactivate(body);
     }),

@@ -4,8 +4,10 @@ import type { Billing } from "../billing.js";
 import { metadataFilters, whereMetadata } from "../api/metadata.js";
 import { findOrder, orders, type OrderRow } from "./orders.sql.js";
 import { orderJson, ordersJson } from "./output.js";
+import { Order, OrderList } from "./schemas.js";
 
 const SORTABLE = { created_at: "created_at", status: "status", invoice_number: "invoice_number" } as const;
+const TAG = "orders";
 
 export function orderEndpoints(billing: Billing): Endpoint[] {
   const { db, access } = billing;
@@ -23,6 +25,9 @@ export function orderEndpoints(billing: Billing): Endpoint[] {
           discount_id: repeated(z.string()),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at"),
         }),
+        response: OrderList,
+        summary: "List orders",
+        tag: TAG,
       },
       async ({ query, identity, req }) => {
         const found = orders(db).whereIn("organization_id", await access.organizationIds(identity, "orders:read"));
@@ -33,7 +38,7 @@ export function orderEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/orders/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/orders/:id", { method: "GET", params: z.object({ id: z.string() }), response: Order, summary: "Get an order", tag: TAG }, async ({ params, identity }) =>
       orderJson(db, await reachable(access, identity, "orders:read", await findOrder(db, params.id), "Order")),
     ),
   ];

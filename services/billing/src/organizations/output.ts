@@ -11,7 +11,7 @@ export const DEFAULT_SUBSCRIPTION_SETTINGS = {
 
 const DEFAULT_FEATURE_SETTINGS = { issue_funding_enabled: false, usage_based_billing_enabled: false };
 const DEFAULT_NOTIFICATION_SETTINGS = { new_order: true, new_subscription: true };
-const CUSTOMER_EMAILS = [
+export const CUSTOMER_EMAILS = [
   "order_confirmation",
   "subscription_cancellation",
   "subscription_confirmation",

@@ -4,8 +4,8 @@ import type { Billing } from "../billing.js";
 import { emitBillingEvent } from "../events.js";
 import { sellerJson, subscriptionSettingsOf } from "./output.js";
 import { findSeller, sellers, updateSeller, type SellerChanges, type SellerRow } from "./organizations.sql.js";
+import { Organization, OrganizationList, SOCIAL_PLATFORMS } from "./schemas.js";
 
-const SOCIAL_PLATFORMS = ["x", "github", "facebook", "instagram", "youtube", "tiktok", "linkedin", "threads", "discord", "other"] as const;
 const url = webUrl();
 
 const organizationUpdate = z.object({
@@ -35,6 +35,7 @@ const organizationUpdate = z.object({
 });
 
 const SORTABLE = { created_at: "created_at", slug: "slug", name: "name" } as const;
+const TAG = "organizations";
 
 export function organizationEndpoints(billing: Billing): Endpoint[] {
   const { db, access, outbox } = billing;
@@ -47,7 +48,13 @@ export function organizationEndpoints(billing: Billing): Endpoint[] {
   return [
     defineEndpoint(
       "/v1/organizations/",
-      { method: "GET", query: z.object({ ...paging, slug: z.string().optional(), sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "created_at") }) },
+      {
+        method: "GET",
+        query: z.object({ ...paging, slug: z.string().optional(), sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "created_at") }),
+        response: OrganizationList,
+        summary: "List organizations",
+        tag: TAG,
+      },
       async ({ query, identity }) => {
         const reachable = await access.organizationIds(identity, "organizations:read");
         const found = sellers(db).whereIn("id", reachable);
@@ -57,11 +64,11 @@ export function organizationEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/organizations/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/organizations/:id", { method: "GET", params: z.object({ id: z.string() }), response: Organization, summary: "Get an organization", tag: TAG }, async ({ params, identity }) =>
       sellerJson(await reachableSeller(identity, "organizations:read", params.id)),
     ),
 
-    defineEndpoint("/v1/organizations/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: organizationUpdate }, async ({ params, body, identity }) => {
+    defineEndpoint("/v1/organizations/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: organizationUpdate, response: Organization, summary: "Update an organization", tag: TAG }, async ({ params, body, identity }) => {
       const seller = await reachableSeller(identity, "organizations:write", params.id);
       // The organization service owns the name (better-auth's organization update changes it).
       if (body.name !== undefined && body.name !== null && body.name !== seller.name) {

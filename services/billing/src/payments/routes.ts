@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, ValidationError, type Endpoint } from "@tollgate/kit";
 import { cardProblems, type SandboxProcessor } from "./sandbox.js";
+import { SandboxConfirmationToken } from "./schemas.js";
 
 const tokenBody = z.object({
   /** Spaces and dashes, as people type them, are ignored. */
@@ -17,14 +18,18 @@ const tokenBody = z.object({
  */
 export function sandboxEndpoints(sandbox: SandboxProcessor): Endpoint[] {
   return [
-    defineEndpoint("/v1/sandbox/confirmation-tokens", { method: "POST", status: 201, body: tokenBody }, async ({ body }) => {
-      const card = { number: body.card_number, exp_month: body.exp_month, exp_year: body.exp_year };
-      const problems = cardProblems(card);
-      if (problems.length > 0) {
-        throw new ValidationError(problems.map(({ field, message }) => ({ location: "body", path: [field], message, code: "value_error", input: field === "card_number" ? "…" + card.number.slice(-4) : body[field as "exp_year"] })));
-      }
-      const token = await sandbox.createConfirmationToken(card);
-      return { id: token.id, card: token.card, expires_at: token.expires_at.toISOString() };
-    }),
+    defineEndpoint(
+      "/v1/sandbox/confirmation-tokens",
+      { method: "POST", status: 201, body: tokenBody, response: SandboxConfirmationToken, summary: "Turn a test card into a confirmation token", tag: "sandbox/confirmation-tokens" },
+      async ({ body }) => {
+        const card = { number: body.card_number, exp_month: body.exp_month, exp_year: body.exp_year };
+        const problems = cardProblems(card);
+        if (problems.length > 0) {
+          throw new ValidationError(problems.map(({ field, message }) => ({ location: "body", path: [field], message, code: "value_error", input: field === "card_number" ? "…" + card.number.slice(-4) : body[field as "exp_year"] })));
+        }
+        const token = await sandbox.createConfirmationToken(card);
+        return { id: token.id, card: token.card, expires_at: token.expires_at.toISOString() };
+      },
+    ),
   ];
 }

@@ -1,5 +1,5 @@
 import type { Knex } from "@tollgate/kit";
-import { benefitJson } from "../benefits/output.js";
+import { benefitJson, benefitPublicJson } from "../benefits/output.js";
 import { customFieldJson } from "../custom-fields/output.js";
 import { fileJson } from "../files/output.js";
 import { priceJson } from "./prices.js";
@@ -43,6 +43,15 @@ export function productWithPartsJson(product: ProductWithParts, publicUrl: strin
 }
 
 export type ProductJson = ReturnType<typeof productWithPartsJson>;
+
+/**
+ * A product as buyers and customers see it (Polar's CheckoutProduct and CustomerProduct): its prices
+ * and media, its benefits by what they are, and none of the seller's metadata or benefit settings.
+ */
+export function publicProductJson(product: ProductJson) {
+  const { metadata: _metadata, attached_custom_fields: _fields, benefits, ...shown } = product;
+  return { ...shown, benefits: benefits.map(benefitPublicJson) };
+}
 
 /** Products as Polar shows them, their parts read for all of them at once. */
 export async function productsJson(db: Knex, rows: ProductRow[], publicUrl: string): Promise<ProductJson[]> {

@@ -11,8 +11,9 @@ import { findSeller } from "../organizations/organizations.sql.js";
 import { productJson, productsJson } from "./output.js";
 import { checkPrices, pricesOfProducts, priceCreate, priceUpdate, type PriceCreate } from "./prices.js";
 import { addPrices, archivePricesExcept, findProduct, insertProduct, products, replaceLinks, updateProduct, type ProductRow } from "./products.sql.js";
+import { Interval, Product, ProductList } from "./schemas.js";
 
-const interval = z.enum(["day", "week", "month", "year"]);
+const TAG = "products";
 const attachedFields = z.array(z.object({ custom_field_id: z.string(), required: z.boolean() }));
 const details = {
   name: z.string().trim().min(3).max(256),
@@ -21,7 +22,7 @@ const details = {
   medias: z.array(z.string()).nullish(),
   attached_custom_fields: attachedFields.optional(),
   metadata: metadataInput.default({}),
-  trial_interval: interval.nullish(),
+  trial_interval: Interval.nullish(),
   trial_interval_count: z.int().min(1).max(1000).nullish(),
 };
 
@@ -30,7 +31,7 @@ const createBody = z.object({
   ...details,
   organization_id: z.string().nullish(),
   prices: z.array(priceCreate).min(1),
-  recurring_interval: interval.nullish(),
+  recurring_interval: Interval.nullish(),
   recurring_interval_count: z.int().min(1).max(999).nullish(),
 });
 
@@ -43,7 +44,7 @@ const updateBody = z.object({
   medias: details.medias,
   attached_custom_fields: attachedFields.nullish(),
   metadata: metadataInput.optional(),
-  recurring_interval: interval.nullish(),
+  recurring_interval: Interval.nullish(),
   recurring_interval_count: z.int().min(1).max(999).nullish(),
   trial_interval: details.trial_interval,
   trial_interval_count: details.trial_interval_count,
@@ -90,7 +91,7 @@ export function productEndpoints(billing: Billing): Endpoint[] {
   const currencyOf = async (organizationId: string) => (await findSeller(db, organizationId))?.default_presentment_currency ?? "usd";
 
   return [
-    defineEndpoint("/v1/products/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/products/", { method: "POST", status: 201, body: createBody, response: Product, summary: "Create a product", tag: TAG }, async ({ body, identity }) => {
       const organizationId = await access.organizationFor(identity, "products:write", body.organization_id);
       const recurring = Boolean(body.recurring_interval);
       const fallbackCurrency = await currencyOf(organizationId);
@@ -132,6 +133,9 @@ export function productEndpoints(billing: Billing): Endpoint[] {
           visibility: repeated(z.enum(["public", "private", "draft"])),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at"),
         }),
+        response: ProductList,
+        summary: "List products",
+        tag: TAG,
       },
       async ({ query, identity, req }) => {
         // The product's first live price, for sorting by price.
@@ -158,11 +162,11 @@ export function productEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/products/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/products/:id", { method: "GET", params: z.object({ id: z.string() }), response: Product, summary: "Get a product", tag: TAG }, async ({ params, identity }) =>
       productJson(db, await product(identity, "products:read", params.id), config.PUBLIC_URL),
     ),
 
-    defineEndpoint("/v1/products/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
+    defineEndpoint("/v1/products/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody, response: Product, summary: "Update a product", tag: TAG }, async ({ params, body, identity }) => {
       const existing = await product(identity, "products:write", params.id);
       const recurringInterval = body.recurring_interval !== undefined ? body.recurring_interval : existing.recurring_interval;
       // A product stays one-time or recurring: its orders and subscriptions were made as such.
@@ -207,7 +211,7 @@ export function productEndpoints(billing: Billing): Endpoint[] {
 
     defineEndpoint(
       "/v1/products/:id/benefits",
-      { method: "POST", params: z.object({ id: z.string() }), body: z.object({ benefits: z.array(z.string()) }) },
+      { method: "POST", params: z.object({ id: z.string() }), body: z.object({ benefits: z.array(z.string()) }), response: Product, summary: "Set the benefits a product grants", tag: TAG },
       async ({ params, body, identity }) => {
         const existing = await product(identity, "products:write", params.id);
         const wanted = [...new Set(body.benefits)];

@@ -9,6 +9,7 @@ import { findOrder, orders, updateOrder, type OrderRow } from "../orders/orders.
 import { orderJson } from "../orders/output.js";
 import { refundJson } from "./output.js";
 import { insertRefund, REFUND_REASONS, refunds, updateRefund, type RefundRow } from "./refunds.sql.js";
+import { Refund, RefundList } from "./schemas.js";
 
 const createBody = z.object({
   order_id: z.string(),
@@ -20,6 +21,7 @@ const createBody = z.object({
 });
 
 const SORTABLE = { created_at: "created_at", amount: "amount" } as const;
+const TAG = "refunds";
 
 /** What was paid before tax: refunds are asked for in it, and tax goes back in proportion, as Polar does. */
 const netOf = (order: OrderRow) => order.subtotal_amount - order.discount_amount;
@@ -27,7 +29,7 @@ const netOf = (order: OrderRow) => order.subtotal_amount - order.discount_amount
 export function refundEndpoints(billing: Billing): Endpoint[] {
   const { db, access, outbox, processor } = billing;
   return [
-    defineEndpoint("/v1/refunds/", { method: "POST", status: 201, body: createBody }, async ({ body, identity }) => {
+    defineEndpoint("/v1/refunds/", { method: "POST", status: 201, body: createBody, response: Refund, summary: "Refund an order, in part or in full", tag: TAG }, async ({ body, identity }) => {
       const reached = await reachable(access, identity, "refunds:write", await findOrder(db, body.order_id), "Order");
       // The order row is locked while refunding, so refunds side by side never add up to more than was paid.
       return db.transaction(async (trx) => {
@@ -92,6 +94,9 @@ export function refundEndpoints(billing: Billing): Endpoint[] {
           succeeded: z.stringbool().optional(),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at"),
         }),
+        response: RefundList,
+        summary: "List refunds",
+        tag: TAG,
       },
       async ({ query, identity }) => {
         const found = refunds(db).whereIn("organization_id", await access.organizationIds(identity, "refunds:read"));

@@ -12,10 +12,12 @@ import { findSeller } from "../organizations/organizations.sql.js";
 import { subscriptionSettingsOf } from "../organizations/output.js";
 import { productsWithParts } from "../products/products.sql.js";
 import { subscriptionJson, subscriptionsJson } from "./output.js";
+import { Subscription, SubscriptionList } from "./schemas.js";
 import { CANCELLATION_REASONS, findSubscription, subscriptions, type SubscriptionRow } from "./subscriptions.sql.js";
 
 const SORTABLE = { created_at: "created_at", started_at: "started_at", current_period_end: "current_period_end", status: "status", amount: "amount" } as const;
 const LIVE = ["trialing", "active", "past_due"] as const;
+const TAG = "subscriptions";
 
 const cancellation = {
   customer_cancellation_reason: z.enum(CANCELLATION_REASONS).nullish(),
@@ -69,6 +71,9 @@ export function subscriptionEndpoints(billing: Billing): Endpoint[] {
           active: z.stringbool().optional(),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-started_at"),
         }),
+        response: SubscriptionList,
+        summary: "List subscriptions",
+        tag: TAG,
       },
       async ({ query, identity, req }) => {
         const found = subscriptions(db).whereIn("organization_id", await access.organizationIds(identity, "subscriptions:read"));
@@ -81,11 +86,11 @@ export function subscriptionEndpoints(billing: Billing): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/subscriptions/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/subscriptions/:id", { method: "GET", params: z.object({ id: z.string() }), response: Subscription, summary: "Get a subscription", tag: TAG }, async ({ params, identity }) =>
       subscriptionJson(db, await reachable(access, identity, "subscriptions:read", await findSubscription(db, params.id), "Subscription"), publicUrl),
     ),
 
-    defineEndpoint("/v1/subscriptions/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody }, async ({ params, body, identity }) => {
+    defineEndpoint("/v1/subscriptions/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: updateBody, response: Subscription, summary: "Update a subscription", tag: TAG }, async ({ params, body, identity }) => {
       if (body.seats !== undefined) throw new HttpError(400, "NotASeatBasedSubscription", "This subscription does not support seat-based pricing.");
       if (body.discount_id !== undefined) {
         const discountId = body.discount_id;
@@ -133,7 +138,7 @@ export function subscriptionEndpoints(billing: Billing): Endpoint[] {
       });
     }),
 
-    defineEndpoint("/v1/subscriptions/:id", { method: "DELETE", params: z.object({ id: z.string() }) }, async ({ params, identity }) =>
+    defineEndpoint("/v1/subscriptions/:id", { method: "DELETE", params: z.object({ id: z.string() }), response: Subscription, summary: "Revoke a subscription now", tag: TAG }, async ({ params, identity }) =>
       locked(identity, params.id, async (trx, subscription, now) => {
         stillRunning(subscription);
         return revoke(billing, trx, subscription, now);

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { advanceClock, sellerNow } from "./clock.js";
+import { TestClock } from "./schemas.js";
+
+const TAG = "sandbox/test-clock";
 
 const clockJson = (organizationId: string, now: Date) => ({ organization_id: organizationId, now: now.toISOString(), offset_seconds: Math.round((now.getTime() - Date.now()) / 1000) });
 
@@ -13,14 +16,21 @@ export function testClockEndpoints(billing: Billing, catchUp: (organizationId: s
   const { db, access } = billing;
   const params = z.object({ organization_id: z.string() });
   return [
-    defineEndpoint("/v1/sandbox/clock/:organization_id", { method: "GET", params }, async ({ params, identity }) => {
+    defineEndpoint("/v1/sandbox/clock/:organization_id", { method: "GET", params, response: TestClock, summary: "Get a seller's test clock", tag: TAG }, async ({ params, identity }) => {
       const organizationId = await access.organizationFor(identity, "subscriptions:read", params.organization_id);
       return clockJson(organizationId, await sellerNow(db, organizationId));
     }),
 
     defineEndpoint(
       "/v1/sandbox/clock/:organization_id/advance",
-      { method: "POST", params, body: z.object({ days: z.int().min(0).max(3_650).default(0), seconds: z.int().min(0).max(10 * 365 * 86_400).default(0) }) },
+      {
+        method: "POST",
+        params,
+        body: z.object({ days: z.int().min(0).max(3_650).default(0), seconds: z.int().min(0).max(10 * 365 * 86_400).default(0) }),
+        response: TestClock,
+        summary: "Move a seller's test clock ahead, running what comes due",
+        tag: TAG,
+      },
       async ({ params, body, identity }) => {
         const organizationId = await access.organizationFor(identity, "subscriptions:write", params.organization_id);
         const now = await advanceClock(db, organizationId, body.days * 86_400 + body.seconds);

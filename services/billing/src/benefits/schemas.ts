@@ -1,0 +1,126 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { metadataOutput } from "../api/metadata.js";
+import { Customer } from "../customers/schemas.js";
+import { CustomerOrganization } from "../organizations/schemas.js";
+import { BENEFIT_TYPES, type BenefitType } from "./properties.js";
+
+/** What anyone sees of a benefit: what it is, not how it is configured. */
+const publicFields = {
+  id: z.string(),
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  description: z.string(),
+  selectable: z.boolean(),
+  deletable: z.boolean(),
+  is_deleted: z.boolean(),
+  organization_id: z.string(),
+};
+
+export const BenefitPublic = z.strictObject({ ...publicFields, type: z.enum(BENEFIT_TYPES) }).meta({ id: "BenefitPublic" });
+
+/** Properties as they are stored (storedProperties): every field present, nullable ones as null. */
+const BenefitCustomProperties = z.strictObject({ note: z.string().nullable() }).meta({ id: "BenefitCustomProperties" });
+const BenefitLicenseKeysProperties = z
+  .strictObject({
+    prefix: z.string().nullable(),
+    expires: z.strictObject({ ttl: z.int(), timeframe: z.enum(["year", "month", "day"]) }).meta({ id: "BenefitLicenseKeyExpirationProperties" }).nullable(),
+    activations: z.strictObject({ limit: z.int(), enable_customer_admin: z.boolean() }).meta({ id: "BenefitLicenseKeyActivationProperties" }).nullable(),
+    limit_usage: z.int().nullable(),
+  })
+  .meta({ id: "BenefitLicenseKeysProperties" });
+const BenefitMeterCreditProperties = z.strictObject({ units: z.int(), rollover: z.boolean(), meter_id: z.string() }).meta({ id: "BenefitMeterCreditProperties" });
+
+const benefitOf = <Type extends BenefitType, Properties extends z.ZodType>(type: Type, properties: Properties, id: string) =>
+  z.strictObject({ ...publicFields, type: z.literal(type), metadata: metadataOutput, properties }).meta({ id });
+
+export const Benefit = z
+  .discriminatedUnion("type", [
+    benefitOf("custom", BenefitCustomProperties, "BenefitCustom"),
+    benefitOf(
+      "discord",
+      z.strictObject({ guild_id: z.string(), role_id: z.string(), kick_member: z.boolean(), guild_token: z.string() }).meta({ id: "BenefitDiscordProperties" }),
+      "BenefitDiscord",
+    ),
+    benefitOf(
+      "github_repository",
+      z.strictObject({ repository_owner: z.string(), repository_name: z.string(), permission: z.enum(["pull", "triage", "push", "maintain", "admin"]) }).meta({ id: "BenefitGitHubRepositoryProperties" }),
+      "BenefitGitHubRepository",
+    ),
+    benefitOf("downloadables", z.strictObject({ archived: z.record(z.string(), z.boolean()), files: z.array(z.string()) }).meta({ id: "BenefitDownloadablesProperties" }), "BenefitDownloadables"),
+    benefitOf("license_keys", BenefitLicenseKeysProperties, "BenefitLicenseKeys"),
+    benefitOf("meter_credit", BenefitMeterCreditProperties, "BenefitMeterCredit"),
+  ])
+  .meta({ id: "Benefit" });
+
+export const BenefitList = listResource(Benefit, "ListResource_Benefit_");
+
+const subscriberOf = <Type extends BenefitType, Properties extends z.ZodType>(type: Type, properties: Properties, id: string) =>
+  z.strictObject({ ...publicFields, type: z.literal(type), metadata: metadataOutput, organization: CustomerOrganization, properties }).meta({ id });
+
+/** Each type of benefit as a customer who holds it sees it (subscriberProperties): never the seller's secrets. */
+export const BenefitSubscriber = {
+  custom: subscriberOf("custom", BenefitCustomProperties, "BenefitCustomSubscriber"),
+  discord: subscriberOf("discord", z.strictObject({ guild_id: z.string() }).meta({ id: "BenefitDiscordSubscriberProperties" }), "BenefitDiscordSubscriber"),
+  github_repository: subscriberOf(
+    "github_repository",
+    z.strictObject({ repository_owner: z.string(), repository_name: z.string() }).meta({ id: "BenefitGitHubRepositorySubscriberProperties" }),
+    "BenefitGitHubRepositorySubscriber",
+  ),
+  downloadables: subscriberOf("downloadables", z.strictObject({ active_files: z.array(z.string()) }).meta({ id: "BenefitDownloadablesSubscriberProperties" }), "BenefitDownloadablesSubscriber"),
+  license_keys: subscriberOf("license_keys", BenefitLicenseKeysProperties, "BenefitLicenseKeysSubscriber"),
+  meter_credit: subscriberOf("meter_credit", BenefitMeterCreditProperties, "BenefitMeterCreditSubscriber"),
+} satisfies Record<BenefitType, z.ZodType>;
+
+/** What a grant holds (granting.ts): the key it issued, the files it gives, or for any other type nothing. */
+const nothing = z.strictObject({});
+export const BenefitGrantProperties = {
+  custom: nothing,
+  discord: nothing,
+  github_repository: nothing,
+  downloadables: z.strictObject({ files: z.array(z.string()) }).meta({ id: "BenefitGrantDownloadablesProperties" }),
+  license_keys: z.strictObject({ license_key_id: z.string(), display_key: z.string() }).meta({ id: "BenefitGrantLicenseKeysProperties" }),
+  meter_credit: nothing,
+} satisfies Record<BenefitType, z.ZodType>;
+const grantProperties = z.union([BenefitGrantProperties.license_keys, BenefitGrantProperties.downloadables, nothing]);
+
+/** Why a benefit is not granted yet: what the customer must do first. */
+const BenefitGrantError = z.strictObject({ message: z.string(), type: z.string(), timestamp: z.string() }).meta({ id: "BenefitGrantError" });
+
+/** A grant's own fields, as both the seller and the customer see them. */
+export const grantFields = {
+  id: z.string(),
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  granted_at: isoTimestamp().nullable(),
+  revoked_at: isoTimestamp().nullable(),
+  is_granted: z.boolean(),
+  is_revoked: z.boolean(),
+  customer_id: z.string(),
+  // Polar's members of team customers; customers here are individuals.
+  member_id: z.null(),
+  benefit_id: z.string(),
+  subscription_id: z.string().nullable(),
+  order_id: z.string().nullable(),
+  error: BenefitGrantError.nullable(),
+};
+
+const BenefitGrant = z
+  .strictObject({ ...grantFields, customer: Customer, member: z.null(), benefit: Benefit, properties: grantProperties })
+  .meta({ id: "BenefitGrant" });
+
+export const BenefitGrantList = listResource(BenefitGrant, "ListResource_BenefitGrant_");
+
+/** A benefit a customer holds now, as their state lists it. */
+export const CustomerStateBenefitGrant = z
+  .strictObject({
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    granted_at: isoTimestamp(),
+    benefit_id: z.string(),
+    benefit_type: z.enum(BENEFIT_TYPES),
+    benefit_metadata: metadataOutput,
+    properties: grantProperties,
+  })
+  .meta({ id: "CustomerStateBenefitGrant" });

@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { metadataOutput } from "../api/metadata.js";
+import { AttachedCustomField, CustomFieldData } from "../custom-fields/schemas.js";
+import { Address } from "../customers/schemas.js";
+import { discountForms } from "../discounts/schemas.js";
+import { CustomerOrganization, TaxBehavior } from "../organizations/schemas.js";
+import { CheckoutProduct, Interval, ProductPrice } from "../products/schemas.js";
+
+const BillingAddressFieldMode = z.enum(["required", "optional", "disabled"]);
+
+/** The fields both the seller and the customer's page see (checkoutJson, checkoutPublicJson). */
+const checkoutFields = {
+  id: z.string(),
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  custom_field_data: CustomFieldData,
+  // The published SDK knows no other processor; the sandbox stands in for Stripe's test mode.
+  payment_processor: z.literal("stripe"),
+  status: z.enum(["open", "expired", "confirmed", "succeeded", "failed"]),
+  client_secret: z.string(),
+  url: z.url(),
+  expires_at: isoTimestamp(),
+  success_url: z.string(),
+  return_url: z.string().nullable(),
+  embed_origin: z.string().nullable(),
+  amount: z.int(),
+  discount_amount: z.int(),
+  net_amount: z.int(),
+  tax_amount: z.int(),
+  total_amount: z.int(),
+  tax_behavior: TaxBehavior.nullable(),
+  currency: z.string(),
+  allow_trial: z.boolean(),
+  active_trial_interval: Interval.nullable(),
+  active_trial_interval_count: z.int().nullable(),
+  trial_end: z.null(),
+  organization_id: z.string(),
+  product_id: z.string(),
+  product_price_id: z.string(),
+  discount_id: z.string().nullable(),
+  allow_discount_codes: z.boolean(),
+  require_billing_address: z.boolean(),
+  is_discount_applicable: z.boolean(),
+  is_free_product_price: z.boolean(),
+  is_payment_required: z.boolean(),
+  is_payment_setup_required: z.boolean(),
+  is_payment_form_required: z.boolean(),
+  customer_id: z.string().nullable(),
+  is_business_customer: z.boolean(),
+  customer_name: z.string().nullable(),
+  customer_email: z.string().nullable(),
+  customer_ip_address: z.string().nullable(),
+  customer_billing_name: z.string().nullable(),
+  customer_billing_address: Address.nullable(),
+  customer_tax_id: z.string().nullable(),
+  locale: z.string().nullable(),
+  payment_processor_metadata: z.strictObject({ payment_error: z.string().optional() }),
+  billing_address_fields: z
+    .strictObject({
+      country: BillingAddressFieldMode,
+      state: BillingAddressFieldMode,
+      city: BillingAddressFieldMode,
+      postal_code: BillingAddressFieldMode,
+      line1: BillingAddressFieldMode,
+      line2: BillingAddressFieldMode,
+    })
+    .meta({ id: "CheckoutBillingAddressFields" }),
+  products: z.array(CheckoutProduct),
+  product: CheckoutProduct.nullable(),
+  product_price: ProductPrice,
+  // Each product's live prices, by product id.
+  prices: z.record(z.string(), z.array(ProductPrice)),
+  // A discount as a checkout shows it: its terms and code, not its bookkeeping.
+  discount: discountForms({ id: z.string(), name: z.string(), code: z.string().nullable() }, "CheckoutDiscount").nullable(),
+  attached_custom_fields: z.array(AttachedCustomField),
+};
+
+/** The checkout as its seller sees it. */
+export const Checkout = z
+  .strictObject({
+    ...checkoutFields,
+    trial_interval: z.null(),
+    trial_interval_count: z.null(),
+    metadata: metadataOutput,
+    external_customer_id: z.string().nullable(),
+    subscription_id: z.null(),
+    customer_metadata: metadataOutput,
+  })
+  .meta({ id: "Checkout" });
+
+export const CheckoutList = listResource(Checkout, "ListResource_Checkout_");
+
+/** The checkout as the customer's page sees it: no seller metadata, with the seller's name. */
+export const CheckoutPublic = z.strictObject({ ...checkoutFields, organization: CustomerOrganization }).meta({ id: "CheckoutPublic" });
+
+/** The checkout once confirmed. */
+export const CheckoutPublicConfirmed = CheckoutPublic.extend({
+  // Customer sessions (for the portal link after paying) are not handed out here yet.
+  customer_session_token: z.null(),
+}).meta({ id: "CheckoutPublicConfirmed" });

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { metadataOutput } from "../api/metadata.js";
+import { PROPERTIES } from "./properties.js";
+
+/** Answers to a seller's custom fields, by slug: taken on checkouts, kept on orders and subscriptions. */
+export const CustomFieldData = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
+const CustomFieldSelectOption = z.strictObject({ value: z.string(), label: z.string() }).meta({ id: "CustomFieldSelectOption" });
+
+/** Each type's properties are stored as they were taken (PROPERTIES), so they go out with the same fields. */
+const fieldOf = <Type extends string, Properties extends z.ZodType>(type: Type, properties: Properties, id: string) =>
+  z
+    .strictObject({
+      created_at: isoTimestamp(),
+      modified_at: isoTimestamp().nullable(),
+      id: z.string(),
+      metadata: metadataOutput,
+      type: z.literal(type),
+      slug: z.string(),
+      name: z.string(),
+      organization_id: z.string(),
+      properties,
+    })
+    .meta({ id });
+
+export const CustomField = z
+  .discriminatedUnion("type", [
+    fieldOf("text", z.strictObject(PROPERTIES.text.shape).meta({ id: "CustomFieldTextProperties" }), "CustomFieldText"),
+    fieldOf("number", z.strictObject(PROPERTIES.number.shape).meta({ id: "CustomFieldNumberProperties" }), "CustomFieldNumber"),
+    fieldOf("date", z.strictObject(PROPERTIES.date.shape).meta({ id: "CustomFieldDateProperties" }), "CustomFieldDate"),
+    fieldOf("checkbox", z.strictObject(PROPERTIES.checkbox.shape).meta({ id: "CustomFieldCheckboxProperties" }), "CustomFieldCheckbox"),
+    fieldOf("select", z.strictObject({ ...PROPERTIES.select.shape, options: z.array(CustomFieldSelectOption) }).meta({ id: "CustomFieldSelectProperties" }), "CustomFieldSelect"),
+  ])
+  .meta({ id: "CustomField" });
+
+export const CustomFieldList = listResource(CustomField, "ListResource_CustomField_");
+
+/** A custom field a product asks for, in the order the form shows it. */
+export const AttachedCustomField = z.strictObject({ custom_field_id: z.string(), custom_field: CustomField, order: z.int(), required: z.boolean() }).meta({ id: "AttachedCustomField" });

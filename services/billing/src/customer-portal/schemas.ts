@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { BenefitGrantProperties, BenefitSubscriber, grantFields } from "../benefits/schemas.js";
+import type { BenefitType } from "../benefits/properties.js";
+import { Address, TaxId } from "../customers/schemas.js";
+import { FileDownload } from "../files/schemas.js";
+import { Order } from "../orders/schemas.js";
+import { CustomerOrganization } from "../organizations/schemas.js";
+import { PaymentMethodCardMetadata } from "../payments/schemas.js";
+import { CustomerProduct } from "../products/schemas.js";
+import { OrderSubscription, Subscription } from "../subscriptions/schemas.js";
+
+/** The customer as the portal shows them to themselves. */
+export const CustomerPortalCustomer = z
+  .strictObject({
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    email: z.string(),
+    email_verified: z.boolean(),
+    name: z.string().nullable(),
+    billing_name: z.string().nullable(),
+    billing_address: Address.nullable(),
+    tax_id: TaxId,
+    // No account connections are offered yet (see benefit grants that wait for one).
+    oauth_accounts: z.strictObject({}),
+    default_payment_method_id: z.string().nullable(),
+    type: z.literal("individual"),
+  })
+  .meta({ id: "CustomerPortalCustomer" });
+
+const grantOf = <Type extends BenefitType>(type: Type, id: string) =>
+  z.strictObject({ ...grantFields, customer: CustomerPortalCustomer, benefit: BenefitSubscriber[type], properties: BenefitGrantProperties[type] }).meta({ id });
+
+/** A grant as the customer sees it, told apart by its benefit's type. */
+export const CustomerBenefitGrant = z
+  .union([
+    grantOf("custom", "CustomerBenefitGrantCustom"),
+    grantOf("discord", "CustomerBenefitGrantDiscord"),
+    grantOf("github_repository", "CustomerBenefitGrantGitHubRepository"),
+    grantOf("downloadables", "CustomerBenefitGrantDownloadables"),
+    grantOf("license_keys", "CustomerBenefitGrantLicenseKeys"),
+    grantOf("meter_credit", "CustomerBenefitGrantMeterCredit"),
+  ])
+  .meta({ id: "CustomerBenefitGrant" });
+
+export const CustomerBenefitGrantList = listResource(CustomerBenefitGrant, "ListResource_CustomerBenefitGrant_");
+
+/** What the portal shows of a seller before anyone signs in: who they are, and what they sell in public. */
+export const CustomerOrganizationData = z
+  .strictObject({
+    organization: CustomerOrganization,
+    products: z.array(CustomerProduct),
+  })
+  .meta({ id: "CustomerOrganizationData" });
+
+/** Of a seller's order or subscription, what is theirs alone and the portal leaves out. */
+const SELLERS_OWN = { metadata: true, custom_field_data: true, customer: true, discount: true } as const;
+
+export const CustomerOrder = Order.omit({ ...SELLERS_OWN, platform_fee_amount: true, platform_fee_currency: true })
+  .extend({
+    product: CustomerProduct.extend({ organization: CustomerOrganization }).meta({ id: "CustomerOrderProduct" }).nullable(),
+    subscription: OrderSubscription.omit({ metadata: true }).meta({ id: "CustomerOrderSubscription" }).nullable(),
+    // Failed payments are not retried from the portal yet.
+    next_payment_attempt_at: z.null(),
+  })
+  .meta({ id: "CustomerOrder" });
+
+export const CustomerOrderList = listResource(CustomerOrder, "ListResource_CustomerOrder_");
+
+export const CustomerSubscription = Subscription.omit(SELLERS_OWN)
+  .extend({ product: CustomerProduct.extend({ organization: CustomerOrganization }).meta({ id: "CustomerSubscriptionProduct" }) })
+  .meta({ id: "CustomerSubscription" });
+
+export const CustomerSubscriptionList = listResource(CustomerSubscription, "ListResource_CustomerSubscription_");
+
+/** A file a customer's grant gives them, with an address that fetches it for an hour. */
+export const DownloadableList = listResource(
+  z.strictObject({ id: z.string(), benefit_id: z.string(), file: FileDownload }).meta({ id: "DownloadableRead" }),
+  "ListResource_DownloadableRead_",
+);
+
+export const CustomerPaymentMethodCreateSucceededResponse = z
+  .strictObject({
+    status: z.literal("succeeded"),
+    payment_method: z
+      .strictObject({
+        id: z.string(),
+        created_at: isoTimestamp(),
+        modified_at: isoTimestamp().nullable(),
+        processor: z.literal("stripe"),
+        customer_id: z.string(),
+        type: z.literal("card"),
+        method_metadata: PaymentMethodCardMetadata,
+      })
+      .meta({ id: "PaymentMethodCard" }),
+  })
+  .meta({ id: "CustomerPaymentMethodCreateSucceededResponse" });
+
+/** Tollgate's own: who sold a purchase, for a user who bought from many. */
+const PurchaseSeller = z.strictObject({ id: z.string(), name: z.string(), slug: z.string() }).meta({ id: "PurchaseSeller" });
+
+export const PurchasedOrderList = listResource(Order.extend({ organization: PurchaseSeller.nullable() }).meta({ id: "PurchasedOrder" }), "ListResource_PurchasedOrder_");
+
+export const PurchasedSubscriptionList = listResource(Subscription.extend({ organization: PurchaseSeller.nullable() }).meta({ id: "PurchasedSubscription" }), "ListResource_PurchasedSubscription_");

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { isoTimestamp } from "@tollgate/kit";
+import { Customer } from "../customers/schemas.js";
+
+/** A customer session: its token opens the customer portal for an hour. */
+export const CustomerSession = z
+  .strictObject({
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    token: z.string().meta({ description: "polar_cst_…" }),
+    expires_at: isoTimestamp(),
+    return_url: z.string().nullable(),
+    customer_portal_url: z.url(),
+    customer_id: z.string(),
+    customer: Customer,
+  })
+  .meta({ id: "CustomerSession" });

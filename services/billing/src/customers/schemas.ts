@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { metadataOutput } from "../api/metadata.js";
+
+/** A postal address as it goes out: every line present, null when not given. */
+export const Address = z
+  .strictObject({
+    line1: z.string().nullable(),
+    line2: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    country: z.string(),
+  })
+  .meta({ id: "Address" });
+
+/** Polar gives a tax number with the format it recognised; the format is not checked here, so it is null. */
+export const TaxId = z.tuple([z.string(), z.null()]).nullable();
+
+/** An individual customer (Polar's teams are not offered); orders, subscriptions and license keys carry it too. */
+export const Customer = z
+  .strictObject({
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    metadata: metadataOutput,
+    external_id: z.string().nullable(),
+    email: z.string(),
+    email_verified: z.boolean(),
+    type: z.literal("individual"),
+    name: z.string().nullable(),
+    billing_address: Address.nullable(),
+    tax_id: TaxId,
+    locale: z.string().nullable(),
+    organization_id: z.string(),
+    deleted_at: isoTimestamp().nullable(),
+    avatar_url: z.url(),
+  })
+  .meta({ id: "Customer" });
+
+export const CustomerList = listResource(Customer, "ListResource_Customer_");

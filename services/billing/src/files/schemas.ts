@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+
+const fileFields = {
+  id: z.string(),
+  organization_id: z.string(),
+  name: z.string(),
+  path: z.string(),
+  mime_type: z.string(),
+  size: z.int(),
+  storage_version: z.string().nullable(),
+  checksum_etag: z.string().nullable(),
+  checksum_sha256_base64: z.string().nullable(),
+  checksum_sha256_hex: z.string().nullable(),
+  last_modified_at: isoTimestamp().nullable(),
+  version: z.string().nullable(),
+  is_uploaded: z.boolean(),
+  created_at: isoTimestamp(),
+  size_readable: z.string(),
+};
+
+/** Where anyone may load product media and avatars; downloadables have none. */
+const publicUrl = z.url();
+
+const DownloadableFileRead = z.strictObject({ ...fileFields, service: z.literal("downloadable") }).meta({ id: "DownloadableFileRead" });
+export const ProductMediaFileRead = z.strictObject({ ...fileFields, service: z.literal("product_media"), public_url: publicUrl }).meta({ id: "ProductMediaFileRead" });
+const OrganizationAvatarFileRead = z.strictObject({ ...fileFields, service: z.literal("organization_avatar"), public_url: publicUrl }).meta({ id: "OrganizationAvatarFileRead" });
+
+export const FileRead = z.discriminatedUnion("service", [DownloadableFileRead, ProductMediaFileRead, OrganizationAvatarFileRead]).meta({ id: "FileRead" });
+
+export const FileReadList = listResource(FileRead, "ListResource_FileRead_");
+
+const S3FileUploadPart = z
+  .strictObject({
+    number: z.int(),
+    chunk_start: z.int(),
+    chunk_end: z.int(),
+    checksum_sha256_base64: z.string().nullable(),
+    url: z.url(),
+    expires_at: isoTimestamp(),
+    headers: z.record(z.string(), z.string()),
+  })
+  .meta({ id: "S3FileUploadPart" });
+
+/** A new file with where to send each of its parts. */
+export const FileUpload = z
+  .strictObject({
+    ...fileFields,
+    service: z.enum(["downloadable", "product_media", "organization_avatar"]),
+    public_url: publicUrl.optional(),
+    upload: z.strictObject({ id: z.string(), path: z.string(), parts: z.array(S3FileUploadPart) }).meta({ id: "S3FileUploadMultipart" }),
+  })
+  .meta({ id: "FileUpload" });
+
+/** A downloadable file a customer was granted, with an address that fetches it for a while. */
+export const FileDownload = z
+  .strictObject({
+    ...fileFields,
+    service: z.literal("downloadable"),
+    download: z.strictObject({ url: z.url(), headers: z.record(z.string(), z.string()), expires_at: isoTimestamp() }).meta({ id: "S3DownloadURL" }),
+  })
+  .meta({ id: "FileDownload" });

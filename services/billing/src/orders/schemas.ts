@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { metadataOutput } from "../api/metadata.js";
+import { CustomFieldData } from "../custom-fields/schemas.js";
+import { Address, Customer } from "../customers/schemas.js";
+import { Discount } from "../discounts/schemas.js";
+import { productFields } from "../products/schemas.js";
+import { OrderSubscription } from "../subscriptions/schemas.js";
+
+const OrderItemSchema = z
+  .strictObject({
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    label: z.string(),
+    amount: z.int(),
+    tax_amount: z.int(),
+    proration: z.boolean(),
+    product_price_id: z.string().nullable(),
+  })
+  .meta({ id: "OrderItemSchema" });
+
+export const Order = z
+  .strictObject({
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    status: z.enum(["pending", "paid", "refunded", "partially_refunded", "void"]),
+    paid: z.boolean(),
+    subtotal_amount: z.int(),
+    discount_amount: z.int(),
+    net_amount: z.int(),
+    tax_amount: z.int(),
+    total_amount: z.int(),
+    applied_balance_amount: z.int(),
+    due_amount: z.int(),
+    refunded_amount: z.int(),
+    refunded_tax_amount: z.int(),
+    currency: z.string(),
+    billing_reason: z.enum(["purchase", "subscription_create", "subscription_cycle", "subscription_update"]),
+    billing_name: z.string().nullable(),
+    billing_address: Address.nullable(),
+    invoice_number: z.string(),
+    is_invoice_generated: z.boolean(),
+    customer_id: z.string(),
+    product_id: z.string().nullable(),
+    discount_id: z.string().nullable(),
+    subscription_id: z.string().nullable(),
+    checkout_id: z.string().nullable(),
+    metadata: metadataOutput,
+    custom_field_data: CustomFieldData,
+    platform_fee_amount: z.int(),
+    // Self-hosted: no platform takes a cut.
+    platform_fee_currency: z.null(),
+    customer: Customer,
+    product: z.strictObject(productFields).meta({ id: "OrderProduct" }).nullable(),
+    discount: Discount.nullable(),
+    subscription: OrderSubscription.nullable(),
+    items: z.array(OrderItemSchema),
+    description: z.string(),
+  })
+  .meta({ id: "Order" });
+
+export const OrderList = listResource(Order, "ListResource_Order_");

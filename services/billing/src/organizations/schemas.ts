@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { CUSTOMER_EMAILS } from "./output.js";
+
+export const SOCIAL_PLATFORMS = ["x", "github", "facebook", "instagram", "youtube", "tiktok", "linkedin", "threads", "discord", "other"] as const;
+
+/** How prices are taxed: a seller's default, and each price's own. */
+export const TaxBehavior = z.enum(["location", "inclusive", "exclusive"]);
+
+/** What a subscription change charges now: billing takes only these two (Polar also has next_period and reset). */
+const ProrationBehavior = z.enum(["invoice", "prorate"]);
+
+const OrganizationSocialLink = z.strictObject({ platform: z.enum(SOCIAL_PLATFORMS), url: z.string() }).meta({ id: "OrganizationSocialLink" });
+
+/**
+ * Polar's feature flags, as the SDK sends them back on update (they are kept as they come), beside
+ * the two every seller has.
+ */
+const OrganizationFeatureSettings = z
+  .strictObject({
+    issue_funding_enabled: z.boolean(),
+    usage_based_billing_enabled: z.boolean(),
+    seat_based_pricing_enabled: z.boolean().optional(),
+    wallets_enabled: z.boolean().optional(),
+    member_model_enabled: z.boolean().optional(),
+    tinybird_read: z.boolean().optional(),
+    tinybird_compare: z.boolean().optional(),
+    checkout_localization_enabled: z.boolean().optional(),
+    overview_metrics: z.array(z.string()).nullable().optional(),
+    reset_proration_behavior_enabled: z.boolean().optional(),
+  })
+  .meta({ id: "OrganizationFeatureSettings" });
+
+const OrganizationSubscriptionSettings = z
+  .strictObject({
+    allow_multiple_subscriptions: z.boolean(),
+    proration_behavior: ProrationBehavior,
+    benefit_revocation_grace_period: z.int(),
+    prevent_trial_abuse: z.boolean(),
+    allow_customer_updates: z.boolean(),
+  })
+  .meta({ id: "OrganizationSubscriptionSettings" });
+
+const OrganizationNotificationSettings = z.strictObject({ new_order: z.boolean(), new_subscription: z.boolean() }).meta({ id: "OrganizationNotificationSettings" });
+
+const OrganizationCustomerEmailSettings = z.strictObject(Object.fromEntries(CUSTOMER_EMAILS.map((email) => [email, z.boolean()]))).meta({ id: "OrganizationCustomerEmailSettings" });
+
+const OrganizationCustomerPortalSettings = z
+  .strictObject({
+    usage: z.strictObject({ show: z.boolean() }).meta({ id: "CustomerPortalUsageSettings" }),
+    subscription: z.strictObject({ update_seats: z.boolean(), update_plan: z.boolean() }).meta({ id: "CustomerPortalSubscriptionSettings" }),
+    customer: z.strictObject({ allow_email_change: z.boolean().optional() }).meta({ id: "CustomerPortalCustomerSettings" }).optional(),
+  })
+  .meta({ id: "OrganizationCustomerPortalSettings" });
+
+const OrganizationCapabilities = z
+  .strictObject({
+    checkout_payments: z.boolean(),
+    subscription_renewals: z.boolean(),
+    payouts: z.boolean(),
+    refunds: z.boolean(),
+    api_access: z.boolean(),
+    dashboard_access: z.boolean(),
+  })
+  .meta({ id: "OrganizationCapabilities" });
+
+/** Who sells: what a buyer sees of the seller beside what they buy. */
+const sellerSummary = {
+  id: z.string(),
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  name: z.string(),
+  slug: z.string(),
+  avatar_url: z.string().nullable(),
+  proration_behavior: ProrationBehavior,
+  allow_customer_updates: z.boolean(),
+  customer_portal_settings: OrganizationCustomerPortalSettings,
+};
+
+/** The seller beside a checkout, a portal's purchases and benefits (Polar's CheckoutOrganization and BenefitSubscriberOrganization are the same, without the portal settings). */
+export const CustomerOrganization = z.strictObject(sellerSummary).meta({ id: "CustomerOrganization" });
+
+export const Organization = z
+  .strictObject({
+    ...sellerSummary,
+    email: z.string().nullable(),
+    website: z.string().nullable(),
+    socials: z.array(OrganizationSocialLink),
+    // Self-hosted: nobody reviews a seller before it may sell.
+    status: z.literal("active"),
+    details_submitted_at: isoTimestamp().nullable(),
+    default_presentment_currency: z.string(),
+    default_tax_behavior: TaxBehavior,
+    feature_settings: OrganizationFeatureSettings,
+    subscription_settings: OrganizationSubscriptionSettings,
+    notification_settings: OrganizationNotificationSettings,
+    customer_email_settings: OrganizationCustomerEmailSettings,
+    country: z.string().nullable(),
+    account_id: z.null(),
+    payout_account_id: z.null(),
+    capabilities: OrganizationCapabilities,
+  })
+  .meta({ id: "Organization" });
+
+export const OrganizationList = listResource(Organization, "ListResource_Organization_");

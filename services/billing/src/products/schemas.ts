@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { metadataOutput } from "../api/metadata.js";
+import { Benefit, BenefitPublic } from "../benefits/schemas.js";
+import { AttachedCustomField } from "../custom-fields/schemas.js";
+import { ProductMediaFileRead } from "../files/schemas.js";
+import { TaxBehavior } from "../organizations/schemas.js";
+
+/** How often a subscription renews, and how long a trial lasts, in units of it. */
+export const Interval = z.enum(["day", "week", "month", "year"]);
+
+const priceFields = {
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  id: z.string(),
+  source: z.literal("catalog"),
+  price_currency: z.string(),
+  tax_behavior: TaxBehavior.nullable(),
+  is_archived: z.boolean(),
+  product_id: z.string(),
+};
+
+/** A price as it goes out (priceJson): the fields of its amount type, every one present. */
+export const ProductPrice = z
+  .discriminatedUnion("amount_type", [
+    z.strictObject({ ...priceFields, amount_type: z.literal("fixed"), price_amount: z.int() }).meta({ id: "ProductPriceFixed" }),
+    z.strictObject({ ...priceFields, amount_type: z.literal("free") }).meta({ id: "ProductPriceFree" }),
+    z.strictObject({ ...priceFields, amount_type: z.literal("custom"), minimum_amount: z.int(), maximum_amount: z.int().nullable(), preset_amount: z.int().nullable() }).meta({ id: "ProductPriceCustom" }),
+    z
+      .strictObject({
+        ...priceFields,
+        amount_type: z.literal("metered_unit"),
+        unit_amount: z.string().meta({ description: "In the currency's minor unit, fractions allowed" }),
+        cap_amount: z.int().nullable(),
+        meter_id: z.string(),
+        // The meter itself arrives with usage billing; until then it is known by its id alone.
+        meter: z.strictObject({ id: z.string(), name: z.string(), unit: z.literal("scalar") }).meta({ id: "ProductPriceMeter" }),
+      })
+      .meta({ id: "ProductPriceMeteredUnit" }),
+  ])
+  .meta({ id: "ProductPrice" });
+
+/** A product's own fields, without prices, benefits or media (productFieldsJson): Polar names them for where they appear. */
+export const productFields = {
+  id: z.string(),
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  trial_interval: Interval.nullable(),
+  trial_interval_count: z.int().nullable(),
+  name: z.string(),
+  description: z.string().nullable(),
+  visibility: z.enum(["public", "private", "draft"]),
+  recurring_interval: Interval.nullable(),
+  recurring_interval_count: z.int().nullable(),
+  is_recurring: z.boolean(),
+  is_archived: z.boolean(),
+  organization_id: z.string(),
+  metadata: metadataOutput,
+};
+
+/** A product with its prices (archived ones too), benefits, media and custom fields. */
+export const Product = z
+  .strictObject({
+    ...productFields,
+    prices: z.array(ProductPrice),
+    benefits: z.array(Benefit),
+    medias: z.array(ProductMediaFileRead),
+    attached_custom_fields: z.array(AttachedCustomField),
+  })
+  .meta({ id: "Product" });
+
+export const ProductList = listResource(Product, "ListResource_Product_");
+
+const { metadata: _metadata, ...publicFields } = productFields;
+
+/** A product as buyers and customers see it (publicProductJson). */
+const publicProduct = z.strictObject({ ...publicFields, prices: z.array(ProductPrice), benefits: z.array(BenefitPublic), medias: z.array(ProductMediaFileRead) });
+
+/** The same, under the names Polar gives it where it appears. */
+export const CheckoutProduct = publicProduct.meta({ id: "CheckoutProduct" });
+export const CustomerProduct = publicProduct.meta({ id: "CustomerProduct" });

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { metadataOutput } from "../api/metadata.js";
+import { REFUND_REASONS } from "./refunds.sql.js";
+
+export const Refund = z
+  .strictObject({
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    metadata: metadataOutput,
+    status: z.enum(["pending", "succeeded", "failed", "canceled"]),
+    reason: z.enum(REFUND_REASONS),
+    amount: z.int(),
+    tax_amount: z.int(),
+    currency: z.string(),
+    organization_id: z.string(),
+    order_id: z.string(),
+    subscription_id: z.string().nullable(),
+    customer_id: z.string(),
+    revoke_benefits: z.boolean(),
+    // The sandbox has no disputes.
+    dispute: z.null(),
+  })
+  .meta({ id: "Refund" });
+
+export const RefundList = listResource(Refund, "ListResource_Refund_");

@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { metadataOutput } from "../api/metadata.js";
+import { CustomFieldData } from "../custom-fields/schemas.js";
+import { Customer } from "../customers/schemas.js";
+import { Discount } from "../discounts/schemas.js";
+import { Interval, Product, ProductPrice } from "../products/schemas.js";
+import { CANCELLATION_REASONS } from "./subscriptions.sql.js";
+
+const SubscriptionStatus = z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid"]);
+
+/** Meters a subscription or customer is billed by: usage billing is not offered yet, so there are none. */
+export const NoMeters = z.array(z.never());
+
+const subscriptionFields = {
+  id: z.string(),
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  amount: z.int(),
+  currency: z.string(),
+  recurring_interval: Interval,
+  recurring_interval_count: z.int(),
+  status: SubscriptionStatus,
+  current_period_start: isoTimestamp(),
+  current_period_end: isoTimestamp(),
+  trial_start: isoTimestamp().nullable(),
+  trial_end: isoTimestamp().nullable(),
+  cancel_at_period_end: z.boolean(),
+  canceled_at: isoTimestamp().nullable(),
+  started_at: isoTimestamp().nullable(),
+  ends_at: isoTimestamp().nullable(),
+  ended_at: isoTimestamp().nullable(),
+  customer_id: z.string(),
+  product_id: z.string(),
+  discount_id: z.string().nullable(),
+  checkout_id: z.string().nullable(),
+  customer_cancellation_reason: z.enum(CANCELLATION_REASONS).nullable(),
+  customer_cancellation_comment: z.string().nullable(),
+  metadata: metadataOutput,
+};
+
+/** A subscription's own fields, without customer, product or prices: what an order shows of it. */
+export const OrderSubscription = z.strictObject(subscriptionFields).meta({ id: "OrderSubscription" });
+
+export const Subscription = z
+  .strictObject({
+    ...subscriptionFields,
+    custom_field_data: CustomFieldData,
+    customer: Customer,
+    product: Product,
+    discount: Discount.nullable(),
+    prices: z.array(ProductPrice),
+    meters: NoMeters,
+    // Changes that wait for the next period (seats, a plan change at renewal) are not offered yet.
+    pending_update: z.null(),
+  })
+  .meta({ id: "Subscription" });
+
+export const SubscriptionList = listResource(Subscription, "ListResource_Subscription_");
+
+/** A live subscription, as its customer's state lists it. */
+export const CustomerStateSubscription = OrderSubscription.omit({
+  recurring_interval_count: true,
+  ended_at: true,
+  customer_id: true,
+  checkout_id: true,
+  customer_cancellation_reason: true,
+  customer_cancellation_comment: true,
+})
+  .extend({ custom_field_data: CustomFieldData, status: z.enum(["active", "trialing"]), meters: NoMeters })
+  .meta({ id: "CustomerStateSubscription" });

@@ -1,0 +1,5 @@
+import { z } from "zod";
+import { isoTimestamp } from "@tollgate/kit";
+
+/** A seller's billing time in the sandbox, and how far it runs ahead of the real time. */
+export const TestClock = z.strictObject({ organization_id: z.string(), now: isoTimestamp(), offset_seconds: z.int() }).meta({ id: "TestClock" });
