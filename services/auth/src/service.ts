@@ -1,5 +1,5 @@
 import express, { Router } from "express";
-import { betterAuthErrors, defineService, mountEndpoints, SecretVault, type ServiceContext } from "@tollgate/kit";
+import { authCookieName, betterAuthErrors, defineService, mountEndpoints, SecretVault, serveApiDescription, type ServiceContext } from "@tollgate/kit";
 import { clearActiveOrganization, getSessionContext, resolveSession, setActiveOrganization, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
 import { adminEndpoints } from "./admin/routes.js";
@@ -69,7 +69,7 @@ export const authService = defineService({
     const api = Router();
     // Apple posts its sign-in answer as a form.
     api.use("/callback", express.urlencoded({ extended: false, limit: context.config.BODY_LIMIT }));
-    mountEndpoints(api, [
+    const endpoints = [
       ...credentialEndpoints(auth),
       ...sessionEndpoints(auth),
       ...userEndpoints(auth),
@@ -83,7 +83,22 @@ export const authService = defineService({
       ...socialEndpoints(auth),
       ...providerTokenEndpoints(auth),
       ...pageEndpoints(),
-    ]);
+    ];
+    mountEndpoints(api, endpoints);
+    serveApiDescription(
+      router,
+      {
+        title: "Tollgate auth API",
+        version: "1",
+        description: "better-auth's API (core, username and admin plugins): works with better-auth's client pointed at this site.",
+        basePath: "/api/auth",
+        errors: betterAuthErrors,
+        securitySchemes: {
+          session_cookie: { type: "apiKey", in: "cookie", name: authCookieName("session_token", context.config.PUBLIC_URL), description: "The session cookie sign-in sets" },
+        },
+      },
+      endpoints,
+    );
     router.use("/api/auth", api);
   },
   workers: (context) => [authOf(context).mail],

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import { betterAuthErrors, defineService, mountEndpoints, type ServiceContext } from "@tollgate/kit";
+import { authCookieName, betterAuthErrors, defineService, mountEndpoints, serveApiDescription, type ServiceContext } from "@tollgate/kit";
 import { organizationEnv } from "./config.js";
 import { invitationEndpoints } from "./invitations/routes.js";
 import { memberEndpoints } from "./members/routes.js";
@@ -22,7 +22,22 @@ export const organizationService = defineService({
   routes(router, context) {
     const org = orgOf(context);
     const api = Router();
-    mountEndpoints(api, [...organizationEndpoints(org), ...memberEndpoints(org), ...invitationEndpoints(org), ...teamEndpoints(org)]);
+    const endpoints = [...organizationEndpoints(org), ...memberEndpoints(org), ...invitationEndpoints(org), ...teamEndpoints(org)];
+    mountEndpoints(api, endpoints);
+    serveApiDescription(
+      router,
+      {
+        title: "Tollgate organization API",
+        version: "1",
+        description: "better-auth's organization plugin, with teams: works with better-auth's organizationClient pointed at this site.",
+        basePath: "/api/auth",
+        errors: betterAuthErrors,
+        securitySchemes: {
+          session_cookie: { type: "apiKey", in: "cookie", name: authCookieName("session_token", context.config.PUBLIC_URL), description: "The session cookie sign-in sets" },
+        },
+      },
+      endpoints,
+    );
     router.use("/api/auth", api);
   },
   consumers: (context) => [usersConsumer(context.outbox)],

@@ -2,8 +2,10 @@ import { z } from "zod";
 import { defineEndpoint, ValidationError, type Endpoint } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import { authError } from "../http/errors.js";
+import { StatusAnswer } from "../http/schemas.js";
 import { requireFreshSession, requireSession } from "../sessions/current-session.js";
 import { deleteAccount, listAccounts, type AccountRow } from "./accounts.sql.js";
+import { Account } from "./schemas.js";
 
 /** An account as better-auth lists it: never a password or provider token. */
 function accountJson(account: AccountRow) {
@@ -41,19 +43,27 @@ function accountToUnlink(accounts: AccountRow[], { accountId, providerId }: z.ou
 
 export function accountEndpoints(auth: Auth): Endpoint[] {
   return [
-    defineEndpoint("/list-accounts", { method: "GET" }, async ({ identity, req }) => {
-      const { user } = await requireSession(auth, identity, req);
-      return (await listAccounts(auth.db, user.id)).map(accountJson);
-    }),
-    defineEndpoint("/unlink-account", { method: "POST", body: unlinkBody }, async ({ body, identity, req }) => {
-      const { user } = await requireFreshSession(auth, identity, req);
-      const accounts = await listAccounts(auth.db, user.id);
-      // Without any account left, nobody could ever sign in as this user again.
-      if (accounts.length === 1 && !auth.config.ALLOW_UNLINKING_ALL_ACCOUNTS) throw authError(400, "FAILED_TO_UNLINK_LAST_ACCOUNT");
-      const unlinked = accountToUnlink(accounts, body);
-      if (!unlinked) throw authError(400, "ACCOUNT_NOT_FOUND");
-      await deleteAccount(auth.db, user.id, unlinked.id);
-      return { status: true };
-    }),
+    defineEndpoint(
+      "/list-accounts",
+      { method: "GET", response: z.array(Account), summary: "List the ways the signed-in user can sign in: password and linked providers", tag: "Default" },
+      async ({ identity, req }) => {
+        const { user } = await requireSession(auth, identity, req);
+        return (await listAccounts(auth.db, user.id)).map(accountJson);
+      },
+    ),
+    defineEndpoint(
+      "/unlink-account",
+      { method: "POST", body: unlinkBody, response: StatusAnswer, summary: "Unlink a provider's account from the signed-in user", tag: "Default" },
+      async ({ body, identity, req }) => {
+        const { user } = await requireFreshSession(auth, identity, req);
+        const accounts = await listAccounts(auth.db, user.id);
+        // Without any account left, nobody could ever sign in as this user again.
+        if (accounts.length === 1 && !auth.config.ALLOW_UNLINKING_ALL_ACCOUNTS) throw authError(400, "FAILED_TO_UNLINK_LAST_ACCOUNT");
+        const unlinked = accountToUnlink(accounts, body);
+        if (!unlinked) throw authError(400, "ACCOUNT_NOT_FOUND");
+        await deleteAccount(auth.db, user.id, unlinked.id);
+        return { status: true };
+      },
+    ),
   ];
 }

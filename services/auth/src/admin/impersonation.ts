@@ -4,6 +4,7 @@ import type { Auth } from "../auth.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
 import { revokeSessions, startSession } from "../sessions/lifecycle.js";
+import { SessionWithUser } from "../sessions/schemas.js";
 import { sessionCacheOf, sessionJson } from "../sessions/session-output.js";
 import { findSessionById, listImpersonationsInvolving, rekeySession } from "../sessions/sessions.sql.js";
 import { userJson } from "../users/user-output.js";
@@ -46,44 +47,52 @@ export async function endDisallowedImpersonations(auth: Pick<Auth, "outbox"> & {
 export function impersonationEndpoints(auth: Auth): Endpoint[] {
   const { config, cookies, db } = auth;
   return [
-    defineEndpoint("/admin/impersonate-user", { method: "POST", body: z.object({ userId: z.coerce.string() }) }, async ({ body, identity, req, res }) => {
-      const admin = await requirePermission(auth, identity, req, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
-      const found = await findUserById(db, body.userId);
-      if (!found) throw authError(404, "USER_NOT_FOUND");
-      if (!mayActAs(config, admin.user, found)) throw authError(403, "YOU_CANNOT_IMPERSONATE_ADMINS");
-      // better-auth refuses every new session of a banned user, this one included.
-      const target = await liftExpiredBan(db, found);
-      if (target.banned) throw authError(403, "BANNED_USER");
-      // It acts on the authority of the admin's own session, so it never outlasts that session.
-      const lifetimeSeconds = Math.min(IMPERSONATION_SECONDS, (admin.session.expires_at.getTime() - Date.now()) / 1000);
-      // Like better-auth's, the impersonation cookie ends with the browser session.
-      const { session, token } = await startSession(auth, db, res, target, {
-        req,
-        persistent: false,
-        impersonation: { by: admin.user.id, sessionId: admin.session.id, lifetimeSeconds },
-      });
-      return { session: sessionJson(session, token), user: userJson(target) };
-    }),
+    defineEndpoint(
+      "/admin/impersonate-user",
+      { method: "POST", body: z.object({ userId: z.coerce.string() }), response: SessionWithUser, summary: "Act as a user in a new session of theirs, for an hour at most", tag: "Admin" },
+      async ({ body, identity, req, res }) => {
+        const admin = await requirePermission(auth, identity, req, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
+        const found = await findUserById(db, body.userId);
+        if (!found) throw authError(404, "USER_NOT_FOUND");
+        if (!mayActAs(config, admin.user, found)) throw authError(403, "YOU_CANNOT_IMPERSONATE_ADMINS");
+        // better-auth refuses every new session of a banned user, this one included.
+        const target = await liftExpiredBan(db, found);
+        if (target.banned) throw authError(403, "BANNED_USER");
+        // It acts on the authority of the admin's own session, so it never outlasts that session.
+        const expiresAt = new Date(Math.min(Date.now() + IMPERSONATION_SECONDS * 1000, admin.session.expires_at.getTime()));
+        // Like better-auth's, the impersonation cookie ends with the browser session.
+        const { session, token } = await startSession(auth, db, res, target, {
+          req,
+          persistent: false,
+          impersonation: { by: admin.user.id, sessionId: admin.session.id, expiresAt },
+        });
+        return { session: sessionJson(session, token), user: userJson(target) };
+      },
+    ),
 
-    defineEndpoint("/admin/stop-impersonating", { method: "POST" }, async ({ identity, req, res }) => {
-      const current = await requireSession(auth, identity, req);
-      const { impersonated_by: adminId, impersonator_session_id: adminSessionId } = current.session;
-      if (!adminId) throw new HttpError(400, "BAD_REQUEST", "You are not impersonating anyone");
-      const admin = await findUserById(db, adminId);
-      if (!admin) throw new HttpError(500, "INTERNAL_SERVER_ERROR", "Failed to find user");
-      const own = adminSessionId ? await findSessionById(db, adminSessionId) : undefined;
-      if (!own || own.user_id !== admin.id || own.expires_at <= new Date()) throw adminSessionNotFound();
-      // The old token left the browser when impersonation began; only a copy of it could still be in
-      // the gateway's session cache, and only for that cache's short lifetime.
-      const resumed = await db.transaction(async (trx) => {
-        await revokeSessions(auth, trx, { userId: current.user.id, ids: [current.session.id] });
-        const rekeyed = await rekeySession(trx, own.id);
-        if (!rekeyed) throw adminSessionNotFound();
-        return rekeyed;
-      });
-      cookies.restore(res, resumed.token, resumed.row.persistent);
-      cookies.issueCache(res, sessionCacheOf(resumed.row, resumed.token, admin));
-      return { session: sessionJson(resumed.row, resumed.token), user: userJson(admin) };
-    }),
+    defineEndpoint(
+      "/admin/stop-impersonating",
+      { method: "POST", response: SessionWithUser, summary: "End an impersonation and return to the admin's own session", tag: "Admin" },
+      async ({ identity, req, res }) => {
+        const current = await requireSession(auth, identity, req);
+        const { impersonated_by: adminId, impersonator_session_id: adminSessionId } = current.session;
+        if (!adminId) throw new HttpError(400, "BAD_REQUEST", "You are not impersonating anyone");
+        const admin = await findUserById(db, adminId);
+        if (!admin) throw new HttpError(500, "INTERNAL_SERVER_ERROR", "Failed to find user");
+        const own = adminSessionId ? await findSessionById(db, adminSessionId) : undefined;
+        if (!own || own.user_id !== admin.id || own.expires_at <= new Date()) throw adminSessionNotFound();
+        // The old token left the browser when impersonation began; only a copy of it could still be in
+        // the gateway's session cache, and only for that cache's short lifetime.
+        const resumed = await db.transaction(async (trx) => {
+          await revokeSessions(auth, trx, { userId: current.user.id, ids: [current.session.id] });
+          const rekeyed = await rekeySession(trx, own.id);
+          if (!rekeyed) throw adminSessionNotFound();
+          return rekeyed;
+        });
+        cookies.restore(res, resumed.token, resumed.row.persistent);
+        cookies.issueCache(res, sessionCacheOf(resumed.row, resumed.token, admin));
+        return { session: sessionJson(resumed.row, resumed.token), user: userJson(admin) };
+      },
+    ),
   ];
 }

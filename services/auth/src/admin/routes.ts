@@ -5,10 +5,12 @@ import type { Auth } from "../auth.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
+import { StatusAnswer, SuccessAnswer } from "../http/schemas.js";
 import { requireSession, type CurrentSession } from "../sessions/current-session.js";
 import { revokeSessions } from "../sessions/lifecycle.js";
 import { sessionJson } from "../sessions/session-output.js";
 import { findSessionByTokenHash, hashToken, listUserSessions } from "../sessions/sessions.sql.js";
+import { User } from "../users/schemas.js";
 import { userEventData, userJson } from "../users/user-output.js";
 import { assertUsernameAvailable, normalizeUsername } from "../users/username.js";
 import { removeUser } from "../users/delete-user.js";
@@ -16,6 +18,7 @@ import { findUserByEmail, findUserById, insertUser, updateUser, type UserChanges
 import { queryUsers } from "./admin.sql.js";
 import { endDisallowedImpersonations, impersonationEndpoints } from "./impersonation.js";
 import { hasPermission, knownRole, mayActAs, requirePermission } from "./permissions.js";
+import { PermissionCheck, UserEnvelope, UserPage, UserSessions } from "./schemas.js";
 import { FILTER_OPERATORS, SEARCH_OPERATORS, userQueryOf } from "./user-query.js";
 
 const userId = z.coerce.string();
@@ -137,6 +140,9 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
           filterValue: z.union([z.string(), z.array(z.string())]).optional(),
           filterOperator: z.enum(FILTER_OPERATORS).optional(),
         }),
+        response: UserPage,
+        summary: "List users, searched, filtered, sorted and paged",
+        tag: "Admin",
       },
       async ({ query, identity, req }) => {
         await requirePermission(auth, identity, req, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
@@ -148,14 +154,20 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/admin/get-user", { method: "GET", query: z.object({ id: z.string() }) }, async ({ query, identity, req }) => {
+    defineEndpoint("/admin/get-user", { method: "GET", query: z.object({ id: z.string() }), response: User, summary: "Get a user", tag: "Admin" }, async ({ query, identity, req }) => {
       await requirePermission(auth, identity, req, { user: ["get"] }, "YOU_ARE_NOT_ALLOWED_TO_GET_USER");
       return userJson(await existingUser(query.id));
     }),
 
     defineEndpoint(
       "/admin/create-user",
-      { method: "POST", body: z.object({ email: z.string(), password: z.string().optional(), name: z.string(), role: roles.optional(), data: userData.optional() }) },
+      {
+        method: "POST",
+        body: z.object({ email: z.string(), password: z.string().optional(), name: z.string(), role: roles.optional(), data: userData.optional() }),
+        response: UserEnvelope,
+        summary: "Create a user, with a password or none",
+        tag: "Admin",
+      },
       async ({ body, identity, req }) => {
         await requirePermission(auth, identity, req, { user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS");
         const data = body.data ?? {};
@@ -176,39 +188,53 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/admin/update-user", { method: "POST", body: z.object({ userId, data: userData }) }, async ({ body, identity, req }) => {
-      const admin = await requirePermission(auth, identity, req, { user: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
-      const { data } = body;
-      const has = (key: string) => Object.hasOwn(data, key);
-      if (Object.keys(data).length === 0) throw authError(400, "NO_DATA_TO_UPDATE");
-      if (has("password")) throw authError(400, "PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER");
-      if (has("id")) throw authError(400, "USER_ID_CANNOT_BE_UPDATED");
-      const changes = columnsOf(data);
-      if (has("role")) changes.role = rolesToStore(data.role);
-      if (data.banned === true && body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_BAN_YOURSELF");
-      if (has("email")) {
-        changes.email = validEmail(data.email);
-        await assertEmailFree(changes.email, body.userId);
-      }
-      if (data.username !== undefined) await assertUsernameAvailable(db, data.username, body.userId);
-      const target = await existingUser(body.userId);
-      if (changes.email !== undefined && changes.email !== target.email) assertMayChangeWayIn(admin, target, "YOU_CANNOT_SET_ADMINS_EMAIL");
-      if (changes.role !== undefined && changes.role !== target.role) assertMayChangeWayIn(admin, target, "YOU_CANNOT_CHANGE_ADMINS_ROLE");
-      return userJson(await changeUser(body.userId, changes));
-    }),
+    defineEndpoint(
+      "/admin/update-user",
+      { method: "POST", body: z.object({ userId, data: userData }), response: User, summary: "Change a user's details, role or ban", tag: "Admin" },
+      async ({ body, identity, req }) => {
+        const admin = await requirePermission(auth, identity, req, { user: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
+        const { data } = body;
+        const has = (key: string) => Object.hasOwn(data, key);
+        if (Object.keys(data).length === 0) throw authError(400, "NO_DATA_TO_UPDATE");
+        if (has("password")) throw authError(400, "PASSWORD_CANNOT_BE_UPDATED_VIA_UPDATE_USER");
+        if (has("id")) throw authError(400, "USER_ID_CANNOT_BE_UPDATED");
+        const changes = columnsOf(data);
+        if (has("role")) changes.role = rolesToStore(data.role);
+        if (data.banned === true && body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_BAN_YOURSELF");
+        if (has("email")) {
+          changes.email = validEmail(data.email);
+          await assertEmailFree(changes.email, body.userId);
+        }
+        if (data.username !== undefined) await assertUsernameAvailable(db, data.username, body.userId);
+        const target = await existingUser(body.userId);
+        if (changes.email !== undefined && changes.email !== target.email) assertMayChangeWayIn(admin, target, "YOU_CANNOT_SET_ADMINS_EMAIL");
+        if (changes.role !== undefined && changes.role !== target.role) assertMayChangeWayIn(admin, target, "YOU_CANNOT_CHANGE_ADMINS_ROLE");
+        return userJson(await changeUser(body.userId, changes));
+      },
+    ),
 
-    defineEndpoint("/admin/set-role", { method: "POST", body: z.object({ userId, role: roles }) }, async ({ body, identity, req }) => {
-      const admin = await requirePermission(auth, identity, req, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
-      const role = rolesToStore(body.role);
-      const target = await existingUser(body.userId);
-      // Demoted first, another admin's password and address would be anyone's to set.
-      if (role !== target.role) assertMayChangeWayIn(admin, target, "YOU_CANNOT_CHANGE_ADMINS_ROLE");
-      return { user: userJson(await changeUser(body.userId, { role })) };
-    }),
+    defineEndpoint(
+      "/admin/set-role",
+      { method: "POST", body: z.object({ userId, role: roles }), response: UserEnvelope, summary: "Set a user's role or roles", tag: "Admin" },
+      async ({ body, identity, req }) => {
+        const admin = await requirePermission(auth, identity, req, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
+        const role = rolesToStore(body.role);
+        const target = await existingUser(body.userId);
+        // Demoted first, another admin's password and address would be anyone's to set.
+        if (role !== target.role) assertMayChangeWayIn(admin, target, "YOU_CANNOT_CHANGE_ADMINS_ROLE");
+        return { user: userJson(await changeUser(body.userId, { role })) };
+      },
+    ),
 
     defineEndpoint(
       "/admin/ban-user",
-      { method: "POST", body: z.object({ userId, banReason: z.string().optional(), banExpiresIn: z.number().min(0).max(LONGEST_BAN_SECONDS).optional() }) },
+      {
+        method: "POST",
+        body: z.object({ userId, banReason: z.string().optional(), banExpiresIn: z.number().min(0).max(LONGEST_BAN_SECONDS).optional() }),
+        response: UserEnvelope,
+        summary: "Ban a user, for good or for a while, ending their sessions",
+        tag: "Admin",
+      },
       async ({ body, identity, req }) => {
         const admin = await requirePermission(auth, identity, req, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
         await existingUser(body.userId);
@@ -223,7 +249,7 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/admin/unban-user", { method: "POST", body: z.object({ userId }) }, async ({ body, identity, req }) => {
+    defineEndpoint("/admin/unban-user", { method: "POST", body: z.object({ userId }), response: UserEnvelope, summary: "Lift a user's ban", tag: "Admin" }, async ({ body, identity, req }) => {
       await requirePermission(auth, identity, req, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
       await existingUser(body.userId);
       return { user: userJson(await changeUser(body.userId, { banned: false, ban_reason: null, ban_expires: null })) };
@@ -231,38 +257,60 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
 
     ...impersonationEndpoints(auth),
 
-    defineEndpoint("/admin/list-user-sessions", { method: "POST", body: z.object({ userId }) }, async ({ body, identity, req }) => {
-      await requirePermission(auth, identity, req, { session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
-      return { sessions: (await listUserSessions(db, body.userId)).map((session) => sessionJson(session, null)) };
-    }),
+    defineEndpoint(
+      "/admin/list-user-sessions",
+      { method: "POST", body: z.object({ userId }), response: UserSessions, summary: "List a user's sessions", tag: "Admin" },
+      async ({ body, identity, req }) => {
+        await requirePermission(auth, identity, req, { session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
+        return { sessions: (await listUserSessions(db, body.userId)).map((session) => sessionJson(session, null)) };
+      },
+    ),
 
-    defineEndpoint("/admin/revoke-user-session", { method: "POST", body: z.object({ sessionToken: z.string() }) }, async ({ body, identity, req }) => {
-      await requirePermission(auth, identity, req, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
-      // The token as the user holds it, or the digest list-user-sessions shows in its place.
-      const digest = /^[0-9a-f]{64}$/.test(body.sessionToken) ? body.sessionToken : hashToken(body.sessionToken);
-      const session = await findSessionByTokenHash(db, digest);
-      if (session) await db.transaction((trx) => revokeSessions(auth, trx, { userId: session.user_id, ids: [session.id] }));
-      return { success: true };
-    }),
+    defineEndpoint(
+      "/admin/revoke-user-session",
+      { method: "POST", body: z.object({ sessionToken: z.string() }), response: SuccessAnswer, summary: "End one session of a user", tag: "Admin" },
+      async ({ body, identity, req }) => {
+        await requirePermission(auth, identity, req, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+        // The token as the user holds it, or the digest list-user-sessions shows in its place.
+        const digest = /^[0-9a-f]{64}$/.test(body.sessionToken) ? body.sessionToken : hashToken(body.sessionToken);
+        const session = await findSessionByTokenHash(db, digest);
+        if (session) await db.transaction((trx) => revokeSessions(auth, trx, { userId: session.user_id, ids: [session.id] }));
+        return { success: true };
+      },
+    ),
 
-    defineEndpoint("/admin/revoke-user-sessions", { method: "POST", body: z.object({ userId }) }, async ({ body, identity, req }) => {
-      await requirePermission(auth, identity, req, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
-      await db.transaction((trx) => revokeSessions(auth, trx, { userId: body.userId }));
-      return { success: true };
-    }),
+    defineEndpoint(
+      "/admin/revoke-user-sessions",
+      { method: "POST", body: z.object({ userId }), response: SuccessAnswer, summary: "End every session of a user", tag: "Admin" },
+      async ({ body, identity, req }) => {
+        await requirePermission(auth, identity, req, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+        await db.transaction((trx) => revokeSessions(auth, trx, { userId: body.userId }));
+        return { success: true };
+      },
+    ),
 
-    defineEndpoint("/admin/remove-user", { method: "POST", body: z.object({ userId }) }, async ({ body, identity, req }) => {
-      const admin = await requirePermission(auth, identity, req, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
-      if (body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_REMOVE_YOURSELF");
-      await existingUser(body.userId);
-      // The gateway drops the user's cached sessions on user.deleted.
-      await db.transaction((trx) => removeUser(auth, trx, body.userId));
-      return { success: true };
-    }),
+    defineEndpoint(
+      "/admin/remove-user",
+      { method: "POST", body: z.object({ userId }), response: SuccessAnswer, summary: "Delete a user with their sessions and accounts", tag: "Admin" },
+      async ({ body, identity, req }) => {
+        const admin = await requirePermission(auth, identity, req, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
+        if (body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_REMOVE_YOURSELF");
+        await existingUser(body.userId);
+        // The gateway drops the user's cached sessions on user.deleted.
+        await db.transaction((trx) => removeUser(auth, trx, body.userId));
+        return { success: true };
+      },
+    ),
 
     defineEndpoint(
       "/admin/set-user-password",
-      { method: "POST", body: z.object({ newPassword: z.string().min(1, "newPassword cannot be empty"), userId: userId.min(1, "userId cannot be empty") }) },
+      {
+        method: "POST",
+        body: z.object({ newPassword: z.string().min(1, "newPassword cannot be empty"), userId: userId.min(1, "userId cannot be empty") }),
+        response: StatusAnswer,
+        summary: "Set a user's password",
+        tag: "Admin",
+      },
       async ({ body, identity, req }) => {
         const admin = await requirePermission(auth, identity, req, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
         assertPasswordLength(config, body.newPassword);
@@ -282,6 +330,9 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
         body: z
           .object({ userId: z.coerce.string().optional(), role: z.string().optional() })
           .and(z.xor([z.object({ permission: z.record(z.string(), z.array(z.string())) }), z.object({ permissions: z.record(z.string(), z.array(z.string())) })])),
+        response: PermissionCheck,
+        summary: "Check whether the signed-in user's roles grant the given permissions",
+        tag: "Admin",
       },
       async ({ body, identity, req }) => {
         // better-auth's schema takes either key, but the check reads only `permissions`.

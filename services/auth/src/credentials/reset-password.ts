@@ -3,6 +3,7 @@ import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
+import { StatusAnswer } from "../http/schemas.js";
 import { authUrl } from "../mail/links.js";
 import { resetPasswordMail } from "../mail/messages.js";
 import { revokeSessions } from "../sessions/lifecycle.js";
@@ -10,6 +11,7 @@ import { findUserByEmail, findUserById } from "../users/users.sql.js";
 import { consumeVerification, createVerification, peekVerification } from "../verification/verifications.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
 import { assertPasswordLength } from "./password-policy.js";
+import { ResetRequested } from "./schemas.js";
 
 const RESET_TOKEN_LENGTH = 24;
 const RESET_TOKEN_SECONDS = 3600;
@@ -25,8 +27,8 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
     return url.href;
   };
 
-  const requestReset = (path: string) =>
-    defineEndpoint(path, { method: "POST", body: z.object({ email: z.email(), redirectTo: z.string().optional() }) }, async ({ body }) => {
+  const requestReset = (path: string, summary: string) =>
+    defineEndpoint(path, { method: "POST", body: z.object({ email: z.email(), redirectTo: z.string().optional() }), response: ResetRequested, summary, tag: "Default" }, async ({ body }) => {
       assertTrustedRedirect(config, body.redirectTo, "INVALID_REDIRECT_URL");
       const user = await findUserByEmail(db, body.email.toLowerCase());
       // The same answer either way: the form must not reveal which addresses have accounts.
@@ -40,13 +42,21 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
     });
 
   return [
-    requestReset("/request-password-reset"),
+    requestReset("/request-password-reset", "Mail a link that resets the password, if the address has an account"),
     // The path better-auth used before request-password-reset; older clients still call it.
-    requestReset("/forget-password"),
+    requestReset("/forget-password", "The former name of request-password-reset, kept for older clients"),
 
     defineEndpoint(
       "/reset-password/:token",
-      { method: "GET", params: z.object({ token: z.string() }), query: z.object({ callbackURL: z.string() }) },
+      {
+        method: "GET",
+        params: z.object({ token: z.string() }),
+        query: z.object({ callbackURL: z.string() }),
+        status: 302,
+        produces: "text/html",
+        summary: "Follow an e-mailed reset link: on to the callback with the token, or with `error` when it is no good",
+        tag: "Default",
+      },
       async ({ params, query, res }) => {
         // Empty, as in a link asked for without redirectTo, is no callback: better-auth checks none.
         assertTrustedRedirect(config, query.callbackURL || undefined);
@@ -61,6 +71,9 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
         method: "POST",
         body: z.object({ newPassword: z.string(), token: z.string().optional() }),
         query: z.object({ token: z.string().optional() }),
+        response: StatusAnswer,
+        summary: "Set a new password with a reset token, ending every session of the user",
+        tag: "Default",
       },
       async ({ body, query }) => {
         const token = body.token || query.token;

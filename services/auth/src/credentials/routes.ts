@@ -6,12 +6,14 @@ import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
 import { revokeSessions, startSession } from "../sessions/lifecycle.js";
+import { SignedIn } from "../sessions/schemas.js";
 import { userEventData, userJson } from "../users/user-output.js";
 import { assertUsernameAvailable, findUserByUsername, normalizeUsername, usernameProblem } from "../users/username.js";
 import { findUserByEmail, insertUser, type UserRow } from "../users/users.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
 import { queueVerificationMail } from "../verification/send.js";
 import { assertPasswordLength } from "./password-policy.js";
+import { TokenAndUser } from "./schemas.js";
 import { signInWithPassword } from "./sign-in.js";
 
 const UNIQUE_VIOLATION = "23505";
@@ -29,6 +31,9 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
       "/sign-up/email",
       {
         method: "POST",
+        response: TokenAndUser,
+        summary: "Sign up with an e-mail address and password (signed in at once unless the address must be verified first)",
+        tag: "Default",
         body: z.object({
           name: z.string(),
           email: z.email(),
@@ -89,6 +94,9 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
       {
         method: "POST",
         body: z.object({ email: z.string(), password: z.string(), callbackURL: z.string().optional(), rememberMe: z.boolean().optional() }),
+        response: SignedIn,
+        summary: "Sign in with an e-mail address and password",
+        tag: "Default",
       },
       async ({ body, req, res }) => {
         if (!z.email().safeParse(body.email).success) throw authError(400, "INVALID_EMAIL");
@@ -104,6 +112,9 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
       {
         method: "POST",
         body: z.object({ username: z.string(), password: z.string(), callbackURL: z.string().optional(), rememberMe: z.boolean().optional() }),
+        response: SignedIn,
+        summary: "Sign in with a username and password",
+        tag: "Username",
       },
       async ({ body, req, res }) => {
         if (!body.username || !body.password) throw authError(401, "INVALID_USERNAME_OR_PASSWORD");
@@ -121,6 +132,9 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
       {
         method: "POST",
         body: z.object({ newPassword: z.string(), currentPassword: z.string(), revokeOtherSessions: z.boolean().optional() }),
+        response: TokenAndUser,
+        summary: "Change the signed-in user's password; with revokeOtherSessions, every other session ends",
+        tag: "Default",
       },
       async ({ body, identity, req, res }) => {
         const current = await requireSession(auth, identity, req);

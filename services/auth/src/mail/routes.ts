@@ -1,9 +1,11 @@
+import { z } from "zod";
 import { defineEndpoint, HttpError, StartupError, type Endpoint } from "@tollgate/kit";
 import type { Auth, AuthConfig } from "../auth.js";
 import { isAdminUser } from "../admin/permissions.js";
 import { requireSession } from "../sessions/current-session.js";
 import { linksIn } from "./links.js";
 import { latestMails } from "./mails.sql.js";
+import { MailboxMail } from "./schemas.js";
 
 /** Whether the site is only reachable from this machine: localhost names, 127.0.0.0/8 or ::1. */
 export function isLoopbackUrl(url: string): boolean {
@@ -30,19 +32,23 @@ export function mailboxEndpoints(auth: Auth): Endpoint[] {
   const refusal = mailboxRefusal(auth.config);
   if (refusal) throw new StartupError(refusal);
   return [
-    defineEndpoint("/dev/mailbox", { method: "GET" }, async ({ identity, req }) => {
-      const { user } = await requireSession(auth, identity, req);
-      if (!isAdminUser(auth.config, user)) throw new HttpError(403, "FORBIDDEN", "Only platform admins may read the development mailbox");
-      const mails = await latestMails(auth.db, 100);
-      return mails.map((mail) => ({
-        id: mail.id,
-        to: mail.to_address,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-        links: linksIn(mail.text),
-        sent_at: mail.sent_at,
-      }));
-    }),
+    defineEndpoint(
+      "/dev/mailbox",
+      { method: "GET", response: z.array(MailboxMail), summary: "The latest mails sent, newest first (development only, platform admins only)", tag: "Development" },
+      async ({ identity, req }) => {
+        const { user } = await requireSession(auth, identity, req);
+        if (!isAdminUser(auth.config, user)) throw new HttpError(403, "FORBIDDEN", "Only platform admins may read the development mailbox");
+        const mails = await latestMails(auth.db, 100);
+        return mails.map((mail) => ({
+          id: mail.id,
+          to: mail.to_address,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          links: linksIn(mail.text),
+          sent_at: mail.sent_at,
+        }));
+      },
+    ),
   ];
 }

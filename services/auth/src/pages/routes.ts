@@ -24,10 +24,14 @@ a{display:inline-block;margin-top:1.5rem;color:#fff;background:#1b1f24;padding:.
 
 export function pageEndpoints(): Endpoint[] {
   return [
-    defineEndpoint("/ok", { method: "GET" }, () => Promise.resolve({ ok: true })),
-    defineEndpoint("/error", { method: "GET", query: z.object({ error: z.string().optional() }) }, ({ query, res }) => {
-      res.type("html").send(errorPage(query.error || "Unknown"));
-      return Promise.resolve();
-    }),
+    defineEndpoint("/ok", { method: "GET", response: z.strictObject({ ok: z.boolean() }), summary: "Check that the API answers", tag: "Default" }, () => Promise.resolve({ ok: true })),
+    defineEndpoint(
+      "/error",
+      { method: "GET", query: z.object({ error: z.string().optional() }), produces: "text/html", summary: "The page a flow that cannot return to the app ends on", tag: "Default" },
+      ({ query, res }) => {
+        res.type("html").send(errorPage(query.error || "Unknown"));
+        return Promise.resolve();
+      },
+    ),
   ];
 }

@@ -18,12 +18,12 @@ export async function startSession(
   db: Knex,
   res: Response,
   user: UserRow,
-  options: { req: Request; persistent: boolean; impersonation?: { by: string; sessionId: string; lifetimeSeconds: number } },
+  options: { req: Request; persistent: boolean; impersonation?: { by: string; sessionId: string; expiresAt: Date } },
 ): Promise<{ session: SessionRow; token: string }> {
-  const lifetime = options.impersonation?.lifetimeSeconds ?? (options.persistent ? auth.config.SESSION_EXPIRES_IN_SECONDS : BROWSER_SESSION_SECONDS);
+  const lifetime = options.persistent ? auth.config.SESSION_EXPIRES_IN_SECONDS : BROWSER_SESSION_SECONDS;
   const { row, token } = await insertSession(db, {
     userId: user.id,
-    expiresAt: new Date(Date.now() + lifetime * 1000),
+    expiresAt: options.impersonation?.expiresAt ?? new Date(Date.now() + lifetime * 1000),
     persistent: options.persistent,
     ipAddress: options.req.clientAddress ?? null,
     userAgent: options.req.get("user-agent") ?? null,

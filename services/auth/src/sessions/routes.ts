@@ -1,11 +1,13 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import { betterAuthErrors, defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
 import { STALE_SESSION_HEADER } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
+import { StatusAnswer, SuccessAnswer } from "../http/schemas.js";
 import { userJson } from "../users/user-output.js";
 import { findCurrentSession, requireFreshSession, requireSession } from "./current-session.js";
 import { revokeSessions } from "./lifecycle.js";
 import { refreshDueAt } from "./refresh.js";
+import { Session, SessionWithUser } from "./schemas.js";
 import { sessionCacheOf, sessionJson } from "./session-output.js";
 import { extendSession, hashToken, listUserSessions } from "./sessions.sql.js";
 
@@ -16,7 +18,13 @@ export function sessionEndpoints(auth: Auth): Endpoint[] {
   return [
     defineEndpoint(
       "/get-session",
-      { method: "GET", query: z.object({ disableCookieCache: flag, disableRefresh: flag }) },
+      {
+        method: "GET",
+        query: z.object({ disableCookieCache: flag, disableRefresh: flag }),
+        response: SessionWithUser.nullable(),
+        summary: "Get the signed-in session and its user (null when signed out)",
+        tag: "Default",
+      },
       async ({ query, identity, req, res }) => {
         res.set({ "cache-control": "no-store", pragma: "no-cache" });
         const current = await findCurrentSession(auth, identity, req);
@@ -35,11 +43,15 @@ export function sessionEndpoints(auth: Auth): Endpoint[] {
         return { session: sessionJson(session, current.token), user: userJson(current.user) };
       },
     ),
-    defineEndpoint("/get-session", { method: "POST" }, () => {
-      // better-auth accepts POST only with its deferred-refresh mode, which Tollgate does not use.
-      throw new HttpError(405, "METHOD_NOT_ALLOWED_DEFER_SESSION_REQUIRED", "POST method requires deferSessionRefresh to be enabled in session config");
-    }),
-    defineEndpoint("/list-sessions", { method: "GET" }, async ({ identity, req }) => {
+    // better-auth accepts POST only with its deferred-refresh mode, which Tollgate does not use: it never succeeds, so its refusal is what it declares.
+    defineEndpoint(
+      "/get-session",
+      { method: "POST", status: 405, response: betterAuthErrors.documented.error, summary: "Refused: read the session with GET", tag: "Default" },
+      () => {
+        throw new HttpError(405, "METHOD_NOT_ALLOWED_DEFER_SESSION_REQUIRED", "POST method requires deferSessionRefresh to be enabled in session config");
+      },
+    ),
+    defineEndpoint("/list-sessions", { method: "GET", response: z.array(Session), summary: "List the signed-in user's sessions", tag: "Default" }, async ({ identity, req }) => {
       const current = await requireFreshSession(auth, identity, req);
       const sessions = await listUserSessions(db, current.user.id);
       // An admin acting as the user is not one of the user's devices (better-auth's admin plugin hides it too).
@@ -47,27 +59,35 @@ export function sessionEndpoints(auth: Auth): Endpoint[] {
         .filter((session) => !session.impersonated_by)
         .map((session) => sessionJson(session, session.id === current.session.id ? current.token : null));
     }),
-    defineEndpoint("/revoke-session", { method: "POST", body: z.object({ token: z.string().min(1) }) }, async ({ body, identity, req, res }) => {
-      const current = await requireSession(auth, identity, req);
-      const sessions = await listUserSessions(db, current.user.id);
-      // The caller's own token, or the handle list-sessions showed for another session.
-      const target = sessions.find((session) => session.token_hash === hashToken(body.token) || session.token_hash === body.token);
-      if (target) await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, ids: [target.id] }));
-      if (target?.id === current.session.id) cookies.clear(res);
-      return { status: true };
-    }),
-    defineEndpoint("/revoke-sessions", { method: "POST" }, async ({ identity, req, res }) => {
-      const current = await requireSession(auth, identity, req);
-      await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id }));
-      cookies.clear(res);
-      return { status: true };
-    }),
-    defineEndpoint("/revoke-other-sessions", { method: "POST" }, async ({ identity, req }) => {
+    defineEndpoint(
+      "/revoke-session",
+      { method: "POST", body: z.object({ token: z.string().min(1) }), response: StatusAnswer, summary: "End one of the signed-in user's sessions", tag: "Default" },
+      async ({ body, identity, req, res }) => {
+        const current = await requireSession(auth, identity, req);
+        const sessions = await listUserSessions(db, current.user.id);
+        // The caller's own token, or the handle list-sessions showed for another session.
+        const target = sessions.find((session) => session.token_hash === hashToken(body.token) || session.token_hash === body.token);
+        if (target) await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, ids: [target.id] }));
+        if (target?.id === current.session.id) cookies.clear(res);
+        return { status: true };
+      },
+    ),
+    defineEndpoint(
+      "/revoke-sessions",
+      { method: "POST", response: StatusAnswer, summary: "End every session of the signed-in user, this one included", tag: "Default" },
+      async ({ identity, req, res }) => {
+        const current = await requireSession(auth, identity, req);
+        await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id }));
+        cookies.clear(res);
+        return { status: true };
+      },
+    ),
+    defineEndpoint("/revoke-other-sessions", { method: "POST", response: StatusAnswer, summary: "End the signed-in user's sessions but this one", tag: "Default" }, async ({ identity, req }) => {
       const current = await requireSession(auth, identity, req);
       await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, except: current.session.id }));
       return { status: true };
     }),
-    defineEndpoint("/sign-out", { method: "POST" }, async ({ identity, req, res }) => {
+    defineEndpoint("/sign-out", { method: "POST", response: SuccessAnswer, summary: "Sign out: end this session and clear its cookie", tag: "Default" }, async ({ identity, req, res }) => {
       const current = await findCurrentSession(auth, identity, req);
       if (current) await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, ids: [current.session.id] }));
       cookies.clear(res);

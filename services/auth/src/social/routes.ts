@@ -7,11 +7,13 @@ import { authError } from "../http/errors.js";
 import { authUrl } from "../mail/links.js";
 import { requireSession } from "../sessions/current-session.js";
 import { startSession } from "../sessions/lifecycle.js";
+import { SignedIn } from "../sessions/schemas.js";
 import { userJson } from "../users/user-output.js";
 import { acceptsIdTokens, claimsOf, verifyIdToken } from "./id-token.js";
 import { authorizationUrl, exchangeCode } from "./oauth2.js";
 import { fetchProfile } from "./profile.js";
 import type { ProviderTokens } from "./providers/types.js";
+import { ProviderRedirect, SocialLinked, SocialProviders } from "./schemas.js";
 import type { ConfiguredProvider } from "./settings.js";
 import { linkProviderAccount, linkSessionLive, signInWithProvider, type ProviderIdentity } from "./sign-in.js";
 import { beginFlow, takeFlowState } from "./state.js";
@@ -162,7 +164,13 @@ export function socialEndpoints(auth: Auth): Endpoint[] {
   return [
     defineEndpoint(
       "/sign-in/social",
-      { method: "POST", body: z.object({ ...redirectFields, newUserCallbackURL: z.string().optional(), idToken: idTokenBody.optional() }) },
+      {
+        method: "POST",
+        body: z.object({ ...redirectFields, newUserCallbackURL: z.string().optional(), idToken: idTokenBody.optional() }),
+        response: z.union([ProviderRedirect, SignedIn]),
+        summary: "Sign in with a social provider: where to send the browser, or with an ID token, signed in at once",
+        tag: "Default",
+      },
       async ({ body, req, res }) => {
         const provider = providerOf(auth, body.provider);
         assertRedirects(body);
@@ -179,34 +187,66 @@ export function socialEndpoints(auth: Auth): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/callback/:id", { method: "GET", params: z.object({ id: z.string() }) }, async ({ params, req, res }) => {
-      await completeFlow(auth, params.id, req.query, req, res);
-    }),
+    defineEndpoint(
+      "/callback/:id",
+      {
+        method: "GET",
+        params: z.object({ id: z.string() }),
+        status: 302,
+        produces: "text/html",
+        summary: "Where a provider sends the browser back: on to the flow's callback, or its error URL",
+        tag: "Default",
+      },
+      async ({ params, req, res }) => {
+        await completeFlow(auth, params.id, req.query, req, res);
+      },
+    ),
 
     // Apple posts its answer (form_post); it continues as a GET, where this browser's cookies come along.
-    defineEndpoint("/callback/:id", { method: "POST", params: z.object({ id: z.string() }) }, ({ params, req, res }) => {
-      const fields = { ...callbackParams.partial().catch({}).parse(req.body), ...callbackParams.partial().catch({}).parse(req.query) };
-      const query = new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
-      res.redirect(302, authUrl(config, `/callback/${encodeURIComponent(params.id)}?${query.toString()}`));
-      return Promise.resolve();
-    }),
+    defineEndpoint(
+      "/callback/:id",
+      {
+        method: "POST",
+        params: z.object({ id: z.string() }),
+        status: 302,
+        produces: "text/html",
+        summary: "Where a provider posts its answer (Apple's form_post): on to the GET callback",
+        tag: "Default",
+      },
+      ({ params, req, res }) => {
+        const fields = { ...callbackParams.partial().catch({}).parse(req.body), ...callbackParams.partial().catch({}).parse(req.query) };
+        const query = new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+        res.redirect(302, authUrl(config, `/callback/${encodeURIComponent(params.id)}?${query.toString()}`));
+        return Promise.resolve();
+      },
+    ),
 
-    defineEndpoint("/link-social", { method: "POST", body: z.object({ ...redirectFields, idToken: idTokenBody.optional() }) }, async ({ body, identity, req, res }) => {
-      const current = await requireSession(auth, identity, req);
-      const provider = providerOf(auth, body.provider);
-      assertRedirects(body);
-      const link = { userId: current.user.id, email: current.user.email, sessionId: current.session.id };
-      if (!body.idToken) return redirectToProvider(auth, res, provider, body, link);
-      const linked = await linkProviderAccount(auth, await identityFromIdToken(auth, provider, body.idToken), link);
-      if (!linked.ok) {
-        if (linked.error === "account_already_linked_to_different_user") throw authError(409, "SOCIAL_ACCOUNT_ALREADY_LINKED");
-        throw authError(401, linked.error === "email_does_not_match" ? "LINKING_DIFFERENT_EMAILS_NOT_ALLOWED" : "LINKING_NOT_ALLOWED");
-      }
-      return { url: "", status: true, redirect: false };
-    }),
+    defineEndpoint(
+      "/link-social",
+      {
+        method: "POST",
+        body: z.object({ ...redirectFields, idToken: idTokenBody.optional() }),
+        response: z.union([ProviderRedirect, SocialLinked]),
+        summary: "Link a social provider's account to the signed-in user",
+        tag: "Default",
+      },
+      async ({ body, identity, req, res }) => {
+        const current = await requireSession(auth, identity, req);
+        const provider = providerOf(auth, body.provider);
+        assertRedirects(body);
+        const link = { userId: current.user.id, email: current.user.email, sessionId: current.session.id };
+        if (!body.idToken) return redirectToProvider(auth, res, provider, body, link);
+        const linked = await linkProviderAccount(auth, await identityFromIdToken(auth, provider, body.idToken), link);
+        if (!linked.ok) {
+          if (linked.error === "account_already_linked_to_different_user") throw authError(409, "SOCIAL_ACCOUNT_ALREADY_LINKED");
+          throw authError(401, linked.error === "email_does_not_match" ? "LINKING_DIFFERENT_EMAILS_NOT_ALLOWED" : "LINKING_NOT_ALLOWED");
+        }
+        return { url: "", status: true, redirect: false };
+      },
+    ),
 
     /** Tollgate's own: which providers are on, so sign-in pages show just their buttons. */
-    defineEndpoint("/social-providers", { method: "GET" }, () =>
+    defineEndpoint("/social-providers", { method: "GET", response: SocialProviders, summary: "List the social providers this site offers sign-in with", tag: "Default" }, () =>
       Promise.resolve({ providers: [...auth.providers.values()].map(({ definition }) => ({ id: definition.id, name: definition.name })) }),
     ),
   ];

@@ -8,6 +8,7 @@ import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
 import { refreshTokens } from "./oauth2.js";
 import type { ProviderTokens } from "./providers/types.js";
+import { ProviderAccessToken, RefreshedTokens } from "./schemas.js";
 import type { ConfiguredProvider } from "./settings.js";
 import { sealTokens } from "./sign-in.js";
 
@@ -47,47 +48,55 @@ const isoOrUndefined = (date: Date | null) => date?.toISOString() ?? undefined;
 export function providerTokenEndpoints(auth: Auth): Endpoint[] {
   const { vault } = auth;
   return [
-    defineEndpoint("/get-access-token", { method: "POST", body: accountSelection }, async ({ body, identity, req }) => {
-      const { account, provider } = await selectedAccount(auth, identity, req, body);
-      try {
-        let current = account;
-        const expiring = account.access_token_expires_at && account.access_token_expires_at.getTime() - Date.now() < REFRESH_MARGIN_MS;
-        const refreshToken = vault.open(account.refresh_token);
-        if (expiring && refreshToken && provider.definition.refreshable) current = (await refreshAccount(auth, provider, account, refreshToken)).account;
-        return {
-          accessToken: vault.open(current.access_token) ?? "",
-          accessTokenExpiresAt: isoOrUndefined(current.access_token_expires_at),
-          scopes: scopesOf(current),
-          idToken: vault.open(current.id_token) ?? undefined,
-        };
-      } catch (error) {
-        auth.logger.warn({ provider: provider.definition.id, reason: error instanceof Error ? error.message : String(error) }, "could not get a valid access token");
-        throw authError(400, "FAILED_TO_GET_ACCESS_TOKEN");
-      }
-    }),
+    defineEndpoint(
+      "/get-access-token",
+      { method: "POST", body: accountSelection, response: ProviderAccessToken, summary: "Get a linked provider's access token, refreshed if it is about to expire", tag: "Default" },
+      async ({ body, identity, req }) => {
+        const { account, provider } = await selectedAccount(auth, identity, req, body);
+        try {
+          let current = account;
+          const expiring = account.access_token_expires_at && account.access_token_expires_at.getTime() - Date.now() < REFRESH_MARGIN_MS;
+          const refreshToken = vault.open(account.refresh_token);
+          if (expiring && refreshToken && provider.definition.refreshable) current = (await refreshAccount(auth, provider, account, refreshToken)).account;
+          return {
+            accessToken: vault.open(current.access_token) ?? "",
+            accessTokenExpiresAt: isoOrUndefined(current.access_token_expires_at),
+            scopes: scopesOf(current),
+            idToken: vault.open(current.id_token) ?? undefined,
+          };
+        } catch (error) {
+          auth.logger.warn({ provider: provider.definition.id, reason: error instanceof Error ? error.message : String(error) }, "could not get a valid access token");
+          throw authError(400, "FAILED_TO_GET_ACCESS_TOKEN");
+        }
+      },
+    ),
 
-    defineEndpoint("/refresh-token", { method: "POST", body: accountSelection }, async ({ body, identity, req }) => {
-      const { account, provider } = await selectedAccount(auth, identity, req, body);
-      const { id } = provider.definition;
-      if (!provider.definition.refreshable) throw new HttpError(400, "TOKEN_REFRESH_NOT_SUPPORTED", `Provider ${id} does not support token refreshing.`);
-      const refreshToken = vault.open(account.refresh_token);
-      if (!refreshToken) throw authError(400, "REFRESH_TOKEN_NOT_FOUND");
-      try {
-        const { tokens, account: updated } = await refreshAccount(auth, provider, account, refreshToken);
-        return {
-          accessToken: tokens.accessToken,
-          refreshToken: tokens.refreshToken ?? refreshToken,
-          accessTokenExpiresAt: isoOrUndefined(tokens.accessTokenExpiresAt),
-          refreshTokenExpiresAt: isoOrUndefined(updated.refresh_token_expires_at),
-          scope: updated.scope,
-          idToken: vault.open(updated.id_token) ?? undefined,
-          providerId: id,
-          accountId: account.id,
-        };
-      } catch (error) {
-        auth.logger.warn({ provider: id, reason: error instanceof Error ? error.message : String(error) }, "could not refresh the access token");
-        throw authError(400, "FAILED_TO_REFRESH_ACCESS_TOKEN");
-      }
-    }),
+    defineEndpoint(
+      "/refresh-token",
+      { method: "POST", body: accountSelection, response: RefreshedTokens, summary: "Refresh a linked provider's tokens now", tag: "Default" },
+      async ({ body, identity, req }) => {
+        const { account, provider } = await selectedAccount(auth, identity, req, body);
+        const { id } = provider.definition;
+        if (!provider.definition.refreshable) throw new HttpError(400, "TOKEN_REFRESH_NOT_SUPPORTED", `Provider ${id} does not support token refreshing.`);
+        const refreshToken = vault.open(account.refresh_token);
+        if (!refreshToken) throw authError(400, "REFRESH_TOKEN_NOT_FOUND");
+        try {
+          const { tokens, account: updated } = await refreshAccount(auth, provider, account, refreshToken);
+          return {
+            accessToken: tokens.accessToken,
+            refreshToken: tokens.refreshToken ?? refreshToken,
+            accessTokenExpiresAt: isoOrUndefined(tokens.accessTokenExpiresAt),
+            refreshTokenExpiresAt: isoOrUndefined(updated.refresh_token_expires_at),
+            scope: updated.scope,
+            idToken: vault.open(updated.id_token) ?? undefined,
+            providerId: id,
+            accountId: account.id,
+          };
+        } catch (error) {
+          auth.logger.warn({ provider: id, reason: error instanceof Error ? error.message : String(error) }, "could not refresh the access token");
+          throw authError(400, "FAILED_TO_REFRESH_ACCESS_TOKEN");
+        }
+      },
+    ),
   ];
 }

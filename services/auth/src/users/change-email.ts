@@ -5,6 +5,7 @@ import { userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import type { AuthErrorCode } from "../http/errors.js";
+import { StatusAnswer } from "../http/schemas.js";
 import { changeEmailMail } from "../mail/messages.js";
 import { requireSession, type CurrentSession } from "../sessions/current-session.js";
 import { sessionCacheOf } from "../sessions/session-output.js";
@@ -33,7 +34,13 @@ export function changeEmailEndpoints(auth: Auth): Endpoint[] {
   return [
     defineEndpoint(
       "/change-email",
-      { method: "POST", body: z.object({ newEmail: z.email(), callbackURL: z.string().optional() }) },
+      {
+        method: "POST",
+        body: z.object({ newEmail: z.email(), callbackURL: z.string().optional() }),
+        response: StatusAnswer,
+        summary: "Change the signed-in user's e-mail address (a verified one only once the new address is confirmed)",
+        tag: "Default",
+      },
       async ({ body, identity, req, res }) => {
         const current = await requireSession(auth, identity, req);
         const { user } = current;

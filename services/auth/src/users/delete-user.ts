@@ -12,6 +12,7 @@ import { authUrl } from "../mail/links.js";
 import { deleteAccountMail } from "../mail/messages.js";
 import { findCurrentSession, requireSession, type CurrentSession } from "../sessions/current-session.js";
 import { consumeVerification, createVerification } from "../verification/verifications.sql.js";
+import { UserDeletion } from "./schemas.js";
 import { deleteUser } from "./users.sql.js";
 
 const DELETE_TOKEN_LENGTH = 32;
@@ -42,7 +43,13 @@ export function deleteUserEndpoints(auth: Auth): Endpoint[] {
   return [
     defineEndpoint(
       "/delete-user",
-      { method: "POST", body: z.object({ password: z.string().optional(), token: z.string().optional(), callbackURL: z.string().optional() }) },
+      {
+        method: "POST",
+        body: z.object({ password: z.string().optional(), token: z.string().optional(), callbackURL: z.string().optional() }),
+        response: UserDeletion,
+        summary: "Delete the signed-in user, or mail the link that does when deletion must be confirmed",
+        tag: "Default",
+      },
       async ({ body, identity, req, res }) => {
         const current = await requireSession(auth, identity, req);
         assertTrustedRedirect(config, body.callbackURL);
@@ -78,7 +85,14 @@ export function deleteUserEndpoints(auth: Auth): Endpoint[] {
 
     defineEndpoint(
       "/delete-user/callback",
-      { method: "GET", query: z.object({ token: z.string(), callbackURL: z.string().optional() }) },
+      {
+        method: "GET",
+        query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
+        // With a callbackURL the browser is sent there instead.
+        response: UserDeletion,
+        summary: "Follow the e-mailed link that confirms deleting the signed-in user",
+        tag: "Default",
+      },
       async ({ query, identity, req, res }) => {
         assertTrustedRedirect(config, query.callbackURL);
         const current = await findCurrentSession(auth, identity, req);

@@ -3,8 +3,10 @@ import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { authError } from "../http/errors.js";
+import { StatusAnswer } from "../http/schemas.js";
 import { requireSession } from "../sessions/current-session.js";
 import { sessionCacheOf } from "../sessions/session-output.js";
+import { UsernameAvailability } from "./schemas.js";
 import { userEventData } from "./user-output.js";
 import { assertUsernameAvailable, findUserByUsername, normalizeUsername, usernameProblem } from "./username.js";
 import { updateUser, type UserChanges } from "./users.sql.js";
@@ -16,6 +18,9 @@ export function userEndpoints(auth: Auth): Endpoint[] {
       "/update-user",
       {
         method: "POST",
+        response: StatusAnswer,
+        summary: "Change the signed-in user's name, picture or username",
+        tag: "Default",
         body: z.object({
           name: z.string().optional(),
           image: z.string().nullable().optional(),
@@ -47,11 +52,15 @@ export function userEndpoints(auth: Auth): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/is-username-available", { method: "POST", body: z.object({ username: z.string() }) }, async ({ body }) => {
-      if (!body.username) throw authError(422, "INVALID_USERNAME");
-      const problem = usernameProblem(body.username);
-      if (problem) throw authError(422, problem);
-      return { available: !(await findUserByUsername(db, body.username)) };
-    }),
+    defineEndpoint(
+      "/is-username-available",
+      { method: "POST", body: z.object({ username: z.string() }), response: UsernameAvailability, summary: "Check whether a username is free to take", tag: "Username" },
+      async ({ body }) => {
+        if (!body.username) throw authError(422, "INVALID_USERNAME");
+        const problem = usernameProblem(body.username);
+        if (problem) throw authError(422, problem);
+        return { available: !(await findUserByUsername(db, body.username)) };
+      },
+    ),
   ];
 }

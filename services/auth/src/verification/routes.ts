@@ -6,10 +6,12 @@ import { userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect, withQuery } from "../http/callback-url.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
+import { StatusAnswer } from "../http/schemas.js";
 import { findCurrentSession } from "../sessions/current-session.js";
 import { completeEmailChange } from "../users/change-email.js";
 import { userEventData, userJson } from "../users/user-output.js";
 import { findUserByEmail, updateUser } from "../users/users.sql.js";
+import { EmailVerified } from "./schemas.js";
 import { queueVerificationMail } from "./send.js";
 import { readVerificationToken } from "./tokens.js";
 
@@ -33,7 +35,13 @@ export function verificationEndpoints(auth: Auth): Endpoint[] {
   return [
     defineEndpoint(
       "/send-verification-email",
-      { method: "POST", body: z.object({ email: z.email(), callbackURL: z.string().optional() }) },
+      {
+        method: "POST",
+        body: z.object({ email: z.email(), callbackURL: z.string().optional() }),
+        response: StatusAnswer,
+        summary: "Send (again) the link that verifies an e-mail address",
+        tag: "Default",
+      },
       async ({ body, identity, req }) => {
         assertTrustedRedirect(config, body.callbackURL);
         const email = body.email.toLowerCase();
@@ -54,7 +62,14 @@ export function verificationEndpoints(auth: Auth): Endpoint[] {
 
     defineEndpoint(
       "/verify-email",
-      { method: "GET", query: z.object({ token: z.string(), callbackURL: z.string().optional() }) },
+      {
+        method: "GET",
+        query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
+        // With a callbackURL the browser is sent there instead (with `error` added on failure).
+        response: EmailVerified,
+        summary: "Follow an e-mailed link: verify the address, or complete a change of address",
+        tag: "Default",
+      },
       async ({ query, identity, req, res }) => {
         assertTrustedRedirect(config, query.callbackURL);
         const claims = readVerificationToken(config.AUTH_SECRET, query.token);

@@ -12,6 +12,7 @@ import { CREATOR_ROLE, hasPermission, isOwner, roleList, roleText, unknownRoles 
 import { addTeamMember, findTeam } from "../teams/teams.sql.js";
 import { findUserById } from "../users/users.sql.js";
 import { invitationEventData, invitationJson } from "./output.js";
+import { Invitation, InvitationAnswer, InvitationDetails, ReceivedInvitation } from "./schemas.js";
 import {
   extendInvitation,
   findInvitation,
@@ -71,6 +72,9 @@ export function invitationEndpoints(org: Org): Endpoint[] {
           resend: z.boolean().optional(),
           teamId: z.union([z.string(), z.array(z.string())]).optional(),
         }),
+        response: Invitation,
+        summary: "Invite an e-mail address to an organization (resend renews a pending invitation)",
+        tag: "Organization",
       },
       async ({ body, identity }) => {
         const caller = await requireCaller(org, identity);
@@ -118,91 +122,121 @@ export function invitationEndpoints(org: Org): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/organization/accept-invitation", { method: "POST", body: z.object({ invitationId: z.string() }) }, async ({ body, identity }) => {
-      const caller = await requireCaller(org, identity);
-      const invitation = await addressedToCaller(body.invitationId, caller, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
-      if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
-      if ((await countMembers(db, invitation.organization_id)) >= config.MEMBERSHIP_LIMIT) throw orgError(403, "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
-      const teamIds = invitation.team_id ? invitation.team_id.split(",") : [];
-      const { accepted, member } = await db.transaction(async (trx) => {
-        // Only one of concurrent accepts moves it from pending; the others find nothing to accept.
-        const accepted = await transitionInvitation(trx, invitation.id, "pending", "accepted");
-        if (!accepted) throw orgError(400, "INVITATION_NOT_FOUND");
-        const member = await insertMember(trx, { organization_id: accepted.organization_id, user_id: caller.user_id, role: accepted.role });
-        for (const teamId of teamIds) {
-          if (!(await findTeam(trx, accepted.organization_id, teamId))) throw orgError(400, "TEAM_NOT_FOUND");
-          await addTeamMember(trx, teamId, caller.user_id);
-        }
-        await outbox.emit(trx, invitationAccepted, invitationEventData(accepted));
-        await outbox.emit(trx, memberAdded, memberEventData(member));
-        return { accepted, member };
-      });
-      await org.request(setActiveOrganization, {
-        session_id: caller.id,
-        organization_id: accepted.organization_id,
-        ...(teamIds.length === 1 && { team_id: teamIds[0] }),
-      });
-      return { invitation: invitationJson(accepted), member: memberJson(member) };
-    }),
+    defineEndpoint(
+      "/organization/accept-invitation",
+      {
+        method: "POST",
+        body: z.object({ invitationId: z.string() }),
+        response: InvitationAnswer,
+        summary: "Accept an invitation: join the organization and make it the active one",
+        tag: "Organization",
+      },
+      async ({ body, identity }) => {
+        const caller = await requireCaller(org, identity);
+        const invitation = await addressedToCaller(body.invitationId, caller, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
+        if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+        if ((await countMembers(db, invitation.organization_id)) >= config.MEMBERSHIP_LIMIT) throw orgError(403, "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+        const teamIds = invitation.team_id ? invitation.team_id.split(",") : [];
+        const { accepted, member } = await db.transaction(async (trx) => {
+          // Only one of concurrent accepts moves it from pending; the others find nothing to accept.
+          const accepted = await transitionInvitation(trx, invitation.id, "pending", "accepted");
+          if (!accepted) throw orgError(400, "INVITATION_NOT_FOUND");
+          const member = await insertMember(trx, { organization_id: accepted.organization_id, user_id: caller.user_id, role: accepted.role });
+          for (const teamId of teamIds) {
+            if (!(await findTeam(trx, accepted.organization_id, teamId))) throw orgError(400, "TEAM_NOT_FOUND");
+            await addTeamMember(trx, teamId, caller.user_id);
+          }
+          await outbox.emit(trx, invitationAccepted, invitationEventData(accepted));
+          await outbox.emit(trx, memberAdded, memberEventData(member));
+          return { accepted, member };
+        });
+        await org.request(setActiveOrganization, {
+          session_id: caller.id,
+          organization_id: accepted.organization_id,
+          ...(teamIds.length === 1 && { team_id: teamIds[0] }),
+        });
+        return { invitation: invitationJson(accepted), member: memberJson(member) };
+      },
+    ),
 
-    defineEndpoint("/organization/reject-invitation", { method: "POST", body: z.object({ invitationId: z.string() }) }, async ({ body, identity }) => {
-      const caller = await requireCaller(org, identity);
-      const invitation = await addressedToCaller(body.invitationId, caller, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
-      return db.transaction(async (trx) => {
-        const rejected = await transitionInvitation(trx, invitation.id, "pending", "rejected");
-        if (!rejected) throw orgError(400, "INVITATION_NOT_FOUND");
-        await outbox.emit(trx, invitationRejected, invitationEventData(rejected));
-        return { invitation: invitationJson(rejected), member: null };
-      });
-    }),
+    defineEndpoint(
+      "/organization/reject-invitation",
+      { method: "POST", body: z.object({ invitationId: z.string() }), response: InvitationAnswer, summary: "Turn an invitation down", tag: "Organization" },
+      async ({ body, identity }) => {
+        const caller = await requireCaller(org, identity);
+        const invitation = await addressedToCaller(body.invitationId, caller, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
+        return db.transaction(async (trx) => {
+          const rejected = await transitionInvitation(trx, invitation.id, "pending", "rejected");
+          if (!rejected) throw orgError(400, "INVITATION_NOT_FOUND");
+          await outbox.emit(trx, invitationRejected, invitationEventData(rejected));
+          return { invitation: invitationJson(rejected), member: null };
+        });
+      },
+    ),
 
-    defineEndpoint("/organization/cancel-invitation", { method: "POST", body: z.object({ invitationId: z.string() }) }, async ({ body, identity }) => {
-      const caller = await requireCaller(org, identity);
-      const invitation = await findInvitation(db, body.invitationId);
-      if (!invitation) throw orgError(400, "INVITATION_NOT_FOUND");
-      const member = await requireMembership(org, invitation.organization_id, caller);
-      if (!hasPermission(member.role, { invitation: ["cancel"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
-      return db.transaction(async (trx) => {
-        const canceled = await transitionInvitation(trx, invitation.id, "pending", "canceled");
-        if (!canceled) throw orgError(400, "INVITATION_NOT_FOUND");
-        await outbox.emit(trx, invitationCanceled, invitationEventData(canceled));
-        return invitationJson(canceled);
-      });
-    }),
+    defineEndpoint(
+      "/organization/cancel-invitation",
+      { method: "POST", body: z.object({ invitationId: z.string() }), response: Invitation, summary: "Withdraw a pending invitation", tag: "Organization" },
+      async ({ body, identity }) => {
+        const caller = await requireCaller(org, identity);
+        const invitation = await findInvitation(db, body.invitationId);
+        if (!invitation) throw orgError(400, "INVITATION_NOT_FOUND");
+        const member = await requireMembership(org, invitation.organization_id, caller);
+        if (!hasPermission(member.role, { invitation: ["cancel"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+        return db.transaction(async (trx) => {
+          const canceled = await transitionInvitation(trx, invitation.id, "pending", "canceled");
+          if (!canceled) throw orgError(400, "INVITATION_NOT_FOUND");
+          await outbox.emit(trx, invitationCanceled, invitationEventData(canceled));
+          return invitationJson(canceled);
+        });
+      },
+    ),
 
-    defineEndpoint("/organization/get-invitation", { method: "GET", query: z.object({ id: z.string() }) }, async ({ query, identity }) => {
-      const caller = await requireCaller(org, identity);
-      const invitation = await addressedToCaller(query.id, caller, "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
-      const organization = await findOrganizationById(db, invitation.organization_id);
-      if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
-      if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
-      const inviter = await findUserById(db, invitation.inviter_id);
-      return { ...invitationJson(invitation), organizationName: organization.name, organizationSlug: organization.slug, inviterEmail: inviter?.email ?? "" };
-    }),
+    defineEndpoint(
+      "/organization/get-invitation",
+      { method: "GET", query: z.object({ id: z.string() }), response: InvitationDetails, summary: "Get an invitation addressed to the caller, with its organization and inviter", tag: "Organization" },
+      async ({ query, identity }) => {
+        const caller = await requireCaller(org, identity);
+        const invitation = await addressedToCaller(query.id, caller, "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+        const organization = await findOrganizationById(db, invitation.organization_id);
+        if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
+        if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+        const inviter = await findUserById(db, invitation.inviter_id);
+        return { ...invitationJson(invitation), organizationName: organization.name, organizationSlug: organization.slug, inviterEmail: inviter?.email ?? "" };
+      },
+    ),
 
-    defineEndpoint("/organization/list-invitations", { method: "GET", query: z.object({ organizationId: z.string().optional() }) }, async ({ query, identity }) => {
-      const caller = await requireCaller(org, identity);
-      const organizationId = query.organizationId ?? caller.active_organization_id;
-      if (!organizationId) throw new HttpError(400, "BAD_REQUEST", "Organization ID is required");
-      const member = await findMember(db, organizationId, caller.user_id);
-      if (!member) throw new HttpError(403, "FORBIDDEN", "You are not a member of this organization");
-      if (!hasPermission(member.role, { invitation: ["create"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
-      const invitations = await listInvitations(db, organizationId);
-      return invitations.filter((invitation) => isOwner(member.role) || !roleList(invitation.role).includes(CREATOR_ROLE)).map(invitationJson);
-    }),
+    defineEndpoint(
+      "/organization/list-invitations",
+      { method: "GET", query: z.object({ organizationId: z.string().optional() }), response: z.array(Invitation), summary: "List an organization's invitations", tag: "Organization" },
+      async ({ query, identity }) => {
+        const caller = await requireCaller(org, identity);
+        const organizationId = query.organizationId ?? caller.active_organization_id;
+        if (!organizationId) throw new HttpError(400, "BAD_REQUEST", "Organization ID is required");
+        const member = await findMember(db, organizationId, caller.user_id);
+        if (!member) throw new HttpError(403, "FORBIDDEN", "You are not a member of this organization");
+        if (!hasPermission(member.role, { invitation: ["create"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
+        const invitations = await listInvitations(db, organizationId);
+        return invitations.filter((invitation) => isOwner(member.role) || !roleList(invitation.role).includes(CREATOR_ROLE)).map(invitationJson);
+      },
+    ),
 
-    defineEndpoint("/organization/list-user-invitations", { method: "GET", query: z.object({ email: z.string().optional() }) }, async ({ query, identity }) => {
-      const caller = await requireCaller(org, identity);
-      // Only one's own: a different address would let anyone read other people's invitations.
-      if (query.email && query.email.toLowerCase() !== caller.user.email.toLowerCase()) throw orgError(403, "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
-      requireVerifiedAddress(caller, "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
-      const invitations = await invitationsForEmail(db, caller.user.email);
-      return Promise.all(
-        invitations.map(async (invitation) => {
-          const organization = await findOrganizationById(db, invitation.organization_id);
-          return { ...invitationJson(invitation), organization: organization ? { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo } : null };
-        }),
-      );
-    }),
+    defineEndpoint(
+      "/organization/list-user-invitations",
+      { method: "GET", query: z.object({ email: z.string().optional() }), response: z.array(ReceivedInvitation), summary: "List the pending invitations addressed to the caller", tag: "Organization" },
+      async ({ query, identity }) => {
+        const caller = await requireCaller(org, identity);
+        // Only one's own: a different address would let anyone read other people's invitations.
+        if (query.email && query.email.toLowerCase() !== caller.user.email.toLowerCase()) throw orgError(403, "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+        requireVerifiedAddress(caller, "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+        const invitations = await invitationsForEmail(db, caller.user.email);
+        return Promise.all(
+          invitations.map(async (invitation) => {
+            const organization = await findOrganizationById(db, invitation.organization_id);
+            return { ...invitationJson(invitation), organizationName: organization?.name ?? null };
+          }),
+        );
+      },
+    ),
   ];
 }

@@ -11,6 +11,7 @@ import { findMember, findMemberByEmail, findMemberById, membersWithUsers, update
 import { memberEventData, memberJson, memberWithUserJson } from "./output.js";
 import { keepingAnOwner } from "./owners.js";
 import { removeMember } from "./removal.js";
+import { Member, MemberPage, MemberRole, MemberWithUser, PermissionCheck, RemovedMember } from "./schemas.js";
 
 const role = z.union([z.string(), z.array(z.string())]);
 
@@ -34,7 +35,13 @@ export function memberEndpoints(org: Org): Endpoint[] {
   return [
     defineEndpoint(
       "/organization/remove-member",
-      { method: "POST", body: z.object({ memberIdOrEmail: z.string(), organizationId: z.string().optional() }) },
+      {
+        method: "POST",
+        body: z.object({ memberIdOrEmail: z.string(), organizationId: z.string().optional() }),
+        response: RemovedMember,
+        summary: "Remove a member, named by member id or e-mail address, from an organization",
+        tag: "Organization",
+      },
       async ({ body, identity }) => {
         const caller = await requireCaller(org, identity);
         const organizationId = organizationIdFor(caller, body.organizationId);
@@ -53,7 +60,13 @@ export function memberEndpoints(org: Org): Endpoint[] {
 
     defineEndpoint(
       "/organization/update-member-role",
-      { method: "POST", body: z.object({ role, memberId: z.string(), organizationId: z.string().optional() }) },
+      {
+        method: "POST",
+        body: z.object({ role, memberId: z.string(), organizationId: z.string().optional() }),
+        response: Member,
+        summary: "Change a member's role or roles",
+        tag: "Organization",
+      },
       async ({ body, identity }) => {
         const caller = await requireCaller(org, identity);
         const roles = roleList(body.role);
@@ -77,17 +90,27 @@ export function memberEndpoints(org: Org): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/organization/get-active-member", { method: "GET" }, async ({ identity }) => {
-      const caller = await requireCaller(org, identity);
-      if (!caller.active_organization_id) throw orgError(400, "NO_ACTIVE_ORGANIZATION");
-      const [member] = await membersWithUsers(db, caller.active_organization_id, { userId: caller.user_id });
-      if (!member) throw orgError(400, "MEMBER_NOT_FOUND");
-      return memberWithUserJson(member);
-    }),
+    defineEndpoint(
+      "/organization/get-active-member",
+      { method: "GET", response: MemberWithUser, summary: "Get the caller's membership of the active organization", tag: "Organization" },
+      async ({ identity }) => {
+        const caller = await requireCaller(org, identity);
+        if (!caller.active_organization_id) throw orgError(400, "NO_ACTIVE_ORGANIZATION");
+        const [member] = await membersWithUsers(db, caller.active_organization_id, { userId: caller.user_id });
+        if (!member) throw orgError(400, "MEMBER_NOT_FOUND");
+        return memberWithUserJson(member);
+      },
+    ),
 
     defineEndpoint(
       "/organization/get-active-member-role",
-      { method: "GET", query: z.object({ userId: z.string().optional(), organizationId: z.string().optional(), organizationSlug: z.string().optional() }) },
+      {
+        method: "GET",
+        query: z.object({ userId: z.string().optional(), organizationId: z.string().optional(), organizationSlug: z.string().optional() }),
+        response: MemberRole,
+        summary: "Get the role of the caller, or of another member, in an organization",
+        tag: "Organization",
+      },
       async ({ query, identity }) => {
         const caller = await requireCaller(org, identity);
         const member = await memberOrganization(caller, query);
@@ -108,6 +131,9 @@ export function memberEndpoints(org: Org): Endpoint[] {
           organizationId: z.string().optional(),
           organizationSlug: z.string().optional(),
         }),
+        response: MemberPage,
+        summary: "List an organization's members, a page at a time",
+        tag: "Organization",
       },
       async ({ query, identity }) => {
         const caller = await requireCaller(org, identity);
@@ -118,17 +144,27 @@ export function memberEndpoints(org: Org): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/organization/leave", { method: "POST", body: z.object({ organizationId: z.string() }) }, async ({ body, identity }) => {
-      const caller = await requireCaller(org, identity);
-      const member = await findMember(db, body.organizationId, caller.user_id);
-      if (!member) throw orgError(400, "MEMBER_NOT_FOUND");
-      await removeMember(org, member);
-      return memberJson(member);
-    }),
+    defineEndpoint(
+      "/organization/leave",
+      { method: "POST", body: z.object({ organizationId: z.string() }), response: Member, summary: "Leave an organization", tag: "Organization" },
+      async ({ body, identity }) => {
+        const caller = await requireCaller(org, identity);
+        const member = await findMember(db, body.organizationId, caller.user_id);
+        if (!member) throw orgError(400, "MEMBER_NOT_FOUND");
+        await removeMember(org, member);
+        return memberJson(member);
+      },
+    ),
 
     defineEndpoint(
       "/organization/has-permission",
-      { method: "POST", body: z.object({ organizationId: z.string().optional(), permissions: z.record(z.string(), z.array(z.string())).optional(), permission: z.record(z.string(), z.array(z.string())).optional() }) },
+      {
+        method: "POST",
+        body: z.object({ organizationId: z.string().optional(), permissions: z.record(z.string(), z.array(z.string())).optional(), permission: z.record(z.string(), z.array(z.string())).optional() }),
+        response: PermissionCheck,
+        summary: "Check whether the caller's role in an organization grants the given permissions",
+        tag: "Organization",
+      },
       async ({ body, identity }) => {
         const caller = await requireCaller(org, identity);
         const organizationId = organizationIdFor(caller, body.organizationId);

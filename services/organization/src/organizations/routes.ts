@@ -13,6 +13,7 @@ import { CREATOR_ROLE, hasPermission, isOwner, roleList } from "../roles/permiss
 import { teamEventData, teamJson } from "../teams/output.js";
 import { addTeamMember, insertTeam, listTeams } from "../teams/teams.sql.js";
 import { organizationEventData, organizationJson } from "./output.js";
+import { CreatedOrganization, FullOrganization, Organization, SlugFree } from "./schemas.js";
 import {
   deleteOrganization,
   findOrganizationById,
@@ -27,10 +28,15 @@ import {
 export function organizationEndpoints(org: Org): Endpoint[] {
   const { config, db, outbox } = org;
 
-  async function findByIdOrSlug(query: { organizationId?: string; organizationSlug?: string }, activeId: string | null): Promise<OrganizationRow | null | undefined> {
-    if (query.organizationSlug) return findOrganizationBySlug(db, query.organizationSlug);
+  /** The organization named by slug or id, else the active one; null when none is named or active, an error when the one named does not exist. */
+  async function findByIdOrSlug(query: { organizationId?: string; organizationSlug?: string }, activeId: string | null): Promise<OrganizationRow | null> {
     const id = query.organizationId ?? activeId;
-    return id ? findOrganizationById(db, id) : null;
+    let organization: OrganizationRow | undefined;
+    if (query.organizationSlug) organization = await findOrganizationBySlug(db, query.organizationSlug);
+    else if (id) organization = await findOrganizationById(db, id);
+    else return null;
+    if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
+    return organization;
   }
 
   return [
@@ -46,6 +52,9 @@ export function organizationEndpoints(org: Org): Endpoint[] {
           metadata: z.record(z.string(), z.unknown()).optional(),
           keepCurrentActiveOrganization: z.boolean().optional(),
         }),
+        response: CreatedOrganization,
+        summary: "Create an organization, with the caller as its owner and a first team, and make it the active one",
+        tag: "Organization",
       },
       async ({ body, identity }) => {
         // Creating for another user (userId) is for trusted server code, which does not come through the gateway.
@@ -79,11 +88,15 @@ export function organizationEndpoints(org: Org): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/organization/check-slug", { method: "POST", body: z.object({ slug: z.string() }) }, async ({ body, identity }) => {
-      await requireCaller(org, identity);
-      if (await slugTaken(db, body.slug)) throw orgError(400, "ORGANIZATION_SLUG_ALREADY_TAKEN");
-      return { status: true };
-    }),
+    defineEndpoint(
+      "/organization/check-slug",
+      { method: "POST", body: z.object({ slug: z.string() }), response: SlugFree, summary: "Check that a slug is free to take", tag: "Organization" },
+      async ({ body, identity }) => {
+        await requireCaller(org, identity);
+        if (await slugTaken(db, body.slug)) throw orgError(400, "ORGANIZATION_SLUG_ALREADY_TAKEN");
+        return { status: true };
+      },
+    ),
 
     defineEndpoint(
       "/organization/update",
@@ -100,6 +113,9 @@ export function organizationEndpoints(org: Org): Endpoint[] {
             .partial(),
           organizationId: z.string().optional(),
         }),
+        response: Organization,
+        summary: "Change an organization's name, slug, logo or metadata",
+        tag: "Organization",
       },
       async ({ body, identity }) => {
         const caller = await requireCaller(org, identity);
@@ -116,28 +132,38 @@ export function organizationEndpoints(org: Org): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/organization/delete", { method: "POST", body: z.object({ organizationId: z.string() }) }, async ({ body, identity }) => {
-      const caller = await requireCaller(org, identity);
-      await requirePermission(org, body.organizationId, caller, { organization: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION", "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-      const organization = await findOrganizationById(db, body.organizationId);
-      if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
-      // Members, invitations and teams go with it (foreign keys cascade).
-      await db.transaction(async (trx) => {
-        await deleteOrganization(trx, organization.id);
-        await outbox.emit(trx, organizationDeleted, { id: organization.id });
-      });
-      if (caller.active_organization_id === organization.id) await org.request(setActiveOrganization, { session_id: caller.id, organization_id: null });
-      return organizationJson(organization);
-    }),
+    defineEndpoint(
+      "/organization/delete",
+      { method: "POST", body: z.object({ organizationId: z.string() }), response: Organization, summary: "Delete an organization with its members, invitations and teams", tag: "Organization" },
+      async ({ body, identity }) => {
+        const caller = await requireCaller(org, identity);
+        await requirePermission(org, body.organizationId, caller, { organization: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION", "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+        const organization = await findOrganizationById(db, body.organizationId);
+        if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
+        // Members, invitations and teams go with it (foreign keys cascade).
+        await db.transaction(async (trx) => {
+          await deleteOrganization(trx, organization.id);
+          await outbox.emit(trx, organizationDeleted, { id: organization.id });
+        });
+        if (caller.active_organization_id === organization.id) await org.request(setActiveOrganization, { session_id: caller.id, organization_id: null });
+        return organizationJson(organization);
+      },
+    ),
 
-    defineEndpoint("/organization/list", { method: "GET" }, async ({ identity }) => {
+    defineEndpoint("/organization/list", { method: "GET", response: z.array(Organization), summary: "List the organizations the caller belongs to", tag: "Organization" }, async ({ identity }) => {
       const caller = await requireCaller(org, identity);
       return (await organizationsOfUser(db, caller.user_id)).map(organizationJson);
     }),
 
     defineEndpoint(
       "/organization/set-active",
-      { method: "POST", body: z.object({ organizationId: z.string().nullable().optional(), organizationSlug: z.string().optional() }) },
+      {
+        method: "POST",
+        body: z.object({ organizationId: z.string().nullable().optional(), organizationSlug: z.string().optional() }),
+        response: Organization.nullable(),
+        summary: "Make an organization the session's active one (null clears it)",
+        tag: "Organization",
+      },
       async ({ body, identity }) => {
         const caller = await requireCaller(org, identity);
         if (body.organizationId === null) {
@@ -145,8 +171,7 @@ export function organizationEndpoints(org: Org): Endpoint[] {
           return null;
         }
         const organization = await findByIdOrSlug({ organizationId: body.organizationId ?? undefined, organizationSlug: body.organizationSlug }, caller.active_organization_id);
-        if (organization === null) return null;
-        if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
+        if (!organization) return null;
         if (!(await findMember(db, organization.id, caller.user_id))) {
           await org.request(setActiveOrganization, { session_id: caller.id, organization_id: null });
           throw orgError(403, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
@@ -161,12 +186,14 @@ export function organizationEndpoints(org: Org): Endpoint[] {
       {
         method: "GET",
         query: z.object({ organizationId: z.string().optional(), organizationSlug: z.string().optional(), membersLimit: z.coerce.number().int().positive().optional() }),
+        response: FullOrganization.nullable(),
+        summary: "Get an organization (the active one by default) with its members, invitations and teams",
+        tag: "Organization",
       },
       async ({ query, identity }) => {
         const caller = await requireCaller(org, identity);
         const organization = await findByIdOrSlug(query, caller.active_organization_id);
-        if (organization === null) return null;
-        if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
+        if (!organization) return null;
         const member = await findMember(db, organization.id, caller.user_id);
         if (!member) {
           if (caller.active_organization_id === organization.id) await org.request(setActiveOrganization, { session_id: caller.id, organization_id: null });
@@ -185,13 +212,22 @@ export function organizationEndpoints(org: Org): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/organization/get-organization", { method: "GET", query: z.object({ organizationId: z.string().optional(), organizationSlug: z.string().optional() }) }, async ({ query, identity }) => {
-      const caller = await requireCaller(org, identity);
-      const organization = await findByIdOrSlug(query, caller.active_organization_id);
-      if (organization === null) return null;
-      if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
-      if (!(await findMember(db, organization.id, caller.user_id))) throw orgError(403, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-      return organizationJson(organization);
-    }),
+    defineEndpoint(
+      "/organization/get-organization",
+      {
+        method: "GET",
+        query: z.object({ organizationId: z.string().optional(), organizationSlug: z.string().optional() }),
+        response: Organization.nullable(),
+        summary: "Get an organization (the active one by default)",
+        tag: "Organization",
+      },
+      async ({ query, identity }) => {
+        const caller = await requireCaller(org, identity);
+        const organization = await findByIdOrSlug(query, caller.active_organization_id);
+        if (!organization) return null;
+        if (!(await findMember(db, organization.id, caller.user_id))) throw orgError(403, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+        return organizationJson(organization);
+      },
+    ),
   ];
 }

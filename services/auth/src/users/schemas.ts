@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { isoTimestamp } from "@tollgate/kit";
+
+/** better-auth's User, with the username and admin plugins' fields: every one is sent, null when unset. */
+export const User = z
+  .strictObject({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    emailVerified: z.boolean(),
+    image: z.string().nullable(),
+    createdAt: isoTimestamp(),
+    updatedAt: isoTimestamp(),
+    username: z.string().nullable(),
+    displayUsername: z.string().nullable(),
+    role: z.string().meta({ description: "Comma-separated when the user has several roles" }),
+    banned: z.boolean(),
+    banReason: z.string().nullable(),
+    banExpires: isoTimestamp().nullable(),
+  })
+  .meta({ id: "User" });
+
+/** What delete-user and its e-mailed link answer once the account is gone, or the mail is on its way. */
+export const UserDeletion = z.strictObject({ success: z.boolean(), message: z.string() });
+
+export const UsernameAvailability = z.strictObject({ available: z.boolean() });
