@@ -32,6 +32,7 @@ import { proxyTo, refuseLargeBodies } from "./proxy.js";
 import { rateLimit, RateLimits } from "./rate-limit.js";
 import { matchesPrefix, upstreams } from "./routes.js";
 import { ANONYMOUS, hashToken, SessionResolver, type ResolvedCaller } from "./sessions.js";
+import { mountApiDocs } from "./api-docs.js";
 import { mountWebApp } from "./web-app.js";
 
 export interface RunningGateway {
@@ -139,6 +140,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
             }
           }),
         );
+        // Before the proxies: /v1/openapi.json and /api/auth/openapi.json are the gateway's, merged from the services'.
+        mountApiDocs(app, routes, { signer, logger });
         for (const proxy of proxies) app.use(proxy.handle);
         mountWebApp(app, config.WEB_DIST, logger);
       },

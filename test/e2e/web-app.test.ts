@@ -256,6 +256,24 @@ describe("the web app, in a real browser against the whole stack", () => {
     await context.close();
   });
 
+  it("shows the API reference at /docs, built from what the endpoints declare, with nothing fetched from elsewhere", { timeout: 60_000 }, async () => {
+    const { page } = await newPerson();
+    const elsewhere: string[] = [];
+    page.on("response", (response) => {
+      if (new URL(response.url()).origin !== new URL(site).origin) elsewhere.push(response.url());
+    });
+    await page.goto("/docs");
+    await page.getByRole("heading", { name: /Tollgate API \(\/v1\)/ }).waitFor();
+    await page.getByRole("heading", { name: "Create a webhook endpoint" }).waitFor();
+    await page.getByRole("heading", { name: "Create a checkout session" }).waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, "api-reference.png") });
+    await page.getByRole("link", { name: "Tollgate accounts API (/api/auth)" }).click();
+    await page.getByRole("heading", { name: /Tollgate accounts API/ }).waitFor();
+    await page.getByRole("heading", { name: "Sign up with an e-mail address and password" }).waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, "api-reference-auth.png") });
+    expect(elsewhere).toEqual([]);
+  });
+
   it("sells a product on the hosted checkout page: a declined card is said in words, the next one pays", { timeout: 120_000 }, async () => {
     const seller = await newPerson();
     await signUp(seller.page, "Sam Seller", `sam-${Date.now()}@example.com`);

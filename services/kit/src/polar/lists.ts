@@ -11,13 +11,14 @@ export const repeated = <Item extends z.ZodType>(item: Item) =>
 
 /** Polar's paging: 1-based `page`, `limit` of 10 by default, never more than 100 a page. */
 export const paging = {
-  page: z.coerce.number().int().min(1).max(PG_INTEGER_MAX).default(1),
+  page: z.coerce.number().int().min(1).max(PG_INTEGER_MAX).default(1).meta({ description: "Page number, from 1" }),
   limit: z.coerce
     .number()
     .int()
     .min(1)
     .default(10)
-    .transform((limit) => Math.min(limit, 100)),
+    .transform((limit) => Math.min(limit, 100))
+    .meta({ description: "Size of a page, 10 by default; more than 100 counts as 100" }),
 };
 
 /** `sorting=-created_at&sorting=name`: the properties a list may be sorted by, descending with a leading `-`. */
