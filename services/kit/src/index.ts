@@ -5,7 +5,10 @@ export { StartupError, describeStartupError } from "./startup.js";
 export { derivedVaultKey, SecretVault } from "./crypto/secret-vault.js";
 export { connectRedis } from "./redis.js";
 export { runProgram, type ProgramOptions } from "./program.js";
-export { createDatabase, migrate, pendingMigrations, prepared, type Knex, type Migration, type Migrations } from "./db/database.js";
+export { createDatabase, type Knex } from "./db/connection.js";
+export { prepared } from "./db/prepared.js";
+export { migrate, pendingMigrations } from "./db/migrate.js";
+export type { Migration, Migrations } from "./db/migrations.js";
 export { connectBus, ensureEventStream, natsConnectOptions, natsSettingsOf, type BusConnection, type NatsSettings } from "./bus/connection.js";
 export { Outbox, OutboxRelay, type OutboxRelayOptions, type PendingEvent } from "./bus/outbox.js";
 export {

@@ -1,6 +1,7 @@
 import { memberAdded, memberRemoved, memberUpdated, organizationDeleted } from "@tollgate/proto";
 import { on, type ConsumerDefinition } from "../bus/consumer.js";
-import type { Knex, Migrations } from "../db/database.js";
+import type { Knex } from "../db/connection.js";
+import type { Migrations } from "../db/migrations.js";
 
 /** Who is a member of which organization, with which roles: the organization service's, as its events tell. */
 export interface MembershipRow {

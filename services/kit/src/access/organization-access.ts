@@ -1,5 +1,5 @@
 import type { IdentityClaims } from "@tollgate/proto";
-import type { Knex } from "../db/database.js";
+import type { Knex } from "../db/connection.js";
 import { HttpError, polarErrors, ValidationError } from "../http/errors.js";
 import type { MembershipRow } from "./memberships.js";
 

@@ -9,7 +9,7 @@ import {
 import { nanos } from "@nats-io/transport-node";
 import { EventEnvelope, type EventDefinition, type TypedEvent } from "@tollgate/proto";
 import type { z } from "zod";
-import type { Knex } from "../db/database.js";
+import type { Knex } from "../db/connection.js";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
 import type { BusConnection } from "./connection.js";

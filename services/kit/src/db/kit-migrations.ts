@@ -1,4 +1,4 @@
-import type { Migrations } from "./database.js";
+import type { Migrations } from "./migrations.js";
 
 /** Tables the kit itself needs in every service schema; they run before the service's own. */
 export const kitMigrations: Migrations = {

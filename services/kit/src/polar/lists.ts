@@ -1,4 +1,4 @@
-import type { Knex } from "../db/database.js";
+import type { Knex } from "../db/connection.js";
 import { z } from "zod";
 import { PG_INTEGER_MAX } from "./fields.js";
 

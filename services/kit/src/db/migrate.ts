@@ -1,54 +1,7 @@
-import { createHash } from "node:crypto";
-import knex, { type Knex } from "knex";
-import pg from "pg";
+import type { Knex } from "./connection.js";
+import { createDatabase } from "./connection.js";
 import { kitMigrations } from "./kit-migrations.js";
-
-export type { Knex } from "knex";
-
-// pg returns bigint (int8) columns as strings by default; our bigints (sequence numbers) fit in a
-// JS number for the life of any deployment, and numbers are what the code compares.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-
-/**
- * Names a statement after its text, so each connection prepares and plans it once (generic plans,
- * see createDatabase) rather than at every run: for statements a hot path runs again and again.
- * Not for statements whose text follows their data (a list of N values), which would leave a
- * prepared statement behind on the connection for every N. Its result must not follow a table's
- * columns (`select *`, `returning *`): once a migration adds one, Postgres refuses to run it on that
- * connection ("cached plan must not change result type"), so a replica still running the previous
- * release would fail. Answer rows as `to_json(row)`, or name the columns.
- */
-export function prepared<Query extends Knex.QueryBuilder | Knex.Raw>(query: Query): Query {
-  const { sql } = query.toSQL();
-  query.options({ name: `prepared_${createHash("sha1").update(sql).digest("hex")}` });
-  return query;
-}
-
-export interface DatabaseOptions {
-  url: string;
-  /** The service's own Postgres schema; every unqualified table name resolves inside it. */
-  schema: string;
-  poolMax: number;
-}
-
-export function createDatabase(options: DatabaseOptions): Knex {
-  return knex({
-    client: "pg",
-    // A statement is named (see `prepared`) only to plan it once: generic plans, so Postgres does
-    // not plan it afresh at each use as it would for its custom plans.
-    connection: { connectionString: options.url, options: "-c plan_cache_mode=force_generic_plan" },
-    searchPath: [options.schema],
-    pool: { min: 0, max: options.poolMax },
-  });
-}
-
-export interface Migration {
-  up(db: Knex): Promise<void>;
-  down?(db: Knex): Promise<void>;
-}
-
-/** An ordered list of migrations, named by key; names must never change once released. */
-export type Migrations = Record<string, Migration>;
+import type { Migrations } from "./migrations.js";
 
 class InlineMigrationSource implements Knex.MigrationSource<string> {
   constructor(private readonly migrations: Migrations) {}
