@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Redis } from "ioredis";
 import type { z } from "zod";
-import { HttpError, polarErrors, request, type BusConnection } from "@tollgate/kit";
+import { HttpError, polarErrors, request, type BusConnection, type Logger } from "@tollgate/kit";
 import { resolveAccessToken, resolveCustomerSession, type IdentityClaims } from "@tollgate/proto";
+import { readThrough } from "./cache.js";
 import type { ResolvedCaller } from "./sessions.js";
 
 type ResolvedToken = NonNullable<z.output<typeof resolveAccessToken.response>["token"]>;
@@ -27,12 +28,13 @@ const CUSTOMER_SESSION_PREFIX = "polar_cst_";
 
 /**
  * `Authorization: Bearer …` on Polar's API: an organization access token (`polar_oat_…`) or a
- * customer session (`polar_cst_…`, for the customer portal), from a short Redis cache or, on a miss,
- * from billing over NATS. Deleting a token or changing its scopes drops the cached copy through an
- * event; a customer session lives an hour and is cached no longer than it lives.
+ * customer session (`polar_cst_…`, for the customer portal), from a short Redis cache or, on a miss
+ * (or while Redis is down), from billing over NATS. Deleting a token or changing its scopes drops
+ * the cached copy through an event; a customer session lives an hour and is cached no longer than
+ * it lives.
  */
 export class AccessTokenResolver {
-  constructor(private readonly deps: { redis: Redis; bus: BusConnection; cacheTtlSeconds: number }) {}
+  constructor(private readonly deps: { redis: Redis; bus: BusConnection; cacheTtlSeconds: number; logger: Logger }) {}
 
   /** The caller a bearer token names; null when the request carries none; throws 401 for one that opens nothing. */
   async resolve(req: IncomingMessage): Promise<ResolvedCaller | null> {
@@ -54,19 +56,21 @@ export class AccessTokenResolver {
     return this.deps.redis.del(tokenKey(tokenHash));
   }
 
-  private async lookup(tokenHash: string, customerSession: boolean): Promise<Resolved> {
-    const { redis, bus, cacheTtlSeconds } = this.deps;
-    const cached = await redis.get(tokenKey(tokenHash));
-    if (cached !== null) return JSON.parse(cached) as Resolved;
-    let resolved: Resolved;
-    if (customerSession) {
-      const { session } = await request(bus, resolveCustomerSession, { token_hash: tokenHash });
-      resolved = session ? { kind: "customer_session", session } : null;
-    } else {
-      const { token } = await request(bus, resolveAccessToken, { token_hash: tokenHash });
-      resolved = token ? { kind: "organization_token", token } : null;
-    }
-    await redis.set(tokenKey(tokenHash), JSON.stringify(resolved), "EX", cacheTtlSeconds);
-    return resolved;
+  private lookup(tokenHash: string, customerSession: boolean): Promise<Resolved> {
+    const { redis, bus, cacheTtlSeconds, logger } = this.deps;
+    return readThrough<Resolved>(
+      redis,
+      logger,
+      tokenKey(tokenHash),
+      async () => {
+        if (customerSession) {
+          const { session } = await request(bus, resolveCustomerSession, { token_hash: tokenHash });
+          return session ? { kind: "customer_session", session } : null;
+        }
+        const { token } = await request(bus, resolveAccessToken, { token_hash: tokenHash });
+        return token ? { kind: "organization_token", token } : null;
+      },
+      (resolved) => redis.set(tokenKey(tokenHash), JSON.stringify(resolved), "EX", cacheTtlSeconds),
+    );
   }
 }

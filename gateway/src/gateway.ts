@@ -63,8 +63,8 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     cleanup.push(() => bus.nc.drain());
     await ensureEventStream(bus);
 
-    const sessions = new SessionResolver({ redis, bus, secret: config.AUTH_SECRET, cacheTtlSeconds: config.SESSION_CACHE_TTL_SECONDS });
-    const accessTokens = new AccessTokenResolver({ redis, bus, cacheTtlSeconds: config.SESSION_CACHE_TTL_SECONDS });
+    const sessions = new SessionResolver({ redis, bus, secret: config.AUTH_SECRET, cacheTtlSeconds: config.SESSION_CACHE_TTL_SECONDS, logger });
+    const accessTokens = new AccessTokenResolver({ redis, bus, cacheTtlSeconds: config.SESSION_CACHE_TTL_SECONDS, logger });
     const cacheInvalidation = new EventConsumer(
       {
         name: "gateway-session-cache",
@@ -112,7 +112,9 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         isShuttingDown: () => shuttingDown,
         trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false,
         securityHeaders: true,
-        readiness: { redis: () => redis.ping(), nats: () => bus.nc.flush() },
+        readiness: { nats: () => bus.nc.flush() },
+        // Sessions, tokens and rate limits do without Redis (see cache.ts, rate-limit.ts).
+        degradable: { redis: () => redis.ping() },
       },
       (app) => {
         app.use(forApi(refuseLargeBodies({ body: config.BODY_LIMIT, upload: config.FILE_UPLOAD_BODY_LIMIT }, errorsFor)));
@@ -129,8 +131,12 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
               callers.set(req, caller);
               // Whatever a signed-in user changes through auth (their name, their session ending) must
               // show in their next get-session, so the cached copy goes before auth sees the change.
+              // While Redis is down nothing is read from it; the events auth sends for the change drop
+              // the copy once it is back (retried until they do), as they do for every other replica.
               if (caller.sessionToken && req.method !== "GET" && matchesPrefix(req.path, "/api/auth")) {
-                await sessions.forget({ tokenHashes: [hashToken(caller.sessionToken)] });
+                await sessions.forget({ tokenHashes: [hashToken(caller.sessionToken)] }).catch((error: unknown) => {
+                  if (redis.status === "ready") throw error;
+                });
               }
               next();
             } catch (error) {

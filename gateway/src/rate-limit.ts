@@ -1,6 +1,6 @@
 import type { RequestHandler } from "express";
 import type { Redis } from "ioredis";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { HttpError, polarErrors, type Logger } from "@tollgate/kit";
 import { rateLimitSubject } from "./client-address.js";
 import { matchesPrefix, routedPath } from "./routes.js";
@@ -51,7 +51,9 @@ export interface Refusal {
 
 /**
  * Rate limits in Redis, so every gateway replica counts against the same numbers, with atomic
- * increments. If Redis fails, requests pass: a cache outage should not take the site down with it.
+ * increments. While Redis is down each replica counts in its own memory instead, so the limits hold
+ * per replica (a client spread over N replicas gets N times the budget) and guessing passwords stays
+ * slow, without the outage taking the site down with it. Should both fail, the request passes.
  */
 export class RateLimits {
   private readonly limited: { rule: Rule; limiter: RateLimiterRedis }[];
@@ -62,7 +64,15 @@ export class RateLimits {
   ) {
     this.limited = RULES.map((rule) => ({
       rule,
-      limiter: new RateLimiterRedis({ storeClient: redis, keyPrefix: `rate:${rule.name}`, points: rule.points, duration: rule.durationSeconds }),
+      limiter: new RateLimiterRedis({
+        storeClient: redis,
+        keyPrefix: `rate:${rule.name}`,
+        points: rule.points,
+        duration: rule.durationSeconds,
+        // Counted here at once while Redis is not connected, rather than after a command failed.
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix: `rate:${rule.name}`, points: rule.points, duration: rule.durationSeconds }),
+      }),
     }));
   }
 

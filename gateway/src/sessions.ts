@@ -2,8 +2,9 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Redis } from "ioredis";
 import type { z } from "zod";
-import { authCookieName, parseCookieHeader, request, verifyCookieValue, type BusConnection } from "@tollgate/kit";
+import { authCookieName, parseCookieHeader, request, verifyCookieValue, type BusConnection, type Logger } from "@tollgate/kit";
 import { resolveSession, type IdentityClaims } from "@tollgate/proto";
+import { readThrough } from "./cache.js";
 
 export type ResolvedSession = NonNullable<z.output<typeof resolveSession.response>["session"]>;
 
@@ -41,12 +42,13 @@ const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
 
 /**
  * Who is calling: the signed session cookie, checked here, then its session from a short Redis cache
- * shared by every gateway replica, or on a miss from the auth service over NATS. Revocations and bans
- * drop cache entries through events, so the cache's lifetime bounds staleness only if one is missed.
+ * shared by every gateway replica, or on a miss (or while Redis is down) from the auth service over
+ * NATS. Revocations and bans drop cache entries through events, so the cache's lifetime bounds
+ * staleness only if one is missed.
  */
 export class SessionResolver {
   constructor(
-    private readonly deps: { redis: Redis; bus: BusConnection; secret: string; cacheTtlSeconds: number },
+    private readonly deps: { redis: Redis; bus: BusConnection; secret: string; cacheTtlSeconds: number; logger: Logger },
   ) {}
 
   async resolve(req: IncomingMessage): Promise<ResolvedCaller> {
@@ -69,14 +71,18 @@ export class SessionResolver {
     if (keys.length > 0) await redis.del(...keys);
   }
 
-  private async lookup(tokenHash: string): Promise<ResolvedSession | null> {
-    const { redis, bus, cacheTtlSeconds } = this.deps;
-    const cached = await redis.get(sessionKey(tokenHash));
-    if (cached !== null) return JSON.parse(cached) as ResolvedSession | null;
-    const { session } = await request(bus, resolveSession, { token_hash: tokenHash });
-    const pipeline = redis.multi().set(sessionKey(tokenHash), JSON.stringify(session), "EX", cacheTtlSeconds);
-    if (session) pipeline.sadd(userSessionsKey(session.user_id), tokenHash).expire(userSessionsKey(session.user_id), cacheTtlSeconds);
-    await pipeline.exec();
-    return session;
+  private lookup(tokenHash: string): Promise<ResolvedSession | null> {
+    const { redis, bus, cacheTtlSeconds, logger } = this.deps;
+    return readThrough(
+      redis,
+      logger,
+      sessionKey(tokenHash),
+      async () => (await request(bus, resolveSession, { token_hash: tokenHash })).session,
+      (session) => {
+        const pipeline = redis.multi().set(sessionKey(tokenHash), JSON.stringify(session), "EX", cacheTtlSeconds);
+        if (session) pipeline.sadd(userSessionsKey(session.user_id), tokenHash).expire(userSessionsKey(session.user_id), cacheTtlSeconds);
+        return pipeline.exec();
+      },
+    );
   }
 }

@@ -237,8 +237,8 @@ export async function startService<Env extends z.ZodObject>(
         readiness: {
           postgres: () => db.raw("select 1"),
           nats: () => bus.nc.flush(),
-          ...(redis ? { redis: () => redis.ping() } : {}),
         },
+        degradable: redis ? { redis: () => redis.ping() } : {},
       },
       (app) => {
         app.locals[CHECK_RESPONSES] = config.CHECK_RESPONSES;

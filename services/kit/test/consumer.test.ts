@@ -16,7 +16,7 @@ import {
   type ConsumerDefinition,
   type Knex,
 } from "@tollgate/kit";
-import { createTestEnvironment, type TestEnvironment } from "@tollgate/kit/testing";
+import { createTestEnvironment, freePort, type TestEnvironment } from "@tollgate/kit/testing";
 import { narrowestFilter } from "../src/bus/consumer.js";
 
 const itemCreated = defineEvent("test.item_created", z.object({ item: z.number().int() }));
@@ -213,6 +213,31 @@ describe("durable consumers", () => {
       expect(await effectCount()).toBe(0);
     } finally {
       await consumer.stop();
+    }
+  });
+
+  it("holds events while Postgres is away instead of using up their attempts, and applies each once it is back", async () => {
+    // A real connection failure, as every statement meets while Postgres restarts.
+    const away = createDatabase({ url: `postgres://postgres@127.0.0.1:${await freePort()}/none`, schema: SCHEMA, poolMax: 1 });
+    let failures = 0;
+    const { consumer, metrics } = await startConsumer("outage", "a", {
+      maxDeliveries: 2,
+      before: async () => {
+        if (failures >= 6) return;
+        failures += 1;
+        await away.raw("select 1");
+      },
+    });
+    try {
+      await publish(envelope(1));
+      await publish(envelope(2));
+      await until(async () => (await effectCount()) === 2);
+      expect(failures).toBe(6);
+      expect(await db("dead_letters").select()).toEqual([]);
+      expect(await counterValue(metrics, "bus_consumer_redeliveries_total", { consumer: "outage" })).toBe(0);
+    } finally {
+      await consumer.stop();
+      await away.destroy();
     }
   });
 

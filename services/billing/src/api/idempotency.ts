@@ -34,7 +34,8 @@ function callerOf(identity: Request["identity"]): string {
  * `Idempotency-Key` on writes: the first request's answer is kept (in Redis, `ttlSeconds`) and given
  * again for a retry with the same key and body, without doing the work twice. The same key with
  * another request, or while the first is still running, is a 409. A failure of ours (5xx) is not
- * kept, so the retry runs.
+ * kept, so the retry runs. While Redis is down a write with a key is refused with 503, never run
+ * unguarded.
  */
 export function idempotency(redis: Redis, ttlSeconds: number): RequestHandler {
   return async (req, res, next) => {
@@ -43,9 +44,17 @@ export function idempotency(redis: Redis, ttlSeconds: number): RequestHandler {
     if (!KEY.test(key)) return next(new HttpError(400, polarErrors.codes.bad_request, "Idempotency-Key must be 1 to 255 printable characters"));
     const storeKey = `idempotency:${callerOf(req.identity)}:${key}`;
     const fingerprint = createHash("sha256").update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`).digest("hex");
-    const claimed = await redis.set(storeKey, JSON.stringify({ fingerprint, response: null } satisfies Stored), "EX", ttlSeconds, "NX");
+    let claimed: string | null;
+    let earlier: string | null = null;
+    try {
+      claimed = await redis.set(storeKey, JSON.stringify({ fingerprint, response: null } satisfies Stored), "EX", ttlSeconds, "NX");
+      if (!claimed) earlier = await redis.get(storeKey);
+    } catch {
+      // Without Redis a retry could not be told from a new request: the write waits until it is back.
+      return next(new HttpError(503, polarErrors.codes.unavailable, "Idempotency-Key cannot be checked right now; retry shortly with the same key"));
+    }
     if (!claimed) {
-      const stored = JSON.parse((await redis.get(storeKey)) ?? "null") as Stored | null;
+      const stored = JSON.parse(earlier ?? "null") as Stored | null;
       if (stored && stored.fingerprint !== fingerprint) return next(new HttpError(409, "IdempotencyKeyReused", "This Idempotency-Key was used with a different request"));
       if (!stored?.response) return next(new HttpError(409, "IdempotencyKeyInUse", "A request with this Idempotency-Key is still being processed; retry shortly"));
       res.setHeader("idempotent-replayed", "true");

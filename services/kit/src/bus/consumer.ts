@@ -9,7 +9,7 @@ import {
 import { nanos } from "@nats-io/transport-node";
 import { EventEnvelope, type EventDefinition, type TypedEvent } from "@tollgate/proto";
 import type { z } from "zod";
-import type { Knex } from "../db/connection.js";
+import { isDatabaseUnreachable, type Knex } from "../db/connection.js";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
 import type { BusConnection } from "./connection.js";
@@ -140,6 +140,7 @@ export class EventConsumer<Context = HandlerContext> {
   private readonly retryDelaysMs: number[];
   private messages: ConsumerMessages | null = null;
   private loop: Promise<void> | null = null;
+  private stopping = false;
 
   constructor(
     private readonly definition: ConsumerDefinition<Context>,
@@ -201,8 +202,9 @@ export class EventConsumer<Context = HandlerContext> {
     })();
   }
 
-  /** Stops pulling; the event being handled finishes and is acked first. */
+  /** Stops pulling; the event being handled finishes and is acked first (or, if Postgres is away, handed back). */
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.messages?.close();
     await this.loop;
   }
@@ -238,9 +240,11 @@ export class EventConsumer<Context = HandlerContext> {
   }
 
   private async apply(handled: { message: JsMsg; application: Application<Context> }[]): Promise<void> {
-    const outcomes = await this.deps.store.apply(
-      this.definition.name,
-      handled.map(({ application }) => application),
+    const outcomes = await this.whilePostgresIsAway(handled, () =>
+      this.deps.store.apply(
+        this.definition.name,
+        handled.map(({ application }) => application),
+      ),
     );
     handled.forEach(({ message }, index) => {
       message.ack();
@@ -248,12 +252,33 @@ export class EventConsumer<Context = HandlerContext> {
     });
   }
 
+  /**
+   * Runs `work`, and again after the first retry delay for as long as it fails for want of Postgres
+   * (restarting, unreachable). The events are not at fault then and must not use up their attempts,
+   * after the last of which JetStream hands them out no more (and no dead letter could be written
+   * either): they are held here, JetStream told at each try that they are being worked on. A consumer
+   * that is stopping hands them back instead.
+   */
+  private async whilePostgresIsAway<Result>(handled: { message: JsMsg }[], work: () => Promise<Result>): Promise<Result> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (error) {
+        if (this.stopping || !isDatabaseUnreachable(error)) throw error;
+        if (attempt === 1) this.deps.logger.warn({ err: error, consumer: this.definition.name, events: handled.length }, "Postgres is away; holding the events until it is back");
+        for (const { message } of handled) message.working();
+        await new Promise((resolve) => setTimeout(resolve, this.retryDelaysMs[0] ?? 0));
+      }
+    }
+  }
+
   /** Retries a failed event after a backoff, or sets it aside after its last attempt. */
   private async failed(message: JsMsg, event: TypedEvent<string, unknown>, error: unknown): Promise<void> {
     const consumer = this.definition.name;
     const deliveries = message.info.deliveryCount;
     const reason = error instanceof Error ? error.message : String(error);
-    if (deliveries >= this.maxDeliveries) {
+    // One that failed for want of Postgres (as a consumer stops) is not at fault: handed back, never set aside.
+    if (deliveries >= this.maxDeliveries && !isDatabaseUnreachable(error)) {
       this.deps.logger.error({ err: error, event: event.id, consumer }, "event failed on its last attempt; dead-lettered");
       await this.deadLetter(message, reason);
       return;

@@ -1,6 +1,7 @@
 import { errors, type Msg, type Subscription } from "@nats-io/transport-node";
 import { Reply, type RequestDefinition } from "@tollgate/proto";
 import type { z } from "zod";
+import { isDatabaseUnreachable } from "../db/connection.js";
 import type { Logger } from "../logger.js";
 import type { BusConnection } from "./connection.js";
 
@@ -26,7 +27,14 @@ export class RemoteError extends Error {
     super(message);
     this.name = "RemoteError";
   }
+
+  /** The responder could not reach its database (Postgres restarting): a moment's outage, as no answer is. */
+  get unavailable(): boolean {
+    return this.code === UNAVAILABLE;
+  }
 }
+
+const UNAVAILABLE = "UNAVAILABLE";
 
 /** Thrown by a responder's handler to answer with a specific error code instead of INTERNAL. */
 export class ReplyError extends Error {
@@ -123,6 +131,10 @@ export function respond<Req extends z.ZodType, Res extends z.ZodType>(
       return { ok: true, data: definition.response.parse(await handler(payload.data)) };
     } catch (error) {
       if (error instanceof ReplyError) return { ok: false, error: { code: error.code, message: error.message } };
+      if (isDatabaseUnreachable(error)) {
+        options.logger.warn({ err: error, request: definition.name }, "request handler could not reach the database");
+        return { ok: false, error: { code: UNAVAILABLE, message: `${definition.name} cannot reach its database right now` } };
+      }
       options.logger.error({ err: error, request: definition.name }, "request handler failed");
       return { ok: false, error: { code: "INTERNAL", message: `${definition.name} failed inside the responder` } };
     }

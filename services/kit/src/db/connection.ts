@@ -24,3 +24,19 @@ export function createDatabase(options: DatabaseOptions): Knex {
     pool: { min: 0, max: options.poolMax },
   });
 }
+
+/** Socket errors of a server that is not there (restarting, unreachable) or that dropped the connection. */
+const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"]);
+
+/**
+ * Whether `error` says Postgres could not be reached, or went away under a query, rather than that
+ * the query itself was wrong: a network error, SQLSTATE class 08 (connection exception) or 57P0x
+ * (shut down, crashed, not yet accepting connections), pg's own for a connection that broke, or
+ * knex's for a pool that could not get one in time.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code } = error as { code?: unknown };
+  if (typeof code === "string" && (NETWORK_CODES.has(code) || /^(08|57P0)/.test(code))) return true;
+  return error.name === "KnexTimeoutError" || /Connection terminated|not queryable/.test(error.message);
+}

@@ -5,7 +5,8 @@ import helmet from "helmet";
 import { performance } from "node:perf_hooks";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
-import { BusRequestError } from "../bus/rpc.js";
+import { BusRequestError, RemoteError } from "../bus/rpc.js";
+import { isDatabaseUnreachable } from "../db/connection.js";
 import { HttpError, MalformedBodyError, ValidationError, type ErrorContract } from "./errors.js";
 import { loggableUrl } from "./loggable-url.js";
 
@@ -18,6 +19,12 @@ export interface HttpAppOptions {
   errors: ErrorContract | ((req: Request) => ErrorContract);
   /** Named dependencies that must answer for `/readyz` to say ready. */
   readiness: Record<string, ReadinessCheck>;
+  /**
+   * Dependencies the process serves without, less well (Redis: a cache, rate limits, idempotency keys):
+   * `/readyz` reports them, and says `degraded` rather than unready while one does not answer, so that
+   * a balancer does not take every replica out of service for an outage they ride out.
+   */
+  degradable?: Record<string, ReadinessCheck>;
   isShuttingDown(): boolean;
   /**
    * Which peers may set X-Forwarded-For (express's `trust proxy`): the gateway trusts only the proxies
@@ -96,11 +103,12 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
       res.status(503).json({ status: "shutting_down", checks: {} });
       return;
     }
-    const entries = await Promise.all(
-      Object.entries(options.readiness).map(async ([name, check]) => [name, await runCheck(check)] as const),
-    );
-    const ready = entries.every(([, result]) => result === "ok");
-    res.status(ready ? 200 : 503).json({ status: ready ? "ready" : "unavailable", checks: Object.fromEntries(entries) });
+    const results = (checks: Record<string, ReadinessCheck>) => Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await runCheck(check)] as const));
+    const [required, optional] = await Promise.all([results(options.readiness), results(options.degradable ?? {})]);
+    const ready = required.every(([, result]) => result === "ok");
+    const whole = optional.every(([, result]) => result === "ok");
+    const status = !ready ? "unavailable" : whole ? "ready" : "degraded";
+    res.status(ready ? 200 : 503).json({ status, checks: Object.fromEntries([...required, ...optional]) });
   });
 
   mountRoutes(app);
@@ -152,8 +160,8 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
       res.status(clientError.status).json(contract.body(contract.codes.bad_request, clientError.expose ? clientError.message : "bad request"));
       return;
     }
-    if (error instanceof BusRequestError) {
-      // Another service did not answer in time (it, or NATS, was restarting): a moment's outage, not a fault here.
+    if (error instanceof BusRequestError || (error instanceof RemoteError && error.unavailable) || isDatabaseUnreachable(error)) {
+      // Another service did not answer in time, or its Postgres or ours is away (restarting): a moment's outage, not a fault here.
       logger.warn({ err: error, reqId: req.get("x-request-id") }, "a service this request needs did not answer");
       res.status(503).json(contract.body(contract.codes.unavailable, "a service this request needs is not answering; try again shortly"));
       return;

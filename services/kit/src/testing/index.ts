@@ -106,5 +106,8 @@ export { createDatabase, databaseUrl } from "./infrastructure.js";
 export type { TestInfrastructure } from "./infrastructure.js";
 export { spawnTypeScript, watch, type SpawnedProcess } from "./processes.js";
 export { PrivateNatsServer } from "./nats-server.js";
+export { PrivateRedisServer } from "./redis-server.js";
+export { PrivatePostgresCluster } from "./postgres-cluster.js";
+export { freePort } from "./servers.js";
 export { startEchoUpstream, type Seen } from "./echo-upstream.js";
 export { publishedEvents } from "./events.js";

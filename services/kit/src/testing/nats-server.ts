@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { ServerProcess } from "./servers.js";
 
 /**
  * A nats-server (with JetStream) of one's own, on a port of its own and a store in a temporary
@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
  * `NATS_SERVER_BIN` names the binary (default /usr/sbin/nats-server).
  */
 export class PrivateNatsServer {
-  private running: { child: ChildProcess; exited: Promise<void> } | null = null;
+  private running: ServerProcess | null = null;
 
   private constructor(
     readonly port: number,
@@ -31,8 +31,8 @@ export class PrivateNatsServer {
       probe.once("exit", () => reject(new Error("nats-server exited at start")));
     });
     const server = new PrivateNatsServer(port, storeDir);
-    server.running = { child: probe, exited: new Promise((resolve) => probe.once("exit", () => resolve())) };
-    await server.accepting();
+    server.running = new ServerProcess(probe);
+    await server.running.accepting(port, "nats-server");
     return server;
   }
 
@@ -48,9 +48,8 @@ export class PrivateNatsServer {
   async restart(downMs = 0): Promise<void> {
     await this.halt();
     await new Promise((resolve) => setTimeout(resolve, downMs));
-    const child = spawn(natsServerBin(), ["-a", "127.0.0.1", "-p", String(this.port), "-js", "-sd", this.storeDir], { stdio: "ignore" });
-    this.running = { child, exited: new Promise((resolve) => child.once("exit", () => resolve())) };
-    await this.accepting();
+    this.running = new ServerProcess(spawn(natsServerBin(), ["-a", "127.0.0.1", "-p", String(this.port), "-js", "-sd", this.storeDir], { stdio: "ignore" }));
+    await this.running.accepting(this.port, "nats-server");
   }
 
   /** Stops it and removes its store. */
@@ -59,30 +58,11 @@ export class PrivateNatsServer {
     rmSync(this.storeDir, { recursive: true, force: true });
   }
 
-  private async accepting(): Promise<void> {
-    while (!(await accepts(this.port))) {
-      if (this.running?.child.exitCode !== null) throw new Error("nats-server exited at start");
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-
   private async halt(): Promise<void> {
     const running = this.running;
     this.running = null;
-    if (!running || running.child.exitCode !== null || running.child.signalCode !== null) return;
-    running.child.kill("SIGTERM");
-    await running.exited;
+    await running?.stop();
   }
 }
 
 const natsServerBin = () => process.env.NATS_SERVER_BIN ?? "/usr/sbin/nats-server";
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on("error", () => resolve(false));
-  });
-}
