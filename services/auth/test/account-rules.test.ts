@@ -158,8 +158,16 @@ describe("accounts", () => {
     expect(await unlink({ providerId: "github" })).toMatchObject({ status: 400, body: { code: "VALIDATION_ERROR" } });
     expect(await unlink({ providerId: "github", accountId: "gh-2" })).toEqual({ status: 200, body: { status: true } });
     expect(await unlink({ providerId: "google" })).toMatchObject({ status: 400, body: { code: "ACCOUNT_NOT_FOUND" } });
-    expect(await unlink({})).toMatchObject({ status: 400, body: { code: "VALIDATION_ERROR" } });
+    expect(await unlink({})).toMatchObject({ status: 400, body: { code: "VALIDATION_ERROR", message: "[body] accountId or providerId is required" } });
     expect(await providers()).toEqual(["credential:" + user.userId, "github:gh-1"].sort());
+  });
+
+  it("says in the API's description that unlinking needs accountId or providerId, as it refuses a body with neither", async () => {
+    const document = (await (await fetch(`${stack.gateway.url}/api/auth/openapi.json`)).json()) as {
+      paths: Record<string, { post: { requestBody: { content: { "application/json": { schema: { anyOf?: { required?: string[] }[] } } } } } }>;
+    };
+    const body = document.paths["/api/auth/unlink-account"]?.post.requestBody.content["application/json"].schema;
+    expect(body?.anyOf?.map((branch) => branch.required)).toEqual([["accountId"], ["providerId"]]);
   });
 
   it("sets a first password from the server side only, never over HTTP", async () => {

@@ -454,6 +454,18 @@ describe("bans", () => {
     await expect.poll(() => identityAtOrganization(user), { timeout: 5_000 }).toEqual({ kind: "anonymous" });
     expect((await stack.browser().client.signIn.email({ email: "banned.by.update@example.com", password })).error).toMatchObject({ status: 403, code: "BANNED_USER" });
   });
+
+  it("takes update-user's banExpires as the timestamp its description says, and refuses other text", async () => {
+    const user = await member("ban.until@example.com");
+    const until = new Date(Date.now() + 86_400_000);
+    expect((await admin.client.admin.updateUser({ userId: user.id, data: { banned: true, banExpires: until } })).data).toMatchObject({ banned: true, banExpires: until });
+    expect((await admin.client.admin.updateUser({ userId: user.id, data: { banExpires: "next tuesday" } })).error).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
+    const document = (await (await fetch(`${stack.gateway.url}/api/auth/openapi.json`)).json()) as {
+      paths: Record<string, { post: { requestBody: { content: { "application/json": { schema: { properties: { data: { properties: { banExpires: { anyOf?: { format?: string }[] } } } } } } } } } }>;
+    };
+    const described = document.paths["/api/auth/admin/update-user"]?.post.requestBody.content["application/json"].schema.properties.data.properties.banExpires;
+    expect(described?.anyOf?.map((branch) => branch.format)).toEqual(["date-time", undefined]);
+  });
 });
 
 describe("sessions of other users", () => {

@@ -130,6 +130,15 @@ describe("social sign-in through the redirect flow", () => {
     expect(data?.user).toMatchObject({ email: person.email, name: "Grace Hopper", emailVerified: true });
   });
 
+  it("sends a posted answer too large to pass on in a redirect to the error page, rather than into a header no client reads", async () => {
+    const posted = (path: string, body: Record<string, string>) =>
+      fetch(`${stack.gateway.url}/api/auth/callback/${path}`, { method: "POST", body: new URLSearchParams(body), headers: { origin: "https://appleid.apple.com" }, redirect: "manual" });
+    for (const answer of [await posted("[".repeat(5000), {}), await posted("apple", { code: "c", user: "[".repeat(100_000) })]) {
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("location")).toBe(`${PUBLIC_URL}/api/auth/error?error=invalid_callback_request`);
+    }
+  });
+
   it("keeps provider tokens only sealed, and hands them out through get-access-token", async () => {
     const person = nextPerson();
     const browser = stack.browser();

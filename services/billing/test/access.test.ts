@@ -146,6 +146,30 @@ describe("sellers", () => {
   });
 });
 
+describe("seller settings", () => {
+  it("keep the settings an organization shows, dropping others a client sends rather than storing what cannot be shown back", async () => {
+    const update = await call(`/v1/organizations/${shop.organizationId}`, {
+      method: "PATCH",
+      token: shop.token,
+      body: JSON.stringify({
+        feature_settings: { issue_funding_enabled: true, flag_of_a_newer_sdk: true },
+        customer_email_settings: { order_confirmation: false, no_such_email: true },
+        customer_portal_settings: { usage: { show: false }, unknown_section: { on: true } },
+      }),
+    });
+    expect(update.status).toBe(200);
+    const shown = (await update.json()) as Record<string, Record<string, unknown>>;
+    expect(shown.feature_settings).toMatchObject({ issue_funding_enabled: true });
+    expect(shown.feature_settings).not.toHaveProperty("flag_of_a_newer_sdk");
+    expect(shown.customer_email_settings).toMatchObject({ order_confirmation: false });
+    expect(shown.customer_email_settings).not.toHaveProperty("no_such_email");
+    expect(shown.customer_portal_settings).toMatchObject({ usage: { show: false } });
+    expect(shown.customer_portal_settings).not.toHaveProperty("unknown_section");
+    // What is stored still reads as an organization.
+    expect((await call(`/v1/organizations/${shop.organizationId}`, { token: shop.token })).status).toBe(200);
+  });
+});
+
 describe("Idempotency-Key", () => {
   it("answers a retried write as the first time without doing it twice, and refuses the key for another request", async () => {
     const send = (comment: string) =>

@@ -220,6 +220,28 @@ describe("products and prices", () => {
     expect(none.status).toBe(422);
   });
 
+  it("describes the name as trimmed, and refuses one that trimming leaves too short", async () => {
+    const document = (await (await fetch(`${stack.gateway.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, { post: { requestBody: { content: { "application/json": { schema: { properties: { name: { pattern?: string } } } } } } } }>;
+    };
+    const pattern = new RegExp(document.paths["/v1/products/"]?.post.requestBody.content["application/json"].schema.properties.name.pattern ?? "", "u");
+    for (const [name, taken] of [["  ab  ", false], [" a b ", true]] as const) {
+      expect(pattern.test(name), name).toBe(taken);
+      expect((await call("/v1/products/", { method: "POST", body: JSON.stringify({ name, prices: [{ amount_type: "free" }] }) })).status, name).toBe(taken ? 201 : 422);
+    }
+  });
+
+  it("refuses a metered unit amount larger or finer than its column holds with a 422, not a failed insert", async () => {
+    const priced = (unitAmount: string | number) =>
+      call("/v1/products/", { method: "POST", body: JSON.stringify({ name: "Metered", recurring_interval: "month", prices: [{ amount_type: "metered_unit", meter_id: "m", unit_amount: unitAmount }] }) });
+    for (const tooMuch of ["100000000", "80412218416", "0.1234567890123", 1e8, 1e21]) {
+      const response = await priced(tooMuch);
+      expect(response.status, String(tooMuch)).toBe(422);
+      expect(((await response.json()) as { detail: { loc: unknown[] }[] }).detail.map((issue) => issue.loc)).toEqual([["body", "prices", 0, "unit_amount"]]);
+    }
+    expect((await priced("99999999.999999999999")).status).toBe(201);
+  });
+
   it("are another organization's business: reads and writes of its products find nothing", async () => {
     const other = await stack.seller();
     const theirs = await other.polar.products.create({ name: "Theirs", prices: [{ amountType: "free" }] });

@@ -52,6 +52,18 @@ describe("the sandbox card processor", () => {
     expect(detail[0]?.msg).toContain("4242 4242 4242 4242");
   });
 
+  it("describes the card numbers it takes, spaces and dashes among the digits, and takes just those", async () => {
+    const document = (await (await fetch(`${stack.gateway.url}/v1/openapi.json`)).json()) as {
+      paths: Record<string, { post: { requestBody: { content: { "application/json": { schema: { properties: { card_number: { pattern?: string } } } } } } } }>;
+    };
+    const described = document.paths["/v1/sandbox/confirmation-tokens"]?.post.requestBody.content["application/json"].schema.properties.card_number.pattern;
+    expect(described).toBeDefined();
+    for (const [typed, taken] of [["4242-4242 4242 4242", true], [" 4242424242424242 ", true], ["", false], ["4242 4242", false], ["4242 4242 4242 424x", false]] as const) {
+      expect(new RegExp(described ?? "").test(typed), typed).toBe(taken);
+      expect((await tokenize(typed)).status, typed).toBe(taken ? 201 : 422);
+    }
+  });
+
   it("pays with 4242 and keeps the card for renewals; a repeat with the same key pays nothing more", async () => {
     const confirmationTokenId = await tokenFor("4242424242424242");
     const idempotencyKey = key();

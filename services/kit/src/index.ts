@@ -36,6 +36,7 @@ export {
 } from "./http/errors.js";
 export { CHECK_RESPONSES, defineEndpoint, mountEndpoints, UndeclaredResponseError, type Endpoint, type EndpointContext, type EndpointDescription } from "./http/endpoint.js";
 export { openApiDocument, serveApiDescription, type ApiDescription, type OpenApiDocument } from "./http/openapi.js";
+export { queryFlag, trimmedText } from "./http/inputs.js";
 export {
   generateIdentityKeys,
   identitySigner,

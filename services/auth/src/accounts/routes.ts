@@ -22,11 +22,13 @@ function accountJson(account: AccountRow) {
 
 /**
  * better-auth 1.7 names the account row (`accountId`); earlier clients, and our own description of the
- * endpoint, name the provider (`providerId`) and optionally the provider's id for the person.
+ * endpoint, name the provider (`providerId`) and optionally the provider's id for the person. One of
+ * the two is required, as a union rather than a refine, so that the API's description says so too.
  */
-const unlinkBody = z
-  .object({ accountId: z.string().optional(), providerId: z.string().optional() })
-  .refine((body) => body.accountId !== undefined || body.providerId !== undefined, { error: "accountId or providerId is required", path: ["accountId"] });
+const unlinkBody = z.union(
+  [z.object({ accountId: z.string(), providerId: z.string().optional() }), z.object({ accountId: z.string().optional(), providerId: z.string() })],
+  { error: "accountId or providerId is required" },
+);
 
 /**
  * The account a request to unlink means: the row named, or the provider's account (the one with the

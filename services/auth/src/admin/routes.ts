@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, randomId, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, HttpError, isoTimestamp, randomId, type Endpoint } from "@tollgate/kit";
 import { userBanned, userCreated, userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "../credentials/credentials.sql.js";
@@ -45,7 +45,10 @@ const userData = z
     role: z.unknown(),
     banned: z.boolean(),
     banReason: z.string().nullable(),
-    banExpires: z.coerce.date().nullable(),
+    // A moment as a Date goes out in JSON: any text `new Date` reads would be more than the description could say.
+    banExpires: isoTimestamp()
+      .transform((value) => new Date(value))
+      .nullable(),
   })
   .partial()
   .catchall(z.unknown());

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { betterAuthErrors, defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import { betterAuthErrors, defineEndpoint, HttpError, queryFlag, type Endpoint } from "@tollgate/kit";
 import { STALE_SESSION_HEADER } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { StatusAnswer, SuccessAnswer } from "../http/schemas.js";
@@ -11,7 +11,7 @@ import { Session, SessionWithUser } from "./schemas.js";
 import { sessionCacheOf, sessionJson } from "./session-output.js";
 import { extendSession, hashToken, listUserSessions } from "./sessions.sql.js";
 
-const flag = z.stringbool().optional();
+const flag = queryFlag().optional();
 
 export function sessionEndpoints(auth: Auth): Endpoint[] {
   const { config, cookies, db } = auth;

@@ -55,6 +55,12 @@ const callbackParams = z.object({
   iss: z.string().optional(),
 });
 
+/**
+ * The longest address the posted callback passes on: a Location header must fit, with the rest of
+ * the answer's headers, in the 16 KiB that Node (the gateway's own client too) and most proxies read.
+ */
+const MAX_ONWARD_URL_LENGTH = 8 * 1024;
+
 const redirectUri = (auth: Auth, provider: ConfiguredProvider) => authUrl(auth.config, `/callback/${provider.definition.id}`);
 
 function providerOf(auth: Auth, id: string): ConfiguredProvider {
@@ -216,7 +222,9 @@ export function socialEndpoints(auth: Auth): Endpoint[] {
       ({ params, req, res }) => {
         const fields = { ...callbackParams.partial().catch({}).parse(req.body), ...callbackParams.partial().catch({}).parse(req.query) };
         const query = new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
-        res.redirect(302, authUrl(config, `/callback/${encodeURIComponent(params.id)}?${query.toString()}`));
+        const onward = authUrl(config, `/callback/${encodeURIComponent(params.id)}?${query.toString()}`);
+        // No provider posts this much: such an answer goes to the error page, not into a header nothing can read.
+        res.redirect(302, onward.length <= MAX_ONWARD_URL_LENGTH ? onward : withQuery(authUrl(config, "/error"), { error: "invalid_callback_request" }));
         return Promise.resolve();
       },
     ),

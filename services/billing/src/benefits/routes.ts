@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, randomId, type Endpoint, type Knex, invalidField, notPermitted, parseNested, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, randomId, type Endpoint, type Knex, invalidField, notPermitted, parseNested, pageJson, pageOf, paging, queryFlag, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
@@ -136,7 +136,7 @@ export function benefitEndpoints(billing: Billing): Endpoint[] {
       {
         method: "GET",
         params: z.object({ id: z.string() }),
-        query: z.object({ ...paging, is_granted: z.stringbool().optional(), customer_id: repeated(z.string()) }),
+        query: z.object({ ...paging, is_granted: queryFlag().optional(), customer_id: repeated(z.string()) }),
         response: BenefitGrantList,
         summary: "List a benefit's grants",
         tag: TAG,
@@ -156,7 +156,7 @@ export function benefitEndpoints(billing: Billing): Endpoint[] {
           organization_id: repeated(z.string()),
           customer_id: repeated(z.string()),
           external_customer_id: repeated(z.string()),
-          is_granted: z.stringbool().optional(),
+          is_granted: queryFlag().optional(),
           sorting: sorting(["created_at", "granted_at", "revoked_at"] as const, "-created_at"),
         }),
         response: BenefitGrantList,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, notFound, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, notFound, trimmedText, type Endpoint } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { addressInput } from "../api/address.js";
 import { changeCustomer } from "../customers/changes.js";
@@ -29,7 +29,7 @@ export const portalCustomerJson = (customer: CustomerRow) => ({
 const profileUpdate = z.object({
   billing_name: z.string().trim().max(256).nullish(),
   billing_address: addressInput.nullish(),
-  tax_id: z.string().trim().min(1).max(64).nullish(),
+  tax_id: trimmedText({ min: 1, max: 64 }).nullish(),
 });
 
 /** The customer's own profile in the portal: read it, and correct their billing details. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, sorting, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, queryFlag, sorting, type Endpoint, type Knex } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import type { BenefitGrantRow } from "../benefits/grants.js";
@@ -123,7 +123,7 @@ export function customerPortalEndpoints(billing: Billing): Endpoint[] {
       "/v1/customer-portal/subscriptions/",
       {
         method: "GET",
-        query: z.object({ ...paging, active: z.stringbool().optional(), sorting: sorting(["started_at", "created_at"], "-started_at") }),
+        query: z.object({ ...paging, active: queryFlag().optional(), sorting: sorting(["started_at", "created_at"], "-started_at") }),
         response: CustomerSubscriptionList,
         summary: "List the customer's subscriptions",
         tag: TAG,

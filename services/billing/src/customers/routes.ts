@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, randomId, type Endpoint, invalidField, isUniqueViolation, notFound, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, randomId, type Endpoint, invalidField, isUniqueViolation, notFound, pageJson, pageOf, paging, queryFlag, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { addressInput } from "../api/address.js";
@@ -90,7 +90,7 @@ export function customerEndpoints(billing: Billing): Endpoint[] {
     });
   };
 
-  const deleteQuery = z.object({ anonymize: z.stringbool().default(false) });
+  const deleteQuery = z.object({ anonymize: queryFlag().default(false) });
 
   return [
     defineEndpoint("/v1/customers/", { method: "POST", status: 201, body: createBody, response: Customer, summary: "Create a customer", tag: TAG }, async ({ body, identity }) => {

@@ -4,7 +4,7 @@ import type { Billing } from "../billing.js";
 import { emitBillingEvent } from "../events.js";
 import { sellerJson, subscriptionSettingsOf } from "./output.js";
 import { findSeller, sellers, updateSeller, type SellerChanges, type SellerRow } from "./organizations.sql.js";
-import { Organization, OrganizationList, SOCIAL_PLATFORMS } from "./schemas.js";
+import { Organization, OrganizationCustomerEmailSettings, OrganizationCustomerPortalSettings, OrganizationFeatureSettings, OrganizationList, SOCIAL_PLATFORMS } from "./schemas.js";
 
 const url = webUrl();
 
@@ -16,8 +16,11 @@ const organizationUpdate = z.object({
   socials: z.array(z.object({ platform: z.enum(SOCIAL_PLATFORMS), url })).nullish(),
   details: z.looseObject({ switching: z.boolean().optional() }).nullish(),
   country: z.string().length(2).nullish(),
-  // Further feature flags the SDK fills in are kept as they come.
-  feature_settings: z.looseObject({ issue_funding_enabled: z.boolean().optional(), usage_based_billing_enabled: z.boolean().optional() }).nullish(),
+  /*
+   * Settings take the fields the organization shows, each one optional. Others (flags of a newer SDK)
+   * are dropped rather than stored: the organization could not show them back.
+   */
+  feature_settings: z.object(OrganizationFeatureSettings.shape).partial().nullish(),
   subscription_settings: z
     .object({
       allow_multiple_subscriptions: z.boolean().optional(),
@@ -28,8 +31,8 @@ const organizationUpdate = z.object({
     })
     .nullish(),
   notification_settings: z.object({ new_order: z.boolean(), new_subscription: z.boolean() }).partial().nullish(),
-  customer_email_settings: z.record(z.string(), z.boolean()).nullish(),
-  customer_portal_settings: z.looseObject({}).nullish(),
+  customer_email_settings: z.object(OrganizationCustomerEmailSettings.shape).partial().nullish(),
+  customer_portal_settings: z.object(OrganizationCustomerPortalSettings.shape).partial().nullish(),
   default_presentment_currency: z.string().length(3).nullish(),
   default_tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullish(),
 });

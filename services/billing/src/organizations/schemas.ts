@@ -16,7 +16,7 @@ const OrganizationSocialLink = z.strictObject({ platform: z.enum(SOCIAL_PLATFORM
  * Polar's feature flags, as the SDK sends them back on update (they are kept as they come), beside
  * the two every seller has.
  */
-const OrganizationFeatureSettings = z
+export const OrganizationFeatureSettings = z
   .strictObject({
     issue_funding_enabled: z.boolean(),
     usage_based_billing_enabled: z.boolean(),
@@ -43,9 +43,9 @@ const OrganizationSubscriptionSettings = z
 
 const OrganizationNotificationSettings = z.strictObject({ new_order: z.boolean(), new_subscription: z.boolean() }).meta({ id: "OrganizationNotificationSettings" });
 
-const OrganizationCustomerEmailSettings = z.strictObject(Object.fromEntries(CUSTOMER_EMAILS.map((email) => [email, z.boolean()]))).meta({ id: "OrganizationCustomerEmailSettings" });
+export const OrganizationCustomerEmailSettings = z.strictObject(Object.fromEntries(CUSTOMER_EMAILS.map((email) => [email, z.boolean()]))).meta({ id: "OrganizationCustomerEmailSettings" });
 
-const OrganizationCustomerPortalSettings = z
+export const OrganizationCustomerPortalSettings = z
   .strictObject({
     usage: z.strictObject({ show: z.boolean() }).meta({ id: "CustomerPortalUsageSettings" }),
     subscription: z.strictObject({ update_seats: z.boolean(), update_plan: z.boolean() }).meta({ id: "CustomerPortalSubscriptionSettings" }),

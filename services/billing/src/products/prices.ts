@@ -6,6 +6,8 @@ import { ValidationError, type ValidationIssue } from "@tollgate/kit";
 const MINIMUM_AMOUNT: Record<string, number> = { gbp: 30, mxn: 10, thb: 10, jpy: 50, krw: 50, huf: 17_500, czk: 1_500, inr: 6_000, hkd: 400 };
 const MAXIMUM_AMOUNT = 99_999_999;
 export const minimumAmount = (currency: string) => MINIMUM_AMOUNT[currency] ?? 50;
+/** A metered price's unit amount stays below this: its column (numeric(20, 12)) has 8 digits before the point. */
+const UNIT_AMOUNT_LIMIT = 1e8;
 
 const currency = z
   .string()
@@ -33,8 +35,11 @@ export const priceCreate = z.discriminatedUnion("amount_type", [
     price_currency: currency,
     tax_behavior: taxBehavior,
     meter_id: z.string().min(1),
-    // Fractions of the minor unit are allowed (0.01 cent a call).
-    unit_amount: z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)]).transform((value) => String(value)).refine((value) => Number(value) > 0, { error: "Must be greater than 0" }),
+    // Fractions of the minor unit are allowed (0.01 cent a call), as far as a numeric(20, 12) column holds them.
+    unit_amount: z
+      .union([z.number().lt(UNIT_AMOUNT_LIMIT), z.string().regex(/^\d{1,8}(\.\d{1,12})?$/, { error: "At most 8 digits before the point and 12 after it" })])
+      .transform((value) => String(value))
+      .refine((value) => Number(value) > 0, { error: "Must be greater than 0" }),
     cap_amount: priceAmount.nullish(),
   }),
 ]);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, randomId, type Endpoint, type Knex, invalidField, pageJson, pageOf, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, randomId, type Endpoint, type Knex, invalidField, pageJson, pageOf, paging, queryFlag, repeated, sorting, trimmedText, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { metadataFilters, metadataInput, whereMetadata } from "../api/metadata.js";
@@ -16,7 +16,7 @@ import { Interval, Product, ProductList } from "./schemas.js";
 const TAG = "products";
 const attachedFields = z.array(z.object({ custom_field_id: z.string(), required: z.boolean() }));
 const details = {
-  name: z.string().trim().min(3).max(256),
+  name: trimmedText({ min: 3, max: 256 }),
   description: z.string().nullish(),
   visibility: z.enum(["public", "private", "draft"]).optional(),
   medias: z.array(z.string()).nullish(),
@@ -127,8 +127,8 @@ export function productEndpoints(billing: Billing): Endpoint[] {
           organization_id: repeated(z.string()),
           id: repeated(z.string()),
           query: z.string().optional(),
-          is_archived: z.stringbool().optional(),
-          is_recurring: z.stringbool().optional(),
+          is_archived: queryFlag().optional(),
+          is_recurring: queryFlag().optional(),
           benefit_id: repeated(z.string()),
           visibility: repeated(z.enum(["public", "private", "draft"])),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at"),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, randomId, reachable, repeated, sorting, whereAnyOf, type Endpoint, pgInteger } from "@tollgate/kit";
+import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, queryFlag, randomId, reachable, repeated, sorting, whereAnyOf, type Endpoint, pgInteger } from "@tollgate/kit";
 import type { Billing } from "../billing.js";
 import { metadataInput } from "../api/metadata.js";
 import { revokeBenefits } from "../benefits/granting.js";
@@ -91,7 +91,7 @@ export function refundEndpoints(billing: Billing): Endpoint[] {
           order_id: repeated(z.string()),
           subscription_id: repeated(z.string()),
           customer_id: repeated(z.string()),
-          succeeded: z.stringbool().optional(),
+          succeeded: queryFlag().optional(),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-created_at"),
         }),
         response: RefundList,

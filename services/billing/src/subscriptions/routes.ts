@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, reachable, repeated, sorting, whereAnyOf, type Endpoint, type Knex, pgInteger } from "@tollgate/kit";
+import { defineEndpoint, HttpError, invalidField, pageJson, pageOf, paging, queryFlag, reachable, repeated, sorting, whereAnyOf, type Endpoint, type Knex, pgInteger } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Billing } from "../billing.js";
 import { metadataFilters, whereMetadata } from "../api/metadata.js";
@@ -68,7 +68,7 @@ export function subscriptionEndpoints(billing: Billing): Endpoint[] {
           product_id: repeated(z.string()),
           customer_id: repeated(z.string()),
           discount_id: repeated(z.string()),
-          active: z.stringbool().optional(),
+          active: queryFlag().optional(),
           sorting: sorting(Object.keys(SORTABLE) as (keyof typeof SORTABLE)[], "-started_at"),
         }),
         response: SubscriptionList,
