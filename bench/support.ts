@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
 import type { z } from "zod";
+import { availableParallelism } from "node:os";
 import { connectBus, createDatabase, createLogger, loadServiceConfig, migrateService, identitySigner, generateIdentityKeys, startService, type RunningService, type ServiceConfig, type ServiceDefinition } from "@tollgate/kit";
+import type { CpuUse } from "./cpu.js";
 /** What every benchmark here shares: its settings, its progress lines and how it prints figures. */
 
 /** A positive whole-number setting from the environment, or its default. */
@@ -36,6 +38,23 @@ export function progress(message: string): void {
 
 export const formatRate = (value: number) => `${Math.round(value).toLocaleString("en-US")}/s`;
 export const formatMs = (value: number) => `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+
+/** Other work using this share of a core or more during a measurement disturbs its figures (as in bench/auth). */
+const DISTURBED_CORES = 0.15;
+
+/** Whether other work (CPU none of the measured processes used, or processes outside them) took a share of the machine meanwhile. */
+export const isDisturbed = (cpu: CpuUse | null) => cpu !== null && Math.max(cpu.cores.other ?? 0, cpu.others.reduce((sum, other) => sum + other.cores, 0)) >= DISTURBED_CORES;
+
+/** A measurement's CPU as report lines: each group's share of a core, what else ran, and whether that disturbed it. */
+export function cpuLines(cpu: CpuUse | null, label: (what: string) => string): string[] {
+  if (!cpu) return [];
+  const shares = Object.entries(cpu.cores).map(([group, cores]) => `${group} ${Math.round(cores * 100)} %`);
+  return [
+    `${label("CPU (% of a core)")}${shares.join(", ")}; the machine ${Math.round((cpu.machineCores / availableParallelism()) * 100)} % busy`,
+    ...cpu.others.map((other) => `${label("also running")}${other.command} (pid ${other.pid}): ${Math.round(other.cores * 100)} % of a core`),
+    ...(isDisturbed(cpu) ? [`${label("disturbed")}other work took a share of the machine meanwhile; the figures are slower than a quiet machine's`] : []),
+  ];
+}
 
 const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 

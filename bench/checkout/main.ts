@@ -23,7 +23,7 @@ import { connectBus, createDatabase, identitySigner, generateIdentityKeys } from
 import { freePort } from "../../launcher/src/ports.js";
 import { cpuUse, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
 import { Processes } from "../processes.js";
-import { envInteger, formatMs, formatRate, percentile, progress, withDatabase } from "../support.js";
+import { envInteger, formatMs, formatRate, isDisturbed, percentile, progress, withDatabase } from "../support.js";
 
 const WARMUP = envInteger("BENCH_WARMUP", 300);
 const CHECKOUTS = envInteger("BENCH_CHECKOUTS", 2_000);
@@ -35,8 +35,6 @@ const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:54
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TARGETS = { rate: 100, p99Ms: 250 };
-/** Other work using this share of a core or more during the throughput phase disturbs its figure (as in bench/auth). */
-const DISTURBED_CORES = 0.15;
 const nextYear = new Date().getUTCFullYear() + 1;
 
 const summary = (latencies: number[]) => {
@@ -225,7 +223,7 @@ async function main(): Promise<void> {
       for (const other of cpu.others) console.log(`  also running                  ${other.command} (pid ${other.pid}): ${Math.round(other.cores * 100)} % of a core`);
     }
     // CPU that none of the measured processes used took cores the checkouts could have had.
-    const disturbed = cpu !== null && Math.max(cpu.cores.other ?? 0, cpu.others.reduce((sum, other) => sum + other.cores, 0)) >= DISTURBED_CORES;
+    const disturbed = isDisturbed(cpu);
     console.log(`  confirm → order.paid, saturated     p50 ${formatMs(underLoad.p50)}, p99 ${formatMs(underLoad.p99)}, max ${formatMs(underLoad.max)}`);
     console.log(`  confirm → order.paid at ${STEADY_RATE}/s    p50 ${formatMs(atSteadyRate.p50)}, p99 ${formatMs(atSteadyRate.p99)}, max ${formatMs(atSteadyRate.max)} (${steady.length} checkouts)`);
     console.log(`  targets: ≥ ${TARGETS.rate}/s (${rate >= TARGETS.rate ? "met" : "missed"}${disturbed ? ", disturbed: see 'other' above" : ""}), p99 ≤ ${TARGETS.p99Ms} ms at ${STEADY_RATE}/s (${atSteadyRate.p99 <= TARGETS.p99Ms ? "met" : "missed"})`);

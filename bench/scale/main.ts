@@ -11,10 +11,10 @@
  * /usr/sbin/nats-server) so that restarting it disturbs nobody else.
  */
 import { randomBytes } from "node:crypto";
-import { availableParallelism } from "node:os";
 import { Redis } from "ioredis";
 import { createDatabase } from "@tollgate/kit";
-import { envInteger, formatMs, formatRate, progress, withDatabase } from "../support.js";
+import { cpuLines, envInteger, formatMs, formatRate, progress, withDatabase } from "../support.js";
+import { verdictLines } from "../whole-stack/audit.js";
 import { runScenario } from "./scenario.js";
 
 const SECONDS = envInteger("BENCH_SECONDS", 60);
@@ -22,8 +22,6 @@ const CLIENTS = envInteger("BENCH_CLIENTS", 8);
 const SETTLE_SECONDS = envInteger("BENCH_SETTLE_SECONDS", 120);
 const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-/** Other work using this share of a core or more during the load disturbs its figures (as in bench/auth). */
-const DISTURBED_CORES = 0.15;
 
 async function main(): Promise<number> {
   const interrupted = new AbortController();
@@ -53,23 +51,11 @@ async function main(): Promise<number> {
       progress,
       signal: interrupted.signal,
     });
-    const { cpu } = report;
     console.log(`\nscale: 2 replicas of every service, ${CLIENTS} clients for ${report.seconds.toFixed(1)} s`);
     console.log(`  requests                 ${formatRate(report.requests / report.seconds)} (${report.requests}), p50 ${formatMs(report.p50Ms)}, p99 ${formatMs(report.p99Ms)}`);
     console.log(`  disruptions              ${report.disruptions.map((disruption) => `${disruption.target} at ${(disruption.at / 1000).toFixed(1)} s`).join(", ")}`);
-    if (cpu) {
-      const shares = Object.entries(cpu.cores).map(([group, cores]) => `${group} ${Math.round(cores * 100)} %`);
-      console.log(`  CPU (% of a core)        ${shares.join(", ")}; the machine ${Math.round((cpu.machineCores / availableParallelism()) * 100)} % busy`);
-      for (const other of cpu.others) console.log(`  also running             ${other.command} (pid ${other.pid}): ${Math.round(other.cores * 100)} % of a core`);
-      const disturbed = Math.max(cpu.cores.other ?? 0, cpu.others.reduce((sum, other) => sum + other.cores, 0)) >= DISTURBED_CORES;
-      if (disturbed) console.log("  disturbed: other work took a share of the machine during the load; the rate and latency are lower than a quiet machine's");
-    }
-    for (const verdict of report.verdicts) {
-      console.log(`  ${verdict.broken.length === 0 ? "kept  " : "BROKEN"}  ${verdict.rule}: ${verdict.figure}`);
-      for (const note of verdict.notes) console.log(`            ${note}`);
-      for (const reason of verdict.broken.slice(0, 20)) console.log(`            ${reason}`);
-      if (verdict.broken.length > 20) console.log(`            … and ${verdict.broken.length - 20} more`);
-    }
+    for (const line of cpuLines(report.cpu, (what) => `  ${what.padEnd(25)}`)) console.log(line);
+    for (const line of verdictLines(report.verdicts)) console.log(line);
     return report.verdicts.every((verdict) => verdict.broken.length === 0) ? 0 : 1;
   } catch (error) {
     if (interrupted.signal.aborted) return 130;

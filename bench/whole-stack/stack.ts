@@ -1,8 +1,8 @@
 /**
- * Tollgate with two replicas of every service, as `npm start -- --replicas 2` runs it (the launcher
- * itself, from source), on a NATS server of the run's own, which can be restarted without touching the
- * machine's shared one. It knows each replica's process from the launcher's lines, so one can be
- * killed; the launcher starts it again.
+ * Tollgate with several replicas of every service, as `npm start -- --replicas 2` runs it (the
+ * launcher itself, from source), on a NATS server of the run's own, which can be restarted without
+ * touching the machine's shared one. It knows each process from the launcher's lines, so one can be
+ * killed; the launcher starts it again. Shared by bench/scale and bench/chaos.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -17,17 +17,21 @@ const LAUNCHER = fileURLToPath(new URL("../../launcher/src/main.ts", import.meta
 
 /** One moment the run disturbed on purpose, from when it began until everything it cut off was back. */
 export interface Disruption {
-  /** `billing#1`, or `nats-server`. */
+  /** `billing#1`, `nats-server`, `postgres`, … */
   target: string;
+  /** What was done to it: `killed`, `restarted`, … */
+  what: string;
   /** What happened meanwhile, for the progress lines. */
   detail: string;
   /** performance.now() when the kill or stop was sent. */
   at: number;
-  /** When the process was known to be gone (a replica) or the server was back (NATS). */
+  /** When the fault itself was over: the process known to be gone (the launcher starts it again), the server accepting again. */
+  ended: number;
+  /** Until when a request may have failed for it: a replica gone, the gateway or a server's clients back. */
   until: number;
 }
 
-export interface ScaleStackOptions {
+export interface StackOptions {
   replicas: number;
   databaseUrl: string;
   natsPrefix: string;
@@ -51,7 +55,7 @@ function started(child: ChildProcess): { child: ChildProcess; exited: Promise<vo
 
 const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
-export class ScaleStack {
+export class TollgateStack {
   readonly url: string;
   /** Every replica's current process, by its label (`billing#2`), and every pid any of them ever had. */
   readonly replicas = new Map<string, Replica>();
@@ -64,7 +68,7 @@ export class ScaleStack {
   readonly lines: string[] = [];
 
   private constructor(
-    private readonly options: ScaleStackOptions,
+    private readonly options: StackOptions,
     private readonly port: number,
     readonly nats: PrivateNatsServer,
   ) {
@@ -73,8 +77,8 @@ export class ScaleStack {
   }
 
   /** Starts the run's NATS server, then the launcher; resolves once Tollgate says it is ready. */
-  static async start(options: ScaleStackOptions): Promise<ScaleStack> {
-    const stack = new ScaleStack(options, await freePort(), await PrivateNatsServer.start());
+  static async start(options: StackOptions): Promise<TollgateStack> {
+    const stack = new TollgateStack(options, await freePort(), await PrivateNatsServer.start());
     try {
       await stack.startLauncher();
       return stack;
@@ -89,7 +93,10 @@ export class ScaleStack {
     return [this.launcher?.child.pid, ...this.everyPid].filter((pid): pid is number => pid !== undefined);
   }
 
-  /** SIGKILL to one replica; resolves, with the moments, once the launcher has seen it exit. */
+  /**
+   * SIGKILL to one replica (or the gateway); resolves, with the moments, once the launcher has seen it
+   * exit. The gateway's disruption lasts until it is ready again: nothing reaches Tollgate meanwhile.
+   */
   async kill(label: string): Promise<Disruption> {
     const replica = this.replicas.get(label);
     if (!replica) throw new Error(`no replica ${label}; known: ${[...this.replicas.keys()].join(", ")}`);
@@ -97,15 +104,23 @@ export class ScaleStack {
     const at = performance.now();
     process.kill(replica.pid, "SIGKILL");
     await exited;
-    return { target: label, at, until: performance.now(), detail: `pid ${replica.pid}` };
+    const ended = performance.now();
+    if (label === "gateway") await this.ready(label);
+    return { target: label, what: "killed", at, ended, until: performance.now(), detail: `pid ${replica.pid}` };
   }
 
-  /** Resolves once `label` (`gateway` too) answers /readyz, as it does once it has started again and reached Postgres, NATS and Redis. */
+  /** The processes (replicas and the gateway) that are not wholly ready right now: unready, or degraded (Redis away). */
+  async unready(): Promise<string[]> {
+    const checks = await Promise.all([...this.replicas].map(async ([label, replica]) => ((await whollyReady(replica.url)) ? null : label)));
+    return checks.filter((label): label is string => label !== null);
+  }
+
+  /** Resolves once `label` (`gateway` too) answers /readyz as wholly ready, as it does once it has started again and reached Postgres, NATS and Redis. */
   async ready(label: string, timeoutMs = 60_000): Promise<void> {
     const deadline = performance.now() + timeoutMs;
     while (performance.now() < deadline) {
       const replica = this.replicas.get(label);
-      const ready = replica && (await fetch(`${replica.url}/readyz`).then((response) => response.ok, () => false));
+      const ready = replica && (await whollyReady(replica.url));
       if (ready) return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -113,17 +128,27 @@ export class ScaleStack {
   }
 
   /**
-   * Stops the NATS server (SIGTERM) and starts it again on the same port and store; the disruption
-   * lasts until every process is connected again (its /readyz checks NATS).
+   * Stops the NATS server (SIGTERM), keeps it down for `downMs`, and starts it again on the same port
+   * and store; the disruption lasts until every process is connected again (its /readyz checks NATS).
    */
-  async restartNats(): Promise<Disruption> {
-    const at = performance.now();
-    await this.nats.restart();
+  async restartNats(downMs = 0): Promise<Disruption> {
+    const restart = await this.outage("nats-server", "restarted", () => this.nats.restart(downMs));
     if (this.nats.pid) this.natsPids.add(this.nats.pid);
-    const back = performance.now();
+    return restart;
+  }
+
+  /**
+   * A server every process needs (NATS, Postgres, Redis) stopped and started again by `fault`, which
+   * resolves once it accepts connections; the disruption lasts until every process answers /readyz,
+   * which checks each server it uses.
+   */
+  async outage(target: string, what: string, fault: () => Promise<void>): Promise<Disruption> {
+    const at = performance.now();
+    await fault();
+    const ended = performance.now();
     await Promise.all([...this.replicas.keys()].map((label) => this.ready(label)));
     const until = performance.now();
-    return { target: "nats-server", at, until, detail: `accepting again after ${Math.round(back - at)} ms, every process connected after ${Math.round(until - at)} ms` };
+    return { target, what, at, ended, until, detail: `accepting again after ${Math.round(ended - at)} ms, every process ready after ${Math.round(until - at)} ms` };
   }
 
   /** Stops Tollgate as Ctrl-C would, then the NATS server (removing its store). */
@@ -203,4 +228,12 @@ export class ScaleStack {
     this.lines.push(line);
     this.options.print(line);
   }
+}
+
+/** `/readyz` says `ready`: not unready, and not degraded (serving without Redis). */
+function whollyReady(url: string): Promise<boolean> {
+  return fetch(`${url}/readyz`).then(
+    async (response) => response.ok && ((await response.json()) as { status?: string }).status === "ready",
+    () => false,
+  );
 }

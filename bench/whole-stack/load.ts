@@ -1,8 +1,10 @@
 /**
- * The mixed load of the scale run, through the gateway as browsers and sellers' code send it: people
- * sign up and sign in, make and rename organizations; buyers check out with sandbox cards and start
- * monthly subscriptions; sellers move their test clock a month on, which renews them. Every request
- * is recorded with when it started and ended and how it was answered.
+ * The mixed load of the whole-stack runs (bench/scale, bench/chaos), through the gateway as browsers
+ * and sellers' code send it: people sign up and sign in, make and rename organizations; buyers check
+ * out with sandbox cards (each purchase granting the product's benefit) and start monthly
+ * subscriptions; sellers refund part of an order and move their test clock a month on, which renews
+ * the subscriptions. Every request is recorded with when it started and ended and how it was
+ * answered, and what the load was told was done is kept in a {@link Ledger} for the audit.
  */
 import { randomBytes } from "node:crypto";
 import { WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
@@ -20,6 +22,8 @@ export interface RequestRecord {
   status: number;
   /** The answer's start when it was not a 2xx, or the connection's error. */
   detail: string;
+  /** For a request sent again because the first got no answer: the first, whose disruption explains this one's failure too. */
+  retryOf?: RequestRecord;
 }
 
 /** A request answered with something other than 2xx: the flow it was part of stops there. */
@@ -48,6 +52,16 @@ export interface Gateway {
   site: string;
 }
 
+/** What the load was told was done (a 2xx answer): each must be found done once, whatever failed meanwhile. */
+export interface Ledger {
+  /** Checkouts whose confirmation was accepted: each must end paid, with one order and one charge. */
+  confirmedCheckouts: string[];
+  /** Refunds answered 201, with the Idempotency-Key they were asked with (kept in their metadata). */
+  refunds: { id: string; orderId: string; amount: number; key: string }[];
+}
+
+export const newLedger = (): Ledger => ({ confirmedCheckouts: [], refunds: [] });
+
 /** One browser or API client of the gateway: keeps its cookies and records every request. */
 export class Client {
   private readonly cookies = new Map<string, string>();
@@ -59,14 +73,15 @@ export class Client {
   ) {}
 
   /** Sends a request and answers its JSON; throws {@link RequestFailed} on anything but a 2xx. */
-  async send<Answer>(operation: string, method: string, path: string, options: { body?: unknown; route?: string } = {}): Promise<Answer> {
-    const headers: Record<string, string> = { origin: this.gateway.site };
+  async send<Answer>(operation: string, method: string, path: string, options: { body?: unknown; route?: string; headers?: Record<string, string>; retryOf?: RequestRecord } = {}): Promise<Answer> {
+    const headers: Record<string, string> = { origin: this.gateway.site, ...options.headers };
     if (options.body !== undefined) headers["content-type"] = "application/json";
     if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
     if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
     const startedAt = performance.now();
-    const record: RequestRecord = { operation, route: `${method} ${options.route ?? path}`, service: serviceOf(path), startedAt, endedAt: startedAt, status: 0, detail: "" };
+    const record: RequestRecord = { operation, route: `${method} ${options.route ?? path}`, service: serviceOf(path), startedAt, endedAt: startedAt, status: 0, detail: "", retryOf: options.retryOf };
     this.records.push(record);
+    pending.set(record.service, inFlight(record.service) + 1);
     try {
       const response = await fetch(`${this.gateway.url}${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
       for (const cookie of response.headers.getSetCookie()) {
@@ -87,9 +102,17 @@ export class Client {
       record.endedAt = performance.now();
       record.detail = error instanceof Error ? `${error.message}${error.cause instanceof Error ? `: ${error.cause.message}` : ""}` : String(error);
       throw new RequestFailed(record);
+    } finally {
+      pending.set(record.service, inFlight(record.service) - 1);
     }
   }
 }
+
+/** Requests waiting for their answer, by the service the gateway sends them to. */
+const pending = new Map<string, number>();
+
+/** How many of the load's requests to `service` (`billing`, …, `gateway`) are waiting for their answer right now. */
+export const inFlight = (service: string) => pending.get(service) ?? 0;
 
 /** Runs `work` alone among those given the same lock: a seller's clock never moves while one of its buyers is checking out. */
 export class Lock {
@@ -111,6 +134,7 @@ export class Lock {
 export interface Seller {
   organizationId: string;
   api: Client;
+  /** Its product, which grants one custom benefit to every buyer. */
   product: { id: string };
   /** The shop's webhook endpoint. */
   endpoint: { id: string };
@@ -132,7 +156,8 @@ export async function signUp(gateway: Gateway, records: RequestRecord[], operati
 /**
  * A seller: an owner with an organization, an access token (once billing has heard of the
  * organization), a signed webhook endpoint at the receiver for every event type (its secret handed to
- * `receiver.trust` at once, before the first delivery), and one product: one-time or monthly.
+ * `receiver.trust` at once, before the first delivery), and one product, one-time or monthly, that
+ * grants a custom benefit.
  */
 export async function openShop(gateway: Gateway, records: RequestRecord[], receiver: { url: string; trust(secret: string): void }, kind: "one-time" | "monthly"): Promise<Seller> {
   const { browser } = await signUp(gateway, records, "setup");
@@ -155,13 +180,32 @@ export async function openShop(gateway: Gateway, records: RequestRecord[], recei
   const product = await api.send<{ id: string }>("setup", "POST", "/v1/products/", {
     body: kind === "monthly" ? { name: "Pro (monthly)", recurring_interval: "month", prices } : { name: "E-book", prices },
   });
+  const benefit = await api.send<{ id: string }>("setup", "POST", "/v1/benefits/", { body: { type: "custom", description: "Priority support", properties: { note: "Write to us" } } });
+  await api.send("setup", "POST", `/v1/products/${product.id}/benefits`, { body: { benefits: [benefit.id] } });
   return { organizationId: organization.id, api, product, endpoint, lock: new Lock() };
 }
 
-const SELLER_SCOPES = ["products:read", "products:write", "checkouts:read", "checkouts:write", "orders:read", "subscriptions:read", "subscriptions:write", "webhooks:read", "webhooks:write"];
+const SELLER_SCOPES = [
+  "products:read",
+  "products:write",
+  "benefits:read",
+  "benefits:write",
+  "checkouts:read",
+  "checkouts:write",
+  "orders:read",
+  "refunds:read",
+  "refunds:write",
+  "subscriptions:read",
+  "subscriptions:write",
+  "webhooks:read",
+  "webhooks:write",
+];
 
-/** A buyer pays for the seller's product with the 4242 card, then waits (as the checkout page does) until it has succeeded. */
-export async function checkOut(gateway: Gateway, records: RequestRecord[], seller: Seller, operation: string): Promise<void> {
+/**
+ * A buyer pays for the seller's product with the 4242 card, then waits (as the checkout page does)
+ * until it has succeeded; answers the checkout's id and the status it was last seen in.
+ */
+export async function checkOut(gateway: Gateway, records: RequestRecord[], ledger: Ledger, seller: Seller, operation: string): Promise<{ id: string; status: string }> {
   const buyer = new Client(gateway, records);
   const checkout = await seller.api.send<{ id: string; client_secret: string }>(operation, "POST", "/v1/checkouts/", { body: { products: [seller.product.id] } });
   const token = await buyer.send<{ id: string }>(operation, "POST", "/v1/sandbox/confirmation-tokens", { body: { card_number: "4242424242424242", exp_month: 12, exp_year: nextYear, cvc: "123" } });
@@ -170,18 +214,56 @@ export async function checkOut(gateway: Gateway, records: RequestRecord[], selle
     route: "/v1/checkouts/client/{secret}/confirm",
     body: { customer_email: newEmail("buyer"), customer_billing_address: { country: "US", state: "NY", postal_code: "10001" }, confirmation_token_id: token.id },
   });
-  for (let poll = 0; poll < 150; poll++) {
-    const { status } = await buyer.send<{ status: string }>(operation, "GET", page, { route: "/v1/checkouts/client/{secret}" });
-    if (status !== "confirmed") return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  ledger.confirmedCheckouts.push(checkout.id);
+  let status = "confirmed";
+  for (let poll = 0; poll < 150 && status === "confirmed"; poll++) {
+    if (poll > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    ({ status } = await buyer.send<{ status: string }>(operation, "GET", page, { route: "/v1/checkouts/client/{secret}" }));
+  }
+  return { id: checkout.id, status };
+}
+
+/** How often, and how far apart, a refund whose answer did not come is asked for again (with the same key). */
+const REFUND_ATTEMPTS = 15;
+const REFUND_RETRY_MS = 1_000;
+
+/**
+ * A buyer's order, refunded in part by its seller as Polar's SDK would, with an Idempotency-Key: a
+ * refund whose answer was lost (a 5xx, no answer) is asked for again with the same key, so it is
+ * made once however often it is sent. One that never got an answer is left out of the ledger.
+ */
+async function refund(gateway: Gateway, records: RequestRecord[], ledger: Ledger, seller: Seller, operation: string): Promise<void> {
+  const checkout = await checkOut(gateway, records, ledger, seller, operation);
+  if (checkout.status !== "succeeded") return;
+  const orders = await seller.api.send<{ items: { id: string }[] }>(operation, "GET", `/v1/orders/?checkout_id=${checkout.id}`, { route: "/v1/orders/?checkout_id={id}" });
+  const order = orders.items[0];
+  if (!order) throw new Error(`checkout ${checkout.id} succeeded without an order`);
+  const key = `refund-${runId}-${++people}`;
+  const body = { order_id: order.id, reason: "customer_request", amount: REFUND_AMOUNT, metadata: { load_key: key } };
+  let first: RequestRecord | undefined;
+  for (let attempt = 0; attempt < REFUND_ATTEMPTS; attempt++) {
+    if (first) await new Promise((resolve) => setTimeout(resolve, REFUND_RETRY_MS));
+    try {
+      const made = await seller.api.send<{ id: string }>(operation, "POST", "/v1/refunds/", { body, headers: { "idempotency-key": key }, retryOf: first });
+      ledger.refunds.push({ id: made.id, orderId: order.id, amount: REFUND_AMOUNT, key });
+      return;
+    } catch (error) {
+      // Asked again: no answer, a failure of ours, or the first attempt still counted as in progress.
+      if (!(error instanceof RequestFailed) || !(error.record.status === 0 || error.record.status >= 500 || error.record.status === 409)) throw error;
+      first ??= error.record;
+    }
   }
 }
+
+/** Part of the one-time product's 1,900: a refund leaves the rest of the order paid. */
+const REFUND_AMOUNT = 500;
 
 /** Everything a client of the mix can do, and how often, out of the weights' sum. */
 const MIX = [
   { operation: "sign-up", weight: 3 },
   { operation: "organization", weight: 2 },
   { operation: "checkout", weight: 4 },
+  { operation: "refund", weight: 1 },
   { operation: "subscribe", weight: 2 },
   { operation: "renew", weight: 1 },
 ] as const;
@@ -195,9 +277,9 @@ export interface Shops {
 
 /**
  * One client of the mix until `until()` says stop: each round picks an operation by weight. A failed
- * request ends its round (it is in the records); the client goes on with the next.
+ * request ends its round (it is in the records); the client goes on with the next after a pause.
  */
-export async function runClient(gateway: Gateway, records: RequestRecord[], shops: Shops, until: () => boolean): Promise<void> {
+export async function runClient(gateway: Gateway, records: RequestRecord[], ledger: Ledger, shops: Shops, until: () => boolean): Promise<void> {
   let person: Awaited<ReturnType<typeof signUp>> | null = null;
   const total = MIX.reduce((sum, entry) => sum + entry.weight, 0);
   const pick = <Item>(items: Item[]): Item => {
@@ -219,16 +301,22 @@ export async function runClient(gateway: Gateway, records: RequestRecord[], shop
         const created = await person.browser.send<{ id: string }>(operation, "POST", "/api/auth/organization/create", { body: { name: `Org ${slug}`, slug } });
         await person.browser.send(operation, "POST", "/api/auth/organization/update", { body: { organizationId: created.id, data: { name: `Renamed ${slug}` } } });
       } else if (operation === "checkout") {
-        await checkOut(gateway, records, pick(shops.oneTime), operation);
+        await checkOut(gateway, records, ledger, pick(shops.oneTime), operation);
+      } else if (operation === "refund") {
+        await refund(gateway, records, ledger, pick(shops.oneTime), operation);
       } else if (operation === "subscribe") {
         const seller = pick(shops.monthly);
-        await seller.lock.hold(() => checkOut(gateway, records, seller, operation));
+        await seller.lock.hold(() => checkOut(gateway, records, ledger, seller, operation));
       } else {
         const seller = pick(shops.monthly);
         await seller.lock.hold(() => seller.api.send(operation, "POST", `/v1/sandbox/clock/${seller.organizationId}/advance`, { route: "/v1/sandbox/clock/{organization}/advance", body: { days: 31 } }));
       }
     } catch (error) {
       if (!(error instanceof RequestFailed)) throw error;
+      // As a person or a seller's code would, rather than hammer a service that is down.
+      await new Promise((resolve) => setTimeout(resolve, PAUSE_AFTER_FAILURE_MS));
     }
   }
 }
+
+const PAUSE_AFTER_FAILURE_MS = 500;
