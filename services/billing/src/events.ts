@@ -1,4 +1,4 @@
-import type { Knex, Outbox } from "@tollgate/kit";
+import type { Knex, Outbox, UnitOfWork } from "@tollgate/kit";
 import { billingEvents, type EventEnvelope, type WebhookEventType } from "@tollgate/proto";
 
 /** The envelopes announcing `payload` as billing events of the types given, in that order. */
@@ -49,4 +49,16 @@ export class ChangeSet {
   write(): Promise<number[]> {
     return this.outbox.write(this.db, this.changes, this.envelopes, { prepared: !this.shape.batch });
   }
+}
+
+/**
+ * Announces `payload` (the resource as the API shows it) as billing events of the types given, in
+ * that order, with the unit's other changes: the one way billing tells sellers' webhooks.
+ */
+export function announceBilling(unit: UnitOfWork, type: WebhookEventType | WebhookEventType[], organizationId: string, payload: object): void {
+  const types = Array.isArray(type) ? type : [type];
+  unit.announce(
+    types.map((each) => billingEvents[each]),
+    { organization_id: organizationId, payload: payload as Record<string, unknown> },
+  );
 }

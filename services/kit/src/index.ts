@@ -11,6 +11,7 @@ export { migrate, pendingMigrations } from "./db/migrate.js";
 export type { Migration, Migrations } from "./db/migrations.js";
 export { connectBus, ensureEventStream, natsConnectOptions, natsSettingsOf, type BusConnection, type NatsSettings } from "./bus/connection.js";
 export { Outbox, OutboxRelay, type OutboxRelayOptions, type PendingEvent } from "./bus/outbox.js";
+export { UnitOfWork, Units, type UnitOptions } from "./bus/unit-of-work.js";
 export {
   EventConsumer,
   on,
@@ -70,6 +71,7 @@ export {
   type RunningService,
   type ServiceConfig,
   type ServiceContext,
+  type ServiceParts,
   type ServiceDefinition,
   type Worker,
 } from "./service.js";

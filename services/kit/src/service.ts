@@ -14,6 +14,7 @@ import type { Migrations } from "./db/migrations.js";
 import { connectBus, ensureEventStream, natsSettingsOf, type BusConnection } from "./bus/connection.js";
 import { EventConsumer, PostgresConsumerStore, type ConsumerDefinition } from "./bus/consumer.js";
 import { Outbox, OutboxRelay } from "./bus/outbox.js";
+import { Units } from "./bus/unit-of-work.js";
 import { request, respond } from "./bus/rpc.js";
 import { closeServer, createHttpApp, listen, serveMetrics } from "./http/app.js";
 import type { ErrorContract } from "./http/errors.js";
@@ -31,6 +32,8 @@ export interface ServiceContext<Config> {
   db: Knex;
   bus: BusConnection;
   outbox: Outbox;
+  /** Units of work over `db` and `outbox`: the one way to change state, announce it and act after commit. */
+  units: Units;
   metrics: Metrics;
   /** Present when the definition sets `redis: true`. */
   redis: Redis | null;
@@ -48,7 +51,10 @@ export interface ServiceContext<Config> {
 
 type NoExtraEnv = z.ZodObject<Record<never, never>>;
 
-export interface ServiceDefinition<Env extends z.ZodObject = NoExtraEnv> {
+/** What a service's routes, consumers, responders and workers are given: the context, and the parts its `setup` built. */
+export type ServiceParts<Config, App> = ServiceContext<Config> & { app: App };
+
+export interface ServiceDefinition<Env extends z.ZodObject = NoExtraEnv, App = undefined> {
   /** The NATS queue group, the event `source` and the log `service` field. */
   name: string;
   /** The Postgres schema it owns (overridable with DATABASE_SCHEMA). */
@@ -59,12 +65,17 @@ export interface ServiceDefinition<Env extends z.ZodObject = NoExtraEnv> {
   /** Extra environment variables this service reads, on top of the common ones. */
   env?: Env;
   redis?: boolean;
-  consumers?(context: ServiceContext<ServiceConfig<Env>>): ConsumerDefinition[];
+  /**
+   * Builds the service's own parts once, from the context, before anything else is asked of the
+   * definition: the one composition root, handed to every hook below as `context.app`.
+   */
+  setup?(context: ServiceContext<ServiceConfig<Env>>): App;
+  consumers?(context: ServiceParts<ServiceConfig<Env>, App>): ConsumerDefinition[];
   /** Registers NATS request handlers with `context.respond`. */
-  responders?(context: ServiceContext<ServiceConfig<Env>>): void;
-  routes?(router: Router, context: ServiceContext<ServiceConfig<Env>>): void;
+  responders?(context: ServiceParts<ServiceConfig<Env>, App>): void;
+  routes?(router: Router, context: ServiceParts<ServiceConfig<Env>, App>): void;
   /** Background work driven from Postgres rows (mail delivery, sweeps); started and stopped with the service. */
-  workers?(context: ServiceContext<ServiceConfig<Env>>): Worker[];
+  workers?(context: ServiceParts<ServiceConfig<Env>, App>): Worker[];
 }
 
 export interface Worker {
@@ -87,14 +98,14 @@ function baseConfigSchema(schema: string, defaultPort: number) {
 export type BaseServiceConfig = z.output<ReturnType<typeof baseConfigSchema>>;
 export type ServiceConfig<Env extends z.ZodObject = NoExtraEnv> = BaseServiceConfig & z.output<Env>;
 
-export function defineService<Env extends z.ZodObject = NoExtraEnv>(
-  definition: ServiceDefinition<Env>,
-): ServiceDefinition<Env> {
+export function defineService<Env extends z.ZodObject = NoExtraEnv, App = undefined>(
+  definition: ServiceDefinition<Env, App>,
+): ServiceDefinition<Env, App> {
   return definition;
 }
 
-export function loadServiceConfig<Env extends z.ZodObject>(
-  definition: ServiceDefinition<Env>,
+export function loadServiceConfig<Env extends z.ZodObject, App>(
+  definition: ServiceDefinition<Env, App>,
   environment: Record<string, string | undefined> = process.env,
 ): ServiceConfig<Env> {
   const schema = baseConfigSchema(definition.schema, definition.defaultPort).extend(definition.env?.shape ?? {});
@@ -102,7 +113,7 @@ export function loadServiceConfig<Env extends z.ZodObject>(
 }
 
 /** The `main` of a service: `serve` (default), `migrate` or `wait-for-migrations`. */
-export function runService<Env extends z.ZodObject>(definition: ServiceDefinition<Env>): void {
+export function runService<Env extends z.ZodObject, App>(definition: ServiceDefinition<Env, App>): void {
   runProgram({
     name: definition.name,
     loadConfig: () => loadServiceConfig(definition),
@@ -114,19 +125,19 @@ export function runService<Env extends z.ZodObject>(definition: ServiceDefinitio
   });
 }
 
-export interface RunningService<Config> {
+export interface RunningService<Config, App = unknown> {
   url: string;
   /** Where Prometheus scrapes /metrics (METRICS_PORT), if anywhere. */
   metricsUrl: string | null;
   server: Server;
-  context: ServiceContext<Config>;
+  context: ServiceParts<Config, App>;
   /** Graceful stop: refuse new work, finish in-flight requests and events, close connections. */
   stop(): Promise<void>;
 }
 
 /** Applies the service's migrations to its schema (the `migrate` command). */
-export async function migrateService<Env extends z.ZodObject>(
-  definition: ServiceDefinition<Env>,
+export async function migrateService<Env extends z.ZodObject, App>(
+  definition: ServiceDefinition<Env, App>,
   config: ServiceConfig<Env>,
   logger: Logger,
 ): Promise<void> {
@@ -146,7 +157,7 @@ const MIGRATIONS_POLL_MS = 2_000;
  * command). A pod's init container runs it while the release's migration Job runs, so the new
  * release never serves on the old schema; it only reads, and waits out a database that is not up yet.
  */
-export async function waitForMigrations<Env extends z.ZodObject>(definition: ServiceDefinition<Env>, config: ServiceConfig<Env>, logger: Logger): Promise<void> {
+export async function waitForMigrations<Env extends z.ZodObject, App>(definition: ServiceDefinition<Env, App>, config: ServiceConfig<Env>, logger: Logger): Promise<void> {
   const schema = config.DATABASE_SCHEMA;
   for (;;) {
     const pending = await pendingMigrations({ url: config.DATABASE_URL, schema }, definition.migrations).catch((error: unknown) => {
@@ -162,11 +173,11 @@ export async function waitForMigrations<Env extends z.ZodObject>(definition: Ser
   }
 }
 
-export async function startService<Env extends z.ZodObject>(
-  definition: ServiceDefinition<Env>,
+export async function startService<Env extends z.ZodObject, App>(
+  definition: ServiceDefinition<Env, App>,
   config: ServiceConfig<Env>,
   logger: Logger = createLogger({ service: definition.name, level: config.LOG_LEVEL }),
-): Promise<RunningService<ServiceConfig<Env>>> {
+): Promise<RunningService<ServiceConfig<Env>, App>> {
   const metrics = new Metrics(definition.name);
   const schema = config.DATABASE_SCHEMA;
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -193,7 +204,8 @@ export async function startService<Env extends z.ZodObject>(
     if (redis) cleanup.push(() => redis.quit());
 
     const subscriptions: Subscription[] = [];
-    const context: ServiceContext<ServiceConfig<Env>> = {
+    const outbox = new Outbox(definition.name, schema, bus.names);
+    const base: ServiceContext<ServiceConfig<Env>> = {
       config,
       logger,
       db,
@@ -201,12 +213,14 @@ export async function startService<Env extends z.ZodObject>(
       metrics,
       redis,
       identity: identityVerifier(config.IDENTITY_VERIFY_KEYS),
-      outbox: new Outbox(definition.name, schema, bus.names),
+      outbox,
+      units: new Units(db, outbox, logger),
       request: (requestDefinition, payload) => request(bus, requestDefinition, payload),
       respond: (requestDefinition, handler) => {
         subscriptions.push(respond(bus, requestDefinition, { queue: definition.name, logger }, handler));
       },
     };
+    const context: ServiceParts<ServiceConfig<Env>, App> = { ...base, app: definition.setup ? definition.setup(base) : (undefined as App) };
 
     const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, schema, bus, logger, metrics, pollIntervalMs: config.OUTBOX_POLL_MS });
     await relay.start();

@@ -81,11 +81,11 @@ export function testLogger(service: string, level: string): Logger {
 }
 
 /** Runs a service in this process on a free port, against the test environment. */
-export function startTestService<Env extends z.ZodObject>(
-  definition: ServiceDefinition<Env>,
+export function startTestService<Env extends z.ZodObject, App>(
+  definition: ServiceDefinition<Env, App>,
   environment: TestEnvironment,
   overrides: Record<string, string> = {},
-): Promise<RunningService<ServiceConfig<Env>>> {
+): Promise<RunningService<ServiceConfig<Env>, App>> {
   const config = loadServiceConfig(definition, { ...environment.env, PORT: "0", HOST: "127.0.0.1", ...overrides });
   return startService(definition, config, testLogger(definition.name, config.LOG_LEVEL));
 }
