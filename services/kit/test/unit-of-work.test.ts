@@ -75,8 +75,9 @@ describe("a unit of work", () => {
 
   it("without a transaction, writes what it gathered in one statement, which commits whole or not at all", async () => {
     await units.run(
-      async (unit) => {
+      (unit) => {
         unit.change(unit.db("items").insert({ id: 5, state: "made" })).announce(itemMade, { item: 5 });
+        return Promise.resolve();
       },
       { transaction: false },
     );
@@ -84,8 +85,9 @@ describe("a unit of work", () => {
     // The second insert breaks the key: neither row nor event is written.
     await expect(
       units.run(
-        async (unit) => {
+        (unit) => {
           unit.change(unit.db("items").insert({ id: 6, state: "made" }), unit.db("items").insert({ id: 5, state: "again" })).announce(itemMade, { item: 6 });
+          return Promise.resolve();
         },
         { transaction: false },
       ),

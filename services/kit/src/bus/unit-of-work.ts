@@ -34,7 +34,7 @@ export class UnitOfWork {
 
   /** Announces `data` as an event of each definition given, in that order. */
   announce<Data extends z.ZodType<Record<string, unknown>>>(events: EventDefinition<string, Data> | EventDefinition<string, Data>[], data: z.input<Data>): this {
-    for (const event of Array.isArray(events) ? events : [events]) this.events.push({ event, data } as PendingEvent);
+    for (const event of Array.isArray(events) ? events : [events]) this.events.push({ event, data });
     return this;
   }
 
