@@ -59,8 +59,8 @@ export function cpuLines(cpu: CpuUse | null, label: (what: string) => string): s
 const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** A service started in the bench's own process on a database and NATS prefix of its own, and how to call it as the gateway would. */
-export interface BenchService<Env extends z.ZodObject> {
-  service: RunningService<ServiceConfig<Env>>;
+export interface BenchService<Env extends z.ZodObject, App = unknown> {
+  service: RunningService<ServiceConfig<Env>, App>;
   /** The request headers of a caller, signed as the gateway signs them. */
   as(claims: IdentityClaims): Record<string, string>;
   /** Stops the service, then drops its database and event stream. */
@@ -68,7 +68,7 @@ export interface BenchService<Env extends z.ZodObject> {
 }
 
 /** Starts `definition` for a bench: a fresh database `bench_<name>_<id>` and NATS prefix, migrated, quiet logs. */
-export async function startBenchService<Env extends z.ZodObject>(name: string, definition: ServiceDefinition<Env>, env: Record<string, string> = {}): Promise<BenchService<Env>> {
+export async function startBenchService<Env extends z.ZodObject, App>(name: string, definition: ServiceDefinition<Env, App>, env: Record<string, string> = {}): Promise<BenchService<Env, App>> {
   const id = randomBytes(4).toString("hex");
   const database = `bench_${name}_${id}`;
   const identityKeys = generateIdentityKeys();

@@ -195,7 +195,11 @@ function createRelay(bench: Bench, bus: BusConnection): { relay: OutboxRelay; pu
 async function commitEvents(bench: Bench, count: number): Promise<string[]> {
   return bench.db.transaction(async (trx) => {
     const ids: string[] = [];
-    for (let i = 0; i < count; i++) ids.push((await bench.outbox.emit(trx, orderPaid, sampleOrder())).id);
+    for (let i = 0; i < count; i++) {
+      const envelopes = bench.outbox.envelopes([{ event: orderPaid, data: sampleOrder() }]);
+      await bench.outbox.write(trx, [], envelopes);
+      ids.push(...envelopes.map((envelope) => envelope.id));
+    }
     return ids;
   });
 }

@@ -7,6 +7,7 @@ export { connectRedis } from "./redis.js";
 export { runProgram, type ProgramOptions } from "./program.js";
 export { createDatabase, type Knex } from "./db/connection.js";
 export { prepared } from "./db/prepared.js";
+export { claim, claimableSql, claimStatement, heldSql, release, takeSql, whileHeld, type Claimed, type Lease, type Statement } from "./db/leases.js";
 export { migrate, pendingMigrations } from "./db/migrate.js";
 export type { Migration, Migrations } from "./db/migrations.js";
 export { connectBus, ensureEventStream, natsConnectOptions, natsSettingsOf, type BusConnection, type NatsSettings } from "./bus/connection.js";

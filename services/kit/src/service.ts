@@ -231,7 +231,7 @@ export async function startService<Env extends z.ZodObject, App>(
       for (const subscription of subscriptions) await subscription.drain();
     });
 
-    const store = new PostgresConsumerStore(db, logger);
+    const store = new PostgresConsumerStore(db, outbox, logger);
     const workers = definition.workers?.(context) ?? [];
     // Registered first, so workers already running are stopped if a later one fails to start.
     cleanup.push(() => Promise.all(workers.map((worker) => worker.stop())));

@@ -12,6 +12,7 @@ import {
   PostgresConsumerStore,
   migrate,
   on,
+  Outbox,
   type BusConnection,
   type ConsumerDefinition,
   type Knex,
@@ -20,6 +21,7 @@ import { createTestEnvironment, freePort, type TestEnvironment } from "@tollgate
 import { narrowestFilter } from "../src/bus/consumer.js";
 
 const itemCreated = defineEvent("test.item_created", z.object({ item: z.number().int() }));
+const itemCounted = defineEvent("test.item_counted", z.object({ item: z.number().int() }));
 const SCHEMA = "consumer_test";
 const logger = createLogger({ service: "consumer-test", level: "silent" });
 
@@ -93,7 +95,7 @@ async function startConsumer(
         }),
       ],
     },
-    { store: new PostgresConsumerStore(db, logger), bus: await connect(), logger, metrics },
+    { store: new PostgresConsumerStore(db, new Outbox("consumer-test", SCHEMA, publisher.names), logger), bus: await connect(), logger, metrics },
   );
   await consumer.start();
   return { consumer, metrics };
@@ -238,6 +240,42 @@ describe("durable consumers", () => {
     } finally {
       await consumer.stop();
       await away.destroy();
+    }
+  });
+
+  it("gives handlers a unit of work: its changes and events commit with the inbox mark, and its after-commit effects run once", async () => {
+    const woken: number[] = [];
+    const metrics = new Metrics("consumer-test-unit");
+    const consumer = new EventConsumer(
+      {
+        name: "unit",
+        batchSize: 5,
+        retryDelaysMs: [50],
+        handlers: [
+          on(itemCreated, (event, { unit }) => {
+            unit
+              .change(unit.db("effects").insert({ event_id: event.id, replica: "unit", item: event.data.item }))
+              .announce(itemCounted, { item: event.data.item })
+              .afterCommit(() => woken.push(event.data.item));
+            return Promise.resolve();
+          }),
+        ],
+      },
+      { store: new PostgresConsumerStore(db, new Outbox("consumer-test", SCHEMA, publisher.names), logger), bus: await connect(), logger, metrics },
+    );
+    await consumer.start();
+    try {
+      const event = envelope(7);
+      await publish(event);
+      await publish(event);
+      await until(async () => woken.length === 1 && (await effectCount()) === 1);
+      const announced = await db("outbox").whereRaw("envelope->>'type' = ?", [itemCounted.type]).select("envelope");
+      expect(announced.map((row: { envelope: { data: unknown } }) => row.envelope.data)).toEqual([{ item: 7 }]);
+      // The repeat was a duplicate: nothing more written, nothing woken.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(woken).toEqual([7]);
+    } finally {
+      await consumer.stop();
     }
   });
 

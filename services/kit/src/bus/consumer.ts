@@ -13,10 +13,17 @@ import { isDatabaseUnreachable, type Knex } from "../db/connection.js";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
 import type { BusConnection } from "./connection.js";
+import type { Outbox } from "./outbox.js";
+import { UnitOfWork } from "./unit-of-work.js";
 
 export interface HandlerContext {
   /** The consumer's transaction: the handler's writes, its outbox events and the inbox mark commit together. */
   trx: Knex.Transaction;
+  /**
+   * A unit of work over that transaction, for handlers that change state as the service's routes do:
+   * what it gathers is written before the commit, and its after-commit effects run once it is committed.
+   */
+  unit: UnitOfWork;
   logger: Logger;
 }
 
@@ -84,11 +91,14 @@ export interface ConsumerStore<Context> {
 export class PostgresConsumerStore implements ConsumerStore<HandlerContext> {
   constructor(
     private readonly db: Knex,
+    private readonly outbox: Outbox,
     private readonly logger: Logger,
   ) {}
 
-  apply(consumer: string, applications: Application<HandlerContext>[]): Promise<Outcome[]> {
-    return this.db.transaction(async (trx) => {
+  async apply(consumer: string, applications: Application<HandlerContext>[]): Promise<Outcome[]> {
+    let unit: UnitOfWork | undefined;
+    const outcomes = await this.db.transaction(async (trx) => {
+      unit = new UnitOfWork(trx, this.outbox, { batch: applications.length > 1 });
       const rows = applications.map(({ event }) => ({ consumer, event_id: event.id }));
       const inserted = await trx("inbox").insert(rows).onConflict(["consumer", "event_id"]).ignore().returning<{ event_id: string }[]>("event_id");
       // An id the bus handed over twice in one batch is new only the first time.
@@ -99,11 +109,14 @@ export class PostgresConsumerStore implements ConsumerStore<HandlerContext> {
           outcomes.push("duplicate");
           continue;
         }
-        await run({ trx, logger: this.logger.child({ event: event.id, type: event.type }) });
+        await run({ trx, unit, logger: this.logger.child({ event: event.id, type: event.type }) });
         outcomes.push("applied");
       }
+      await unit.write();
       return outcomes;
     });
+    unit?.runCommitted(this.logger);
+    return outcomes;
   }
 
   async deadLetter(letter: DeadLetter): Promise<void> {

@@ -14,8 +14,8 @@ const notifyChannel = (schema: string) => `${schema}_outbox`;
 const RELISTEN_DELAY_MS = 1_000;
 
 /**
- * Writes events into the service's outbox inside the caller's transaction, so an event exists
- * exactly when the state change that caused it commits.
+ * Writes events into the service's outbox with the changes they announce, so an event exists exactly
+ * when the state change that caused it commits. Services write through a unit of work (unit-of-work.ts).
  */
 export class Outbox {
   constructor(
@@ -23,26 +23,6 @@ export class Outbox {
     private readonly schema: string,
     private readonly names: BusNames,
   ) {}
-
-  async emit<Data extends z.ZodType<Record<string, unknown>>>(
-    trx: Knex.Transaction,
-    event: EventDefinition<string, Data>,
-    data: z.input<Data>,
-  ): Promise<EventEnvelope> {
-    const [envelope] = await this.emitEach(trx, [event], data);
-    if (!envelope) throw new Error(`${event.type} was not written`);
-    return envelope;
-  }
-
-  /**
-   * Writes one event of each definition given, all with the same data and in that order, in one
-   * statement: for a change that several events announce (Polar's order.updated then order.paid).
-   */
-  async emitEach<Data extends z.ZodType<Record<string, unknown>>>(trx: Knex.Transaction, events: EventDefinition<string, Data>[], data: z.input<Data>): Promise<EventEnvelope[]> {
-    const envelopes = this.envelopes(events.map((event) => ({ event, data })));
-    await this.write(trx, [], envelopes);
-    return envelopes;
-  }
 
   /** Validated envelopes for events to be written with {@link write}, numbered in the order given. */
   envelopes(events: PendingEvent[]): EventEnvelope[] {

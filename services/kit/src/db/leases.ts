@@ -1,0 +1,122 @@
+import type { Knex } from "./connection.js";
+
+/**
+ * A table of work items, each due at its `runAt` and taken by one replica at a time for a while:
+ * the replica that claims an item holds it until `leased_until`, does the slow part (a network
+ * call) outside any transaction, then settles it only if it still holds it. One that dies lets its
+ * items go when their leases end. The table has a `leased_until timestamptz` column.
+ *
+ * The SQL below names the table's row `item` unless said otherwise; the fragments take the alias.
+ */
+export interface Lease {
+  table: string;
+  /** The column naming an item. */
+  key: string;
+  /** When an item is due; `run_at` unless said. */
+  runAt?: string;
+  /**
+   * The column counting an item's claims (`attempts` unless said), which also tells one claim from
+   * the next: a replica still holds an item while the count is the one its claim returned. Null for
+   * a table that counts its attempts otherwise; a claim is then told by its lease's end.
+   */
+  attempts?: string | null;
+  /** A column set to now() whenever a claim changes an item (`modified_at`). */
+  touched?: string;
+  /** What an item is while it is still work to do (not settled), over `alias`. */
+  pending?: (alias: string) => string;
+  /** The moment items are due by, over `alias`; now() unless said (a seller's test clock moves it). */
+  dueBy?: (alias: string) => string;
+}
+
+/** SQL text and its bindings, to run or to embed in a larger statement. */
+export interface Statement {
+  sql: string;
+  bindings: Knex.RawBinding[];
+}
+
+/**
+ * An item as a claim returned it: its key and its mark, which tells this claim from the next — its
+ * claim count, or for a lease that counts none, its `leased_until` as claimed.
+ */
+export interface Claimed {
+  key: string;
+  mark: number | Date;
+}
+
+const runAtOf = (lease: Lease) => lease.runAt ?? "run_at";
+const attemptsOf = (lease: Lease) => (lease.attempts === undefined ? "attempts" : lease.attempts);
+const pendingOf = (lease: Lease, alias: string) => (lease.pending ? ` and ${lease.pending(alias)}` : "");
+
+/** The condition of an item (as `alias`) that is due and that no replica holds. */
+export function claimableSql(lease: Lease, alias: string): string {
+  const dueBy = lease.dueBy ? lease.dueBy(alias) : "now()";
+  return `${alias}.${runAtOf(lease)} <= ${dueBy} and (${alias}.leased_until is null or ${alias}.leased_until < now())${pendingOf(lease, alias)}`;
+}
+
+/** The SET list of a claim of the item as `alias`: held for `leaseMs`, its claim counted. */
+export function takeSql(lease: Lease, alias: string, leaseMs: number): Statement {
+  const attempts = attemptsOf(lease);
+  // To the millisecond, so the lease's end as JavaScript reads it back still tells this claim.
+  const sets = [`leased_until = date_trunc('milliseconds', now() + make_interval(secs => ?))`];
+  if (attempts) sets.push(`${attempts} = ${alias}.${attempts} + 1`);
+  if (lease.touched) sets.push(`${lease.touched} = now()`);
+  return { sql: sets.join(", "), bindings: [leaseMs / 1000] };
+}
+
+/**
+ * The guard of a settlement: the item (as `alias`) is still pending and still held by the claim
+ * whose mark is `claimedMark` (SQL: a binding `?` or a column; see Claimed). A replica whose lease
+ * ran out and whose item was claimed again since finds the mark moved on.
+ */
+export function heldSql(lease: Lease, alias: string, claimedMark: string): string {
+  const attempts = attemptsOf(lease);
+  const held = attempts ? `${alias}.leased_until is not null and ${alias}.${attempts} = ${claimedMark}` : `${alias}.leased_until = ${claimedMark}`;
+  return held + pendingOf(lease, alias);
+}
+
+/**
+ * The claim of up to `limit` due items, oldest due first, for `leaseMs`, as one UPDATE … RETURNING
+ * (of `returning`, over `item`; all its columns unless said) that a caller may embed in a CTE.
+ * SKIP LOCKED lets replicas claim side by side without taking the same item. `where` narrows the
+ * items (SQL over `item`).
+ */
+export function claimStatement(lease: Lease, options: { limit: number; leaseMs: number; where?: Statement; returning?: string }): Statement {
+  const { table, key } = lease;
+  const take = takeSql(lease, "item", options.leaseMs);
+  const narrowed = options.where ? ` and ${options.where.sql}` : "";
+  return {
+    sql: `update ${table} item set ${take.sql}
+     where item.${key} in (
+       select item.${key} from ${table} item
+       where ${claimableSql(lease, "item")}${narrowed}
+       order by item.${runAtOf(lease)} limit ? for update skip locked)
+     returning ${options.returning ?? "item.*"}`,
+    bindings: [...take.bindings, ...(options.where?.bindings ?? []), options.limit],
+  };
+}
+
+/** Claims due items (see claimStatement) and returns them. */
+export async function claim<Row>(db: Knex, lease: Lease, options: { limit: number; leaseMs: number; where?: Statement }): Promise<Row[]> {
+  const { sql, bindings } = claimStatement(lease, options);
+  const { rows } = await db.raw<{ rows: Row[] }>(sql, bindings);
+  return rows;
+}
+
+/** Lets go of claimed items that were not worked on after all, as if they had not been claimed. */
+export async function release(db: Knex, lease: Lease, items: (Claimed & { mark: number })[]): Promise<void> {
+  const attempts = attemptsOf(lease);
+  if (items.length === 0) return;
+  if (!attempts) throw new Error(`a lease on ${lease.table} counts no claims, so a claim of it cannot be undone`);
+  const sets = [`leased_until = null`, `${attempts} = item.${attempts} - 1`];
+  if (lease.touched) sets.push(`${lease.touched} = now()`);
+  await db.raw(
+    `update ${lease.table} item set ${sets.join(", ")}
+     from unnest(?::text[], ?::int[]) as unsent(key, attempts)
+     where item.${lease.key} = unsent.key and ${heldSql(lease, "item", "unsent.attempts")}`,
+    [items.map((item) => item.key), items.map((item) => item.mark)],
+  );
+}
+
+/** Narrows an update of the lease's table to the item while the claim `item` still holds it. */
+export const whileHeld = <Query extends Knex.QueryBuilder>(lease: Lease, query: Query, item: Claimed): Query =>
+  query.where(`${lease.table}.${lease.key}`, item.key).whereRaw(heldSql(lease, lease.table, "?"), [item.mark] as Knex.RawBinding[]) as Query;
