@@ -1,17 +1,16 @@
-import type { IdentityVerifier, Knex, Logger, Outbox, SecretVault, ServiceConfig } from "@tollgate/kit";
-import type { AuthEnv } from "./config.js";
+import type { IdentityVerifier, Knex, Logger, SecretVault, Units } from "@tollgate/kit";
+import type { AuthConfig } from "./config.js";
 import type { PasswordHasher } from "./credentials/passwords.js";
 import type { MailQueue } from "./mail/mail-queue.js";
 import type { SessionCookies } from "./sessions/session-cookie.js";
 import type { ConfiguredProvider } from "./social/settings.js";
 
-export type AuthConfig = ServiceConfig<AuthEnv>;
-
 /** What every auth endpoint works with, built once when the service starts. */
 export interface Auth {
   config: AuthConfig;
   db: Knex;
-  outbox: Outbox;
+  /** The one way to change state, announce it and act once it is committed. */
+  units: Units;
   logger: Logger;
   /** Checks gateway-signed identity tokens that bus requests carry as proof. */
   identity: IdentityVerifier;

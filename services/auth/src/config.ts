@@ -1,4 +1,4 @@
-import { env } from "@tollgate/kit";
+import { env, type ServiceConfig } from "@tollgate/kit";
 import { z } from "zod";
 import { socialEnv } from "./social/settings.js";
 
@@ -39,3 +39,4 @@ export const authEnv = z.object({
 });
 
 export type AuthEnv = typeof authEnv;
+export type AuthConfig = ServiceConfig<AuthEnv>;

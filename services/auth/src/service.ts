@@ -3,17 +3,16 @@ import { authCookieName, betterAuthErrors, defineService, mountEndpoints, Secret
 import { clearActiveOrganization, getSessionContext, resolveSession, setActiveOrganization, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
 import { adminEndpoints } from "./admin/routes.js";
-import type { Auth, AuthConfig } from "./auth.js";
+import type { Auth } from "./auth.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";
-import { invitationMailConsumer } from "./mail/invitations.js";
-import { webhookAlertMailConsumer } from "./mail/webhook-alerts.js";
+import { invitationMailConsumer, webhookAlertMailConsumer } from "./mail/consumer.js";
 import { MailQueue } from "./mail/mail-queue.js";
 import { mailboxEndpoints } from "./mail/routes.js";
 import { changeEmailEndpoints } from "./users/change-email.js";
 import { deleteUserEndpoints } from "./users/delete-user.js";
 import { verificationEndpoints } from "./verification/routes.js";
-import { authEnv } from "./config.js";
+import { authEnv, type AuthConfig } from "./config.js";
 import { PasswordHasher } from "./credentials/passwords.js";
 import { credentialEndpoints } from "./credentials/routes.js";
 import { authMigrations } from "./migrations/index.js";
@@ -27,33 +26,26 @@ import { socialEndpoints } from "./social/routes.js";
 import { configuredProviders } from "./social/settings.js";
 import { providerTokenEndpoints } from "./social/tokens.js";
 
-const bundles = new WeakMap<ServiceContext<AuthConfig>, Auth>();
-
-/** The service's parts, built once per running service and shared by its routes and responders. */
+/** The service's parts, built once when it starts and shared by its routes, workers, consumers and responders. */
 function authOf(context: ServiceContext<AuthConfig>): Auth {
-  let auth = bundles.get(context);
-  if (!auth) {
-    const { config, db, outbox, logger, identity } = context;
-    auth = {
-      config,
-      db,
-      outbox,
-      logger,
-      identity,
-      passwords: new PasswordHasher(config.BCRYPT_COST),
-      cookies: new SessionCookies(
-        config.AUTH_SECRET,
-        config.PUBLIC_URL,
-        config.SESSION_EXPIRES_IN_SECONDS,
-        config.SESSION_COOKIE_CACHE ? config.SESSION_COOKIE_CACHE_MAX_AGE_SECONDS : null,
-      ),
-      mail: new MailQueue({ db, logger, config }),
-      providers: new Map(configuredProviders(config).map((provider) => [provider.definition.id, provider])),
-      vault: SecretVault.fromSettings(config.TOKEN_ENCRYPTION_KEYS, { secret: config.AUTH_SECRET, purpose: "provider-tokens", derivedKeyId: "auth-secret" }),
-    };
-    bundles.set(context, auth);
-  }
-  return auth;
+  const { config, db, units, logger, identity } = context;
+  return {
+    config,
+    db,
+    units,
+    logger,
+    identity,
+    passwords: new PasswordHasher(config.BCRYPT_COST),
+    cookies: new SessionCookies(
+      config.AUTH_SECRET,
+      config.PUBLIC_URL,
+      config.SESSION_EXPIRES_IN_SECONDS,
+      config.SESSION_COOKIE_CACHE ? config.SESSION_COOKIE_CACHE_MAX_AGE_SECONDS : null,
+    ),
+    mail: new MailQueue({ db, logger, config }),
+    providers: new Map(configuredProviders(config).map((provider) => [provider.definition.id, provider])),
+    vault: SecretVault.fromSettings(config.TOKEN_ENCRYPTION_KEYS, { secret: config.AUTH_SECRET, purpose: "provider-tokens", derivedKeyId: "auth-secret" }),
+  };
 }
 
 /** Users, accounts, sessions and e-mail flows behind `/api/auth` (better-auth's wire protocol). */
@@ -64,8 +56,9 @@ export const authService = defineService({
   errors: betterAuthErrors,
   env: authEnv,
   migrations: authMigrations,
+  setup: authOf,
   routes(router, context) {
-    const auth = authOf(context);
+    const auth = context.app;
     const api = Router();
     // Apple posts its sign-in answer as a form.
     api.use("/callback", express.urlencoded({ extended: false, limit: context.config.BODY_LIMIT }));
@@ -101,10 +94,10 @@ export const authService = defineService({
     );
     router.use("/api/auth", api);
   },
-  workers: (context) => [authOf(context).mail],
-  consumers: (context) => [invitationMailConsumer(authOf(context)), webhookAlertMailConsumer(authOf(context))],
+  workers: (context) => [context.app.mail],
+  consumers: () => [invitationMailConsumer(), webhookAlertMailConsumer()],
   responders(context) {
-    const auth = authOf(context);
+    const auth = context.app;
     context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth, token_hash));
     context.respond(setPassword, ({ identity, new_password }) => setFirstPassword(auth, identity, new_password));
     context.respond(getSessionContext, ({ session_id }) => sessionContext(auth, session_id));

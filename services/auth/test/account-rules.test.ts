@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomId, type RemoteError, request } from "@tollgate/kit";
 import { identityHeaders } from "@tollgate/kit/testing";
 import { IDENTITY_HEADER, setPassword } from "@tollgate/proto";
-import { startAuthStack, type AuthStack, type Browser } from "./stack.js";
+import { startAuthStack, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
 
 let stack: AuthStack;
 const password = "correct horse battery staple";

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestEnvironment, publishedEvents, watch } from "@tollgate/kit/testing";
-import { startAuthStack, type AuthStack } from "./stack.js";
+import { startAuthStack, type AuthStack } from "../../../test/stacks/auth.js";
 
 const REPO = fileURLToPath(new URL("../../..", import.meta.url));
 const password = "correct horse battery staple";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeSessionCache } from "@tollgate/kit";
 import { publishedEvents, type Seen } from "@tollgate/kit/testing";
-import { PUBLIC_URL, ROOT_ADMIN, signInRootAdmin, startAuthStack, type AuthStack, type Browser } from "./stack.js";
+import { PUBLIC_URL, ROOT_ADMIN, signInRootAdmin, startAuthStack, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
 
 const password = "correct horse battery staple";
 const BANNED_MESSAGE = "You have been banned from this application. Please contact support if you believe this is an error.";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startAuthStack, type AuthStack } from "./stack.js";
+import { startAuthStack, type AuthStack } from "../../../test/stacks/auth.js";
 
 const password = "correct horse battery staple";
 let cached: AuthStack;

@@ -1,9 +1,9 @@
 import jwt from "jsonwebtoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedEvents } from "@tollgate/kit/testing";
-import { newestLinksTo, readMailbox } from "./dev-mailbox.js";
-import { linkTo, startSmtpCatcher, type SmtpCatcher } from "./smtp-catcher.js";
-import { startAuthStack, viaGateway, type AuthStack, type Browser } from "./stack.js";
+import { newestLinksTo, readMailbox } from "../../../test/stacks/dev-mailbox.js";
+import { linkTo, startSmtpCatcher, type SmtpCatcher } from "../../../test/stacks/smtp-catcher.js";
+import { startAuthStack, viaGateway, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
 
 const password = "correct horse battery staple";
 

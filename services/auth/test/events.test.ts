@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedEvents } from "@tollgate/kit/testing";
-import { startAuthStack, type AuthStack } from "./stack.js";
+import { startAuthStack, type AuthStack } from "../../../test/stacks/auth.js";
 
 let stack: AuthStack;
 const password = "correct horse battery staple";

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, type Knex } from "@tollgate/kit";
 import { createTestEnvironment, identityHeaders, spawnTypeScript, startTestService } from "@tollgate/kit/testing";
 import { authService } from "../src/service.js";
-import { linkTo, startSmtpCatcher, type SmtpCatcher } from "./smtp-catcher.js";
-import { PUBLIC_URL, startAuthStack, type AuthStack } from "./stack.js";
+import { linkTo, startSmtpCatcher, type SmtpCatcher } from "../../../test/stacks/smtp-catcher.js";
+import { PUBLIC_URL, startAuthStack, type AuthStack } from "../../../test/stacks/auth.js";
 
 const password = "correct horse battery staple";
 const TEMPORARY_FAILURE = { code: 451, message: "Try again later" };

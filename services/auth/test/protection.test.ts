@@ -1,6 +1,6 @@
 import { createAuthClient } from "better-auth/client";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { startAuthStack, type AuthStack, PUBLIC_URL } from "./stack.js";
+import { startAuthStack, type AuthStack, PUBLIC_URL } from "../../../test/stacks/auth.js";
 
 let stack: AuthStack;
 let unlimited: AuthStack;

@@ -2,8 +2,8 @@ import { generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SecretVault } from "@tollgate/kit";
 import { hashToken } from "../src/sessions/sessions.sql.js";
-import { followRedirects, LocalIdentityProvider, signInThroughProvider, TENANT_ID } from "./identity-provider.js";
-import { PUBLIC_URL, startAuthStack, viaGateway, type AuthStack, type Browser } from "./stack.js";
+import { followRedirects, LocalIdentityProvider, signInThroughProvider, TENANT_ID } from "../../../test/stacks/identity-provider.js";
+import { PUBLIC_URL, startAuthStack, viaGateway, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
 
 let idp: LocalIdentityProvider;
 /** Google, GitHub, Discord, Microsoft, Apple and Facebook pointed at the local identity provider. */

@@ -1,4 +1,4 @@
-import { env } from "@tollgate/kit";
+import { env, type ServiceConfig } from "@tollgate/kit";
 import { z } from "zod";
 
 export const organizationEnv = z.object({
@@ -15,3 +15,4 @@ export const organizationEnv = z.object({
 });
 
 export type OrganizationEnv = typeof organizationEnv;
+export type OrgConfig = ServiceConfig<OrganizationEnv>;

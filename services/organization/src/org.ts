@@ -1,13 +1,12 @@
-import type { Knex, Logger, Outbox, ServiceConfig, ServiceContext } from "@tollgate/kit";
-import type { OrganizationEnv } from "./config.js";
-
-export type OrgConfig = ServiceConfig<OrganizationEnv>;
+import type { Knex, Logger, ServiceContext, Units } from "@tollgate/kit";
+import type { OrgConfig } from "./config.js";
 
 /** What every organization endpoint works with. */
 export interface Org {
   config: OrgConfig;
   db: Knex;
-  outbox: Outbox;
+  /** The one way to change state, announce it and act once it is committed. */
+  units: Units;
   logger: Logger;
   /** Requests to other services over NATS (the auth service owns sessions). */
   request: ServiceContext<OrgConfig>["request"];

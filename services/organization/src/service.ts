@@ -1,15 +1,13 @@
 import { Router } from "express";
-import { authCookieName, betterAuthErrors, defineService, mountEndpoints, serveApiDescription, type ServiceContext } from "@tollgate/kit";
+import { authCookieName, betterAuthErrors, defineService, mountEndpoints, serveApiDescription } from "@tollgate/kit";
 import { organizationEnv } from "./config.js";
 import { invitationEndpoints } from "./invitations/routes.js";
 import { memberEndpoints } from "./members/routes.js";
 import { organizationMigrations } from "./migrations/index.js";
-import type { Org, OrgConfig } from "./org.js";
+import type { Org } from "./org.js";
 import { organizationEndpoints } from "./organizations/routes.js";
 import { teamEndpoints } from "./teams/routes.js";
 import { usersConsumer } from "./users/consumer.js";
-
-const orgOf = ({ config, db, outbox, logger, request }: ServiceContext<OrgConfig>): Org => ({ config, db, outbox, logger, request });
 
 /** Organizations, members, invitations and teams behind `/api/auth/organization` (better-auth's organization plugin). */
 export const organizationService = defineService({
@@ -19,8 +17,9 @@ export const organizationService = defineService({
   errors: betterAuthErrors,
   env: organizationEnv,
   migrations: organizationMigrations,
+  setup: ({ config, db, units, logger, request }): Org => ({ config, db, units, logger, request }),
   routes(router, context) {
-    const org = orgOf(context);
+    const org = context.app;
     const api = Router();
     const endpoints = [...organizationEndpoints(org), ...memberEndpoints(org), ...invitationEndpoints(org), ...teamEndpoints(org)];
     mountEndpoints(api, endpoints);
@@ -40,5 +39,5 @@ export const organizationService = defineService({
     );
     router.use("/api/auth", api);
   },
-  consumers: (context) => [usersConsumer(context.outbox)],
+  consumers: () => [usersConsumer()],
 });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService } from "@tollgate/kit/testing";
-import { startAuthStack, type AuthStack } from "../../auth/test/stack.js";
+import { startAuthStack, type AuthStack } from "../../../test/stacks/auth.js";
 import { organizationService } from "../src/service.js";
-import { signedUp } from "./people.js";
+import { signedUp } from "../../../test/stacks/people.js";
 
 let limited: AuthStack;
 let closed: AuthStack;

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService, ServiceConfig } from "@tollgate/kit";
 import { publishedEvents, startTestService } from "@tollgate/kit/testing";
-import { startAuthStack, type AuthStack } from "../../auth/test/stack.js";
-import { readMailbox } from "../../auth/test/dev-mailbox.js";
+import { startAuthStack, type AuthStack } from "../../../test/stacks/auth.js";
+import { readMailbox } from "../../../test/stacks/dev-mailbox.js";
 import type { OrganizationEnv } from "../src/config.js";
 import { ownersOf } from "../src/members/members.sql.js";
 import { organizationService } from "../src/service.js";
-import { join, organizationOf, signedUp, verifyAddress, type Person } from "./people.js";
+import { join, organizationOf, signedUp, verifyAddress, type Person } from "../../../test/stacks/people.js";
 
 let stack: AuthStack;
 let organizations: RunningService<ServiceConfig<OrganizationEnv>>;

@@ -1,4 +1,4 @@
-import { env } from "@tollgate/kit";
+import { env, type ServiceConfig } from "@tollgate/kit";
 import { z } from "zod";
 
 export const dispatcherEnv = z.object({
@@ -30,3 +30,4 @@ export const dispatcherEnv = z.object({
 });
 
 export type DispatcherEnv = typeof dispatcherEnv;
+export type DispatcherConfig = ServiceConfig<DispatcherEnv>;

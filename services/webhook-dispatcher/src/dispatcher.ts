@@ -1,17 +1,16 @@
-import type { Knex, Logger, OrganizationAccess, Outbox, SecretVault, ServiceConfig } from "@tollgate/kit";
-import type { DispatcherEnv } from "./config.js";
-
-export type DispatcherConfig = ServiceConfig<DispatcherEnv>;
+import type { Knex, Logger, OrganizationAccess, SecretVault, Units } from "@tollgate/kit";
+import type { DispatcherConfig } from "./config.js";
 
 /** What every endpoint, consumer and worker of the dispatcher works with, built once when it starts. */
 export interface Dispatcher {
   config: DispatcherConfig;
   db: Knex;
-  outbox: Outbox;
+  /** The one way to change state, announce it and act once it is committed. */
+  units: Units;
   logger: Logger;
   access: OrganizationAccess;
   /** Seals and opens endpoints' signing secrets. */
   vault: SecretVault;
   /** Asks the delivery scheduler to look for due deliveries now (new events, a redelivery, a re-enabled endpoint). */
-  wakeScheduler(): void;
+  wakeScheduler: () => void;
 }

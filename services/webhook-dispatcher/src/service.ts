@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, SecretVault, serveApiDescription, type ServiceContext } from "@tollgate/kit";
-import { dispatcherEnv } from "./config.js";
-import type { Dispatcher, DispatcherConfig } from "./dispatcher.js";
+import { dispatcherEnv, type DispatcherConfig } from "./config.js";
+import type { Dispatcher } from "./dispatcher.js";
 import { deliveryEndpoints } from "./deliveries/routes.js";
 import { DeliveryScheduler } from "./deliveries/scheduler.js";
 import { WebhookSender } from "./deliveries/sender.js";
@@ -10,33 +10,21 @@ import { billingEventsConsumer } from "./events/consumer.js";
 import { EventRetention } from "./events/retention.js";
 import { dispatcherMigrations } from "./migrations/index.js";
 
-interface Running {
-  dispatcher: Dispatcher;
-  scheduler: DeliveryScheduler;
-}
-
-const bundles = new WeakMap<ServiceContext<DispatcherConfig>, Running>();
-
-/** The dispatcher's parts, built once per running service and shared by its routes, consumers and workers. */
-function runningOf(context: ServiceContext<DispatcherConfig>): Running {
-  let running = bundles.get(context);
-  if (!running) {
-    const { config, db, outbox, logger } = context;
-    const sender = new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateUrls: config.WEBHOOKS_ALLOW_PRIVATE_URLS, userAgent: `Tollgate-Webhooks/1.0 (+${config.PUBLIC_URL})` });
-    const dispatcher: Dispatcher = {
-      config,
-      db,
-      outbox,
-      logger,
-      access: new OrganizationAccess(db),
-      vault: SecretVault.fromSettings(config.WEBHOOK_SECRET_KEYS),
-      wakeScheduler: () => scheduler.wake(),
-    };
-    const scheduler = new DeliveryScheduler(dispatcher, sender);
-    running = { dispatcher, scheduler };
-    bundles.set(context, running);
-  }
-  return running;
+/** The dispatcher's parts, built once when it starts and shared by its routes, consumers and workers. */
+function partsOf({ config, db, units, logger }: ServiceContext<DispatcherConfig>) {
+  const sender = new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateUrls: config.WEBHOOKS_ALLOW_PRIVATE_URLS, userAgent: `Tollgate-Webhooks/1.0 (+${config.PUBLIC_URL})` });
+  const dispatcher: Dispatcher = {
+    config,
+    db,
+    units,
+    logger,
+    access: new OrganizationAccess(db),
+    vault: SecretVault.fromSettings(config.WEBHOOK_SECRET_KEYS),
+    // The scheduler is built from the dispatcher it wakes: a call made only once both exist.
+    wakeScheduler: () => scheduler.wake(),
+  };
+  const scheduler = new DeliveryScheduler(dispatcher, sender);
+  return { dispatcher, scheduler, retention: new EventRetention(dispatcher) };
 }
 
 /** Sellers' webhook endpoints and the signed, retried delivery of billing events to them. */
@@ -47,14 +35,15 @@ export const webhookDispatcherService = defineService({
   errors: polarErrors,
   env: dispatcherEnv,
   migrations: dispatcherMigrations,
+  setup: partsOf,
   routes(router, context) {
-    const { dispatcher } = runningOf(context);
+    const { dispatcher } = context.app;
     const api = Router({ strict: false });
     const endpoints = [...endpointEndpoints(dispatcher), ...deliveryEndpoints(dispatcher)];
     mountEndpoints(api, endpoints);
     serveApiDescription(router, { title: "Tollgate webhooks API", version: "1", errors: polarErrors }, endpoints);
     router.use(api);
   },
-  consumers: (context) => [membershipConsumer("webhook-dispatcher-memberships"), billingEventsConsumer(runningOf(context).dispatcher)],
-  workers: (context) => [runningOf(context).scheduler, new EventRetention(runningOf(context).dispatcher)],
+  consumers: (context) => [membershipConsumer("webhook-dispatcher-memberships"), billingEventsConsumer(context.app.dispatcher.wakeScheduler)],
+  workers: (context) => [context.app.scheduler, context.app.retention],
 });

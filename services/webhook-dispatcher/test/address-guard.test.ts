@@ -4,8 +4,8 @@ import { createTestEnvironment, identityHeaders, startTestService, type TestEnvi
 import { addressProblem } from "../src/deliveries/address-guard.js";
 import { WebhookSender } from "../src/deliveries/sender.js";
 import { webhookDispatcherService } from "../src/service.js";
-import { WebhookReceiver } from "./receiver.js";
-import { DISPATCHER_SECRETS } from "./stack.js";
+import { WebhookReceiver } from "../../../test/stacks/receiver.js";
+import { DISPATCHER_SECRETS } from "../../../test/stacks/dispatcher.js";
 
 let receiver: WebhookReceiver;
 const sender = new WebhookSender({ timeoutMs: 2_000, allowPrivateUrls: false, userAgent: "test" });

@@ -1,9 +1,9 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnTypeScript, type SpawnedProcess } from "@tollgate/kit/testing";
-import type { Seller } from "../../billing/test/stack.js";
-import { WebhookReceiver } from "./receiver.js";
-import { startDispatcherStack, type DispatcherStack } from "./stack.js";
+import type { Seller } from "../../../test/stacks/billing.js";
+import { WebhookReceiver } from "../../../test/stacks/receiver.js";
+import { startDispatcherStack, type DispatcherStack } from "../../../test/stacks/dispatcher.js";
 
 const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 

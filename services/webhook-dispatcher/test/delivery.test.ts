@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { readMailbox } from "../../auth/test/dev-mailbox.js";
-import type { Seller } from "../../billing/test/stack.js";
+import { readMailbox } from "../../../test/stacks/dev-mailbox.js";
+import type { Seller } from "../../../test/stacks/billing.js";
 import { deleteSettledBefore } from "../src/events/events.sql.js";
-import { WebhookReceiver, type Received } from "./receiver.js";
-import { startDispatcherStack, type DispatcherStack } from "./stack.js";
+import { WebhookReceiver, type Received } from "../../../test/stacks/receiver.js";
+import { startDispatcherStack, type DispatcherStack } from "../../../test/stacks/dispatcher.js";
 
 let stack: DispatcherStack;
 let shop: Seller;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Seller } from "../../billing/test/stack.js";
-import { startDispatcherStack, type DispatcherStack } from "./stack.js";
+import type { Seller } from "../../../test/stacks/billing.js";
+import { startDispatcherStack, type DispatcherStack } from "../../../test/stacks/dispatcher.js";
 
 let stack: DispatcherStack;
 let shop: Seller;

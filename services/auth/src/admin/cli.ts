@@ -1,9 +1,9 @@
 // `npm run admin -- grant <email>` / `revoke <email>`: how the first admin comes to exist.
 import { z } from "zod";
 import { busNames, userUpdated } from "@tollgate/proto";
-import { ConfigError, createDatabase, describeStartupError, env, loadConfig, Outbox, serviceEnv } from "@tollgate/kit";
+import { ConfigError, createDatabase, createLogger, describeStartupError, env, loadConfig, Outbox, serviceEnv, Units } from "@tollgate/kit";
 import { authEnv } from "../config.js";
-import { userEventData } from "../users/user-output.js";
+import { userEventData } from "../users/output.js";
 import { findUserByEmail, updateUser } from "../users/users.sql.js";
 import { endDisallowedImpersonations } from "./impersonation.js";
 
@@ -64,11 +64,11 @@ async function main(args: string[]): Promise<number> {
       return 0;
     }
     // The auth service's outbox relay publishes the event, as for any change made through the API.
-    const outbox = new Outbox("auth", config.DATABASE_SCHEMA, busNames(config.NATS_PREFIX));
-    await db.transaction(async (trx) => {
-      const changed = await updateUser(trx, user.id, { role });
-      if (changed) await outbox.emit(trx, userUpdated, userEventData(changed));
-      await endDisallowedImpersonations({ config, outbox }, trx, user.id);
+    const units = new Units(db, new Outbox("auth", config.DATABASE_SCHEMA, busNames(config.NATS_PREFIX)), createLogger({ service: "auth-admin", level: "warn" }));
+    await units.run(async (unit) => {
+      const changed = await updateUser(unit.db, user.id, { role });
+      if (changed) unit.announce(userUpdated, userEventData(changed));
+      await endDisallowedImpersonations(config, unit, user.id);
     });
     process.stdout.write(`${user.email} is ${grant ? "now an admin" : "no longer an admin"} (roles: ${role})\n`);
     return 0;

@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
-import { revokeSessions, startSession } from "../sessions/lifecycle.js";
+import { revokeSessions, startSession } from "../sessions/service.js";
 import { SessionWithUser } from "../sessions/schemas.js";
-import { sessionCacheOf, sessionJson } from "../sessions/session-output.js";
+import { sessionCacheOf, sessionJson } from "../sessions/output.js";
 import { findSessionById, listImpersonationsInvolving, rekeySession } from "../sessions/sessions.sql.js";
-import { userJson } from "../users/user-output.js";
+import { userJson } from "../users/output.js";
 import { findUserById, liftExpiredBan, type UserRow } from "../users/users.sql.js";
 import { hasPermission, mayActAs, requirePermission, type AdminSettings } from "./permissions.js";
 
@@ -25,12 +25,12 @@ const mayImpersonate = (config: AdminSettings, admin: UserRow, target: UserRow) 
  * impersonate (demoted, banned, removed), and those acting as them once they are an admin their
  * impersonator may not act as. An impersonation lasts no longer than the right it was begun with.
  */
-export async function endDisallowedImpersonations(auth: Pick<Auth, "outbox"> & { config: AdminSettings }, trx: Knex.Transaction, userId: string): Promise<void> {
-  for (const impersonation of await listImpersonationsInvolving(trx, userId)) {
-    const admin = await findUserById(trx, impersonation.impersonated_by);
-    const target = await findUserById(trx, impersonation.user_id);
-    if (!admin || !target || !mayImpersonate(auth.config, admin, target)) {
-      await revokeSessions(auth, trx, { userId: impersonation.user_id, ids: [impersonation.id] });
+export async function endDisallowedImpersonations(config: AdminSettings, unit: UnitOfWork, userId: string): Promise<void> {
+  for (const impersonation of await listImpersonationsInvolving(unit.db, userId)) {
+    const admin = await findUserById(unit.db, impersonation.impersonated_by);
+    const target = await findUserById(unit.db, impersonation.user_id);
+    if (!admin || !target || !mayImpersonate(config, admin, target)) {
+      await revokeSessions(unit, { userId: impersonation.user_id, ids: [impersonation.id] });
     }
   }
 }
@@ -83,9 +83,9 @@ export function impersonationEndpoints(auth: Auth): Endpoint[] {
         if (!own || own.user_id !== admin.id || own.expires_at <= new Date()) throw adminSessionNotFound();
         // The old token left the browser when impersonation began; only a copy of it could still be in
         // the gateway's session cache, and only for that cache's short lifetime.
-        const resumed = await db.transaction(async (trx) => {
-          await revokeSessions(auth, trx, { userId: current.user.id, ids: [current.session.id] });
-          const rekeyed = await rekeySession(trx, own.id);
+        const resumed = await auth.units.run(async (unit) => {
+          await revokeSessions(unit, { userId: current.user.id, ids: [current.session.id] });
+          const rekeyed = await rekeySession(unit.db, own.id);
           if (!rekeyed) throw adminSessionNotFound();
           return rekeyed;
         });

@@ -1,6 +1,7 @@
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Request } from "express";
-import type { Auth, AuthConfig } from "../auth.js";
+import type { Auth } from "../auth.js";
+import type { AuthConfig } from "../config.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { requireSession, type CurrentSession } from "../sessions/current-session.js";
 import type { UserRow } from "../users/users.sql.js";

@@ -7,11 +7,11 @@ import { assertPasswordLength } from "../credentials/password-policy.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { StatusAnswer, SuccessAnswer } from "../http/schemas.js";
 import { requireSession, type CurrentSession } from "../sessions/current-session.js";
-import { revokeSessions } from "../sessions/lifecycle.js";
-import { sessionJson } from "../sessions/session-output.js";
+import { revokeSessions } from "../sessions/service.js";
+import { sessionJson } from "../sessions/output.js";
 import { findSessionByTokenHash, hashToken, listUserSessions } from "../sessions/sessions.sql.js";
 import { User } from "../users/schemas.js";
-import { userEventData, userJson } from "../users/user-output.js";
+import { userEventData, userJson } from "../users/output.js";
 import { assertUsernameAvailable, normalizeUsername } from "../users/username.js";
 import { removeUser } from "../users/delete-user.js";
 import { findUserByEmail, findUserById, insertUser, updateUser, type UserChanges, type UserRow } from "../users/users.sql.js";
@@ -87,7 +87,7 @@ function validEmail(value: unknown): string {
 }
 
 export function adminEndpoints(auth: Auth): Endpoint[] {
-  const { config, db, outbox, passwords } = auth;
+  const { config, db, units, passwords } = auth;
 
   async function existingUser(id: string): Promise<UserRow> {
     const user = await findUserById(db, id);
@@ -105,15 +105,15 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
    * a new role or a ban ends the impersonations it no longer allows.
    */
   async function changeUser(id: string, changes: UserChanges): Promise<UserRow> {
-    return db.transaction(async (trx) => {
-      const user = await updateUser(trx, id, changes);
+    return units.run(async (unit) => {
+      const user = await updateUser(unit.db, id, changes);
       if (!user) throw authError(404, "USER_NOT_FOUND");
-      await outbox.emit(trx, userUpdated, userEventData(user));
+      unit.announce(userUpdated, userEventData(user));
       if (changes.banned === true) {
-        await revokeSessions(auth, trx, { userId: id });
-        await outbox.emit(trx, userBanned, { id, reason: user.ban_reason, expires_at: user.ban_expires?.toISOString() ?? null });
+        await revokeSessions(unit, { userId: id });
+        unit.announce(userBanned, { id, reason: user.ban_reason, expires_at: user.ban_expires?.toISOString() ?? null });
       }
-      if (changes.role !== undefined || changes.banned === true) await endDisallowedImpersonations(auth, trx, id);
+      if (changes.role !== undefined || changes.banned === true) await endDisallowedImpersonations(config, unit, id);
       return user;
     });
   }
@@ -181,10 +181,10 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
         await assertEmailFree(email);
         if (data.username !== undefined) await assertUsernameAvailable(db, data.username);
         const hash = body.password ? await passwords.hash(body.password) : null;
-        const user = await db.transaction(async (trx) => {
-          const created = await insertUser(trx, { id: randomId(32), ...columnsOf(data), name: body.name, email, role });
-          if (hash) await insertCredentialAccount(trx, created.id, hash);
-          await outbox.emit(trx, userCreated, userEventData(created));
+        const user = await units.run(async (unit) => {
+          const created = await insertUser(unit.db, { id: randomId(32), ...columnsOf(data), name: body.name, email, role });
+          if (hash) await insertCredentialAccount(unit.db, created.id, hash);
+          unit.announce(userCreated, userEventData(created));
           return created;
         });
         return { user: userJson(user) };
@@ -277,7 +277,7 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
         // The token as the user holds it, or the digest list-user-sessions shows in its place.
         const digest = /^[0-9a-f]{64}$/.test(body.sessionToken) ? body.sessionToken : hashToken(body.sessionToken);
         const session = await findSessionByTokenHash(db, digest);
-        if (session) await db.transaction((trx) => revokeSessions(auth, trx, { userId: session.user_id, ids: [session.id] }));
+        if (session) await units.run((unit) => revokeSessions(unit, { userId: session.user_id, ids: [session.id] }));
         return { success: true };
       },
     ),
@@ -287,7 +287,7 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
       { method: "POST", body: z.object({ userId }), response: SuccessAnswer, summary: "End every session of a user", tag: "Admin" },
       async ({ body, identity, req }) => {
         await requirePermission(auth, identity, req, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
-        await db.transaction((trx) => revokeSessions(auth, trx, { userId: body.userId }));
+        await units.run((unit) => revokeSessions(unit, { userId: body.userId }));
         return { success: true };
       },
     ),
@@ -300,7 +300,7 @@ export function adminEndpoints(auth: Auth): Endpoint[] {
         if (body.userId === admin.user.id) throw authError(400, "YOU_CANNOT_REMOVE_YOURSELF");
         await existingUser(body.userId);
         // The gateway drops the user's cached sessions on user.deleted.
-        await db.transaction((trx) => removeUser(auth, trx, body.userId));
+        await units.run((unit) => removeUser(config, unit, body.userId));
         return { success: true };
       },
     ),

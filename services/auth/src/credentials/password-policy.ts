@@ -1,4 +1,4 @@
-import type { AuthConfig } from "../auth.js";
+import type { AuthConfig } from "../config.js";
 import { authError } from "../http/errors.js";
 
 export function assertPasswordLength(config: AuthConfig, password: string, check: "both" | "max" = "both"): void {

@@ -6,7 +6,7 @@ import { authError } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { authUrl } from "../mail/links.js";
 import { resetPasswordMail } from "../mail/messages.js";
-import { revokeSessions } from "../sessions/lifecycle.js";
+import { revokeSessions } from "../sessions/service.js";
 import { findUserByEmail, findUserById } from "../users/users.sql.js";
 import { consumeVerification, createVerification, peekVerification } from "../verification/verifications.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
@@ -33,10 +33,10 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
       const user = await findUserByEmail(db, body.email.toLowerCase());
       // The same answer either way: the form must not reveal which addresses have accounts.
       if (!user) return SAME_ANSWER;
-      await auth.mail.transaction(async (trx) => {
-        const token = await createVerification(trx, "reset-password", user.id, RESET_TOKEN_SECONDS, RESET_TOKEN_LENGTH);
+      await auth.units.run(async (unit) => {
+        const token = await createVerification(unit.db, "reset-password", user.id, RESET_TOKEN_SECONDS, RESET_TOKEN_LENGTH);
         const url = authUrl(config, `/reset-password/${token}?callbackURL=${encodeURIComponent(body.redirectTo ?? "")}`);
-        await auth.mail.queue(trx, resetPasswordMail(user.email, url));
+        auth.mail.queue(unit, resetPasswordMail(user.email, url));
       });
       return SAME_ANSWER;
     });
@@ -84,14 +84,14 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
         const user = await findUserById(db, userId);
         if (!user) throw authError(400, "USER_NOT_FOUND");
         const hash = await passwords.hash(body.newPassword);
-        await db.transaction(async (trx) => {
+        await auth.units.run(async (unit) => {
           // Spent in the transaction that uses it: of two requests with one token, one sets a password.
-          if (!(await consumeVerification(trx, "reset-password", token))) throw authError(400, "INVALID_TOKEN");
-          const account = await findCredentialAccount(trx, user.id);
-          if (account) await setAccountPassword(trx, account.id, hash);
-          else await insertCredentialAccount(trx, user.id, hash);
+          if (!(await consumeVerification(unit.db, "reset-password", token))) throw authError(400, "INVALID_TOKEN");
+          const account = await findCredentialAccount(unit.db, user.id);
+          if (account) await setAccountPassword(unit.db, account.id, hash);
+          else await insertCredentialAccount(unit.db, user.id, hash);
           // Whoever knew the old password is signed out everywhere.
-          await revokeSessions(auth, trx, { userId: user.id });
+          await revokeSessions(unit, { userId: user.id });
         });
         return { status: true };
       },

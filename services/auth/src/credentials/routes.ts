@@ -1,22 +1,20 @@
 import { z } from "zod";
-import { defineEndpoint, randomId, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, isUniqueViolation, randomId, type Endpoint } from "@tollgate/kit";
 import { userCreated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
-import { revokeSessions, startSession } from "../sessions/lifecycle.js";
+import { revokeSessions, startSession } from "../sessions/service.js";
 import { SignedIn } from "../sessions/schemas.js";
-import { userEventData, userJson } from "../users/user-output.js";
-import { assertUsernameAvailable, findUserByUsername, normalizeUsername, usernameProblem } from "../users/username.js";
-import { findUserByEmail, insertUser, type UserRow } from "../users/users.sql.js";
+import { userEventData, userJson } from "../users/output.js";
+import { assertUsernameAvailable, normalizeUsername, usernameProblem } from "../users/username.js";
+import { findUserByEmail, findUserByUsername, insertUser, type UserRow } from "../users/users.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
 import { queueVerificationMail } from "../verification/send.js";
 import { assertPasswordLength } from "./password-policy.js";
 import { TokenAndUser } from "./schemas.js";
 import { signInWithPassword } from "./sign-in.js";
-
-const UNIQUE_VIOLATION = "23505";
 
 /** What a new user would look like, without storing it. */
 function unsavedUser(fields: Pick<UserRow, "id" | "name" | "email" | "image" | "username" | "display_username">): UserRow {
@@ -72,18 +70,18 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
         const hash = await passwords.hash(body.password);
         const signIn = !config.REQUIRE_EMAIL_VERIFICATION;
         try {
-          return await auth.mail.transaction(async (trx) => {
-            const user = await insertUser(trx, fields);
-            await insertCredentialAccount(trx, user.id, hash);
-            await auth.outbox.emit(trx, userCreated, userEventData(user));
+          return await auth.units.run(async (unit) => {
+            const user = await insertUser(unit.db, fields);
+            await insertCredentialAccount(unit.db, user.id, hash);
+            unit.announce(userCreated, userEventData(user));
             // With verification required, the new user gets the mail instead of a session.
-            if (!signIn) await queueVerificationMail(auth, trx, user, body.callbackURL);
-            const session = signIn ? await startSession(auth, trx, res, user, { req, persistent: body.rememberMe !== false }) : null;
+            if (!signIn) queueVerificationMail(auth, unit, user, body.callbackURL);
+            const session = signIn ? await startSession(auth, unit.db, res, user, { req, persistent: body.rememberMe !== false }) : null;
             return { token: session?.token ?? null, user: userJson(user) };
           });
         } catch (error) {
           // Two sign-ups for one address at once: the loser sees what it would have seen a moment later.
-          if ((error as { code?: string }).code === UNIQUE_VIOLATION) throw authError(422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
+          if (isUniqueViolation(error)) throw authError(422, "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL");
           throw error;
         }
       },
@@ -122,7 +120,7 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
         if (problem) throw authError(422, problem);
         assertPasswordLength(config, body.password, "max");
         assertTrustedRedirect(config, body.callbackURL);
-        const user: UserRow | undefined = await findUserByUsername(db, body.username);
+        const user: UserRow | undefined = await findUserByUsername(db, normalizeUsername(body.username));
         return signInWithPassword(auth, user, body, { req, res }, "INVALID_USERNAME_OR_PASSWORD");
       },
     ),
@@ -144,12 +142,12 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
         if (!account?.password) throw authError(400, "CREDENTIAL_ACCOUNT_NOT_FOUND");
         if (!(await passwords.verify(body.currentPassword, account.password))) throw authError(400, "INVALID_PASSWORD");
         const hash = await passwords.hash(body.newPassword);
-        const token = await db.transaction(async (trx) => {
-          await setAccountPassword(trx, account.id, hash);
+        const token = await auth.units.run(async (unit) => {
+          await setAccountPassword(unit.db, account.id, hash);
           if (!body.revokeOtherSessions) return null;
           // Every session ends, this one included; the caller continues in a new one.
-          await revokeSessions(auth, trx, { userId: current.user.id });
-          return (await startSession(auth, trx, res, current.user, { req, persistent: current.session.persistent })).token;
+          await revokeSessions(unit, { userId: current.user.id });
+          return (await startSession(auth, unit.db, res, current.user, { req, persistent: current.session.persistent })).token;
         });
         return { token, user: userJson(current.user) };
       },

@@ -1,10 +1,10 @@
 import type { Request, Response } from "express";
 import type { Auth } from "../auth.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
-import { startSession } from "../sessions/lifecycle.js";
-import { userJson } from "../users/user-output.js";
+import { startSession } from "../sessions/service.js";
+import { userJson } from "../users/output.js";
 import { liftExpiredBan, type UserRow } from "../users/users.sql.js";
-import { queueVerificationMail } from "../verification/send.js";
+import { sendVerificationMail } from "../verification/send.js";
 import { findCredentialAccount } from "./credentials.sql.js";
 
 export interface SignInRequest {
@@ -32,7 +32,7 @@ export async function signInWithPassword(
   if (active.banned) throw authError(403, "BANNED_USER");
   if (auth.config.REQUIRE_EMAIL_VERIFICATION && !active.email_verified) {
     // The first mail may be lost or expired: each refused sign-in sends a fresh one.
-    await auth.mail.transaction((trx) => queueVerificationMail(auth, trx, active, body.callbackURL));
+    await sendVerificationMail(auth, active, body.callbackURL);
     throw authError(403, "EMAIL_NOT_VERIFIED");
   }
 

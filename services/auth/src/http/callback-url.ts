@@ -1,5 +1,5 @@
 import { trustedOrigins } from "@tollgate/kit";
-import type { AuthConfig } from "../auth.js";
+import type { AuthConfig } from "../config.js";
 import { authError, type AuthErrorCode } from "./errors.js";
 
 /** Decodes percent-escapes until nothing changes, so `%252e` cannot hide a dot from the checks. */

@@ -1,4 +1,4 @@
-import type { AuthConfig } from "../auth.js";
+import type { AuthConfig } from "../config.js";
 
 /** Links in mail lead back to this service's endpoints under the site's public address. */
 export const authUrl = (config: AuthConfig, path: string) => `${config.PUBLIC_URL.replace(/\/$/, "")}/api/auth${path}`;

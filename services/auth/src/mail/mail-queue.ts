@@ -1,16 +1,18 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { PollingWorker, type Knex, type Logger } from "@tollgate/kit";
-import type { AuthConfig } from "../auth.js";
-import { claimDueMails, insertMail, markMailFailed, markMailSent, type Mail, type MailRow } from "./mails.sql.js";
+import { PollingWorker, type Knex, type Logger, type UnitOfWork } from "@tollgate/kit";
+import type { AuthConfig } from "../config.js";
+import { abandonMail, claimDueMails, insertMail, markMailFailed, markMailSent, type ClaimedMail, type Mail, type MailRow } from "./mails.sql.js";
 
 const MAX_ATTEMPTS = 8;
 const POLL_MS = 1_000;
 const BATCH = 10;
 /**
- * Due mail stays locked while it is sent, so a mail server that stops answering must not hold the
- * transaction for nodemailer's default ten minutes.
+ * A mail server that stops answering must not hold a mail for nodemailer's default ten minutes:
+ * its lease would run out and another replica would send it too.
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+/** How long a replica holds the mail it sends: the longest SMTP conversation the timeouts allow, and time to record it. */
+const LEASE_MS = SMTP_TIMEOUTS.connectionTimeout + SMTP_TIMEOUTS.greetingTimeout + SMTP_TIMEOUTS.socketTimeout + 10_000;
 
 /** 2 s, 8 s, 32 s … capped at an hour: eight attempts over about two hours for a server that is down. */
 const retryDelayMs = (attempts: number) => Math.min(3600_000, 2_000 * 4 ** (attempts - 1));
@@ -19,7 +21,7 @@ const retryDelayMs = (attempts: number) => Math.min(3600_000, 2_000 * 4 ** (atte
 type Deliver = (mail: MailRow) => Promise<void>;
 
 /**
- * Outgoing mail. `queue` writes it inside the caller's transaction; the worker delivers it after
+ * Outgoing mail. `queue` adds it to the caller's unit of work; the worker delivers it after
  * commit over SMTP or, without SMTP_URL, prints it on the service's console, where whoever started
  * Tollgate (and nobody else) reads its links. In production mail is never printed: logs travel
  * further than a console, and a reset link in them would open an account.
@@ -49,15 +51,9 @@ export class MailQueue extends PollingWorker {
     }
   }
 
-  async queue(trx: Knex, mail: Mail): Promise<void> {
-    await insertMail(trx, mail);
-  }
-
-  /** A transaction whose queued mail is delivered as soon as it commits, rather than on the next poll. */
-  async transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    const result = await this.deps.db.transaction(work);
-    this.wake();
-    return result;
+  /** Queues mail in a unit of work: it is delivered as soon as the unit commits, rather than on the next poll. */
+  queue(unit: UnitOfWork, mail: Mail): void {
+    unit.change(insertMail(unit.db, mail)).afterCommit(() => this.wake());
   }
 
   override start(): Promise<void> {
@@ -70,30 +66,36 @@ export class MailQueue extends PollingWorker {
     this.transport?.close();
   }
 
+  /**
+   * Claims due mail, sends each outside any transaction (side by side, so one slow conversation
+   * keeps no other waiting past its lease), and records each as sent or failed while this claim
+   * still holds it.
+   */
   protected async pass(): Promise<void> {
+    const { db } = this.deps;
+    await this.drain(BATCH, async () => {
+      const due = await claimDueMails(db, BATCH, MAX_ATTEMPTS, LEASE_MS);
+      await Promise.all(due.map((mail) => this.send(mail)));
+      return due.length;
+    });
+  }
+
+  private async send(mail: ClaimedMail): Promise<void> {
     const { db, logger } = this.deps;
-    const deliver = this.deliver;
-    await this.drain(BATCH, () =>
-      db.transaction(async (trx) => {
-        const due = await claimDueMails(trx, BATCH, MAX_ATTEMPTS);
-        for (const mail of due) {
-          if (!deliver) {
-            logger.warn({ mail: mail.id }, `mail to ${mail.to_address} not sent: SMTP_URL is not set`);
-            await markMailFailed(trx, mail.id, MAX_ATTEMPTS, "SMTP_URL is not set", new Date());
-            continue;
-          }
-          try {
-            await deliver(mail);
-            await markMailSent(trx, mail.id);
-          } catch (error) {
-            const attempts = mail.attempts + 1;
-            const reason = error instanceof Error ? error.message : String(error);
-            logger.warn({ err: error, mail: mail.id, attempts }, attempts >= MAX_ATTEMPTS ? "giving up on a mail" : "mail not delivered; will retry");
-            await markMailFailed(trx, mail.id, attempts, reason, new Date(Date.now() + retryDelayMs(attempts)));
-          }
-        }
-        return due.length;
-      }),
-    );
+    if (!this.deliver) {
+      logger.warn({ mail: mail.id }, `mail to ${mail.to_address} not sent: SMTP_URL is not set`);
+      await abandonMail(db, mail, MAX_ATTEMPTS, "SMTP_URL is not set");
+      return;
+    }
+    try {
+      await this.deliver(mail);
+    } catch (error) {
+      const attempts = mail.attempts + 1;
+      const reason = error instanceof Error ? error.message : String(error);
+      logger.warn({ err: error, mail: mail.id, attempts }, attempts >= MAX_ATTEMPTS ? "giving up on a mail" : "mail not delivered; will retry");
+      await markMailFailed(db, mail, reason, new Date(Date.now() + retryDelayMs(attempts)));
+      return;
+    }
+    await markMailSent(db, mail);
   }
 }

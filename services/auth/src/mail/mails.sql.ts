@@ -1,4 +1,4 @@
-import { randomId, type Knex } from "@tollgate/kit";
+import { claim, randomId, whileHeld, type Knex, type Lease } from "@tollgate/kit";
 
 export interface MailRow {
   id: string;
@@ -10,6 +10,8 @@ export interface MailRow {
   attempts: number;
   sent_at: Date | null;
   last_error: string | null;
+  /** Until when the replica sending it holds it. */
+  leased_until: Date | null;
   created_at: Date;
 }
 
@@ -24,22 +26,31 @@ export const insertMail = (db: Knex, mail: Mail) =>
   db<MailRow>("mails").insert({ id: randomId(24), to_address: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
 
 /**
- * Mail due for delivery that has attempts left, locked for this transaction; rows another replica
- * holds are skipped, so no mail goes out twice.
+ * Mail waiting to be delivered, claimed by one replica at a time while it sends it. Its attempts
+ * count failed deliveries, recorded when they fail, so a claim does not count them.
  */
-export const claimDueMails = (trx: Knex.Transaction, limit: number, maxAttempts: number) =>
-  trx<MailRow>("mails")
-    .whereNull("sent_at")
-    .where("run_at", "<=", trx.fn.now())
-    .where("attempts", "<", maxAttempts)
-    .orderBy("run_at")
-    .limit(limit)
-    .forUpdate()
-    .skipLocked();
+const mailLease: Lease = { table: "mails", key: "id", attempts: null, pending: (mail) => `${mail}.sent_at is null` };
 
-export const markMailSent = (db: Knex, id: string) => db<MailRow>("mails").where({ id }).update({ sent_at: new Date(), last_error: null });
+/** A mail as a claim returned it, held until `leased_until`. */
+export type ClaimedMail = MailRow & { leased_until: Date };
+type MailClaim = Pick<ClaimedMail, "id" | "leased_until">;
 
-export const markMailFailed = (db: Knex, id: string, attempts: number, error: string, retryAt: Date) =>
-  db<MailRow>("mails").where({ id }).update({ attempts, last_error: error.slice(0, 500), run_at: retryAt });
+/** Due mail that has attempts left, held for `leaseMs`; mail another replica holds is left to it, so none goes out twice. */
+export const claimDueMails = (db: Knex, limit: number, maxAttempts: number, leaseMs: number) =>
+  claim<ClaimedMail>(db, mailLease, { limit, leaseMs, where: { sql: "item.attempts < ?", bindings: [maxAttempts] } });
+
+/** Narrows an update to the mail while this replica's claim (as `claimed` returned it) still holds it. */
+const whileClaimed = (query: Knex.QueryBuilder, claimed: MailClaim) => whileHeld(mailLease, query, { key: claimed.id, mark: claimed.leased_until });
+
+export const markMailSent = (db: Knex, claimed: MailClaim) =>
+  whileClaimed(db<MailRow>("mails").update({ sent_at: new Date(), last_error: null, leased_until: null }), claimed);
+
+/** A failed delivery, counted where the mail is (a count changed meanwhile is added to, not lost), due again at `retryAt`. */
+export const markMailFailed = (db: Knex, claimed: MailClaim, error: string, retryAt: Date) =>
+  whileClaimed(db<MailRow>("mails").update({ attempts: db.raw("attempts + 1"), last_error: error.slice(0, 500), run_at: retryAt, leased_until: null }), claimed);
+
+/** Gives up on a mail that cannot be sent at all: no attempts left. */
+export const abandonMail = (db: Knex, claimed: MailClaim, maxAttempts: number, error: string) =>
+  whileClaimed(db<MailRow>("mails").update({ attempts: maxAttempts, last_error: error, leased_until: null }), claimed);
 
 export const latestMails = (db: Knex, limit: number) => db<MailRow>("mails").orderBy("created_at", "desc").limit(limit);

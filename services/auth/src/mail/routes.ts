@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, HttpError, StartupError, type Endpoint } from "@tollgate/kit";
-import type { Auth, AuthConfig } from "../auth.js";
+import type { Auth } from "../auth.js";
+import type { AuthConfig } from "../config.js";
 import { isAdminUser } from "../admin/permissions.js";
 import { requireSession } from "../sessions/current-session.js";
 import { linksIn } from "./links.js";

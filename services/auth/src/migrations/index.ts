@@ -4,6 +4,7 @@ import { mails } from "./0002_mails.js";
 import { impersonation } from "./0003_impersonation.js";
 import { activeOrganization } from "./0004_active_organization.js";
 import { providerAccounts } from "./0005_provider_accounts.js";
+import { mailLeases } from "./0006_mail_leases.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const authMigrations: Migrations = {
@@ -12,4 +13,5 @@ export const authMigrations: Migrations = {
   "0003_impersonation": impersonation,
   "0004_active_organization": activeOrganization,
   "0005_provider_accounts": providerAccounts,
+  "0006_mail_leases": mailLeases,
 };

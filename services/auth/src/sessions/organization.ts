@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { sessionChanged, type getSessionContext } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { findUserById } from "../users/users.sql.js";
-import { findSessionById, type SessionRow } from "./sessions.sql.js";
+import { clearActiveOrganizationOf, findSessionById, setActiveOrganizationOf } from "./sessions.sql.js";
 
 /** The caller's session as the organization service needs it, or null once it has ended. */
 export async function sessionContext(auth: Auth, sessionId: string): Promise<z.input<typeof getSessionContext.response>> {
@@ -22,9 +22,7 @@ export async function sessionContext(auth: Auth, sessionId: string): Promise<z.i
 }
 
 export async function setActive(auth: Auth, sessionId: string, organizationId: string | null, teamId: string | null | undefined): Promise<{ status: true }> {
-  await auth.db<SessionRow>("sessions")
-    .where({ id: sessionId })
-    .update({ active_organization_id: organizationId, ...(teamId !== undefined && { active_team_id: teamId }), ...(organizationId === null && { active_team_id: null }) });
+  await setActiveOrganizationOf(auth.db, sessionId, organizationId, teamId);
   return { status: true };
 }
 
@@ -32,13 +30,10 @@ export async function setActive(auth: Auth, sessionId: string, organizationId: s
  * Clears an organization (or just one of its teams) from a user's sessions after they leave; their
  * other devices see it once the gateway's cache drops them on session.changed.
  */
-export async function clearActive(auth: Auth, userId: string, organizationId: string, teamId?: string): Promise<{ cleared: number }> {
-  return auth.db.transaction(async (trx) => {
-    const query = trx<SessionRow>("sessions").where({ user_id: userId, active_organization_id: organizationId });
-    const cleared = teamId
-      ? await query.where({ active_team_id: teamId }).update({ active_team_id: null })
-      : await query.update({ active_organization_id: null, active_team_id: null });
-    if (cleared > 0) await auth.outbox.emit(trx, sessionChanged, { user_id: userId });
+export function clearActive(auth: Auth, userId: string, organizationId: string, teamId?: string): Promise<{ cleared: number }> {
+  return auth.units.run(async (unit) => {
+    const cleared = await clearActiveOrganizationOf(unit.db, userId, organizationId, teamId);
+    if (cleared > 0) unit.announce(sessionChanged, { user_id: userId });
     return { cleared };
   });
 }

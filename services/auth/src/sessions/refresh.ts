@@ -1,4 +1,4 @@
-import type { AuthConfig } from "../auth.js";
+import type { AuthConfig } from "../config.js";
 import type { SessionRow } from "./sessions.sql.js";
 
 /**

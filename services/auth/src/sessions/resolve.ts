@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import type { resolveSession } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
-import { userJson } from "../users/user-output.js";
+import { userJson } from "../users/output.js";
 import { findUserById } from "../users/users.sql.js";
 import { refreshDueAt } from "./refresh.js";
-import { sessionJson } from "./session-output.js";
+import { sessionJson } from "./output.js";
 import { deleteSessions, findSessionByTokenHash } from "./sessions.sql.js";
 
 type Resolved = z.input<typeof resolveSession.response>;

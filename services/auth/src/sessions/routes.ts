@@ -3,12 +3,12 @@ import { betterAuthErrors, defineEndpoint, HttpError, queryFlag, type Endpoint }
 import { STALE_SESSION_HEADER } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { StatusAnswer, SuccessAnswer } from "../http/schemas.js";
-import { userJson } from "../users/user-output.js";
+import { userJson } from "../users/output.js";
 import { findCurrentSession, requireFreshSession, requireSession } from "./current-session.js";
-import { revokeSessions } from "./lifecycle.js";
+import { revokeSessions } from "./service.js";
 import { refreshDueAt } from "./refresh.js";
 import { Session, SessionWithUser } from "./schemas.js";
-import { sessionCacheOf, sessionJson } from "./session-output.js";
+import { sessionCacheOf, sessionJson } from "./output.js";
 import { extendSession, hashToken, listUserSessions } from "./sessions.sql.js";
 
 const flag = queryFlag().optional();
@@ -67,7 +67,7 @@ export function sessionEndpoints(auth: Auth): Endpoint[] {
         const sessions = await listUserSessions(db, current.user.id);
         // The caller's own token, or the handle list-sessions showed for another session.
         const target = sessions.find((session) => session.token_hash === hashToken(body.token) || session.token_hash === body.token);
-        if (target) await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, ids: [target.id] }));
+        if (target) await auth.units.run((unit) => revokeSessions(unit, { userId: current.user.id, ids: [target.id] }));
         if (target?.id === current.session.id) cookies.clear(res);
         return { status: true };
       },
@@ -77,19 +77,19 @@ export function sessionEndpoints(auth: Auth): Endpoint[] {
       { method: "POST", response: StatusAnswer, summary: "End every session of the signed-in user, this one included", tag: "Default" },
       async ({ identity, req, res }) => {
         const current = await requireSession(auth, identity, req);
-        await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id }));
+        await auth.units.run((unit) => revokeSessions(unit, { userId: current.user.id }));
         cookies.clear(res);
         return { status: true };
       },
     ),
     defineEndpoint("/revoke-other-sessions", { method: "POST", response: StatusAnswer, summary: "End the signed-in user's sessions but this one", tag: "Default" }, async ({ identity, req }) => {
       const current = await requireSession(auth, identity, req);
-      await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, except: current.session.id }));
+      await auth.units.run((unit) => revokeSessions(unit, { userId: current.user.id, except: current.session.id }));
       return { status: true };
     }),
     defineEndpoint("/sign-out", { method: "POST", response: SuccessAnswer, summary: "Sign out: end this session and clear its cookie", tag: "Default" }, async ({ identity, req, res }) => {
       const current = await findCurrentSession(auth, identity, req);
-      if (current) await db.transaction((trx) => revokeSessions(auth, trx, { userId: current.user.id, ids: [current.session.id] }));
+      if (current) await auth.units.run((unit) => revokeSessions(unit, { userId: current.user.id, ids: [current.session.id] }));
       cookies.clear(res);
       return { success: true };
     }),

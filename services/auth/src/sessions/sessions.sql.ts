@@ -104,3 +104,15 @@ export async function deleteSessions(
   if (filter.except) void query.whereNot({ id: filter.except });
   return query.delete().returning<RevokedSession[]>(["id", "token_hash"]);
 }
+
+/** Sets a session's active organization, and its active team when one is given; clearing the organization clears the team. */
+export const setActiveOrganizationOf = (db: Knex, sessionId: string, organizationId: string | null, teamId: string | null | undefined) =>
+  db<SessionRow>("sessions")
+    .where({ id: sessionId })
+    .update({ active_organization_id: organizationId, ...(teamId !== undefined && { active_team_id: teamId }), ...(organizationId === null && { active_team_id: null }) });
+
+/** Clears an organization (or only one of its teams) from every session of a user where it is active: how many sessions changed. */
+export function clearActiveOrganizationOf(db: Knex, userId: string, organizationId: string, teamId?: string): Promise<number> {
+  const query = db<SessionRow>("sessions").where({ user_id: userId, active_organization_id: organizationId });
+  return teamId ? query.where({ active_team_id: teamId }).update({ active_team_id: null }) : query.update({ active_organization_id: null, active_team_id: null });
+}

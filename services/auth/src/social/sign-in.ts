@@ -1,10 +1,10 @@
-import { randomId, type Knex, type SecretVault } from "@tollgate/kit";
+import { randomId, type SecretVault, type UnitOfWork } from "@tollgate/kit";
 import { userCreated, userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { deleteOtherAccounts, findAccountByKey, insertProviderAccount, updateAccount, type ProviderTokenColumns } from "../accounts/accounts.sql.js";
-import { revokeSessions } from "../sessions/lifecycle.js";
+import { revokeSessions } from "../sessions/service.js";
 import { findSessionById } from "../sessions/sessions.sql.js";
-import { userEventData } from "../users/user-output.js";
+import { userEventData } from "../users/output.js";
 import { findUserByEmail, findUserById, insertUser, liftExpiredBan, updateUser, type UserRow } from "../users/users.sql.js";
 import { queueVerificationMail } from "../verification/send.js";
 import type { ProviderProfile, ProviderTokens } from "./providers/types.js";
@@ -61,9 +61,9 @@ function mayLinkImplicitly(auth: Auth, { provider, profile }: ProviderIdentity, 
  * so the user is theirs alone: every earlier way in (a password, other providers' accounts) and every
  * session goes.
  */
-async function evictUnprovenHolder(auth: Auth, trx: Knex.Transaction, userId: string, keptAccountId: string): Promise<void> {
-  await deleteOtherAccounts(trx, userId, keptAccountId);
-  await revokeSessions(auth, trx, { userId });
+async function evictUnprovenHolder(unit: UnitOfWork, userId: string, keptAccountId: string): Promise<void> {
+  await deleteOtherAccounts(unit.db, userId, keptAccountId);
+  await revokeSessions(unit, { userId });
 }
 
 /**
@@ -76,29 +76,29 @@ export async function signInWithProvider(auth: Auth, identity: ProviderIdentity 
   const { provider, profile, tokens, email } = identity;
   const providerId = provider.definition.id;
   const sealed = sealTokens(auth.vault, tokens);
-  return auth.mail.transaction(async (trx): Promise<SignInOutcome> => {
-    const owned = await findAccountByKey(trx, providerId, profile.id);
-    let user = owned ? await findUserById(trx, owned.user_id) : await findUserByEmail(trx, email.toLowerCase());
+  return auth.units.run(async (unit): Promise<SignInOutcome> => {
+    const owned = await findAccountByKey(unit.db, providerId, profile.id);
+    let user = owned ? await findUserById(unit.db, owned.user_id) : await findUserByEmail(unit.db, email.toLowerCase());
     let isNew = false;
     if (owned) {
-      await updateAccount(trx, owned.id, sealed);
+      await updateAccount(unit.db, owned.id, sealed);
     } else if (user) {
       if (!mayLinkImplicitly(auth, identity, user)) return { ok: false, error: "account_not_linked" };
-      const linked = await insertProviderAccount(trx, { user_id: user.id, provider_id: providerId, account_id: profile.id, scope: mergeScopes(null, tokens.scopes), ...sealed });
-      if (!user.email_verified) await evictUnprovenHolder(auth, trx, user.id, linked.id);
+      const linked = await insertProviderAccount(unit.db, { user_id: user.id, provider_id: providerId, account_id: profile.id, scope: mergeScopes(null, tokens.scopes), ...sealed });
+      if (!user.email_verified) await evictUnprovenHolder(unit, user.id, linked.id);
     } else {
       if (provider.signUp === "never" || (provider.signUp === "on-request" && !options.requestSignUp)) return { ok: false, error: "signup_disabled" };
-      user = await insertUser(trx, { id: randomId(32), name: profile.name, email: email.toLowerCase(), image: profile.image, email_verified: profile.emailVerified });
-      await insertProviderAccount(trx, { user_id: user.id, provider_id: providerId, account_id: profile.id, scope: mergeScopes(null, tokens.scopes), ...sealed });
-      await auth.outbox.emit(trx, userCreated, userEventData(user));
+      user = await insertUser(unit.db, { id: randomId(32), name: profile.name, email: email.toLowerCase(), image: profile.image, email_verified: profile.emailVerified });
+      await insertProviderAccount(unit.db, { user_id: user.id, provider_id: providerId, account_id: profile.id, scope: mergeScopes(null, tokens.scopes), ...sealed });
+      unit.announce(userCreated, userEventData(user));
       isNew = true;
     }
     if (!user) throw new Error(`account ${profile.id} of ${providerId} belongs to no user`);
-    user = await confirmAddress(auth, trx, user, identity, email);
-    user = await liftExpiredBan(trx, user);
+    user = await confirmAddress(unit, user, identity, email);
+    user = await liftExpiredBan(unit.db, user);
     if (user.banned) return { ok: false, error: "banned" };
     if (auth.config.REQUIRE_EMAIL_VERIFICATION && !user.email_verified) {
-      await queueVerificationMail(auth, trx, user, options.callbackURL);
+      queueVerificationMail(auth, unit, user, options.callbackURL);
       return { ok: false, error: "email_not_verified" };
     }
     return { ok: true, user, isNew };
@@ -106,11 +106,11 @@ export async function signInWithProvider(auth: Auth, identity: ProviderIdentity 
 }
 
 /** A provider that verified the user's own address verifies it here too. */
-async function confirmAddress(auth: Auth, trx: Knex.Transaction, user: UserRow, { profile }: ProviderIdentity, email: string): Promise<UserRow> {
+async function confirmAddress(unit: UnitOfWork, user: UserRow, { profile }: ProviderIdentity, email: string): Promise<UserRow> {
   if (user.email_verified || !profile.emailVerified || email.toLowerCase() !== user.email) return user;
-  const updated = await updateUser(trx, user.id, { email_verified: true });
+  const updated = await updateUser(unit.db, user.id, { email_verified: true });
   if (!updated) return user;
-  await auth.outbox.emit(trx, userUpdated, userEventData(updated));
+  unit.announce(userUpdated, userEventData(updated));
   return updated;
 }
 

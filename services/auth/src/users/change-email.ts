@@ -1,6 +1,6 @@
 import type { Response } from "express";
 import { z } from "zod";
-import { defineEndpoint, HttpError, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
@@ -8,24 +8,24 @@ import type { AuthErrorCode } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { changeEmailMail } from "../mail/messages.js";
 import { requireSession, type CurrentSession } from "../sessions/current-session.js";
-import { sessionCacheOf } from "../sessions/session-output.js";
+import { sessionCacheOf } from "../sessions/output.js";
 import { queueVerificationMail, verifyEmailUrl } from "../verification/send.js";
 import { signVerificationToken, type VerificationClaims } from "../verification/tokens.js";
-import { userEventData } from "./user-output.js";
+import { userEventData } from "./output.js";
 import { findUserByEmail, findUserById, updateUser, type UserChanges, type UserRow } from "./users.sql.js";
 
 /** Changes the user's address and announces it; the browser's cookie cache shows it at once. */
 async function setEmail(
   auth: Auth,
-  trx: Knex.Transaction,
+  unit: UnitOfWork,
   current: CurrentSession | null,
   res: Response,
   userId: string,
   changes: UserChanges,
 ): Promise<UserRow | undefined> {
-  const changed = await updateUser(trx, userId, changes);
+  const changed = await updateUser(unit.db, userId, changes);
   if (!changed) return undefined;
-  await auth.outbox.emit(trx, userUpdated, userEventData(changed));
+  unit.announce(userUpdated, userEventData(changed));
   if (current?.token && current.user.id === changed.id) auth.cookies.issueCache(res, sessionCacheOf(current.session, current.token, changed));
   return changed;
 }
@@ -59,13 +59,19 @@ export function changeEmailEndpoints(auth: Auth): Endpoint[] {
             requestType: "change-email-verification",
             userId: user.id,
           });
-          await auth.mail.transaction((trx) => auth.mail.queue(trx, changeEmailMail(newEmail, verifyEmailUrl(auth, token, body.callbackURL))));
+          await auth.units.run(
+            (unit) => {
+              auth.mail.queue(unit, changeEmailMail(newEmail, verifyEmailUrl(auth, token, body.callbackURL)));
+              return Promise.resolve();
+            },
+            { transaction: false },
+          );
           return { status: true };
         }
         // An address never verified protects nothing: it changes now, and the new one is verified next.
-        await auth.mail.transaction(async (trx) => {
-          const changed = await setEmail(auth, trx, current, res, user.id, { email: newEmail });
-          if (changed) await queueVerificationMail(auth, trx, changed, body.callbackURL);
+        await auth.units.run(async (unit) => {
+          const changed = await setEmail(auth, unit, current, res, user.id, { email: newEmail });
+          if (changed) queueVerificationMail(auth, unit, changed, body.callbackURL);
         });
         return { status: true };
       },
@@ -89,6 +95,6 @@ export async function completeEmailChange(
   if (user.email !== claims.email) return "INVALID_TOKEN";
   if (current && current.user.id !== user.id) return "INVALID_USER";
   if (await findUserByEmail(auth.db, claims.updateTo)) return "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL";
-  const changed = await auth.db.transaction((trx) => setEmail(auth, trx, current, res, user.id, { email: claims.updateTo, email_verified: true }));
+  const changed = await auth.units.run((unit) => setEmail(auth, unit, current, res, user.id, { email: claims.updateTo, email_verified: true }));
   return changed ?? "USER_NOT_FOUND";
 }

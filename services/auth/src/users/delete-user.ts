@@ -1,8 +1,9 @@
 import type { Response } from "express";
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import { userDeleted } from "@tollgate/proto";
 import { endDisallowedImpersonations } from "../admin/impersonation.js";
+import type { AdminSettings } from "../admin/permissions.js";
 import type { Auth } from "../auth.js";
 import { findCredentialAccount } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
@@ -23,17 +24,17 @@ const DELETED = { success: true, message: "User deleted" };
  * Deletes a user and announces it. Their sessions and accounts go with them; so do the impersonations
  * they began as an admin, which are other users' sessions.
  */
-export async function removeUser(auth: Auth, trx: Knex.Transaction, userId: string): Promise<void> {
-  await deleteUser(trx, userId);
-  await auth.outbox.emit(trx, userDeleted, { id: userId });
-  await endDisallowedImpersonations(auth, trx, userId);
+export async function removeUser(config: AdminSettings, unit: UnitOfWork, userId: string): Promise<void> {
+  await deleteUser(unit.db, userId);
+  unit.announce(userDeleted, { id: userId });
+  await endDisallowedImpersonations(config, unit, userId);
 }
 
 /** Deletes the user and signs the browser out. */
 async function deleteCurrentUser(auth: Auth, current: CurrentSession, res: Response, token?: string): Promise<void> {
-  await auth.db.transaction(async (trx) => {
-    if (token !== undefined && (await consumeVerification(trx, "delete-account", token)) !== current.user.id) throw authError(404, "INVALID_TOKEN");
-    await removeUser(auth, trx, current.user.id);
+  await auth.units.run(async (unit) => {
+    if (token !== undefined && (await consumeVerification(unit.db, "delete-account", token)) !== current.user.id) throw authError(404, "INVALID_TOKEN");
+    await removeUser(auth.config, unit, current.user.id);
   });
   auth.cookies.clear(res);
 }
@@ -65,10 +66,10 @@ export function deleteUserEndpoints(auth: Auth): Endpoint[] {
           return DELETED;
         }
         if (config.DELETE_USER_EMAIL_CONFIRMATION) {
-          await auth.mail.transaction(async (trx) => {
-            const token = await createVerification(trx, "delete-account", current.user.id, DELETE_TOKEN_SECONDS, DELETE_TOKEN_LENGTH);
+          await auth.units.run(async (unit) => {
+            const token = await createVerification(unit.db, "delete-account", current.user.id, DELETE_TOKEN_SECONDS, DELETE_TOKEN_LENGTH);
             const url = authUrl(config, `/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(body.callbackURL || "/")}`);
-            await auth.mail.queue(trx, deleteAccountMail(current.user.email, url));
+            auth.mail.queue(unit, deleteAccountMail(current.user.email, url));
           });
           return { success: true, message: "Verification email sent" };
         }

@@ -5,11 +5,11 @@ import type { Auth } from "../auth.js";
 import { authError } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { requireSession } from "../sessions/current-session.js";
-import { sessionCacheOf } from "../sessions/session-output.js";
+import { sessionCacheOf } from "../sessions/output.js";
 import { UsernameAvailability } from "./schemas.js";
-import { userEventData } from "./user-output.js";
-import { assertUsernameAvailable, findUserByUsername, normalizeUsername, usernameProblem } from "./username.js";
-import { updateUser, type UserChanges } from "./users.sql.js";
+import { userEventData } from "./output.js";
+import { assertUsernameAvailable, normalizeUsername, usernameProblem } from "./username.js";
+import { findUserByUsername, updateUser, type UserChanges } from "./users.sql.js";
 
 export function userEndpoints(auth: Auth): Endpoint[] {
   const { db } = auth;
@@ -41,9 +41,9 @@ export function userEndpoints(auth: Auth): Endpoint[] {
         }
         if (body.displayUsername !== undefined) changes.display_username = body.displayUsername;
         if (Object.keys(changes).length === 0) throw new HttpError(400, "NO_FIELDS_TO_UPDATE", "No fields to update");
-        const user = await db.transaction(async (trx) => {
-          const updated = await updateUser(trx, current.user.id, changes);
-          if (updated) await auth.outbox.emit(trx, userUpdated, userEventData(updated));
+        const user = await auth.units.run(async (unit) => {
+          const updated = await updateUser(unit.db, current.user.id, changes);
+          if (updated) unit.announce(userUpdated, userEventData(updated));
           return updated;
         });
         // The cookie cache must not go on showing the old name for its remaining seconds.
@@ -59,7 +59,7 @@ export function userEndpoints(auth: Auth): Endpoint[] {
         if (!body.username) throw authError(422, "INVALID_USERNAME");
         const problem = usernameProblem(body.username);
         if (problem) throw authError(422, problem);
-        return { available: !(await findUserByUsername(db, body.username)) };
+        return { available: !(await findUserByUsername(db, normalizeUsername(body.username))) };
       },
     ),
   ];

@@ -1,6 +1,6 @@
 import type { Knex } from "@tollgate/kit";
 import { authError, type AuthErrorCode } from "../http/errors.js";
-import type { UserRow } from "./users.sql.js";
+import { findUserByUsername } from "./users.sql.js";
 
 const MIN_LENGTH = 3;
 const MAX_LENGTH = 30;
@@ -16,13 +16,10 @@ export function usernameProblem(username: string): AuthErrorCode | null {
 /** Usernames are unique case-insensitively: stored lower-cased, the original kept as the display name. */
 export const normalizeUsername = (username: string) => username.toLowerCase();
 
-export const findUserByUsername = (db: Knex, username: string) =>
-  db<UserRow>("users").where({ username: normalizeUsername(username) }).first();
-
 /** Checks a username a user wants (on sign-up or update); `self` may keep their own. */
 export async function assertUsernameAvailable(db: Knex, username: string, self?: string): Promise<void> {
   const problem = usernameProblem(username);
   if (problem) throw authError(400, problem);
-  const holder = await findUserByUsername(db, username);
+  const holder = await findUserByUsername(db, normalizeUsername(username));
   if (holder && holder.id !== self) throw authError(400, "USERNAME_IS_ALREADY_TAKEN");
 }

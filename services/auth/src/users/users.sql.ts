@@ -20,8 +20,13 @@ export type UserChanges = Partial<Omit<UserRow, "id" | "created_at" | "updated_a
 
 export const findUserById = (db: Knex, id: string) => db<UserRow>("users").where({ id }).first();
 
+export const emailsOf = (db: Knex, ids: string[]) => db<UserRow>("users").whereIn("id", ids).select("email");
+
 /** `email` must already be lower-cased, as every stored address is. */
 export const findUserByEmail = (db: Knex, email: string) => db<UserRow>("users").where({ email }).first();
+
+/** `username` must already be normalized (lower-cased), as every stored username is. */
+export const findUserByUsername = (db: Knex, username: string) => db<UserRow>("users").where({ username }).first();
 
 export async function insertUser(db: Knex, user: Pick<UserRow, "id" | "name" | "email"> & UserChanges): Promise<UserRow> {
   const [row] = await db<UserRow>("users").insert(user).returning("*");

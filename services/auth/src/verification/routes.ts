@@ -9,10 +9,10 @@ import { authError, type AuthErrorCode } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { findCurrentSession } from "../sessions/current-session.js";
 import { completeEmailChange } from "../users/change-email.js";
-import { userEventData, userJson } from "../users/user-output.js";
+import { userEventData, userJson } from "../users/output.js";
 import { findUserByEmail, updateUser } from "../users/users.sql.js";
 import { EmailVerified } from "./schemas.js";
-import { queueVerificationMail } from "./send.js";
+import { sendVerificationMail } from "./send.js";
 import { readVerificationToken } from "./tokens.js";
 
 /**
@@ -49,12 +49,12 @@ export function verificationEndpoints(auth: Auth): Endpoint[] {
         if (current) {
           if (current.user.email !== email) throw authError(400, "EMAIL_MISMATCH");
           if (current.user.email_verified) throw authError(400, "EMAIL_ALREADY_VERIFIED");
-          await auth.mail.transaction((trx) => queueVerificationMail(auth, trx, current.user, body.callbackURL));
+          await sendVerificationMail(auth, current.user, body.callbackURL);
           return { status: true };
         }
         const started = Date.now();
         const user = await findUserByEmail(db, email);
-        if (user && !user.email_verified) await auth.mail.transaction((trx) => queueVerificationMail(auth, trx, user, body.callbackURL));
+        if (user && !user.email_verified) await sendVerificationMail(auth, user, body.callbackURL);
         await sleep(Math.max(0, ANONYMOUS_MINIMUM_MS - (Date.now() - started)));
         return { status: true };
       },
@@ -86,9 +86,9 @@ export function verificationEndpoints(auth: Auth): Endpoint[] {
         // A token for an address the user no longer has (changed since) verifies nothing.
         if (user.id !== claims.userId) return failVerification(res, query.callbackURL, "INVALID_TOKEN");
         if (!user.email_verified) {
-          await db.transaction(async (trx) => {
-            const verified = await updateUser(trx, user.id, { email_verified: true });
-            if (verified) await auth.outbox.emit(trx, userUpdated, userEventData(verified));
+          await auth.units.run(async (unit) => {
+            const verified = await updateUser(unit.db, user.id, { email_verified: true });
+            if (verified) unit.announce(userUpdated, userEventData(verified));
           });
         }
         if (query.callbackURL) return res.redirect(302, query.callbackURL);

@@ -1,4 +1,4 @@
-import type { Knex } from "@tollgate/kit";
+import type { UnitOfWork } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import { authUrl } from "../mail/links.js";
 import { verificationMail } from "../mail/messages.js";
@@ -9,8 +9,19 @@ import { signVerificationToken } from "./tokens.js";
 export const verifyEmailUrl = (auth: Auth, token: string, callbackURL: string | undefined) =>
   authUrl(auth.config, `/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL || "/")}`);
 
-/** Queues a verification mail for the user's current address inside the caller's transaction. */
-export async function queueVerificationMail(auth: Auth, trx: Knex, user: Pick<UserRow, "id" | "email">, callbackURL?: string): Promise<void> {
+/** Queues a verification mail for the user's current address in the caller's unit of work. */
+export function queueVerificationMail(auth: Auth, unit: UnitOfWork, user: Pick<UserRow, "id" | "email">, callbackURL?: string): void {
   const token = signVerificationToken(auth.config.AUTH_SECRET, { email: user.email, userId: user.id });
-  await auth.mail.queue(trx, verificationMail(user.email, verifyEmailUrl(auth, token, callbackURL)));
+  auth.mail.queue(unit, verificationMail(user.email, verifyEmailUrl(auth, token, callbackURL)));
+}
+
+/** Sends a verification mail on its own: a unit of one statement, delivered as soon as it is written. */
+export function sendVerificationMail(auth: Auth, user: Pick<UserRow, "id" | "email">, callbackURL?: string): Promise<void> {
+  return auth.units.run(
+    (unit) => {
+      queueVerificationMail(auth, unit, user, callbackURL);
+      return Promise.resolve();
+    },
+    { transaction: false },
+  );
 }

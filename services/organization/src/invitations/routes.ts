@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import { invitationAccepted, invitationCanceled, invitationCreated, invitationRejected, memberAdded, setActiveOrganization } from "@tollgate/proto";
 import { requireCaller, type Caller } from "../caller.js";
 import { orgError, type OrgErrorCode } from "../http/errors.js";
@@ -34,7 +34,7 @@ function requireVerifiedAddress(caller: Caller, refusal: OrgErrorCode): void {
 }
 
 export function invitationEndpoints(org: Org): Endpoint[] {
-  const { config, db, outbox } = org;
+  const { config, db, units } = org;
   const expiry = () => new Date(Date.now() + config.INVITATION_EXPIRES_IN_SECONDS * 1000);
 
   /** An invitation the caller may see or answer: pending, unexpired, and addressed to their verified e-mail. */
@@ -46,8 +46,8 @@ export function invitationEndpoints(org: Org): Endpoint[] {
     return invitation;
   }
 
-  async function announce(invitation: InvitationRow, organizationName: string, caller: Caller, trx: Parameters<Org["outbox"]["emit"]>[0]) {
-    await outbox.emit(trx, invitationCreated, {
+  function announce(unit: UnitOfWork, invitation: InvitationRow, organizationName: string, caller: Caller) {
+    unit.announce(invitationCreated, {
       ...invitationEventData(invitation),
       organization_name: organizationName,
       role: invitation.role,
@@ -96,10 +96,10 @@ export function invitationEndpoints(org: Org): Endpoint[] {
         if (existing) {
           if (!body.resend) throw orgError(400, "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
           // Resending renews the invitation and its mail.
-          return db.transaction(async (trx) => {
-            const renewed = await extendInvitation(trx, existing.id, expiry());
+          return units.run(async (unit) => {
+            const renewed = await extendInvitation(unit.db, existing.id, expiry());
             if (!renewed) throw orgError(400, "INVITATION_NOT_FOUND");
-            await announce(renewed, organization.name, caller, trx);
+            announce(unit, renewed, organization.name, caller);
             return invitationJson(renewed);
           });
         }
@@ -107,8 +107,8 @@ export function invitationEndpoints(org: Org): Endpoint[] {
         const teamIds = body.teamId === undefined ? [] : Array.isArray(body.teamId) ? body.teamId : [body.teamId];
         for (const teamId of teamIds) if (!(await findTeam(db, organizationId, teamId))) throw orgError(400, "TEAM_NOT_FOUND");
 
-        return db.transaction(async (trx) => {
-          const invitation = await insertInvitation(trx, {
+        return units.run(async (unit) => {
+          const invitation = await insertInvitation(unit.db, {
             organization_id: organizationId,
             email,
             role: roleText(roles),
@@ -116,7 +116,7 @@ export function invitationEndpoints(org: Org): Endpoint[] {
             inviter_id: caller.user_id,
             expires_at: expiry(),
           });
-          await announce(invitation, organization.name, caller, trx);
+          announce(unit, invitation, organization.name, caller);
           return invitationJson(invitation);
         });
       },
@@ -137,17 +137,17 @@ export function invitationEndpoints(org: Org): Endpoint[] {
         if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
         if ((await countMembers(db, invitation.organization_id)) >= config.MEMBERSHIP_LIMIT) throw orgError(403, "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
         const teamIds = invitation.team_id ? invitation.team_id.split(",") : [];
-        const { accepted, member } = await db.transaction(async (trx) => {
+        const { accepted, member } = await units.run(async (unit) => {
           // Only one of concurrent accepts moves it from pending; the others find nothing to accept.
-          const accepted = await transitionInvitation(trx, invitation.id, "pending", "accepted");
+          const accepted = await transitionInvitation(unit.db, invitation.id, "pending", "accepted");
           if (!accepted) throw orgError(400, "INVITATION_NOT_FOUND");
-          const member = await insertMember(trx, { organization_id: accepted.organization_id, user_id: caller.user_id, role: accepted.role });
+          const member = await insertMember(unit.db, { organization_id: accepted.organization_id, user_id: caller.user_id, role: accepted.role });
           for (const teamId of teamIds) {
-            if (!(await findTeam(trx, accepted.organization_id, teamId))) throw orgError(400, "TEAM_NOT_FOUND");
-            await addTeamMember(trx, teamId, caller.user_id);
+            if (!(await findTeam(unit.db, accepted.organization_id, teamId))) throw orgError(400, "TEAM_NOT_FOUND");
+            await addTeamMember(unit.db, teamId, caller.user_id);
           }
-          await outbox.emit(trx, invitationAccepted, invitationEventData(accepted));
-          await outbox.emit(trx, memberAdded, memberEventData(member));
+          unit.announce(invitationAccepted, invitationEventData(accepted));
+          unit.announce(memberAdded, memberEventData(member));
           return { accepted, member };
         });
         await org.request(setActiveOrganization, {
@@ -165,10 +165,10 @@ export function invitationEndpoints(org: Org): Endpoint[] {
       async ({ body, identity }) => {
         const caller = await requireCaller(org, identity);
         const invitation = await addressedToCaller(body.invitationId, caller, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
-        return db.transaction(async (trx) => {
-          const rejected = await transitionInvitation(trx, invitation.id, "pending", "rejected");
+        return units.run(async (unit) => {
+          const rejected = await transitionInvitation(unit.db, invitation.id, "pending", "rejected");
           if (!rejected) throw orgError(400, "INVITATION_NOT_FOUND");
-          await outbox.emit(trx, invitationRejected, invitationEventData(rejected));
+          unit.announce(invitationRejected, invitationEventData(rejected));
           return { invitation: invitationJson(rejected), member: null };
         });
       },
@@ -183,10 +183,10 @@ export function invitationEndpoints(org: Org): Endpoint[] {
         if (!invitation) throw orgError(400, "INVITATION_NOT_FOUND");
         const member = await requireMembership(org, invitation.organization_id, caller);
         if (!hasPermission(member.role, { invitation: ["cancel"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
-        return db.transaction(async (trx) => {
-          const canceled = await transitionInvitation(trx, invitation.id, "pending", "canceled");
+        return units.run(async (unit) => {
+          const canceled = await transitionInvitation(unit.db, invitation.id, "pending", "canceled");
           if (!canceled) throw orgError(400, "INVITATION_NOT_FOUND");
-          await outbox.emit(trx, invitationCanceled, invitationEventData(canceled));
+          unit.announce(invitationCanceled, invitationEventData(canceled));
           return invitationJson(canceled);
         });
       },

@@ -67,3 +67,9 @@ export async function membersWithUsers(
     user: { id: member.user_id, name: user_name, email: user_email, image: user_image },
   }));
 }
+
+/** A user's memberships, in the order of their organizations (the order organizations are locked in). */
+export const membershipsOfUser = (db: Knex, userId: string) => db<MemberRow>("members").where({ user_id: userId }).orderBy("organization_id");
+
+/** An organization's members, longest-standing first. */
+export const membersByAge = (db: Knex, organizationId: string) => db<MemberRow>("members").where({ organization_id: organizationId }).orderBy("created_at").orderBy("id");

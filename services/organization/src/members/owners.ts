@@ -1,4 +1,4 @@
-import type { Knex } from "@tollgate/kit";
+import type { UnitOfWork } from "@tollgate/kit";
 import { orgError, type OrgErrorCode } from "../http/errors.js";
 import type { Org } from "../org.js";
 import { lockOrganization } from "../organizations/organizations.sql.js";
@@ -11,13 +11,13 @@ import { ownersOf } from "./members.sql.js";
  * two owners leaving, removing or demoting each other at once go one after the other and the second
  * finds itself the only owner; checked beforehand, each would have seen the other and let both through.
  */
-export async function keepingAnOwner<T>(org: Org, organizationId: string, refusal: OrgErrorCode, change: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-  return org.db.transaction(async (trx) => {
-    if (!(await lockOrganization(trx, organizationId))) throw orgError(400, "ORGANIZATION_NOT_FOUND");
+export async function keepingAnOwner<T>(org: Org, organizationId: string, refusal: OrgErrorCode, change: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+  return org.units.run(async (unit) => {
+    if (!(await lockOrganization(unit.db, organizationId))) throw orgError(400, "ORGANIZATION_NOT_FOUND");
     // An organization that has no owner already (left so before this rule held) may still lose members.
-    const hadOwner = (await ownersOf(trx, organizationId)).length > 0;
-    const changed = await change(trx);
-    if (hadOwner && (await ownersOf(trx, organizationId)).length === 0) throw orgError(400, refusal);
+    const hadOwner = (await ownersOf(unit.db, organizationId)).length > 0;
+    const changed = await change(unit);
+    if (hadOwner && (await ownersOf(unit.db, organizationId)).length === 0) throw orgError(400, refusal);
     return changed;
   });
 }

@@ -11,11 +11,11 @@ import { keepingAnOwner } from "./owners.js";
  * user's sessions wherever it was the active one; never the last owner's.
  */
 export async function removeMember(org: Org, member: MemberRow): Promise<void> {
-  await keepingAnOwner(org, member.organization_id, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER", async (trx) => {
-    await removeFromOrganizationTeams(trx, member.organization_id, member.user_id);
+  await keepingAnOwner(org, member.organization_id, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER", async (unit) => {
+    await removeFromOrganizationTeams(unit.db, member.organization_id, member.user_id);
     // Of two removals of the same member at once, only one removes (and announces) it.
-    if ((await deleteMember(trx, member.id)) === 0) throw orgError(400, "MEMBER_NOT_FOUND");
-    await org.outbox.emit(trx, memberRemoved, memberEventData(member));
+    if ((await deleteMember(unit.db, member.id)) === 0) throw orgError(400, "MEMBER_NOT_FOUND");
+    unit.announce(memberRemoved, memberEventData(member));
   });
   await org.request(clearActiveOrganization, { user_id: member.user_id, organization_id: member.organization_id });
 }

@@ -81,10 +81,10 @@ export function memberEndpoints(org: Org): Endpoint[] {
         if (!isOwner(actor.role) && !hasPermission(actor.role, { member: ["update"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
         const unknown = unknownRoles(roles);
         if (unknown.length > 0) throw new HttpError(400, "ROLE_NOT_FOUND", `ROLE_NOT_FOUND: ${unknown.join(", ")}`);
-        return keepingAnOwner(org, organizationId, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER", async (trx) => {
-          const updated = await updateMemberRole(trx, target.id, roleText(roles));
+        return keepingAnOwner(org, organizationId, "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER", async (unit) => {
+          const updated = await updateMemberRole(unit.db, target.id, roleText(roles));
           if (!updated) throw orgError(400, "MEMBER_NOT_FOUND");
-          await org.outbox.emit(trx, memberUpdated, memberEventData(updated));
+          unit.announce(memberUpdated, memberEventData(updated));
           return memberJson(updated);
         });
       },

@@ -47,7 +47,7 @@ export const deleteOrganization = (db: Knex, id: string) => db<OrganizationRow>(
  * outcome (who is still an owner) run one at a time. FOR NO KEY UPDATE leaves rows that merely
  * reference it (new members, invitations, teams) free to be written meanwhile.
  */
-export const lockOrganization = (trx: Knex.Transaction, id: string) => trx<OrganizationRow>("organizations").where({ id }).forNoKeyUpdate().first("id");
+export const lockOrganization = (db: Knex, id: string) => db<OrganizationRow>("organizations").where({ id }).forNoKeyUpdate().first("id");
 
 export const organizationsOfUser = (db: Knex, userId: string) =>
   db<OrganizationRow>("organizations")

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, isUniqueViolation, type Endpoint } from "@tollgate/kit";
 import { memberAdded, organizationCreated, organizationDeleted, organizationUpdated, setActiveOrganization, teamCreated } from "@tollgate/proto";
 import { requireCaller } from "../caller.js";
 import { orgError } from "../http/errors.js";
@@ -26,7 +26,7 @@ import {
 } from "./organizations.sql.js";
 
 export function organizationEndpoints(org: Org): Endpoint[] {
-  const { config, db, outbox } = org;
+  const { config, db, units } = org;
 
   /** The organization named by slug or id, else the active one; null when none is named or active, an error when the one named does not exist. */
   async function findByIdOrSlug(query: { organizationId?: string; organizationSlug?: string }, activeId: string | null): Promise<OrganizationRow | null> {
@@ -65,20 +65,20 @@ export function organizationEndpoints(org: Org): Endpoint[] {
           throw orgError(403, "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS");
         }
         if (await slugTaken(db, body.slug)) throw orgError(400, "ORGANIZATION_ALREADY_EXISTS");
-        const created = await db
-          .transaction(async (trx) => {
-            const organization = await insertOrganization(trx, { name: body.name, slug: body.slug, logo: body.logo ?? null, metadata: body.metadata ?? null });
-            const member = await insertMember(trx, { organization_id: organization.id, user_id: caller.user_id, role: CREATOR_ROLE });
+        const created = await units
+          .run(async (unit) => {
+            const organization = await insertOrganization(unit.db, { name: body.name, slug: body.slug, logo: body.logo ?? null, metadata: body.metadata ?? null });
+            const member = await insertMember(unit.db, { organization_id: organization.id, user_id: caller.user_id, role: CREATOR_ROLE });
             // Every organization starts with a team of its own name, with the creator in it.
-            const team = await insertTeam(trx, organization.id, organization.name);
-            await addTeamMember(trx, team.id, caller.user_id);
-            await outbox.emit(trx, organizationCreated, organizationEventData(organization));
-            await outbox.emit(trx, memberAdded, memberEventData(member));
-            await outbox.emit(trx, teamCreated, teamEventData(team));
+            const team = await insertTeam(unit.db, organization.id, organization.name);
+            await addTeamMember(unit.db, team.id, caller.user_id);
+            unit.announce(organizationCreated, organizationEventData(organization));
+            unit.announce(memberAdded, memberEventData(member));
+            unit.announce(teamCreated, teamEventData(team));
             return { organization, member, team };
           })
           .catch((error: unknown) => {
-            if ((error as { code?: string }).code === "23505") throw orgError(400, "ORGANIZATION_ALREADY_EXISTS");
+            if (isUniqueViolation(error)) throw orgError(400, "ORGANIZATION_ALREADY_EXISTS");
             throw error;
           });
         if (!body.keepCurrentActiveOrganization) {
@@ -123,10 +123,10 @@ export function organizationEndpoints(org: Org): Endpoint[] {
         await requirePermission(org, organizationId, caller, { organization: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION", "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
         if (body.data.slug && (await slugTaken(db, body.data.slug, organizationId))) throw orgError(400, "ORGANIZATION_SLUG_ALREADY_TAKEN");
         const { logo, ...rest } = body.data;
-        return db.transaction(async (trx) => {
-          const updated = await updateOrganization(trx, organizationId, { ...rest, ...(logo !== undefined && { logo }) });
+        return units.run(async (unit) => {
+          const updated = await updateOrganization(unit.db, organizationId, { ...rest, ...(logo !== undefined && { logo }) });
           if (!updated) throw orgError(400, "ORGANIZATION_NOT_FOUND");
-          await outbox.emit(trx, organizationUpdated, organizationEventData(updated));
+          unit.announce(organizationUpdated, organizationEventData(updated));
           return organizationJson(updated);
         });
       },
@@ -141,9 +141,9 @@ export function organizationEndpoints(org: Org): Endpoint[] {
         const organization = await findOrganizationById(db, body.organizationId);
         if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
         // Members, invitations and teams go with it (foreign keys cascade).
-        await db.transaction(async (trx) => {
-          await deleteOrganization(trx, organization.id);
-          await outbox.emit(trx, organizationDeleted, { id: organization.id });
+        await units.run(async (unit) => {
+          await deleteOrganization(unit.db, organization.id);
+          unit.announce(organizationDeleted, { id: organization.id });
         });
         if (caller.active_organization_id === organization.id) await org.request(setActiveOrganization, { session_id: caller.id, organization_id: null });
         return organizationJson(organization);

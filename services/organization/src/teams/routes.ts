@@ -26,7 +26,7 @@ import {
 const teamMembershipBody = z.object({ teamId: z.string(), userId: z.coerce.string(), organizationId: z.string().optional() });
 
 export function teamEndpoints(org: Org): Endpoint[] {
-  const { config, db, outbox } = org;
+  const { config, db, units } = org;
 
   /** The team a caller adds people to or takes them out of: they must be allowed to change members. */
   async function manageTeamMembers(identity: IdentityClaims, body: z.output<typeof teamMembershipBody>, action: "update" | "delete", refusal: OrgErrorCode) {
@@ -50,9 +50,9 @@ export function teamEndpoints(org: Org): Endpoint[] {
         const member = await findMember(db, organizationId, caller.user_id);
         if (!member) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
         if (!hasPermission(member.role, { team: ["create"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION");
-        return db.transaction(async (trx) => {
-          const team = await insertTeam(trx, organizationId, body.name);
-          await outbox.emit(trx, teamCreated, teamEventData(team));
+        return units.run(async (unit) => {
+          const team = await insertTeam(unit.db, organizationId, body.name);
+          unit.announce(teamCreated, teamEventData(team));
           return teamJson(team);
         });
       },
@@ -72,9 +72,9 @@ export function teamEndpoints(org: Org): Endpoint[] {
         if (!team) throw orgError(400, "TEAM_NOT_FOUND");
         if (!config.ALLOW_REMOVING_ALL_TEAMS && (await listTeams(db, organizationId)).length <= 1) throw orgError(400, "UNABLE_TO_REMOVE_LAST_TEAM");
         const members = await listTeamMembers(db, team.id);
-        await db.transaction(async (trx) => {
-          await deleteTeam(trx, team.id);
-          await outbox.emit(trx, teamDeleted, teamEventData(team));
+        await units.run(async (unit) => {
+          await deleteTeam(unit.db, team.id);
+          unit.announce(teamDeleted, teamEventData(team));
         });
         for (const { user_id } of members) await org.request(clearActiveOrganization, { user_id, organization_id: organizationId, team_id: team.id });
         return { message: "Team removed successfully." };
@@ -99,10 +99,10 @@ export function teamEndpoints(org: Org): Endpoint[] {
         if (!team) throw orgError(400, "TEAM_NOT_FOUND");
         if (body.data.name === undefined) return teamJson(team);
         const name = body.data.name;
-        return db.transaction(async (trx) => {
-          const updated = await updateTeam(trx, team.id, name);
+        return units.run(async (unit) => {
+          const updated = await updateTeam(unit.db, team.id, name);
           if (!updated) throw orgError(400, "TEAM_NOT_FOUND");
-          await outbox.emit(trx, teamUpdated, teamEventData(updated));
+          unit.announce(teamUpdated, teamEventData(updated));
           return teamJson(updated);
         });
       },

@@ -1,4 +1,4 @@
-import type { Knex } from "@tollgate/kit";
+import { claimableSql, heldSql, release, takeSql, type Knex, type Lease } from "@tollgate/kit";
 import type { EventStatus, WebhookEventRow } from "../events/events.sql.js";
 import type { EndpointRow } from "../endpoints/endpoints.sql.js";
 import type { AttemptResult } from "./sender.js";
@@ -20,6 +20,9 @@ export interface DeliveryRow {
 /** An event taken for sending, with what the sender needs of its endpoint. */
 export type ClaimedEvent = WebhookEventRow & Pick<EndpointRow, "url" | "format" | "ordered" | "secret" | "previous_secret" | "previous_secret_expires_at">;
 
+/** Pending events, each claimed by one replica while it sends it; a claim counts an attempt. */
+const deliveryLease: Lease = { table: "webhook_events", key: "id", touched: "modified_at", pending: (event) => `${event}.status = 'pending'` };
+
 /**
  * Takes due events for sending and holds them for `leaseMs`, at most `limit` in all and, per
  * endpoint, as many as its free slots in this process (`inFlight`). An endpoint that keeps order
@@ -30,14 +33,14 @@ export type ClaimedEvent = WebhookEventRow & Pick<EndpointRow, "url" | "format" 
  */
 export async function claimDue(db: Knex, options: { limit: number; perEndpoint: number; inFlight: Map<string, number>; leaseMs: number }): Promise<ClaimedEvent[]> {
   if (options.limit <= 0) return [];
+  const take = takeSql(deliveryLease, "claimed", options.leaseMs);
   const { rows } = await db.raw<{ rows: ClaimedEvent[] }>(
     `with claimable as (
        select due.id from webhook_endpoints endpoint
        left join unnest(?::text[], ?::int[]) as busy(endpoint_id, in_flight) on busy.endpoint_id = endpoint.id
        cross join lateral (
          select event.id, event.run_at, event.sequence from webhook_events event
-         where event.endpoint_id = endpoint.id and event.status = 'pending' and event.run_at <= now()
-           and (event.leased_until is null or event.leased_until < now())
+         where event.endpoint_id = endpoint.id and ${claimableSql(deliveryLease, "event")}
            and (not endpoint.ordered or not exists (
              select 1 from webhook_events earlier
              where earlier.endpoint_id = endpoint.id and earlier.status = 'pending' and earlier.sequence < event.sequence
@@ -52,26 +55,18 @@ export async function claimDue(db: Knex, options: { limit: number; perEndpoint: 
        limit ?
      )
      update webhook_events claimed
-     set leased_until = now() + make_interval(secs => ?), attempts = claimed.attempts + 1, modified_at = now()
+     set ${take.sql}
      from claimable, webhook_endpoints endpoint
      where claimed.id = claimable.id and endpoint.id = claimed.endpoint_id
      returning claimed.*, endpoint.url, endpoint.format, endpoint.ordered, endpoint.secret, endpoint.previous_secret, endpoint.previous_secret_expires_at`,
-    [[...options.inFlight.keys()], [...options.inFlight.values()], options.perEndpoint, options.limit, options.leaseMs / 1000],
+    [[...options.inFlight.keys()], [...options.inFlight.values()], options.perEndpoint, options.limit, ...take.bindings],
   );
   return rows;
 }
 
 /** Lets go of claimed events that were not sent after all, as if they had not been claimed. */
-export async function releaseClaims(db: Knex, events: Pick<WebhookEventRow, "id" | "attempts">[]): Promise<void> {
-  if (events.length === 0) return;
-  await db.raw(
-    `update webhook_events event
-     set leased_until = null, attempts = event.attempts - 1, modified_at = now()
-     from unnest(?::text[], ?::int[]) as unsent(id, attempts)
-     where event.id = unsent.id and event.status = 'pending' and event.leased_until is not null and event.attempts = unsent.attempts`,
-    [events.map((event) => event.id), events.map((event) => event.attempts)],
-  );
-}
+export const releaseClaims = (db: Knex, events: Pick<WebhookEventRow, "id" | "attempts">[]): Promise<void> =>
+  release(db, deliveryLease, events.map((event) => ({ key: event.id, mark: event.attempts })));
 
 /** An attempt made, and where it leaves its event: done, given up, or due again at `run_at`. */
 export interface Settlement {
@@ -116,7 +111,7 @@ export async function settleAttempts(db: Knex, settlements: Settlement[]): Promi
      update webhook_events event
      set status = settled.status, run_at = settled.run_at, leased_until = null, last_http_code = settled.http_code, modified_at = now()
      from settled
-     where event.id = settled.event_id and event.status = 'pending' and event.leased_until is not null and event.attempts = settled.claimed_attempts`,
+     where event.id = settled.event_id and ${heldSql(deliveryLease, "event", "settled.claimed_attempts")}`,
     [JSON.stringify(rows)],
   );
 }

@@ -1,8 +1,8 @@
-import type { Knex } from "@tollgate/kit";
+import type { UnitOfWork } from "@tollgate/kit";
 import { webhookEndpointDisabled } from "@tollgate/proto";
 import type { Dispatcher } from "../dispatcher.js";
 import { skipPending } from "../events/events.sql.js";
-import type { EndpointRow } from "../endpoints/endpoints.sql.js";
+import { lockEnabledEndpoint, updateEndpoint } from "../endpoints/endpoints.sql.js";
 import { lastAttemptsFailed } from "./deliveries.sql.js";
 
 /**
@@ -10,15 +10,15 @@ import { lastAttemptsFailed } from "./deliveries.sql.js";
  * organization's owners and admins are mailed (through the auth service, by event). Row-locking the
  * endpoint makes replicas agree that it happened once.
  */
-export async function disableIfFailing(dispatcher: Dispatcher, trx: Knex.Transaction, endpointId: string): Promise<boolean> {
-  const { config, outbox, access } = dispatcher;
+export async function disableIfFailing(dispatcher: Pick<Dispatcher, "config" | "access" | "logger">, unit: UnitOfWork, endpointId: string): Promise<boolean> {
+  const { config, access } = dispatcher;
   const threshold = config.WEBHOOK_DISABLE_AFTER_FAILURES;
-  if (!(await lastAttemptsFailed(trx, endpointId, threshold))) return false;
-  const endpoint = await trx<EndpointRow>("webhook_endpoints").where({ id: endpointId, enabled: true }).whereNull("deleted_at").forUpdate().first();
+  if (!(await lastAttemptsFailed(unit.db, endpointId, threshold))) return false;
+  const endpoint = await lockEnabledEndpoint(unit.db, endpointId);
   if (!endpoint) return false;
-  await trx<EndpointRow>("webhook_endpoints").where({ id: endpointId }).update({ enabled: false, modified_at: new Date() });
-  await skipPending(trx, endpointId);
-  await outbox.emit(trx, webhookEndpointDisabled, {
+  await updateEndpoint(unit.db, endpointId, { enabled: false });
+  await skipPending(unit.db, endpointId);
+  unit.announce(webhookEndpointDisabled, {
     organization_id: endpoint.organization_id,
     endpoint_id: endpoint.id,
     url: endpoint.url,

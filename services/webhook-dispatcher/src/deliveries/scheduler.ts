@@ -76,7 +76,7 @@ export class DeliveryScheduler extends PollingWorker {
     }
     this.freeSlots([...settlements.map((settlement) => settlement.event), ...unsent]);
     const failing = new Set(settlements.filter((settlement) => !settlement.result.succeeded).map((settlement) => settlement.event.endpoint_id));
-    for (const endpointId of failing) await this.dispatcher.db.transaction((trx) => disableIfFailing(this.dispatcher, trx, endpointId));
+    for (const endpointId of failing) await this.dispatcher.units.run((unit) => disableIfFailing(this.dispatcher, unit, endpointId));
   }
 
   private async claimAndSend(): Promise<void> {

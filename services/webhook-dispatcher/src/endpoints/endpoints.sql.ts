@@ -25,6 +25,9 @@ export const endpoints = (db: Knex) => db<EndpointRow>("webhook_endpoints").wher
 
 export const findEndpoint = (db: Knex, id: string) => endpoints(db).where({ id }).first();
 
+/** An endpoint still turned on, locked for the rest of the transaction (so replicas agree on turning it off once). */
+export const lockEnabledEndpoint = (db: Knex, id: string) => endpoints(db).where({ id, enabled: true }).forUpdate().first();
+
 export async function insertEndpoint(db: Knex, endpoint: Omit<EndpointRow, "created_at" | "modified_at" | "deleted_at" | "previous_secret" | "previous_secret_expires_at">): Promise<EndpointRow> {
   const [row] = await db<EndpointRow>("webhook_endpoints").insert(endpoint).returning("*");
   if (!row) throw new Error("insert into webhook_endpoints returned no row");

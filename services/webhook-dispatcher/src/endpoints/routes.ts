@@ -16,7 +16,7 @@ const id = z.object({ id: z.string() });
 const TAG = "webhooks";
 
 export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
-  const { db, access, vault, config } = dispatcher;
+  const { db, units, access, vault, config, wakeScheduler } = dispatcher;
   const url = endpointUrl(config);
   const endpoint = async (identity: IdentityClaims, scope: "webhooks:read" | "webhooks:write", endpointId: string) =>
     reachable(access, identity, scope, await findEndpoint(db, endpointId), "Webhook endpoint");
@@ -25,9 +25,10 @@ export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
 
   /** Turning an endpoint off (or deleting it) skips what waited for it; turning it on resumes delivery of what comes next. */
   const change = (row: EndpointRow, changes: Parameters<typeof updateEndpoint>[2]) =>
-    db.transaction(async (trx) => {
-      const updated = await updateEndpoint(trx, row.id, changes);
-      if (changes.enabled === false || changes.deleted_at) await skipPending(trx, row.id);
+    units.run(async (unit) => {
+      const updated = await updateEndpoint(unit.db, row.id, changes);
+      if (changes.enabled === false || changes.deleted_at) await skipPending(unit.db, row.id);
+      if (changes.enabled === true) unit.afterCommit(wakeScheduler);
       return updated ?? row;
     });
 
@@ -106,7 +107,6 @@ export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
           ...(typeof body.enabled === "boolean" ? { enabled: body.enabled } : {}),
           ...(typeof body.ordered === "boolean" ? { ordered: body.ordered } : {}),
         });
-        if (body.enabled === true) dispatcher.wakeScheduler();
         return json(identity, updated);
       },
     ),

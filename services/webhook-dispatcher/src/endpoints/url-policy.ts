@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { literalHostProblem } from "../deliveries/address-guard.js";
-import type { DispatcherConfig } from "../dispatcher.js";
+import type { DispatcherConfig } from "../config.js";
 
 /**
  * Where an endpoint may point: https in production (http too elsewhere), and not at a loopback or

@@ -1,6 +1,5 @@
 import { on, type ConsumerDefinition } from "@tollgate/kit";
 import { billingEvents, WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
-import type { Dispatcher } from "../dispatcher.js";
 import { insertEventForSubscribers } from "./events.sql.js";
 
 /**
@@ -8,16 +7,16 @@ import { insertEventForSubscribers } from "./events.sql.js";
  * its type, in the consumer's transaction (so the bus delivering it twice stores it once), then wakes
  * the scheduler once that transaction has committed.
  */
-export function billingEventsConsumer(dispatcher: Dispatcher): ConsumerDefinition {
+export function billingEventsConsumer(wakeScheduler: () => void): ConsumerDefinition {
   return {
     name: "webhook-dispatcher-billing-events",
     batchSize: 256,
     handlers: WEBHOOK_EVENT_TYPES.map((type) =>
-      on(billingEvents[type], async (event, { trx }) => {
+      on(billingEvents[type], async (event, { trx, unit }) => {
         const { organization_id: organizationId, payload } = event.data;
         const body = JSON.stringify({ type, timestamp: event.occurred_at, data: payload });
         await insertEventForSubscribers(trx, { organization_id: organizationId, source_event_id: event.id, type, payload: body });
-        trx.executionPromise.then(() => dispatcher.wakeScheduler(), () => undefined);
+        unit.afterCommit(wakeScheduler);
       }),
     ),
   };

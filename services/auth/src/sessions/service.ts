@@ -1,9 +1,9 @@
 import type { Request, Response } from "express";
 import { sessionRevoked } from "@tollgate/proto";
-import type { Knex } from "@tollgate/kit";
+import type { Knex, UnitOfWork } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import type { UserRow } from "../users/users.sql.js";
-import { sessionCacheOf } from "./session-output.js";
+import { sessionCacheOf } from "./output.js";
 import { deleteSessions, insertSession, listImpersonationsFrom, type SessionRow } from "./sessions.sql.js";
 
 /** better-auth's lifetime for a session that should end with the browser session. */
@@ -36,22 +36,18 @@ export async function startSession(
 }
 
 /**
- * Ends sessions inside the caller's transaction and announces it, so the gateway drops them from
- * its cache at once instead of when their cache entries expire. An impersonation acts on the
- * authority of the admin's session it was begun from, so it ends with that session.
+ * Ends sessions in the caller's unit of work and announces it, so the gateway drops them from its
+ * cache at once instead of when their cache entries expire. An impersonation acts on the authority of
+ * the admin's session it was begun from, so it ends with that session.
  */
-export async function revokeSessions(
-  auth: Pick<Auth, "outbox">,
-  trx: Knex.Transaction,
-  filter: { userId: string; ids?: string[]; except?: string },
-): Promise<void> {
-  const revoked = await deleteSessions(trx, filter);
+export async function revokeSessions(unit: UnitOfWork, filter: { userId: string; ids?: string[]; except?: string }): Promise<void> {
+  const revoked = await deleteSessions(unit.db, filter);
   if (revoked.length === 0) return;
-  await auth.outbox.emit(trx, sessionRevoked, {
+  unit.announce(sessionRevoked, {
     user_id: filter.userId,
     sessions: revoked.map((session) => ({ id: session.id, token_hash: session.token_hash })),
   });
-  for (const impersonation of await listImpersonationsFrom(trx, revoked.map((session) => session.id))) {
-    await revokeSessions(auth, trx, { userId: impersonation.user_id, ids: [impersonation.id] });
+  for (const impersonation of await listImpersonationsFrom(unit.db, revoked.map((session) => session.id))) {
+    await revokeSessions(unit, { userId: impersonation.user_id, ids: [impersonation.id] });
   }
 }

@@ -1,5 +1,5 @@
 import type { SessionCache } from "@tollgate/kit";
-import { userJson } from "../users/user-output.js";
+import { userJson } from "../users/output.js";
 import type { UserRow } from "../users/users.sql.js";
 import type { SessionRow } from "./sessions.sql.js";
 
