@@ -19,8 +19,9 @@ const AUTH_PREFIX = "/api/auth";
 const authPath = (path: string) => (matchesPrefix(path, AUTH_PREFIX) ? path.slice(AUTH_PREFIX.length) || "/" : null);
 
 /**
- * better-auth's defaults for /api/auth, most specific first, and a per-client budget for Polar's
- * /v1 (whose paths carry ids, so a per-path counter would not limit anything).
+ * better-auth's defaults for /api/auth, most specific first; the customer's software's license-key
+ * checks, which carry no token and guess at keys, per address and call; and a per-client budget for
+ * Polar's /v1 (whose paths carry ids, so a per-path counter would not limit anything).
  */
 const RULES: Rule[] = [
   {
@@ -38,6 +39,13 @@ const RULES: Rule[] = [
     applies: (path) => /^\/(request-password-reset|send-verification-email|forget-password)(\/|$)/.test(authPath(path) ?? ""),
   },
   { name: "auth", points: 100, durationSeconds: 10, per: "ip-and-path", applies: (path) => authPath(path) !== null },
+  {
+    name: "license-keys",
+    points: 30,
+    durationSeconds: 60,
+    per: "ip-and-path",
+    applies: (path) => /^\/v1\/customer-portal\/license-keys\/(validate|activate|deactivate)$/.test(path),
+  },
   { name: "api", points: 300, durationSeconds: 10, per: "ip", applies: (path) => matchesPrefix(path, "/v1") },
 ];
 

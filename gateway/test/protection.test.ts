@@ -95,6 +95,16 @@ describe("rate limits", () => {
     expect(refused.headers.get("retry-after")).toBeTruthy();
   });
 
+  it("allows the customer's software 30 license-key checks a minute per address and call, without a token", async () => {
+    const check = (call: string) => post(gateway, `/v1/customer-portal/license-keys/${call}`);
+    for (let attempt = 0; attempt < 30; attempt++) expect((await check("validate")).status).toBe(200);
+    const refused = await check("Validate/");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: "TooManyRequests", detail: "Too many requests. Please try again later." });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await check("activate")).status).toBe(200);
+  });
+
   it("counts across every gateway replica sharing Redis", async () => {
     const replica = await anotherGateway({});
     const path = "/api/auth/sign-up/email";

@@ -1,17 +1,18 @@
-import type { Knex, Logger, OrganizationAccess, Outbox, ServiceConfig } from "@tollgate/kit";
+import type { Knex, Logger, OrganizationAccess, Units } from "@tollgate/kit";
 import type { Redis } from "ioredis";
-import type { BillingEnv } from "./config.js";
+import type { BillingConfig } from "./config.js";
 import type { FileStorage } from "./files/storage.js";
 import type { PaymentProcessor } from "./payments/processor.js";
 import type { SandboxProcessor } from "./payments/sandbox.js";
 
-export type BillingConfig = ServiceConfig<BillingEnv>;
-
-/** What every billing endpoint and worker works with, built once when the service starts. */
-export interface Billing {
+/**
+ * The parts billing's `setup` builds once when the service starts. Nothing takes them all: each
+ * function, worker and endpoint factory names the few it uses (`Pick<BillingParts, "db" | "config">`).
+ */
+export interface BillingParts {
   config: BillingConfig;
   db: Knex;
-  outbox: Outbox;
+  units: Units;
   logger: Logger;
   redis: Redis;
   access: OrganizationAccess;
@@ -20,8 +21,4 @@ export interface Billing {
   processor: PaymentProcessor;
   /** The same processor when it is the sandbox (the default), which also makes confirmation tokens. */
   sandbox: SandboxProcessor | null;
-  /** Asks the payment worker to pay confirmed checkouts now rather than at its next poll. */
-  wakePayments(): void;
-  /** Asks the subscription worker to look for due renewals and retries now. */
-  wakeRenewals(): void;
 }

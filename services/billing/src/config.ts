@@ -1,4 +1,4 @@
-import { env } from "@tollgate/kit";
+import { env, type ServiceConfig } from "@tollgate/kit";
 import { z } from "zod";
 
 export const billingEnv = z.object({
@@ -35,3 +35,4 @@ export const billingEnv = z.object({
 });
 
 export type BillingEnv = typeof billingEnv;
+export type BillingConfig = ServiceConfig<BillingEnv>;

@@ -1,12 +1,12 @@
 import path from "node:path";
 import { Router } from "express";
-import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, serveApiDescription, StartupError, type ApiDescription, type Knex, type ServiceContext } from "@tollgate/kit";
+import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, serveApiDescription, StartupError, type ApiDescription, type ServiceContext } from "@tollgate/kit";
 import { resolveAccessToken, resolveCustomerSession } from "@tollgate/proto";
 import { accessTokenEndpoints } from "./access-tokens/routes.js";
-import { useAccessToken } from "./access-tokens/tokens.sql.js";
-import { idempotency } from "./api/idempotency.js";
-import type { Billing, BillingConfig } from "./billing.js";
-import { billingEnv } from "./config.js";
+import { useAccessToken } from "./access-tokens/access-tokens.sql.js";
+import { idempotency } from "./http/idempotency.js";
+import type { BillingParts } from "./billing.js";
+import { billingEnv, type BillingConfig } from "./config.js";
 import { billingMigrations } from "./migrations/index.js";
 import { sellersConsumer } from "./organizations/consumer.js";
 import { organizationEndpoints } from "./organizations/routes.js";
@@ -14,7 +14,7 @@ import { benefitEndpoints } from "./benefits/routes.js";
 import { customFieldEndpoints } from "./custom-fields/routes.js";
 import { checkoutLinkEndpoints } from "./checkout-links/routes.js";
 import { checkoutEndpoints } from "./checkouts/routes.js";
-import { CheckoutExpirySweep } from "./checkouts/lifecycle.js";
+import { CheckoutExpirySweep } from "./checkouts/expiry.js";
 import { CheckoutPayments } from "./checkouts/payer.js";
 import { customerEndpoints } from "./customers/routes.js";
 import { orderEndpoints } from "./orders/routes.js";
@@ -24,10 +24,11 @@ import { benefitGrantEndpoints } from "./customer-portal/benefit-grants.js";
 import { profileEndpoints } from "./customer-portal/profile.js";
 import { customerPortalEndpoints } from "./customer-portal/routes.js";
 import { portalOrganizationEndpoints } from "./customer-portal/organization.js";
-import { peopleConsumer } from "./people/people.js";
-import { customerSessionEndpoints, liveSession } from "./customer-sessions/sessions.js";
+import { peopleConsumer } from "./users/consumer.js";
+import { liveSession } from "./customer-sessions/customer-sessions.sql.js";
+import { customerSessionEndpoints } from "./customer-sessions/routes.js";
 import { refundEndpoints } from "./refunds/routes.js";
-import { SubscriptionCycles } from "./subscriptions/cycles.js";
+import { SubscriptionRenewals } from "./subscriptions/renewals.js";
 import { subscriptionEndpoints } from "./subscriptions/routes.js";
 import { testClockEndpoints } from "./test-clock/routes.js";
 import { CustomerStateAnnouncer } from "./customers/state.js";
@@ -55,47 +56,18 @@ function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage 
   });
 }
 
-/** The payment processor PAYMENT_PROCESSOR names; the sandbox is the only one so far. */
-function paymentsOf(db: Knex): Pick<Billing, "processor" | "sandbox"> {
+/**
+ * Billing's parts, built once: what the endpoints, consumers and workers use, and the two workers
+ * that requests wake (a confirmed checkout, a card saved for a past-due subscription).
+ */
+function partsOf(context: ServiceContext<BillingConfig>) {
+  const { config, db, units, logger, redis } = context;
+  if (!redis) throw new Error("billing runs with Redis");
+  // The payment processor PAYMENT_PROCESSOR names; the sandbox is the only one so far.
   const sandbox = new SandboxProcessor(db);
-  return { processor: sandbox, sandbox };
+  const parts: BillingParts = { config, db, units, logger, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox };
+  return { ...parts, payments: new CheckoutPayments(parts, units), renewals: new SubscriptionRenewals(parts, units) };
 }
-
-interface Running {
-  billing: Billing;
-  payments: CheckoutPayments;
-  cycles: SubscriptionCycles;
-}
-
-const bundles = new WeakMap<ServiceContext<BillingConfig>, Running>();
-
-/** The service's parts, built once per running service and shared by its routes, consumers and workers. */
-function runningOf(context: ServiceContext<BillingConfig>): Running {
-  let running = bundles.get(context);
-  if (!running) {
-    const { config, db, outbox, logger, redis } = context;
-    if (!redis) throw new Error("billing runs with Redis");
-    const billing: Billing = {
-      config,
-      db,
-      outbox,
-      logger,
-      redis,
-      access: new OrganizationAccess(db),
-      storage: fileStorageOf(config),
-      ...paymentsOf(db),
-      wakePayments: () => payments.wake(),
-      wakeRenewals: () => cycles.wake(),
-    };
-    const payments = new CheckoutPayments(billing);
-    const cycles = new SubscriptionCycles(billing);
-    running = { billing, payments, cycles };
-    bundles.set(context, running);
-  }
-  return running;
-}
-
-const billingOf = (context: ServiceContext<BillingConfig>) => runningOf(context).billing;
 
 /** What the `/v1` document says of billing's part of the API as a whole. */
 const BILLING_API: ApiDescription = {
@@ -118,42 +90,45 @@ export const billingService = defineService({
   env: billingEnv,
   migrations: billingMigrations,
   redis: true,
+  setup: partsOf,
   routes(router, context) {
-    const { billing, cycles } = runningOf(context);
+    const billing = context.app;
+    const { renewals, payments } = billing;
+    const desk = { db: billing.db, units: billing.units, access: billing.access, config: billing.config };
     const api = Router({ strict: false });
     api.use(idempotency(billing.redis, context.config.IDEMPOTENCY_TTL_SECONDS));
     const endpoints = [
-      ...organizationEndpoints(billing),
-      ...accessTokenEndpoints(billing),
-      ...productEndpoints(billing),
-      ...customFieldEndpoints(billing),
-      ...discountEndpoints(billing),
-      ...benefitEndpoints(billing),
-      ...customerEndpoints(billing),
-      ...checkoutEndpoints(billing),
-      ...checkoutLinkEndpoints(billing),
-      ...orderEndpoints(billing),
-      ...subscriptionEndpoints(billing),
-      ...refundEndpoints(billing),
-      ...licenseKeyEndpoints(billing),
-      ...customerSessionEndpoints(billing),
-      ...profileEndpoints(billing),
-      ...customerPortalEndpoints(billing),
-      ...portalOrganizationEndpoints(billing),
-      ...benefitGrantEndpoints(billing),
-      ...purchaseEndpoints(billing),
-      ...fileEndpoints(billing),
-      ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing, billing.storage) : []),
-      ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(billing, (organizationId) => cycles.catchUp(organizationId))] : []),
+      ...organizationEndpoints(desk),
+      ...accessTokenEndpoints(desk),
+      ...productEndpoints(desk),
+      ...customFieldEndpoints(desk),
+      ...discountEndpoints(desk),
+      ...benefitEndpoints(desk),
+      ...customerEndpoints(desk),
+      ...checkoutEndpoints({ ...desk, wakePayments: () => payments.wake() }),
+      ...checkoutLinkEndpoints(desk),
+      ...orderEndpoints(desk),
+      ...subscriptionEndpoints({ billing, units: billing.units, renewals }),
+      ...refundEndpoints({ ...desk, processor: billing.processor }),
+      ...licenseKeyEndpoints(desk),
+      ...customerSessionEndpoints(desk),
+      ...profileEndpoints(desk),
+      ...customerPortalEndpoints({ ...desk, processor: billing.processor, storage: billing.storage, wakeRenewals: () => renewals.wake() }),
+      ...portalOrganizationEndpoints(desk),
+      ...benefitGrantEndpoints(desk),
+      ...purchaseEndpoints(desk),
+      ...fileEndpoints({ ...desk, storage: billing.storage }),
+      ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing.db, billing.storage) : []),
+      ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(desk, (organizationId) => renewals.catchUp(organizationId))] : []),
     ];
     mountEndpoints(api, endpoints);
     serveApiDescription(router, BILLING_API, endpoints);
     router.use(api);
   },
-  consumers: (context) => [sellersConsumer(context.outbox), membershipConsumer("billing-memberships"), peopleConsumer()],
-  workers: (context) => [new CustomerStateAnnouncer(billingOf(context)), runningOf(context).payments, runningOf(context).cycles, new CheckoutExpirySweep(billingOf(context))],
+  consumers: () => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer()],
+  workers: (context) => [new CustomerStateAnnouncer(context), context.app.payments, context.app.renewals, new CheckoutExpirySweep(context)],
   responders(context) {
-    const { db } = billingOf(context);
+    const { db } = context;
     context.respond(resolveCustomerSession, async ({ token_hash }) => {
       const session = await liveSession(db, token_hash);
       return { session: session ? { customer_id: session.customer_id, organization_id: session.organization_id, expires_at: session.expires_at.toISOString() } : null };

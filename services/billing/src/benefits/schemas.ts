@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
+import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Customer } from "../customers/schemas.js";
 import { CustomerOrganization } from "../organizations/schemas.js";
-import { BENEFIT_TYPES, type BenefitType } from "./properties.js";
+import { BENEFIT_PROPERTIES, BENEFIT_TYPES, type BenefitType } from "./properties.js";
 
 /** What anyone sees of a benefit: what it is, not how it is configured. */
 const publicFields = {
@@ -124,3 +124,23 @@ export const CustomerStateBenefitGrant = z
     properties: grantProperties,
   })
   .meta({ id: "CustomerStateBenefitGrant" });
+
+const description = z.string().min(3).max(42);
+const common = { description, metadata: metadataInput.default({}), organization_id: z.string().nullish() };
+
+export const BenefitCreate = z.discriminatedUnion("type", [
+  z.object({ ...common, type: z.literal("custom"), properties: BENEFIT_PROPERTIES.custom }),
+  z.object({ ...common, type: z.literal("discord"), properties: BENEFIT_PROPERTIES.discord }),
+  z.object({ ...common, type: z.literal("github_repository"), properties: BENEFIT_PROPERTIES.github_repository }),
+  z.object({ ...common, type: z.literal("downloadables"), properties: BENEFIT_PROPERTIES.downloadables }),
+  z.object({ ...common, type: z.literal("license_keys"), properties: BENEFIT_PROPERTIES.license_keys }),
+  z.object({ ...common, type: z.literal("meter_credit"), properties: BENEFIT_PROPERTIES.meter_credit }),
+]);
+
+/** A benefit keeps its type; its properties, when given, are checked against that type's. */
+export const BenefitUpdate = z.object({
+  type: z.enum(BENEFIT_TYPES),
+  description: description.nullish(),
+  metadata: metadataInput.optional(),
+  properties: z.record(z.string(), z.unknown()).nullish(),
+});

@@ -1,5 +1,9 @@
-import type { Knex } from "@tollgate/kit";
-import type { Metadata } from "../api/metadata.js";
+import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
+import { discounts } from "../discounts/discounts.sql.js";
+import { discountsJson, type DiscountJson } from "../discounts/output.js";
+import type { Metadata } from "../http/metadata.js";
+import { productsJson, type ProductJson } from "../products/output.js";
+import { products } from "../products/products.sql.js";
 
 /** A lasting link that opens a fresh checkout for its products each time it is followed. */
 export interface CheckoutLinkRow {
@@ -36,4 +40,27 @@ export async function updateCheckoutLink(db: Knex, id: string, changes: Partial<
     .returning("*");
   if (!row) throw new Error(`checkout link ${id} is gone`);
   return row;
+}
+
+export const findCheckoutLink = (db: Knex, id: string) => checkoutLinks(db).where({ id }).first();
+
+export const findCheckoutLinkBySecret = (db: Knex, clientSecret: string) => checkoutLinks(db).where({ client_secret: clientSecret }).first();
+
+export const CHECKOUT_LINK_SORTABLE = { created_at: "created_at", label: "label" } as const;
+
+/** One page of the sellers' links, narrowed to the sellers asked for. */
+export function pageOfCheckoutLinks(db: Knex, organizationIds: string[], organizationId: string[] | undefined, page: { page: number; limit: number; sort: Sort<keyof typeof CHECKOUT_LINK_SORTABLE> }) {
+  const found = checkoutLinks(db).whereIn("organization_id", organizationIds);
+  whereAnyOf(found, { organization_id: organizationId }, ["organization_id"]);
+  return pageOf<CheckoutLinkRow, keyof typeof CHECKOUT_LINK_SORTABLE>(found, { ...page, columns: CHECKOUT_LINK_SORTABLE, table: "checkout_links" });
+}
+
+/** What links are shown with: their products and discounts as shown, read for all at once. */
+export async function linksWithParts(db: Knex, rows: CheckoutLinkRow[], publicUrl: string): Promise<{ products: ProductJson[]; discounts: DiscountJson[] }> {
+  const [linked, discountRows] = await Promise.all([
+    products(db).whereIn("id", [...new Set(rows.flatMap((row) => row.product_ids))]),
+    discounts(db).whereIn("id", rows.flatMap((row) => (row.discount_id ? [row.discount_id] : []))),
+  ]);
+  const [shown, discountJsons] = await Promise.all([productsJson(db, linked, publicUrl), discountsJson(db, discountRows)]);
+  return { products: shown, discounts: discountJsons };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
+import { isoTimestamp, listResource, webUrl } from "@tollgate/kit";
+import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Discount } from "../discounts/schemas.js";
 import { Product } from "../products/schemas.js";
 
@@ -29,3 +29,27 @@ export const CheckoutLink = z
   .meta({ id: "CheckoutLink" });
 
 export const CheckoutLinkList = listResource(CheckoutLink, "ListResource_CheckoutLink_");
+
+const settings = {
+  label: z.string().max(256).nullish(),
+  allow_discount_codes: z.boolean().nullish(),
+  require_billing_address: z.boolean().nullish(),
+  discount_id: z.string().nullish(),
+  success_url: webUrl().nullish(),
+  return_url: webUrl().nullish(),
+  metadata: metadataInput.optional(),
+  trial_interval: z.null().optional(),
+  trial_interval_count: z.null().optional(),
+};
+/** Polar's three ways to name what a link sells: products, one product, or one of its prices (its product). */
+export const CheckoutLinkCreateBody = z.object({
+  ...settings,
+  payment_processor: z.literal("stripe").default("stripe"),
+  products: z.array(z.string()).min(1).optional(),
+  product_id: z.string().optional(),
+  product_price_id: z.string().optional(),
+});
+/** A change to a link: what it sells and its settings. */
+export const CheckoutLinkUpdateBody = z.object({ ...settings, products: z.array(z.string()).min(1).nullish() });
+/** What following a link may fill in on the checkout it opens. */
+export const CheckoutLinkPrefill = z.object({ customer_email: z.email().optional(), customer_name: z.string().max(256).optional(), discount_code: z.string().optional() });

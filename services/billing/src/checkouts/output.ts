@@ -2,9 +2,8 @@ import type { DiscountRow } from "../discounts/discounts.sql.js";
 import { sellerSummaryJson } from "../organizations/output.js";
 import { priceJson } from "../products/prices.js";
 import { productWithPartsJson, publicProductJson } from "../products/output.js";
-import { offerOf, type CheckoutCatalog } from "./catalog.js";
-import type { CheckoutRow } from "./checkouts.sql.js";
-import { cardRequirements, checkoutAmounts } from "./pricing.js";
+import type { CheckoutCatalog, CheckoutRow } from "./checkouts.sql.js";
+import { cardRequirements, checkoutAmounts, offerOf } from "./pricing.js";
 
 /** Countries whose addresses need a state (and a postal code) to be taxed. */
 const STATE_COUNTRIES = new Set(["US", "CA"]);

@@ -1,12 +1,27 @@
-import { invalidField, type Knex } from "@tollgate/kit";
+import { invalidField } from "@tollgate/kit";
 import type { DiscountRow } from "../discounts/discounts.sql.js";
 import { minimumAmount, type PriceRow } from "../products/prices.js";
-import type { CheckoutRow } from "./checkouts.sql.js";
+import type { ProductWithParts } from "../products/products.sql.js";
+import type { CheckoutCatalog, CheckoutRow } from "./checkouts.sql.js";
 
 /** Amount types a checkout can sell today; metered and seat-based prices come with usage billing and seats. */
 const SELLABLE = new Set<PriceRow["amount_type"]>(["fixed", "custom", "free"]);
 
 export const isSellable = (price: PriceRow) => SELLABLE.has(price.amount_type) && !price.is_archived;
+
+/** The product's price a checkout sells: the one named, else its first sellable price in the currency. */
+export function chosenPrice(product: ProductWithParts, currency: string | null, priceId: string | null | undefined, field: (string | number)[]): PriceRow {
+  const { prices } = product;
+  if (priceId) {
+    const named = prices.find((price) => price.id === priceId);
+    if (!named || !isSellable(named)) throw invalidField(["product_price_id"], "Price not found, archived, or not one a checkout can sell yet", priceId);
+    return named;
+  }
+  const sellable = prices.filter(isSellable);
+  const chosen = sellable.find((price) => price.price_currency === currency) ?? (currency === null ? sellable[0] : undefined);
+  if (!chosen) throw invalidField(field, currency ? `The product has no price in ${currency.toUpperCase()} that a checkout can sell` : "The product has no price a checkout can sell", product.id);
+  return chosen;
+}
 
 /**
  * What the chosen price costs before any discount: its amount, nothing when free, and for a
@@ -30,14 +45,13 @@ export function discountAmountOf(discount: DiscountRow | null, amount: number, c
   return discount.currency === currency ? Math.min(amount, discount.amount ?? 0) : 0;
 }
 
-/** Why a discount cannot be used on this product now, or null when it can. */
-export async function discountProblem(db: Knex, discount: DiscountRow, productId: string, currency: string, now = new Date()): Promise<string | null> {
+/** Why a discount (limited to the products given, or to none) cannot be used on this product now, or null when it can. */
+export function discountProblemOf(discount: DiscountRow, limitedTo: string[], productId: string, currency: string, now: Date): string | null {
   if (discount.starts_at && discount.starts_at > now) return "This discount code is not valid yet.";
   if (discount.ends_at && discount.ends_at <= now) return "This discount code has expired.";
   if (discount.max_redemptions !== null && discount.redemptions_count >= discount.max_redemptions) return "This discount code has been used up.";
   if (discount.type === "fixed" && discount.currency !== currency) return "This discount code is not valid for this currency.";
-  const limited = await db("discount_products").where({ discount_id: discount.id }).select<{ product_id: string }[]>("product_id");
-  if (limited.length > 0 && !limited.some((link) => link.product_id === productId)) return "This discount code is not valid for this product.";
+  if (limitedTo.length > 0 && !limitedTo.includes(productId)) return "This discount code is not valid for this product.";
   return null;
 }
 
@@ -58,4 +72,23 @@ export function cardRequirements(totalAmount: number, product: { recurring: bool
   const paymentRequired = totalAmount > 0;
   const setupRequired = product.recurring && price.amount_type !== "free";
   return { paymentRequired, setupRequired, formRequired: paymentRequired || setupRequired };
+}
+
+/** One checkout's part of the catalog: its products in its order, the chosen one at its price, its seller and discount. */
+export function offerOf(catalog: CheckoutCatalog, checkout: Pick<CheckoutRow, "id" | "organization_id" | "product_ids" | "product_id" | "product_price_id" | "discount_id">) {
+  const products = checkout.product_ids.flatMap((id) => catalog.products.get(id) ?? []);
+  const product = products.find((candidate) => candidate.id === checkout.product_id);
+  const price: PriceRow | undefined = product?.prices.find((candidate) => candidate.id === checkout.product_price_id);
+  const seller = catalog.sellers.get(checkout.organization_id);
+  if (!product || !price || !seller) throw new Error(`checkout ${checkout.id} has lost its product, price or seller`);
+  const discount = checkout.discount_id ? (catalog.discounts.get(checkout.discount_id) ?? null) : null;
+  return { products, product, price, seller, discount };
+}
+
+export type Offer = ReturnType<typeof offerOf>;
+
+/** What the checkout asks of the card, from its product, price and discount as they stand. */
+export function cardRequirementsOf(checkout: CheckoutRow, offer: Offer) {
+  const amounts = checkoutAmounts(checkout, offer.discount);
+  return { amounts, ...cardRequirements(amounts.total_amount, { recurring: offer.product.recurring_interval !== null }, offer.price) };
 }

@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
+import { isoTimestamp, listResource, webUrl } from "@tollgate/kit";
+import { addressInput } from "../http/address.js";
+import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { AttachedCustomField, CustomFieldData } from "../custom-fields/schemas.js";
 import { Address } from "../customers/schemas.js";
 import { discountForms } from "../discounts/schemas.js";
 import { CustomerOrganization, TaxBehavior } from "../organizations/schemas.js";
+import { priceAmount } from "../products/prices.js";
 import { CheckoutProduct, Interval, ProductPrice } from "../products/schemas.js";
 
 const BillingAddressFieldMode = z.enum(["required", "optional", "disabled"]);
@@ -99,3 +101,59 @@ export const CheckoutPublicConfirmed = CheckoutPublic.extend({
   // Customer sessions (for the portal link after paying) are not handed out here yet.
   customer_session_token: z.null(),
 }).meta({ id: "CheckoutPublicConfirmed" });
+
+const email = z.email().transform((value) => value.toLowerCase());
+
+/** What both the seller and the customer may set about the buyer. */
+const customerDetails = {
+  customer_name: z.string().max(256).nullish(),
+  customer_email: email.nullish(),
+  customer_billing_name: z.string().max(256).nullish(),
+  customer_billing_address: addressInput.nullish(),
+  customer_tax_id: z.string().max(64).nullish(),
+  is_business_customer: z.boolean().nullish(),
+  locale: z.string().max(16).nullish(),
+  custom_field_data: CustomFieldData.optional(),
+  product_id: z.string().nullish(),
+  product_price_id: z.string().nullish(),
+  amount: priceAmount.nullish(),
+};
+
+/** Seller-side settings, on creation and update alike. */
+const sellerSettings = {
+  metadata: metadataInput.optional(),
+  customer_metadata: metadataInput.optional(),
+  discount_id: z.string().nullish(),
+  allow_discount_codes: z.boolean().nullish(),
+  require_billing_address: z.boolean().nullish(),
+  allow_trial: z.boolean().nullish(),
+  customer_ip_address: z.string().max(64).nullish(),
+  success_url: webUrl().nullish(),
+  return_url: webUrl().nullish(),
+  embed_origin: webUrl().nullish(),
+};
+
+/** Parts of Polar's create body this build cannot honour yet: refused by name rather than ignored. */
+const notYet = z.null().optional();
+
+/** A seller's new checkout. */
+export const CheckoutCreateBody = z.object({
+  ...customerDetails,
+  ...sellerSettings,
+  products: z.array(z.string()).min(1),
+  customer_id: z.string().nullish(),
+  external_customer_id: z.string().min(1).nullish(),
+  currency: z.string().regex(/^[A-Za-z]{3}$/).transform((value) => value.toLowerCase()).nullish(),
+  prices: notYet,
+  seats: notYet,
+  min_seats: notYet,
+  max_seats: notYet,
+  subscription_id: notYet,
+});
+
+/** A seller's change to an open checkout. */
+export const CheckoutUpdateBody = z.object({ ...customerDetails, ...sellerSettings });
+/** The customer's change on the checkout page. */
+export const CheckoutClientUpdateBody = z.object({ ...customerDetails, discount_code: z.string().nullish() });
+/** The customer's confirmation, with the card as a confirmation token. */
+export const CheckoutConfirmBody = CheckoutClientUpdateBody.extend({ confirmation_token_id: z.string().nullish() });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
-import { PROPERTIES } from "./properties.js";
+import { metadataInput, metadataOutput } from "../http/metadata.js";
+import { CUSTOM_FIELD_TYPES, PROPERTIES } from "./properties.js";
 
 /** Answers to a seller's custom fields, by slug: taken on checkouts, kept on orders and subscriptions. */
 export const CustomFieldData = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
@@ -38,3 +38,25 @@ export const CustomFieldList = listResource(CustomField, "ListResource_CustomFie
 
 /** A custom field a product asks for, in the order the form shows it. */
 export const AttachedCustomField = z.strictObject({ custom_field_id: z.string(), custom_field: CustomField, order: z.int(), required: z.boolean() }).meta({ id: "AttachedCustomField" });
+
+/** A custom field's slug is the key its values are stored under: lower-case letters, digits, `-` and `_`. */
+const slug = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, { error: "Use lower-case letters, digits, - and _" }).max(100);
+
+const common = { slug, name: z.string().min(1).max(250), metadata: metadataInput.default({}), organization_id: z.string().nullish() };
+
+export const CustomFieldCreate = z.discriminatedUnion("type", [
+  z.object({ ...common, type: z.literal("text"), properties: PROPERTIES.text }),
+  z.object({ ...common, type: z.literal("number"), properties: PROPERTIES.number }),
+  z.object({ ...common, type: z.literal("date"), properties: PROPERTIES.date }),
+  z.object({ ...common, type: z.literal("checkbox"), properties: PROPERTIES.checkbox }),
+  z.object({ ...common, type: z.literal("select"), properties: PROPERTIES.select }),
+]);
+
+/** A field keeps its type; its properties, when given, are checked against that type's. */
+export const CustomFieldUpdate = z.object({
+  type: z.enum(CUSTOM_FIELD_TYPES),
+  slug: slug.nullish(),
+  name: z.string().min(1).max(250).nullish(),
+  metadata: metadataInput.optional(),
+  properties: z.record(z.string(), z.unknown()).nullish(),
+});

@@ -1,8 +1,12 @@
+import type { BenefitGrantRow, BenefitRow } from "../benefits/benefits.sql.js";
+import { benefitJson } from "../benefits/output.js";
+import { subscriberProperties } from "../benefits/properties.js";
+import type { CustomerRow } from "../customers/customers.sql.js";
 import type { OrderJson } from "../orders/output.js";
 import { publicProductJson, type ProductJson } from "../products/output.js";
-import type { subscriptionsJson } from "../subscriptions/output.js";
+import type { shownSubscriptions } from "../subscriptions/service.js";
 
-type SubscriptionJson = Awaited<ReturnType<typeof subscriptionsJson>>[number];
+type SubscriptionJson = Awaited<ReturnType<typeof shownSubscriptions>>[number];
 
 const withoutMetadata = <Shown extends { metadata: unknown }>({ metadata: _metadata, ...rest }: Shown) => rest;
 
@@ -23,3 +27,41 @@ export function customerSubscriptionJson<Organization>(subscription: Subscriptio
   const { metadata: _metadata, custom_field_data: _fields, customer: _customer, discount: _discount, ...shown } = subscription;
   return { ...shown, product: portalProductJson(subscription.product, organization) };
 }
+
+/** The customer as the portal shows them to themselves. */
+export const portalCustomerJson = (customer: CustomerRow) => ({
+  id: customer.id,
+  created_at: customer.created_at,
+  modified_at: customer.modified_at,
+  email: customer.email,
+  email_verified: customer.email_verified,
+  name: customer.name,
+  // Invoices carry the customer's own name until they give another.
+  billing_name: customer.billing_name ?? customer.name,
+  billing_address: customer.billing_address,
+  tax_id: customer.tax_id === null ? null : [customer.tax_id, null],
+  // No account connections are offered yet (see benefit grants that wait for one).
+  oauth_accounts: {},
+  default_payment_method_id: customer.default_payment_method_id,
+  type: "individual",
+});
+
+/** A grant as the portal shows it to its customer: the benefit as a subscriber sees it, with its seller. */
+export const customerGrantJson = <Organization>(grant: BenefitGrantRow, benefit: BenefitRow, customer: CustomerRow, organization: Organization) => ({
+  id: grant.id,
+  created_at: grant.created_at,
+  modified_at: grant.modified_at,
+  granted_at: grant.granted_at,
+  revoked_at: grant.revoked_at,
+  is_granted: grant.granted_at !== null && grant.revoked_at === null,
+  is_revoked: grant.revoked_at !== null,
+  customer_id: grant.customer_id,
+  member_id: null,
+  benefit_id: grant.benefit_id,
+  subscription_id: grant.subscription_id,
+  order_id: grant.order_id,
+  error: grant.error,
+  customer: portalCustomerJson(customer),
+  benefit: { ...benefitJson(benefit), organization, properties: subscriberProperties(benefit.type, benefit.properties) },
+  properties: grant.properties,
+});

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
 import { BenefitGrantProperties, BenefitSubscriber, grantFields } from "../benefits/schemas.js";
-import type { BenefitType } from "../benefits/properties.js";
+import { BENEFIT_TYPES, type BenefitType } from "../benefits/properties.js";
 import { Address, TaxId } from "../customers/schemas.js";
 import { FileDownload } from "../files/schemas.js";
 import { Order } from "../orders/schemas.js";
@@ -9,6 +9,7 @@ import { CustomerOrganization } from "../organizations/schemas.js";
 import { PaymentMethodCardMetadata } from "../payments/schemas.js";
 import { CustomerProduct } from "../products/schemas.js";
 import { OrderSubscription, Subscription } from "../subscriptions/schemas.js";
+import { CANCELLATION_REASONS } from "../subscriptions/subscriptions.sql.js";
 
 /** The customer as the portal shows them to themselves. */
 export const CustomerPortalCustomer = z
@@ -103,3 +104,21 @@ const PurchaseSeller = z.strictObject({ id: z.string(), name: z.string(), slug: 
 export const PurchasedOrderList = listResource(Order.extend({ organization: PurchaseSeller.nullable() }).meta({ id: "PurchasedOrder" }), "ListResource_PurchasedOrder_");
 
 export const PurchasedSubscriptionList = listResource(Subscription.extend({ organization: PurchaseSeller.nullable() }).meta({ id: "PurchasedSubscription" }), "ListResource_PurchasedSubscription_");
+
+/** A card the customer gives in the portal, as a confirmation token, to keep (and maybe make their default). */
+export const PaymentMethodCreate = z.object({ confirmation_token_id: z.string(), set_default: z.boolean(), return_url: z.string().optional() });
+
+/** What a customer may change about their subscription in the portal: cancel it at the period's end, or take that back. */
+export const PortalSubscriptionUpdate = z.object({
+  cancel_at_period_end: z.boolean().optional(),
+  cancellation_reason: z.enum(CANCELLATION_REASONS).nullish(),
+  cancellation_comment: z.string().max(1_000).nullish(),
+  product_id: z.string().optional(),
+  seats: z.unknown().optional(),
+});
+
+/** What a customer may send about one of their grants: the account a benefit is to be granted on. */
+export const CustomerBenefitGrantUpdate = z.object({
+  benefit_type: z.enum(BENEFIT_TYPES),
+  properties: z.object({ account_id: z.string().nullish() }).optional(),
+});

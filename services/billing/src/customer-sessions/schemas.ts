@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp } from "@tollgate/kit";
+import { isoTimestamp, webUrl } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
 
 /** A customer session: its token opens the customer portal for an hour. */
@@ -16,3 +16,9 @@ export const CustomerSession = z
     customer: Customer,
   })
   .meta({ id: "CustomerSession" });
+
+/** A seller opens the portal for a customer named by id or by their own (external) id. */
+export const CustomerSessionCreate = z.union([
+  z.object({ customer_id: z.string(), return_url: webUrl().nullish() }),
+  z.object({ external_customer_id: z.string(), return_url: webUrl().nullish() }),
+]);

@@ -1,6 +1,6 @@
-import { prepared, type Knex } from "@tollgate/kit";
-import { rowsFromJson } from "../api/jsonb.js";
-import type { Metadata } from "../api/metadata.js";
+import { pageOf, prepared, type Knex, type Sort } from "@tollgate/kit";
+import { rowsFromJson } from "../http/jsonb.js";
+import { whereMetadata, type Metadata } from "../http/metadata.js";
 
 export interface Address {
   line1: string | null;
@@ -56,7 +56,7 @@ export async function updateCustomer(db: Knex, id: string, changes: CustomerChan
 
 /**
  * Announces the customer's state once the changes to it have settled (see the state worker): a
- * change to await, or to write with others (ChangeSet).
+ * change to await, or to write with a unit's others.
  */
 export function scheduleStateChange(db: Knex, customerId: string, delayMs: number): Knex.QueryBuilder {
   const runAt = new Date(Date.now() + delayMs);
@@ -94,3 +94,81 @@ export async function countOrder(db: Knex, customerId: string): Promise<Customer
   if (!row) throw new Error(`customer ${customerId} is gone`);
   return customerFromJson(row.customer) as CustomerRow & { orders_count: number };
 }
+
+/** The customers with the ids given, deleted ones too: what they bought still shows who bought it. */
+export const customersWithIds = (db: Knex, ids: string[]) => db<CustomerRow>("customers").whereIn("id", ids);
+
+export const CUSTOMER_SORTABLE = { created_at: "created_at", email: "email", name: "name" } as const;
+
+/** What a seller's list of customers is narrowed to. */
+export interface CustomerFilter {
+  organizationIds: string[];
+  organizationId: string[] | undefined;
+  email: string | undefined;
+  /** Part of the e-mail, name or external id. */
+  text: string | undefined;
+  metadata: Map<string, string[]>;
+}
+
+/** One page of sellers' customers. */
+export function pageOfCustomers(db: Knex, filter: CustomerFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CUSTOMER_SORTABLE> }) {
+  const found = customers(db).whereIn("organization_id", filter.organizationIds);
+  if (filter.organizationId) void found.whereIn("organization_id", filter.organizationId);
+  if (filter.email) void found.where({ email: filter.email.toLowerCase() });
+  if (filter.text) {
+    const pattern = `%${filter.text}%`;
+    void found.where((match) => void match.whereILike("email", pattern).orWhereILike("name", pattern).orWhereILike("external_id", pattern));
+  }
+  whereMetadata(found, "metadata", filter.metadata);
+  return pageOf<CustomerRow, keyof typeof CUSTOMER_SORTABLE>(found, { ...page, columns: CUSTOMER_SORTABLE, table: "customers" });
+}
+
+/** A customer with what they have now: granted benefits (with their benefit's type) and live subscriptions, as JSON columns. */
+export type CustomerWithHoldings = CustomerRow & { grants: unknown; subscriptions: unknown };
+
+/** What the customers are given, read for all of them in one statement; `customerIds` may be a query of them. */
+const holdingsOf = (db: Knex, customerIds: Knex.QueryBuilder | string[]) =>
+  db("customers as customer")
+    .whereIn("customer.id", customerIds)
+    .select<CustomerWithHoldings[]>(
+      "customer.*",
+      // crosses into benefits and subscriptions: a customer's state is read for a whole batch in one statement.
+      db.raw(`coalesce((select json_agg(granted order by granted.granted_at) from (
+          select given.*, benefit.type as benefit_type, benefit.metadata as benefit_metadata
+          from benefit_grants given join benefits benefit on benefit.id = given.benefit_id
+          where given.customer_id = customer.id and given.granted_at is not null and given.revoked_at is null) granted), '[]') as grants`),
+      db.raw(`coalesce((select json_agg(subscription order by subscription.started_at) from subscriptions subscription
+          where subscription.customer_id = customer.id and subscription.status in ('active', 'trialing')), '[]') as subscriptions`),
+    );
+
+/** A customer with what they have now. */
+export async function customerWithHoldings(db: Knex, customerId: string): Promise<CustomerWithHoldings> {
+  const [holdings] = await holdingsOf(db, [customerId]);
+  if (!holdings) throw new Error(`customer ${customerId} is gone`);
+  return holdings;
+}
+
+/**
+ * The customers whose state change is due, their rows locked (FOR UPDATE SKIP LOCKED, so two
+ * replicas never take one) and their holdings read, in one statement; no holdings when the
+ * customer is gone.
+ */
+export async function dueStateChanges(db: Knex, limit: number): Promise<{ customer_id: string; holdings: CustomerWithHoldings | null }[]> {
+  const due = db("customer_state_changes").where("run_at", "<=", new Date()).orderBy("run_at").limit(limit).forUpdate().skipLocked().select("customer_id").toSQL();
+  const held = holdingsOf(db, db.select("customer_id").from("due")).toSQL();
+  const { rows } = await db.raw<{ rows: { customer_id: string; holdings: unknown }[] }>(
+    `with due as (${due.sql}) select due.customer_id, to_json(held) as holdings from due left join (${held.sql}) held on held.id = due.customer_id`,
+    [...due.bindings, ...held.bindings] as Knex.RawBinding[],
+  );
+  return rows.map(({ customer_id, holdings }) => ({ customer_id, holdings: holdings === null ? null : (rowsFromJson<CustomerWithHoldings>([holdings], ["created_at", "modified_at", "deleted_at"])[0] as CustomerWithHoldings) }));
+}
+
+/** Clears the state changes of the customers given: a change to write with their announcements. */
+export const clearStateChanges = (db: Knex, customerIds: string[]): Knex.QueryBuilder => db("customer_state_changes").whereIn("customer_id", customerIds).delete();
+
+/** The card the customer's renewals are charged to from now on. */
+export const setDefaultPaymentMethod = (db: Knex, customerId: string, paymentMethodId: string) =>
+  db("customers").where({ id: customerId }).update({ default_payment_method_id: paymentMethodId, modified_at: new Date() });
+
+/** The ids of the customers (one per seller at most) with the e-mail given. */
+export const customerIdsWithEmail = async (db: Knex, email: string): Promise<string[]> => (await customers(db).where({ email }).select("id")).map((customer) => customer.id);

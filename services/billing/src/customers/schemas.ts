@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
+import { addressInput } from "../http/address.js";
+import { metadataInput, metadataOutput } from "../http/metadata.js";
 
 /** A postal address as it goes out: every line present, null when not given. */
 export const Address = z
@@ -39,3 +40,25 @@ export const Customer = z
   .meta({ id: "Customer" });
 
 export const CustomerList = listResource(Customer, "ListResource_Customer_");
+
+const email = z.email().transform((value) => value.toLowerCase());
+const editable = {
+  name: z.string().max(256).nullish(),
+  billing_address: addressInput.nullish(),
+  tax_id: z.string().min(1).nullish(),
+  locale: z.string().nullish(),
+  metadata: metadataInput.optional(),
+};
+
+/** A seller's new customer. */
+export const CustomerCreateBody = z.object({
+  ...editable,
+  email,
+  external_id: z.string().min(1).nullish(),
+  organization_id: z.string().nullish(),
+  type: z.literal("individual").optional(),
+});
+/** A change to a customer found by id. */
+export const CustomerUpdateBody = z.object({ ...editable, email: email.nullish(), external_id: z.string().min(1).nullish(), type: z.literal("individual").nullish() });
+/** A change to a customer found by external id (which, there, cannot change). */
+export const CustomerUpdateByExternalIdBody = z.object({ ...editable, email: email.nullish() });

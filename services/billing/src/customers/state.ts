@@ -1,34 +1,21 @@
-import { PollingWorker, type Knex } from "@tollgate/kit";
-import type { Billing } from "../billing.js";
-import { rowsFromJson } from "../api/jsonb.js";
-import type { BenefitGrantRow } from "../benefits/grants.js";
-import { ChangeSet } from "../events.js";
+import { PollingWorker, type Logger, type Units } from "@tollgate/kit";
+import type { BenefitGrantRow } from "../benefits/benefits.sql.js";
+import { announceBilling } from "../events.js";
+import { rowsFromJson } from "../http/jsonb.js";
 import { subscriptionFieldsJson } from "../subscriptions/output.js";
 import type { SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
-import type { CustomerRow } from "./customers.sql.js";
+import { clearStateChanges, dueStateChanges, type CustomerWithHoldings } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 
 type GrantWithBenefit = BenefitGrantRow & { benefit_type: string; benefit_metadata: Record<string, unknown> };
 
-/** A customer with what they have now: granted benefits (with their benefit's type) and live subscriptions, as JSON columns. */
-type CustomerWithHoldings = CustomerRow & { grants: unknown; subscriptions: unknown };
-
-/** What the customers are given, read for all of them in one statement; `customerIds` may be a query of them. */
-const holdingsOf = (db: Knex, customerIds: Knex.QueryBuilder | string[]) =>
-  db("customers as customer")
-    .whereIn("customer.id", customerIds)
-    .select<CustomerWithHoldings[]>(
-      "customer.*",
-      db.raw(`coalesce((select json_agg(granted order by granted.granted_at) from (
-          select given.*, benefit.type as benefit_type, benefit.metadata as benefit_metadata
-          from benefit_grants given join benefits benefit on benefit.id = given.benefit_id
-          where given.customer_id = customer.id and given.granted_at is not null and given.revoked_at is null) granted), '[]') as grants`),
-      db.raw(`coalesce((select json_agg(subscription order by subscription.started_at) from subscriptions subscription
-          where subscription.customer_id = customer.id and subscription.status in ('active', 'trialing')), '[]') as subscriptions`),
-    );
+/*
+ * A customer's state is shown here rather than in output.ts: it is made of subscriptions' JSON,
+ * which is made of customerJson, and output modules that import each other see each other half made.
+ */
 
 /** Everything a customer has now, as Polar's CustomerState: their active subscriptions, granted benefits and meters. */
-function customerStateJson({ grants, subscriptions, ...customer }: CustomerWithHoldings) {
+export function customerStateJson({ grants, subscriptions, ...customer }: CustomerWithHoldings) {
   const live = rowsFromJson<SubscriptionRow>(subscriptions, ["current_period_start", "current_period_end", "trial_start", "trial_end", "canceled_at", "started_at", "ends_at", "ended_at", "created_at", "modified_at"]);
   return {
     ...customerJson(customer),
@@ -51,13 +38,6 @@ function customerStateJson({ grants, subscriptions, ...customer }: CustomerWithH
   };
 }
 
-/** Everything a customer has now, as Polar's CustomerState. */
-export async function customerState(db: Knex, customer: CustomerRow) {
-  const [holdings] = await holdingsOf(db, [customer.id]);
-  if (!holdings) throw new Error(`customer ${customer.id} is gone`);
-  return customerStateJson(holdings);
-}
-
 const BATCH = 50;
 
 /**
@@ -67,29 +47,24 @@ const BATCH = 50;
  * announce and clear.
  */
 export class CustomerStateAnnouncer extends PollingWorker {
-  constructor(private readonly billing: Billing) {
-    super({ intervalMs: Math.max(100, Math.min(1_000, billing.config.CUSTOMER_STATE_DEBOUNCE_MS / 2)), logger: billing.logger, failure: "announcing customer states failed" });
+  constructor(private readonly desk: { units: Units; logger: Logger; config: { CUSTOMER_STATE_DEBOUNCE_MS: number } }) {
+    super({ intervalMs: Math.max(100, Math.min(1_000, desk.config.CUSTOMER_STATE_DEBOUNCE_MS / 2)), logger: desk.logger, failure: "announcing customer states failed" });
   }
 
   protected async pass(): Promise<void> {
-    const { db, outbox } = this.billing;
     await this.drain(BATCH, () =>
-      db.transaction(async (trx) => {
-        // The due rows are locked and their customers' holdings read in one statement.
-        const due = trx("customer_state_changes").where("run_at", "<=", new Date()).orderBy("run_at").limit(BATCH).forUpdate().skipLocked().select("customer_id").toSQL();
-        const held = holdingsOf(trx, trx.select("customer_id").from("due")).toSQL();
-        const { rows } = await trx.raw<{ rows: { customer_id: string; holdings: CustomerWithHoldings | null }[] }>(
-          `with due as (${due.sql}) select due.customer_id, to_json(held) as holdings from due left join (${held.sql}) held on held.id = due.customer_id`,
-          [...due.bindings, ...held.bindings] as Knex.RawBinding[],
-        );
-        if (rows.length === 0) return 0;
-        const changes = new ChangeSet(outbox, trx, { batch: true }).change(trx("customer_state_changes").whereIn("customer_id", rows.map((row) => row.customer_id)).delete());
-        for (const { holdings } of rows) {
-          if (holdings && holdings.deleted_at === null) changes.announce("customer.state_changed", holdings.organization_id, customerStateJson(rowsFromJson<CustomerWithHoldings>([holdings], ["created_at", "modified_at", "deleted_at"])[0] as CustomerWithHoldings));
-        }
-        await changes.write();
-        return rows.length;
-      }),
+      this.desk.units.run(
+        async (unit) => {
+          const due = await dueStateChanges(unit.db, BATCH);
+          if (due.length === 0) return 0;
+          unit.change(clearStateChanges(unit.db, due.map((row) => row.customer_id)));
+          for (const { holdings } of due) {
+            if (holdings && holdings.deleted_at === null) announceBilling(unit, "customer.state_changed", holdings.organization_id, customerStateJson(holdings));
+          }
+          return due.length;
+        },
+        { batch: true },
+      ),
     );
   }
 }

@@ -1,5 +1,6 @@
-import type { Knex } from "@tollgate/kit";
-import type { Metadata } from "../api/metadata.js";
+import { pageOf, type Knex, type Sort } from "@tollgate/kit";
+import type { Metadata } from "../http/metadata.js";
+import type { ProductRow } from "../products/products.sql.js";
 
 export interface DiscountRow {
   id: string;
@@ -61,4 +62,31 @@ export const releaseRedemption = (db: Knex, id: string): Knex.QueryBuilder => db
 export async function replaceDiscountProducts(db: Knex, discountId: string, productIds: string[]): Promise<void> {
   await db("discount_products").where({ discount_id: discountId }).delete();
   if (productIds.length > 0) await db("discount_products").insert(productIds.map((productId) => ({ discount_id: discountId, product_id: productId })));
+}
+
+/** The products each discount is limited to, oldest first, with the discount they are of. */
+export const discountedProducts = (db: Knex, discountIds: string[]) =>
+  // crosses into products: a discount is shown with its products' fields, read in the one statement.
+  db<ProductRow>("products")
+    .join("discount_products", "discount_products.product_id", "products.id")
+    .whereIn("discount_products.discount_id", discountIds)
+    .orderBy("products.created_at")
+    .select<(ProductRow & { discount_id: string })[]>("products.*", "discount_products.discount_id");
+
+/** The seller's discount with the code given, whatever its case. */
+export const findDiscountByCode = (db: Knex, organizationId: string, code: string) => discounts(db).where({ organization_id: organizationId }).whereRaw("lower(code) = lower(?)", [code]).first();
+
+/** The products a discount is limited to; none when it is for every product. */
+export const productIdsOfDiscount = async (db: Knex, discountId: string): Promise<string[]> =>
+  (await db("discount_products").where({ discount_id: discountId }).select<{ product_id: string }[]>("product_id")).map((link) => link.product_id);
+
+export const DISCOUNT_SORTABLE = { created_at: "created_at", name: "name", code: "code", redemptions_count: "redemptions_count", ends_at: "ends_at" } as const;
+
+/** The discounts of the organizations given (of those among `organization_id`, when given), by part of their name or code. */
+export function pageOfDiscounts(db: Knex, filter: { organizationIds: string[]; organization_id?: string[]; query?: string }, page: { page: number; limit: number; sort: Sort<keyof typeof DISCOUNT_SORTABLE> }) {
+  const found = discounts(db).whereIn("organization_id", filter.organizationIds);
+  if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
+  const { query } = filter;
+  if (query) void found.where((match) => void match.whereILike("name", `%${query}%`).orWhereILike("code", `%${query}%`));
+  return pageOf<DiscountRow, keyof typeof DISCOUNT_SORTABLE>(found, { ...page, columns: DISCOUNT_SORTABLE, table: "discounts" });
 }

@@ -1,16 +1,11 @@
 import type { Knex } from "@tollgate/kit";
 import { productFieldsJson } from "../products/output.js";
-import type { ProductRow } from "../products/products.sql.js";
-import type { DiscountRow } from "./discounts.sql.js";
+import { discountedProducts, type DiscountRow } from "./discounts.sql.js";
 
 /** Discounts as Polar shows them: the fields of their type and duration, with the products they are for. */
 export async function discountsJson(db: Knex, rows: DiscountRow[]) {
   if (rows.length === 0) return [];
-  const links = await db<ProductRow>("products")
-    .join("discount_products", "discount_products.product_id", "products.id")
-    .whereIn("discount_products.discount_id", rows.map((discount) => discount.id))
-    .orderBy("products.created_at")
-    .select<(ProductRow & { discount_id: string })[]>("products.*", "discount_products.discount_id");
+  const links = await discountedProducts(db, rows.map((discount) => discount.id));
   return rows.map((discount) => ({
     created_at: discount.created_at,
     modified_at: discount.modified_at,

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
+import { isoTimestamp, listResource, pgInteger } from "@tollgate/kit";
+import { metadataInput, metadataOutput } from "../http/metadata.js";
+import { priceAmount } from "../products/prices.js";
 import { productFields } from "../products/schemas.js";
 
 /** A discount's terms: its amount by type, and how long it lasts by duration. */
@@ -40,3 +41,46 @@ export const Discount = discountForms(
 ).meta({ id: "Discount" });
 
 export const DiscountList = listResource(Discount, "ListResource_Discount_");
+
+/** A code people type at checkout: letters, digits, - and _, 3 to 256 of them. */
+const code = z.string().regex(/^[A-Za-z0-9_-]{3,256}$/, { error: "Use 3 to 256 letters, digits, - or _" });
+const date = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+const common = {
+  name: z.string().min(1).max(256),
+  code: code.nullish(),
+  starts_at: date.nullish(),
+  ends_at: date.nullish(),
+  max_redemptions: pgInteger().min(1).nullish(),
+  products: z.array(z.string()).nullish(),
+  metadata: metadataInput.default({}),
+  organization_id: z.string().nullish(),
+  duration: z.enum(["once", "forever", "repeating"]),
+  duration_in_months: z.int().min(1).max(999).nullish(),
+};
+
+export const DiscountCreate = z.discriminatedUnion("type", [
+  z.object({
+    ...common,
+    type: z.literal("fixed"),
+    amount: priceAmount.min(1).nullish(),
+    currency: z.string().regex(/^[A-Za-z]{3}$/).nullish(),
+    amounts: z.record(z.string(), priceAmount.min(1)).nullish(),
+  }),
+  z.object({ ...common, type: z.literal("percentage"), basis_points: z.int().min(1).max(10_000) }),
+]);
+
+export const DiscountUpdate = z.object({
+  name: common.name.nullish(),
+  code: code.nullish(),
+  starts_at: date.nullish(),
+  ends_at: date.nullish(),
+  max_redemptions: pgInteger().min(1).nullish(),
+  products: z.array(z.string()).nullish(),
+  metadata: metadataInput.optional(),
+  duration: common.duration.nullish(),
+  duration_in_months: common.duration_in_months,
+  type: z.enum(["fixed", "percentage"]).nullish(),
+  amount: priceAmount.min(1).nullish(),
+  currency: z.string().regex(/^[A-Za-z]{3}$/).nullish(),
+  basis_points: z.int().min(1).max(10_000).nullish(),
+});

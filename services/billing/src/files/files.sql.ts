@@ -1,5 +1,5 @@
-import type { Knex } from "@tollgate/kit";
-import { jsonbArray } from "../api/jsonb.js";
+import { pageOf, type Knex } from "@tollgate/kit";
+import { jsonbArray } from "../http/jsonb.js";
 
 export type FileService = "downloadable" | "product_media" | "organization_avatar";
 
@@ -41,6 +41,10 @@ export const findFile = (db: Knex, id: string) => files(db).where({ id }).first(
 export const findDownloadableFiles = (db: Knex, organizationId: string, ids: string[]) =>
   files(db).where({ organization_id: organizationId, service: "downloadable", is_uploaded: true }).whereIn("id", ids);
 
+/** The ids among `ids` of the organization's uploaded product images. */
+export const productImageIds = async (db: Knex, organizationId: string, ids: string[]) =>
+  (await files(db).where({ organization_id: organizationId, service: "product_media", is_uploaded: true }).whereIn("id", ids).select("id")).map((row) => row.id);
+
 export async function insertFile(db: Knex, file: Omit<FileRow, "created_at" | "modified_at" | "deleted_at" | "is_uploaded" | "last_modified_at" | "checksum_sha256_hex" | "checksum_etag" | "storage_version">): Promise<FileRow> {
   const [row] = await db<FileRow>("files")
     .insert({ ...file, upload_parts: jsonbArray(db, file.upload_parts) })
@@ -60,3 +64,14 @@ export async function updateFile(
     .returning("*");
   return row;
 }
+
+/** The uploaded files of the organizations given (of those among `organization_id`, or with the `ids` given), newest first. */
+export function pageOfFiles(db: Knex, filter: { organizationIds: string[]; organization_id?: string[]; ids?: string[] }, page: { page: number; limit: number }) {
+  const found = files(db).where({ is_uploaded: true }).whereIn("organization_id", filter.organizationIds);
+  if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
+  if (filter.ids) void found.whereIn("id", filter.ids);
+  return pageOf<FileRow, "created_at">(found, { ...page, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "files" });
+}
+
+/** The uploaded files among those with the ids given. */
+export const uploadedFilesWithIds = (db: Knex, ids: string[]) => files(db).whereIn("id", ids).where({ is_uploaded: true });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
+import { IMAGE_TYPES } from "./serving.js";
 
 const fileFields = {
   id: z.string(),
@@ -60,3 +61,25 @@ export const FileDownload = z
     download: z.strictObject({ url: z.url(), headers: z.record(z.string(), z.string()), expires_at: isoTimestamp() }).meta({ id: "S3DownloadURL" }),
   })
   .meta({ id: "FileDownload" });
+
+export const Checksum = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, { error: "A SHA-256 digest in base64" });
+
+/** A part of an upload as the uploader declares it. */
+export const UploadPartDeclared = z.object({ number: z.int().min(1), chunk_start: z.int().min(0), chunk_end: z.int().min(0), checksum_sha256_base64: Checksum.nullish() });
+
+const common = {
+  organization_id: z.string().nullish(),
+  name: z.string().min(1).max(255),
+  mime_type: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, { error: "A MIME type such as application/pdf" }),
+  size: z.int().min(1),
+  checksum_sha256_base64: Checksum.nullish(),
+  upload: z.object({ parts: z.array(UploadPartDeclared).min(1).max(10_000) }),
+  version: z.string().max(64).nullish(),
+};
+const image = z.enum(IMAGE_TYPES, { error: `Media and avatars must be images: ${IMAGE_TYPES.join(", ")}` });
+
+export const FileCreate = z.discriminatedUnion("service", [
+  z.object({ ...common, service: z.literal("downloadable") }),
+  z.object({ ...common, mime_type: image, service: z.literal("product_media") }),
+  z.object({ ...common, mime_type: image, service: z.literal("organization_avatar") }),
+]);

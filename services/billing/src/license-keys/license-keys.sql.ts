@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { randomId, type Knex } from "@tollgate/kit";
-import { addInterval } from "../api/dates.js";
+import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
+import { addInterval } from "../http/dates.js";
 
 export type LicenseKeyStatus = "granted" | "revoked" | "disabled";
 
@@ -43,6 +43,37 @@ export const licenseKeys = (db: Knex) => db<LicenseKeyRow>("license_keys");
 
 export const activationsOf = (db: Knex, licenseKeyIds: string[]) => db<ActivationRow>("license_key_activations").whereIn("license_key_id", licenseKeyIds).orderBy("created_at");
 
+export const findLicenseKey = (db: Knex, id: string) => licenseKeys(db).where({ id }).first();
+
+/** The seller's key by its value, locked until the transaction ends: checks of one key wait for each other. */
+export const lockLicenseKey = (db: Knex, organizationId: string, key: string) => licenseKeys(db).where({ organization_id: organizationId, key }).forUpdate().first();
+
+export const findActivation = (db: Knex, licenseKeyId: string, id: string) => db<ActivationRow>("license_key_activations").where({ id, license_key_id: licenseKeyId }).first();
+
+export async function countActivations(db: Knex, licenseKeyId: string): Promise<number> {
+  const [{ count } = { count: 0 }] = await db("license_key_activations").where({ license_key_id: licenseKeyId }).count<{ count: number }[]>({ count: "*" });
+  return Number(count);
+}
+
+export async function insertActivation(db: Knex, activation: Pick<ActivationRow, "license_key_id" | "label" | "conditions" | "meta">): Promise<ActivationRow> {
+  const [row] = await db<ActivationRow>("license_key_activations")
+    .insert({ id: randomId(32), ...activation })
+    .returning("*");
+  if (!row) throw new Error("insert into license_key_activations returned no row");
+  return row;
+}
+
+/** How many activations were removed: none when the key has no such activation. */
+export const deleteActivation = (db: Knex, licenseKeyId: string, id: string) => db("license_key_activations").where({ id, license_key_id: licenseKeyId }).delete();
+
+/** The license keys of the organizations given (of those among `organization_id`, of the benefits given). */
+export function pageOfLicenseKeys(db: Knex, filter: { organizationIds: string[]; organization_id?: string[]; benefit_id?: string[] }, page: { page: number; limit: number; sort: Sort<"created_at"> }) {
+  const found = licenseKeys(db).whereIn("organization_id", filter.organizationIds);
+  if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
+  if (filter.benefit_id) void found.whereIn("benefit_id", filter.benefit_id);
+  return pageOf<LicenseKeyRow, "created_at">(found, { ...page, columns: { created_at: "created_at" }, table: "license_keys" });
+}
+
 /** The key as shown where it must not be read whole: its last six characters. */
 export const displayKey = (key: string) => `****-${key.slice(-6)}`;
 
@@ -67,6 +98,9 @@ export function newLicenseKey(grant: { organization_id: string; customer_id: str
 
 export const insertLicenseKey = (db: Knex, key: LicenseKeyRow): Knex.QueryBuilder => licenseKeys(db).insert(key);
 
+/** A revoked key stops validating; a key already gone is left so. */
+export const revokeLicenseKey = (db: Knex, id: string) => licenseKeys(db).where({ id }).update({ status: "revoked", modified_at: new Date() });
+
 export async function updateLicenseKey(db: Knex, id: string, changes: Partial<Pick<LicenseKeyRow, "status" | "usage" | "limit_activations" | "limit_usage" | "expires_at" | "validations" | "last_validated_at">>): Promise<LicenseKeyRow> {
   const [row] = await db<LicenseKeyRow>("license_keys")
     .where({ id })
@@ -75,3 +109,13 @@ export async function updateLicenseKey(db: Knex, id: string, changes: Partial<Pi
   if (!row) throw new Error(`license key ${id} is gone`);
   return row;
 }
+
+/** One page of a customer's license keys (of one benefit, when named), newest first. */
+export function pageOfCustomersLicenseKeys(db: Knex, customerId: string, benefitId: string | undefined, page: { page: number; limit: number }) {
+  const found = licenseKeys(db).where({ customer_id: customerId });
+  if (benefitId) void found.where({ benefit_id: benefitId });
+  return pageOf<LicenseKeyRow, "created_at">(found, { ...page, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "license_keys" });
+}
+
+/** One of the customer's license keys. */
+export const findCustomersLicenseKey = (db: Knex, id: string, customerId: string) => licenseKeys(db).where({ id, customer_id: customerId }).first();

@@ -1,6 +1,6 @@
 import type { Knex } from "@tollgate/kit";
 import { customerJson } from "../customers/output.js";
-import type { CustomerRow } from "../customers/customers.sql.js";
+import { customersWithIds } from "../customers/customers.sql.js";
 import { activationsOf, displayKey, type ActivationRow, type LicenseKeyRow } from "./license-keys.sql.js";
 
 export const activationJson = (activation: ActivationRow) => ({
@@ -14,7 +14,7 @@ export const activationJson = (activation: ActivationRow) => ({
 
 /** License keys as Polar's LicenseKeyRead, with their customer, read for all at once. */
 export async function licenseKeysJson(db: Knex, rows: LicenseKeyRow[]) {
-  const customers = await db<CustomerRow>("customers").whereIn("id", [...new Set(rows.map((row) => row.customer_id))]);
+  const customers = await customersWithIds(db, [...new Set(rows.map((row) => row.customer_id))]);
   return rows.map((key) => {
     const customer = customers.find((candidate) => candidate.id === key.customer_id);
     if (!customer) throw new Error(`license key ${key.id} has lost its customer`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, pgInteger } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
 
 /** A device (or installation) a key is activated on. */
@@ -43,3 +43,23 @@ export const LicenseKeyWithActivations = LicenseKeyRead.extend({ activations: z.
 export const ValidatedLicenseKey = LicenseKeyRead.extend({ activation: LicenseKeyActivationBase.nullable() }).meta({ id: "ValidatedLicenseKey" });
 
 export const LicenseKeyActivationRead = LicenseKeyActivationBase.extend({ license_key: LicenseKeyRead }).meta({ id: "LicenseKeyActivationRead" });
+
+const conditions = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
+export const LicenseKeyValidate = z.object({
+  key: z.string(),
+  organization_id: z.string(),
+  activation_id: z.string().nullish(),
+  benefit_id: z.string().nullish(),
+  customer_id: z.string().nullish(),
+  increment_usage: pgInteger().min(1).nullish(),
+  conditions: conditions.optional(),
+});
+export const LicenseKeyActivate = z.object({ key: z.string(), organization_id: z.string(), label: z.string().min(1).max(256), conditions: conditions.optional(), meta: conditions.optional() });
+export const LicenseKeyDeactivate = z.object({ key: z.string(), organization_id: z.string(), activation_id: z.string() });
+export const LicenseKeyUpdate = z.object({
+  status: z.enum(["granted", "revoked", "disabled"]).nullish(),
+  usage: pgInteger().min(0).optional(),
+  limit_activations: z.int().min(1).max(50).nullish(),
+  limit_usage: pgInteger().min(1).nullish(),
+  expires_at: z.iso.datetime({ offset: true }).transform((value) => new Date(value)).nullish(),
+});

@@ -1,7 +1,12 @@
-import type { Knex } from "@tollgate/kit";
-import type { Metadata } from "../api/metadata.js";
+import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
+import { whereMetadata, type Metadata } from "../http/metadata.js";
 import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
-import { countOrder, type Address } from "../customers/customers.sql.js";
+import { countOrder, customersWithIds, type Address, type CustomerRow } from "../customers/customers.sql.js";
+import { discounts } from "../discounts/discounts.sql.js";
+import { discountsJson, type DiscountJson } from "../discounts/output.js";
+import { findSellerIncludingDeleted } from "../organizations/organizations.sql.js";
+import { products, type ProductRow } from "../products/products.sql.js";
+import { subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 
 export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded" | "void";
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
@@ -62,7 +67,7 @@ export function invoiceNumberOf(seller: { slug: string }, customer: { id: string
 /** The next invoice number for a customer of a seller. */
 export async function nextInvoiceNumber(db: Knex, organizationId: string, customerId: string): Promise<string> {
   const customer = await countOrder(db, customerId);
-  const seller = await db("organizations").where({ id: organizationId }).first<{ slug: string } | undefined>("slug");
+  const seller = await findSellerIncludingDeleted(db, organizationId);
   if (!seller) throw new Error(`seller ${organizationId} is gone`);
   return invoiceNumberOf(seller, customer);
 }
@@ -73,7 +78,7 @@ export interface OrderWithItems {
   items: OrderItemRow[];
 }
 
-/** The inserts of a new order and its items: to await in turn, or to write with others (ChangeSet). */
+/** The inserts of a new order and its items: to await in turn, or to write with a unit's other changes. */
 export const insertOrder = (db: Knex, { order, items }: OrderWithItems): Knex.QueryBuilder[] => [db("orders").insert(order), db("order_items").insert(items)];
 
 export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<OrderRow, "status" | "refunded_amount" | "refunded_tax_amount">>): Promise<OrderRow> {
@@ -84,3 +89,76 @@ export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<Or
   if (!row) throw new Error(`order ${id} is gone`);
   return row;
 }
+
+export const ORDER_SORTABLE = { created_at: "created_at", status: "status", invoice_number: "invoice_number" } as const;
+
+/** What a seller's list of orders is narrowed to: the sellers the caller may read, and the filters asked for. */
+export interface OrderFilter {
+  organizationIds: string[];
+  filters: Partial<Record<"organization_id" | "product_id" | "customer_id" | "checkout_id" | "discount_id", string[]>>;
+  metadata: Map<string, string[]>;
+}
+
+/** One page of sellers' orders. */
+export function pageOfOrders(db: Knex, { organizationIds, filters, metadata }: OrderFilter, page: { page: number; limit: number; sort: Sort<keyof typeof ORDER_SORTABLE> }) {
+  const found = orders(db).whereIn("organization_id", organizationIds);
+  whereAnyOf(found, filters, ["organization_id", "product_id", "customer_id", "checkout_id", "discount_id"]);
+  whereMetadata(found, "metadata", metadata);
+  return pageOf<OrderRow, keyof typeof ORDER_SORTABLE>(found, { ...page, columns: ORDER_SORTABLE, table: "orders" });
+}
+
+/** What an order is shown with besides its own row and items. */
+export interface OrderParts {
+  customer: CustomerRow;
+  product: ProductRow | null;
+  discount: DiscountJson | null;
+  subscription: SubscriptionRow | null;
+}
+
+/** An order with its items and what it refers to: all its JSON is made from. */
+export interface OrderWithParts extends OrderParts {
+  order: OrderRow;
+  items: OrderItemRow[];
+}
+
+/** The rows with the ids given, read only when there are any (most orders have no discount or subscription). */
+const rowsWithIds = async <Row>(ids: string[], read: (ids: string[]) => PromiseLike<Row[]>): Promise<Row[]> => (ids.length === 0 ? [] : read(ids));
+
+/** Orders with their items, customers, products, discounts and subscriptions, read for all at once. */
+export async function ordersWithParts(db: Knex, rows: OrderRow[]): Promise<OrderWithParts[]> {
+  const ids = (pick: (order: OrderRow) => string | null) => [...new Set(rows.map(pick).filter((id): id is string => id !== null))];
+  const [items, buyers, bought, discountRows, subscribed] = await Promise.all([
+    itemsOfOrders(db, rows.map((order) => order.id)),
+    // A deleted customer's orders still show who bought.
+    customersWithIds(db, ids((order) => order.customer_id)),
+    products(db).whereIn("id", ids((order) => order.product_id)),
+    rowsWithIds(ids((order) => order.discount_id), (wanted) => discounts(db).whereIn("id", wanted)),
+    rowsWithIds(ids((order) => order.subscription_id), (wanted) => subscriptions(db).whereIn("id", wanted)),
+  ]);
+  const discountJsons = new Map((await discountsJson(db, discountRows)).map((discount) => [discount.id, discount]));
+  return rows.map((order) => {
+    const customer = buyers.find((candidate) => candidate.id === order.customer_id);
+    if (!customer) throw new Error(`order ${order.id} has lost its customer`);
+    return {
+      order,
+      items: items.filter((item) => item.order_id === order.id),
+      customer,
+      product: bought.find((candidate) => candidate.id === order.product_id) ?? null,
+      discount: (order.discount_id && discountJsons.get(order.discount_id)) || null,
+      subscription: subscribed.find((candidate) => candidate.id === order.subscription_id) ?? null,
+    };
+  });
+}
+
+/** The order, locked until the transaction ends: refunds side by side wait for each other. */
+export const lockOrder = (db: Knex, id: string) => orders(db).where({ id }).forUpdate().first();
+
+/** One page of the orders of the customers given, newest first (what a customer sees of their own). */
+export const pageOfCustomersOrders = (db: Knex, customerIds: string[], page: { page: number; limit: number; sort: Sort<"created_at"> }) =>
+  pageOf<OrderRow, "created_at">(orders(db).whereIn("customer_id", customerIds), { ...page, columns: { created_at: "created_at" }, table: "orders" });
+
+/** One of the customer's orders. */
+export const findCustomersOrder = (db: Knex, id: string, customerId: string) => orders(db).where({ id, customer_id: customerId }).first();
+
+/** The ids of the orders the checkouts given became: a query, to use inside another. */
+export const orderIdsOfCheckouts = (db: Knex, checkoutIds: string[]) => db("orders").select("id").whereIn("checkout_id", checkoutIds);

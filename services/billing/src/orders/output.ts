@@ -1,27 +1,10 @@
-import type { Knex } from "@tollgate/kit";
-import type { CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
-import { discounts } from "../discounts/discounts.sql.js";
-import { discountsJson, type DiscountJson } from "../discounts/output.js";
 import { productFieldsJson } from "../products/output.js";
-import { products, type ProductRow } from "../products/products.sql.js";
 import { subscriptionFieldsJson } from "../subscriptions/output.js";
-import { subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
-import { itemsOfOrders, type OrderItemRow, type OrderRow } from "./orders.sql.js";
-
-/** The rows with the ids given, read only when there are any (most orders have no discount or subscription). */
-const rowsWithIds = async <Row>(ids: string[], read: (ids: string[]) => PromiseLike<Row[]>): Promise<Row[]> => (ids.length === 0 ? [] : read(ids));
-
-/** What an order is shown with besides its own row and items. */
-export interface OrderContext {
-  customer: CustomerRow;
-  product: ProductRow | null;
-  discount: DiscountJson | null;
-  subscription: SubscriptionRow | null;
-}
+import type { OrderItemRow, OrderParts, OrderRow, OrderWithParts } from "./orders.sql.js";
 
 /** An order as Polar shows it, from its row, its items and what it refers to. */
-export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, product, discount, subscription }: OrderContext) {
+export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, product, discount, subscription }: OrderParts) {
   const netAmount = order.subtotal_amount - order.discount_amount;
   const totalAmount = netAmount + order.tax_amount;
   return {
@@ -64,38 +47,7 @@ export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, 
   };
 }
 
-/** Orders as Polar shows them, with their customer, product, discount and items, read for all at once. */
-export async function ordersJson(db: Knex, rows: OrderRow[]) {
-  const ids = (pick: (order: OrderRow) => string | null) => [...new Set(rows.map(pick).filter((id): id is string => id !== null))];
-  const [items, buyers, bought, discountRows, subscribed] = await Promise.all([
-    itemsOfOrders(db, rows.map((order) => order.id)),
-    // A deleted customer's orders still show who bought.
-    db<CustomerRow>("customers").whereIn("id", ids((order) => order.customer_id)),
-    products(db).whereIn("id", ids((order) => order.product_id)),
-    rowsWithIds(ids((order) => order.discount_id), (wanted) => discounts(db).whereIn("id", wanted)),
-    rowsWithIds(ids((order) => order.subscription_id), (wanted) => subscriptions(db).whereIn("id", wanted)),
-  ]);
-  const discountJsons = new Map((await discountsJson(db, discountRows)).map((discount) => [discount.id, discount]));
-  return rows.map((order) => {
-    const customer = buyers.find((candidate) => candidate.id === order.customer_id);
-    if (!customer) throw new Error(`order ${order.id} has lost its customer`);
-    return orderJsonOf(
-      order,
-      items.filter((item) => item.order_id === order.id),
-      {
-        customer,
-        product: bought.find((candidate) => candidate.id === order.product_id) ?? null,
-        discount: (order.discount_id && discountJsons.get(order.discount_id)) || null,
-        subscription: subscribed.find((candidate) => candidate.id === order.subscription_id) ?? null,
-      },
-    );
-  });
-}
-
 export type OrderJson = ReturnType<typeof orderJsonOf>;
 
-export async function orderJson(db: Knex, order: OrderRow): Promise<OrderJson> {
-  const [json] = await ordersJson(db, [order]);
-  if (!json) throw new Error(`order ${order.id} could not be shown`);
-  return json;
-}
+/** An order as Polar shows it, read with its parts (see ordersWithParts). */
+export const orderJson = ({ order, items, ...parts }: OrderWithParts): OrderJson => orderJsonOf(order, items, parts);

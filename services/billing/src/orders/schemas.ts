@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
+import { metadataOutput } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Address, Customer } from "../customers/schemas.js";
 import { Discount } from "../discounts/schemas.js";

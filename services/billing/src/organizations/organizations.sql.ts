@@ -1,5 +1,5 @@
-import type { Knex } from "@tollgate/kit";
-import { jsonbArray } from "../api/jsonb.js";
+import { pageOf, type Knex, type Sort } from "@tollgate/kit";
+import { jsonbArray } from "../http/jsonb.js";
 
 export interface SocialLink {
   platform: string;
@@ -54,3 +54,29 @@ export async function updateSeller(db: Knex, id: string, changes: SellerChanges)
 }
 
 export const deleteSeller = (db: Knex, id: string) => db<SellerRow>("organizations").where({ id }).update({ deleted_at: new Date() });
+
+/** A seller whether or not it has been deleted: its customers' invoices still carry its slug. */
+export const findSellerIncludingDeleted = (db: Knex, id: string) => db<SellerRow>("organizations").where({ id }).first();
+
+export const SELLER_SORTABLE = { created_at: "created_at", slug: "slug", name: "name" } as const;
+
+/** The sellers among `ids` (with the slug given, if one is). */
+export function pageOfSellers(db: Knex, filter: { ids: string[]; slug?: string }, page: { page: number; limit: number; sort: Sort<keyof typeof SELLER_SORTABLE> }) {
+  const found = sellers(db).whereIn("id", filter.ids);
+  if (filter.slug) void found.where({ slug: filter.slug });
+  return pageOf<SellerRow, keyof typeof SELLER_SORTABLE>(found, { ...page, columns: SELLER_SORTABLE, table: "organizations" });
+}
+
+/** How far the seller's test clock is ahead of real time (none for a seller not known). */
+export async function clockOffsetOf(db: Knex, id: string): Promise<number> {
+  const seller = await db<SellerRow>("organizations").where({ id }).first<Pick<SellerRow, "clock_offset_seconds"> | undefined>("clock_offset_seconds");
+  return seller?.clock_offset_seconds ?? 0;
+}
+
+/** Moves the seller's test clock ahead. */
+export const advanceClockOffset = (db: Knex, id: string, seconds: number) => db<SellerRow>("organizations").where({ id }).increment("clock_offset_seconds", seconds);
+
+export const findSellerBySlug = (db: Knex, slug: string) => sellers(db).where({ slug }).first();
+
+/** The names and slugs of the sellers with the ids given. */
+export const sellerNames = (db: Knex, ids: string[]) => sellers(db).whereIn("id", ids).select("id", "name", "slug");

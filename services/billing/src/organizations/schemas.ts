@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, pgInteger, webUrl } from "@tollgate/kit";
 import { CUSTOMER_EMAILS } from "./output.js";
 
 export const SOCIAL_PLATFORMS = ["x", "github", "facebook", "instagram", "youtube", "tiktok", "linkedin", "threads", "discord", "other"] as const;
@@ -103,3 +103,34 @@ export const Organization = z
   .meta({ id: "Organization" });
 
 export const OrganizationList = listResource(Organization, "ListResource_Organization_");
+
+const url = webUrl();
+
+export const OrganizationUpdate = z.object({
+  name: z.string().nullish(),
+  avatar_url: url.nullish(),
+  email: z.email().nullish(),
+  website: url.nullish(),
+  socials: z.array(z.object({ platform: z.enum(SOCIAL_PLATFORMS), url })).nullish(),
+  details: z.looseObject({ switching: z.boolean().optional() }).nullish(),
+  country: z.string().length(2).nullish(),
+  /*
+   * Settings take the fields the organization shows, each one optional. Others (flags of a newer SDK)
+   * are dropped rather than stored: the organization could not show them back.
+   */
+  feature_settings: z.object(OrganizationFeatureSettings.shape).partial().nullish(),
+  subscription_settings: z
+    .object({
+      allow_multiple_subscriptions: z.boolean().optional(),
+      allow_customer_updates: z.boolean().optional(),
+      proration_behavior: z.enum(["invoice", "prorate"]).optional(),
+      benefit_revocation_grace_period: pgInteger().min(0).optional(),
+      prevent_trial_abuse: z.boolean().optional(),
+    })
+    .nullish(),
+  notification_settings: z.object({ new_order: z.boolean(), new_subscription: z.boolean() }).partial().nullish(),
+  customer_email_settings: z.object(OrganizationCustomerEmailSettings.shape).partial().nullish(),
+  customer_portal_settings: z.object(OrganizationCustomerPortalSettings.shape).partial().nullish(),
+  default_presentment_currency: z.string().length(3).nullish(),
+  default_tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullish(),
+});

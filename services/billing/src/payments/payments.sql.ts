@@ -1,10 +1,10 @@
-import { randomId, type Knex } from "@tollgate/kit";
-import type { PaymentOutcome } from "./processor.js";
+import { prepared, randomId, type Knex } from "@tollgate/kit";
+import type { CardSummary, PaymentOutcome } from "./processor.js";
 
 /**
  * Records what the processor said of a charge, succeeded or declined. The processor's payment id is
  * unique, so recording the answer to a retried call (the same payment) again adds nothing. A change
- * to await, or to write with others (ChangeSet).
+ * to await, or to write with a unit's others.
  */
 export function recordPayment(
   db: Knex,
@@ -24,4 +24,65 @@ export function recordPayment(
     })
     .onConflict("processor_payment_id")
     .ignore();
+}
+
+/** The processor's id of the charge that paid an order, if one succeeded. */
+export async function succeededPaymentOf(db: Knex, orderId: string): Promise<string | undefined> {
+  const payment = await db("payments").where({ order_id: orderId, status: "succeeded" }).first<{ processor_payment_id: string } | undefined>("processor_payment_id");
+  return payment?.processor_payment_id;
+}
+
+export interface PaymentMethodRow {
+  id: string;
+  customer_id: string;
+  card: unknown;
+  created_at: Date;
+  modified_at: Date | null;
+}
+
+/** Keeps a customer's card (by the processor's id for it: saving it again only refreshes it). */
+export async function savePaymentMethod(db: Knex, method: { id: string; customer_id: string; card: object }): Promise<PaymentMethodRow> {
+  const [row] = await db<PaymentMethodRow>("customer_payment_methods")
+    .insert({ ...method, card: JSON.stringify(method.card) })
+    .onConflict("id")
+    .merge()
+    .returning("*");
+  if (!row) throw new Error("the card was not recorded");
+  return row;
+}
+
+/** What a sandbox test card does when it is charged. */
+export type CardBehaviour = "succeeds" | "declined" | "insufficient_funds" | "succeeds_then_declines";
+
+/** A card as the sandbox keeps it for a token or a kept card: what is shown of it, and what it does. */
+export interface SandboxCard {
+  card: CardSummary;
+  behaviour: CardBehaviour;
+}
+
+export const insertConfirmationToken = (db: Knex, token: SandboxCard & { id: string; expires_at: Date }) => prepared(db("sandbox_confirmation_tokens").insert(token));
+
+export const findSandboxPaymentMethod = (db: Knex, id: string) => db<SandboxCard & { id: string }>("sandbox_payment_methods").where({ id }).first();
+
+/**
+ * Uses up a live confirmation token for `idempotencyKey` in one statement, keeping its card as
+ * `keptCardId` when it behaves as one of `keep`; the token's card and behaviour, or null when it is
+ * unknown, expired, or used by another key. The key that used it takes it again.
+ */
+export async function takeConfirmationToken(db: Knex, idempotencyKey: string, tokenId: string, keptCardId: string, keep: CardBehaviour[]): Promise<SandboxCard | null> {
+  const { rows } = await prepared(
+    db.raw<{ rows: SandboxCard[] }>(
+      `with taken as (
+         update sandbox_confirmation_tokens set used_at = coalesce(used_at, now()), used_by = ?
+         where id = ? and ((used_at is null and expires_at > now()) or used_by = ?)
+         returning card, behaviour),
+       kept as (
+         insert into sandbox_payment_methods (id, card, behaviour)
+         select ?, card, behaviour from taken where behaviour = any(?)
+         on conflict (id) do nothing)
+       select card, behaviour from taken`,
+      [idempotencyKey, tokenId, idempotencyKey, keptCardId, keep],
+    ),
+  );
+  return rows[0] ?? null;
 }

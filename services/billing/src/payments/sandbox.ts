@@ -1,9 +1,7 @@
 import { createHash } from "node:crypto";
-import { prepared, randomId, type Knex } from "@tollgate/kit";
+import { randomId, type Knex } from "@tollgate/kit";
+import { findSandboxPaymentMethod, insertConfirmationToken, takeConfirmationToken, type CardBehaviour, type SandboxCard } from "./payments.sql.js";
 import type { CardSummary, ConfirmRequest, PaymentOutcome, PaymentProcessor, RefundOutcome, RefundRequest, SavedCardOutcome, SavedChargeRequest } from "./processor.js";
-
-/** What a test card does when it is charged. */
-type CardBehaviour = "succeeds" | "declined" | "insufficient_funds" | "succeeds_then_declines";
 
 /** Cards that pay when first used, and so may be kept for later charges. */
 const PAYS_NOW: CardBehaviour[] = ["succeeds", "succeeds_then_declines"];
@@ -20,17 +18,6 @@ export const TEST_CARDS: Record<string, { brand: string; behaviour: CardBehaviou
 
 /** How long a confirmation token can be used after the payment form made it. */
 export const CONFIRMATION_TOKEN_TTL_MS = 60 * 60 * 1000;
-
-interface TakenToken {
-  card: CardSummary;
-  behaviour: CardBehaviour;
-}
-
-interface PaymentMethodRow {
-  id: string;
-  card: CardSummary;
-  behaviour: CardBehaviour;
-}
 
 /** An id the sandbox gives a payment, card or refund: the same for the same idempotency key, so a repeat answers what the first call did. */
 const idFor = (prefix: "pi" | "pm" | "re", idempotencyKey: string) => `${prefix}_sandbox_${createHash("sha256").update(idempotencyKey).digest("base64url").slice(0, 24)}`;
@@ -67,7 +54,7 @@ export class SandboxProcessor implements PaymentProcessor {
       behaviour: test.behaviour,
       expires_at: new Date(Date.now() + CONFIRMATION_TOKEN_TTL_MS),
     };
-    await prepared(this.db("sandbox_confirmation_tokens").insert(row));
+    await insertConfirmationToken(this.db, row);
     return { id: row.id, card: row.card, expires_at: row.expires_at };
   }
 
@@ -98,7 +85,7 @@ export class SandboxProcessor implements PaymentProcessor {
   }
 
   async chargeSaved(request: SavedChargeRequest): Promise<PaymentOutcome> {
-    const method = await this.db<PaymentMethodRow>("sandbox_payment_methods").where({ id: request.paymentMethodId }).first();
+    const method = await findSandboxPaymentMethod(this.db, request.paymentMethodId);
     const paymentId = idFor("pi", request.idempotencyKey);
     let outcome: PaymentOutcome;
     if (!method) outcome = { status: "declined", processorPaymentId: null, card: null, declineCode: "card_declined", message: "The saved card is no longer available." };
@@ -113,25 +100,9 @@ export class SandboxProcessor implements PaymentProcessor {
     return Promise.resolve({ status: "succeeded", processorRefundId: idFor("re", request.idempotencyKey) });
   }
 
-  /**
-   * Uses up a live confirmation token for `idempotencyKey` in one statement, keeping a card that
-   * pays under the key's card id when asked; the token's card and behaviour, or null when it is
-   * unknown, expired, or used by another key. The key that used it takes it again.
-   */
-  private async takeToken(idempotencyKey: string, tokenId: string, keepCard: boolean): Promise<TakenToken | null> {
-    const { rows } = await prepared(this.db.raw<{ rows: TakenToken[] }>(
-      `with taken as (
-         update sandbox_confirmation_tokens set used_at = coalesce(used_at, now()), used_by = ?
-         where id = ? and ((used_at is null and expires_at > now()) or used_by = ?)
-         returning card, behaviour),
-       kept as (
-         insert into sandbox_payment_methods (id, card, behaviour)
-         select ?, card, behaviour from taken where behaviour = any(?)
-         on conflict (id) do nothing)
-       select card, behaviour from taken`,
-      [idempotencyKey, tokenId, idempotencyKey, idFor("pm", idempotencyKey), keepCard ? PAYS_NOW : []],
-    ));
-    return rows[0] ?? null;
+  /** Uses up a live confirmation token for `idempotencyKey`, keeping a card that pays under the key's card id when asked (see takeConfirmationToken). */
+  private takeToken(idempotencyKey: string, tokenId: string, keepCard: boolean): Promise<SandboxCard | null> {
+    return takeConfirmationToken(this.db, idempotencyKey, tokenId, idFor("pm", idempotencyKey), keepCard ? PAYS_NOW : []);
   }
 }
 

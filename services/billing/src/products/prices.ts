@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Knex } from "@tollgate/kit";
 import { ValidationError, type ValidationIssue } from "@tollgate/kit";
 
 /** What the smallest charge is in a few currencies, in minor units (Polar's list); 50 elsewhere. */
@@ -148,6 +147,3 @@ export function priceJson(price: PriceRow) {
       return common;
   }
 }
-
-export const pricesOfProducts = (db: Knex, productIds: string[]) =>
-  db<PriceRow>("product_prices").whereIn("product_id", productIds).orderBy("is_archived").orderBy("position").orderBy("created_at");

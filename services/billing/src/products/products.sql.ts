@@ -1,6 +1,6 @@
-import { randomId, type Knex } from "@tollgate/kit";
-import type { Metadata } from "../api/metadata.js";
-import { rowsFromJson } from "../api/jsonb.js";
+import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
+import { whereMetadata, type Metadata } from "../http/metadata.js";
+import { rowsFromJson } from "../http/jsonb.js";
 import type { BenefitRow } from "../benefits/benefits.sql.js";
 import type { CustomFieldRow } from "../custom-fields/custom-fields.sql.js";
 import type { FileRow } from "../files/files.sql.js";
@@ -28,6 +28,9 @@ export const products = (db: Knex) => db<ProductRow>("products");
 
 export const findProduct = (db: Knex, id: string) => products(db).where({ id }).first();
 
+/** The ids among `ids` of the organization's products. */
+export const productIdsOf = async (db: Knex, organizationId: string, ids: string[]) => (await products(db).where({ organization_id: organizationId }).whereIn("id", ids).select("id")).map((row) => row.id);
+
 /** A custom field as a product asks for it: where on the form, and whether an answer is required. */
 export type AttachedCustomField = CustomFieldRow & { position: number; required: boolean };
 
@@ -43,6 +46,7 @@ export interface ProductWithParts extends ProductRow {
  * Each part of a product `product`, aggregated per product as JSON so that products and parts take
  * one statement; a select list for a query over `products product`.
  */
+// crosses into benefits, files and custom-fields: a product is shown with its attached parts, in the one statement that reads it.
 export const PRODUCT_PARTS = `
   coalesce((select json_agg(price order by price.is_archived, price.position, price.created_at) from product_prices price
     where price.product_id = product.id), '[]') as prices,
@@ -103,6 +107,53 @@ export async function updateProduct(db: Knex, id: string, changes: Partial<Produ
   return row;
 }
 
+/** The prices of the products given, live ones first, each product's in order. */
+export const pricesOfProducts = (db: Knex, productIds: string[]) =>
+  db<PriceRow>("product_prices").whereIn("product_id", productIds).orderBy("is_archived").orderBy("position").orderBy("created_at");
+
+export const PRODUCT_SORTABLE = {
+  created_at: "products.created_at",
+  name: "products.name",
+  price_amount_type: "first_price.amount_type",
+  price_amount: "first_price.amount",
+} as const;
+
+/** Which products a list asks for, within the organizations given. */
+export interface ProductFilter {
+  organizationIds: string[];
+  ids?: string[];
+  organization_id?: string[];
+  /** Part of the name, in any case. */
+  name?: string;
+  is_archived?: boolean;
+  is_recurring?: boolean;
+  visibility?: ProductRow["visibility"][];
+  /** Products granting any of these benefits. */
+  benefit_id?: string[];
+  /** Metadata values wanted, by key (see metadataFilters). */
+  metadata: Map<string, string[]>;
+}
+
+export function pageOfProducts(db: Knex, filter: ProductFilter, page: { page: number; limit: number; sort: Sort<keyof typeof PRODUCT_SORTABLE> }) {
+  // The product's first live price, for sorting by price.
+  const firstPrice = db("product_prices")
+    .distinctOn("product_id")
+    .where({ is_archived: false })
+    .orderBy([{ column: "product_id" }, { column: "position" }])
+    .select("product_id", "amount_type", db.raw("coalesce(price_amount, minimum_amount, 0) as amount"))
+    .as("first_price");
+  const found = products(db).leftJoin(firstPrice, "first_price.product_id", "products.id").whereIn("products.organization_id", filter.organizationIds).select("products.*");
+  if (filter.organization_id) void found.whereIn("products.organization_id", filter.organization_id);
+  if (filter.ids) void found.whereIn("products.id", filter.ids);
+  if (filter.name) void found.whereILike("products.name", `%${filter.name}%`);
+  if (filter.is_archived !== undefined) void found.where("products.is_archived", filter.is_archived);
+  if (filter.is_recurring !== undefined) void (filter.is_recurring ? found.whereNotNull("products.recurring_interval") : found.whereNull("products.recurring_interval"));
+  if (filter.visibility) void found.whereIn("products.visibility", filter.visibility);
+  if (filter.benefit_id) void found.whereIn("products.id", db("product_benefits").whereIn("benefit_id", filter.benefit_id).select("product_id"));
+  whereMetadata(found, "products.metadata", filter.metadata);
+  return pageOf<ProductRow, keyof typeof PRODUCT_SORTABLE>(found, { ...page, columns: PRODUCT_SORTABLE, table: "products" });
+}
+
 /** Adds prices after the product's existing ones. */
 export async function addPrices(db: Knex, productId: string, prices: { price: PriceCreate; currency: string }[], startAt: number): Promise<void> {
   if (prices.length === 0) return;
@@ -113,8 +164,32 @@ export async function addPrices(db: Knex, productId: string, prices: { price: Pr
 export const archivePricesExcept = (db: Knex, productId: string, keep: string[]) =>
   db("product_prices").where({ product_id: productId, is_archived: false }).whereNotIn("id", keep).update({ is_archived: true, modified_at: new Date() });
 
+/** A deleted benefit leaves every product that granted it. */
+export const unlinkBenefit = (db: Knex, benefitId: string) => db("product_benefits").where({ benefit_id: benefitId }).delete();
+
 /** Replaces a product's links to benefits, media or custom fields, in the order given. */
 export async function replaceLinks(db: Knex, table: "product_benefits" | "product_medias" | "product_custom_fields", productId: string, rows: Record<string, unknown>[]): Promise<void> {
   await db(table).where({ product_id: productId }).delete();
   if (rows.length > 0) await db(table).insert(rows.map((row, position) => ({ product_id: productId, position, ...row })));
 }
+
+// crosses into benefits: a product's benefits in the order the product lists them, in one statement.
+/** The benefits a product grants (deleted ones left out), in the product's order. */
+export const productBenefits = (db: Knex, productId: string) =>
+  db<BenefitRow>("benefits")
+    .join("product_benefits", "product_benefits.benefit_id", "benefits.id")
+    .where({ "product_benefits.product_id": productId, "benefits.is_deleted": false })
+    .orderBy("product_benefits.position")
+    .select<BenefitRow[]>("benefits.*");
+
+/** One price, archived or not (a subscription keeps the price it was bought at). */
+export const findPrice = (db: Knex, id: string) => db<PriceRow>("product_prices").where({ id }).first();
+
+export const pricesWithIds = (db: Knex, ids: string[]) => db<PriceRow>("product_prices").whereIn("id", ids);
+
+/** The seller's products among those given that are not archived. */
+export const unarchivedProductsOf = (db: Knex, organizationId: string, ids: string[]) => products(db).where({ organization_id: organizationId, is_archived: false }).whereIn("id", ids);
+
+/** The ids of the products a seller sells in public, oldest first. */
+export const publicProductIds = async (db: Knex, organizationId: string): Promise<string[]> =>
+  (await products(db).where({ organization_id: organizationId, visibility: "public", is_archived: false }).orderBy("created_at").select("id")).map((product) => product.id);

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
+import { isoTimestamp, listResource, trimmedText } from "@tollgate/kit";
+import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Benefit, BenefitPublic } from "../benefits/schemas.js";
 import { AttachedCustomField } from "../custom-fields/schemas.js";
 import { ProductMediaFileRead } from "../files/schemas.js";
 import { TaxBehavior } from "../organizations/schemas.js";
+import { priceCreate, priceUpdate } from "./prices.js";
 
 /** How often a subscription renews, and how long a trial lasts, in units of it. */
 export const Interval = z.enum(["day", "week", "month", "year"]);
@@ -79,3 +80,42 @@ const publicProduct = z.strictObject({ ...publicFields, prices: z.array(ProductP
 /** The same, under the names Polar gives it where it appears. */
 export const CheckoutProduct = publicProduct.meta({ id: "CheckoutProduct" });
 export const CustomerProduct = publicProduct.meta({ id: "CustomerProduct" });
+
+const attachedFields = z.array(z.object({ custom_field_id: z.string(), required: z.boolean() }));
+const details = {
+  name: trimmedText({ min: 3, max: 256 }),
+  description: z.string().nullish(),
+  visibility: z.enum(["public", "private", "draft"]).optional(),
+  medias: z.array(z.string()).nullish(),
+  attached_custom_fields: attachedFields.optional(),
+  metadata: metadataInput.default({}),
+  trial_interval: Interval.nullish(),
+  trial_interval_count: z.int().min(1).max(1000).nullish(),
+};
+
+/** One-time when no interval is given; recurring (every `recurring_interval_count` intervals) otherwise. */
+export const ProductCreate = z.object({
+  ...details,
+  organization_id: z.string().nullish(),
+  prices: z.array(priceCreate).min(1),
+  recurring_interval: Interval.nullish(),
+  recurring_interval_count: z.int().min(1).max(999).nullish(),
+});
+
+export const ProductUpdate = z.object({
+  name: details.name.nullish(),
+  description: details.description,
+  visibility: details.visibility.nullish(),
+  is_archived: z.boolean().nullish(),
+  prices: z.array(priceUpdate).min(1).nullish(),
+  medias: details.medias,
+  attached_custom_fields: attachedFields.nullish(),
+  metadata: metadataInput.optional(),
+  recurring_interval: Interval.nullish(),
+  recurring_interval_count: z.int().min(1).max(999).nullish(),
+  trial_interval: details.trial_interval,
+  trial_interval_count: details.trial_interval_count,
+});
+
+/** The media and custom fields a product is shown with, as a seller sets them; those left out stay. */
+export type ProductLinks = Pick<z.output<typeof ProductUpdate>, "medias" | "attached_custom_fields">;

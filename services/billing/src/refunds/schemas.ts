@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
+import { metadataOutput } from "../http/metadata.js";
 import { REFUND_REASONS } from "./refunds.sql.js";
 
 export const Refund = z

@@ -1,11 +1,8 @@
-import type { Knex } from "@tollgate/kit";
 import type { CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
-import { discounts } from "../discounts/discounts.sql.js";
-import { discountsJson, type DiscountJson } from "../discounts/output.js";
+import type { DiscountJson } from "../discounts/output.js";
 import { priceJson, type PriceRow } from "../products/prices.js";
-import { productsJson, type ProductJson } from "../products/output.js";
-import { products } from "../products/products.sql.js";
+import type { ProductJson } from "../products/output.js";
 import type { SubscriptionRow } from "./subscriptions.sql.js";
 
 /** A subscription's own fields, without customer, product or prices: what an order shows of it. */
@@ -56,30 +53,4 @@ export function subscriptionJsonOf(subscription: SubscriptionRow, { customer, pr
     meters: [],
     pending_update: null,
   };
-}
-
-/** Subscriptions as Polar shows them, with customer, product, discount and price, read for all at once. */
-export async function subscriptionsJson(db: Knex, rows: SubscriptionRow[], publicUrl: string) {
-  const ids = (pick: (row: SubscriptionRow) => string | null) => [...new Set(rows.map(pick).filter((id): id is string => id !== null))];
-  const [buyers, bought, prices, discountRows] = await Promise.all([
-    db<CustomerRow>("customers").whereIn("id", ids((row) => row.customer_id)),
-    products(db).whereIn("id", ids((row) => row.product_id)),
-    db<PriceRow>("product_prices").whereIn("id", ids((row) => row.product_price_id)),
-    discounts(db).whereIn("id", ids((row) => row.discount_id)),
-  ]);
-  const productJsons = new Map((await productsJson(db, bought, publicUrl)).map((product) => [product.id, product]));
-  const discountJsons = new Map((await discountsJson(db, discountRows)).map((discount) => [discount.id, discount]));
-  return rows.map((subscription) => {
-    const customer = buyers.find((candidate) => candidate.id === subscription.customer_id);
-    const product = productJsons.get(subscription.product_id);
-    const price = prices.find((candidate) => candidate.id === subscription.product_price_id);
-    if (!customer || !product || !price) throw new Error(`subscription ${subscription.id} has lost its customer, product or price`);
-    return subscriptionJsonOf(subscription, { customer, product, price, discount: (subscription.discount_id && discountJsons.get(subscription.discount_id)) || null });
-  });
-}
-
-export async function subscriptionJson(db: Knex, subscription: SubscriptionRow, publicUrl: string) {
-  const [json] = await subscriptionsJson(db, [subscription], publicUrl);
-  if (!json) throw new Error(`subscription ${subscription.id} could not be shown`);
-  return json;
 }

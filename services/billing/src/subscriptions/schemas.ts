@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../api/metadata.js";
+import { isoTimestamp, listResource, paging, pgInteger, queryFlag, repeated, sorting } from "@tollgate/kit";
+import { metadataOutput } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Customer } from "../customers/schemas.js";
 import { Discount } from "../discounts/schemas.js";
 import { Interval, Product, ProductPrice } from "../products/schemas.js";
-import { CANCELLATION_REASONS } from "./subscriptions.sql.js";
+import { CANCELLATION_REASONS, SUBSCRIPTION_SORTABLE } from "./subscriptions.sql.js";
 
 const SubscriptionStatus = z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid"]);
 
@@ -69,3 +69,30 @@ export const CustomerStateSubscription = OrderSubscription.omit({
 })
   .extend({ custom_field_data: CustomFieldData, status: z.enum(["active", "trialing"]), meters: NoMeters })
   .meta({ id: "CustomerStateSubscription" });
+
+export const SubscriptionListQuery = z.object({
+  ...paging,
+  organization_id: repeated(z.string()),
+  product_id: repeated(z.string()),
+  customer_id: repeated(z.string()),
+  discount_id: repeated(z.string()),
+  active: queryFlag().optional(),
+  sorting: sorting(Object.keys(SUBSCRIPTION_SORTABLE) as (keyof typeof SUBSCRIPTION_SORTABLE)[], "-started_at"),
+});
+
+const moment = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+
+/** Polar's SubscriptionUpdate: one kind of change per call, told apart by its fields. */
+export const SubscriptionUpdateBody = z.object({
+  customer_cancellation_reason: z.enum(CANCELLATION_REASONS).nullish(),
+  customer_cancellation_comment: z.string().max(1_000).nullish(),
+  cancel_at_period_end: z.boolean().optional(),
+  revoke: z.literal(true).optional(),
+  product_id: z.string().optional(),
+  proration_behavior: z.enum(["invoice", "prorate", "next_period", "reset"]).nullish(),
+  discount_id: z.string().nullish(),
+  trial_end: z.union([z.literal("now"), moment]).optional(),
+  current_billing_period_end: moment.optional(),
+  seats: pgInteger().min(1).optional(),
+});
+export type SubscriptionUpdate = z.output<typeof SubscriptionUpdateBody>;

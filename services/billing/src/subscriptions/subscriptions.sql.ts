@@ -1,8 +1,9 @@
-import type { Knex } from "@tollgate/kit";
-import type { Metadata } from "../api/metadata.js";
-import type { Interval } from "../api/dates.js";
+import { claim, pageOf, whereAnyOf, whileHeld, type Knex, type Lease, type Sort, type Statement } from "@tollgate/kit";
+import { sellerNowSql } from "../test-clock/clock.js";
+import { whereMetadata, type Metadata } from "../http/metadata.js";
+import type { Interval } from "../http/dates.js";
 import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
-import type { OrderLine } from "../orders/place.js";
+import type { OrderLine } from "../orders/lines.js";
 
 export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
 
@@ -38,6 +39,8 @@ export interface SubscriptionRow {
   past_due_since: Date | null;
   dunning_attempts: number;
   next_action_at: Date | null;
+  /** Until when the replica renewing it holds it. */
+  leased_until: Date | null;
   pending_prorations: OrderLine[];
   custom_field_data: CustomFieldData;
   metadata: Metadata;
@@ -55,7 +58,7 @@ export const findSubscription = (db: Knex, id: string) => subscriptions(db).wher
 const stored = <Changes extends { pending_prorations?: OrderLine[] }>(changes: Changes) =>
   changes.pending_prorations === undefined ? changes : { ...changes, pending_prorations: JSON.stringify(changes.pending_prorations) };
 
-/** The insert of a new subscription, made in full beforehand: a change to write with others (ChangeSet). */
+/** The insert of a new subscription, made in full beforehand: a change to write with others (UnitOfWork.change). */
 export const insertSubscription = (db: Knex, subscription: SubscriptionRow): Knex.QueryBuilder => db("subscriptions").insert(stored(subscription));
 
 export async function updateSubscription(db: Knex, id: string, changes: SubscriptionChanges): Promise<SubscriptionRow> {
@@ -66,3 +69,94 @@ export async function updateSubscription(db: Knex, id: string, changes: Subscrip
   if (!row) throw new Error(`subscription ${id} is gone`);
   return row;
 }
+
+/**
+ * The renewal worker leases the subscription itself: a subscription is its own schedule
+ * (next_action_at), which a jobs table would only repeat. Due in the seller's clock.
+ */
+const renewalLease: Lease = {
+  table: "subscriptions",
+  key: "id",
+  runAt: "next_action_at",
+  attempts: null,
+  // crosses into organizations: the seller's test clock says what is due.
+  dueBy: (subscription) => `(select ${sellerNowSql("seller")} from organizations seller where seller.id = ${subscription}.organization_id)`,
+};
+
+/** A subscription as the renewal worker claimed it. */
+export type ClaimedSubscription = SubscriptionRow & { leased_until: Date; next_action_at: Date };
+
+/** Due subscriptions, oldest due first, held for `leaseMs`; `where` (SQL over `item`) narrows them. */
+export const claimDueSubscriptions = (db: Knex, options: { limit: number; leaseMs: number; where?: Statement }) => claim<ClaimedSubscription>(db, renewalLease, options);
+
+/** Whether a subscription `where` picks (SQL over `item`) is due but held by a replica renewing it. */
+export async function dueButHeld(db: Knex, where: Statement): Promise<boolean> {
+  const { rows } = await db.raw<{ rows: { held: boolean }[] }>(
+    `select exists (select 1 from subscriptions item where item.next_action_at <= ${renewalLease.dueBy?.("item") ?? "now()"} and item.leased_until >= now() and ${where.sql}) as held`,
+    where.bindings,
+  );
+  return rows[0]?.held ?? false;
+}
+
+/**
+ * Takes back the claim on a subscription, in the transaction that settles its due moment, and locks
+ * it: the row as it is now, or nothing when the claim no longer holds it or the moment it was
+ * claimed for has passed (another replica, or a retry, settled it).
+ */
+export async function settleClaim(trx: Knex, claimed: ClaimedSubscription): Promise<SubscriptionRow | undefined> {
+  const [row] = await whileHeld(renewalLease, trx("subscriptions").where({ next_action_at: claimed.next_action_at }).update({ leased_until: null }), { key: claimed.id, mark: claimed.leased_until }).returning<SubscriptionRow[]>("*");
+  return row;
+}
+
+/** Lets go of a claimed subscription left as it was. */
+export const releaseClaim = (db: Knex, claimed: ClaimedSubscription) =>
+  whileHeld(renewalLease, db("subscriptions").update({ leased_until: null }), { key: claimed.id, mark: claimed.leased_until });
+
+/** A subscription locked for a change, so a renewal settling now sees the change or precedes it. */
+export const lockSubscription = (trx: Knex, id: string) => subscriptions(trx).where({ id }).forUpdate().first();
+
+/** The customer's running subscriptions renew with the card `paymentMethodId` from now on; past-due ones are due again at `now`: how many. */
+export async function useCard(trx: Knex, customerId: string, paymentMethodId: string, now: Date): Promise<number> {
+  await subscriptions(trx).where({ customer_id: customerId }).whereIn("status", ["active", "trialing", "past_due"]).update({ payment_method_id: paymentMethodId, modified_at: new Date() });
+  return subscriptions(trx).where({ customer_id: customerId, status: "past_due" }).update({ next_action_at: now, modified_at: new Date() });
+}
+
+/** Statuses of a subscription that is running. */
+const LIVE = ["trialing", "active", "past_due"] as const;
+
+/** What a seller's list of subscriptions is narrowed to: the sellers the caller may read, and the filters asked for. */
+export interface SubscriptionFilter {
+  organizationIds: string[];
+  filters: Partial<Record<"organization_id" | "product_id" | "customer_id" | "discount_id", string[]>> & { active?: boolean };
+  metadata: Map<string, string[]>;
+}
+
+/** What a list of subscriptions is sorted by: the name asked for → its column. */
+export const SUBSCRIPTION_SORTABLE = { created_at: "created_at", started_at: "started_at", current_period_end: "current_period_end", status: "status", amount: "amount" } as const;
+
+/** One page of sellers' subscriptions. */
+export function pageOfSubscriptions(db: Knex, { organizationIds, filters, metadata }: SubscriptionFilter, page: { page: number; limit: number; sort: Sort<keyof typeof SUBSCRIPTION_SORTABLE> }) {
+  const found = subscriptions(db).whereIn("organization_id", organizationIds);
+  whereAnyOf(found, filters, ["organization_id", "product_id", "customer_id", "discount_id"]);
+  if (filters.active === true) void found.whereIn("status", LIVE);
+  if (filters.active === false) void found.whereNotIn("status", LIVE);
+  whereMetadata(found, "metadata", metadata);
+  return pageOf<SubscriptionRow, keyof typeof SUBSCRIPTION_SORTABLE>(found, { ...page, columns: SUBSCRIPTION_SORTABLE, table: "subscriptions" });
+}
+
+/** One page of the customers' subscriptions, the running ones or the others when asked (what a customer sees of their own). */
+export function pageOfCustomersSubscriptions(db: Knex, customerIds: string[], active: boolean | undefined, page: { page: number; limit: number; sort: Sort<"started_at" | "created_at"> }) {
+  const found = subscriptions(db).whereIn("customer_id", customerIds);
+  if (active === true) void found.whereIn("status", LIVE);
+  if (active === false) void found.whereNotIn("status", LIVE);
+  return pageOf<SubscriptionRow, "started_at" | "created_at">(found, { ...page, columns: { started_at: "started_at", created_at: "created_at" }, table: "subscriptions" });
+}
+
+/** One of the customer's subscriptions; locked when the customer is about to change it. */
+export function findCustomersSubscription(db: Knex, id: string, customerId: string, lock = false) {
+  const found = subscriptions(db).where({ id, customer_id: customerId });
+  return (lock ? found.forUpdate() : found).first();
+}
+
+/** The ids of the subscriptions the checkouts given started: a query, to use inside another. */
+export const subscriptionIdsOfCheckouts = (db: Knex, checkoutIds: string[]) => db("subscriptions").select("id").whereIn("checkout_id", checkoutIds);

@@ -1,12 +1,12 @@
 import type { Knex } from "@tollgate/kit";
+import { advanceClockOffset, clockOffsetOf } from "../organizations/organizations.sql.js";
 
 /**
  * The seller's "now": real time moved ahead by the sandbox's test clock, so renewals, trials,
  * dunning and checkout expiry run as if that time had passed. Without an advance it is real time.
  */
 export async function sellerNow(db: Knex, organizationId: string): Promise<Date> {
-  const seller = await db("organizations").where({ id: organizationId }).first<{ clock_offset_seconds: number } | undefined>("clock_offset_seconds");
-  return sellerClock(seller ?? { clock_offset_seconds: 0 });
+  return sellerClock({ clock_offset_seconds: await clockOffsetOf(db, organizationId) });
 }
 
 /** The same from a seller row already read. */
@@ -17,6 +17,6 @@ export const sellerNowSql = (alias: string) => `(now() + make_interval(secs => $
 
 /** Moves the seller's clock ahead; it never goes back. */
 export async function advanceClock(db: Knex, organizationId: string, seconds: number): Promise<Date> {
-  await db("organizations").where({ id: organizationId }).increment("clock_offset_seconds", seconds);
+  await advanceClockOffset(db, organizationId, seconds);
   return sellerNow(db, organizationId);
 }

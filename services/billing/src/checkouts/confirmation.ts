@@ -1,20 +1,19 @@
-import { invalidField, randomId, ValidationError, type Knex, type ValidationIssue } from "@tollgate/kit";
-import type { Billing } from "../billing.js";
-import { customers, findOrCreateCustomer, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
+import { invalidField, randomId, ValidationError, type UnitOfWork, type ValidationIssue } from "@tollgate/kit";
+import { findCustomer, findCustomerByExternalId, findOrCreateCustomer, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
 import { redeemDiscount } from "../discounts/discounts.sql.js";
-import type { ChangeSet } from "../events.js";
-import { offerOf, type Offer } from "./catalog.js";
-import { changedCheckout, type CheckoutRow } from "./checkouts.sql.js";
-import { announceCheckout, changeOpenCheckout, type ChangedCheckout } from "./lifecycle.js";
+import { announceBilling } from "../events.js";
+import { changedCheckout, insertPaymentJob, type CheckoutRow } from "./checkouts.sql.js";
 import { billingAddressFields } from "./output.js";
-import { cardRequirements, checkoutAmounts } from "./pricing.js";
-import { revise, type Revision } from "./revise.js";
+import { cardRequirementsOf, offerOf, type Offer } from "./pricing.js";
+import { revise, type Revision } from "./revision.js";
+import { announceCheckout, changeOpenCheckout, type ChangedCheckout, type CheckoutDesk } from "./service.js";
 
-/** What the checkout asks of the card, from its product, price and discount as they stand. */
-export function cardRequirementsOf(checkout: CheckoutRow, offer: Offer) {
-  const amounts = checkoutAmounts(checkout, offer.discount);
-  return { amounts, ...cardRequirements(amounts.total_amount, { recurring: offer.product.recurring_interval !== null }, offer.price) };
+/** What a confirmation works with besides the checkout rules' own. */
+export interface ConfirmationDesk extends CheckoutDesk {
+  config: { PUBLIC_URL: string; CUSTOMER_STATE_DEBOUNCE_MS: number };
+  /** Asks the payment worker to pay the confirmed checkout now rather than at its next poll. */
+  wakePayments: () => void;
 }
 
 /**
@@ -47,9 +46,9 @@ function checkComplete(checkout: CheckoutRow, offer: Offer, confirmationTokenId:
  * The seller's customer paying: the one named on the checkout, else found by external id or
  * e-mail, else a new one, whose customer.created (and state) joins the confirmation's changes.
  */
-async function payingCustomer(billing: Billing, trx: Knex.Transaction, changes: ChangeSet, checkout: CheckoutRow): Promise<CustomerRow> {
-  const mine = () => customers(trx).where({ organization_id: checkout.organization_id });
-  const known = (checkout.customer_id ? await mine().where({ id: checkout.customer_id }).first() : undefined) ?? (checkout.external_customer_id ? await mine().where({ external_id: checkout.external_customer_id }).first() : undefined);
+async function payingCustomer(desk: ConfirmationDesk, unit: UnitOfWork, checkout: CheckoutRow): Promise<CustomerRow> {
+  const named = checkout.customer_id ? await findCustomer(unit.db, checkout.customer_id) : undefined;
+  const known = (named?.organization_id === checkout.organization_id ? named : undefined) ?? (checkout.external_customer_id ? await findCustomerByExternalId(unit.db, [checkout.organization_id], checkout.external_customer_id) : undefined);
   if (known) return known;
   const draft = {
     id: randomId(32),
@@ -63,11 +62,11 @@ async function payingCustomer(billing: Billing, trx: Knex.Transaction, changes: 
     metadata: checkout.customer_metadata,
   };
   // A second try finds the customer another confirmation made a moment ago.
-  const paying = (await findOrCreateCustomer(trx, draft)) ?? (await findOrCreateCustomer(trx, draft));
+  const paying = (await findOrCreateCustomer(unit.db, draft)) ?? (await findOrCreateCustomer(unit.db, draft));
   if (!paying) throw new Error(`checkout ${checkout.id}: no customer could be found or made for ${draft.email}`);
   if (paying.created) {
-    changes.announce("customer.created", paying.customer.organization_id, customerJson(paying.customer));
-    changes.change(scheduleStateChange(trx, paying.customer.id, billing.config.CUSTOMER_STATE_DEBOUNCE_MS));
+    announceBilling(unit, "customer.created", paying.customer.organization_id, customerJson(paying.customer));
+    unit.change(scheduleStateChange(unit.db, paying.customer.id, desk.config.CUSTOMER_STATE_DEBOUNCE_MS));
   }
   return paying.customer;
 }
@@ -78,16 +77,16 @@ async function payingCustomer(billing: Billing, trx: Knex.Transaction, changes: 
  * queues the payment, in one transaction with the checkout row locked, so two confirms at once give
  * one confirmation and the other a 403.
  */
-export function confirmCheckout(billing: Billing, clientSecret: string, revision: Revision, confirmationTokenId: string | null | undefined): Promise<ChangedCheckout> {
-  return changeOpenCheckout(billing, { client_secret: clientSecret }, async (checkout, catalog, changes, trx) => {
-    const revisionChanges = await revise(trx, checkout, revision, catalog);
+export function confirmCheckout(desk: ConfirmationDesk, clientSecret: string, revision: Revision, confirmationTokenId: string | null | undefined): Promise<ChangedCheckout> {
+  return changeOpenCheckout(desk, { client_secret: clientSecret }, async (checkout, catalog, unit) => {
+    const revisionChanges = await revise(unit.db, checkout, revision, catalog);
     const revised = { ...checkout, ...revisionChanges };
     checkComplete(revised, offerOf(catalog, revised), confirmationTokenId);
-    if (revised.discount_id && !(await redeemDiscount(trx, revised.discount_id))) throw invalidField(["discount_code"], "This discount code has been used up.", revised.discount_id);
-    const customer = await payingCustomer(billing, trx, changes, revised);
-    const confirmed = changedCheckout(changes, checkout, { ...revisionChanges, status: "confirmed", customer_id: customer.id, payment_error: null });
-    changes.change(
-      trx("checkout_payment_jobs").insert({
+    if (revised.discount_id && !(await redeemDiscount(unit.db, revised.discount_id))) throw invalidField(["discount_code"], "This discount code has been used up.", revised.discount_id);
+    const customer = await payingCustomer(desk, unit, revised);
+    const confirmed = changedCheckout(unit, checkout, { ...revisionChanges, status: "confirmed", customer_id: customer.id, payment_error: null });
+    unit.change(
+      insertPaymentJob(unit.db, {
         checkout_id: checkout.id,
         // A fresh key per confirmation: paying again after a decline is a new payment, a retry of this one is not.
         idempotency_key: `checkout:${checkout.id}:${randomId(16)}`,
@@ -95,7 +94,7 @@ export function confirmCheckout(billing: Billing, clientSecret: string, revision
         run_at: new Date(),
       }),
     );
-    trx.executionPromise.then(() => billing.wakePayments(), () => undefined);
-    return announceCheckout(billing, changes, confirmed, catalog);
+    unit.afterCommit(desk.wakePayments);
+    return announceCheckout(desk, unit, confirmed, catalog);
   });
 }

@@ -1,11 +1,8 @@
 import { invalidField, type Knex } from "@tollgate/kit";
 import type { Address } from "../customers/customers.sql.js";
-import { discounts, findDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
-import type { PriceRow } from "../products/prices.js";
-import type { ProductWithParts } from "../products/products.sql.js";
-import type { CheckoutCatalog } from "./catalog.js";
-import type { CheckoutChanges, CheckoutRow, CustomFieldData } from "./checkouts.sql.js";
-import { amountFor, discountProblem, isSellable } from "./pricing.js";
+import { findDiscount, findDiscountByCode, productIdsOfDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
+import type { CheckoutCatalog, CheckoutChanges, CheckoutRow, CustomFieldData } from "./checkouts.sql.js";
+import { amountFor, chosenPrice, discountProblemOf } from "./pricing.js";
 
 /** What the seller (by API) or the customer (on the page) may change on an open checkout. */
 export interface Revision {
@@ -26,20 +23,6 @@ export interface Revision {
 }
 
 const CUSTOMER_FIELDS = ["customer_name", "customer_email", "customer_billing_name", "customer_billing_address", "customer_tax_id", "locale"] as const;
-
-/** The product's price a checkout sells: the one named, else its first sellable price in the currency. */
-export function chosenPrice(product: ProductWithParts, currency: string | null, priceId: string | null | undefined, field: (string | number)[]): PriceRow {
-  const { prices } = product;
-  if (priceId) {
-    const named = prices.find((price) => price.id === priceId);
-    if (!named || !isSellable(named)) throw invalidField(["product_price_id"], "Price not found, archived, or not one a checkout can sell yet", priceId);
-    return named;
-  }
-  const sellable = prices.filter(isSellable);
-  const chosen = sellable.find((price) => price.price_currency === currency) ?? (currency === null ? sellable[0] : undefined);
-  if (!chosen) throw invalidField(field, currency ? `The product has no price in ${currency.toUpperCase()} that a checkout can sell` : "The product has no price a checkout can sell", product.id);
-  return chosen;
-}
 
 /**
  * The changes a revision makes, checked: a product among those offered, its price and amount, a
@@ -90,7 +73,7 @@ async function discountOf(db: Knex, checkout: CheckoutRow, revision: Revision): 
   if (revision.discount_code !== undefined) {
     if (revision.discount_code === null || revision.discount_code === "") return null;
     if (!checkout.allow_discount_codes) throw invalidField(["discount_code"], "Discount codes are not accepted for this checkout", revision.discount_code);
-    const found = await discounts(db).where({ organization_id: checkout.organization_id }).whereRaw("lower(code) = lower(?)", [revision.discount_code]).first();
+    const found = await findDiscountByCode(db, checkout.organization_id, revision.discount_code);
     if (!found) throw invalidField(["discount_code"], "This discount code does not exist.", revision.discount_code);
     return found;
   }
@@ -99,4 +82,9 @@ async function discountOf(db: Knex, checkout: CheckoutRow, revision: Revision): 
   const found = await findDiscount(db, revision.discount_id);
   if (!found || found.organization_id !== checkout.organization_id) throw invalidField(["discount_id"], "Discount not found", revision.discount_id);
   return found;
+}
+
+/** Why a discount cannot be used on this product now (read with the products it is limited to), or null when it can. */
+export async function discountProblem(db: Knex, discount: DiscountRow, productId: string, currency: string, now = new Date()): Promise<string | null> {
+  return discountProblemOf(discount, await productIdsOfDiscount(db, discount.id), productId, currency, now);
 }

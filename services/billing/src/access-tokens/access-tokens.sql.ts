@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { randomId, type Knex } from "@tollgate/kit";
+import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
 
 export interface AccessTokenRow {
   id: string;
@@ -28,6 +28,15 @@ export async function insertAccessToken(db: Knex, token: Pick<AccessTokenRow, "o
 }
 
 export const findAccessToken = (db: Knex, id: string) => db<AccessTokenRow>("access_tokens").where({ id }).first();
+
+export const ACCESS_TOKEN_SORTABLE = { created_at: "created_at", comment: "comment", last_used_at: "last_used_at", organization_id: "organization_id" } as const;
+
+/** The tokens of the organizations given (of those among `organization_id`, when given). */
+export function pageOfAccessTokens(db: Knex, filter: { organizationIds: string[]; organization_id?: string[] }, page: { page: number; limit: number; sort: Sort<keyof typeof ACCESS_TOKEN_SORTABLE> }) {
+  const found = db<AccessTokenRow>("access_tokens").whereIn("organization_id", filter.organizationIds);
+  if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
+  return pageOf<AccessTokenRow, keyof typeof ACCESS_TOKEN_SORTABLE>(found, { ...page, columns: ACCESS_TOKEN_SORTABLE, table: "access_tokens" });
+}
 
 export async function updateAccessToken(db: Knex, id: string, changes: Partial<Pick<AccessTokenRow, "comment" | "scopes">>): Promise<AccessTokenRow | undefined> {
   const [row] = await db<AccessTokenRow>("access_tokens")

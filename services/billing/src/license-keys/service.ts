@@ -1,13 +1,14 @@
-import { notFound, notPermitted, PG_INTEGER_MAX, randomId, type Knex } from "@tollgate/kit";
+import { notFound, notPermitted, PG_INTEGER_MAX, type Knex } from "@tollgate/kit";
 import { sellerNow } from "../test-clock/clock.js";
-import { licenseKeys, updateLicenseKey, type ActivationRow, type LicenseKeyRow } from "./license-keys.sql.js";
+import { countActivations, deleteActivation, findActivation, insertActivation, lockLicenseKey, updateLicenseKey, type ActivationRow, type LicenseKeyRow } from "./license-keys.sql.js";
+import { activationJson, licenseKeyJson } from "./output.js";
 
 /** Whether `given` holds every condition an activation was made with (same keys, same values). */
 const meets = (required: Record<string, unknown>, given: Record<string, unknown> | undefined) => Object.entries(required).every(([name, value]) => JSON.stringify(given?.[name]) === JSON.stringify(value));
 
 /** The seller's key, locked for a change; unknown keys are not found, whatever the reason. */
-export async function lockedKey(trx: Knex.Transaction, organizationId: string, key: string): Promise<LicenseKeyRow> {
-  const found = await licenseKeys(trx).where({ organization_id: organizationId, key }).forUpdate().first();
+async function lockedKey(trx: Knex.Transaction, organizationId: string, key: string): Promise<LicenseKeyRow> {
+  const found = await lockLicenseKey(trx, organizationId, key);
   if (!found) throw notFound("License key");
   return found;
 }
@@ -17,7 +18,7 @@ export async function lockedKey(trx: Knex.Transaction, organizationId: string, k
  * named, and, with an activation, be activated there under the same conditions. Usage is counted
  * up to its limit. Every validation is counted.
  */
-export async function validateKey(
+async function validateKey(
   trx: Knex.Transaction,
   request: { organization_id: string; key: string; activation_id?: string | null; benefit_id?: string | null; customer_id?: string | null; increment_usage?: number | null; conditions?: Record<string, unknown> },
 ): Promise<{ key: LicenseKeyRow; activation: ActivationRow | null }> {
@@ -27,7 +28,7 @@ export async function validateKey(
   if (key.expires_at && key.expires_at <= (await sellerNow(trx, key.organization_id))) throw notPermitted("License key has expired.");
   let activation: ActivationRow | null = null;
   if (request.activation_id) {
-    activation = (await trx<ActivationRow>("license_key_activations").where({ id: request.activation_id, license_key_id: key.id }).first()) ?? null;
+    activation = (await findActivation(trx, key.id, request.activation_id)) ?? null;
     if (!activation) throw notFound("License key activation");
     if (!meets(activation.conditions, request.conditions)) throw notFound("License key activation");
   }
@@ -39,22 +40,39 @@ export async function validateKey(
 }
 
 /** Activates a key on one more device, within its activation limit. */
-export async function activateKey(trx: Knex.Transaction, request: { organization_id: string; key: string; label: string; conditions?: Record<string, unknown>; meta?: Record<string, unknown> }): Promise<{ key: LicenseKeyRow; activation: ActivationRow }> {
+async function activateKey(trx: Knex.Transaction, request: { organization_id: string; key: string; label: string; conditions?: Record<string, unknown>; meta?: Record<string, unknown> }): Promise<{ key: LicenseKeyRow; activation: ActivationRow }> {
   const key = await lockedKey(trx, request.organization_id, request.key);
   if (key.status !== "granted") throw notPermitted("License key is no longer active.");
   if (key.limit_activations === null) throw notPermitted("This license key does not support activations.");
-  const [{ count } = { count: 0 }] = await trx("license_key_activations").where({ license_key_id: key.id }).count<{ count: number }[]>({ count: "*" });
-  if (Number(count) >= key.limit_activations) throw notPermitted(`License key only supports ${key.limit_activations} activations.`);
-  const [activation] = await trx<ActivationRow>("license_key_activations")
-    .insert({ id: randomId(32), license_key_id: key.id, label: request.label, conditions: request.conditions ?? {}, meta: request.meta ?? {} })
-    .returning("*");
-  if (!activation) throw new Error("insert into license_key_activations returned no row");
+  if ((await countActivations(trx, key.id)) >= key.limit_activations) throw notPermitted(`License key only supports ${key.limit_activations} activations.`);
+  const activation = await insertActivation(trx, { license_key_id: key.id, label: request.label, conditions: request.conditions ?? {}, meta: request.meta ?? {} });
   return { key, activation };
 }
 
 /** Frees a device's activation. */
-export async function deactivateKey(trx: Knex.Transaction, request: { organization_id: string; key: string; activation_id: string }): Promise<void> {
+async function deactivateKey(trx: Knex.Transaction, request: { organization_id: string; key: string; activation_id: string }): Promise<void> {
   const key = await lockedKey(trx, request.organization_id, request.key);
-  const removed = await trx("license_key_activations").where({ id: request.activation_id, license_key_id: key.id }).delete();
+  const removed = await deleteActivation(trx, key.id, request.activation_id);
   if (removed === 0) throw notFound("License key activation");
+}
+
+/** What a caller asks of a key: the seller's key (by value) and what to check or change. */
+type KeyRequest<Step extends (trx: Knex.Transaction, request: never) => unknown> = Parameters<Step>[1];
+
+/** Validates a key (see validateKey), answered as Polar's ValidatedLicenseKey. */
+export const validateLicenseKey = (db: Knex, request: KeyRequest<typeof validateKey>) =>
+  db.transaction(async (trx) => {
+    const { key, activation } = await validateKey(trx, request);
+    return { ...(await licenseKeyJson(trx, key)), activation: activation ? activationJson(activation) : null };
+  });
+
+/** Activates a key (see activateKey), answered as Polar's LicenseKeyActivationRead. */
+export const activateLicenseKey = (db: Knex, request: KeyRequest<typeof activateKey>) =>
+  db.transaction(async (trx) => {
+    const { key, activation } = await activateKey(trx, request);
+    return { ...activationJson(activation), license_key: await licenseKeyJson(trx, key) };
+  });
+
+export async function deactivateLicenseKey(db: Knex, request: KeyRequest<typeof deactivateKey>): Promise<void> {
+  await db.transaction((trx) => deactivateKey(trx, request));
 }

@@ -1,0 +1,86 @@
+import type { z } from "zod";
+import { invalidField, notPermitted, pageJson, parseNested, randomId, type Knex, type Page, type Sort, type UnitOfWork, type Units } from "@tollgate/kit";
+import { customersWithIds } from "../customers/customers.sql.js";
+import { announceBilling } from "../events.js";
+import { findDownloadableFiles } from "../files/files.sql.js";
+import { unlinkBenefit } from "../products/products.sql.js";
+import { insertBenefit, pageOfGrants, updateBenefit, type BenefitRow, type GRANT_SORTABLE, type GrantFilter } from "./benefits.sql.js";
+import { BENEFIT_PROPERTIES, storedProperties, type BenefitType } from "./properties.js";
+import { benefitGrantJson, benefitJson } from "./output.js";
+import type { BenefitCreate, BenefitUpdate } from "./schemas.js";
+
+/** What the benefits' rules work with. */
+export interface BenefitDesk {
+  db: Knex;
+  units: Units;
+}
+
+/** A downloadable benefit hands out files: the seller's own, uploaded ones. */
+async function checkFiles(db: Knex, type: BenefitType, properties: Record<string, unknown>, organizationId: string): Promise<void> {
+  if (type !== "downloadables") return;
+  const wanted = properties.files as string[];
+  const found = new Set((await findDownloadableFiles(db, organizationId, wanted)).map((file) => file.id));
+  const missing = wanted.findIndex((id) => !found.has(id));
+  if (missing >= 0) throw invalidField(["properties", "files", missing], "File not found, not uploaded yet, or not a downloadable", wanted[missing]);
+}
+
+const announceBenefit = (unit: UnitOfWork, type: "benefit.created" | "benefit.updated", row: BenefitRow) => announceBilling(unit, type, row.organization_id, benefitJson(row));
+
+export async function createBenefit(desk: BenefitDesk, organizationId: string, body: z.output<typeof BenefitCreate>): Promise<BenefitRow> {
+  await checkFiles(desk.db, body.type, body.properties, organizationId);
+  return desk.units.run(async (unit) => {
+    const created = await insertBenefit(unit.db, {
+      id: randomId(32),
+      organization_id: organizationId,
+      type: body.type,
+      description: body.description,
+      properties: storedProperties(body.type, body.properties),
+      metadata: body.metadata,
+    });
+    announceBenefit(unit, "benefit.created", created);
+    return created;
+  });
+}
+
+/** Changes a benefit; it keeps its type, and new properties must suit it. */
+export async function changeBenefit(desk: BenefitDesk, existing: BenefitRow, body: z.output<typeof BenefitUpdate>): Promise<BenefitRow> {
+  if (body.type !== existing.type) throw invalidField(["type"], `This benefit is of type ${existing.type}`, body.type);
+  let properties: Record<string, unknown> | undefined;
+  if (body.properties) {
+    properties = storedProperties(existing.type, parseNested(BENEFIT_PROPERTIES[existing.type], ["properties"], body.properties));
+    await checkFiles(desk.db, existing.type, properties, existing.organization_id);
+  }
+  return desk.units.run(async (unit) => {
+    const updated = await updateBenefit(unit.db, existing.id, {
+      ...(body.description ? { description: body.description } : {}),
+      ...(body.metadata ? { metadata: body.metadata } : {}),
+      ...(properties ? { properties } : {}),
+    });
+    if (!updated) throw new Error("the benefit went away while being updated");
+    announceBenefit(unit, "benefit.updated", updated);
+    return updated;
+  });
+}
+
+/** A deleted benefit is kept for the grants that refer to it, and gone from products and lists. */
+export async function deleteBenefit(desk: BenefitDesk, existing: BenefitRow): Promise<void> {
+  if (!existing.deletable) throw notPermitted("This benefit cannot be deleted");
+  await desk.units.run(async (unit) => {
+    const deleted = await updateBenefit(unit.db, existing.id, { is_deleted: true });
+    await unlinkBenefit(unit.db, existing.id);
+    if (deleted) announceBenefit(unit, "benefit.updated", deleted);
+  });
+}
+
+/** One page of grants as Polar shows them, each with its customer and benefit in full. */
+export async function shownGrants(db: Knex, filter: GrantFilter, page: { page: number; limit: number; sort: Sort<keyof typeof GRANT_SORTABLE> }): Promise<Page<ReturnType<typeof benefitGrantJson>>> {
+  const { rows, total, benefits } = await pageOfGrants(db, filter, page);
+  const customerById = new Map((await customersWithIds(db, rows.map((grant) => grant.customer_id))).map((customer) => [customer.id, customer]));
+  const benefitById = new Map(benefits.map((benefit) => [benefit.id, benefit]));
+  const items = rows.flatMap((grant) => {
+    const customer = customerById.get(grant.customer_id);
+    const benefit = benefitById.get(grant.benefit_id);
+    return customer && benefit ? [benefitGrantJson(grant, customer, benefit)] : [];
+  });
+  return pageJson(items, total, page.limit);
+}

@@ -1,0 +1,246 @@
+import type { z } from "zod";
+import { HttpError, invalidField, notFound, randomId, reachable, type Knex, type OrganizationAccess, type Sort, type UnitOfWork, type Units } from "@tollgate/kit";
+import type { IdentityClaims } from "@tollgate/proto";
+import { findCustomer, findCustomerByExternalId, type CustomerRow } from "../customers/customers.sql.js";
+import { announceBilling } from "../events.js";
+import { sellerClock } from "../test-clock/clock.js";
+import {
+  catalogOf,
+  changedCheckout,
+  checkoutWithCatalog,
+  findCheckout,
+  insertCheckout,
+  lockOverdueCheckout,
+  pageOfCheckouts,
+  readCatalog,
+  type CheckoutCatalog,
+  type CheckoutFilter,
+  type CheckoutRow,
+  type CHECKOUT_SORTABLE,
+} from "./checkouts.sql.js";
+import { checkoutJson, type CheckoutJson } from "./output.js";
+import { amountFor, chosenPrice, offerOf } from "./pricing.js";
+import { revise, type Revision } from "./revision.js";
+import type { CheckoutUpdateBody } from "./schemas.js";
+
+/** The settings of the service that checkouts are shown and announced with. */
+export interface CheckoutSettings {
+  config: { PUBLIC_URL: string };
+}
+
+/** What the checkout rules work with. */
+export interface CheckoutDesk extends CheckoutSettings {
+  db: Knex;
+  units: Units;
+  access: OrganizationAccess;
+}
+
+/** How long a checkout stays open. */
+export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
+/** Polar's answer for acting on a checkout that is no longer open. */
+export const notOpen = (checkout: Pick<CheckoutRow, "status">) => new HttpError(403, "NotOpenCheckout", `Checkout is not open: ${checkout.status}`);
+
+/** A checkout picked by id (the seller's side) or by client secret (the customer's page). */
+export type CheckoutKey = Pick<CheckoutRow, "id"> | Pick<CheckoutRow, "client_secret">;
+
+/**
+ * Announces a checkout's new state to the seller's webhooks with the changes that made it, and
+ * gives back what it announced: the caller answers with it rather than read it all again.
+ */
+export function announceCheckout(settings: CheckoutSettings, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, type: "checkout.created" | "checkout.updated" = "checkout.updated"): CheckoutJson {
+  const json = checkoutJson(checkout, catalog, settings.config.PUBLIC_URL);
+  announceBilling(unit, checkout.status === "expired" ? [type, "checkout.expired"] : type, checkout.organization_id, json);
+  return json;
+}
+
+/** Expires the locked, open, overdue checkouts given, with the unit's other writes. */
+export async function expire(settings: CheckoutSettings, unit: UnitOfWork, overdue: CheckoutRow[]): Promise<void> {
+  if (overdue.length === 0) return;
+  const catalog = await catalogOf(unit.db, overdue);
+  for (const checkout of overdue) announceCheckout(settings, unit, changedCheckout(unit, checkout, { status: "expired" }), catalog);
+}
+
+/**
+ * A checkout as it stands now, `now` in its seller's clock (read with its catalog): one left open
+ * past its time is expired on the spot rather than at the next sweep.
+ */
+async function current(desk: CheckoutDesk, checkout: CheckoutRow, now: Date): Promise<CheckoutRow> {
+  if (checkout.status !== "open" || checkout.expires_at > now) return checkout;
+  return desk.units.run(async (unit) => {
+    const locked = await lockOverdueCheckout(unit.db, checkout.id, now);
+    if (locked) await expire(desk, unit, [locked]);
+    // Written now, to be read back as it is.
+    await unit.write();
+    return (await findCheckout(unit.db, checkout.id)) ?? checkout;
+  });
+}
+
+/** What a change to an open checkout answers with: the checkout as announced, and its catalog. */
+export interface ChangedCheckout {
+  json: CheckoutJson;
+  catalog: CheckoutCatalog;
+}
+
+/**
+ * Changes an open checkout under a lock on its row, so that a change and a confirmation, or two
+ * confirmations, happen one after the other: the second finds the checkout no longer open (403).
+ * `work` adds its changes and announcement to the unit, written in one statement when it returns.
+ * A checkout found past its time is expired (and that is written) before the 403.
+ */
+export async function changeOpenCheckout(desk: CheckoutDesk, which: CheckoutKey, work: (checkout: CheckoutRow, catalog: CheckoutCatalog, unit: UnitOfWork) => Promise<CheckoutJson>): Promise<ChangedCheckout> {
+  const outcome = await desk.units.run(async (unit): Promise<ChangedCheckout | { expired: CheckoutRow }> => {
+    const found = await checkoutWithCatalog(unit.db, which, true);
+    if (!found) throw notFound("Checkout");
+    const { checkout, catalog } = found;
+    if (checkout.status === "open" && checkout.expires_at <= sellerClock(offerOf(catalog, checkout).seller)) {
+      const expired = changedCheckout(unit, checkout, { status: "expired" });
+      announceCheckout(desk, unit, expired, catalog);
+      return { expired };
+    }
+    if (checkout.status !== "open") throw notOpen(checkout);
+    return { json: await work(checkout, catalog, unit), catalog };
+  });
+  if ("expired" in outcome) throw notOpen(outcome.expired);
+  return outcome;
+}
+
+/** A checkout as it stands now and as shown, read with its catalog (and for a seller, checked to be theirs to read). */
+export async function shownCheckout(desk: CheckoutDesk, which: CheckoutKey, identity?: IdentityClaims): Promise<ChangedCheckout> {
+  const read = await checkoutWithCatalog(desk.db, which, false);
+  if (!read) throw notFound("Checkout");
+  if (identity) await reachable(desk.access, identity, "checkouts:read", read.checkout, "Checkout");
+  const { catalog } = read;
+  const checkout = await current(desk, read.checkout, sellerClock(offerOf(catalog, read.checkout).seller));
+  return { json: checkoutJson(checkout, catalog, desk.config.PUBLIC_URL), catalog };
+}
+
+/** A page of the seller's checkouts as they stand now. */
+export async function checkoutPage(desk: CheckoutDesk, filter: CheckoutFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CHECKOUT_SORTABLE> }) {
+  const { rows, total } = await pageOfCheckouts(desk.db, filter, page);
+  // The page's catalog holds each seller, and so each seller's clock.
+  const catalog = await catalogOf(desk.db, rows);
+  const shown = await Promise.all(rows.map(async (row) => current(desk, row, sellerClock(offerOf(catalog, row).seller))));
+  return { items: shown.map((row) => checkoutJson(row, catalog, desk.config.PUBLIC_URL)), total };
+}
+
+/** The seller's settings a body changes, as columns. */
+export function settingsOf(body: z.output<typeof CheckoutUpdateBody>): Partial<CheckoutRow> {
+  const changes: Partial<CheckoutRow> = {};
+  for (const key of ["allow_discount_codes", "require_billing_address", "allow_trial"] as const) {
+    const value = body[key];
+    if (value !== undefined && value !== null) changes[key] = value;
+  }
+  for (const key of ["customer_ip_address", "success_url", "return_url", "embed_origin"] as const) {
+    if (body[key] !== undefined) changes[key] = body[key];
+  }
+  if (body.metadata) changes.metadata = body.metadata;
+  if (body.customer_metadata) changes.customer_metadata = body.customer_metadata;
+  return changes;
+}
+
+/** Applies a revision (and the seller's settings) to an open checkout and announces it. */
+export const reviseCheckout = (desk: CheckoutDesk, which: CheckoutKey, revision: Revision, settings: Partial<CheckoutRow> = {}) =>
+  changeOpenCheckout(desk, which, async (checkout, catalog, unit) => announceCheckout(desk, unit, changedCheckout(unit, checkout, { ...(await revise(unit.db, checkout, revision, catalog)), ...settings }), catalog));
+
+/** What a new checkout is asked to offer and start with. */
+export interface CheckoutRequest {
+  productIds: string[];
+  productId?: string | null | undefined;
+  priceId?: string | null | undefined;
+  amount?: number | null | undefined;
+  currency?: string | null | undefined;
+  customerId?: string | null | undefined;
+  externalCustomerId?: string | null | undefined;
+  /** The buyer's details and a discount, checked as any later change is. */
+  revision: Revision;
+  /** The seller's settings (metadata, URLs, flags) as columns. */
+  settings: Partial<CheckoutRow>;
+}
+
+/** A seller's new checkout: its products must all be one seller's, whose checkouts the caller may write. */
+export async function createCheckout(desk: CheckoutDesk, identity: IdentityClaims, request: CheckoutRequest): Promise<CheckoutJson> {
+  const catalog = await readCatalog(desk.db, request.productIds);
+  const offered = request.productIds.map((id) => catalog.products.get(id));
+  const missing = offered.findIndex((product) => !product);
+  if (missing >= 0) throw invalidField(["products", missing], "Product not found", request.productIds[missing]);
+  const organizationId = offered[0]?.organization_id ?? "";
+  for (const [index, product] of offered.entries()) {
+    if (product?.organization_id !== organizationId || !(await desk.access.allows(identity, "checkouts:write", organizationId))) throw invalidField(["products", index], "Product not found", request.productIds[index]);
+  }
+  return (await openCheckout(desk, catalog, request)).json;
+}
+
+/**
+ * Opens a checkout for products the caller has already found in `catalog` and may sell (one
+ * seller's, none archived): the chosen product's price in the currency asked for or the seller's
+ * default, its amount, and the request's details; written with its checkout.created in one
+ * statement, and shown as announced.
+ */
+export async function openCheckout(desk: CheckoutDesk, catalog: CheckoutCatalog, request: CheckoutRequest): Promise<ChangedCheckout> {
+  const { db } = desk;
+  const offered = request.productIds.flatMap((id) => catalog.products.get(id) ?? []);
+  for (const [index, product] of offered.entries()) {
+    if (product.is_archived) throw invalidField(["products", index], "This product is archived", product.id);
+  }
+  const first = offered.find((product) => product.id === (request.productId ?? request.productIds[0]));
+  if (!first) throw invalidField(["product_id"], "This product is not offered in this checkout", request.productId);
+  const organizationId = first.organization_id;
+  const seller = catalog.sellers.get(organizationId);
+  if (!seller) throw invalidField(["products", 0], "Product not found", first.id);
+  const price = chosenPrice(first, request.currency ?? seller.default_presentment_currency, request.priceId, ["products", request.productIds.indexOf(first.id)]);
+  let customer: CustomerRow | undefined;
+  if (request.customerId) {
+    customer = await findCustomer(db, request.customerId);
+    if (customer?.organization_id !== organizationId) throw invalidField(["customer_id"], "Customer not found", request.customerId);
+  } else if (request.externalCustomerId) {
+    customer = await findCustomerByExternalId(db, [organizationId], request.externalCustomerId);
+  }
+  const draft: CheckoutRow = {
+    id: randomId(32),
+    organization_id: organizationId,
+    client_secret: `polar_c_${randomId(48)}`,
+    status: "open",
+    product_ids: request.productIds,
+    product_id: first.id,
+    product_price_id: price.id,
+    amount: amountFor(price, request.amount, ["amount"]),
+    currency: price.price_currency,
+    discount_id: null,
+    allow_discount_codes: true,
+    require_billing_address: false,
+    allow_trial: true,
+    // A known customer's details are filled in, as Polar does, so they need not type them again.
+    customer_id: customer?.id ?? null,
+    external_customer_id: request.externalCustomerId ?? customer?.external_id ?? null,
+    is_business_customer: false,
+    customer_name: customer?.name ?? null,
+    customer_email: customer?.email ?? null,
+    customer_ip_address: null,
+    customer_billing_name: null,
+    customer_billing_address: customer?.billing_address ?? null,
+    customer_tax_id: customer?.tax_id ?? null,
+    customer_metadata: {},
+    custom_field_data: {},
+    metadata: {},
+    success_url: null,
+    return_url: null,
+    embed_origin: null,
+    locale: null,
+    payment_error: null,
+    // In the seller's clock, so a sandbox seller who moved time ahead still gets a day to pay.
+    expires_at: new Date(sellerClock(seller).getTime() + CHECKOUT_LIFETIME_MS),
+    created_at: new Date(),
+    modified_at: null,
+  };
+  const checkout = { ...draft, ...(await revise(db, draft, request.revision, catalog)), ...request.settings };
+  // One statement, so no transaction: the checkout and its announcement are written together or not at all.
+  const json = await desk.units.run(
+    (unit) => {
+      unit.change(insertCheckout(unit.db, checkout));
+      return Promise.resolve(announceCheckout(desk, unit, checkout, catalog, "checkout.created"));
+    },
+    { transaction: false },
+  );
+  return { json, catalog };
+}

@@ -1,0 +1,90 @@
+import { invalidField, isUniqueViolation, notFound, randomId, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
+import type { z } from "zod";
+import { endCustomerSessions } from "../customer-sessions/service.js";
+import { announceBilling } from "../events.js";
+import { customerWithHoldings, insertCustomer, scheduleStateChange, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
+import { customerJson } from "./output.js";
+import type { CustomerCreateBody, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
+import { customerStateJson } from "./state.js";
+
+/** What changing customers works with. */
+export interface CustomerDesk {
+  units: Units;
+  config: { CUSTOMER_STATE_DEBOUNCE_MS: number };
+}
+
+/**
+ * Writes a change to a customer with its announcements: the customer event now, their state once
+ * the burst settles. Whoever changes a customer (the seller's API or the customer in the portal)
+ * goes through here, so neither can forget to tell.
+ */
+export function changeCustomer(desk: CustomerDesk, type: "customer.created" | "customer.updated" | "customer.deleted", write: (unit: UnitOfWork) => Promise<CustomerRow | undefined>): Promise<CustomerRow> {
+  return desk.units.run(async (unit) => {
+    const customer = await write(unit);
+    if (!customer) throw notFound("Customer");
+    announceBilling(unit, type, customer.organization_id, customerJson(customer));
+    if (type !== "customer.deleted") unit.change(scheduleStateChange(unit.db, customer.id, desk.config.CUSTOMER_STATE_DEBOUNCE_MS));
+    return customer;
+  });
+}
+
+/** Which of a request's fields change what, leaving out the ones not sent. */
+function changesOf(body: z.output<typeof CustomerUpdateByExternalIdBody>): CustomerChanges {
+  const changes: CustomerChanges = {};
+  if (body.email) changes.email = body.email;
+  if (body.name !== undefined) changes.name = body.name;
+  if (body.billing_address !== undefined) changes.billing_address = body.billing_address;
+  if (body.tax_id !== undefined) changes.tax_id = body.tax_id;
+  if (body.locale !== undefined) changes.locale = body.locale;
+  if (body.metadata) changes.metadata = body.metadata;
+  return changes;
+}
+
+/** Which unique value a unique violation was about, told as Polar tells it. */
+function conflictOf(error: unknown, customer: { email?: string; external_id?: string | null }): never {
+  if (isUniqueViolation(error)) {
+    const constraint = (error as { constraint?: string }).constraint;
+    if (constraint === "customers_external_id") throw invalidField(["external_id"], "A customer with this external ID already exists.", customer.external_id);
+    throw invalidField(["email"], "A customer with this email address already exists.", customer.email);
+  }
+  throw error;
+}
+
+/** A seller's new customer; its e-mail and external id are the seller's to give once. */
+export async function createCustomer(desk: CustomerDesk, organizationId: string, body: z.output<typeof CustomerCreateBody>): Promise<CustomerRow> {
+  try {
+    return await changeCustomer(desk, "customer.created", (unit) => insertCustomer(unit.db, { id: randomId(32), organization_id: organizationId, ...changesOf(body), email: body.email, external_id: body.external_id ?? null }));
+  } catch (error) {
+    conflictOf(error, body);
+  }
+}
+
+/** A seller's change to a customer. */
+export async function reviseCustomer(desk: CustomerDesk, existing: CustomerRow, body: z.output<typeof CustomerUpdateBody>): Promise<CustomerRow> {
+  const changes = changesOf(body);
+  if (body.external_id !== undefined && body.external_id !== existing.external_id) {
+    // Set once, while none is set: systems outside rely on it never moving.
+    if (existing.external_id !== null) throw invalidField(["external_id"], "Customer external ID cannot be updated.", body.external_id);
+    changes.external_id = body.external_id;
+  }
+  try {
+    return await changeCustomer(desk, "customer.updated", (unit) => updateCustomer(unit.db, existing.id, changes));
+  } catch (error) {
+    conflictOf(error, { ...existing, ...changes });
+  }
+}
+
+/** Deletes a customer, ending their portal sessions; anonymized, they also lose what identifies them. */
+export async function removeCustomer(desk: CustomerDesk, existing: CustomerRow, anonymize: boolean): Promise<void> {
+  await changeCustomer(desk, "customer.deleted", async (unit) => {
+    await endCustomerSessions(unit, existing.id);
+    return updateCustomer(unit.db, existing.id, {
+      deleted_at: new Date(),
+      // Anonymized, the customer keeps their id (orders refer to it) and loses what identifies them.
+      ...(anonymize && { email: `${existing.id}@anonymized.invalid`, name: null, billing_name: null, billing_address: null, tax_id: null, external_id: null }),
+    });
+  });
+}
+
+/** Everything a customer has now, as Polar's CustomerState. */
+export const customerState = async (db: Knex, customer: CustomerRow) => customerStateJson(await customerWithHoldings(db, customer.id));

@@ -1,0 +1,137 @@
+import type { z } from "zod";
+import { invalidField, randomId, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
+import type { BillingConfig } from "../config.js";
+import { selectableBenefitIds } from "../benefits/benefits.sql.js";
+import { customFieldIdsOf } from "../custom-fields/custom-fields.sql.js";
+import { announceBilling } from "../events.js";
+import { productImageIds } from "../files/files.sql.js";
+import { findSeller } from "../organizations/organizations.sql.js";
+import { productJson, type ProductJson } from "./output.js";
+import { checkPrices, type PriceCreate } from "./prices.js";
+import { addPrices, archivePricesExcept, insertProduct, pricesOfProducts, replaceLinks, updateProduct, type ProductRow } from "./products.sql.js";
+import type { ProductCreate, ProductLinks, ProductUpdate } from "./schemas.js";
+
+/** What the catalog's rules work with. */
+export interface Catalog {
+  db: Knex;
+  units: Units;
+  config: Pick<BillingConfig, "PUBLIC_URL">;
+}
+
+/** The first of `wanted` not among `found`, by position. */
+const firstMissing = (wanted: string[], found: string[]) => {
+  const known = new Set(found);
+  return wanted.findIndex((id) => !known.has(id));
+};
+
+/** Media must be the seller's uploaded product images; custom fields the seller's own. */
+async function checkLinks(db: Knex, organizationId: string, { medias, attached_custom_fields: fields }: ProductLinks): Promise<void> {
+  if (medias?.length) {
+    const missing = firstMissing(medias, await productImageIds(db, organizationId, medias));
+    if (missing >= 0) throw invalidField(["medias", missing], "Media not found, not uploaded yet, or not a product image", medias[missing]);
+  }
+  if (fields?.length) {
+    const ids = fields.map((field) => field.custom_field_id);
+    const missing = firstMissing(ids, await customFieldIdsOf(db, organizationId, ids));
+    if (missing >= 0) throw invalidField(["attached_custom_fields", missing, "custom_field_id"], "Custom field not found", ids[missing]);
+  }
+}
+
+async function writeLinks(db: Knex, productId: string, { medias, attached_custom_fields: fields }: ProductLinks): Promise<void> {
+  if (medias) await replaceLinks(db, "product_medias", productId, medias.map((id) => ({ file_id: id })));
+  if (fields) await replaceLinks(db, "product_custom_fields", productId, fields.map((field) => ({ custom_field_id: field.custom_field_id, required: field.required })));
+}
+
+/** The product as it now is, announced to the seller's webhooks. */
+async function announceProduct(catalog: Catalog, unit: UnitOfWork, type: "product.created" | "product.updated", row: ProductRow): Promise<ProductJson> {
+  const json = await productJson(unit.db, row, catalog.config.PUBLIC_URL);
+  announceBilling(unit, type, row.organization_id, json);
+  return json;
+}
+
+/** The currency a price is in: its own, else the seller's default. */
+const currencyOf = async (db: Knex, organizationId: string) => (await findSeller(db, organizationId))?.default_presentment_currency ?? "usd";
+
+/** A new product: recurring when it has an interval (once by default), with a trial only then. */
+export async function createProduct(catalog: Catalog, organizationId: string, body: z.output<typeof ProductCreate>): Promise<ProductJson> {
+  const recurring = Boolean(body.recurring_interval);
+  const fallbackCurrency = await currencyOf(catalog.db, organizationId);
+  const prices = body.prices.map((price, index) => ({ price, index, currency: price.price_currency ?? fallbackCurrency, type: price.amount_type }));
+  checkPrices(prices, recurring);
+  await checkLinks(catalog.db, organizationId, body);
+  return catalog.units.run(async (unit) => {
+    const created = await insertProduct(unit.db, {
+      id: randomId(32),
+      organization_id: organizationId,
+      name: body.name,
+      description: body.description ?? null,
+      visibility: body.visibility ?? "public",
+      recurring_interval: body.recurring_interval ?? null,
+      recurring_interval_count: recurring ? (body.recurring_interval_count ?? 1) : null,
+      trial_interval: recurring ? (body.trial_interval ?? null) : null,
+      trial_interval_count: recurring && body.trial_interval ? (body.trial_interval_count ?? 1) : null,
+      is_archived: false,
+      metadata: body.metadata,
+    });
+    await addPrices(unit.db, created.id, prices, 0);
+    await writeLinks(unit.db, created.id, body);
+    return announceProduct(catalog, unit, "product.created", created);
+  });
+}
+
+/**
+ * Changes a product. A product stays one-time or recurring: its orders and subscriptions were made
+ * as such. Prices given replace the live ones: those named by id are kept, the others archived (never
+ * deleted, orders refer to them), and new ones are added after.
+ */
+export async function changeProduct(catalog: Catalog, existing: ProductRow, body: z.output<typeof ProductUpdate>): Promise<ProductJson> {
+  const recurringInterval = body.recurring_interval !== undefined ? body.recurring_interval : existing.recurring_interval;
+  if ((recurringInterval === null) !== (existing.recurring_interval === null)) {
+    throw invalidField(["recurring_interval"], "A product cannot change between one-time and recurring", body.recurring_interval);
+  }
+  const current = (await pricesOfProducts(catalog.db, [existing.id])).filter((price) => !price.is_archived);
+  const fallbackCurrency = await currencyOf(catalog.db, existing.organization_id);
+  let kept: string[] | null = null;
+  let added: { price: PriceCreate; currency: string }[] = [];
+  if (body.prices) {
+    const prices = body.prices.map((price, index) => {
+      if ("amount_type" in price) return { price, index, currency: price.price_currency ?? fallbackCurrency, type: price.amount_type };
+      const existingPrice = current.find((candidate) => candidate.id === price.id);
+      if (!existingPrice) throw invalidField(["prices", index, "id"], "Price not found on this product", price.id);
+      return { price, index, currency: existingPrice.price_currency, type: existingPrice.amount_type };
+    });
+    checkPrices(prices, recurringInterval !== null);
+    kept = prices.flatMap(({ price }) => ("id" in price ? [price.id] : []));
+    added = prices.flatMap(({ price, currency }) => ("amount_type" in price ? [{ price, currency }] : []));
+  }
+  await checkLinks(catalog.db, existing.organization_id, body);
+  return catalog.units.run(async (unit) => {
+    const updated = await updateProduct(unit.db, existing.id, {
+      ...(body.name ? { name: body.name } : {}),
+      ...(body.description !== undefined ? { description: body.description } : {}),
+      ...(body.visibility ? { visibility: body.visibility } : {}),
+      ...(typeof body.is_archived === "boolean" ? { is_archived: body.is_archived } : {}),
+      ...(body.metadata ? { metadata: body.metadata } : {}),
+      ...(body.recurring_interval ? { recurring_interval: body.recurring_interval } : {}),
+      ...(body.recurring_interval_count ? { recurring_interval_count: body.recurring_interval_count } : {}),
+      ...(body.trial_interval !== undefined ? { trial_interval: body.trial_interval, trial_interval_count: body.trial_interval ? (body.trial_interval_count ?? 1) : null } : {}),
+    });
+    if (kept) {
+      await archivePricesExcept(unit.db, existing.id, kept);
+      await addPrices(unit.db, existing.id, added, current.length);
+    }
+    await writeLinks(unit.db, existing.id, body);
+    return announceProduct(catalog, unit, "product.updated", updated);
+  });
+}
+
+/** Sets the benefits a product grants, in order: the seller's own benefits that may be attached. */
+export async function setProductBenefits(catalog: Catalog, existing: ProductRow, benefitIds: string[]): Promise<ProductJson> {
+  const wanted = [...new Set(benefitIds)];
+  const missing = firstMissing(wanted, await selectableBenefitIds(catalog.db, existing.organization_id, wanted));
+  if (missing >= 0) throw invalidField(["benefits", missing], "Benefit not found", wanted[missing]);
+  return catalog.units.run(async (unit) => {
+    await replaceLinks(unit.db, "product_benefits", existing.id, wanted.map((id) => ({ benefit_id: id })));
+    return announceProduct(catalog, unit, "product.updated", await updateProduct(unit.db, existing.id, {}));
+  });
+}

@@ -1,0 +1,66 @@
+import type { DiscountRow } from "../discounts/discounts.sql.js";
+import type { OrderLine } from "../orders/lines.js";
+import { discountAmountOf } from "../checkouts/pricing.js";
+import type { PriceRow } from "../products/prices.js";
+import type { SubscriptionRow } from "./subscriptions.sql.js";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Proration lines as an order bills them: a credit never takes the order below nothing, and what is
+ * left of it waits for the next order.
+ */
+export function billableProrations(planAmount: number, prorations: OrderLine[]): { billed: OrderLine[]; leftover: OrderLine[] } {
+  let total = planAmount;
+  const billed: OrderLine[] = [];
+  const leftover: OrderLine[] = [];
+  for (const line of prorations) {
+    const amount = Math.max(line.amount, -total);
+    total += amount;
+    billed.push({ ...line, amount });
+    if (amount !== line.amount) leftover.push({ ...line, amount: line.amount - amount });
+  }
+  return { billed, leftover };
+}
+
+/** The share of the current period still to run at `now`: 1 at its start, 0 at or past its end. */
+export function periodLeft(subscription: Pick<SubscriptionRow, "current_period_start" | "current_period_end">, now: Date): number {
+  const period = subscription.current_period_end.getTime() - subscription.current_period_start.getTime();
+  const left = Math.max(0, subscription.current_period_end.getTime() - now.getTime());
+  return period > 0 ? Math.min(1, left / period) : 0;
+}
+
+/** The credit for what is left of the period on the plan being left. */
+export const unusedTimeLine = (subscription: Pick<SubscriptionRow, "amount" | "product_price_id">, planName: string | undefined, fraction: number): OrderLine => ({
+  label: `Unused time on ${planName ?? "the previous plan"}`,
+  amount: -Math.round(subscription.amount * fraction),
+  proration: true,
+  product_price_id: subscription.product_price_id,
+});
+
+/** The charge for what is left of the period on the plan being moved to. */
+export const remainingTimeLine = (planName: string, price: Pick<PriceRow, "id">, amount: number, fraction: number): OrderLine => ({
+  label: `Remaining time on ${planName}`,
+  amount: Math.round(amount * fraction),
+  proration: true,
+  product_price_id: price.id,
+});
+
+/**
+ * What the subscription's discount takes off its plan for the period starting at `periodStart`, as
+ * Polar reckons it: a forever discount always, a repeating one for its months from when it was first
+ * applied, a once discount on its first order only. A discount applied by an update is first
+ * applied at the next renewal. `appliedAt` is when it was first taken off, from now on.
+ */
+export function discountOn(
+  subscription: Pick<SubscriptionRow, "amount" | "currency" | "discount_applied_at">,
+  discount: DiscountRow | null,
+  periodStart: Date,
+): { amount: number; appliedAt: Date | null } {
+  if (!discount) return { amount: 0, appliedAt: subscription.discount_applied_at };
+  const firstUse = subscription.discount_applied_at === null;
+  const appliedAt = subscription.discount_applied_at ?? periodStart;
+  const monthsIn = (periodStart.getTime() - appliedAt.getTime()) / (30 * DAY_MS);
+  const applies = discount.duration === "forever" || (discount.duration === "repeating" && monthsIn < (discount.duration_in_months ?? 0)) || (discount.duration === "once" && firstUse);
+  return { amount: applies ? discountAmountOf(discount, subscription.amount, subscription.currency) : 0, appliedAt };
+}

@@ -1,0 +1,168 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { PollingWorker, type Statement, type UnitOfWork, type Units } from "@tollgate/kit";
+import type { BillingParts } from "../billing.js";
+import { cycleBenefits } from "../benefits/granting.js";
+import { findDiscount } from "../discounts/discounts.sql.js";
+import { orders, type OrderRow } from "../orders/orders.sql.js";
+import { markOrderPaid, openOrder, voidOrder, type OrderDraft } from "../orders/service.js";
+import { recordPayment } from "../payments/payments.sql.js";
+import type { PaymentOutcome, PaymentProcessor } from "../payments/processor.js";
+import { findPrice, findProduct } from "../products/products.sql.js";
+import { addInterval } from "../http/dates.js";
+import { firstRetryAt, retryAt } from "./dunning.js";
+import { billableProrations, discountOn } from "./proration.js";
+import { announceSubscription, draftFor, revoke } from "./service.js";
+import { claimDueSubscriptions, dueButHeld, settleClaim, updateSubscription, type ClaimedSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
+
+/**
+ * How long a replica holds a subscription it renews: one processor call and one transaction. One
+ * that dies lets it go when this ends; the retry charges under the same idempotency key.
+ */
+const LEASE_MS = 30_000;
+const BATCH = 10;
+/** How often catching up looks again for a due subscription another replica holds. */
+const HELD_POLL_MS = 50;
+
+/** Charges the subscription's kept card; null when there is nothing to charge. Without a card, declined. */
+export async function chargeKeptCard(processor: PaymentProcessor, subscription: Pick<SubscriptionRow, "payment_method_id">, charge: { amount: number; currency: string; idempotencyKey: string }): Promise<PaymentOutcome | null> {
+  if (charge.amount === 0) return null;
+  if (!subscription.payment_method_id) return { status: "declined", processorPaymentId: null, card: null, declineCode: "card_declined", message: "No card is kept for this subscription." };
+  return processor.chargeSaved({ ...charge, paymentMethodId: subscription.payment_method_id });
+}
+
+/**
+ * The idempotency key of a subscription's charge for the period starting at `periodStart` (and of a
+ * dunning retry of it): a retry after a crash asks the processor again under the same key, so the
+ * period is charged once.
+ */
+const renewalKey = (subscription: Pick<SubscriptionRow, "id">, periodStart: Date, retry?: number) =>
+  `renewal:${subscription.id}:${periodStart.toISOString()}${retry === undefined ? "" : `:retry:${retry}`}`;
+
+/** The total an order charges. */
+const totalOf = (order: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "tax_amount">) => order.subtotal_amount - order.discount_amount + order.tax_amount;
+
+/**
+ * Renews subscriptions, ends canceled ones and retries past-due charges when their moment comes in
+ * the seller's clock. Each due subscription is claimed with a lease; its card is charged outside any
+ * transaction under a key derived from the subscription and the period; then one unit of work, taken
+ * only while the claim still holds the subscription at the moment it was claimed for, records the
+ * payment, places the order, moves the period on and announces it. Times come from the schedule,
+ * not the clock, so a service that was down catches up period by period, each once.
+ */
+export class SubscriptionRenewals extends PollingWorker {
+  constructor(
+    private readonly billing: Pick<BillingParts, "db" | "config" | "processor" | "logger">,
+    private readonly units: Units,
+  ) {
+    super({ intervalMs: 10_000, logger: billing.logger, failure: "renewing subscriptions failed" });
+  }
+
+  protected async pass(): Promise<void> {
+    await this.drain(BATCH, () => this.advanceDue());
+  }
+
+  /**
+   * Brings one seller's subscriptions up to their clock (after the test clock moved), waiting for any
+   * another replica holds rather than skipping them, so everything due has happened when this returns.
+   */
+  catchUp(organizationId: string): Promise<void> {
+    return this.bringUpToDate({ sql: "item.organization_id = ?", bindings: [organizationId] });
+  }
+
+  /** Renews one subscription now if it is due (a trial ended now), waiting for a replica that holds it. */
+  renewNow(subscriptionId: string): Promise<void> {
+    return this.bringUpToDate({ sql: "item.id = ?", bindings: [subscriptionId] });
+  }
+
+  private async bringUpToDate(where: Statement): Promise<void> {
+    for (;;) {
+      if ((await this.advanceDue(where)) > 0) continue;
+      if (!(await dueButHeld(this.billing.db, where))) return;
+      await sleep(HELD_POLL_MS);
+    }
+  }
+
+  /** Claims due subscriptions and advances each, one after another; how many there were. */
+  private async advanceDue(where?: Statement): Promise<number> {
+    const due = await claimDueSubscriptions(this.billing.db, { limit: BATCH, leaseMs: LEASE_MS, where });
+    for (const subscription of due) await this.advance(subscription);
+    return due.length;
+  }
+
+  /** What the subscription's due moment does, once: end a canceled subscription, renew it, or retry a past-due charge. */
+  private async advance(subscription: ClaimedSubscription): Promise<void> {
+    if (subscription.status === "past_due") return this.retryPastDue(subscription);
+    if (subscription.cancel_at_period_end) {
+      await this.settle(subscription, async (unit, current) => {
+        await revoke(unit, this.billing.config, current, current.current_period_end);
+      });
+      return;
+    }
+    await this.renew(subscription);
+  }
+
+  /** Runs `work` in one unit of work if the claim still holds the subscription at the moment it was claimed for. */
+  private settle(claimed: ClaimedSubscription, work: (unit: UnitOfWork, current: SubscriptionRow) => Promise<void>): Promise<void> {
+    return this.units.run(async (unit) => {
+      const current = await settleClaim(unit.db, claimed);
+      if (current) await work(unit, current);
+    });
+  }
+
+  /** A new period: its order charged to the kept card; paid, the subscription goes on, else it falls past due. */
+  private async renew(subscription: ClaimedSubscription): Promise<void> {
+    const { db, config } = this.billing;
+    const [product, price, discountRow] = await Promise.all([
+      findProduct(db, subscription.product_id),
+      findPrice(db, subscription.product_price_id),
+      subscription.discount_id ? findDiscount(db, subscription.discount_id) : undefined,
+    ]);
+    if (!product || !price) throw new Error(`subscription ${subscription.id} has lost its product or price`);
+    const start = subscription.current_period_end;
+    const end = addInterval(start, subscription.recurring_interval, subscription.recurring_interval_count);
+    const discount = discountOn(subscription, discountRow ?? null, start);
+    const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
+    const draft: OrderDraft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount, tax_amount: 0 }, billed);
+    const total = totalOf({ subtotal_amount: draft.lines.reduce((sum, line) => sum + line.amount, 0), discount_amount: draft.discount_amount, tax_amount: draft.tax_amount });
+    const outcome = await chargeKeptCard(this.billing.processor, subscription, { amount: total, currency: subscription.currency, idempotencyKey: renewalKey(subscription, start) });
+    await this.settle(subscription, async (unit, current) => {
+      const order = await openOrder(unit, draft);
+      const cycled = await updateSubscription(unit.db, current.id, { current_period_start: start, current_period_end: end, next_action_at: end, status: "active", pending_prorations: leftover, discount_applied_at: discount.appliedAt });
+      if (outcome) unit.change(recordPayment(unit.db, { organization_id: order.organization_id, checkout_id: null, order_id: order.id, processor: config.PAYMENT_PROCESSOR, amount: total, currency: order.currency }, outcome));
+      if (!outcome || outcome.status === "succeeded") {
+        await markOrderPaid(unit, order);
+        await announceSubscription(unit, config, cycled, ...(current.status === "trialing" ? (["subscription.updated", "subscription.active"] as const) : (["subscription.updated"] as const)));
+        await cycleBenefits(unit, config, current.id);
+        return;
+      }
+      const pastDue = await updateSubscription(unit.db, current.id, { status: "past_due", past_due_since: start, dunning_attempts: 0, next_action_at: firstRetryAt(start) });
+      await announceSubscription(unit, config, pastDue, "subscription.updated", "subscription.past_due");
+    });
+  }
+
+  /** A dunning retry of the unpaid order: paid → active again; the last one failing → revoked, the order void. */
+  private async retryPastDue(subscription: ClaimedSubscription): Promise<void> {
+    const { db, config } = this.billing;
+    const order = await orders(db).where({ subscription_id: subscription.id, status: "pending" }).orderBy("created_at", "desc").first();
+    const attempt = subscription.dunning_attempts + 1;
+    const total = order ? totalOf(order) : 0;
+    const outcome = order ? await chargeKeptCard(this.billing.processor, subscription, { amount: total, currency: order.currency, idempotencyKey: renewalKey(subscription, subscription.current_period_start, attempt) }) : null;
+    const paid = order !== undefined && (!outcome || outcome.status === "succeeded");
+    await this.settle(subscription, async (unit, current) => {
+      if (order && outcome) unit.change(recordPayment(unit.db, { organization_id: order.organization_id, checkout_id: null, order_id: order.id, processor: config.PAYMENT_PROCESSOR, amount: total, currency: order.currency }, outcome));
+      if (order && paid) {
+        await markOrderPaid(unit, order);
+        const recovered = await updateSubscription(unit.db, current.id, { status: "active", past_due_since: null, dunning_attempts: 0, next_action_at: current.current_period_end });
+        await announceSubscription(unit, config, recovered, "subscription.updated", "subscription.active");
+        return;
+      }
+      const next = current.past_due_since ? retryAt(current.past_due_since, attempt) : null;
+      if (next) {
+        await updateSubscription(unit.db, current.id, { dunning_attempts: attempt, next_action_at: next });
+        return;
+      }
+      if (order) await voidOrder(unit, order);
+      await revoke(unit, config, await updateSubscription(unit.db, current.id, { dunning_attempts: attempt }), subscription.next_action_at);
+    });
+  }
+}

@@ -1,0 +1,243 @@
+import { invalidField, randomId, HttpError, type Knex, type UnitOfWork } from "@tollgate/kit";
+import type { BillingConfig } from "../config.js";
+import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
+import type { Offer } from "../checkouts/pricing.js";
+import { grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
+import { customersWithIds, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
+import { discounts, redeemDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
+import { discountsJson, type DiscountJson } from "../discounts/output.js";
+import { announceBilling } from "../events.js";
+import { productLine, type OrderLine } from "../orders/lines.js";
+import type { OrderRow } from "../orders/orders.sql.js";
+import { placePaidOrder, type OrderDraft } from "../orders/service.js";
+import type { PriceRow } from "../products/prices.js";
+import { productsJson, productWithPartsJson } from "../products/output.js";
+import { pricesWithIds, products, type ProductRow } from "../products/products.sql.js";
+import { addInterval } from "../http/dates.js";
+import { subscriptionJsonOf } from "./output.js";
+import { insertSubscription, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
+
+/** What the subscription rules read of the service's settings. */
+export type SubscriptionConfig = Pick<BillingConfig, "PUBLIC_URL" | "CUSTOMER_STATE_DEBOUNCE_MS" | "PAYMENT_PROCESSOR">;
+
+/** Subscriptions as Polar shows them, with customer, product, discount and price, read for all at once. */
+export async function shownSubscriptions(db: Knex, rows: SubscriptionRow[], publicUrl: string) {
+  const ids = (pick: (row: SubscriptionRow) => string | null) => [...new Set(rows.map(pick).filter((id): id is string => id !== null))];
+  const [buyers, bought, prices, discountRows] = await Promise.all([
+    customersWithIds(db, ids((row) => row.customer_id)),
+    products(db).whereIn("id", ids((row) => row.product_id)),
+    pricesWithIds(db, ids((row) => row.product_price_id)),
+    discounts(db).whereIn("id", ids((row) => row.discount_id)),
+  ]);
+  const productJsons = new Map((await productsJson(db, bought, publicUrl)).map((product) => [product.id, product]));
+  const discountJsons = new Map((await discountsJson(db, discountRows)).map((discount) => [discount.id, discount]));
+  return rows.map((subscription) => {
+    const customer = buyers.find((candidate) => candidate.id === subscription.customer_id);
+    const product = productJsons.get(subscription.product_id);
+    const price = prices.find((candidate) => candidate.id === subscription.product_price_id);
+    if (!customer || !product || !price) throw new Error(`subscription ${subscription.id} has lost its customer, product or price`);
+    return subscriptionJsonOf(subscription, { customer, product, price, discount: (subscription.discount_id && discountJsons.get(subscription.discount_id)) || null });
+  });
+}
+
+export async function shownSubscription(db: Knex, subscription: SubscriptionRow, publicUrl: string) {
+  const [json] = await shownSubscriptions(db, [subscription], publicUrl);
+  if (!json) throw new Error(`subscription ${subscription.id} could not be shown`);
+  return json;
+}
+
+type SubscriptionEvent = "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due";
+
+/** Announces a subscription's new state, once per event type, with the unit that changed it; the customer's state follows. */
+export async function announceSubscription(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, ...types: SubscriptionEvent[]): Promise<void> {
+  announceBilling(unit, types, subscription.organization_id, await shownSubscription(unit.db, subscription, config.PUBLIC_URL));
+  await scheduleStateChange(unit.db, subscription.customer_id, config.CUSTOMER_STATE_DEBOUNCE_MS);
+}
+
+/** Whether a checkout for this product starts with a free trial. */
+export const startsWithTrial = (product: Pick<ProductRow, "trial_interval">, checkout: Pick<CheckoutRow, "allow_trial">) => product.trial_interval !== null && checkout.allow_trial;
+
+/** What an order of a subscription charges: the plan's amount less its discount, and tax. */
+export type Amounts = { amount: number; discount_amount: number; tax_amount: number };
+
+/**
+ * A subscription bought through a checkout, with its first order (paid, or nothing to pay during a
+ * trial), added to `unit`: the order's events, then subscription.created and subscription.active,
+ * as Polar sends them, then the grants of its benefits. The caller counted the customer's order
+ * (`invoiceNumber`) and schedules their new state.
+ */
+export function startSubscription(
+  unit: UnitOfWork,
+  purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; amounts: Amounts; paymentMethodId: string | null; now: Date; invoiceNumber: string; discount: DiscountJson | null; publicUrl: string },
+): { subscription: SubscriptionRow; order: OrderRow } {
+  const { checkout, offer, customer, now, discount } = purchase;
+  const { product, price } = offer;
+  const interval = product.recurring_interval ?? "month";
+  const intervalCount = product.recurring_interval_count ?? 1;
+  const trialEnd = startsWithTrial(product, checkout) ? addInterval(now, product.trial_interval ?? "day", product.trial_interval_count ?? 1) : null;
+  const periodEnd = trialEnd ?? addInterval(now, interval, intervalCount);
+  const subscription: SubscriptionRow = {
+    id: randomId(32),
+    organization_id: checkout.organization_id,
+    customer_id: customer.id,
+    product_id: product.id,
+    product_price_id: price.id,
+    checkout_id: checkout.id,
+    discount_id: checkout.discount_id,
+    discount_applied_at: checkout.discount_id ? now : null,
+    status: trialEnd ? "trialing" : "active",
+    amount: checkout.amount,
+    currency: checkout.currency,
+    recurring_interval: interval,
+    recurring_interval_count: intervalCount,
+    current_period_start: now,
+    current_period_end: periodEnd,
+    trial_start: trialEnd ? now : null,
+    trial_end: trialEnd,
+    cancel_at_period_end: false,
+    canceled_at: null,
+    started_at: now,
+    ends_at: null,
+    ended_at: null,
+    customer_cancellation_reason: null,
+    customer_cancellation_comment: null,
+    payment_method_id: purchase.paymentMethodId,
+    past_due_since: null,
+    dunning_attempts: 0,
+    next_action_at: periodEnd,
+    leased_until: null,
+    pending_prorations: [],
+    custom_field_data: checkout.custom_field_data,
+    metadata: checkout.metadata,
+    created_at: new Date(),
+    modified_at: null,
+  };
+  unit.change(insertSubscription(unit.db, subscription));
+  const amounts = trialEnd ? { amount: 0, discount_amount: 0, tax_amount: 0 } : purchase.amounts;
+  const order = placePaidOrder(
+    unit,
+    { ...draftFor(subscription, product, price, amounts), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address },
+    purchase.invoiceNumber,
+    { customer, product, discount, subscription },
+  );
+  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product: productWithPartsJson(product, purchase.publicUrl), price, discount }));
+  grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
+  return { subscription, order };
+}
+
+/** An order of the subscription for its plan, with any proration lines waiting for it. */
+export function draftFor(subscription: SubscriptionRow, product: ProductRow, price: PriceRow, amounts: Amounts, prorations: OrderLine[] = []): OrderDraft {
+  return {
+    organization_id: subscription.organization_id,
+    customer_id: subscription.customer_id,
+    subscription_id: subscription.id,
+    checkout_id: null,
+    discount_id: amounts.discount_amount > 0 ? subscription.discount_id : null,
+    billing_reason: "subscription_cycle",
+    currency: subscription.currency,
+    billing_name: null,
+    billing_address: null,
+    custom_field_data: subscription.custom_field_data,
+    metadata: subscription.metadata,
+    product,
+    lines: [productLine(product, price, amounts.amount), ...prorations],
+    discount_amount: amounts.discount_amount,
+    tax_amount: amounts.tax_amount,
+  };
+}
+
+/** Cancels at the end of the period: the customer keeps access until then. */
+export async function cancelAtPeriodEnd(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, now: Date, reason: SubscriptionRow["customer_cancellation_reason"], comment: string | null): Promise<SubscriptionRow> {
+  const canceled = await updateSubscription(unit.db, subscription.id, {
+    cancel_at_period_end: true,
+    canceled_at: now,
+    ends_at: subscription.current_period_end,
+    customer_cancellation_reason: reason,
+    customer_cancellation_comment: comment,
+  });
+  await announceSubscription(unit, config, canceled, "subscription.updated", "subscription.canceled");
+  return canceled;
+}
+
+/** Takes back a cancellation before the period ends. */
+export async function uncancel(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow): Promise<SubscriptionRow> {
+  const renewed = await updateSubscription(unit.db, subscription.id, { cancel_at_period_end: false, canceled_at: null, ends_at: null, customer_cancellation_reason: null, customer_cancellation_comment: null });
+  await announceSubscription(unit, config, renewed, "subscription.updated", "subscription.uncanceled");
+  return renewed;
+}
+
+/** Ends the subscription now (or at `endedAt`): canceled, ended, nothing scheduled any more. */
+export async function revoke(
+  unit: UnitOfWork,
+  config: SubscriptionConfig,
+  subscription: SubscriptionRow,
+  endedAt: Date,
+  reason: SubscriptionRow["customer_cancellation_reason"] = subscription.customer_cancellation_reason,
+  comment = subscription.customer_cancellation_comment,
+): Promise<SubscriptionRow> {
+  const alreadyCanceled = subscription.canceled_at !== null;
+  const ended = await updateSubscription(unit.db, subscription.id, {
+    status: "canceled",
+    canceled_at: subscription.canceled_at ?? endedAt,
+    ends_at: endedAt,
+    ended_at: endedAt,
+    next_action_at: null,
+    customer_cancellation_reason: reason,
+    customer_cancellation_comment: comment,
+  });
+  await revokeBenefits(unit, config, { subscription_id: subscription.id }, endedAt);
+  await announceSubscription(unit, config, ended, ...(alreadyCanceled ? (["subscription.updated", "subscription.revoked"] as const) : (["subscription.updated", "subscription.canceled", "subscription.revoked"] as const)));
+  return ended;
+}
+
+/** Polar's answers for changing a subscription that is not running, or is ending. */
+const inactive = (subscription: SubscriptionRow) => new HttpError(403, "InactiveSubscription", `Subscription ${subscription.id} is not active.`);
+const alreadyCanceled = () => new HttpError(403, "AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
+const isActive = (subscription: SubscriptionRow) => subscription.status === "active" || subscription.status === "trialing";
+
+/** A change is refused for a subscription that has ended. */
+export function stillRunning(subscription: SubscriptionRow): void {
+  if (subscription.ended_at !== null) throw invalidField(["id"], "This subscription has ended", subscription.id);
+}
+
+/**
+ * Applies a discount to the subscription from its next renewal on, taking a redemption of it, or
+ * takes the discount away (null). The discount was checked for the subscription's product.
+ */
+export async function changeDiscount(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, discount: DiscountRow | null): Promise<SubscriptionRow> {
+  if (discount && !(await redeemDiscount(unit.db, discount.id))) throw invalidField(["discount_id"], "This discount code has been used up.", discount.id);
+  const changed = await updateSubscription(unit.db, subscription.id, { discount_id: discount?.id ?? null, discount_applied_at: null });
+  await announceSubscription(unit, config, changed, "subscription.updated");
+  return changed;
+}
+
+/**
+ * Sets, extends or ends a trial, as Polar does: a trialing subscription's trial ends at the new
+ * moment, or now, which makes it due for renewal at once (the caller renews it: charged, active);
+ * an active one starts a trial running past its current period. The period ends with the trial.
+ */
+export async function changeTrial(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, trialEnd: Date | "now", now: Date): Promise<SubscriptionRow> {
+  if (!isActive(subscription)) throw inactive(subscription);
+  const ending = (end: Date) => ({ trial_end: end, current_period_end: end, next_action_at: end, ...(subscription.cancel_at_period_end ? { ends_at: end } : {}) });
+  if (subscription.status === "trialing") {
+    if (trialEnd === "now") return updateSubscription(unit.db, subscription.id, ending(now));
+    if (trialEnd <= now) throw invalidField(["trial_end"], "The trial must end in the future, or `now`.", trialEnd.toISOString());
+  } else {
+    if (trialEnd === "now") throw invalidField(["trial_end"], "The subscription is not currently trialing.", trialEnd);
+    // Its current period is paid for: a trial starts after it, so the customer loses nothing.
+    if (trialEnd <= subscription.current_period_end) throw invalidField(["trial_end"], "Trial end must be after the current period end.", trialEnd.toISOString());
+  }
+  const changed = await updateSubscription(unit.db, subscription.id, { ...ending(trialEnd), status: "trialing", trial_start: subscription.trial_start ?? subscription.current_period_end });
+  await announceSubscription(unit, config, changed, "subscription.updated");
+  return changed;
+}
+
+/** Moves the end of the current period (the next renewal) to another moment in the future. */
+export async function changePeriodEnd(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, end: Date, now: Date): Promise<SubscriptionRow> {
+  if (subscription.ended_at !== null || subscription.cancel_at_period_end) throw alreadyCanceled();
+  if (!isActive(subscription)) throw inactive(subscription);
+  if (end <= now) throw invalidField(["current_billing_period_end"], "The period must end in the future.", end.toISOString());
+  const changed = await updateSubscription(unit.db, subscription.id, { current_period_end: end, next_action_at: end, ...(subscription.status === "trialing" ? { trial_end: end } : {}) });
+  await announceSubscription(unit, config, changed, "subscription.updated");
+  return changed;
+}

@@ -1,0 +1,116 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { HttpError, invalidField, reachable, type UnitOfWork, type Units } from "@tollgate/kit";
+import type { IdentityClaims } from "@tollgate/proto";
+import type { BillingParts } from "../billing.js";
+import { amountFor, chosenPrice } from "../checkouts/pricing.js";
+import { discountProblem } from "../checkouts/revision.js";
+import { findDiscount } from "../discounts/discounts.sql.js";
+import { findSeller } from "../organizations/organizations.sql.js";
+import { subscriptionSettingsOf } from "../organizations/output.js";
+import { productsWithParts } from "../products/products.sql.js";
+import { sellerNow } from "../test-clock/clock.js";
+import { changeProduct } from "./plan-changes.js";
+import type { SubscriptionRenewals } from "./renewals.js";
+import type { SubscriptionUpdate } from "./schemas.js";
+import { cancelAtPeriodEnd, changeDiscount, changePeriodEnd, changeTrial, revoke, shownSubscription, stillRunning, uncancel } from "./service.js";
+import { findSubscription, lockSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
+
+/** What changing subscriptions works with. */
+export interface SubscriptionDesk {
+  billing: Pick<BillingParts, "db" | "access" | "config" | "processor">;
+  units: Units;
+  renewals: Pick<SubscriptionRenewals, "renewNow">;
+}
+
+/** How often a change waiting for a renewal in flight looks again. */
+const RENEWAL_POLL_MS = 50;
+
+type Change = (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>;
+
+/**
+ * Changes a subscription with its row locked. A renewal in flight (its lease still running) has
+ * charged for the subscription as it claimed it, so the change waits for it to settle; while the
+ * row is locked no renewal can claim it.
+ */
+async function changed(desk: SubscriptionDesk, identity: IdentityClaims, id: string, change: Change): Promise<SubscriptionRow> {
+  const { billing, units } = desk;
+  const reached = await reachable(billing.access, identity, "subscriptions:write", await findSubscription(billing.db, id), "Subscription");
+  for (;;) {
+    const result = await units.run(async (unit) => {
+      const subscription = await lockSubscription(unit.db, reached.id);
+      if (!subscription) throw new Error(`subscription ${reached.id} is gone`);
+      if (subscription.leased_until && subscription.leased_until > new Date()) return null;
+      return change(unit, subscription, await sellerNow(unit.db, subscription.organization_id));
+    });
+    if (result) return result;
+    await sleep(RENEWAL_POLL_MS);
+  }
+}
+
+/** The change a request to update a subscription asks for: Polar's SubscriptionUpdate, one kind of change per call, told apart by its fields. */
+function changeAskedFor({ billing }: SubscriptionDesk, body: SubscriptionUpdate): Change {
+  const { config } = billing;
+  if (body.seats !== undefined) throw new HttpError(400, "NotASeatBasedSubscription", "This subscription does not support seat-based pricing.");
+  const discountId = body.discount_id;
+  if (discountId !== undefined) {
+    return async (unit, subscription, now) => {
+      stillRunning(subscription);
+      if (discountId === null) return changeDiscount(unit, config, subscription, null);
+      const discount = await findDiscount(unit.db, discountId);
+      const problem = discount?.organization_id === subscription.organization_id ? await discountProblem(unit.db, discount, subscription.product_id, subscription.currency, now) : "Discount does not exist.";
+      if (problem) throw invalidField(["discount_id"], problem, discountId);
+      if (discountId === subscription.discount_id) throw invalidField(["discount_id"], "This discount is already applied to the subscription.", discountId);
+      return changeDiscount(unit, config, subscription, discount ?? null);
+    };
+  }
+  const trialEnd = body.trial_end;
+  if (trialEnd !== undefined) return (unit, subscription, now) => changeTrial(unit, config, subscription, trialEnd, now);
+  const periodEnd = body.current_billing_period_end;
+  if (periodEnd !== undefined) return (unit, subscription, now) => changePeriodEnd(unit, config, subscription, periodEnd, now);
+  const productId = body.product_id;
+  if (productId !== undefined) {
+    return async (unit, subscription, now) => {
+      stillRunning(subscription);
+      const [product] = await productsWithParts(unit.db, [productId]);
+      if (!product || product.organization_id !== subscription.organization_id || product.is_archived) throw invalidField(["product_id"], "Product not found or archived", productId);
+      if (product.recurring_interval === null) throw invalidField(["product_id"], "A subscription moves to a recurring product only", productId);
+      const price = chosenPrice(product, subscription.currency, null, ["product_id"]);
+      const seller = await findSeller(unit.db, subscription.organization_id);
+      const behaviour = body.proration_behavior ?? (seller ? subscriptionSettingsOf(seller).proration_behavior : "prorate");
+      if (behaviour !== "invoice" && behaviour !== "prorate") throw invalidField(["proration_behavior"], "Only invoice and prorate are offered", behaviour);
+      return changeProduct(billing, unit, subscription, { product, price, amount: amountFor(price, null, ["product_id"]), behaviour, now });
+    };
+  }
+  const reason = body.customer_cancellation_reason ?? null;
+  const comment = body.customer_cancellation_comment ?? null;
+  return async (unit, subscription, now) => {
+    stillRunning(subscription);
+    if (body.revoke) return revoke(unit, config, subscription, now, reason ?? subscription.customer_cancellation_reason, comment ?? subscription.customer_cancellation_comment);
+    if (body.cancel_at_period_end === true && !subscription.cancel_at_period_end) return cancelAtPeriodEnd(unit, config, subscription, now, reason, comment);
+    if (body.cancel_at_period_end === false && subscription.cancel_at_period_end) return uncancel(unit, config, subscription);
+    if (body.cancel_at_period_end === undefined) throw invalidField(["cancel_at_period_end"], "Say what to change: cancel_at_period_end or revoke", null);
+    return subscription;
+  };
+}
+
+/**
+ * Updates a subscription as the request asks; a trial ended `now` renews it at once, after the
+ * change commits (the card is charged outside any transaction, as every renewal is).
+ */
+export async function updateSubscriptionAsAsked(desk: SubscriptionDesk, identity: IdentityClaims, id: string, body: SubscriptionUpdate) {
+  const subscription = await changed(desk, identity, id, changeAskedFor(desk, body));
+  if (body.trial_end !== "now") return shownSubscription(desk.billing.db, subscription, desk.billing.config.PUBLIC_URL);
+  await desk.renewals.renewNow(subscription.id);
+  const renewed = await findSubscription(desk.billing.db, subscription.id);
+  if (!renewed) throw new Error(`subscription ${subscription.id} is gone`);
+  return shownSubscription(desk.billing.db, renewed, desk.billing.config.PUBLIC_URL);
+}
+
+/** Revokes a subscription now. */
+export async function revokeNow(desk: SubscriptionDesk, identity: IdentityClaims, id: string) {
+  const subscription = await changed(desk, identity, id, (unit, subscription, now) => {
+    stillRunning(subscription);
+    return revoke(unit, desk.billing.config, subscription, now);
+  });
+  return shownSubscription(desk.billing.db, subscription, desk.billing.config.PUBLIC_URL);
+}
