@@ -4,7 +4,7 @@
  * ledger; waiting for the work the load left to settle; and the rules of audit.ts.
  */
 import { connectBus, createDatabase, type BusConnection, type Knex } from "@tollgate/kit";
-import { WebhookReceiver, type Answer } from "../../services/webhook-dispatcher/test/receiver.js";
+import { WebhookReceiver, type Answer } from "../../test/stacks/receiver.js";
 import {
   chargesPerRenewal,
   consumersCaughtUp,

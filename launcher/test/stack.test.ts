@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { spawnTypeScript } from "@tollgate/kit/testing";
-import { startTollgate, type RunningTollgate } from "../../test/e2e/stack.js";
+import { startTollgate, type RunningTollgate } from "../../test/stacks/tollgate.js";
 
 /** The environments of the running processes whose command line ends with `entry`, among those on `database`. */
 function environmentsOf(entry: string, database: string): Record<string, string>[] {

@@ -5,7 +5,7 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { watch } from "@tollgate/kit/testing";
-import { repository, startTollgate, type RunningTollgate } from "./stack.js";
+import { repository, startTollgate, type RunningTollgate } from "../stacks/tollgate.js";
 
 /** Debian's chromium; the test installs nothing itself (.ci/run does). */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";

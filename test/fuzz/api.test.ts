@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PUBLIC_URL, ROOT_ADMIN, signInRootAdmin, type Browser } from "../../services/auth/test/stack.js";
-import { signedUp } from "../../services/organization/test/people.js";
-import { startDispatcherStack, type DispatcherStack } from "../../services/webhook-dispatcher/test/stack.js";
+import { PUBLIC_URL, ROOT_ADMIN, signInRootAdmin, type Browser } from "../stacks/auth.js";
+import { signedUp } from "../stacks/people.js";
+import { startDispatcherStack, type DispatcherStack } from "../stacks/dispatcher.js";
 import { cookieOf, FIELD_KINDS, Fixture, freshAdmin, freshSession, openClub, openShop, PATH_KINDS, resolved, sessionTokenOf, startWebhookReceiver, type FixtureKind, type FixtureValues, type Shop } from "./fixtures.js";
 import { mutantsOf, type RequestInput } from "./mutations.js";
 import { operationsOf, randomSegment, validInputs, written, type OpenApiDocument, type Operation } from "./operations.js";

@@ -1,11 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
-import { PUBLIC_URL, ROOT_ADMIN, signInRootAdmin, type AuthStack, type Browser } from "../../services/auth/test/stack.js";
-import { cardToken } from "../../services/billing/test/purchases.js";
-import type { Seller } from "../../services/billing/test/stack.js";
-import type { DispatcherStack } from "../../services/webhook-dispatcher/test/stack.js";
-import { join, password, signedUp, type Person } from "../../services/organization/test/people.js";
+import { PUBLIC_URL, ROOT_ADMIN, signInRootAdmin, type AuthStack, type Browser } from "../stacks/auth.js";
+import { cardToken } from "../stacks/purchases.js";
+import type { Seller } from "../stacks/billing.js";
+import type { DispatcherStack } from "../stacks/dispatcher.js";
+import { join, password, signedUp, type Person } from "../stacks/people.js";
 
 /** Things the fuzzer first makes, so that requests naming them get past the 404. */
 export type FixtureKind =

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { startDispatcherStack } from "../../services/webhook-dispatcher/test/stack.js";
+import { startDispatcherStack } from "../stacks/dispatcher.js";
 import { sdkOperations, type JsonSchema } from "./polar-sdk.js";
 import { shapeDifferences } from "./shape-diff.js";
 

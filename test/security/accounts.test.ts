@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LocalIdentityProvider, signInThroughProvider } from "../../services/auth/test/identity-provider.js";
-import { ROOT_ADMIN, signInRootAdmin, startAuthStack, type AuthStack, type Browser } from "../../services/auth/test/stack.js";
+import { LocalIdentityProvider, signInThroughProvider } from "../stacks/identity-provider.js";
+import { ROOT_ADMIN, signInRootAdmin, startAuthStack, type AuthStack, type Browser } from "../stacks/auth.js";
 
 /**
  * Attacks on accounts — an impersonation that outlives the admin's rights, an address registered

@@ -1,4 +1,4 @@
-import { PUBLIC_URL } from "../../services/auth/test/stack.js";
+import { PUBLIC_URL } from "../stacks/auth.js";
 
 /** What came back to a raw request: status, content type and the body as text. */
 export interface RawAnswer {

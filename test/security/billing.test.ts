@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { PUBLIC_URL } from "../../services/auth/test/stack.js";
-import { useShop } from "../../services/billing/test/purchases.js";
-import type { BillingStack, Seller } from "../../services/billing/test/stack.js";
-import { partsOf, sha256, uploadParts } from "../../services/billing/test/uploads.js";
+import { PUBLIC_URL } from "../stacks/auth.js";
+import { useShop } from "../stacks/purchases.js";
+import type { BillingStack, Seller } from "../stacks/billing.js";
+import { partsOf, sha256, uploadParts } from "../stacks/uploads.js";
 import { rawRequest, refusedPlaces, type RawAnswer, type RawRequest } from "./attacker.js";
 
 /**

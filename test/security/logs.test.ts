@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { Polar } from "@polar-sh/sdk";
 import { expect, it } from "vitest";
 import { captureLogs } from "@tollgate/kit/testing";
-import { linkTo, startSmtpCatcher } from "../../services/auth/test/smtp-catcher.js";
-import { PUBLIC_URL, viaGateway } from "../../services/auth/test/stack.js";
-import { cardToken } from "../../services/billing/test/purchases.js";
-import { partsOf, sha256, uploadParts } from "../../services/billing/test/uploads.js";
-import { WebhookReceiver } from "../../services/webhook-dispatcher/test/receiver.js";
-import { startDispatcherStack } from "../../services/webhook-dispatcher/test/stack.js";
+import { linkTo, startSmtpCatcher } from "../stacks/smtp-catcher.js";
+import { PUBLIC_URL, viaGateway } from "../stacks/auth.js";
+import { cardToken } from "../stacks/purchases.js";
+import { partsOf, sha256, uploadParts } from "../stacks/uploads.js";
+import { WebhookReceiver } from "../stacks/receiver.js";
+import { startDispatcherStack } from "../stacks/dispatcher.js";
 
 /**
  * #5: a whole flow — sign-up, password reset, verification, a sale through the hosted checkout and a

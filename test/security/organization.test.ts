@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService } from "@tollgate/kit/testing";
-import { PUBLIC_URL, startAuthStack, type AuthStack } from "../../services/auth/test/stack.js";
-import { join, organizationOf, signedUp, verifyAddress, type Person } from "../../services/organization/test/people.js";
+import { PUBLIC_URL, startAuthStack, type AuthStack } from "../stacks/auth.js";
+import { join, organizationOf, signedUp, verifyAddress, type Person } from "../stacks/people.js";
 import { organizationService } from "../../services/organization/src/service.js";
 
 /**

@@ -4,10 +4,10 @@ import type { Polar } from "@polar-sh/sdk";
 import { generateIdentityKeys } from "@tollgate/kit";
 import { identityHeaders } from "@tollgate/kit/testing";
 import { IDENTITY_HEADER, setPassword, type IdentityClaims } from "@tollgate/proto";
-import { useShop } from "../../services/billing/test/purchases.js";
-import type { Seller } from "../../services/billing/test/stack.js";
+import { useShop } from "../stacks/purchases.js";
+import type { Seller } from "../stacks/billing.js";
 import { rawRequest, type RawAnswer, type RawRequest } from "./attacker.js";
-import { startDispatcherStack, type DispatcherStack } from "../../services/webhook-dispatcher/test/stack.js";
+import { startDispatcherStack, type DispatcherStack } from "../stacks/dispatcher.js";
 
 /**
  * Attacks on what every service shares — the gateway, the kit's input handling, the development

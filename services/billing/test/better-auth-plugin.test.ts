@@ -9,10 +9,10 @@ import { toNodeHandler } from "better-auth/node";
 import { Polar } from "@polar-sh/sdk";
 import { checkout, polar, portal, webhooks } from "@polar-sh/better-auth";
 import type { WebhookOrderPaidPayload } from "@polar-sh/sdk/models/components/webhookorderpaidpayload.js";
-import { PUBLIC_URL } from "../../auth/test/stack.js";
-import { startDispatcherStack, type DispatcherStack } from "../../webhook-dispatcher/test/stack.js";
-import { cardToken, useShop } from "./purchases.js";
-import type { Seller } from "./stack.js";
+import { PUBLIC_URL } from "../../../test/stacks/auth.js";
+import { startDispatcherStack, type DispatcherStack } from "../../../test/stacks/dispatcher.js";
+import { cardToken, useShop } from "../../../test/stacks/purchases.js";
+import type { Seller } from "../../../test/stacks/billing.js";
 
 let stack: DispatcherStack;
 let shop: Seller;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { PUBLIC_URL } from "../../auth/test/stack.js";
-import { useShop } from "./purchases.js";
-import type { BillingStack, Seller } from "./stack.js";
+import { PUBLIC_URL } from "../../../test/stacks/auth.js";
+import { useShop } from "../../../test/stacks/purchases.js";
+import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { PUBLIC_URL } from "../../auth/test/stack.js";
+import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { SandboxProcessor } from "../src/payments/sandbox.js";
-import { cardToken, eventTypesAbout, useShop } from "./purchases.js";
-import type { BillingStack, Seller } from "./stack.js";
+import { cardToken, eventTypesAbout, useShop } from "../../../test/stacks/purchases.js";
+import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedEvents } from "@tollgate/kit/testing";
-import { startBillingStack, type BillingStack, type Seller } from "./stack.js";
+import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;

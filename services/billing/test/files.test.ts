@@ -6,9 +6,9 @@ import path from "node:path";
 import { CreateBucketCommand, HeadObjectCommand, NotFound, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { Polar } from "@polar-sh/sdk";
-import { cardToken } from "./purchases.js";
-import { partsOf, sha256, uploadParts } from "./uploads.js";
-import { startBillingStack, type BillingStack, type Seller } from "./stack.js";
+import { cardToken } from "../../../test/stacks/purchases.js";
+import { partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
+import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { cardToken, eventTypesAbout, useShop } from "./purchases.js";
-import type { BillingStack, Seller } from "./stack.js";
+import { cardToken, eventTypesAbout, useShop } from "../../../test/stacks/purchases.js";
+import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;
@@ -108,21 +108,5 @@ describe("benefits granted by purchases", () => {
     expect(after.activeSubscriptions).toEqual([]);
     expect(after.grantedBenefits.map((granted) => granted.benefitId)).not.toContain(note.id);
     await expect.poll(() => eventTypesAbout(stack, grant?.id ?? "")).toEqual(["benefit_grant.created", "benefit_grant.cycled", "benefit_grant.revoked"]);
-  });
-
-  // Last in this file: it uses up this address's validations for the minute.
-  it("rate limit the customer portal's key checks per address", async () => {
-    const check = () =>
-      fetch(`${stack.gateway.url}/v1/customer-portal/license-keys/validate`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ key: "UNKNOWN", organization_id: shop.organizationId }),
-      });
-    const statuses: number[] = [];
-    for (let call = 0; call < 31; call++) statuses.push((await check()).status);
-    expect(statuses.filter((status) => status === 404).length).toBeGreaterThan(0);
-    const refused = await check();
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SandboxProcessor } from "../src/payments/sandbox.js";
-import { startBillingStack, type BillingStack } from "./stack.js";
+import { startBillingStack, type BillingStack } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let sandbox: SandboxProcessor;

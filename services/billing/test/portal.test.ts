@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type Polar } from "@polar-sh/sdk";
-import { PUBLIC_URL } from "../../auth/test/stack.js";
+import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { randomBytes } from "node:crypto";
-import { newestLinksTo } from "../../auth/test/dev-mailbox.js";
-import { cardToken, eventTypesAbout, useShop } from "./purchases.js";
-import { partsOf, sha256, uploadParts } from "./uploads.js";
-import type { BillingStack, Seller } from "./stack.js";
+import { newestLinksTo } from "../../../test/stacks/dev-mailbox.js";
+import { cardToken, eventTypesAbout, useShop } from "../../../test/stacks/purchases.js";
+import { partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
+import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;

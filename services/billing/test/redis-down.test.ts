@@ -5,10 +5,9 @@ import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { connectRedis, createHttpApp, createLogger, listen, Metrics, polarErrors } from "@tollgate/kit";
 import { PrivateRedisServer } from "@tollgate/kit/testing";
-import { idempotency } from "../src/api/idempotency.js";
-import { withinRate } from "../src/api/rate-limit.js";
+import { idempotency } from "../src/http/idempotency.js";
 
-/** What billing keeps in Redis (Idempotency-Key answers, public calls' limits) on a redis-server of the test's own, which it stops. */
+/** What billing keeps in Redis (Idempotency-Key answers) on a redis-server of the test's own, which it stops. */
 let redisServer: PrivateRedisServer;
 let redis: Redis;
 let server: Server;
@@ -25,10 +24,6 @@ beforeAll(async () => {
     app.post("/v1/refunds/", (_req, res) => {
       writes += 1;
       res.status(201).json({ id: `refund-${writes}` });
-    });
-    app.post("/v1/customer-portal/license-keys/validate", async (_req, res) => {
-      await withinRate(redis, "license-keys:validate:test", 2, 60);
-      res.json({ valid: true });
     });
   });
   server = await listen(app, 0, "127.0.0.1");
@@ -63,17 +58,4 @@ it("refuses a write with a key while Redis is down (503, nothing done) and does 
   expect([first.status, again.status]).toEqual([201, 201]);
   expect(again.headers.get("idempotent-replayed")).toBe("true");
   expect(writes).toBe(2);
-});
-
-it("refuses public calls it cannot count while Redis is down (503), and counts them again after", async () => {
-  const validate = async () => (await fetch(`${base}/v1/customer-portal/license-keys/validate`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status;
-  await redisServer.halt();
-  expect(await validate()).toBe(503);
-  await redisServer.resume();
-  let status = await validate();
-  while (status === 503) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    status = await validate();
-  }
-  expect([status, await validate(), await validate()]).toEqual([200, 200, 429]);
 });

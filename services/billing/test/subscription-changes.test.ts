@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { advanceDays, eventTypesAbout, ordersOf, subscribe, useShop } from "./purchases.js";
-import type { BillingStack, Seller } from "./stack.js";
+import { advanceDays, eventTypesAbout, ordersOf, subscribe, useShop } from "../../../test/stacks/purchases.js";
+import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 

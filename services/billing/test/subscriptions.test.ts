@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { advanceDays as advanceDaysOn, cardToken, eventTypesAbout, ordersOf, subscribe as subscribeOn, useShop } from "./purchases.js";
-import type { BillingStack, Seller } from "./stack.js";
+import { advanceDays as advanceDaysOn, cardToken, eventTypesAbout, ordersOf, subscribe as subscribeOn, useShop } from "../../../test/stacks/purchases.js";
+import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;

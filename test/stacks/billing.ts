@@ -5,10 +5,10 @@ import path from "node:path";
 import { Polar } from "@polar-sh/sdk";
 import type { RunningService, ServiceConfig } from "@tollgate/kit";
 import { startTestService } from "@tollgate/kit/testing";
-import { organizationService } from "../../organization/src/service.js";
-import { PUBLIC_URL, startAuthStack, type AuthStack, type Browser, type Upstreams } from "../../auth/test/stack.js";
-import type { BillingEnv } from "../src/config.js";
-import { billingService } from "../src/service.js";
+import { organizationService } from "../../services/organization/src/service.js";
+import { PUBLIC_URL, startAuthStack, type AuthStack, type Browser, type Upstreams } from "./auth.js";
+import type { BillingEnv } from "../../services/billing/src/config.js";
+import { billingService } from "../../services/billing/src/service.js";
 
 const password = "correct horse battery staple";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { expect } from "vitest";
-import { PUBLIC_URL } from "../../auth/test/stack.js";
-import type { BillingStack } from "./stack.js";
+import { PUBLIC_URL } from "./auth.js";
+import type { BillingStack } from "./billing.js";
 
 export const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("base64");
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { publishedEvents } from "@tollgate/kit/testing";
 import { Polar } from "@polar-sh/sdk";
-import { startBillingStack, type BillingStack, type Seller } from "./stack.js";
+import { startBillingStack, type BillingStack, type Seller } from "./billing.js";
 
 const nextYear = new Date().getUTCFullYear() + 1;
 
@@ -20,6 +20,12 @@ export async function cardToken(stack: BillingStack, cardNumber: string): Promis
 export async function eventTypesAbout(stack: BillingStack, id: string): Promise<string[]> {
   const events = await publishedEvents(stack.billing.context.bus);
   return events.filter((event) => (event.data as { payload?: { id?: string } }).payload?.id === id).map((event) => event.type.replace(/^billing\./, ""));
+}
+
+/** The payloads of billing events of `type` about the resource `id`, as sellers' webhooks will get them. */
+export async function announced(stack: BillingStack, type: string, id: string): Promise<Record<string, unknown>[]> {
+  const events = await publishedEvents(stack.billing.context.bus);
+  return events.filter((event) => event.type === `billing.${type}` && (event.data.payload as { id?: string }).id === id).map((event) => event.data.payload as Record<string, unknown>);
 }
 
 /** Moves the seller's test clock ahead; renewals and dunning up to then have run when it answers. */
