@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { ApiFailure } from "./api/auth-client";
 import { isRetryable } from "./api/client";
+import { LocaleProvider } from "./i18n/provider";
 import { router } from "./router";
 import "./styles.css";
 
@@ -20,7 +21,9 @@ const queryClient = new QueryClient({
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      <LocaleProvider>
+        <RouterProvider router={router} />
+      </LocaleProvider>
     </QueryClientProvider>
   </StrictMode>,
 );

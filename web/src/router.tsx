@@ -1,19 +1,32 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Link } from "@tanstack/react-router";
+import { defineMessage, defineMessages, FormattedMessage, type MessageTag } from "react-intl";
 import { z } from "zod";
 import { AccountScreen, HomeScreen } from "./account/screens";
-import { AdminUserScreen, AdminUsersScreen } from "./admin/screens";
+import { AdminUserScreen } from "./admin/user-screen";
+import { AdminUsersScreen } from "./admin/users-screen";
 import { CheckoutScreen } from "./checkout/screens";
-import { AuthErrorScreen, ForgotPasswordScreen, ResetPasswordScreen, SignInScreen, SignUpScreen, VerifiedScreen } from "./auth/screens";
-import { AcceptInvitationScreen, CreateOrganizationScreen, OrganizationScreen } from "./organizations/screens";
-import { CustomerPortalScreen, PurchasesScreen } from "./portal/screens";
+import { AuthErrorScreen, VerifiedScreen } from "./auth/outcome-screens";
+import { ForgotPasswordScreen, ResetPasswordScreen } from "./auth/password-screens";
+import { SignInScreen, SignUpScreen } from "./auth/screens";
+import { AcceptInvitationScreen, OrganizationScreen } from "./organizations/screens";
+import { CreateOrganizationScreen } from "./organizations/settings";
+import { CustomerPortalScreen } from "./portal/screens";
+import { PurchasesScreen } from "./portal/purchases-screen";
 import { Shell } from "./shell";
+
+const messages = defineMessages({
+  notFoundTitle: { id: "router.notFound.title", defaultMessage: "Page not found" },
+  notFoundText: defineMessage<{ link: MessageTag }>({ id: "router.notFound.text", defaultMessage: "There is nothing at this address. <link>Go to the start page</link>." }),
+});
 
 function NotFound() {
   return (
     <section className="page">
-      <h1>Page not found</h1>
+      <h1>
+        <FormattedMessage {...messages.notFoundTitle} />
+      </h1>
       <p>
-        There is nothing at this address. <Link to="/">Go to the start page</Link>.
+        <FormattedMessage {...messages.notFoundText} values={{ link: (chunks) => <Link to="/">{chunks}</Link> }} />
       </p>
     </section>
   );

@@ -1,3 +1,6 @@
+import { defineMessages } from "react-intl";
+import { t } from "../i18n/translate";
+
 /**
  * The one way the app talks to the gateway. Every call resolves, never rejects: with the data, or
  * with the failure as `{status, statusText, body}` (status 0 when the network failed), so a screen
@@ -119,14 +122,20 @@ export function errorCode(error: ApiError): string | undefined {
   return undefined;
 }
 
-/** A failure in words: the API's own message when it gave one. */
+const messages = defineMessages({
+  unreachable: { id: "api.error.unreachable", defaultMessage: "Tollgate could not be reached. Check your connection and try again." },
+  tooManyAttempts: { id: "api.error.tooManyAttempts", defaultMessage: "Too many attempts. Wait a moment and try again." },
+  requestFailed: { id: "api.error.requestFailed", defaultMessage: "Request failed" },
+});
+
+/** A failure in words: the API's own message when it gave one (the API speaks English for now). */
 export function describeError(error: ApiError): string {
-  if (error.status === 0) return "Tollgate could not be reached. Check your connection and try again.";
+  if (error.status === 0) return t(messages.unreachable);
   const body = error.body;
   if (body && typeof body === "object") {
     if ("message" in body && typeof body.message === "string" && body.message) return body.message;
     if ("detail" in body && typeof body.detail === "string") return body.detail;
   }
-  if (error.status === 429) return "Too many attempts. Wait a moment and try again.";
-  return `${error.status} ${error.statusText || "Request failed"}`;
+  if (error.status === 429) return t(messages.tooManyAttempts);
+  return `${error.status} ${error.statusText || t(messages.requestFailed)}`;
 }

@@ -1,8 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { defineMessages, useIntl } from "react-intl";
 import { authClient, orThrow, viaAuth } from "../api/auth-client";
 import { describeError, request, type ApiError } from "../api/client";
 import { Alert, Button } from "../ui/components";
+
+const messages = defineMessages({
+  signInWith: { id: "auth.social.signInWith", defaultMessage: "or sign in with" },
+  signUpWith: { id: "auth.social.signUpWith", defaultMessage: "or sign up with" },
+});
 
 interface SocialProvider {
   id: string;
@@ -22,6 +28,7 @@ export function useSocialProviders() {
 /** One button per configured provider; each starts better-auth's redirect flow. */
 export function SocialButtons({ mode, callbackURL = "/" }: { mode: "sign-in" | "sign-up"; callbackURL?: string }) {
   const { data: providers = [] } = useSocialProviders();
+  const { formatMessage } = useIntl();
   const [starting, setStarting] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   if (providers.length === 0) return null;
@@ -40,7 +47,7 @@ export function SocialButtons({ mode, callbackURL = "/" }: { mode: "sign-in" | "
   return (
     <div className="social">
       <p className="divider">
-        <span>or {mode === "sign-in" ? "sign in" : "sign up"} with</span>
+        <span>{formatMessage(mode === "sign-in" ? messages.signInWith : messages.signUpWith)}</span>
       </p>
       <div className="social-buttons">
         {providers.map((provider) => (

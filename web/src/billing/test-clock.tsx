@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { defineMessage, defineMessages, useIntl, type MessageTag } from "react-intl";
 import { describeError, request } from "../api/client";
+import { longDateTime } from "../i18n/format";
 import { permission } from "../organizations/permissions";
 import { Alert, Button, Card } from "../ui/components";
 
@@ -11,12 +13,27 @@ interface Clock {
 
 const DAY_SECONDS = 86_400;
 
+const messages = defineMessages({
+  movedAhead: defineMessage<{ days: number }>({
+    id: "testClock.movedAhead",
+    defaultMessage: "{days, plural, one {Moved ahead a day; renewals and retries that came due have run.} other {Moved ahead # days; renewals and retries that came due have run.}}",
+  }),
+  title: { id: "testClock.title", defaultMessage: "Sandbox test clock" },
+  description: { id: "testClock.description", defaultMessage: "Renewals, trials, dunning and checkout expiry follow this clock. It only moves forward." },
+  reading: { id: "testClock.reading", defaultMessage: "Reading the clock…" },
+  billingTime: defineMessage<{ time: string; strong: MessageTag }>({ id: "testClock.billingTime", defaultMessage: "Billing time: <strong>{time}</strong>" }),
+  daysAhead: defineMessage<{ days: number }>({ id: "testClock.daysAhead", defaultMessage: "{days, plural, one {(# day ahead)} other {(# days ahead)}}" }),
+  realTime: { id: "testClock.realTime", defaultMessage: "(real time)" },
+  advance: defineMessage<{ days: number }>({ id: "testClock.advance", defaultMessage: "{days, plural, one {Advance # day} other {Advance # days}}" }),
+});
+
 /**
  * The sandbox's test clock for one organization: where its billing time stands, and buttons to move
  * it ahead, so a seller can rehearse renewals, trials and dunning in seconds. Hidden when billing
  * runs with a real processor (the clock does not exist there).
  */
 export function TestClockCard({ organizationId, role }: { organizationId: string; role: string | undefined }) {
+  const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const path = `/v1/sandbox/clock/${encodeURIComponent(organizationId)}`;
   const clock = useQuery({ queryKey: ["test-clock", organizationId], queryFn: () => request<Clock>(path) });
@@ -24,7 +41,7 @@ export function TestClockCard({ organizationId, role }: { organizationId: string
   const advance = useMutation({
     mutationFn: (days: number) => request<Clock>(`${path}/advance`, { method: "POST", body: { days } }),
     onSuccess: async (result, days) => {
-      setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: `Moved ahead ${days === 1 ? "a day" : `${days} days`}; renewals and retries that came due have run.` });
+      setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: formatMessage(messages.movedAhead, { days }) });
       await queryClient.invalidateQueries({ queryKey: ["test-clock", organizationId] });
     },
   });
@@ -33,13 +50,13 @@ export function TestClockCard({ organizationId, role }: { organizationId: string
   const current = clock.data?.data;
   const daysAhead = current ? Math.round(current.offset_seconds / DAY_SECONDS) : 0;
   return (
-    <Card title="Sandbox test clock" description="Renewals, trials, dunning and checkout expiry follow this clock. It only moves forward.">
-      {clock.isPending && <p className="muted">Reading the clock…</p>}
+    <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
+      {clock.isPending && <p className="muted">{formatMessage(messages.reading)}</p>}
       {clock.data?.error && <Alert tone="error">{describeError(clock.data.error)}</Alert>}
       {current && (
         <p>
-          Billing time: <strong>{new Date(current.now).toLocaleString("en-GB", { dateStyle: "long", timeStyle: "short" })}</strong>
-          {daysAhead > 0 ? ` (${daysAhead} ${daysAhead === 1 ? "day" : "days"} ahead)` : " (real time)"}
+          {formatMessage(messages.billingTime, { time: longDateTime(current.now), strong: (chunks) => <strong>{chunks}</strong> })}{" "}
+          {daysAhead > 0 ? formatMessage(messages.daysAhead, { days: daysAhead }) : formatMessage(messages.realTime)}
         </p>
       )}
       {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
@@ -47,7 +64,7 @@ export function TestClockCard({ organizationId, role }: { organizationId: string
       <div className="actions">
         {[1, 30].map((days) => (
           <Button key={days} variant="secondary" disabled={!may.allowed || advance.isPending} busy={advance.isPending && advance.variables === days} onClick={() => advance.mutate(days)}>
-            {days === 1 ? "Advance 1 day" : `Advance ${days} days`}
+            {formatMessage(messages.advance, { days })}
           </Button>
         ))}
       </div>

@@ -3,12 +3,52 @@ import { useQuery } from "@tanstack/react-query";
 import { useParams } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
+import { defineMessage, defineMessages, useIntl, type MessageTag } from "react-intl";
 import type { z } from "zod";
 import { describeError, request, type ApiError } from "../api/client";
 import { placeRefusals } from "../forms/refusals";
 import { checkoutForm, STATE_COUNTRIES, type CheckoutForm } from "../forms/schemas";
+import { money } from "../i18n/format";
+import { usePageLocale } from "../i18n/provider";
 import { Alert, Button, Field, Loading, Page } from "../ui/components";
-import { money } from "../ui/format";
+
+const messages = defineMessages({
+  paymentFailed: { id: "checkout.paymentFailed", defaultMessage: "The payment did not go through. Please try again." },
+  paymentSlow: {
+    id: "checkout.paymentSlow",
+    defaultMessage: "The payment is taking longer than usual. This page will not charge you twice; check your e-mail before trying again.",
+  },
+  loading: { id: "checkout.loading", defaultMessage: "Loading the checkout…" },
+  title: { id: "checkout.title", defaultMessage: "Checkout" },
+  notFound: { id: "checkout.notFound", defaultMessage: "This checkout could not be found. Ask the seller for a new link." },
+  productFrom: defineMessage<{ product: string; seller: string }>({ id: "checkout.productFrom", defaultMessage: "{product} from {seller}" }),
+  checkoutWith: defineMessage<{ seller: string }>({ id: "checkout.checkoutWith", defaultMessage: "Checkout with {seller}" }),
+  thankYou: { id: "checkout.thankYou", defaultMessage: "Thank you!" },
+  paid: defineMessage<{ amount: string; seller: string; email: string }>({
+    id: "checkout.paid",
+    defaultMessage: "Your payment of {amount} to {seller} went through. A receipt is on its way to {email}.",
+  }),
+  paidNoEmail: defineMessage<{ amount: string; seller: string }>({
+    id: "checkout.paidNoEmail",
+    defaultMessage: "Your payment of {amount} to {seller} went through. A receipt is on its way to you.",
+  }),
+  expired: { id: "checkout.expired", defaultMessage: "This checkout has expired. Ask the seller for a new link." },
+  failed: { id: "checkout.failed", defaultMessage: "This checkout could not be completed. Ask the seller for a new link." },
+  total: defineMessage<{ amount: string; strong: MessageTag }>({ id: "checkout.total", defaultMessage: "Total: <strong>{amount}</strong>" }),
+  email: { id: "checkout.email", defaultMessage: "E-mail" },
+  name: { id: "checkout.name", defaultMessage: "Name" },
+  optional: { id: "checkout.optional", defaultMessage: "Optional" },
+  country: { id: "checkout.country", defaultMessage: "Country" },
+  countryHint: defineMessage<{ examples: string }>({ id: "checkout.countryHint", defaultMessage: "Two letters, such as {examples}" }),
+  state: { id: "checkout.state", defaultMessage: "State or province" },
+  postalCode: { id: "checkout.postalCode", defaultMessage: "Postal code" },
+  cardNumber: { id: "checkout.cardNumber", defaultMessage: "Card number" },
+  cardNumberHint: defineMessage<{ card: string }>({ id: "checkout.cardNumberHint", defaultMessage: "Sandbox: {card} pays; the README lists the other test cards" }),
+  expiry: { id: "checkout.expiry", defaultMessage: "Expiry (MM/YY)" },
+  cvc: { id: "checkout.cvc", defaultMessage: "CVC" },
+  pay: defineMessage<{ amount: string }>({ id: "checkout.pay", defaultMessage: "Pay {amount}" }),
+  getIt: { id: "checkout.getIt", defaultMessage: "Get it" },
+});
 
 /** What the page needs of Polar's CheckoutPublic. */
 interface PublicCheckout {
@@ -23,6 +63,8 @@ interface PublicCheckout {
   payment_processor_metadata: Record<string, string>;
   product: { name: string; description: string | null } | null;
   organization: { name: string };
+  /** The buyer's language as the seller set it (Polar's `locale`), if any. */
+  locale?: string | null;
 }
 
 type FieldName = keyof CheckoutForm;
@@ -46,6 +88,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function CheckoutScreen() {
   // Also shown at …/confirmation, the default success_url.
   const { clientSecret = "" } = useParams({ strict: false });
+  const { formatMessage } = useIntl();
   const path = `/v1/checkouts/client/${encodeURIComponent(clientSecret)}`;
   const checkout = useQuery({
     queryKey: ["checkout", clientSecret],
@@ -55,6 +98,7 @@ export function CheckoutScreen() {
       return result.data;
     },
   });
+  usePageLocale(checkout.data?.locale);
   const [outcome, setOutcome] = useState<PublicCheckout | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<CheckoutForm, unknown, z.output<typeof checkoutForm>>({
@@ -104,28 +148,30 @@ export function CheckoutScreen() {
           if (isWeb && (next.origin !== window.location.origin || !next.pathname.startsWith(window.location.pathname))) window.location.assign(next.toString());
           return;
         }
-        return setFailure(latest.data.payment_processor_metadata.payment_error ?? "The payment did not go through. Please try again.");
+        return setFailure(latest.data.payment_processor_metadata.payment_error ?? formatMessage(messages.paymentFailed));
       }
       await pause(500);
     }
-    setFailure("The payment is taking longer than usual. This page will not charge you twice; check your e-mail before trying again.");
+    setFailure(formatMessage(messages.paymentSlow));
   });
 
-  if (checkout.isPending) return <Loading what="the checkout" />;
+  if (checkout.isPending) return <Loading message={messages.loading} />;
   if (checkout.error) {
     return (
-      <Page title="Checkout">
-        <Alert tone="error">This checkout could not be found. Ask the seller for a new link.</Alert>
+      <Page title={formatMessage(messages.title)}>
+        <Alert tone="error">{formatMessage(messages.notFound)}</Alert>
       </Page>
     );
   }
   const shown = outcome ?? checkout.data;
-  const title = shown.product ? `${shown.product.name} from ${shown.organization.name}` : `Checkout with ${shown.organization.name}`;
+  const seller = shown.organization.name;
+  const amount = money(shown.total_amount, shown.currency);
+  const title = shown.product ? formatMessage(messages.productFrom, { product: shown.product.name, seller }) : formatMessage(messages.checkoutWith, { seller });
   if (shown.status === "succeeded") {
     return (
-      <Page title="Thank you!">
+      <Page title={formatMessage(messages.thankYou)}>
         <Alert tone="success">
-          Your payment of {money(shown.total_amount, shown.currency)} to {shown.organization.name} went through. A receipt is on its way to {shown.customer_email ?? "you"}.
+          {shown.customer_email ? formatMessage(messages.paid, { amount, seller, email: shown.customer_email }) : formatMessage(messages.paidNoEmail, { amount, seller })}
         </Alert>
       </Page>
     );
@@ -133,51 +179,51 @@ export function CheckoutScreen() {
   if (shown.status === "expired" || shown.status === "failed") {
     return (
       <Page title={title}>
-        <Alert tone="error">{shown.status === "expired" ? "This checkout has expired. Ask the seller for a new link." : "This checkout could not be completed. Ask the seller for a new link."}</Alert>
+        <Alert tone="error">{formatMessage(shown.status === "expired" ? messages.expired : messages.failed)}</Alert>
       </Page>
     );
   }
   return (
     <Page title={title} description={shown.product?.description ?? undefined}>
       <p className="total">
-        Total: <strong>{money(shown.total_amount, shown.currency)}</strong>
+        {formatMessage(messages.total, { amount, strong: (chunks) => <strong>{chunks}</strong> })}
       </p>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label="E-mail" error={errors.email?.message}>
+        <Field label={formatMessage(messages.email)} error={errors.email?.message}>
           {(ids) => <input {...ids} {...form.register("email")} type="email" autoComplete="email" />}
         </Field>
-        <Field label="Name" hint="Optional" error={errors.name?.message}>
+        <Field label={formatMessage(messages.name)} hint={formatMessage(messages.optional)} error={errors.name?.message}>
           {(ids) => <input {...ids} {...form.register("name")} autoComplete="name" />}
         </Field>
-        <Field label="Country" hint="Two letters, such as GB or US" error={errors.country?.message}>
+        <Field label={formatMessage(messages.country)} hint={formatMessage(messages.countryHint, { examples: "GB, US" })} error={errors.country?.message}>
           {(ids) => <input {...ids} {...form.register("country")} autoComplete="country" maxLength={2} />}
         </Field>
         {askState && (
           <>
-            <Field label="State or province" error={errors.state?.message}>
+            <Field label={formatMessage(messages.state)} error={errors.state?.message}>
               {(ids) => <input {...ids} {...form.register("state")} autoComplete="address-level1" />}
             </Field>
-            <Field label="Postal code" error={errors.postalCode?.message}>
+            <Field label={formatMessage(messages.postalCode)} error={errors.postalCode?.message}>
               {(ids) => <input {...ids} {...form.register("postalCode")} autoComplete="postal-code" />}
             </Field>
           </>
         )}
         {shown.is_payment_form_required && (
           <>
-            <Field label="Card number" hint="Sandbox: 4242 4242 4242 4242 pays; the README lists the other test cards" error={errors.cardNumber?.message}>
+            <Field label={formatMessage(messages.cardNumber)} hint={formatMessage(messages.cardNumberHint, { card: "4242 4242 4242 4242" })} error={errors.cardNumber?.message}>
               {(ids) => <input {...ids} {...form.register("cardNumber")} inputMode="numeric" autoComplete="cc-number" />}
             </Field>
-            <Field label="Expiry (MM/YY)" error={errors.expiry?.message}>
+            <Field label={formatMessage(messages.expiry)} error={errors.expiry?.message}>
               {(ids) => <input {...ids} {...form.register("expiry")} autoComplete="cc-exp" placeholder="12/30" />}
             </Field>
-            <Field label="CVC" error={errors.cvc?.message}>
+            <Field label={formatMessage(messages.cvc)} error={errors.cvc?.message}>
               {(ids) => <input {...ids} {...form.register("cvc")} inputMode="numeric" autoComplete="cc-csc" />}
             </Field>
           </>
         )}
         {(failure ?? shown.payment_processor_metadata.payment_error) && <Alert tone="error">{failure ?? shown.payment_processor_metadata.payment_error}</Alert>}
         <Button type="submit" busy={isSubmitting} className="wide">
-          {shown.is_payment_form_required ? `Pay ${money(shown.total_amount, shown.currency)}` : "Get it"}
+          {shown.is_payment_form_required ? formatMessage(messages.pay, { amount }) : formatMessage(messages.getIt)}
         </Button>
       </form>
     </Page>

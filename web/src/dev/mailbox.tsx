@@ -1,8 +1,26 @@
 import { useQuery } from "@tanstack/react-query";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { orThrow } from "../api/auth-client";
 import { request } from "../api/client";
+import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { Alert, Button, EmptyState, Loading, Page } from "../ui/components";
+
+const messages = defineMessages({
+  title: { id: "mailbox.title", defaultMessage: "Development mailbox" },
+  description: { id: "mailbox.description", defaultMessage: "Mail Tollgate sent, newest first." },
+  refresh: { id: "mailbox.refresh", defaultMessage: "Refresh" },
+  loading: { id: "mailbox.loading", defaultMessage: "Loading the mailbox…" },
+  off: defineMessage<{ mailboxSetting: string; smtpSetting: string }>({
+    id: "mailbox.off",
+    defaultMessage:
+      "The mailbox is off. Start Tollgate with {mailboxSetting} (only while it is on localhost) to read mail here; without {smtpSetting}, mail is also printed on the console that started Tollgate.",
+  }),
+  empty: { id: "mailbox.empty", defaultMessage: "No mail yet." },
+  emptyHint: { id: "mailbox.emptyHint", defaultMessage: "Sign up, invite someone or reset a password, and the mail shows up here." },
+  sentTo: defineMessage<{ to: string; when: string }>({ id: "mailbox.sentTo", defaultMessage: "to {to} · {when}" }),
+  queued: { id: "mailbox.queued", defaultMessage: "queued" },
+});
 
 interface Mail {
   id: string;
@@ -28,33 +46,34 @@ export function MailboxScreen() {
 }
 
 function Mailbox() {
+  const { formatMessage } = useIntl();
   const mails = useQuery({ queryKey: ["mailbox"], queryFn: () => orThrow(request<Mail[]>("/api/auth/dev/mailbox")), refetchInterval: 5_000 });
   return (
     <Page
-      title="Development mailbox"
-      description="Mail Tollgate sent, newest first."
+      title={formatMessage(messages.title)}
+      description={formatMessage(messages.description)}
       actions={
         <Button variant="secondary" busy={mails.isFetching} onClick={() => void mails.refetch()}>
-          Refresh
+          {formatMessage(messages.refresh)}
         </Button>
       }
     >
-      {mails.isPending && <Loading what="the mailbox" />}
+      {mails.isPending && <Loading message={messages.loading} />}
       {mails.error && (
         <Alert tone="error">
           {mails.error.failure.status === 404
-            ? "The mailbox is off. Start Tollgate with DEV_MAILBOX=true (only while it is on localhost) to read mail here; without SMTP_URL, mail is also printed on the console that started Tollgate."
+            ? formatMessage(messages.off, { mailboxSetting: "DEV_MAILBOX=true", smtpSetting: "SMTP_URL" })
             : mails.error.message}
         </Alert>
       )}
-      {mails.data?.length === 0 && <EmptyState title="No mail yet.">Sign up, invite someone or reset a password, and the mail shows up here.</EmptyState>}
+      {mails.data?.length === 0 && <EmptyState title={formatMessage(messages.empty)}>{formatMessage(messages.emptyHint)}</EmptyState>}
       <ul className="list">
         {mails.data?.map((mail) => (
           <li key={mail.id} className="mail">
             <p className="mail-head">
               <strong>{mail.subject}</strong>
               <span className="muted">
-                to {mail.to} · {mail.sent_at ? new Date(mail.sent_at).toLocaleString() : "queued"}
+                {formatMessage(messages.sentTo, { to: mail.to, when: mail.sent_at ? longDateTime(mail.sent_at) : formatMessage(messages.queued) })}
               </span>
             </p>
             <pre className="mail-text">{mail.text}</pre>

@@ -1,4 +1,6 @@
+import { defineMessages, type MessageDescriptor } from "react-intl";
 import { z } from "zod";
+import { t } from "../i18n/translate";
 
 /**
  * What every form checks before it sends anything: the same limits the server enforces (which
@@ -7,29 +9,60 @@ import { z } from "zod";
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
-const email = z.email({ error: "Enter an e-mail address such as ada@example.com" });
-const password = z
-  .string()
-  .min(PASSWORD_MIN, { error: `Use at least ${PASSWORD_MIN} characters` })
-  .max(PASSWORD_MAX, { error: `Use at most ${PASSWORD_MAX} characters` });
-const required = (what: string) => z.string().trim().min(1, { error: `Enter ${what}` });
+// Messages are looked up when a form is checked (zod calls `error` then), so they follow the active language.
+const messages = defineMessages({
+  email: { id: "forms.email.invalid", defaultMessage: "Enter an e-mail address such as ada@example.com" },
+  atLeast: { id: "forms.length.atLeast", defaultMessage: "{count, plural, one {Use at least # character} other {Use at least # characters}}" },
+  atMost: { id: "forms.length.atMost", defaultMessage: "{count, plural, one {Use at most # character} other {Use at most # characters}}" },
+  yourName: { id: "forms.required.yourName", defaultMessage: "Enter your name" },
+  aName: { id: "forms.required.aName", defaultMessage: "Enter a name" },
+  aTeamName: { id: "forms.required.aTeamName", defaultMessage: "Enter a team name" },
+  usernameCharacters: { id: "forms.username.characters", defaultMessage: "Use only letters, digits, _ and ." },
+  webAddress: { id: "forms.url.invalid", defaultMessage: "Enter a web address starting with https://" },
+  passwordsDiffer: { id: "forms.password.mismatch", defaultMessage: "The passwords do not match" },
+  identifierMissing: { id: "forms.identifier.missing", defaultMessage: "Enter your e-mail address or username" },
+  identifierInvalid: { id: "forms.identifier.invalid", defaultMessage: "Enter an e-mail address or a username" },
+  passwordMissing: { id: "forms.password.missing", defaultMessage: "Enter your password" },
+  currentPasswordMissing: { id: "forms.currentPassword.missing", defaultMessage: "Enter your current password" },
+  slugCharacters: { id: "forms.slug.characters", defaultMessage: "Use lower-case letters, digits and single hyphens" },
+  metadata: { id: "forms.metadata.invalid", defaultMessage: "Enter a JSON object such as {example}, or nothing" },
+  banReasonLength: { id: "forms.ban.reasonTooLong", defaultMessage: "Keep the reason under 500 characters" },
+  banDaysWhole: { id: "forms.ban.daysNotWhole", defaultMessage: "Enter a whole number of days" },
+  banDaysMinimum: { id: "forms.ban.daysTooFew", defaultMessage: "Enter at least 1 day" },
+  cardNumber: { id: "forms.card.number", defaultMessage: "Enter the card number's 12 to 19 digits" },
+  expiry: { id: "forms.card.expiry", defaultMessage: "Enter the expiry as MM/YY" },
+  cvc: { id: "forms.card.cvc", defaultMessage: "Enter the 3 or 4 digits on the back" },
+  checkField: { id: "forms.card.checkField", defaultMessage: "Check this field" },
+  country: { id: "forms.country.invalid", defaultMessage: "Enter the country's two-letter code, such as {example}" },
+  state: { id: "forms.state.missing", defaultMessage: "Enter the state or province" },
+  postalCode: { id: "forms.postalCode.missing", defaultMessage: "Enter the postal code" },
+  countryForAddress: { id: "forms.country.missingForAddress", defaultMessage: "Enter the country, or clear the address" },
+});
+
+const atLeast = (count: number) => ({ error: () => t(messages.atLeast, { count }) });
+const atMost = (count: number) => ({ error: () => t(messages.atMost, { count }) });
+const says = (message: MessageDescriptor) => ({ error: () => t(message) });
+
+const email = z.email(says(messages.email));
+const password = z.string().min(PASSWORD_MIN, atLeast(PASSWORD_MIN)).max(PASSWORD_MAX, atMost(PASSWORD_MAX));
+const required = (message: MessageDescriptor) => z.string().trim().min(1, says(message));
 
 /** better-auth's username rule: 3–30 letters, digits, underscores and dots. */
 export const username = z
   .string()
   .trim()
-  .min(3, { error: "Use at least 3 characters" })
-  .max(30, { error: "Use at most 30 characters" })
-  .regex(/^[a-zA-Z0-9_.]+$/, { error: "Use only letters, digits, _ and ." });
+  .min(3, atLeast(3))
+  .max(30, atMost(30))
+  .regex(/^[a-zA-Z0-9_.]+$/, says(messages.usernameCharacters));
 
 const optionalUsername = z.union([z.literal(""), username]);
-const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/, error: "Enter a web address starting with https://" })]);
+const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/, ...says(messages.webAddress) })]);
 
 /** A new password typed twice must be typed the same. */
-const typedTwice = { check: (form: { password: string; confirm: string }) => form.password === form.confirm, error: { error: "The passwords do not match", path: ["confirm"] } };
+const typedTwice = { check: (form: { password: string; confirm: string }) => form.password === form.confirm, error: { ...says(messages.passwordsDiffer), path: ["confirm"] } };
 
 export const signUpForm = z
-  .object({ name: required("your name"), email, username: optionalUsername, password, confirm: z.string() })
+  .object({ name: required(messages.yourName), email, username: optionalUsername, password, confirm: z.string() })
   .refine(typedTwice.check, typedTwice.error);
 export type SignUpForm = z.infer<typeof signUpForm>;
 
@@ -38,11 +71,9 @@ export const signInForm = z.object({
   identifier: z
     .string()
     .trim()
-    .min(1, { error: "Enter your e-mail address or username" })
-    .refine((value) => value.includes("@") ? email.safeParse(value).success : username.safeParse(value).success, {
-      error: "Enter an e-mail address or a username",
-    }),
-  password: z.string().min(1, { error: "Enter your password" }),
+    .min(1, says(messages.identifierMissing))
+    .refine((value) => (value.includes("@") ? email.safeParse(value).success : username.safeParse(value).success), says(messages.identifierInvalid)),
+  password: z.string().min(1, says(messages.passwordMissing)),
   rememberMe: z.boolean(),
 });
 export type SignInForm = z.infer<typeof signInForm>;
@@ -51,22 +82,22 @@ export const isEmailIdentifier = (identifier: string) => identifier.includes("@"
 export const forgotPasswordForm = z.object({ email });
 export const resetPasswordForm = z.object({ password, confirm: z.string() }).refine(typedTwice.check, typedTwice.error);
 
-export const profileForm = z.object({ name: required("your name"), image: optionalUrl, username: optionalUsername });
+export const profileForm = z.object({ name: required(messages.yourName), image: optionalUrl, username: optionalUsername });
 export type ProfileForm = z.infer<typeof profileForm>;
 
 export const changeEmailForm = z.object({ newEmail: email });
 
 export const changePasswordForm = z
-  .object({ currentPassword: z.string().min(1, { error: "Enter your current password" }), password, confirm: z.string(), revokeOtherSessions: z.boolean() })
+  .object({ currentPassword: z.string().min(1, says(messages.currentPasswordMissing)), password, confirm: z.string(), revokeOtherSessions: z.boolean() })
   .refine(typedTwice.check, typedTwice.error);
 
 /** better-auth's organization slugs: lower-case letters, digits and hyphens. */
 export const slug = z
   .string()
   .trim()
-  .min(2, { error: "Use at least 2 characters" })
-  .max(48, { error: "Use at most 48 characters" })
-  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, { error: "Use lower-case letters, digits and single hyphens" });
+  .min(2, atLeast(2))
+  .max(48, atMost(48))
+  .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, says(messages.slugCharacters));
 
 /** A slug suggested from a name: "Acme Rockets, Inc." → "acme-rockets-inc". */
 export function slugify(name: string): string {
@@ -91,26 +122,26 @@ export const metadataText = z.string().refine(
       return false;
     }
   },
-  { error: 'Enter a JSON object such as {"plan": "pro"}, or nothing' },
+  { error: () => t(messages.metadata, { example: '{"plan": "pro"}' }) },
 );
 export const parseMetadata = (text: string): Record<string, unknown> | undefined => (text.trim() ? (JSON.parse(text) as Record<string, unknown>) : undefined);
 
-export const organizationForm = z.object({ name: required("a name"), slug, logo: optionalUrl, metadata: metadataText });
+export const organizationForm = z.object({ name: required(messages.aName), slug, logo: optionalUrl, metadata: metadataText });
 export type OrganizationForm = z.infer<typeof organizationForm>;
 
 export const ROLES = ["member", "admin", "owner"] as const;
 export const inviteForm = z.object({ email, role: z.enum(ROLES), teamId: z.string() });
-export const teamForm = z.object({ name: required("a team name") });
+export const teamForm = z.object({ name: required(messages.aTeamName) });
 
-export const createUserForm = z.object({ name: required("a name"), email, password, role: z.enum(["user", "admin"]) });
+export const createUserForm = z.object({ name: required(messages.aName), email, password, role: z.enum(["user", "admin"]) });
 
 /** A ban: a reason, and how many days it lasts (empty for good). */
 export const banForm = z.object({
-  reason: z.string().trim().max(500, { error: "Keep the reason under 500 characters" }),
+  reason: z.string().trim().max(500, says(messages.banReasonLength)),
   days: z.string().superRefine((value, context) => {
     if (value === "") return;
-    if (!/^\d+$/.test(value)) context.addIssue({ code: "custom", message: "Enter a whole number of days" });
-    else if (Number(value) < 1) context.addIssue({ code: "custom", message: "Enter at least 1 day" });
+    if (!/^\d+$/.test(value)) context.addIssue({ code: "custom", message: t(messages.banDaysWhole) });
+    else if (Number(value) < 1) context.addIssue({ code: "custom", message: t(messages.banDaysMinimum) });
   }),
 });
 /** better-auth's banExpiresIn, in seconds; undefined bans for good. */
@@ -124,9 +155,9 @@ export const STATE_COUNTRIES = new Set(["US", "CA"]);
 const cardNumber = z
   .string()
   .transform((value) => value.replace(/[\s-]/g, ""))
-  .pipe(z.string().regex(/^\d{12,19}$/, { error: "Enter the card number's 12 to 19 digits" }));
-const expiry = z.string().regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, { error: "Enter the expiry as MM/YY" });
-const cvc = z.string().regex(/^\d{3,4}$/, { error: "Enter the 3 or 4 digits on the back" });
+  .pipe(z.string().regex(/^\d{12,19}$/, says(messages.cardNumber)));
+const expiry = z.string().regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, says(messages.expiry));
+const cvc = z.string().regex(/^\d{3,4}$/, says(messages.cvc));
 
 /**
  * The hosted checkout page's form: who pays, where (for tax), and the card, checked as the server
@@ -140,7 +171,7 @@ export const checkoutForm = z
     country: z
       .string()
       .trim()
-      .regex(/^[A-Za-z]{2}$/, { error: "Enter the country's two-letter code, such as GB" })
+      .regex(/^[A-Za-z]{2}$/, { error: () => t(messages.country, { example: "GB" }) })
       .transform((value) => value.toUpperCase()),
     state: z.string().trim().max(64),
     postalCode: z.string().trim().max(32),
@@ -156,17 +187,17 @@ export const checkoutForm = z
       ["cvc", cvc],
     ] as const) {
       const checked = rule.safeParse(form[path]);
-      if (!checked.success) context.addIssue({ code: "custom", path: [path], message: checked.error.issues[0]?.message ?? "Check this field" });
+      if (!checked.success) context.addIssue({ code: "custom", path: [path], message: checked.error.issues[0]?.message ?? t(messages.checkField) });
     }
     if (STATE_COUNTRIES.has(form.country)) {
-      if (!form.state) context.addIssue({ code: "custom", path: ["state"], message: "Enter the state or province" });
-      if (!form.postalCode) context.addIssue({ code: "custom", path: ["postalCode"], message: "Enter the postal code" });
+      if (!form.state) context.addIssue({ code: "custom", path: ["state"], message: t(messages.state) });
+      if (!form.postalCode) context.addIssue({ code: "custom", path: ["postalCode"], message: t(messages.postalCode) });
     }
   })
   .transform((form) => ({ ...form, cardNumber: form.cardNumber.replace(/[\s-]/g, "") }));
 export type CheckoutForm = z.input<typeof checkoutForm>;
 
-const upTo = (max: number) => z.string().trim().max(max, { error: `Use at most ${max} characters` });
+const upTo = (max: number) => z.string().trim().max(max, atMost(max));
 /** The address's parts besides its country. */
 const ADDRESS_LINES = ["line1", "line2", "postalCode", "city", "state"] as const;
 
@@ -185,11 +216,11 @@ export const billingDetailsForm = z
     country: z
       .string()
       .trim()
-      .regex(/^([A-Za-z]{2})?$/, { error: "Enter the country's two-letter code, such as DK" })
+      .regex(/^([A-Za-z]{2})?$/, { error: () => t(messages.country, { example: "DK" }) })
       .transform((value) => value.toUpperCase()),
     taxId: upTo(64),
   })
   .superRefine((form, context) => {
-    if (!form.country && ADDRESS_LINES.some((line) => form[line])) context.addIssue({ code: "custom", path: ["country"], message: "Enter the country, or clear the address" });
+    if (!form.country && ADDRESS_LINES.some((line) => form[line])) context.addIssue({ code: "custom", path: ["country"], message: t(messages.countryForAddress) });
   });
 export type BillingDetailsForm = z.input<typeof billingDetailsForm>;

@@ -54,6 +54,8 @@ export interface Address {
 
 export interface PortalCustomer {
   email: string;
+  /** The language the seller chose for this customer (Polar's `locale`), if any. */
+  locale?: string | null;
   name: string | null;
   billing_name: string | null;
   billing_address: Address | null;

@@ -1,16 +1,48 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { useState } from "react";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
 import type { ApiFailure } from "../api/auth-client";
+import { longDate } from "../i18n/format";
 import { Button, Card, EmptyState } from "../ui/components";
-import { longDate } from "../ui/format";
 import { LIST_LIMIT, portalQuery, type BenefitGrant, type Downloadable, type LicenseKey, type Listing, type PortalAccess } from "./api";
 import { Unread } from "./failures";
+
+const messages = defineMessages({
+  copy: { id: "portal.benefits.copy", defaultMessage: "Copy" },
+  copied: { id: "portal.benefits.copied", defaultMessage: "Copied." },
+  copyFailed: { id: "portal.benefits.copyFailed", defaultMessage: "Could not copy: select the key and copy it yourself." },
+  keyNotGranted: defineMessage<{ status: string }>({
+    id: "portal.benefits.keyNotGranted",
+    defaultMessage: "This license key is {status, select, revoked {revoked} disabled {disabled} other {{status}}}, so it no longer works.",
+  }),
+  copyKey: { id: "portal.benefits.copyKey", defaultMessage: "Copy the license key" },
+  validUntil: defineMessage<{ date: string }>({ id: "portal.benefits.validUntil", defaultMessage: "Valid until {date}." }),
+  devices: defineMessage<{ count: number }>({ id: "portal.benefits.devices", defaultMessage: "{count, plural, one {Works on up to # device.} other {Works on up to # devices.}}" }),
+  ended: { id: "portal.benefits.ended", defaultMessage: "This benefit has ended." },
+  needsAccount: defineMessage<{ service: string; seller: string }>({
+    id: "portal.benefits.needsAccount",
+    defaultMessage: "This needs your {service} account connected, which this page cannot do yet. Ask {seller} to give you access.",
+  }),
+  loadingKey: { id: "portal.benefits.loadingKey", defaultMessage: "Loading your license key…" },
+  keyOnItsWay: { id: "portal.benefits.keyOnItsWay", defaultMessage: "Your license key is on its way." },
+  loadingDownloads: { id: "portal.benefits.loadingDownloads", defaultMessage: "Loading your downloads…" },
+  noFiles: { id: "portal.benefits.noFiles", defaultMessage: "No files to download right now." },
+  download: defineMessage<{ file: string }>({ id: "portal.benefits.download", defaultMessage: "Download {file}" }),
+  granted: { id: "portal.benefits.granted", defaultMessage: "Granted." },
+  notGranted: { id: "portal.benefits.notGranted", defaultMessage: "Not granted yet." },
+  title: { id: "portal.benefits.title", defaultMessage: "Benefits" },
+  description: { id: "portal.benefits.description", defaultMessage: "What your purchases give you." },
+  loading: { id: "portal.benefits.loading", defaultMessage: "Loading your benefits…" },
+  none: { id: "portal.benefits.none", defaultMessage: "No benefits yet." },
+  noneHint: { id: "portal.benefits.noneHint", defaultMessage: "Benefits that come with what you buy show here." },
+});
 
 /** Benefits granted on an account the customer connects; the portal offers no such connection yet. */
 const ACCOUNT_SERVICES: Record<string, string> = { discord: "Discord", github_repository: "GitHub" };
 
 /** Copies `text`, and says so where a screen reader hears it. */
 function CopyButton({ text, label }: { text: string; label: string }) {
+  const { formatMessage } = useIntl();
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const copy = async () => {
     try {
@@ -23,27 +55,28 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   return (
     <>
       <Button variant="secondary" aria-label={label} onClick={() => void copy()}>
-        Copy
+        {formatMessage(messages.copy)}
       </Button>
       <span role="status" className="hint">
-        {state === "copied" ? "Copied." : state === "failed" ? "Could not copy: select the key and copy it yourself." : ""}
+        {state === "copied" ? formatMessage(messages.copied) : state === "failed" ? formatMessage(messages.copyFailed) : ""}
       </span>
     </>
   );
 }
 
 function LicenseKeyView({ licenseKey }: { licenseKey: LicenseKey }) {
-  if (licenseKey.status !== "granted") return <p className="muted">This license key is {licenseKey.status}, so it no longer works.</p>;
+  const { formatMessage } = useIntl();
+  if (licenseKey.status !== "granted") return <p className="muted">{formatMessage(messages.keyNotGranted, { status: licenseKey.status })}</p>;
   return (
     <>
       <div className="row">
         <code className="license-key">{licenseKey.key}</code>
-        <CopyButton text={licenseKey.key} label="Copy the license key" />
+        <CopyButton text={licenseKey.key} label={formatMessage(messages.copyKey)} />
       </div>
       {(licenseKey.expires_at !== null || licenseKey.limit_activations !== null) && (
         <p className="hint">
-          {licenseKey.expires_at !== null && `Valid until ${longDate(licenseKey.expires_at)}. `}
-          {licenseKey.limit_activations !== null && `Works on up to ${licenseKey.limit_activations} ${licenseKey.limit_activations === 1 ? "device" : "devices"}.`}
+          {licenseKey.expires_at !== null && `${formatMessage(messages.validUntil, { date: longDate(licenseKey.expires_at) })} `}
+          {licenseKey.limit_activations !== null && formatMessage(messages.devices, { count: licenseKey.limit_activations })}
         </p>
       )}
     </>
@@ -54,29 +87,30 @@ type PortalList<Item> = UseQueryResult<Listing<Item>, ApiFailure>;
 
 /** What one purchase gave the customer, as they can use it. */
 function GrantDetails({ grant, access, keys, downloads }: { grant: BenefitGrant; access: PortalAccess; keys: PortalList<LicenseKey>; downloads: PortalList<Downloadable> }) {
+  const { formatMessage } = useIntl();
   const { benefit } = grant;
-  if (grant.is_revoked) return <p className="muted">This benefit has ended.</p>;
+  if (grant.is_revoked) return <p className="muted">{formatMessage(messages.ended)}</p>;
   if (grant.error) {
     const service = ACCOUNT_SERVICES[benefit.type];
-    const text = grant.error.type === "account_not_connected" && service ? `This needs your ${service} account connected, which this page cannot do yet. Ask ${access.seller.name} to give you access.` : grant.error.message;
+    // The API's own message otherwise: it comes from the benefit's service, in English for now.
+    const text = grant.error.type === "account_not_connected" && service ? formatMessage(messages.needsAccount, { service, seller: access.seller.name }) : grant.error.message;
     return <p>{text}</p>;
   }
   switch (benefit.type) {
     case "license_keys": {
-      if (!keys.data) return <Unread query={keys} what="your license key" access={access} />;
+      if (!keys.data) return <Unread query={keys} loading={messages.loadingKey} access={access} />;
       const licenseKey = keys.data.items.find((candidate) => candidate.id === grant.properties.license_key_id);
-      return licenseKey ? <LicenseKeyView licenseKey={licenseKey} /> : <p className="muted">Your license key is on its way.</p>;
+      return licenseKey ? <LicenseKeyView licenseKey={licenseKey} /> : <p className="muted">{formatMessage(messages.keyOnItsWay)}</p>;
     }
     case "downloadables": {
-      if (!downloads.data) return <Unread query={downloads} what="your downloads" access={access} />;
+      if (!downloads.data) return <Unread query={downloads} loading={messages.loadingDownloads} access={access} />;
       const files = downloads.data.items.filter((downloadable) => downloadable.benefit_id === grant.benefit_id);
-      if (files.length === 0) return <p className="muted">No files to download right now.</p>;
+      if (files.length === 0) return <p className="muted">{formatMessage(messages.noFiles)}</p>;
       return (
         <ul className="list-plain">
           {files.map(({ id, file }) => (
             <li key={id}>
-              <a href={file.download.url}>Download {file.name}</a>{" "}
-              <span className="muted">({file.size_readable})</span>
+              <a href={file.download.url}>{formatMessage(messages.download, { file: file.name })}</a> <span className="muted">({file.size_readable})</span>
             </li>
           ))}
         </ul>
@@ -85,20 +119,21 @@ function GrantDetails({ grant, access, keys, downloads }: { grant: BenefitGrant;
     case "custom":
       return benefit.properties.note ? <p>{benefit.properties.note}</p> : null;
     default:
-      return grant.is_granted ? <p className="muted">Granted.</p> : <p className="muted">Not granted yet.</p>;
+      return <p className="muted">{formatMessage(grant.is_granted ? messages.granted : messages.notGranted)}</p>;
   }
 }
 
 /** What the customer's purchases gave them: license keys to copy, files to download, notes from the seller. */
 export function BenefitsCard({ access }: { access: PortalAccess }) {
+  const { formatMessage } = useIntl();
   const grants = useQuery(portalQuery<Listing<BenefitGrant>>(access, `benefit-grants/?limit=${LIST_LIMIT}`));
   // Read beside the grants rather than after them: most purchases that grant anything grant one of these.
   const keys = useQuery(portalQuery<Listing<LicenseKey>>(access, `license-keys/?limit=${LIST_LIMIT}`));
   const downloads = useQuery(portalQuery<Listing<Downloadable>>(access, `downloadables/?limit=${LIST_LIMIT}`));
   return (
-    <Card title="Benefits" description="What your purchases give you.">
-      <Unread query={grants} what="your benefits" access={access} />
-      {grants.data?.items.length === 0 && <EmptyState title="No benefits yet.">Benefits that come with what you buy show here.</EmptyState>}
+    <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
+      <Unread query={grants} loading={messages.loading} access={access} />
+      {grants.data?.items.length === 0 && <EmptyState title={formatMessage(messages.none)}>{formatMessage(messages.noneHint)}</EmptyState>}
       {grants.data && grants.data.items.length > 0 && (
         <ul className="list">
           {grants.data.items.map((grant) => (

@@ -2,6 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
 import type { z } from "zod";
 import { placeRefusals } from "../forms/refusals";
 import { billingDetailsForm, type BillingDetailsForm } from "../forms/schemas";
@@ -10,6 +11,27 @@ import { portalQuery, portalRequest, type PortalAccess, type PortalCustomer } fr
 import { failureText, Unread } from "./failures";
 
 const ME = "customers/me";
+
+const messages = defineMessages({
+  title: { id: "portal.billing.title", defaultMessage: "Billing details" },
+  description: { id: "portal.billing.description", defaultMessage: "The name and address on your invoices." },
+  loading: { id: "portal.billing.loading", defaultMessage: "Loading your billing details…" },
+  saved: { id: "portal.billing.saved", defaultMessage: "Your billing details are saved. Your next invoices will carry them." },
+  receiptsTo: defineMessage<{ email: string }>({ id: "portal.billing.receiptsTo", defaultMessage: "Receipts go to {email}." }),
+  billingName: { id: "portal.billing.name", defaultMessage: "Billing name" },
+  billingNameHint: { id: "portal.billing.nameHint", defaultMessage: "A person or a company. Left empty, invoices carry your own name." },
+  address: { id: "portal.billing.address", defaultMessage: "Address" },
+  addressLine2: { id: "portal.billing.addressLine2", defaultMessage: "Address, second line" },
+  optional: { id: "portal.billing.optional", defaultMessage: "Optional" },
+  postalCode: { id: "portal.billing.postalCode", defaultMessage: "Postal code" },
+  city: { id: "portal.billing.city", defaultMessage: "City" },
+  state: { id: "portal.billing.state", defaultMessage: "State or region" },
+  country: { id: "portal.billing.country", defaultMessage: "Country" },
+  countryHint: defineMessage<{ examples: string }>({ id: "portal.billing.countryHint", defaultMessage: "Two letters, such as {examples}" }),
+  taxId: { id: "portal.billing.taxId", defaultMessage: "Tax id" },
+  taxIdHint: defineMessage<{ example: string }>({ id: "portal.billing.taxIdHint", defaultMessage: "Such as a VAT number: {example}. Optional." }),
+  save: { id: "portal.billing.submit", defaultMessage: "Save billing details" },
+});
 
 /** Where a field the server refused sits on this form (its 422 `loc` after `body`). */
 const FIELD_OF: Record<string, keyof BillingDetailsForm> = {
@@ -36,16 +58,18 @@ const formValuesOf = ({ billing_name, billing_address: address, tax_id }: Portal
 
 /** The name, address and tax id the customer's invoices carry, which they may correct. */
 export function BillingDetailsCard({ access }: { access: PortalAccess }) {
+  const { formatMessage } = useIntl();
   const customer = useQuery(portalQuery<PortalCustomer>(access, ME));
   return (
-    <Card title="Billing details" description="The name and address on your invoices.">
-      <Unread query={customer} what="your billing details" access={access} />
+    <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
+      <Unread query={customer} loading={messages.loading} access={access} />
       {customer.data && <BillingDetailsEditor access={access} customer={customer.data} />}
     </Card>
   );
 }
 
 function BillingDetailsEditor({ access, customer }: { access: PortalAccess; customer: PortalCustomer }) {
+  const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const form = useForm<BillingDetailsForm, unknown, z.output<typeof billingDetailsForm>>({ resolver: zodResolver(billingDetailsForm), defaultValues: formValuesOf(customer) });
@@ -67,42 +91,42 @@ function BillingDetailsEditor({ access, customer }: { access: PortalAccess; cust
     }
     form.reset(formValuesOf(saved.data));
     queryClient.setQueryData(portalQuery<PortalCustomer>(access, ME).queryKey, saved.data);
-    setOutcome({ tone: "success", text: "Your billing details are saved. Your next invoices will carry them." });
+    setOutcome({ tone: "success", text: formatMessage(messages.saved) });
   });
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
-      <p className="muted">Receipts go to {customer.email}.</p>
-      <Field label="Billing name" hint="A person or a company. Left empty, invoices carry your own name." error={errors.billingName?.message}>
+      <p className="muted">{formatMessage(messages.receiptsTo, { email: customer.email })}</p>
+      <Field label={formatMessage(messages.billingName)} hint={formatMessage(messages.billingNameHint)} error={errors.billingName?.message}>
         {(ids) => <input {...ids} {...form.register("billingName")} autoComplete="organization" />}
       </Field>
-      <Field label="Address" error={errors.line1?.message}>
+      <Field label={formatMessage(messages.address)} error={errors.line1?.message}>
         {(ids) => <input {...ids} {...form.register("line1")} autoComplete="address-line1" />}
       </Field>
-      <Field label="Address, second line" hint="Optional" error={errors.line2?.message}>
+      <Field label={formatMessage(messages.addressLine2)} hint={formatMessage(messages.optional)} error={errors.line2?.message}>
         {(ids) => <input {...ids} {...form.register("line2")} autoComplete="address-line2" />}
       </Field>
       <div className="field-row">
-        <Field label="Postal code" error={errors.postalCode?.message}>
+        <Field label={formatMessage(messages.postalCode)} error={errors.postalCode?.message}>
           {(ids) => <input {...ids} {...form.register("postalCode")} autoComplete="postal-code" />}
         </Field>
-        <Field label="City" error={errors.city?.message}>
+        <Field label={formatMessage(messages.city)} error={errors.city?.message}>
           {(ids) => <input {...ids} {...form.register("city")} autoComplete="address-level2" />}
         </Field>
       </div>
       <div className="field-row">
-        <Field label="State or region" hint="Optional" error={errors.state?.message}>
+        <Field label={formatMessage(messages.state)} hint={formatMessage(messages.optional)} error={errors.state?.message}>
           {(ids) => <input {...ids} {...form.register("state")} autoComplete="address-level1" />}
         </Field>
-        <Field label="Country" hint="Two letters, such as DK or US" error={errors.country?.message}>
+        <Field label={formatMessage(messages.country)} hint={formatMessage(messages.countryHint, { examples: "DK, US" })} error={errors.country?.message}>
           {(ids) => <input {...ids} {...form.register("country")} autoComplete="country" maxLength={2} />}
         </Field>
       </div>
-      <Field label="Tax id" hint="Such as a VAT number: DK12345678. Optional." error={errors.taxId?.message}>
+      <Field label={formatMessage(messages.taxId)} hint={formatMessage(messages.taxIdHint, { example: "DK12345678" })} error={errors.taxId?.message}>
         {(ids) => <input {...ids} {...form.register("taxId")} />}
       </Field>
       {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
       <Button type="submit" busy={isSubmitting}>
-        Save billing details
+        {formatMessage(messages.save)}
       </Button>
     </form>
   );

@@ -1,51 +1,63 @@
 // How a purchase is shown wherever a buyer looks at it: in a seller's portal and among all their purchases.
-import { longDate, money } from "../ui/format";
-import type { Listing, Order, OrderStatus, Subscription, SubscriptionStatus } from "./api";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { longDate, money } from "../i18n/format";
+import type { Listing, Order, Subscription } from "./api";
 
-const SUBSCRIPTION_STATUS: Record<SubscriptionStatus, string> = {
-  incomplete: "Waiting for the first payment",
-  incomplete_expired: "Never started: the first payment did not go through",
-  trialing: "On a free trial",
-  active: "Active",
-  past_due: "Payment overdue",
-  canceled: "Canceled",
-  unpaid: "Unpaid",
-};
+const SUBSCRIPTION_STATUS = defineMessages({
+  incomplete: { id: "portal.subscriptionStatus.incomplete", defaultMessage: "Waiting for the first payment" },
+  incomplete_expired: { id: "portal.subscriptionStatus.incomplete_expired", defaultMessage: "Never started: the first payment did not go through" },
+  trialing: { id: "portal.subscriptionStatus.trialing", defaultMessage: "On a free trial" },
+  active: { id: "portal.subscriptionStatus.active", defaultMessage: "Active" },
+  past_due: { id: "portal.subscriptionStatus.past_due", defaultMessage: "Payment overdue" },
+  canceled: { id: "portal.subscriptionStatus.canceled", defaultMessage: "Canceled" },
+  unpaid: { id: "portal.subscriptionStatus.unpaid", defaultMessage: "Unpaid" },
+});
 
-const ORDER_STATUS: Record<OrderStatus, string> = {
-  pending: "Awaiting payment",
-  paid: "Paid",
-  refunded: "Refunded",
-  partially_refunded: "Partially refunded",
-  void: "Canceled",
-};
+const ORDER_STATUS = defineMessages({
+  pending: { id: "portal.orderStatus.pending", defaultMessage: "Awaiting payment" },
+  paid: { id: "portal.orderStatus.paid", defaultMessage: "Paid" },
+  refunded: { id: "portal.orderStatus.refunded", defaultMessage: "Refunded" },
+  partially_refunded: { id: "portal.orderStatus.partially_refunded", defaultMessage: "Partially refunded" },
+  void: { id: "portal.orderStatus.void", defaultMessage: "Canceled" },
+});
 
-/** "$5.00 a month", "$12.00 every 3 months". */
-function pricePerInterval({ amount, currency, recurring_interval: interval, recurring_interval_count: count }: Subscription): string {
-  return count > 1 ? `${money(amount, currency)} every ${count} ${interval}s` : `${money(amount, currency)} a ${interval}`;
-}
+const messages = defineMessages({
+  pricePerInterval: defineMessage<{ price: string; count: number; interval: string }>({
+    id: "portal.price.perInterval",
+    defaultMessage:
+      "{interval, select, day {{count, plural, one {{price} a day} other {{price} every # days}}} week {{count, plural, one {{price} a week} other {{price} every # weeks}}} month {{count, plural, one {{price} a month} other {{price} every # months}}} other {{count, plural, one {{price} a year} other {{price} every # years}}}}",
+  }),
+  endedOn: defineMessage<{ date: string }>({ id: "portal.subscription.endedOn", defaultMessage: "Ended on {date}" }),
+  endsOn: defineMessage<{ date: string }>({ id: "portal.subscription.endsOn", defaultMessage: "Ends on {date}" }),
+  trialEndsOn: defineMessage<{ date: string }>({ id: "portal.subscription.trialEndsOn", defaultMessage: "Trial ends on {date}" }),
+  renewsOn: defineMessage<{ date: string }>({ id: "portal.subscription.renewsOn", defaultMessage: "Renews on {date}" }),
+  invoice: defineMessage<{ number: string }>({ id: "portal.order.invoice", defaultMessage: "Invoice {number}" }),
+  partial: defineMessage<{ shown: number; total: number }>({ id: "portal.list.partial", defaultMessage: "Showing the newest {shown, number} of {total, number}." }),
+});
 
 /** When the subscription next renews or when it stops, if either is known. */
-function nextDate(subscription: Subscription): string | null {
+function nextDate(subscription: Subscription): { message: (typeof messages)["endsOn"]; date: string } | null {
   const { ended_at: endedAt, ends_at: endsAt, current_period_end: periodEnd } = subscription;
-  if (endedAt) return `Ended on ${longDate(endedAt)}`;
+  if (endedAt) return { message: messages.endedOn, date: endedAt };
   const end = endsAt ?? (subscription.cancel_at_period_end ? periodEnd : null);
-  if (end) return `Ends on ${longDate(end)}`;
+  if (end) return { message: messages.endsOn, date: end };
   if (!periodEnd) return null;
-  if (subscription.status === "trialing") return `Trial ends on ${longDate(periodEnd)}`;
-  return subscription.status === "active" || subscription.status === "past_due" ? `Renews on ${longDate(periodEnd)}` : null;
+  if (subscription.status === "trialing") return { message: messages.trialEndsOn, date: periodEnd };
+  return subscription.status === "active" || subscription.status === "past_due" ? { message: messages.renewsOn, date: periodEnd } : null;
 }
 
-/** A subscription in a line or two: plan, price, status and what happens next. */
+/** A subscription in a line or two: plan, price, status and what happens next ("$5.00 a month", "$12.00 every 3 months"). */
 export function SubscriptionSummary({ subscription }: { subscription: Subscription }) {
+  const { formatMessage } = useIntl();
   const next = nextDate(subscription);
+  const { amount, currency, recurring_interval: interval, recurring_interval_count: count } = subscription;
   return (
     <div>
       <strong>{subscription.product.name}</strong>
-      <p>{pricePerInterval(subscription)}</p>
+      <p>{formatMessage(messages.pricePerInterval, { price: money(amount, currency), count, interval })}</p>
       <p className="muted">
-        {SUBSCRIPTION_STATUS[subscription.status]}
-        {next && ` · ${next}`}
+        {formatMessage(SUBSCRIPTION_STATUS[subscription.status])}
+        {next && ` · ${formatMessage(next.message, { date: longDate(next.date) })}`}
       </p>
     </div>
   );
@@ -53,6 +65,7 @@ export function SubscriptionSummary({ subscription }: { subscription: Subscripti
 
 /** Orders, newest first as the API lists them: what, when, how much and where the payment stands. */
 export function OrdersList({ orders, label }: { orders: Order[]; label: string }) {
+  const { formatMessage } = useIntl();
   return (
     <ul className="list" aria-label={label}>
       {orders.map((order) => (
@@ -61,12 +74,12 @@ export function OrdersList({ orders, label }: { orders: Order[]; label: string }
             <strong>{order.product?.name ?? order.description}</strong>
             <p className="muted">
               {longDate(order.created_at)}
-              {order.invoice_number && ` · Invoice ${order.invoice_number}`}
+              {order.invoice_number && ` · ${formatMessage(messages.invoice, { number: order.invoice_number })}`}
             </p>
           </div>
           <div className="amount">
             <strong>{money(order.total_amount, order.currency)}</strong>
-            <p className="muted">{ORDER_STATUS[order.status]}</p>
+            <p className="muted">{formatMessage(ORDER_STATUS[order.status])}</p>
           </div>
         </li>
       ))}
@@ -76,10 +89,7 @@ export function OrdersList({ orders, label }: { orders: Order[]; label: string }
 
 /** Said under a list that holds fewer than there are (the newest, up to the API's page size). */
 export function PartialListNote({ listing }: { listing: Listing<unknown> }) {
+  const { formatMessage } = useIntl();
   const { items, pagination } = listing;
-  return pagination.total_count > items.length ? (
-    <p className="hint">
-      Showing the newest {items.length} of {pagination.total_count}.
-    </p>
-  ) : null;
+  return pagination.total_count > items.length ? <p className="hint">{formatMessage(messages.partial, { shown: items.length, total: pagination.total_count })}</p> : null;
 }

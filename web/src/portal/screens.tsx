@@ -1,28 +1,53 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
-import { orThrow, type Session } from "../api/auth-client";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { orThrow } from "../api/auth-client";
 import { request } from "../api/client";
-import { RequireSession } from "../shell";
+import { longDate } from "../i18n/format";
+import { usePageLocale } from "../i18n/provider";
 import { Alert, Button, Card, ConfirmDialog, EmptyState, Loading, Page } from "../ui/components";
-import { longDate } from "../ui/format";
-import {
-  LIST_LIMIT,
-  portalQuery,
-  portalRequest,
-  storedToken,
-  storeToken,
-  type Listing,
-  type Order,
-  type PortalAccess,
-  type PortalCustomer,
-  type PortalOrganization,
-  type Subscription,
-} from "./api";
+import { LIST_LIMIT, portalQuery, portalRequest, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type PortalOrganization, type Subscription } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
 import { expiredLinkText, failureText, Unread } from "./failures";
 import { OrdersList, PartialListNote, SubscriptionSummary } from "./purchase-views";
+
+const messages = defineMessages({
+  canceled: { id: "portal.subscription.canceled", defaultMessage: "Your subscription is canceled. It stays yours until the end of the period you paid for." },
+  resumed: { id: "portal.subscription.resumed", defaultMessage: "Your subscription is resumed. It renews as before." },
+  resume: { id: "portal.subscription.resume", defaultMessage: "Resume subscription" },
+  cancel: { id: "portal.subscription.cancel", defaultMessage: "Cancel subscription" },
+  cancelTitle: defineMessage<{ product: string }>({ id: "portal.subscription.cancelTitle", defaultMessage: "Cancel {product}?" }),
+  cancelUntil: defineMessage<{ date: string }>({
+    id: "portal.subscription.cancelUntil",
+    defaultMessage: "It stays yours until {date} and is not charged again. You can resume it until then.",
+  }),
+  cancelUntilPeriodEnd: {
+    id: "portal.subscription.cancelUntilPeriodEnd",
+    defaultMessage: "It stays yours until the end of the period you paid for and is not charged again. You can resume it until then.",
+  },
+  subscriptions: { id: "portal.subscriptions.title", defaultMessage: "Subscriptions" },
+  contactSeller: defineMessage<{ seller: string }>({ id: "portal.subscriptions.contactSeller", defaultMessage: "To change or cancel a subscription, contact {seller}." }),
+  loadingSubscriptions: { id: "portal.subscriptions.loading", defaultMessage: "Loading your subscriptions…" },
+  noSubscriptions: { id: "portal.subscriptions.none", defaultMessage: "No subscriptions." },
+  yourSubscriptions: { id: "portal.subscriptions.label", defaultMessage: "Your subscriptions" },
+  orders: { id: "portal.orders.title", defaultMessage: "Orders" },
+  ordersDescription: { id: "portal.orders.description", defaultMessage: "Every payment, newest first." },
+  loadingOrders: { id: "portal.orders.loading", defaultMessage: "Loading your orders…" },
+  noOrders: { id: "portal.orders.none", defaultMessage: "No orders yet." },
+  yourOrders: { id: "portal.orders.label", defaultMessage: "Your orders" },
+  purchasesFrom: defineMessage<{ seller: string }>({ id: "portal.title", defaultMessage: "Your purchases from {seller}" }),
+  loadingPurchases: { id: "portal.loading", defaultMessage: "Loading your purchases…" },
+  forEmail: defineMessage<{ email: string }>({ id: "portal.forEmail", defaultMessage: "For {email}" }),
+  loadingPortal: { id: "portal.loadingPortal", defaultMessage: "Loading the customer portal…" },
+  portalTitle: { id: "portal.portalTitle", defaultMessage: "Customer portal" },
+  noSeller: { id: "portal.noSeller", defaultMessage: "There is no seller at this address. Check the link you were sent." },
+  openLink: defineMessage<{ seller: string }>({
+    id: "portal.openLink",
+    defaultMessage: "Open the link {seller} sent you to see what you bought. Links work for an hour; if yours has expired, ask {seller} for a new one.",
+  }),
+});
 
 const SUBSCRIPTIONS = `subscriptions/?limit=${LIST_LIMIT}`;
 
@@ -45,6 +70,7 @@ function usePortalToken(slug: string): string | null {
 }
 
 function SubscriptionItem({ subscription, access }: { subscription: Subscription; access: PortalAccess }) {
+  const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [resuming, setResuming] = useState(false);
@@ -58,7 +84,7 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
     queryClient.setQueryData<Listing<Subscription>>(portalQuery(access, SUBSCRIPTIONS).queryKey, (listing) =>
       listing && { ...listing, items: listing.items.map((item) => (item.id === changed.data.id ? changed.data : item)) },
     );
-    setOutcome({ tone: "success", text: cancel ? "Your subscription is canceled. It stays yours until the end of the period you paid for." : "Your subscription is resumed. It renews as before." });
+    setOutcome({ tone: "success", text: formatMessage(cancel ? messages.canceled : messages.resumed) });
     return true;
   };
   const resume = async () => {
@@ -75,14 +101,14 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
           <div className="actions">
             {subscription.cancel_at_period_end ? (
               <Button variant="secondary" busy={resuming} onClick={() => void resume()}>
-                Resume subscription
+                {formatMessage(messages.resume)}
               </Button>
             ) : (
               <ConfirmDialog
-                trigger={<Button variant="secondary">Cancel subscription</Button>}
-                title={`Cancel ${subscription.product.name}?`}
-                description={`It stays yours ${periodEnd ? `until ${longDate(periodEnd)}` : "until the end of the period you paid for"} and is not charged again. You can resume it until then.`}
-                confirmLabel="Cancel subscription"
+                trigger={<Button variant="secondary">{formatMessage(messages.cancel)}</Button>}
+                title={formatMessage(messages.cancelTitle, { product: subscription.product.name })}
+                description={periodEnd ? formatMessage(messages.cancelUntil, { date: longDate(periodEnd) }) : formatMessage(messages.cancelUntilPeriodEnd)}
+                confirmLabel={formatMessage(messages.cancel)}
                 onConfirm={() => change(true)}
               >
                 {outcome?.tone === "error" && <Alert tone="error">{outcome.text}</Alert>}
@@ -97,14 +123,15 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
 }
 
 function SubscriptionsCard({ access }: { access: PortalAccess }) {
+  const { formatMessage } = useIntl();
   const subscriptions = useQuery(portalQuery<Listing<Subscription>>(access, SUBSCRIPTIONS));
   const { name, allow_customer_updates: customersMayChange } = access.seller;
   return (
-    <Card title="Subscriptions" description={customersMayChange ? undefined : `To change or cancel a subscription, contact ${name}.`}>
-      <Unread query={subscriptions} what="your subscriptions" access={access} />
-      {subscriptions.data?.items.length === 0 && <EmptyState title="No subscriptions." />}
+    <Card title={formatMessage(messages.subscriptions)} description={customersMayChange ? undefined : formatMessage(messages.contactSeller, { seller: name })}>
+      <Unread query={subscriptions} loading={messages.loadingSubscriptions} access={access} />
+      {subscriptions.data?.items.length === 0 && <EmptyState title={formatMessage(messages.noSubscriptions)} />}
       {subscriptions.data && subscriptions.data.items.length > 0 && (
-        <ul className="list" aria-label="Your subscriptions">
+        <ul className="list" aria-label={formatMessage(messages.yourSubscriptions)}>
           {subscriptions.data.items.map((subscription) => (
             <SubscriptionItem key={subscription.id} subscription={subscription} access={access} />
           ))}
@@ -116,12 +143,13 @@ function SubscriptionsCard({ access }: { access: PortalAccess }) {
 }
 
 function OrdersCard({ access }: { access: PortalAccess }) {
+  const { formatMessage } = useIntl();
   const orders = useQuery(portalQuery<Listing<Order>>(access, `orders/?limit=${LIST_LIMIT}`));
   return (
-    <Card title="Orders" description="Every payment, newest first.">
-      <Unread query={orders} what="your orders" access={access} />
-      {orders.data?.items.length === 0 && <EmptyState title="No orders yet." />}
-      {orders.data && orders.data.items.length > 0 && <OrdersList orders={orders.data.items} label="Your orders" />}
+    <Card title={formatMessage(messages.orders)} description={formatMessage(messages.ordersDescription)}>
+      <Unread query={orders} loading={messages.loadingOrders} access={access} />
+      {orders.data?.items.length === 0 && <EmptyState title={formatMessage(messages.noOrders)} />}
+      {orders.data && orders.data.items.length > 0 && <OrdersList orders={orders.data.items} label={formatMessage(messages.yourOrders)} />}
       {orders.data && <PartialListNote listing={orders.data} />}
     </Card>
   );
@@ -130,13 +158,15 @@ function OrdersCard({ access }: { access: PortalAccess }) {
 /**
  * The portal itself, for a customer whose link gave a token. Each section loads and fails on its
  * own, once the customer's own read has said the link still opens the portal (so an expired link
- * is said once, not by every section).
+ * is said once, not by every section). It speaks the customer's language when the seller set one.
  */
 function Portal({ access }: { access: PortalAccess }) {
+  const { formatMessage } = useIntl();
   // The same read as the billing details'.
   const customer = useQuery(portalQuery<PortalCustomer>(access, "customers/me"));
-  const title = `Your purchases from ${access.seller.name}`;
-  if (customer.isPending) return <Loading what="your purchases" />;
+  usePageLocale(customer.data?.locale);
+  const title = formatMessage(messages.purchasesFrom, { seller: access.seller.name });
+  if (customer.isPending) return <Loading message={messages.loadingPurchases} />;
   if (customer.error?.failure.status === 401) {
     return (
       <Page title={title}>
@@ -145,7 +175,7 @@ function Portal({ access }: { access: PortalAccess }) {
     );
   }
   return (
-    <Page title={title} description={customer.data ? `For ${customer.data.email}` : undefined}>
+    <Page title={title} description={customer.data ? formatMessage(messages.forEmail, { email: customer.data.email }) : undefined}>
       <div className="stack">
         <SubscriptionsCard access={access} />
         <OrdersCard access={access} />
@@ -162,107 +192,28 @@ function Portal({ access }: { access: PortalAccess }) {
  * benefits and billing details with that seller.
  */
 export function CustomerPortalScreen() {
+  const { formatMessage } = useIntl();
   const { slug } = useParams({ from: "/$slug/portal" });
   const token = usePortalToken(slug);
   const seller = useQuery({
     queryKey: ["customer-portal", slug],
     queryFn: () => orThrow(request<PortalOrganization>(`/v1/customer-portal/organizations/${encodeURIComponent(slug)}`)),
   });
-  if (seller.isPending) return <Loading what="the customer portal" />;
+  if (seller.isPending) return <Loading message={messages.loadingPortal} />;
   if (seller.error) {
     return (
-      <Page title="Customer portal">
-        <Alert tone="error">{seller.error.failure.status === 404 ? "There is no seller at this address. Check the link you were sent." : seller.error.message}</Alert>
+      <Page title={formatMessage(messages.portalTitle)}>
+        <Alert tone="error">{seller.error.failure.status === 404 ? formatMessage(messages.noSeller) : seller.error.message}</Alert>
       </Page>
     );
   }
   const { organization } = seller.data;
   if (!token) {
     return (
-      <Page title={`Your purchases from ${organization.name}`}>
-        <Alert tone="info">Open the link {organization.name} sent you to see what you bought. Links work for an hour; if yours has expired, ask {organization.name} for a new one.</Alert>
+      <Page title={formatMessage(messages.purchasesFrom, { seller: organization.name })}>
+        <Alert tone="info">{formatMessage(messages.openLink, { seller: organization.name })}</Alert>
       </Page>
     );
   }
   return <Portal access={{ seller: organization, token }} />;
-}
-
-type FromSeller<Purchase> = Purchase & { organization: { name: string; slug: string } | null };
-
-interface SellerPurchases {
-  name: string;
-  subscriptions: Subscription[];
-  orders: Order[];
-}
-
-/** Purchases under the seller they were made from, in the order the sellers first appear. */
-function bySeller(subscriptions: FromSeller<Subscription>[], orders: FromSeller<Order>[]): [string, SellerPurchases][] {
-  const sellers = new Map<string, SellerPurchases>();
-  const of = ({ organization }: FromSeller<unknown>) => {
-    const key = organization?.slug ?? "";
-    const found = sellers.get(key) ?? { name: organization?.name ?? "Other sellers", subscriptions: [], orders: [] };
-    sellers.set(key, found);
-    return found;
-  };
-  for (const subscription of subscriptions) of(subscription).subscriptions.push(subscription);
-  for (const order of orders) of(order).orders.push(order);
-  return [...sellers];
-}
-
-function PurchasesBySeller({ session }: { session: Session }) {
-  const subscriptions = useQuery({ queryKey: ["purchases", "subscriptions"], queryFn: () => orThrow(request<Listing<FromSeller<Subscription>>>(`/v1/me/subscriptions/?limit=${LIST_LIMIT}`)) });
-  const orders = useQuery({ queryKey: ["purchases", "orders"], queryFn: () => orThrow(request<Listing<FromSeller<Order>>>(`/v1/me/orders/?limit=${LIST_LIMIT}`)) });
-  if (subscriptions.isPending || orders.isPending) return <Loading what="your purchases" />;
-  const sellers = bySeller(subscriptions.data?.items ?? [], orders.data?.items ?? []);
-  const { email, emailVerified } = session.user;
-  return (
-    <>
-      {subscriptions.error && <Alert tone="error">Your subscriptions could not be loaded. {subscriptions.error.message}</Alert>}
-      {orders.error && <Alert tone="error">Your orders could not be loaded. {orders.error.message}</Alert>}
-      {sellers.length === 0 && !subscriptions.error && !orders.error && (
-        <EmptyState title="No purchases yet.">
-          <p>{emailVerified ? `Purchases made with ${email} show here.` : `Purchases made with ${email} show here once your e-mail is verified.`}</p>
-        </EmptyState>
-      )}
-      <div className="stack">
-        {sellers.map(([key, seller]) => (
-          <Card key={key} title={seller.name}>
-            {seller.subscriptions.length > 0 && (
-              <>
-                <h3>Subscriptions</h3>
-                <ul className="list" aria-label={`Subscriptions from ${seller.name}`}>
-                  {seller.subscriptions.map((subscription) => (
-                    <li key={subscription.id} className="list-row">
-                      <SubscriptionSummary subscription={subscription} />
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-            {seller.orders.length > 0 && (
-              <>
-                <h3>Orders</h3>
-                <OrdersList orders={seller.orders} label={`Orders from ${seller.name}`} />
-              </>
-            )}
-          </Card>
-        ))}
-      </div>
-      {subscriptions.data && <PartialListNote listing={subscriptions.data} />}
-      {orders.data && <PartialListNote listing={orders.data} />}
-    </>
-  );
-}
-
-/** A signed-in user's purchases from every seller, found by their verified e-mail address. */
-export function PurchasesScreen() {
-  return (
-    <RequireSession>
-      {(session) => (
-        <Page title="Your purchases" description="What you bought from sellers on Tollgate. To change a subscription, ask its seller for a link to their customer portal.">
-          <PurchasesBySeller session={session} />
-        </Page>
-      )}
-    </RequireSession>
-  );
 }

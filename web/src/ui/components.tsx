@@ -1,5 +1,10 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { useId, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
+import { defineMessages, FormattedMessage, type MessageDescriptor } from "react-intl";
+
+const messages = defineMessages({
+  cancel: { id: "ui.confirm.cancel", defaultMessage: "Cancel" },
+});
 
 type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
 
@@ -49,10 +54,11 @@ export function Alert({ tone, children }: { tone: "error" | "success" | "info"; 
   );
 }
 
-export function Loading({ what }: { what: string }) {
+/** Said while something loads: `message` is the whole sentence, such as "Loading your session…". */
+export function Loading({ message }: { message: MessageDescriptor }) {
   return (
     <p className="loading" role="status">
-      <span className="spinner" aria-hidden="true" /> Loading {what}…
+      <span className="spinner" aria-hidden="true" /> <FormattedMessage {...message} />
     </p>
   );
 }
@@ -121,7 +127,9 @@ export function ConfirmDialog({
           {children}
           <div className="dialog-actions">
             <Dialog.Close asChild>
-              <Button variant="secondary">Cancel</Button>
+              <Button variant="secondary">
+                <FormattedMessage {...messages.cancel} />
+              </Button>
             </Dialog.Close>
             <Button
               variant="danger"

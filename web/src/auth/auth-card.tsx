@@ -1,0 +1,26 @@
+import type { ReactNode } from "react";
+import { defineMessage, defineMessages } from "react-intl";
+
+/** Labels every sign-in screen uses alike. */
+export const authMessages = defineMessages({
+  name: { id: "auth.field.name", defaultMessage: "Name" },
+  email: { id: "auth.field.email", defaultMessage: "E-mail" },
+  password: { id: "auth.field.password", defaultMessage: "Password" },
+  passwordHint: defineMessage<{ count: number }>({ id: "auth.field.passwordHint", defaultMessage: "At least {count, plural, one {# character} other {# characters}}." }),
+  repeatPassword: { id: "auth.field.repeatPassword", defaultMessage: "Repeat the password" },
+  backToSignIn: { id: "auth.backToSignIn", defaultMessage: "Back to sign in" },
+});
+
+/** The narrow card the sign-in screens share. */
+export function AuthCard({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
+  return (
+    <section className="auth-card">
+      <h1>{title}</h1>
+      {children}
+      {footer && <div className="auth-footer">{footer}</div>}
+    </section>
+  );
+}
+
+/** Only paths on this site are followed after signing in. */
+export const safeRedirect = (target: string | undefined) => (target?.startsWith("/") && !target.startsWith("//") ? target : "/");

@@ -1,0 +1,96 @@
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import { RawIntlProvider } from "react-intl";
+import { authClient } from "../api/auth-client";
+import { chooseLocale, storedLocale, storeLocale } from "./choice";
+import { DEFAULT_LOCALE, PSEUDO_LOCALE, type Locale } from "./index";
+import { activateIntl, intlFor, type Catalog } from "./translate";
+
+/** Every translated catalog as its own chunk, fetched when its language is chosen. */
+const CATALOGS = import.meta.glob<Catalog>(["./locales/*.json", "!./locales/en.json"], { import: "default" });
+
+async function loadCatalog(locale: Locale): Promise<Catalog> {
+  if (locale === DEFAULT_LOCALE) return {};
+  if (locale === PSEUDO_LOCALE) return (await import("./pseudo")).pseudoCatalog();
+  const load = CATALOGS[`./locales/${locale}.json`];
+  return load ? load() : {};
+}
+
+interface LocaleControl {
+  locale: Locale;
+  /** The person's choice from the switcher, remembered in this browser. */
+  choose: (locale: Locale) => void;
+  /** A page's own language (a checkout's or customer's `locale`), or null to leave the choice to the person. */
+  setPageLocale: (locale: string | null) => void;
+}
+
+const LocaleContext = createContext<LocaleControl | null>(null);
+
+export function useLocaleControl(): LocaleControl {
+  const control = useContext(LocaleContext);
+  if (!control) throw new Error("useLocaleControl needs a LocaleProvider above it");
+  return control;
+}
+
+/** Shows the page in its own language (a hosted checkout's or customer's `locale`) while it is open. */
+export function usePageLocale(locale: string | null | undefined): void {
+  const { setPageLocale } = useLocaleControl();
+  useEffect(() => {
+    setPageLocale(locale ?? null);
+    return () => setPageLocale(null);
+  }, [locale, setPageLocale]);
+}
+
+/** The saved language of a signed-in user; the server does not store one yet, so it is read if present. */
+function savedLocaleOf(user: object | undefined): string | undefined {
+  return user && "locale" in user && typeof user.locale === "string" ? user.locale : undefined;
+}
+
+/**
+ * Chooses the language, loads its catalog and provides it. The first paint waits for the first
+ * catalog (English needs none), so a page never flashes in English first; afterwards, until a newly
+ * chosen catalog has arrived the previous language stays on screen, so switching never blanks it.
+ */
+export function LocaleProvider({ children }: { children: ReactNode }) {
+  const session = authClient.useSession();
+  const [stored, setStored] = useState(storedLocale);
+  const [page, setPageLocale] = useState<string | null>(null);
+  const locale = chooseLocale({
+    query: new URLSearchParams(window.location.search).get("locale"),
+    page,
+    stored,
+    user: savedLocaleOf(session.data?.user),
+    browser: navigator.languages,
+  });
+  const [loaded, setLoaded] = useState<{ locale: Locale; catalog: Catalog } | null>(() => (locale === DEFAULT_LOCALE ? { locale, catalog: {} } : null));
+  const shown = loaded?.locale ?? DEFAULT_LOCALE;
+  useEffect(() => {
+    let current = true;
+    void loadCatalog(locale).then((catalog) => current && setLoaded({ locale, catalog }));
+    return () => {
+      current = false;
+    };
+  }, [locale]);
+  const intl = useMemo(() => intlFor(shown, loaded?.catalog), [shown, loaded]);
+  // Before the children render, so form rules and error texts they produce use the same language.
+  activateIntl(intl);
+  useEffect(() => {
+    document.documentElement.lang = shown;
+  }, [shown]);
+  const control = useMemo<LocaleControl>(
+    () => ({
+      locale: shown,
+      choose: (chosen) => {
+        storeLocale(chosen);
+        setStored(chosen);
+      },
+      setPageLocale,
+    }),
+    [shown],
+  );
+  if (!loaded) return null;
+  return (
+    <LocaleContext.Provider value={control}>
+      <RawIntlProvider value={intl}>{children}</RawIntlProvider>
+    </LocaleContext.Provider>
+  );
+}

@@ -1,0 +1,59 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { defineMessages, useIntl } from "react-intl";
+import { authClient, orThrow, viaAuth } from "../api/auth-client";
+import { describeError, type ApiResult } from "../api/client";
+import { permission, type OrganizationAction } from "./permissions";
+
+/** What the organization's cards share: its query, the way they act on it, and its roles' names. */
+
+export function useFullOrganization(slug: string) {
+  return useQuery({
+    queryKey: ["organization", slug],
+    queryFn: () => orThrow(viaAuth(() => authClient.organization.getFullOrganization({ query: { organizationSlug: slug } }))),
+  });
+}
+export type FullOrganization = NonNullable<ReturnType<typeof useFullOrganization>["data"]>;
+
+/** A control someone's role does not allow: disabled, with the reason beside it. */
+export function Gated({ role, action, children }: { role: string | undefined; action: OrganizationAction; children: (disabled: boolean) => ReactNode }) {
+  const check = permission(role, action);
+  return (
+    <>
+      {children(!check.allowed)}
+      {!check.allowed && <p className="hint">{check.reason}</p>}
+    </>
+  );
+}
+
+/** Runs an organization call, then refreshes the organization; the result's error for the screen. */
+export function useOrganizationAction(slug: string) {
+  const queryClient = useQueryClient();
+  return async (call: () => Promise<ApiResult<unknown>>): Promise<string | null> => {
+    const result = await call();
+    await queryClient.invalidateQueries({ queryKey: ["organization", slug] });
+    return result.error ? describeError(result.error) : null;
+  };
+}
+
+/** better-auth's role names, shown translated; a role the app does not know is shown as stored. */
+export const ROLE_NAMES = defineMessages({
+  member: { id: "organizations.role.member", defaultMessage: "member" },
+  admin: { id: "organizations.role.admin", defaultMessage: "admin" },
+  owner: { id: "organizations.role.owner", defaultMessage: "owner" },
+});
+
+const isKnownRole = (role: string): role is keyof typeof ROLE_NAMES => Object.hasOwn(ROLE_NAMES, role);
+
+/** A role in the reader's language; one the app does not know, as stored. */
+export function useRoleName() {
+  const { formatMessage } = useIntl();
+  return (role: string) => (isKnownRole(role) ? formatMessage(ROLE_NAMES[role]) : role);
+}
+
+export const organizationMessages = defineMessages({
+  email: { id: "organizations.field.email", defaultMessage: "E-mail" },
+  role: { id: "organizations.field.role", defaultMessage: "Role" },
+  cancel: { id: "organizations.cancel", defaultMessage: "Cancel" },
+  remove: { id: "organizations.remove", defaultMessage: "Remove" },
+});

@@ -1,0 +1,113 @@
+import { useQuery } from "@tanstack/react-query";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { orThrow, type Session } from "../api/auth-client";
+import { request } from "../api/client";
+import { RequireSession } from "../shell";
+import { Alert, Card, EmptyState, Loading, Page } from "../ui/components";
+import { LIST_LIMIT, type Listing, type Order, type Subscription } from "./api";
+import { OrdersList, PartialListNote, SubscriptionSummary } from "./purchase-views";
+
+const messages = defineMessages({
+  otherSellers: { id: "purchases.otherSellers", defaultMessage: "Other sellers" },
+  loading: { id: "purchases.loading", defaultMessage: "Loading your purchases…" },
+  subscriptionsFailed: defineMessage<{ reason: string }>({ id: "purchases.subscriptionsFailed", defaultMessage: "Your subscriptions could not be loaded. {reason}" }),
+  ordersFailed: defineMessage<{ reason: string }>({ id: "purchases.ordersFailed", defaultMessage: "Your orders could not be loaded. {reason}" }),
+  none: { id: "purchases.none", defaultMessage: "No purchases yet." },
+  shownHere: defineMessage<{ email: string }>({ id: "purchases.shownHere", defaultMessage: "Purchases made with {email} show here." }),
+  shownOnceVerified: defineMessage<{ email: string }>({ id: "purchases.shownOnceVerified", defaultMessage: "Purchases made with {email} show here once your e-mail is verified." }),
+  subscriptions: { id: "purchases.subscriptions", defaultMessage: "Subscriptions" },
+  subscriptionsFrom: defineMessage<{ seller: string }>({ id: "purchases.subscriptionsFrom", defaultMessage: "Subscriptions from {seller}" }),
+  orders: { id: "purchases.orders", defaultMessage: "Orders" },
+  ordersFrom: defineMessage<{ seller: string }>({ id: "purchases.ordersFrom", defaultMessage: "Orders from {seller}" }),
+  title: { id: "purchases.title", defaultMessage: "Your purchases" },
+  description: {
+    id: "purchases.description",
+    defaultMessage: "What you bought from sellers on Tollgate. To change a subscription, ask its seller for a link to their customer portal.",
+  },
+});
+
+type FromSeller<Purchase> = Purchase & { organization: { name: string; slug: string } | null };
+
+interface SellerPurchases {
+  /** The seller's name; null for purchases whose seller is gone. */
+  name: string | null;
+  subscriptions: Subscription[];
+  orders: Order[];
+}
+
+/** Purchases under the seller they were made from, in the order the sellers first appear. */
+function bySeller(subscriptions: FromSeller<Subscription>[], orders: FromSeller<Order>[]): [string, SellerPurchases][] {
+  const sellers = new Map<string, SellerPurchases>();
+  const of = ({ organization }: FromSeller<unknown>) => {
+    const key = organization?.slug ?? "";
+    const found = sellers.get(key) ?? { name: organization?.name ?? null, subscriptions: [], orders: [] };
+    sellers.set(key, found);
+    return found;
+  };
+  for (const subscription of subscriptions) of(subscription).subscriptions.push(subscription);
+  for (const order of orders) of(order).orders.push(order);
+  return [...sellers];
+}
+
+function PurchasesBySeller({ session }: { session: Session }) {
+  const { formatMessage } = useIntl();
+  const subscriptions = useQuery({ queryKey: ["purchases", "subscriptions"], queryFn: () => orThrow(request<Listing<FromSeller<Subscription>>>(`/v1/me/subscriptions/?limit=${LIST_LIMIT}`)) });
+  const orders = useQuery({ queryKey: ["purchases", "orders"], queryFn: () => orThrow(request<Listing<FromSeller<Order>>>(`/v1/me/orders/?limit=${LIST_LIMIT}`)) });
+  if (subscriptions.isPending || orders.isPending) return <Loading message={messages.loading} />;
+  const sellers = bySeller(subscriptions.data?.items ?? [], orders.data?.items ?? []);
+  const { email, emailVerified } = session.user;
+  return (
+    <>
+      {subscriptions.error && <Alert tone="error">{formatMessage(messages.subscriptionsFailed, { reason: subscriptions.error.message })}</Alert>}
+      {orders.error && <Alert tone="error">{formatMessage(messages.ordersFailed, { reason: orders.error.message })}</Alert>}
+      {sellers.length === 0 && !subscriptions.error && !orders.error && (
+        <EmptyState title={formatMessage(messages.none)}>
+          <p>{formatMessage(emailVerified ? messages.shownHere : messages.shownOnceVerified, { email })}</p>
+        </EmptyState>
+      )}
+      <div className="stack">
+        {sellers.map(([key, purchases]) => {
+          const seller = purchases.name ?? formatMessage(messages.otherSellers);
+          return (
+            <Card key={key} title={seller}>
+              {purchases.subscriptions.length > 0 && (
+                <>
+                  <h3>{formatMessage(messages.subscriptions)}</h3>
+                  <ul className="list" aria-label={formatMessage(messages.subscriptionsFrom, { seller })}>
+                    {purchases.subscriptions.map((subscription) => (
+                      <li key={subscription.id} className="list-row">
+                        <SubscriptionSummary subscription={subscription} />
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+              {purchases.orders.length > 0 && (
+                <>
+                  <h3>{formatMessage(messages.orders)}</h3>
+                  <OrdersList orders={purchases.orders} label={formatMessage(messages.ordersFrom, { seller })} />
+                </>
+              )}
+            </Card>
+          );
+        })}
+      </div>
+      {subscriptions.data && <PartialListNote listing={subscriptions.data} />}
+      {orders.data && <PartialListNote listing={orders.data} />}
+    </>
+  );
+}
+
+/** A signed-in user's purchases from every seller, found by their verified e-mail address. */
+export function PurchasesScreen() {
+  const { formatMessage } = useIntl();
+  return (
+    <RequireSession>
+      {(session) => (
+        <Page title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
+          <PurchasesBySeller session={session} />
+        </Page>
+      )}
+    </RequireSession>
+  );
+}
