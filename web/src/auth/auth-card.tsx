@@ -1,5 +1,8 @@
 import type { ReactNode } from "react";
-import { defineMessage, defineMessages } from "react-intl";
+import type { UseFormRegisterReturn } from "react-hook-form";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { PASSWORD_MIN } from "../forms/schemas";
+import { Field } from "../ui/components";
 
 /** Labels every sign-in screen uses alike. */
 export const authMessages = defineMessages({
@@ -24,3 +27,18 @@ export function AuthCard({ title, children, footer }: { title: string; children:
 
 /** Only paths on this site are followed after signing in. */
 export const safeRedirect = (target: string | undefined) => (target?.startsWith("/") && !target.startsWith("//") ? target : "/");
+
+/** A new password and its repeat, as signing up and resetting a password ask for them. */
+export function NewPasswordFields({ label, field, errors }: { label: string; field: (name: "password" | "confirm") => UseFormRegisterReturn; errors: { password?: string; confirm?: string } }) {
+  const { formatMessage } = useIntl();
+  return (
+    <>
+      <Field label={label} hint={formatMessage(authMessages.passwordHint, { count: PASSWORD_MIN })} error={errors.password}>
+        {(ids) => <input {...ids} {...field("password")} type="password" autoComplete="new-password" />}
+      </Field>
+      <Field label={formatMessage(authMessages.repeatPassword)} error={errors.confirm}>
+        {(ids) => <input {...ids} {...field("confirm")} type="password" autoComplete="new-password" />}
+      </Field>
+    </>
+  );
+}

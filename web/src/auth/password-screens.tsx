@@ -5,9 +5,9 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth } from "../api/auth-client";
 import { describeError, type ApiError } from "../api/client";
-import { forgotPasswordForm, PASSWORD_MIN, resetPasswordForm } from "../forms/schemas";
+import { forgotPasswordForm, resetPasswordForm } from "../forms/schemas";
 import { Alert, Button, Field } from "../ui/components";
-import { AuthCard, authMessages } from "./auth-card";
+import { AuthCard, authMessages, NewPasswordFields } from "./auth-card";
 import { describeFlowError } from "./messages";
 
 const messages = defineMessages({
@@ -79,12 +79,7 @@ export function ResetPasswordScreen() {
         <Alert tone="success">{formatMessage(messages.done)}</Alert>
       ) : (
         <form onSubmit={(event) => void submit(event)} noValidate>
-          <Field label={formatMessage(messages.newPassword)} hint={formatMessage(authMessages.passwordHint, { count: PASSWORD_MIN })} error={errors.password?.message}>
-            {(ids) => <input {...ids} {...form.register("password")} type="password" autoComplete="new-password" />}
-          </Field>
-          <Field label={formatMessage(authMessages.repeatPassword)} error={errors.confirm?.message}>
-            {(ids) => <input {...ids} {...form.register("confirm")} type="password" autoComplete="new-password" />}
-          </Field>
+          <NewPasswordFields label={formatMessage(messages.newPassword)} field={(name) => form.register(name)} errors={{ password: errors.password?.message, confirm: errors.confirm?.message }} />
           {failure && <Alert tone="error">{describeError(failure)}</Alert>}
           <Button type="submit" busy={isSubmitting} className="wide">
             {formatMessage(messages.save)}

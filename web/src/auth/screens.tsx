@@ -6,9 +6,9 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag, useIntl } from "react-intl";
 import { authClient, viaAuth } from "../api/auth-client";
 import { describeError, type ApiError } from "../api/client";
-import { isEmailIdentifier, PASSWORD_MIN, signInForm, signUpForm, type SignInForm, type SignUpForm } from "../forms/schemas";
+import { isEmailIdentifier, signInForm, signUpForm, type SignInForm, type SignUpForm } from "../forms/schemas";
 import { Alert, Button, Field } from "../ui/components";
-import { AuthCard, authMessages, safeRedirect } from "./auth-card";
+import { AuthCard, authMessages, NewPasswordFields, safeRedirect } from "./auth-card";
 import { SocialButtons } from "./social-buttons";
 
 const messages = defineMessages({
@@ -123,12 +123,7 @@ export function SignUpScreen() {
         <Field label={formatMessage(messages.username)} hint={formatMessage(messages.usernameHint)} error={errors.username?.message}>
           {(ids) => <input {...ids} {...form.register("username")} autoComplete="username" />}
         </Field>
-        <Field label={formatMessage(authMessages.password)} hint={formatMessage(authMessages.passwordHint, { count: PASSWORD_MIN })} error={errors.password?.message}>
-          {(ids) => <input {...ids} {...form.register("password")} type="password" autoComplete="new-password" />}
-        </Field>
-        <Field label={formatMessage(authMessages.repeatPassword)} error={errors.confirm?.message}>
-          {(ids) => <input {...ids} {...form.register("confirm")} type="password" autoComplete="new-password" />}
-        </Field>
+        <NewPasswordFields label={formatMessage(authMessages.password)} field={(name) => form.register(name)} errors={{ password: errors.password?.message, confirm: errors.confirm?.message }} />
         {failure && <Alert tone="error">{describeError(failure)}</Alert>}
         <Button type="submit" busy={isSubmitting} className="wide">
           {formatMessage(messages.createAccount)}
