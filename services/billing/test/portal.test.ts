@@ -59,6 +59,22 @@ describe("the customer portal", () => {
     expect((await customerSide.customerPortal.licenseKeys.get(security, { id: key?.id ?? "" })).activations).toEqual([]);
   });
 
+  it("applies a customer's cancellation only once a renewal in flight for the subscription has settled", async () => {
+    const plan = await shop.polar.products.create({ name: "Nightly builds", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "usd" }] });
+    const customerId = await buy(plan.id, "renewing@example.com");
+    const security = { customerSession: (await shop.polar.customerSessions.create({ customerId })).token };
+    const [subscription] = (await customerSide.customerPortal.subscriptions.list(security, {})).result.items;
+    const { db } = stack.billing.context;
+    const stored = () => db("subscriptions").where({ id: subscription?.id }).first<{ cancel_at_period_end: boolean }>();
+    // As another replica's renewal holds it: claimed, its card being charged.
+    await db("subscriptions").where({ id: subscription?.id }).update({ leased_until: new Date(Date.now() + 1_500) });
+    const cancel = customerSide.customerPortal.subscriptions.cancel(security, { id: subscription?.id ?? "" });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await stored())?.cancel_at_period_end).toBe(false);
+    expect((await cancel).cancelAtPeriodEnd).toBe(true);
+    expect((await stored())?.cancel_at_period_end).toBe(true);
+  });
+
   it("names the seller and its public products to anyone, each benefit without what it grants", async () => {
     const manual = await shop.polar.benefits.create({ type: "custom", description: "Printed manual", properties: { note: "Sent by post" } });
     const listed = await shop.polar.products.create({ name: "Typewriter", prices: [{ amountType: "fixed", priceAmount: 9_000, priceCurrency: "usd" }] });

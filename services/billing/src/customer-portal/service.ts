@@ -10,7 +10,7 @@ import { savePaymentMethod } from "../payments/payments.sql.js";
 import type { PaymentProcessor } from "../payments/processor.js";
 import { productsJson } from "../products/output.js";
 import { products } from "../products/products.sql.js";
-import { shownSubscriptions, type SubscriptionConfig } from "../subscriptions/service.js";
+import { changeWhenNotRenewing, shownSubscriptions, type SubscriptionConfig } from "../subscriptions/service.js";
 import { findCustomersSubscription, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { customerGrantJson, customerOrderJson, customerSubscriptionJson } from "./output.js";
@@ -45,13 +45,14 @@ export async function customerSubscriptions({ db, config }: Pick<PortalDesk, "db
 }
 
 /**
- * A change the customer makes to one of their running subscriptions, under a lock on it, when the
- * seller lets customers change theirs; the subscription as the customer now sees it.
+ * A change the customer makes to one of their running subscriptions, under a lock on it and once no
+ * renewal is in flight for it, when the seller lets customers change theirs; the subscription as the
+ * customer now sees it.
  */
 export function changeSubscription(desk: PortalDesk, identity: IdentityClaims, id: string, change: (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  return desk.units.run(async (unit) => {
-    const subscription = mine(await findCustomersSubscription(unit.db, id, customerId, true), "Subscription");
+  const locked = async (db: Knex) => mine(await findCustomersSubscription(db, id, customerId, true), "Subscription");
+  return changeWhenNotRenewing(desk.units, locked, async (unit, subscription) => {
     if (subscription.ended_at !== null || subscription.status === "canceled") throw new HttpError(403, "AlreadyCanceledSubscription", "This subscription is already canceled.");
     const seller = await findSeller(unit.db, organizationId);
     if (seller && !sellerJson(seller).subscription_settings.allow_customer_updates) throw new HttpError(403, "NotPermitted", "This seller does not let customers change their subscriptions here.");

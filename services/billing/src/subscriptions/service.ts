@@ -1,4 +1,5 @@
-import { invalidField, randomId, HttpError, type Knex, type UnitOfWork } from "@tollgate/kit";
+import { setTimeout as sleep } from "node:timers/promises";
+import { invalidField, randomId, HttpError, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { BillingConfig } from "../config.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
@@ -194,6 +195,26 @@ export async function revoke(
 const inactive = (subscription: SubscriptionRow) => new HttpError(403, "InactiveSubscription", `Subscription ${subscription.id} is not active.`);
 const alreadyCanceled = () => new HttpError(403, "AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
 const isActive = (subscription: SubscriptionRow) => subscription.status === "active" || subscription.status === "trialing";
+
+/** How often a change waiting for a renewal in flight looks again. */
+const RENEWAL_POLL_MS = 50;
+
+/**
+ * Runs `change` in a unit on the subscription `lock` reads with its row locked, once no renewal holds
+ * it: a renewal in flight (its lease still running) has charged for the subscription as it claimed
+ * it, so the change waits for it to settle; while the row is locked no renewal can claim it.
+ */
+export async function changeWhenNotRenewing<Result>(units: Units, lock: (db: Knex) => Promise<SubscriptionRow>, change: (unit: UnitOfWork, subscription: SubscriptionRow) => Promise<Result>): Promise<Result> {
+  for (;;) {
+    const outcome = await units.run(async (unit) => {
+      const subscription = await lock(unit.db);
+      if (subscription.leased_until && subscription.leased_until > new Date()) return { renewing: true } as const;
+      return { renewing: false, result: await change(unit, subscription) } as const;
+    });
+    if (!outcome.renewing) return outcome.result;
+    await sleep(RENEWAL_POLL_MS);
+  }
+}
 
 /** A change is refused for a subscription that has ended. */
 export function stillRunning(subscription: SubscriptionRow): void {

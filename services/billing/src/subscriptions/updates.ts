@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import { HttpError, invalidField, reachable, type UnitOfWork, type Units } from "@tollgate/kit";
+import { HttpError, invalidField, reachable, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { BillingParts } from "../billing.js";
 import { amountFor, chosenPrice } from "../checkouts/pricing.js";
@@ -12,7 +11,7 @@ import { sellerNow } from "../test-clock/clock.js";
 import { changeProduct } from "./plan-changes.js";
 import type { SubscriptionRenewals } from "./renewals.js";
 import type { SubscriptionUpdate } from "./schemas.js";
-import { cancelAtPeriodEnd, changeDiscount, changePeriodEnd, changeTrial, revoke, shownSubscription, stillRunning, uncancel } from "./service.js";
+import { cancelAtPeriodEnd, changeDiscount, changePeriodEnd, changeTrial, changeWhenNotRenewing, revoke, shownSubscription, stillRunning, uncancel } from "./service.js";
 import { findSubscription, lockSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
 /** What changing subscriptions works with. */
@@ -22,29 +21,18 @@ export interface SubscriptionDesk {
   renewals: Pick<SubscriptionRenewals, "renewNow">;
 }
 
-/** How often a change waiting for a renewal in flight looks again. */
-const RENEWAL_POLL_MS = 50;
-
 type Change = (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>;
 
-/**
- * Changes a subscription with its row locked. A renewal in flight (its lease still running) has
- * charged for the subscription as it claimed it, so the change waits for it to settle; while the
- * row is locked no renewal can claim it.
- */
+/** Changes a subscription with its row locked, once no renewal is in flight for it. */
 async function changed(desk: SubscriptionDesk, identity: IdentityClaims, id: string, change: Change): Promise<SubscriptionRow> {
   const { billing, units } = desk;
   const reached = await reachable(billing.access, identity, "subscriptions:write", await findSubscription(billing.db, id), "Subscription");
-  for (;;) {
-    const result = await units.run(async (unit) => {
-      const subscription = await lockSubscription(unit.db, reached.id);
-      if (!subscription) throw new Error(`subscription ${reached.id} is gone`);
-      if (subscription.leased_until && subscription.leased_until > new Date()) return null;
-      return change(unit, subscription, await sellerNow(unit.db, subscription.organization_id));
-    });
-    if (result) return result;
-    await sleep(RENEWAL_POLL_MS);
-  }
+  const locked = async (db: Knex) => {
+    const subscription = await lockSubscription(db, reached.id);
+    if (!subscription) throw new Error(`subscription ${reached.id} is gone`);
+    return subscription;
+  };
+  return changeWhenNotRenewing(units, locked, async (unit, subscription) => change(unit, subscription, await sellerNow(unit.db, subscription.organization_id)));
 }
 
 /** The change a request to update a subscription asks for: Polar's SubscriptionUpdate, one kind of change per call, told apart by its fields. */
