@@ -1,9 +1,10 @@
 import { ValidationError } from "@tollgate/kit";
 import { describe, expect, it } from "vitest";
 import { amountFor, cardRequirements, checkoutAmounts, chosenPrice, discountAmountOf, discountProblemOf, isSellable } from "../../src/checkouts/pricing.js";
-import type { DiscountRow } from "../../src/discounts/discounts.sql.js";
 import type { PriceRow } from "../../src/products/prices.js";
 import type { ProductWithParts } from "../../src/products/products.sql.js";
+import type { DiscountRow } from "../../src/discounts/discounts.sql.js";
+import { discountRow as discount } from "./rows.js";
 
 const NOW = new Date("2026-03-01T12:00:00Z");
 
@@ -25,30 +26,6 @@ function price(overrides: Partial<PriceRow>): PriceRow {
     position: 0,
     created_at: NOW,
     modified_at: null,
-    ...overrides,
-  };
-}
-
-function discount(overrides: Partial<DiscountRow>): DiscountRow {
-  return {
-    id: "discount_1",
-    organization_id: "seller_1",
-    name: "Spring sale",
-    type: "percentage",
-    duration: "once",
-    duration_in_months: null,
-    amount: null,
-    currency: null,
-    basis_points: 2_000,
-    code: "SPRING",
-    starts_at: null,
-    ends_at: null,
-    max_redemptions: null,
-    redemptions_count: 0,
-    metadata: {},
-    created_at: NOW,
-    modified_at: null,
-    deleted_at: null,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DiscountRow } from "../../src/discounts/discounts.sql.js";
 import type { OrderLine } from "../../src/orders/lines.js";
+import { discountRow } from "./rows.js";
 import { billableProrations, discountOn, periodLeft, remainingTimeLine, unusedTimeLine } from "../../src/subscriptions/proration.js";
 
 const PERIOD = { current_period_start: new Date("2026-03-01T00:00:00Z"), current_period_end: new Date("2026-03-31T00:00:00Z") };
@@ -14,29 +15,8 @@ function change(from: number, to: number, now: Date) {
   return { lines, net: lines.reduce((sum, each) => sum + each.amount, 0) };
 }
 
-function discount(overrides: Partial<DiscountRow>): DiscountRow {
-  return {
-    id: "discount_1",
-    organization_id: "org_1",
-    name: "Launch",
-    type: "percentage",
-    duration: "forever",
-    duration_in_months: null,
-    amount: null,
-    currency: null,
-    basis_points: 2_000,
-    code: null,
-    starts_at: null,
-    ends_at: null,
-    max_redemptions: null,
-    redemptions_count: 0,
-    metadata: {},
-    created_at: PERIOD.current_period_start,
-    modified_at: null,
-    deleted_at: null,
-    ...overrides,
-  };
-}
+/** A discount that lasts for ever unless said otherwise. */
+const discount = (overrides: Partial<DiscountRow>) => discountRow({ duration: "forever", ...overrides });
 
 describe("proration", () => {
   it("charges half the difference for an upgrade half way through the period", () => {
