@@ -69,6 +69,9 @@ function partsOf(context: ServiceContext<BillingConfig>) {
   return { ...parts, payments: new CheckoutPayments(parts, units), renewals: new SubscriptionRenewals(parts, units) };
 }
 
+/** What billing's hooks (and a test that drives its parts) are given as `context.app`. */
+export type BillingApp = ReturnType<typeof partsOf>;
+
 /** What the `/v1` document says of billing's part of the API as a whole. */
 const BILLING_API: ApiDescription = {
   title: "Tollgate billing API",

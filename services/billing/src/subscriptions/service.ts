@@ -9,8 +9,8 @@ import { discounts, redeemDiscount, type DiscountRow } from "../discounts/discou
 import { discountsJson, type DiscountJson } from "../discounts/output.js";
 import { announceBilling } from "../events.js";
 import { productLine, type OrderLine } from "../orders/lines.js";
-import type { OrderRow } from "../orders/orders.sql.js";
-import { placePaidOrder, type OrderDraft } from "../orders/service.js";
+import { findOrder, type OrderRow } from "../orders/orders.sql.js";
+import { placePaidOrder, voidOrder, type OrderDraft } from "../orders/service.js";
 import type { PriceRow } from "../products/prices.js";
 import { productsJson, productWithPartsJson } from "../products/output.js";
 import { pricesWithIds, products, type ProductRow } from "../products/products.sql.js";
@@ -107,6 +107,7 @@ export function startSubscription(
     dunning_attempts: 0,
     next_action_at: periodEnd,
     leased_until: null,
+    charge_order_id: null,
     pending_prorations: [],
     custom_field_data: checkout.custom_field_data,
     metadata: checkout.metadata,
@@ -177,8 +178,12 @@ export async function revoke(
   comment = subscription.customer_cancellation_comment,
 ): Promise<SubscriptionRow> {
   const alreadyCanceled = subscription.canceled_at !== null;
+  // A plan change's order not charged yet never will be.
+  const uncharged = subscription.charge_order_id ? await findOrder(unit.db, subscription.charge_order_id) : undefined;
+  if (uncharged?.status === "pending") await voidOrder(unit, uncharged);
   const ended = await updateSubscription(unit.db, subscription.id, {
     status: "canceled",
+    charge_order_id: null,
     canceled_at: subscription.canceled_at ?? endedAt,
     ends_at: endedAt,
     ended_at: endedAt,
