@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, notFound, type Endpoint, type Knex } from "@tollgate/kit";
 import { findSellerBySlug } from "../organizations/organizations.sql.js";
 import { sellerSummaryJson } from "../organizations/output.js";
-import { productWithPartsJson, publicProductJson } from "../products/output.js";
+import { productJson, publicProductJson } from "../products/output.js";
 import { productsWithParts, publicProductIds } from "../products/products.sql.js";
 import { CustomerOrganizationData } from "./schemas.js";
 
@@ -19,7 +19,7 @@ export function portalOrganizationEndpoints({ db, config }: { db: Knex; config: 
         const seller = await findSellerBySlug(db, params.slug);
         if (!seller) throw notFound("Organization");
         const shown = (await productsWithParts(db, await publicProductIds(db, seller.id))).map((product) => {
-          const shown = publicProductJson(productWithPartsJson(product, config.PUBLIC_URL));
+          const shown = publicProductJson(productJson(product, config.PUBLIC_URL));
           return { ...shown, prices: shown.prices.filter((price) => !price.is_archived) };
         });
         return { organization: sellerSummaryJson(seller), products: shown };

@@ -3,7 +3,8 @@ import { benefitJson } from "../benefits/output.js";
 import { subscriberProperties } from "../benefits/properties.js";
 import type { CustomerRow } from "../customers/customers.sql.js";
 import type { OrderJson } from "../orders/output.js";
-import { publicProductJson, type ProductJson } from "../products/output.js";
+import { productJson, publicProductJson, type ProductJson } from "../products/output.js";
+import type { ProductWithParts } from "../products/products.sql.js";
 import type { shownSubscriptions } from "../subscriptions/service.js";
 
 type SubscriptionJson = Awaited<ReturnType<typeof shownSubscriptions>>[number];
@@ -17,9 +18,9 @@ const portalProductJson = <Organization>(product: ProductJson, organization: Org
  * An order as its customer sees it (Polar's CustomerOrder): without what is the seller's own — their
  * metadata, fees, discount bookkeeping, form answers and customer record.
  */
-export function customerOrderJson<Organization>(order: OrderJson, product: ProductJson | undefined, organization: Organization) {
+export function customerOrderJson<Organization>(order: OrderJson, product: ProductWithParts | undefined, organization: Organization, publicUrl: string) {
   const { metadata: _metadata, custom_field_data: _fields, customer: _customer, discount: _discount, platform_fee_amount: _fee, platform_fee_currency: _feeCurrency, subscription, ...shown } = order;
-  return { ...shown, subscription: subscription ? withoutMetadata(subscription) : null, product: product ? portalProductJson(product, organization) : null, next_payment_attempt_at: null };
+  return { ...shown, subscription: subscription ? withoutMetadata(subscription) : null, product: product ? portalProductJson(productJson(product, publicUrl), organization) : null, next_payment_attempt_at: null };
 }
 
 /** A subscription as its customer sees it (Polar's CustomerSubscription), without what is the seller's own. */

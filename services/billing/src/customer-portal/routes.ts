@@ -3,8 +3,8 @@ import { defineEndpoint, HttpError, pageJson, paging, queryFlag, sorting, type E
 import { liveDownloadableGrants } from "../benefits/benefits.sql.js";
 import { uploadedFilesWithIds } from "../files/files.sql.js";
 import { fileJson } from "../files/output.js";
-import { findCustomersLicenseKey, pageOfCustomersLicenseKeys } from "../license-keys/license-keys.sql.js";
-import { licenseKeysJson, licenseKeyWithActivationsJson } from "../license-keys/output.js";
+import { findCustomersLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, pageOfCustomersLicenseKeys } from "../license-keys/license-keys.sql.js";
+import { licenseKeyJson, licenseKeyWithActivationsJson } from "../license-keys/output.js";
 import type { FileStorage } from "../files/storage.js";
 import { LicenseKeyList, LicenseKeyWithActivations } from "../license-keys/schemas.js";
 import { findCustomersOrder, pageOfCustomersOrders } from "../orders/orders.sql.js";
@@ -120,11 +120,11 @@ export function customerPortalEndpoints(desk: PortalDesk & { storage: FileStorag
       { method: "GET", query: z.object({ ...paging, benefit_id: z.string().optional() }), response: LicenseKeyList, summary: "List the customer's license keys", tag: TAG },
       async ({ query, identity }) => {
         const { rows, total } = await pageOfCustomersLicenseKeys(db, customerOf(identity).customer_id, query.benefit_id, query);
-        return pageJson(await licenseKeysJson(db, rows), total, query.limit);
+        return pageJson((await licenseKeysWithCustomers(db, rows)).map(licenseKeyJson), total, query.limit);
       },
     ),
     defineEndpoint("/v1/customer-portal/license-keys/:id", { method: "GET", params: z.object({ id: z.string() }), response: LicenseKeyWithActivations, summary: "Get one of the customer's license keys", tag: TAG }, async ({ params, identity }) =>
-      licenseKeyWithActivationsJson(db, mine(await findCustomersLicenseKey(db, params.id, customerOf(identity).customer_id), "License key")),
+      licenseKeyWithActivationsJson(await licenseKeyWithActivations(db, mine(await findCustomersLicenseKey(db, params.id, customerOf(identity).customer_id), "License key"))),
     ),
   ];
 }

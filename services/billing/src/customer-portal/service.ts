@@ -8,8 +8,7 @@ import { findSeller } from "../organizations/organizations.sql.js";
 import { sellerJson } from "../organizations/output.js";
 import { savePaymentMethod } from "../payments/payments.sql.js";
 import type { PaymentProcessor } from "../payments/processor.js";
-import { productsJson } from "../products/output.js";
-import { products } from "../products/products.sql.js";
+import { productsWithParts } from "../products/products.sql.js";
 import { changeWhenNotRenewing, shownSubscriptions, type SubscriptionConfig } from "../subscriptions/service.js";
 import { findCustomersSubscription, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
@@ -31,11 +30,9 @@ export async function customerOrders({ db, config }: Pick<PortalDesk, "db" | "co
   const [organization, shown, bought] = await Promise.all([
     portalOrganization(db, organizationId),
     shownOrders(db, rows),
-    products(db)
-      .whereIn("id", rows.flatMap((order) => (order.product_id ? [order.product_id] : [])))
-      .then((found) => productsJson(db, found, config.PUBLIC_URL)),
+    productsWithParts(db, rows.flatMap((order) => (order.product_id ? [order.product_id] : []))),
   ]);
-  return shown.map((order) => customerOrderJson(order, bought.find((candidate) => candidate.id === order.product_id), organization));
+  return shown.map((order) => customerOrderJson(order, bought.find((candidate) => candidate.id === order.product_id), organization, config.PUBLIC_URL));
 }
 
 /** The customer's subscriptions as they see them. */
