@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth, type Session } from "./api/auth-client";
-import { organizationsQuery } from "./shell";
+import { organizationsQuery } from "./organizations/queries";
 import { Button } from "./ui/components";
 
 /** The header's menus for a signed-in person, loaded apart from the shell (see Shell). */

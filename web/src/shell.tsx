@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Link, Navigate, Outlet, useNavigate } from "@tanstack/react-router";
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag, useIntl } from "react-intl";
-import { authClient, orThrow, viaAuth, type Session } from "./api/auth-client";
+import { authClient, viaAuth, type Session } from "./api/auth-client";
 import { describeError, type ApiError } from "./api/client";
 import { LanguageSwitcher } from "./i18n/switcher";
 import { Alert, Button, Loading } from "./ui/components";
@@ -28,10 +28,6 @@ const messages = defineMessages({
 /** Whether this build carries the development mailbox screen (not in production images). */
 export const HAS_DEV_MAILBOX = import.meta.env.VITE_DEV_MAILBOX !== "false";
 
-export const organizationsQuery = {
-  queryKey: ["organizations"],
-  queryFn: () => orThrow(viaAuth(() => authClient.organization.list())),
-};
 
 // The signed-in menus load with a session: the sign-in page does without their menu library.
 const OrganizationSwitcher = lazy(() => import("./shell-menus").then((menus) => ({ default: menus.OrganizationSwitcher })));
