@@ -42,11 +42,11 @@ describe("message catalogs", () => {
 });
 
 describe("choice of language", () => {
-  it("takes the address's, then the page's, the person's, the user's, the browser's, then English", () => {
+  it("takes the address's, then the page's, the signed-in user's, this browser's stored one, the browser's languages, then English", () => {
     expect(chooseLocale({ query: "en-XA", page: "de", stored: "fr" })).toBe("en-XA");
-    expect(chooseLocale({ query: "xx", page: "de-AT", stored: "fr" })).toBe("de");
-    expect(chooseLocale({ stored: "fr", user: "pl", browser: ["tr"] })).toBe("fr");
-    expect(chooseLocale({ user: "pl", browser: ["tr"] })).toBe("pl");
+    expect(chooseLocale({ query: "xx", page: "de-AT", user: "pl", stored: "fr" })).toBe("de");
+    expect(chooseLocale({ stored: "fr", user: "pl", browser: ["tr"] })).toBe("pl");
+    expect(chooseLocale({ stored: "fr", user: null, browser: ["tr"] })).toBe("fr");
     expect(chooseLocale({ browser: ["nl-NL", "uk-UA", "ru"] })).toBe("uk");
     expect(chooseLocale({ browser: ["nl", "ja"] })).toBe("en");
   });

@@ -4,6 +4,7 @@ import { defineMessage, defineMessages, FormattedMessage, useIntl, type MessageT
 import { authClient } from "../api/auth-client";
 import { organizationsQuery, RequireSession } from "../shell";
 import { Alert, EmptyState, Loading, Page } from "../ui/components";
+import { LanguageCard } from "./language-card";
 import { EmailCard, PasswordCard, ProfileCard } from "./profile-cards";
 import { DeleteAccountCard, LinkedAccountsCard, SessionsCard } from "./session-cards";
 
@@ -33,6 +34,7 @@ export function AccountScreen() {
             <ProfileCard session={session} />
             <EmailCard session={session} />
             <PasswordCard session={session} />
+            <LanguageCard session={session} />
             <SessionsCard session={session} />
             <LinkedAccountsCard />
             <DeleteAccountCard />
