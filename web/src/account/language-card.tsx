@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import type { Session } from "../api/auth-client";
+import type { ApiResult } from "../api/client";
 import { isLocale, LOCALE_NAMES, LOCALES } from "../i18n/index";
 import { useLocaleControl } from "../i18n/provider";
 import { Button, Card, Field } from "../ui/components";
-import { outcomeOf, OutcomeAlert, type Outcome } from "./outcome";
+import { outcomeOf, OutcomeAlert } from "./outcome";
 
 const messages = defineMessages({
   title: { id: "account.language.title", defaultMessage: "Language" },
@@ -20,13 +21,14 @@ export function LanguageCard({ session }: { session: Session }) {
   const { choose } = useLocaleControl();
   const [chosen, setChosen] = useState(session.user.locale ?? "");
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  // The save's result, put in words when shown: saving may change the language the words are in.
+  const [saved, setSaved] = useState<ApiResult<unknown> | null>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     const result = await choose(isLocale(chosen) ? chosen : null);
     setBusy(false);
-    if (result) setOutcome(outcomeOf(result, formatMessage(messages.saved)));
+    setSaved(result);
   };
   return (
     <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
@@ -43,7 +45,7 @@ export function LanguageCard({ session }: { session: Session }) {
             </select>
           )}
         </Field>
-        <OutcomeAlert outcome={outcome} />
+        <OutcomeAlert outcome={saved && outcomeOf(saved, formatMessage(messages.saved))} />
         <Button type="submit" busy={busy}>
           {formatMessage(messages.submit)}
         </Button>
