@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestService } from "@tollgate/kit/testing";
 import { organizationService } from "../../organization/src/service.js";
 import { linkTo, startSmtpCatcher, type SmtpCatcher } from "../../../test/stacks/smtp-catcher.js";
-import { startAuthStack, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
+import { ROOT_ADMIN, signInRootAdmin, startAuthStack, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
 
 const password = "correct horse battery staple";
 
 let smtp: SmtpCatcher;
-/** Signed in at sign-up, with the real organization service for invitations. */
+/** Signed in at sign-up, with the real organization service for invitations, and ROOT_ADMIN a platform admin. */
 let open: AuthStack;
 /** Verification required: sign-up mails a link instead of signing in. */
 let strict: AuthStack;
@@ -15,7 +15,7 @@ let strict: AuthStack;
 beforeAll(async () => {
   smtp = await startSmtpCatcher();
   [open, strict] = await Promise.all([
-    startAuthStack({ SMTP_URL: smtp.url }, {}, { organization: (environment) => startTestService(organizationService, environment) }),
+    startAuthStack({ SMTP_URL: smtp.url, ADMIN_USER_IDS: ROOT_ADMIN.id }, {}, { organization: (environment) => startTestService(organizationService, environment) }),
     startAuthStack({ SMTP_URL: smtp.url, REQUIRE_EMAIL_VERIFICATION: "true" }),
   ]);
 });
@@ -64,6 +64,19 @@ describe("the user's language with better-auth's client", () => {
 
     const signUp = await open.browser().client.signUp.email({ name: "X", email: "x@languages.example", password, locale: "en-US" });
     expect(signUp.error).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
+  });
+});
+
+describe("the user's language for an admin", () => {
+  it("is set when creating or changing a user, and listed with them", async () => {
+    const root = await signInRootAdmin(open);
+    const created = await root.client.admin.createUser({ email: "farid@languages.example", password, name: "Farid", data: { locale: "tr" } });
+    expect(created.data?.user).toMatchObject({ email: "farid@languages.example", locale: "tr" });
+    const userId = created.data?.user.id ?? "";
+    expect((await root.client.admin.updateUser({ userId, data: { locale: "uk" } })).data).toMatchObject({ id: userId, locale: "uk" });
+    expect((await root.client.admin.updateUser({ userId, data: { locale: "Ukrainian" } })).error).toMatchObject({ status: 400, code: "VALIDATION_ERROR" });
+    const listed = await root.client.admin.listUsers({ query: { searchField: "email", searchValue: "farid@languages.example" } });
+    expect(listed.data?.users).toEqual([expect.objectContaining({ id: userId, locale: "uk" })]);
   });
 });
 

@@ -9,8 +9,11 @@ export interface Recipient {
   locale: Locale;
 }
 
+/** The mails that carry a link into the account, valid for a while. */
+export type AccountLinkKind = "verifyEmail" | "changeEmail" | "resetPassword" | "deleteAccount";
+
 /** The mails with one call to action: each has a subject, a lead, an action and a footnote in every catalog. */
-type ActionMailKind = "verifyEmail" | "changeEmail" | "resetPassword" | "deleteAccount" | "invitation" | "webhookDisabled";
+type ActionMailKind = AccountLinkKind | "invitation" | "webhookDisabled";
 type MailValues = Parameters<typeof translate>[2];
 
 /** One call to action in the recipient's language, as plain text and as simple HTML that every mail client renders. */
@@ -28,9 +31,6 @@ function actionMail(to: Recipient, kind: ActionMailKind, url: string, values?: M
 
 /** Hours a link stays valid, as the mails state it. */
 const hoursOf = (seconds: number) => Math.round(seconds / 3600);
-
-/** The mails that carry a link into the account, valid for a while. */
-export type AccountLinkKind = "verifyEmail" | "changeEmail" | "resetPassword" | "deleteAccount";
 
 export const accountLinkMail = (kind: AccountLinkKind, to: Recipient, url: string, validSeconds: number) => actionMail(to, kind, url, { hours: hoursOf(validSeconds) });
 
