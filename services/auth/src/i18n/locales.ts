@@ -12,12 +12,9 @@ export const LocaleTag = z.enum(LOCALES).meta({ description: "One of the product
 /** The product's language for a BCP 47 tag, by its language part ("de-AT" is German); none for the rest. */
 const localeOf = (tag: string) => LOCALES.find((locale) => locale === tag.trim().toLowerCase().split(/[-_]/)[0]);
 
-/**
- * The best of the product's languages the request's Accept-Language asks for (by quality, then
- * order), else English.
- */
-export function requestLocale(req: Pick<Request, "get">): Locale {
-  const ranges = (req.get("accept-language") ?? "")
+/** The best of the product's languages an Accept-Language header asks for (by quality, then order), else English. */
+export function acceptedLocale(acceptLanguage: string | undefined): Locale {
+  const ranges = (acceptLanguage ?? "")
     .split(",")
     .map((range, index) => {
       const [tag = "", ...parameters] = range.split(";");
@@ -33,5 +30,8 @@ export function requestLocale(req: Pick<Request, "get">): Locale {
   return DEFAULT_LOCALE;
 }
 
+/** The language a request asks for with Accept-Language. */
+export const requestLocale = (req: Request): Locale => acceptedLocale(req.get("accept-language"));
+
 /** A person's language: the one they saved, else the one their request asks for. */
-export const preferredLocale = (user: { locale: Locale | null } | undefined, req: Pick<Request, "get">): Locale => user?.locale ?? requestLocale(req);
+export const preferredLocale = (user: { locale: Locale | null } | undefined, req: Request): Locale => user?.locale ?? requestLocale(req);
