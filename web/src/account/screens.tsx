@@ -5,6 +5,7 @@ import { authClient } from "../api/auth-client";
 import { organizationsQuery } from "../organizations/queries";
 import { RequireSession } from "../shell";
 import { Alert, EmptyState, Loading, Page } from "../ui/components";
+import { LanguageCard } from "./language-card";
 import { EmailCard, PasswordCard, ProfileCard } from "./profile-cards";
 import { DeleteAccountCard, LinkedAccountsCard, SessionsCard } from "./session-cards";
 
@@ -34,6 +35,7 @@ export function AccountScreen() {
             <ProfileCard session={session} />
             <EmailCard session={session} />
             <PasswordCard session={session} />
+            <LanguageCard session={session} />
             <SessionsCard session={session} />
             <LinkedAccountsCard />
             <DeleteAccountCard />
