@@ -50,6 +50,12 @@ const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", component: lazyRouteComponent(() => import("./portal/screens"), "CustomerPortalScreen"), validateSearch: textSearch("customer_session_token") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/purchases", component: lazyRouteComponent(() => import("./portal/purchases-screen"), "PurchasesScreen") }),
 ];
+// The seller's space: its screens share a layout that knows the organization and what the person may change there.
+const sellerSpace = createRoute({ getParentRoute: () => rootRoute, path: "/$slug", component: lazyRouteComponent(() => import("./seller/space"), "SellerSpaceScreen") });
+const sellerRoutes = [
+  createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products-screen"), "ProductsScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/new-product-screen"), "NewProductScreen") }),
+];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({
   getParentRoute: () => rootRoute,
@@ -58,7 +64,7 @@ const mailbox = createRoute({
   component: import.meta.env.VITE_DEV_MAILBOX !== "false" ? lazyRouteComponent(() => import("./dev/mailbox"), "MailboxScreen") : NotFound,
 });
 
-export const router = createRouter({ routeTree: rootRoute.addChildren([...routes, mailbox]) });
+export const router = createRouter({ routeTree: rootRoute.addChildren([...routes, sellerSpace.addChildren(sellerRoutes), mailbox]) });
 
 declare module "@tanstack/react-router" {
   interface Register {

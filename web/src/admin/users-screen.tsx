@@ -1,9 +1,9 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
+import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
 import * as Dialog from "@radix-ui/react-dialog";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { authClient, orThrow, viaAuth } from "../api/auth-client";
@@ -12,6 +12,8 @@ import { createUserForm } from "../forms/schemas";
 import { longDate } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { Alert, Button, EmptyState, Field, Loading, Page } from "../ui/components";
+import { DataTable, Pager } from "../ui/data-table";
+import { useDebounced } from "../ui/use-debounced";
 
 const PAGE_SIZE = 20;
 
@@ -43,10 +45,6 @@ const messages = defineMessages({
   loading: { id: "admin.users.loading", defaultMessage: "Loading users…" },
   noMatch: { id: "admin.users.noMatch", defaultMessage: "No user matches." },
   noMatchHint: { id: "admin.users.noMatchHint", defaultMessage: "Change the search or filters, or create a user." },
-  pages: { id: "admin.users.pages", defaultMessage: "Pages" },
-  previous: { id: "admin.users.previous", defaultMessage: "Previous" },
-  pageOf: defineMessage<{ page: number; pages: number }>({ id: "admin.users.pageOf", defaultMessage: "Page {page, number} of {pages, number}" }),
-  next: { id: "admin.users.next", defaultMessage: "Next" },
 });
 
 interface UserQuery {
@@ -73,15 +71,6 @@ function listQuery({ search, status, role, sorting, page }: UserQuery) {
     ...(sort ? { sortBy: sort.id, sortDirection: sort.desc ? ("desc" as const) : ("asc" as const) } : {}),
     ...filter,
   };
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
 
 type ListedUser = {
@@ -237,50 +226,9 @@ function UsersTable() {
           <p>{formatMessage(messages.noMatchHint)}</p>
         </EmptyState>
       ) : (
-        <div className="table-wrap">
-          <table aria-busy={users.isFetching || undefined}>
-            <thead>
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((header) => {
-                    const sorted = header.column.getIsSorted();
-                    return (
-                      <th key={header.id} aria-sort={sorted === "asc" ? "ascending" : sorted === "desc" ? "descending" : undefined}>
-                        {header.column.getCanSort() ? (
-                          <button type="button" className="sort" onClick={header.column.getToggleSortingHandler()}>
-                            {flexRender(header.column.columnDef.header, header.getContext())}
-                            <span aria-hidden="true">{sorted === "asc" ? " ▲" : sorted === "desc" ? " ▼" : ""}</span>
-                          </button>
-                        ) : (
-                          flexRender(header.column.columnDef.header, header.getContext())
-                        )}
-                      </th>
-                    );
-                  })}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {table.getRowModel().rows.map((row) => (
-                <tr key={row.id}>
-                  {row.getVisibleCells().map((cell) => (
-                    <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable table={table} busy={users.isFetching} />
       )}
-      <nav className="pager" aria-label={formatMessage(messages.pages)}>
-        <Button variant="secondary" disabled={query.page === 0} onClick={() => setQuery({ ...query, page: query.page - 1 })}>
-          {formatMessage(messages.previous)}
-        </Button>
-        <span>{formatMessage(messages.pageOf, { page: query.page + 1, pages })}</span>
-        <Button variant="secondary" disabled={query.page + 1 >= pages} onClick={() => setQuery({ ...query, page: query.page + 1 })}>
-          {formatMessage(messages.next)}
-        </Button>
-      </nav>
+      <Pager page={query.page} pages={pages} onPage={(page) => setQuery({ ...query, page })} />
     </Page>
   );
 }

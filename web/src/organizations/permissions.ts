@@ -2,12 +2,12 @@ import { defineMessages } from "react-intl";
 import { t } from "../i18n/translate";
 
 /** What someone may do in an organization, by their role there (better-auth's default roles). */
-export type OrganizationAction = "update" | "delete" | "invite" | "cancel-invitation" | "change-role" | "remove-member" | "manage-teams";
+export type OrganizationAction = "update" | "delete" | "invite" | "cancel-invitation" | "change-role" | "remove-member" | "manage-teams" | "sell";
 
 /** A map, not an object: a role stored as "constructor" or "toString" must allow nothing rather than break the page. */
 const ALLOWED: ReadonlyMap<string, readonly OrganizationAction[]> = new Map([
-  ["owner", ["update", "delete", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams"]],
-  ["admin", ["update", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams"]],
+  ["owner", ["update", "delete", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams", "sell"]],
+  ["admin", ["update", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams", "sell"]],
   ["member", []],
 ]);
 
@@ -19,6 +19,7 @@ const WHO_MAY = defineMessages({
   "change-role": { id: "organizations.permission.changeRole", defaultMessage: "Only owners and admins can change roles." },
   "remove-member": { id: "organizations.permission.removeMember", defaultMessage: "Only owners and admins can remove members." },
   "manage-teams": { id: "organizations.permission.manageTeams", defaultMessage: "Only owners and admins can manage teams." },
+  sell: { id: "organizations.permission.sell", defaultMessage: "Only owners and admins can change what the organization sells." },
   owner: { id: "organizations.permission.owner", defaultMessage: "Only owners can change or remove an owner." },
 });
 

@@ -8,17 +8,15 @@ import { TestClockCard } from "../billing/test-clock";
 import { RequireSession } from "../shell";
 import { Alert, Button, Loading, Page } from "../ui/components";
 import { InvitationsCard, MembersCard } from "./members";
-import { useFullOrganization, useRoleName } from "./organization";
+import { WithOrganization } from "./loaded";
+import { useRoleName, type FullOrganization } from "./organization";
 import { SettingsCard } from "./settings";
 import { TeamsCard } from "./teams";
 
 const messages = defineMessages({
-  loading: { id: "organizations.page.loading", defaultMessage: "Loading the organization…" },
-  notFoundTitle: { id: "organizations.page.notFoundTitle", defaultMessage: "Organization not found" },
-  notFound: { id: "organizations.page.notFound", defaultMessage: "There is no organization at this address, or you are not a member." },
-  backHome: { id: "organizations.page.backHome", defaultMessage: "Back to your organizations" },
   yourRole: defineMessage<{ role: string }>({ id: "organizations.page.yourRole", defaultMessage: "Your role: {role}" }),
   noRole: { id: "organizations.page.noRole", defaultMessage: "none" },
+  sell: { id: "organizations.page.sell", defaultMessage: "Products and sales" },
   loadingInvitation: { id: "organizations.invitation.loading", defaultMessage: "Loading the invitation…" },
   invitation: { id: "organizations.invitation.title", defaultMessage: "Invitation" },
   confirmEmail: { id: "organizations.invitation.confirmEmail", defaultMessage: "Confirm your e-mail address to open this invitation." },
@@ -45,22 +43,23 @@ export function OrganizationScreen() {
 }
 
 function OrganizationPage({ slug, session }: { slug: string; session: Session }) {
+  return <WithOrganization slug={slug}>{(data) => <OrganizationCards data={data} session={session} />}</WithOrganization>;
+}
+
+function OrganizationCards({ data, session }: { data: FullOrganization; session: Session }) {
   const { formatMessage } = useIntl();
   const roleName = useRoleName();
-  const organization = useFullOrganization(slug);
-  if (organization.isPending) return <Loading message={messages.loading} />;
-  if (organization.error || !organization.data) {
-    return (
-      <Page title={formatMessage(messages.notFoundTitle)}>
-        <Alert tone="error">{organization.error?.message ?? formatMessage(messages.notFound)}</Alert>
-        <Link to="/">{formatMessage(messages.backHome)}</Link>
-      </Page>
-    );
-  }
-  const data = organization.data;
   const role = data.members.find((member) => member.userId === session.user.id)?.role;
   return (
-    <Page title={data.name} description={formatMessage(messages.yourRole, { role: role === undefined ? formatMessage(messages.noRole) : roleName(role) })}>
+    <Page
+      title={data.name}
+      description={formatMessage(messages.yourRole, { role: role === undefined ? formatMessage(messages.noRole) : roleName(role) })}
+      actions={
+        <Link className="button button-secondary" to="/$slug/products" params={{ slug: data.slug }}>
+          {formatMessage(messages.sell)}
+        </Link>
+      }
+    >
       <div className="stack">
         <MembersCard organization={data} role={role} session={session} />
         <InvitationsCard organization={data} role={role} />

@@ -1,6 +1,7 @@
 // How a purchase is shown wherever a buyer looks at it: in a seller's portal and among all their purchases.
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { longDate, money } from "../i18n/format";
+import { pricePerInterval } from "../ui/price-messages";
 import type { Listing, Order, Subscription } from "./api";
 
 const SUBSCRIPTION_STATUS = defineMessages({
@@ -22,11 +23,6 @@ const ORDER_STATUS = defineMessages({
 });
 
 const messages = defineMessages({
-  pricePerInterval: defineMessage<{ price: string; count: number; interval: string }>({
-    id: "portal.price.perInterval",
-    defaultMessage:
-      "{interval, select, day {{count, plural, one {{price} a day} other {{price} every # days}}} week {{count, plural, one {{price} a week} other {{price} every # weeks}}} month {{count, plural, one {{price} a month} other {{price} every # months}}} other {{count, plural, one {{price} a year} other {{price} every # years}}}}",
-  }),
   endedOn: defineMessage<{ date: string }>({ id: "portal.subscription.endedOn", defaultMessage: "Ended on {date}" }),
   endsOn: defineMessage<{ date: string }>({ id: "portal.subscription.endsOn", defaultMessage: "Ends on {date}" }),
   trialEndsOn: defineMessage<{ date: string }>({ id: "portal.subscription.trialEndsOn", defaultMessage: "Trial ends on {date}" }),
@@ -54,7 +50,7 @@ export function SubscriptionSummary({ subscription }: { subscription: Subscripti
   return (
     <div>
       <strong>{subscription.product.name}</strong>
-      <p>{formatMessage(messages.pricePerInterval, { price: money(amount, currency), count, interval })}</p>
+      <p>{formatMessage(pricePerInterval, { price: money(amount, currency), count, interval })}</p>
       <p className="muted">
         {formatMessage(SUBSCRIPTION_STATUS[subscription.status])}
         {next && ` · ${formatMessage(next.message, { date: longDate(next.date) })}`}

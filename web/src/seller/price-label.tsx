@@ -1,0 +1,33 @@
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { money } from "../i18n/format";
+import { pricePerInterval } from "../ui/price-messages";
+import type { Price, Product } from "./products-api";
+
+const messages = defineMessages({
+  free: { id: "seller.price.free", defaultMessage: "Free" },
+  custom: defineMessage<{ minimum: string }>({ id: "seller.price.custom", defaultMessage: "Pay what you want, from {minimum}" }),
+  metered: defineMessage<{ amount: string; meter: string }>({ id: "seller.price.metered", defaultMessage: "{amount} per unit of {meter}" }),
+  none: { id: "seller.price.none", defaultMessage: "No price" },
+});
+
+/** A product's prices in words, in the price's currency: "$19.00 / month", "Free". */
+export function PriceLabel({ product }: { product: Product }) {
+  const { formatMessage } = useIntl();
+  const describe = (price: Price) => {
+    switch (price.amount_type) {
+      case "fixed":
+        return money(price.price_amount, price.price_currency);
+      case "custom":
+        return formatMessage(messages.custom, { minimum: money(price.minimum_amount, price.price_currency) });
+      case "free":
+        return formatMessage(messages.free);
+      case "metered_unit":
+        return formatMessage(messages.metered, { amount: money(Number(price.unit_amount), price.price_currency), meter: price.meter.name });
+    }
+  };
+  const shown = product.prices.filter((price) => !price.is_archived).map(describe);
+  if (shown.length === 0) return <>{formatMessage(messages.none)}</>;
+  const price = shown.join(" + ");
+  if (!product.recurring_interval) return <>{price}</>;
+  return <>{formatMessage(pricePerInterval, { price, interval: product.recurring_interval, count: product.recurring_interval_count ?? 1 })}</>;
+}
