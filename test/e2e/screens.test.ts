@@ -1,0 +1,184 @@
+import path from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { ARTIFACTS, fillCheckout, grantAdmin, mailedLink, newPerson, openShop, organizationIdOf, screenshotFailure, signUp, startBrowsing, stopBrowsing, type Person, type ShopApi } from "./browser.js";
+import { bypassingCatalogs, layoutBreaks, untranslated, visibleTexts } from "./text-checks.js";
+
+/**
+ * Every screen of the app, visited three times: in the pseudo-locale (accented, 40 % longer) to find
+ * text that bypasses the catalogs and layouts that break, and at phone width in German and Russian,
+ * whose screenshots (web/test-artifacts/phone-de-*.png, phone-ru-*.png) are for people to look at.
+ */
+
+interface World {
+  admin: Person;
+  adminEmail: string;
+  invitee: Person;
+  slug: string;
+  invitationId: string;
+  inviteeId: string;
+  api: ShopApi;
+  productId: string;
+  paidSecret: string;
+  customerId: string;
+}
+let world: World;
+
+/** Who looks at a screen: nobody signed in, the admin who owns the organization, or the person invited to it. */
+type Viewer = "anonymous" | "admin" | "invitee";
+
+interface Screen {
+  name: string;
+  viewer: Viewer;
+  /** The address, made when the screen is visited (some need a fresh checkout or portal link). */
+  path: () => string | Promise<string>;
+  /** What to do once the page has loaded, to show a state of it (refusals, dialogs). */
+  act?: (page: Page) => Promise<void>;
+}
+
+/** Sends the page's form as it stands. */
+const send = (page: Page) => page.locator("form button[type=submit]").click();
+
+const SCREENS: Screen[] = [
+  { name: "sign-in", viewer: "anonymous", path: () => "/sign-in" },
+  { name: "sign-in-empty", viewer: "anonymous", path: () => "/sign-in", act: send },
+  {
+    name: "sign-in-refused",
+    viewer: "anonymous",
+    path: () => "/sign-in",
+    act: async (page) => {
+      await page.locator("input[autocomplete=username]").fill("nobody@example.com");
+      await page.locator("input[type=password]").fill("not the password");
+      await send(page);
+      await page.getByRole("alert").waitFor();
+    },
+  },
+  { name: "sign-up", viewer: "anonymous", path: () => "/sign-up" },
+  { name: "sign-up-empty", viewer: "anonymous", path: () => "/sign-up", act: send },
+  {
+    name: "sign-up-refused",
+    viewer: "anonymous",
+    path: () => "/sign-up",
+    act: async (page) => {
+      await page.locator("input[autocomplete=name]").fill("Ada Again");
+      await page.locator("input[type=email]").fill(world.adminEmail);
+      for (const field of await page.locator("input[type=password]").all()) await field.fill("correct horse battery staple");
+      await send(page);
+      await page.getByRole("alert").waitFor();
+    },
+  },
+  { name: "forgot-password", viewer: "anonymous", path: () => "/forgot-password" },
+  { name: "reset-password", viewer: "anonymous", path: () => "/reset-password?token=made-up" },
+  { name: "reset-password-expired", viewer: "anonymous", path: () => "/reset-password?error=INVALID_TOKEN" },
+  { name: "verified", viewer: "anonymous", path: () => "/verified" },
+  { name: "verified-expired", viewer: "anonymous", path: () => "/verified?error=TOKEN_EXPIRED" },
+  { name: "auth-error", viewer: "anonymous", path: () => "/auth-error?error=state_mismatch" },
+  { name: "start", viewer: "anonymous", path: () => "/" },
+  { name: "not-found", viewer: "anonymous", path: () => "/no/such/page" },
+  { name: "checkout", viewer: "anonymous", path: async () => `/checkout/${(await world.api<{ client_secret: string }>("/v1/checkouts/", { products: [world.productId] })).client_secret}` },
+  {
+    name: "checkout-declined",
+    viewer: "anonymous",
+    path: async () => `/checkout/${(await world.api<{ client_secret: string }>("/v1/checkouts/", { products: [world.productId] })).client_secret}`,
+    act: async (page) => {
+      await page.locator("input[type=email]").fill("declined@example.com");
+      await page.locator("input[autocomplete=country]").fill("GB");
+      await page.locator("input[autocomplete=cc-number]").fill("4000 0000 0000 0002");
+      await page.locator("input[autocomplete=cc-exp]").fill("12/40");
+      await page.locator("input[autocomplete=cc-csc]").fill("123");
+      await send(page);
+      await page.getByRole("alert").waitFor();
+    },
+  },
+  { name: "checkout-paid", viewer: "anonymous", path: () => `/checkout/${world.paidSecret}/confirmation` },
+  { name: "portal", viewer: "anonymous", path: async () => portalPath((await world.api<{ customer_portal_url: string }>("/v1/customer-sessions/", { customer_id: world.customerId })).customer_portal_url) },
+  { name: "portal-expired", viewer: "anonymous", path: () => `/${world.slug}/portal?customer_session_token=polar_cst_expired` },
+  { name: "portal-without-link", viewer: "anonymous", path: () => `/${world.slug}/portal` },
+  { name: "portal-no-seller", viewer: "anonymous", path: () => "/no-such-seller/portal" },
+  { name: "home", viewer: "admin", path: () => "/" },
+  { name: "account", viewer: "admin", path: () => "/account" },
+  { name: "organization-new", viewer: "admin", path: () => "/organizations/new" },
+  { name: "organization", viewer: "admin", path: () => `/organizations/${world.slug}` },
+  { name: "organization-not-found", viewer: "admin", path: () => "/organizations/no-such-organization" },
+  { name: "admin-users", viewer: "admin", path: () => "/admin/users" },
+  { name: "admin-user", viewer: "admin", path: () => `/admin/users/${world.inviteeId}` },
+  { name: "purchases", viewer: "admin", path: () => "/purchases" },
+  { name: "mailbox", viewer: "admin", path: () => "/dev/mailbox" },
+  { name: "invitation", viewer: "invitee", path: () => `/accept-invitation/${world.invitationId}` },
+];
+
+/** A customer portal link, on this site rather than the stack's PUBLIC_URL. */
+const portalPath = (link: string) => `${new URL(link).pathname}${new URL(link).search}`;
+
+beforeAll(async () => {
+  await startBrowsing();
+  const admin = await newPerson();
+  const stamp = Date.now();
+  await signUp(admin.page, "Ada Admin", `ada-${stamp}@example.com`);
+  expect(await grantAdmin(`ada-${stamp}@example.com`)).toBe(0);
+  const slug = `lighthouse-${stamp}`;
+  const { api } = await openShop(admin.page, "Lighthouse Books", slug, ["products:write", "checkouts:write", "customer_sessions:write"]);
+  const product = await api<{ id: string }>("/v1/products/", { name: "Field guide", prices: [{ amount_type: "fixed", price_amount: 1_900, price_currency: "eur" }] });
+  const paid = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [product.id] });
+  const buyer = await newPerson();
+  await buyer.page.goto(`/checkout/${paid.client_secret}`);
+  await fillCheckout(buyer.page, buyer.say, { email: `reader-${stamp}@example.com`, country: "DE", card: "4242 4242 4242 4242" });
+  await buyer.page.getByRole("button", { name: /^Pay / }).click();
+  await buyer.page.getByRole("heading", { name: buyer.say("checkout.thankYou") }).waitFor();
+  const { customer_id: customerId } = await api<{ customer_id: string }>(`/v1/checkouts/${paid.id}`);
+
+  const invitee = await newPerson();
+  const inviteeEmail = `grace-${stamp}@example.com`;
+  await signUp(invitee.page, "Grace Invitee", inviteeEmail);
+  await invitee.page.goto(await mailedLink(inviteeEmail, "/api/auth/verify-email"));
+  const invited = await admin.page.request.post("/api/auth/organization/invite-member", { headers: { origin: new URL(admin.page.url()).origin }, data: { email: inviteeEmail, role: "member", organizationId: await organizationIdOf(admin.page, slug) } });
+  const inviteeSession = (await (await invitee.page.request.get("/api/auth/get-session")).json()) as { user: { id: string } };
+  world = { admin, adminEmail: `ada-${stamp}@example.com`, invitee, slug, invitationId: ((await invited.json()) as { id: string }).id, inviteeId: inviteeSession.user.id, api, productId: product.id, paidSecret: paid.client_secret, customerId };
+}, 300_000);
+
+afterAll(stopBrowsing);
+
+/** Opens `screen` as its viewer would, in `locale`, and waits until nothing on it is still loading. */
+async function visit(screen: Screen, locale: string, viewport: { width: number; height: number }): Promise<Page> {
+  const viewer = screen.viewer === "anonymous" ? undefined : world[screen.viewer];
+  const { page } = await newPerson({ locale, viewport, signedInAs: viewer });
+  const address = await screen.path();
+  await page.goto(`${address}${address.includes("?") ? "&" : "?"}locale=${locale}`);
+  await page.locator("h1").first().waitFor();
+  await page.locator(".loading").first().waitFor({ state: "detached" });
+  await screen.act?.(page);
+  return page;
+}
+
+describe("every screen, in the pseudo-locale and at phone width", () => {
+  it("the pseudo-locale shows no text that bypasses the catalogs, and no layout breaks", { timeout: 300_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const allowed = [
+      /^[\d\s.,:;/()%$€+\-–—~[\]·…#]*$/u, // numbers, amounts, dates in digits, the padding's tail
+      /^\S+@\S+\.\S+$/, // e-mail addresses
+      /^(Tollgate|Ada Admin|Grace Invitee|Lighthouse Books|Field guide|lighthouse-\d+)$/, // the brand, and what people typed
+      /^(Русский|Українська|English|Español|Deutsch|Polski|Français|Türkçe|Pseudo \(en-XA\))$/, // each language by its own name
+    ];
+    const found: string[] = [];
+    for (const screen of SCREENS) {
+      const page = await visit(screen, "en-XA", { width: 1280, height: 800 });
+      found.push(...bypassingCatalogs(await visibleTexts(page), allowed).map((text) => `${screen.name}: text "${text}"`));
+      found.push(...(await layoutBreaks(page)).map((broken) => `${screen.name}: ${broken}`));
+      await page.context().close();
+    }
+    expect(found).toEqual([]);
+  });
+
+  it.each(["de", "ru"])("%s at phone width: nothing untranslated, nothing cut off, a screenshot of each screen", { timeout: 300_000 }, async (locale) => {
+    onTestFailed(screenshotFailure);
+    const found: string[] = [];
+    for (const screen of SCREENS) {
+      const page = await visit(screen, locale, { width: 390, height: 844 });
+      await page.screenshot({ path: path.join(ARTIFACTS, `phone-${locale}-${screen.name}.png`), fullPage: true });
+      found.push(...untranslated(await visibleTexts(page), locale).map((text) => `${screen.name}: text "${text}"`));
+      found.push(...(await layoutBreaks(page)).map((broken) => `${screen.name}: ${broken}`));
+      await page.context().close();
+    }
+    expect(found).toEqual([]);
+  });
+});
