@@ -38,11 +38,11 @@ function intlOf(locale: string): IntlShape {
   return intl;
 }
 
+/** The messages of a shipped language (the pseudo-locale has no catalog file to read them from). */
 export function sayIn(locale: string): Say {
-  const intl = intlOf(locale);
   return (id, values) => {
     if (!(id in english)) throw new Error(`no message ${id} in the English catalog`);
-    return intl.formatMessage({ id, defaultMessage: english[id] }, values);
+    return intlOf(locale).formatMessage({ id, defaultMessage: english[id] }, values);
   };
 }
 
@@ -195,7 +195,7 @@ export async function shopApi(page: Page, organizationId: string, scopes: string
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    expect(response.ok, `${path}: ${response.status}`).toBe(true);
+    expect(response.ok, `${path}: ${response.status} ${response.ok ? "" : await response.clone().text()}`).toBe(true);
     return (await response.json()) as Result;
   };
 }

@@ -12,7 +12,8 @@ const VISIBLE_TEXTS = `(() => {
   const texts = [];
   const shown = (element) => element.checkVisibility({ visibilityProperty: true }) || element.closest(".sr-only") !== null;
   for (const element of document.body.querySelectorAll("*")) {
-    if (element.closest("script, style, noscript") || !shown(element)) continue;
+    // translate="no" marks what is not the app's to translate: mail as it was sent, codes.
+    if (element.closest("script, style, noscript, [translate=no]") || !shown(element)) continue;
     const own = [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join("").trim();
     if (own) texts.push(own);
     for (const attribute of ["placeholder", "aria-label", "title", "alt"]) {
@@ -28,15 +29,20 @@ const LAYOUT_BREAKS = `(() => {
   const width = window.innerWidth;
   if (document.documentElement.scrollWidth > width) breaks.push("the page is " + document.documentElement.scrollWidth + "px wide in a " + width + "px window");
   const describe = (element) => element.tagName.toLowerCase() + (element.className && typeof element.className === "string" ? "." + element.className.trim().split(/\\s+/).join(".") : "") + ' "' + (element.innerText || element.value || "").trim().slice(0, 40) + '"';
+  // Elements that scroll sideways on purpose (code, wide tables) keep their content reachable.
+  const scrolls = (element) => ["auto", "scroll"].includes(getComputedStyle(element).overflowX);
+  const insideScroller = (element) => {
+    for (let parent = element.parentElement; parent; parent = parent.parentElement) if (scrolls(parent)) return true;
+    return false;
+  };
   for (const element of document.body.querySelectorAll("*")) {
     if (!element.checkVisibility({ visibilityProperty: true }) || element.closest(".sr-only, svg")) continue;
-    const style = getComputedStyle(element);
-    if (style.display === "inline" || element.clientWidth === 0) continue;
-    // Elements that scroll sideways on purpose (code, wide tables) keep their content reachable.
-    const scrolls = style.overflowX === "auto" || style.overflowX === "scroll";
-    if (!scrolls && element.scrollWidth > element.clientWidth + 1) breaks.push(describe(element) + " overflows: " + element.scrollWidth + "px of content in " + element.clientWidth + "px");
+    if (getComputedStyle(element).display === "inline" || element.clientWidth === 0) continue;
+    // A text field scrolls what was typed into it.
+    const field = element.matches("input, textarea, select");
+    if (!field && !scrolls(element) && element.scrollWidth > element.clientWidth + 1) breaks.push(describe(element) + " overflows: " + element.scrollWidth + "px of content in " + element.clientWidth + "px");
     const box = element.getBoundingClientRect();
-    if (box.right > width + 1 && !element.parentElement?.closest("*[style*=overflow], pre, .table-scroll")) breaks.push(describe(element) + " runs off the side: " + Math.round(box.right) + "px in " + width + "px");
+    if (box.right > width + 1 && !insideScroller(element)) breaks.push(describe(element) + " runs off the side: " + Math.round(box.right) + "px in " + width + "px");
   }
   return breaks;
 })()`;

@@ -32,7 +32,7 @@ describe("the web app, in a real browser against the whole stack", () => {
     await page.getByLabel("E-mail or username").fill("ada@example.com");
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("alert").filter({ hasText: "Invalid email or password" }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "The e-mail address or password is wrong." }).waitFor();
     await signIn(page, "ada@example.com");
     await page.getByRole("heading", { name: "Your organizations" }).waitFor();
 
@@ -125,7 +125,7 @@ describe("the web app, in a real browser against the whole stack", () => {
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByLabel("Repeat the password").fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByRole("alert").filter({ hasText: "User already exists. Use another email." }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "An account with this e-mail address already exists." }).waitFor();
     expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Ada Again");
     // Nothing runs off the side of a phone.
     expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(375);
