@@ -66,3 +66,19 @@ export function messageForCode(code: string): MessageDescriptor | undefined {
   // better-auth names each refused permission (YOU_ARE_NOT_ALLOWED_TO_BAN_USERS, …); people need only know it is refused.
   return code.startsWith("YOU_ARE_NOT_ALLOWED_TO_") ? CODE_MESSAGES.NOT_ALLOWED : undefined;
 }
+
+const PAYMENT_ERRORS = defineMessages({
+  declined: { id: "api.paymentError.declined", defaultMessage: "Your card was declined." },
+  insufficientFunds: { id: "api.paymentError.insufficientFunds", defaultMessage: "Your card has insufficient funds." },
+  cardDetailsUsed: { id: "api.paymentError.cardDetailsUsed", defaultMessage: "The card details have expired or were already used; enter them again." },
+  notProcessed: { id: "api.paymentError.notProcessed", defaultMessage: "The payment could not be processed. Please try again later." },
+});
+
+/**
+ * Why a payment failed, in the reader's language. A checkout carries the processor's reason as its
+ * text alone (Polar's `payment_processor_metadata.payment_error`), so the processor's fixed texts are
+ * the keys; a reason the app does not know is shown as it came.
+ */
+const PAYMENT_ERROR_BY_TEXT = new Map<string, MessageDescriptor>(Object.values(PAYMENT_ERRORS).map((message) => [message.defaultMessage, message]));
+
+export const messageForPaymentError = (reason: string): MessageDescriptor | undefined => PAYMENT_ERROR_BY_TEXT.get(reason);
