@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { ARTIFACTS, fillCheckout, grantAdmin, mailedLink, newPerson, openShop, organizationIdOf, screenshotFailure, signUp, startBrowsing, stopBrowsing, type Person, type ShopApi } from "./browser.js";
+import { ARTIFACTS, fillCheckout, grantAdmin, mailedLink, newPerson, openShop, organizationIdOf, screenshotFailure, signUp, site, startBrowsing, stopBrowsing, type Person, type ShopApi } from "./browser.js";
 import { bypassingCatalogs, layoutBreaks, untranslated, visibleTexts } from "./text-checks.js";
 
 /**
@@ -36,8 +36,23 @@ interface Screen {
   act?: (page: Page) => Promise<void>;
 }
 
+/** An open checkout of the seller's product, at its hosted page. */
+const freshCheckout = async () => `/checkout/${(await world.api<{ client_secret: string }>("/v1/checkouts/", { products: [world.productId] })).client_secret}`;
+
+/** A new customer portal link for the reader, on this site rather than the stack's PUBLIC_URL. */
+async function freshPortal(): Promise<string> {
+  const link = new URL((await world.api<{ customer_portal_url: string }>("/v1/customer-sessions/", { customer_id: world.customerId })).customer_portal_url);
+  return `${link.pathname}${link.search}`;
+}
+
 /** Sends the page's form as it stands. */
 const send = (page: Page) => page.locator("form button[type=submit]").click();
+
+/** Opens the page's first (or last) dialog, as its button would. */
+const openDialog = (which: "first" | "last") => async (page: Page) => {
+  await page.locator('[aria-haspopup="dialog"]')[which]().click();
+  await page.getByRole("dialog").waitFor();
+};
 
 const SCREENS: Screen[] = [
   { name: "sign-in", viewer: "anonymous", path: () => "/sign-in" },
@@ -75,11 +90,11 @@ const SCREENS: Screen[] = [
   { name: "auth-error", viewer: "anonymous", path: () => "/auth-error?error=state_mismatch" },
   { name: "start", viewer: "anonymous", path: () => "/" },
   { name: "not-found", viewer: "anonymous", path: () => "/no/such/page" },
-  { name: "checkout", viewer: "anonymous", path: async () => `/checkout/${(await world.api<{ client_secret: string }>("/v1/checkouts/", { products: [world.productId] })).client_secret}` },
+  { name: "checkout", viewer: "anonymous", path: freshCheckout },
   {
     name: "checkout-declined",
     viewer: "anonymous",
-    path: async () => `/checkout/${(await world.api<{ client_secret: string }>("/v1/checkouts/", { products: [world.productId] })).client_secret}`,
+    path: freshCheckout,
     act: async (page) => {
       await page.locator("input[type=email]").fill("declined@example.com");
       await page.locator("input[autocomplete=country]").fill("GB");
@@ -90,25 +105,33 @@ const SCREENS: Screen[] = [
       await page.getByRole("alert").waitFor();
     },
   },
+  { name: "checkout-empty", viewer: "anonymous", path: freshCheckout, act: send },
   { name: "checkout-paid", viewer: "anonymous", path: () => `/checkout/${world.paidSecret}/confirmation` },
-  { name: "portal", viewer: "anonymous", path: async () => portalPath((await world.api<{ customer_portal_url: string }>("/v1/customer-sessions/", { customer_id: world.customerId })).customer_portal_url) },
+  { name: "portal", viewer: "anonymous", path: freshPortal },
+  {
+    name: "portal-cancel",
+    viewer: "anonymous",
+    path: freshPortal,
+    act: openDialog("first"),
+  },
   { name: "portal-expired", viewer: "anonymous", path: () => `/${world.slug}/portal?customer_session_token=polar_cst_expired` },
   { name: "portal-without-link", viewer: "anonymous", path: () => `/${world.slug}/portal` },
   { name: "portal-no-seller", viewer: "anonymous", path: () => "/no-such-seller/portal" },
   { name: "home", viewer: "admin", path: () => "/" },
   { name: "account", viewer: "admin", path: () => "/account" },
+  { name: "account-delete", viewer: "admin", path: () => "/account", act: openDialog("last") },
   { name: "organization-new", viewer: "admin", path: () => "/organizations/new" },
   { name: "organization", viewer: "admin", path: () => `/organizations/${world.slug}` },
+  { name: "organization-delete", viewer: "admin", path: () => `/organizations/${world.slug}`, act: openDialog("last") },
   { name: "organization-not-found", viewer: "admin", path: () => "/organizations/no-such-organization" },
   { name: "admin-users", viewer: "admin", path: () => "/admin/users" },
+  { name: "admin-create-user", viewer: "admin", path: () => "/admin/users", act: openDialog("first") },
   { name: "admin-user", viewer: "admin", path: () => `/admin/users/${world.inviteeId}` },
   { name: "purchases", viewer: "admin", path: () => "/purchases" },
   { name: "mailbox", viewer: "admin", path: () => "/dev/mailbox" },
   { name: "invitation", viewer: "invitee", path: () => `/accept-invitation/${world.invitationId}` },
 ];
 
-/** A customer portal link, on this site rather than the stack's PUBLIC_URL. */
-const portalPath = (link: string) => `${new URL(link).pathname}${new URL(link).search}`;
 
 beforeAll(async () => {
   await startBrowsing();
@@ -119,13 +142,19 @@ beforeAll(async () => {
   const slug = `lighthouse-${stamp}`;
   const { api } = await openShop(admin.page, "Lighthouse Books", slug, ["products:write", "checkouts:write", "customer_sessions:write"]);
   const product = await api<{ id: string }>("/v1/products/", { name: "Field guide", prices: [{ amount_type: "fixed", price_amount: 1_900, price_currency: "usd" }] });
-  const paid = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [product.id] });
+  const magazine = await api<{ id: string }>("/v1/products/", { name: "Tide tables", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 400, price_currency: "usd" }] });
+  // A reader buys both, so the portal shows an order and a subscription.
   const buyer = await newPerson();
-  await buyer.page.goto(`/checkout/${paid.client_secret}`);
-  await fillCheckout(buyer.page, buyer.say, { email: `reader-${stamp}@example.com`, country: "DE", card: "4242 4242 4242 4242" });
-  await buyer.page.getByRole("button", { name: /^Pay / }).click();
-  await buyer.page.getByRole("heading", { name: buyer.say("checkout.thankYou") }).waitFor();
-  const { customer_id: customerId } = await api<{ customer_id: string }>(`/v1/checkouts/${paid.id}`);
+  const paid: { id: string; client_secret: string }[] = [];
+  for (const bought of [magazine, product]) {
+    const checkout = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [bought.id] });
+    await buyer.page.goto(`/checkout/${checkout.client_secret}`);
+    await fillCheckout(buyer.page, buyer.say, { email: `reader-${stamp}@example.com`, country: "DE", card: "4242 4242 4242 4242" });
+    await buyer.page.getByRole("button", { name: /^Pay / }).click();
+    await buyer.page.getByRole("heading", { name: buyer.say("checkout.thankYou") }).waitFor();
+    paid.push(checkout);
+  }
+  const { customer_id: customerId } = await api<{ customer_id: string }>(`/v1/checkouts/${paid[0]?.id}`);
 
   const invitee = await newPerson();
   const inviteeEmail = `grace-${stamp}@example.com`;
@@ -134,9 +163,9 @@ beforeAll(async () => {
   await invitee.page.getByRole("button", { name: invitee.say("shell.verification.send") }).click();
   await invitee.page.getByText(invitee.say("shell.verification.sent", { email: inviteeEmail })).waitFor();
   await invitee.page.goto(await mailedLink(inviteeEmail, "/api/auth/verify-email"));
-  const invited = await admin.page.request.post("/api/auth/organization/invite-member", { headers: { origin: new URL(admin.page.url()).origin }, data: { email: inviteeEmail, role: "member", organizationId: await organizationIdOf(admin.page, slug) } });
+  const invited = await admin.page.request.post("/api/auth/organization/invite-member", { headers: { origin: site }, data: { email: inviteeEmail, role: "member", organizationId: await organizationIdOf(admin.page, slug) } });
   const inviteeSession = (await (await invitee.page.request.get("/api/auth/get-session")).json()) as { user: { id: string } };
-  world = { admin, adminEmail: `ada-${stamp}@example.com`, invitee, slug, invitationId: ((await invited.json()) as { id: string }).id, inviteeId: inviteeSession.user.id, api, productId: product.id, paidSecret: paid.client_secret, customerId };
+  world = { admin, adminEmail: `ada-${stamp}@example.com`, invitee, slug, invitationId: ((await invited.json()) as { id: string }).id, inviteeId: inviteeSession.user.id, api, productId: product.id, paidSecret: paid[1]?.client_secret ?? "", customerId };
 }, 300_000);
 
 afterAll(stopBrowsing);
@@ -159,7 +188,7 @@ describe("every screen, in the pseudo-locale and at phone width", () => {
     const allowed = [
       /^[\d\s.,:;/()%$€+\-–—~[\]·…#▾▼▲×]*$/u, // numbers, amounts, the padding's tail, glyphs
       /^\S+@\S+\.\S+$/, // e-mail addresses
-      /^(Tollgate|Operator|Ada Admin|Grace Invitee|Lighthouse Books|Field guide|lighthouse-\d+)( ▾)?$/, // the brand, and what people typed (a menu's ▾ after it)
+      /^(Tollgate|Operator|Ada Admin|Grace Invitee|Lighthouse Books|Field guide|Tide tables|lighthouse-\d+)( ▾)?$/, // the brand, and what people typed (a menu's ▾ after it)
       /^\p{L}+ \d{1,2}, \d{4}( at \d{1,2}:\d{2}\s[AP]M)?$/u, // dates, which Intl writes (in English for the pseudo-locale)
       /^(Русский|Українська|English|Español|Deutsch|Polski|Français|Türkçe|Pseudo \(en-XA\))$/, // each language by its own name
     ];

@@ -54,7 +54,7 @@ const routes = [
   // A checkout's default success_url: the same page, which thanks the buyer once the checkout has succeeded.
   createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret/confirmation", component: CheckoutScreen }),
   // A customer session's customer_portal_url: `{PUBLIC_URL}/{organization slug}/portal?customer_session_token=…`.
-  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", component: CustomerPortalScreen, validateSearch: z.object({ customer_session_token: optional }) }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", component: CustomerPortalScreen, validateSearch: z.object({ customer_session_token: optional, locale: optional }) }),
   createRoute({ getParentRoute: () => rootRoute, path: "/purchases", component: PurchasesScreen }),
 ];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
