@@ -15,6 +15,8 @@ interface World {
   adminEmail: string;
   invitee: Person;
   slug: string;
+  /** An organization the invitee is a plain member of. */
+  memberSlug: string;
   invitationId: string;
   inviteeId: string;
   api: ShopApi;
@@ -129,6 +131,17 @@ const SCREENS: Screen[] = [
   { name: "admin-user", viewer: "admin", path: () => `/admin/users/${world.inviteeId}` },
   { name: "purchases", viewer: "admin", path: () => "/purchases" },
   { name: "mailbox", viewer: "admin", path: () => "/dev/mailbox" },
+  { name: "organization-as-member", viewer: "invitee", path: () => `/organizations/${world.memberSlug}` },
+  {
+    name: "verification-sent",
+    viewer: "admin",
+    path: () => "/",
+    act: async (page) => {
+      // Once the link is sent, the banner says so in place of its button.
+      await page.locator(".banner button").click();
+      await page.locator(".banner button").waitFor({ state: "detached" });
+    },
+  },
   { name: "invitation", viewer: "invitee", path: () => `/accept-invitation/${world.invitationId}` },
 ];
 
@@ -164,8 +177,14 @@ beforeAll(async () => {
   await invitee.page.getByText(invitee.say("shell.verification.sent", { email: inviteeEmail })).waitFor();
   await invitee.page.goto(await mailedLink(inviteeEmail, "/api/auth/verify-email"));
   const invited = await admin.page.request.post("/api/auth/organization/invite-member", { headers: { origin: site }, data: { email: inviteeEmail, role: "member", organizationId: await organizationIdOf(admin.page, slug) } });
+  // And is a member of another of Ada's organizations, to see it as a member does.
+  const memberSlug = `harbour-${stamp}`;
+  const harbour = await admin.page.request.post("/api/auth/organization/create", { headers: { origin: site }, data: { name: "Harbour Maps", slug: memberSlug } });
+  const toHarbour = await admin.page.request.post("/api/auth/organization/invite-member", { headers: { origin: site }, data: { email: inviteeEmail, role: "member", organizationId: ((await harbour.json()) as { id: string }).id } });
+  const accepted = await invitee.page.request.post("/api/auth/organization/accept-invitation", { headers: { origin: site }, data: { invitationId: ((await toHarbour.json()) as { id: string }).id } });
+  expect(accepted.status()).toBe(200);
   const inviteeSession = (await (await invitee.page.request.get("/api/auth/get-session")).json()) as { user: { id: string } };
-  world = { admin, adminEmail: `ada-${stamp}@example.com`, invitee, slug, invitationId: ((await invited.json()) as { id: string }).id, inviteeId: inviteeSession.user.id, api, productId: product.id, paidSecret: paid[1]?.client_secret ?? "", customerId };
+  world = { admin, adminEmail: `ada-${stamp}@example.com`, invitee, slug, memberSlug, invitationId: ((await invited.json()) as { id: string }).id, inviteeId: inviteeSession.user.id, api, productId: product.id, paidSecret: paid[1]?.client_secret ?? "", customerId };
 }, 300_000);
 
 afterAll(stopBrowsing);
@@ -182,36 +201,45 @@ async function visit(screen: Screen, locale: string, viewport: { width: number; 
   return page;
 }
 
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * Visits every screen in `locale` at `viewport`; returns what `wrongTexts` finds in each screen's
+ * texts and every layout break, keeping a screenshot of each when `screenshots` is given.
+ */
+async function sweep(locale: string, viewport: typeof PHONE, wrongTexts: (texts: string[]) => string[], screenshots?: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const screen of SCREENS) {
+    const page = await visit(screen, locale, viewport);
+    if (screenshots) await page.screenshot({ path: path.join(ARTIFACTS, `${screenshots}-${screen.name}.png`), fullPage: true });
+    found.push(...wrongTexts(await visibleTexts(page)).map((text) => `${screen.name}: text "${text}"`));
+    found.push(...(await layoutBreaks(page)).map((broken) => `${screen.name}: ${broken}`));
+    await page.context().close();
+  }
+  return found;
+}
+
+/** Text on a pseudo-locale page that may have no pseudo accents, because no catalog made it. */
+const NOT_FROM_CATALOGS = [
+  /^[\d\s.,:;/()%$€+\-–—~[\]·…#▾▼▲×]*$/u, // numbers, amounts, the padding's tail, glyphs
+  /^\S+@\S+\.\S+$/, // e-mail addresses
+  /^(Tollgate|Operator|Ada Admin|Grace Invitee|Lighthouse Books|Harbour Maps|Field guide|Tide tables|(lighthouse|harbour)-\d+)( ▾)?$/, // the brand, and what people typed (a menu's ▾ after it)
+  /^\p{L}+ \d{1,2}, \d{4}( at \d{1,2}:\d{2}\s[AP]M)?$/u, // dates, which Intl writes (in English for the pseudo-locale)
+  /^(Русский|Українська|English|Español|Deutsch|Polski|Français|Türkçe|Pseudo \(en-XA\))$/, // each language by its own name
+];
+
 describe("every screen, in the pseudo-locale and at phone width", () => {
-  it("the pseudo-locale shows no text that bypasses the catalogs, and no layout breaks", { timeout: 300_000 }, async () => {
+  it.each([
+    ["a desktop", DESKTOP],
+    ["a phone", PHONE],
+  ])("the pseudo-locale on %s shows no text that bypasses the catalogs, and no layout breaks", { timeout: 300_000 }, async (_, viewport) => {
     onTestFailed(screenshotFailure);
-    const allowed = [
-      /^[\d\s.,:;/()%$€+\-–—~[\]·…#▾▼▲×]*$/u, // numbers, amounts, the padding's tail, glyphs
-      /^\S+@\S+\.\S+$/, // e-mail addresses
-      /^(Tollgate|Operator|Ada Admin|Grace Invitee|Lighthouse Books|Field guide|Tide tables|lighthouse-\d+)( ▾)?$/, // the brand, and what people typed (a menu's ▾ after it)
-      /^\p{L}+ \d{1,2}, \d{4}( at \d{1,2}:\d{2}\s[AP]M)?$/u, // dates, which Intl writes (in English for the pseudo-locale)
-      /^(Русский|Українська|English|Español|Deutsch|Polski|Français|Türkçe|Pseudo \(en-XA\))$/, // each language by its own name
-    ];
-    const found: string[] = [];
-    for (const screen of SCREENS) {
-      const page = await visit(screen, "en-XA", { width: 1280, height: 800 });
-      found.push(...bypassingCatalogs(await visibleTexts(page), allowed).map((text) => `${screen.name}: text "${text}"`));
-      found.push(...(await layoutBreaks(page)).map((broken) => `${screen.name}: ${broken}`));
-      await page.context().close();
-    }
-    expect(found).toEqual([]);
+    expect(await sweep("en-XA", viewport, (texts) => bypassingCatalogs(texts, NOT_FROM_CATALOGS))).toEqual([]);
   });
 
   it.each(["de", "ru"])("%s at phone width: nothing untranslated, nothing cut off, a screenshot of each screen", { timeout: 300_000 }, async (locale) => {
     onTestFailed(screenshotFailure);
-    const found: string[] = [];
-    for (const screen of SCREENS) {
-      const page = await visit(screen, locale, { width: 390, height: 844 });
-      await page.screenshot({ path: path.join(ARTIFACTS, `phone-${locale}-${screen.name}.png`), fullPage: true });
-      found.push(...untranslated(await visibleTexts(page), locale).map((text) => `${screen.name}: text "${text}"`));
-      found.push(...(await layoutBreaks(page)).map((broken) => `${screen.name}: ${broken}`));
-      await page.context().close();
-    }
-    expect(found).toEqual([]);
+    expect(await sweep(locale, PHONE, (texts) => untranslated(texts, locale), `phone-${locale}`)).toEqual([]);
   });
 });
