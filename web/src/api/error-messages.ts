@@ -1,4 +1,5 @@
 import { defineMessages, type MessageDescriptor } from "react-intl";
+import { t } from "../i18n/translate";
 
 /**
  * What the API's error codes mean to the person reading them, in their language. The codes are
@@ -67,18 +68,23 @@ export function messageForCode(code: string): MessageDescriptor | undefined {
   return code.startsWith("YOU_ARE_NOT_ALLOWED_TO_") ? CODE_MESSAGES.NOT_ALLOWED : undefined;
 }
 
-const PAYMENT_ERRORS = defineMessages({
+const PROCESSOR_MESSAGES = defineMessages({
   declined: { id: "api.paymentError.declined", defaultMessage: "Your card was declined." },
   insufficientFunds: { id: "api.paymentError.insufficientFunds", defaultMessage: "Your card has insufficient funds." },
   cardDetailsUsed: { id: "api.paymentError.cardDetailsUsed", defaultMessage: "The card details have expired or were already used; enter them again." },
   notProcessed: { id: "api.paymentError.notProcessed", defaultMessage: "The payment could not be processed. Please try again later." },
+  notATestCard: { id: "api.paymentError.notATestCard", defaultMessage: "This is the sandbox: use one of the test cards listed in the README (4242 4242 4242 4242 succeeds)" },
+  cardExpired: { id: "api.paymentError.cardExpired", defaultMessage: "The card has expired" },
 });
 
-/**
- * Why a payment failed, in the reader's language. A checkout carries the processor's reason as its
- * text alone (Polar's `payment_processor_metadata.payment_error`), so the processor's fixed texts are
- * the keys; a reason the app does not know is shown as it came.
- */
-const PAYMENT_ERROR_BY_TEXT = new Map<string, MessageDescriptor>(Object.values(PAYMENT_ERRORS).map((message) => [message.defaultMessage, message]));
+const PROCESSOR_MESSAGE_BY_TEXT = new Map<string, MessageDescriptor>(Object.values(PROCESSOR_MESSAGES).map((message) => [message.defaultMessage, message]));
 
-export const messageForPaymentError = (reason: string): MessageDescriptor | undefined => PAYMENT_ERROR_BY_TEXT.get(reason);
+/**
+ * A payment processor's text in the reader's language. The processor gives its reasons as text
+ * alone (a checkout's `payment_processor_metadata.payment_error`, a refused card's 422 `msg`), so its
+ * fixed texts are the keys; a text the app does not know is shown as it came.
+ */
+export function processorText(text: string): string {
+  const known = PROCESSOR_MESSAGE_BY_TEXT.get(text);
+  return known ? t(known) : text;
+}

@@ -6,12 +6,11 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl, type MessageTag } from "react-intl";
 import type { z } from "zod";
 import { describeError, request, type ApiError } from "../api/client";
-import { messageForPaymentError } from "../api/error-messages";
+import { processorText } from "../api/error-messages";
 import { placeRefusals } from "../forms/refusals";
 import { checkoutForm, STATE_COUNTRIES, type CheckoutForm } from "../forms/schemas";
 import { money } from "../i18n/format";
 import { usePageLocale } from "../i18n/provider";
-import { t } from "../i18n/translate";
 import { Alert, Button, Field, Loading, Page } from "../ui/components";
 
 const messages = defineMessages({
@@ -87,8 +86,7 @@ const FIELD_OF: Record<string, FieldName> = {
 /** Why the checkout's last payment failed, in the reader's language when the reason is a known one. */
 function paymentErrorOf(checkout: PublicCheckout): string | undefined {
   const reason = checkout.payment_processor_metadata.payment_error;
-  const known = reason === undefined ? undefined : messageForPaymentError(reason);
-  return known ? t(known) : reason;
+  return reason === undefined ? undefined : processorText(reason);
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
