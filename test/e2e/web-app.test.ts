@@ -1,127 +1,9 @@
-import { spawn } from "node:child_process";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { watch } from "@tollgate/kit/testing";
-import { repository, startTollgate, type RunningTollgate } from "../stacks/tollgate.js";
+import { ARTIFACTS, checkScreen, grantAdmin, mailedLink, newPerson, fillCheckout, openMailbox, openShop, password, screenshotFailure, signIn, signUp, site, startBrowsing, stopBrowsing } from "./browser.js";
 
-/** Debian's chromium; the test installs nothing itself (.ci/run does). */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const ARTIFACTS = path.join(repository, "web", "test-artifacts");
-const password = "correct horse battery staple";
-
-let tollgate: RunningTollgate;
-let browser: Browser;
-/** The site's public address: cookie-carrying requests must come from it. */
-let site: string;
-/** A platform admin's page: only admins may read the development mailbox. */
-let operator: Page;
-
-beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  [tollgate, browser] = await Promise.all([
-    startTollgate({ RATE_LIMIT_ENABLED: "false", DEV_MAILBOX: "true" }),
-    chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],
-    }),
-  ]);
-  site = `http://localhost:${new URL(tollgate.url).port}`;
-  ({ page: operator } = await newPerson());
-  await signUp(operator, "Operator", "operator@example.com");
-  expect(await grantAdmin("operator@example.com")).toBe(0);
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await tollgate?.stop();
-});
-
-/** No serious or critical accessibility violation on the screen as it stands; a screenshot of it kept. */
-async function checkScreen(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(serious.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`), name).toEqual([]);
-}
-
-/** Every page the test opened, for a screenshot of each if the test fails. */
-const opened: Page[] = [];
-
-async function newPerson(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL: site });
-  const page = await context.newPage();
-  opened.push(page);
-  return { context, page };
-}
-
-/** What each open page showed when a test failed. */
-async function screenshotFailure(): Promise<void> {
-  for (const [index, page] of opened.entries()) {
-    if (!page.isClosed()) await page.screenshot({ path: path.join(ARTIFACTS, `failure-${index + 1}.png`), fullPage: true }).catch(() => undefined);
-  }
-}
-
-async function signUp(page: Page, name: string, email: string): Promise<void> {
-  await page.goto("/sign-up");
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByLabel("E-mail", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByLabel("Repeat the password").fill(password);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByRole("heading", { name: "Your organizations" }).waitFor();
-}
-
-async function signIn(page: Page, identifier: string): Promise<void> {
-  await page.goto("/sign-in");
-  await page.getByLabel("E-mail or username").fill(identifier);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-/** The newest link in the development mailbox to `to` whose path starts with `pathPrefix`, as the page shows the operator. */
-async function mailedLink(to: string, pathPrefix: string): Promise<string> {
-  await operator.goto("/dev/mailbox");
-  const mail = operator.locator("li.mail", { hasText: `to ${to}`, has: operator.locator(`a[href^="${pathPrefix}"]`) }).first();
-  await mail.waitFor();
-  const href = await mail.locator(`a[href^="${pathPrefix}"]`).first().getAttribute("href");
-  if (!href) throw new Error(`no ${pathPrefix} link in the mail to ${to}`);
-  return href;
-}
-
-function grantAdmin(email: string): Promise<number | null> {
-  const cli = watch(spawn("npm", ["run", "admin", "--", "grant", email], { cwd: repository, env: { ...process.env, ...tollgate.environment.env, DATABASE_URL: tollgate.databaseUrl } }));
-  return cli.exited.then(({ code }) => code);
-}
-
-/**
- * A seller's shop: the signed-in person on `page` creates an organization, then an access token with
- * `scopes` for their backend; `api` calls /v1 with it (a POST when given a body).
- */
-async function openShop(page: Page, name: string, slug: string, scopes: string[]): Promise<{ organizationId: string; api: <Result>(path: string, body?: unknown) => Promise<Result> }> {
-  const headers = { origin: site };
-  const created = await page.request.post("/api/auth/organization/create", { headers, data: { name, slug } });
-  const organizationId = ((await created.json()) as { id: string }).id;
-  // Billing learns of the organization from the bus; until then it refuses a token for it.
-  let token = "";
-  for (let attempt = 0; attempt < 50 && !token; attempt++) {
-    const made = await page.request.post("/v1/organization-access-tokens/", { headers, data: { organization_id: organizationId, comment: "shop backend", scopes } });
-    if (made.status() === 201) token = ((await made.json()) as { token: string }).token;
-    else await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  const api = async <Result>(path: string, body?: unknown): Promise<Result> => {
-    const response = await fetch(`${tollgate.url}${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    expect(response.ok, `${path}: ${response.status}`).toBe(true);
-    return (await response.json()) as Result;
-  };
-  return { organizationId, api };
-}
+beforeAll(startBrowsing, 240_000);
+afterAll(stopBrowsing);
 
 describe("the web app, in a real browser against the whole stack", () => {
   it("takes people from sign-up to organizations, invitations, teams and admin", { timeout: 240_000 }, async () => {
@@ -137,7 +19,7 @@ describe("the web app, in a real browser against the whole stack", () => {
     await page.getByRole("button", { name: "Send verification link" }).click();
     await page.getByText("We sent a verification link to ada@example.com").waitFor();
     const verify = await mailedLink("ada@example.com", "/api/auth/verify-email");
-    await checkScreen(operator, "dev-mailbox");
+    await checkScreen(await openMailbox(), "dev-mailbox");
     await page.goto(verify);
     await page.getByRole("heading", { name: "Your address is verified" }).waitFor();
     await checkScreen(page, "verified");
@@ -150,7 +32,7 @@ describe("the web app, in a real browser against the whole stack", () => {
     await page.getByLabel("E-mail or username").fill("ada@example.com");
     await page.getByLabel("Password").fill("not the password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await page.getByRole("alert").filter({ hasText: "Invalid email or password" }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "The e-mail address or password is wrong." }).waitFor();
     await signIn(page, "ada@example.com");
     await page.getByRole("heading", { name: "Your organizations" }).waitFor();
 
@@ -236,15 +118,14 @@ describe("the web app, in a real browser against the whole stack", () => {
   });
 
   it("fits a phone-width screen and keeps what was typed when the server refuses", { timeout: 60_000 }, async () => {
-    const context = await browser.newContext({ baseURL: site, viewport: { width: 375, height: 740 } });
-    const page = await context.newPage();
+    const { context, page } = await newPerson({ viewport: { width: 375, height: 740 } });
     await page.goto("/sign-up");
     await page.getByLabel("Name", { exact: true }).fill("Ada Again");
     await page.getByLabel("E-mail", { exact: true }).fill("ada@example.com");
     await page.getByLabel("Password", { exact: true }).fill(password);
     await page.getByLabel("Repeat the password").fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
-    await page.getByRole("alert").filter({ hasText: "User already exists. Use another email." }).waitFor();
+    await page.getByRole("alert").filter({ hasText: "An account with this e-mail address already exists." }).waitFor();
     expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("Ada Again");
     // Nothing runs off the side of a phone.
     expect(Number(await page.evaluate("document.documentElement.scrollWidth"))).toBeLessThanOrEqual(375);
@@ -306,15 +187,10 @@ describe("the web app, in a real browser against the whole stack", () => {
     const product = await api<{ id: string }>("/v1/products/", { name: "Field guide", description: "Birds of the northern coast", prices: [{ amount_type: "fixed", price_amount: 1_500, price_currency: "usd" }] });
     const checkout = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [product.id] });
 
-    const { page } = await newPerson();
-    const expiry = `12/${String((new Date().getUTCFullYear() + 1) % 100).padStart(2, "0")}`;
+    const { page, say } = await newPerson();
     await page.goto(`/checkout/${checkout.client_secret}`);
     await page.getByRole("heading", { name: "Field guide from Sam's Shop" }).waitFor();
-    await page.getByLabel("E-mail").fill("reader@example.com");
-    await page.getByLabel("Country").fill("gb");
-    await page.getByLabel("Card number").fill("4000 0000 0000 0002");
-    await page.getByLabel("Expiry (MM/YY)").fill(expiry);
-    await page.getByLabel("CVC").fill("123");
+    await fillCheckout(page, say, { email: "reader@example.com", country: "gb", card: "4000 0000 0000 0002" });
     await page.getByRole("button", { name: "Pay $15.00" }).click();
     await page.getByRole("alert").filter({ hasText: "Your card was declined." }).waitFor();
     await checkScreen(page, "checkout-declined");
@@ -333,18 +209,13 @@ describe("the web app, in a real browser against the whole stack", () => {
     await page.goto(`/checkout/${free.client_secret}`);
     await page.getByRole("heading", { name: "Sample chapter from Sam's Shop" }).waitFor();
     expect(await page.getByLabel("Card number").count()).toBe(0);
-    await page.getByLabel("E-mail").fill("us-reader@example.com");
-    await page.getByLabel("Country").fill("US");
+    await fillCheckout(page, say, { email: "us-reader@example.com", country: "US" });
     await page.getByLabel("State or province").waitFor();
     await page.getByRole("button", { name: "Get it" }).click();
     await page.getByRole("heading", { name: "Thank you!" }).waitFor();
     const paidInUs = await api<{ client_secret: string }>("/v1/checkouts/", { products: [product.id] });
     await page.goto(`/checkout/${paidInUs.client_secret}`);
-    await page.getByLabel("E-mail").fill("us-reader@example.com");
-    await page.getByLabel("Country").fill("US");
-    await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-    await page.getByLabel("Expiry (MM/YY)").fill(expiry);
-    await page.getByLabel("CVC").fill("123");
+    await fillCheckout(page, say, { email: "us-reader@example.com", country: "US", card: "4242 4242 4242 4242" });
     await page.getByRole("button", { name: "Pay $15.00" }).click();
     await page.getByText("Enter the state or province").waitFor();
     await page.getByLabel("State or province").fill("NY");
@@ -375,19 +246,14 @@ describe("the web app, in a real browser against the whole stack", () => {
 
     // The buyer pays for both on the hosted checkout page.
     const buyer = await newPerson();
-    const { page } = buyer;
+    const { page, say } = buyer;
     const email = "portal-buyer@example.com";
-    const expiry = `12/${String((new Date().getUTCFullYear() + 1) % 100).padStart(2, "0")}`;
     const checkoutIds: string[] = [];
     for (const product of [editor, cloud]) {
       const checkout = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [product.id] });
       checkoutIds.push(checkout.id);
       await page.goto(`/checkout/${checkout.client_secret}`);
-      await page.getByLabel("E-mail").fill(email);
-      await page.getByLabel("Country").fill("DK");
-      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await page.getByLabel("Expiry (MM/YY)").fill(expiry);
-      await page.getByLabel("CVC").fill("123");
+      await fillCheckout(page, say, { email, country: "DK", card: "4242 4242 4242 4242" });
       await page.getByRole("button", { name: /^Pay / }).click();
       await page.getByRole("heading", { name: "Thank you!" }).waitFor();
     }

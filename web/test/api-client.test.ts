@@ -78,9 +78,11 @@ describe("the app's API client", () => {
     await expect(fetchWithRetry("http://127.0.0.1:1/nowhere", {}, { sleep, retry: { type: "linear", attempts: 0 } })).rejects.toThrow();
   });
 
-  it("says a failure in the API's own words where it gave them", () => {
-    expect(describeError({ status: 401, statusText: "Unauthorized", body: { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" } })).toBe("Invalid email or password");
-    expect(describeError({ status: 404, statusText: "Not Found", body: { error: "ResourceNotFound", detail: "Product not found" } })).toBe("Product not found");
+  it("says a failure in the reader's words for a code it knows, and in the API's own words for one it does not", () => {
+    expect(describeError({ status: 401, statusText: "Unauthorized", body: { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" } })).toBe("The e-mail address or password is wrong.");
+    expect(describeError({ status: 404, statusText: "Not Found", body: { error: "ResourceNotFound", detail: "Product not found" } })).toBe("This could not be found. It may have been removed.");
+    expect(describeError({ status: 400, statusText: "Bad Request", body: { code: "A_CODE_FROM_TOMORROW", message: "Something new happened" } })).toBe("Something new happened");
+    expect(describeError({ status: 404, statusText: "Not Found", body: { error: "SomethingElse", detail: "Product not found" } })).toBe("Product not found");
     expect(describeError({ status: 429, statusText: "Too Many Requests", body: null })).toBe("Too many attempts. Wait a moment and try again.");
     expect(describeError({ status: 500, statusText: "Internal Server Error", body: "oops" })).toBe("500 Internal Server Error");
     expect([0, 408, 429, 500, 503, 501, 404].map(isRetryable)).toEqual([true, true, true, true, true, false, false]);

@@ -12,6 +12,7 @@ import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { Alert, Button, Card, Field, Loading, Page } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
+import { roleNames } from "./roles";
 import { adminMessages } from "./users-screen";
 
 const messages = defineMessages({
@@ -101,7 +102,7 @@ function UserDetail({ userId }: { userId: string }) {
   return (
     <Page
       title={name}
-      description={formatMessage(messages.summary, { email: data.email, role: data.role ?? formatMessage(adminMessages.roleUser), banned: data.banned ? "yes" : "no" })}
+      description={formatMessage(messages.summary, { email: data.email, role: roleNames(data.role), banned: data.banned ? "yes" : "no" })}
       actions={<Link to="/admin/users">{formatMessage(messages.allUsers)}</Link>}
     >
       {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}

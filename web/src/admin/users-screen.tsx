@@ -11,6 +11,7 @@ import { describeError } from "../api/client";
 import { createUserForm } from "../forms/schemas";
 import { longDate } from "../i18n/format";
 import { RequireSession } from "../shell";
+import { roleMessages, roleNames } from "./roles";
 import { Alert, Button, EmptyState, Field, Loading, Page } from "../ui/components";
 import { DataTable, Pager } from "../ui/data-table";
 import { useDebounced } from "../ui/use-debounced";
@@ -22,8 +23,6 @@ export const adminMessages = defineMessages({
   email: { id: "admin.field.email", defaultMessage: "E-mail" },
   password: { id: "admin.field.password", defaultMessage: "Password" },
   role: { id: "admin.field.role", defaultMessage: "Role" },
-  roleUser: { id: "admin.role.user", defaultMessage: "user" },
-  roleAdmin: { id: "admin.role.admin", defaultMessage: "admin" },
   banned: { id: "admin.status.banned", defaultMessage: "Banned" },
   active: { id: "admin.status.active", defaultMessage: "Active" },
   cancel: { id: "admin.cancel", defaultMessage: "Cancel" },
@@ -94,7 +93,7 @@ const columns = [
     ),
   }),
   column.accessor("email", { header: () => <FormattedMessage {...adminMessages.email} /> }),
-  column.accessor("role", { header: () => <FormattedMessage {...adminMessages.role} />, cell: (info) => info.getValue() ?? <FormattedMessage {...adminMessages.roleUser} /> }),
+  column.accessor("role", { header: () => <FormattedMessage {...adminMessages.role} />, cell: (info) => roleNames(info.getValue()) }),
   column.accessor("banned", {
     header: () => <FormattedMessage {...messages.status} />,
     enableSorting: false,
@@ -148,8 +147,8 @@ function CreateUserDialog() {
             <Field label={formatMessage(adminMessages.role)}>
               {(ids) => (
                 <select {...ids} {...form.register("role")}>
-                  <option value="user">{formatMessage(adminMessages.roleUser)}</option>
-                  <option value="admin">{formatMessage(adminMessages.roleAdmin)}</option>
+                  <option value="user">{formatMessage(roleMessages.user)}</option>
+                  <option value="admin">{formatMessage(roleMessages.admin)}</option>
                 </select>
               )}
             </Field>

@@ -1,5 +1,6 @@
 import { defineMessages } from "react-intl";
 import { t } from "../i18n/translate";
+import { messageForCode } from "./error-messages";
 
 /**
  * The one way the app talks to the gateway. Every call resolves, never rejects: with the data, or
@@ -128,9 +129,15 @@ const messages = defineMessages({
   requestFailed: { id: "api.error.requestFailed", defaultMessage: "Request failed" },
 });
 
-/** A failure in words: the API's own message when it gave one (the API speaks English for now). */
+/**
+ * A failure in words, in the reader's language: what its code means when the app knows the code,
+ * else the API's own (English) message, else the status.
+ */
 export function describeError(error: ApiError): string {
   if (error.status === 0) return t(messages.unreachable);
+  const code = errorCode(error);
+  const known = code === undefined ? undefined : messageForCode(code);
+  if (known) return t(known);
   const body = error.body;
   if (body && typeof body === "object") {
     if ("message" in body && typeof body.message === "string" && body.message) return body.message;

@@ -39,7 +39,7 @@ export function AuthErrorScreen() {
       {search.error_description && <p className="muted">{formatMessage(messages.providerSaid, { description: search.error_description })}</p>}
       {search.error && (
         <p className="muted">
-          <FormattedMessage {...messages.errorCode} values={{ errorCode: search.error, code: (chunks) => <code>{chunks}</code> }} />
+          <FormattedMessage {...messages.errorCode} values={{ errorCode: search.error, code: (chunks) => <code translate="no">{chunks}</code> }} />
         </p>
       )}
     </AuthCard>

@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl, type MessageTag } from "react-intl";
 import type { z } from "zod";
 import { describeError, request, type ApiError } from "../api/client";
+import { processorText } from "../api/error-messages";
 import { placeRefusals } from "../forms/refusals";
 import { checkoutForm, STATE_COUNTRIES, type CheckoutForm } from "../forms/schemas";
 import { money } from "../i18n/format";
@@ -82,6 +83,12 @@ const FIELD_OF: Record<string, FieldName> = {
   cvc: "cvc",
 };
 
+/** Why the checkout's last payment failed, in the reader's language when the reason is a known one. */
+function paymentErrorOf(checkout: PublicCheckout): string | undefined {
+  const reason = checkout.payment_processor_metadata.payment_error;
+  return reason === undefined ? undefined : processorText(reason);
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The hosted checkout: `{PUBLIC_URL}/checkout/{client_secret}`, the `url` of every checkout. */
@@ -148,7 +155,7 @@ export function CheckoutScreen() {
           if (isWeb && (next.origin !== window.location.origin || !next.pathname.startsWith(window.location.pathname))) window.location.assign(next.toString());
           return;
         }
-        return setFailure(latest.data.payment_processor_metadata.payment_error ?? formatMessage(messages.paymentFailed));
+        return setFailure(paymentErrorOf(latest.data) ?? formatMessage(messages.paymentFailed));
       }
       await pause(500);
     }
@@ -221,7 +228,7 @@ export function CheckoutScreen() {
             </Field>
           </>
         )}
-        {(failure ?? shown.payment_processor_metadata.payment_error) && <Alert tone="error">{failure ?? shown.payment_processor_metadata.payment_error}</Alert>}
+        {(failure ?? paymentErrorOf(shown)) && <Alert tone="error">{failure ?? paymentErrorOf(shown)}</Alert>}
         <Button type="submit" busy={isSubmitting} className="wide">
           {shown.is_payment_form_required ? formatMessage(messages.pay, { amount }) : formatMessage(messages.getIt)}
         </Button>

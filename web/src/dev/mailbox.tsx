@@ -71,14 +71,14 @@ function Mailbox() {
         {mails.data?.map((mail) => (
           <li key={mail.id} className="mail">
             <p className="mail-head">
-              <strong>{mail.subject}</strong>
+              <strong translate="no">{mail.subject}</strong>
               <span className="muted">
                 {formatMessage(messages.sentTo, { to: mail.to, when: mail.sent_at ? longDateTime(mail.sent_at) : formatMessage(messages.queued) })}
               </span>
             </p>
-            <pre className="mail-text">{mail.text}</pre>
+            <pre className="mail-text" translate="no">{mail.text}</pre>
             {mail.links.length > 0 && (
-              <ul className="mail-links">
+              <ul className="mail-links" translate="no">
                 {mail.links.map((link) => (
                   <li key={link}>
                     <a href={onThisSite(link)}>{link}</a>

@@ -1,4 +1,5 @@
 import { describeError, type ApiError } from "../api/client";
+import { processorText } from "../api/error-messages";
 
 /**
  * Puts a refused request's messages next to their fields: each 422 issue's `loc` after "body", joined
@@ -11,8 +12,8 @@ export function placeRefusals<Name extends string>(error: ApiError, fieldOf: Rec
   const unplaced: string[] = [];
   for (const issue of detail as { loc: (string | number)[]; msg: string }[]) {
     const field = fieldOf[issue.loc.slice(1).join(".")];
-    if (field) setError(field, { message: issue.msg });
-    else unplaced.push(issue.msg);
+    if (field) setError(field, { message: processorText(issue.msg) });
+    else unplaced.push(processorText(issue.msg));
   }
   return unplaced.length > 0 ? unplaced.join(" ") : null;
 }

@@ -60,13 +60,14 @@ const CHANGEABLE = new Set<Subscription["status"]>(["active", "trialing", "past_
  * tab's storage, so it leaves the address bar (and with it history and Referer headers).
  */
 function usePortalToken(slug: string): string | null {
-  const { customer_session_token: fromLink } = useSearch({ from: "/$slug/portal" });
+  const { customer_session_token: fromLink, locale } = useSearch({ from: "/$slug/portal" });
   const navigate = useNavigate();
   useEffect(() => {
     if (!fromLink) return;
     storeToken(slug, fromLink);
-    void navigate({ to: "/$slug/portal", params: { slug }, search: {}, replace: true });
-  }, [fromLink, slug, navigate]);
+    // A language tried with `?locale=` stays while the token leaves.
+    void navigate({ to: "/$slug/portal", params: { slug }, search: locale ? { locale } : {}, replace: true });
+  }, [fromLink, locale, slug, navigate]);
   return fromLink ?? storedToken(slug);
 }
 

@@ -52,6 +52,8 @@ export const portalCustomerJson = (customer: CustomerRow) => ({
   oauth_accounts: {},
   default_payment_method_id: customer.default_payment_method_id,
   type: "individual",
+  // The language the seller chose for the customer (or their checkout's), which the portal speaks.
+  locale: customer.locale,
 });
 
 /** A grant as the portal shows it to its customer: the benefit as a subscriber sees it, with its seller. */

@@ -29,6 +29,7 @@ export const CustomerPortalCustomer = z
     oauth_accounts: z.strictObject({}),
     default_payment_method_id: z.string().nullable(),
     type: z.literal("individual"),
+    locale: z.string().nullable(),
   })
   .meta({ id: "CustomerPortalCustomer" });
 

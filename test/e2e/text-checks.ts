@@ -1,0 +1,86 @@
+import type { Page } from "playwright-core";
+import { catalogOf, english } from "./browser.js";
+
+/**
+ * What a screen shows people, read from the browser, and the checks over it: text left in English,
+ * text that bypassed the catalogs (the pseudo-locale), and layouts that break.
+ */
+
+// These run in the page: the test's own types know no DOM, so they are written as scripts.
+
+const VISIBLE_TEXTS = `(() => {
+  const texts = [];
+  const shown = (element) => element.checkVisibility({ visibilityProperty: true }) || element.closest(".sr-only") !== null;
+  for (const element of document.body.querySelectorAll("*")) {
+    // translate="no" marks what is not the app's to translate: mail as it was sent, codes.
+    if (element.closest("script, style, noscript, [translate=no]") || !shown(element)) continue;
+    const own = [...element.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join("").trim();
+    if (own) texts.push(own);
+    for (const attribute of ["placeholder", "aria-label", "title", "alt"]) {
+      const value = element.getAttribute(attribute)?.trim();
+      if (value) texts.push(value);
+    }
+  }
+  return texts;
+})()`;
+
+const LAYOUT_BREAKS = `(() => {
+  const breaks = [];
+  const width = window.innerWidth;
+  if (document.documentElement.scrollWidth > width) breaks.push("the page is " + document.documentElement.scrollWidth + "px wide in a " + width + "px window");
+  const describe = (element) => element.tagName.toLowerCase() + (element.className && typeof element.className === "string" ? "." + element.className.trim().split(/\\s+/).join(".") : "") + ' "' + (element.innerText || element.value || "").trim().slice(0, 40) + '"';
+  // Elements that scroll sideways on purpose (code, wide tables) keep their content reachable.
+  const scrolls = (element) => ["auto", "scroll"].includes(getComputedStyle(element).overflowX);
+  const insideScroller = (element) => {
+    for (let parent = element.parentElement; parent; parent = parent.parentElement) if (scrolls(parent)) return true;
+    return false;
+  };
+  for (const element of document.body.querySelectorAll("*")) {
+    if (!element.checkVisibility({ visibilityProperty: true }) || element.closest(".sr-only, svg")) continue;
+    if (getComputedStyle(element).display === "inline" || element.clientWidth === 0) continue;
+    // A text field scrolls what was typed into it.
+    const field = element.matches("input, textarea, select");
+    if (!field && !scrolls(element) && element.scrollWidth > element.clientWidth + 1) breaks.push(describe(element) + " overflows: " + element.scrollWidth + "px of content in " + element.clientWidth + "px");
+    const box = element.getBoundingClientRect();
+    if (box.right > width + 1 && !insideScroller(element)) breaks.push(describe(element) + " runs off the side: " + Math.round(box.right) + "px in " + width + "px");
+  }
+  return breaks;
+})()`;
+
+/** Every text a person reads on the page: visible text (and what only screen readers announce), placeholders, labels and titles. */
+export const visibleTexts = (page: Page): Promise<string[]> => page.evaluate<string[]>(VISIBLE_TEXTS);
+
+/** Elements whose content overflows or is cut off, and a page wider than its window. */
+export const layoutBreaks = (page: Page): Promise<string[]> => page.evaluate<string[]>(LAYOUT_BREAKS);
+
+/** A message with arguments as a pattern over the text it shows: literal parts kept, arguments any text. */
+function messagePattern(message: string): RegExp | undefined {
+  // Plurals, selects and tags show as several pieces, not one text.
+  if (/[{}]\s*\w+\s*,|<\w+>/.test(message)) return undefined;
+  const literals = message.split(/\{\s*\w+\s*\}/);
+  // A message of mostly arguments ("Link {provider}") would match other languages' text too.
+  if ((literals.join(" ").match(/\p{L}{3,}/gu) ?? []).length < 2) return undefined;
+  return new RegExp(`^${literals.map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join(".+")}$`, "s");
+}
+
+/**
+ * What a page in `locale` shows that it should not: English messages that the language's catalog
+ * words differently (text that bypassed the catalog), and raw message ids.
+ */
+export function untranslated(texts: string[], locale: string): string[] {
+  const catalog = catalogOf(locale);
+  const bypassed = Object.entries(english).filter(([id, message]) => catalog[id] !== message);
+  const exact = new Set(bypassed.map(([, message]) => message));
+  const patterns = bypassed.flatMap(([, message]) => messagePattern(message) ?? []);
+  return texts.filter((text) => exact.has(text) || text in english || patterns.some((pattern) => pattern.test(text)));
+}
+
+/** The pseudo-locale's letters: a text with none of them came from outside the catalogs. */
+const PSEUDO_LETTERS = /[àƀçđéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýžÀƁÇĐÉƑĜĤÎĴĶĻṀÑÖÞǪŔŠŢÛṼŴẊÝŽ]/u;
+
+/**
+ * Text no catalog message made, on a page in the pseudo-locale: every text without a pseudo accent
+ * that is not one of `allowed` (what people typed, names, addresses, numbers, dates).
+ */
+export const bypassingCatalogs = (texts: string[], allowed: RegExp[]): string[] =>
+  texts.filter((text) => !PSEUDO_LETTERS.test(text) && !allowed.some((pattern) => pattern.test(text)));
