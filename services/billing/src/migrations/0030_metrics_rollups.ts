@@ -1,0 +1,90 @@
+import type { Knex, Migration } from "@tollgate/kit";
+
+/** The rows a statement changed (a transition table, or the table itself), as what they add to (1) or take from (-1) their rollup rows. */
+type Changes = (rows: string, sign: 1 | -1) => string;
+
+/** What a paid order adds to its hour: one order, its net amount, and that less what was refunded of it. */
+const ORDER_COUNTS = `status in ('paid', 'refunded', 'partially_refunded')`;
+const orderChanges: Changes = (rows, sign) => `
+  select organization_id, date_trunc('hour', created_at) as hour, product_id, billing_reason,
+         ${sign} as orders,
+         ${sign} * (subtotal_amount - discount_amount) as revenue,
+         ${sign} * (subtotal_amount - discount_amount - (refunded_amount - refunded_tax_amount)) as net_revenue
+  from ${rows} where ${ORDER_COUNTS}`;
+
+/** What a checkout adds to its hour: one checkout, and one succeeded when it has. */
+const checkoutChanges: Changes = (rows, sign) => `
+  select organization_id, date_trunc('hour', created_at) as hour, product_id,
+         ${sign} as checkouts,
+         ${sign} * (status = 'succeeded')::int as succeeded_checkouts
+  from ${rows}`;
+
+/**
+ * Statement triggers that keep a rollup in step with its table: a statement's new rows are added and
+ * its old rows taken away, grouped by the rollup's key, in one upsert in key order, so that two
+ * writers lock the same rollup rows in the same order.
+ */
+async function rollUp(db: Knex, table: string, rollup: string, key: string[], measures: string[], changes: Changes) {
+  const columns = [...key, ...measures].join(", ");
+  const sums = `${key.join(", ")}, ${measures.map((measure) => `sum(${measure})`).join(", ")}`;
+  const from = (rows: [string, 1 | -1][]) => rows.map(([name, sign]) => changes(name, sign)).join(" union all ");
+  // A trigger with transition tables answers one event only: one each, with the rows it sees.
+  const events: [string, string, [string, 1 | -1][]][] = [
+    ["insert", "new table as new_rows", [["new_rows", 1]]],
+    ["update", "old table as old_rows new table as new_rows", [["new_rows", 1], ["old_rows", -1]]],
+    ["delete", "old table as old_rows", [["old_rows", -1]]],
+  ];
+  for (const [event, referencing, rows] of events) {
+    await db.raw(`
+      create function ${rollup}_after_${event}() returns trigger language plpgsql as $$
+      begin
+        insert into ${rollup} (${columns})
+        select ${sums} from (${from(rows)}) changes
+        group by ${key.join(", ")} order by ${key.join(", ")}
+        on conflict (${key.join(", ")}) do update set ${measures.map((measure) => `${measure} = ${rollup}.${measure} + excluded.${measure}`).join(", ")};
+        return null;
+      end $$`);
+    await db.raw(`create trigger ${rollup}_after_${event} after ${event} on ${table} referencing ${referencing} for each statement execute function ${rollup}_after_${event}()`);
+  }
+  // What the table already holds.
+  await db.raw(`insert into ${rollup} (${columns}) select ${sums} from (${from([[table, 1]])}) changes group by ${key.join(", ")}`);
+}
+
+/**
+ * The seller dashboard's figures (`GET /v1/metrics/`) over a year of daily buckets must come back in
+ * well under 100 ms for a seller with a million orders. Summing a million orders per request cannot
+ * (about half a second here), so orders and checkouts are rolled up by UTC hour, kept in step on every
+ * write by the database itself, whatever the code path (checkout, renewal, refund, void). An hour is
+ * the coarsest grain that still buckets correctly in every whole-hour timezone; a seller in a
+ * half-hour one is answered from the orders themselves.
+ */
+export const metricsRollups: Migration = {
+  async up(db) {
+    await db.schema.createTable("order_hours", (t) => {
+      t.text("organization_id").notNullable().references("id").inTable("organizations").onDelete("CASCADE");
+      t.timestamp("hour", { useTz: true }).notNullable();
+      t.text("product_id");
+      t.text("billing_reason").notNullable();
+      t.integer("orders").notNullable();
+      t.bigInteger("revenue").notNullable();
+      t.bigInteger("net_revenue").notNullable();
+    });
+    // An order without a product (none so far) still has its hour.
+    await db.raw("alter table order_hours add constraint order_hours_key unique nulls not distinct (organization_id, hour, product_id, billing_reason)");
+    await rollUp(db, "orders", "order_hours", ["organization_id", "hour", "product_id", "billing_reason"], ["orders", "revenue", "net_revenue"], orderChanges);
+
+    await db.schema.createTable("checkout_hours", (t) => {
+      t.text("organization_id").notNullable().references("id").inTable("organizations").onDelete("CASCADE");
+      t.timestamp("hour", { useTz: true }).notNullable();
+      t.text("product_id").notNullable();
+      t.integer("checkouts").notNullable();
+      t.integer("succeeded_checkouts").notNullable();
+      t.primary(["organization_id", "hour", "product_id"]);
+    });
+    await rollUp(db, "checkouts", "checkout_hours", ["organization_id", "hour", "product_id"], ["checkouts", "succeeded_checkouts"], checkoutChanges);
+
+    // Subscriptions are read per seller by when they started and ended; a customer's figures by customer.
+    await db.raw("create index subscriptions_spans on subscriptions (organization_id, started_at) include (product_id, customer_id, ended_at, ends_at, canceled_at, trial_end, amount, recurring_interval, recurring_interval_count, customer_cancellation_reason)");
+    await db.raw("create index checkouts_customer on checkouts (customer_id) where customer_id is not null");
+  },
+};
