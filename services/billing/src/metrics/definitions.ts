@@ -1,0 +1,108 @@
+import { CANCELLATION_REASONS } from "../subscriptions/subscriptions.sql.js";
+
+export type MetricType = "scalar" | "currency" | "currency_sub_cent" | "percentage";
+
+/** A period's figures by slug, and a metric's value in it. */
+export type Figures = Record<string, number>;
+
+/**
+ * How a metric's total over the range is had from its periods: flows add up, stocks and running sums
+ * are their last value, and ratios are taken again over the summed parts.
+ */
+type Total = { of: "sum" } | { of: "last" } | { of: "ratio"; numerator: string; denominator: string };
+
+export interface Metric {
+  slug: string;
+  display_name: string;
+  type: MetricType;
+  total: Total;
+  /** For a metric worked out from others in the same period; the rest come from SQL. */
+  derive?: (period: Figures) => number;
+}
+
+const SUM: Total = { of: "sum" };
+const LAST: Total = { of: "last" };
+const ratio = (numerator: string, denominator: string): Total => ({ of: "ratio", numerator, denominator });
+const perOrder = (revenue: string) => (period: Figures) => ((period.orders ?? 0) > 0 ? Math.ceil((period[revenue] ?? 0) / (period.orders ?? 1)) : 0);
+
+const canceledFor = (reason: (typeof CANCELLATION_REASONS)[number]): Metric => ({
+  slug: `canceled_subscriptions_${reason}`,
+  display_name: `Canceled Subscriptions - ${reason.split("_").map((word) => word[0]?.toUpperCase() + word.slice(1)).join(" ")}`,
+  type: "scalar",
+  total: SUM,
+});
+
+/**
+ * Polar's metrics that Tollgate's data answers truthfully, with Polar's slugs, names and types. Left
+ * out: seats (Tollgate has none), costs and everything built on them (cumulative costs, cost per user,
+ * active users by event, gross margin, cashflow, LTV: there is no event ingestion), churn rate and
+ * ARPU (not computed yet).
+ */
+export const METRICS: Metric[] = [
+  { slug: "orders", display_name: "Orders", type: "scalar", total: SUM },
+  { slug: "revenue", display_name: "Revenue", type: "currency", total: SUM },
+  { slug: "net_revenue", display_name: "Net Revenue", type: "currency", total: SUM },
+  { slug: "cumulative_revenue", display_name: "Cumulative Revenue", type: "currency", total: LAST },
+  { slug: "net_cumulative_revenue", display_name: "Net Cumulative Revenue", type: "currency", total: LAST },
+  { slug: "average_order_value", display_name: "Average Order Value", type: "currency", total: ratio("revenue", "orders"), derive: perOrder("revenue") },
+  { slug: "net_average_order_value", display_name: "Net Average Order Value", type: "currency", total: ratio("net_revenue", "orders"), derive: perOrder("net_revenue") },
+  { slug: "one_time_products", display_name: "One-Time Products", type: "scalar", total: SUM },
+  { slug: "one_time_products_revenue", display_name: "One-Time Products Revenue", type: "currency", total: SUM },
+  { slug: "one_time_products_net_revenue", display_name: "One-Time Products Net Revenue", type: "currency", total: SUM },
+  { slug: "new_subscriptions", display_name: "New Subscriptions", type: "scalar", total: SUM },
+  { slug: "new_subscriptions_revenue", display_name: "New Subscriptions Revenue", type: "currency", total: SUM },
+  { slug: "new_subscriptions_net_revenue", display_name: "New Subscriptions Net Revenue", type: "currency", total: SUM },
+  { slug: "renewed_subscriptions", display_name: "Renewed Subscriptions", type: "scalar", total: SUM },
+  { slug: "renewed_subscriptions_revenue", display_name: "Renewed Subscriptions Revenue", type: "currency", total: SUM },
+  { slug: "renewed_subscriptions_net_revenue", display_name: "Renewed Subscriptions Net Revenue", type: "currency", total: SUM },
+  { slug: "active_subscriptions", display_name: "Active Subscriptions", type: "scalar", total: LAST },
+  { slug: "committed_subscriptions", display_name: "Committed Subscriptions", type: "scalar", total: LAST },
+  { slug: "monthly_recurring_revenue", display_name: "Monthly Recurring Revenue", type: "currency", total: LAST },
+  { slug: "committed_monthly_recurring_revenue", display_name: "Committed Monthly Recurring Revenue", type: "currency", total: LAST },
+  { slug: "trial_monthly_recurring_revenue", display_name: "Trialing MRR Including Cancelations", type: "currency", total: LAST },
+  { slug: "trial_committed_monthly_recurring_revenue", display_name: "Trialing Monthly Recurring Revenue", type: "currency", total: LAST },
+  { slug: "annual_recurring_revenue", display_name: "Annual Recurring Revenue", type: "currency", total: LAST, derive: (period) => (period.monthly_recurring_revenue ?? 0) * 12 },
+  {
+    slug: "committed_annual_recurring_revenue",
+    display_name: "Committed Annual Recurring Revenue",
+    type: "currency",
+    total: LAST,
+    derive: (period) => (period.committed_monthly_recurring_revenue ?? 0) * 12,
+  },
+  { slug: "canceled_subscriptions", display_name: "Canceled Subscriptions", type: "scalar", total: SUM },
+  ...CANCELLATION_REASONS.map(canceledFor),
+  { slug: "churned_subscriptions", display_name: "Churned Subscriptions", type: "scalar", total: SUM },
+  { slug: "checkouts", display_name: "Checkouts", type: "scalar", total: SUM },
+  { slug: "succeeded_checkouts", display_name: "Succeeded Checkouts", type: "scalar", total: SUM },
+  {
+    slug: "checkouts_conversion",
+    display_name: "Checkouts Conversion Rate",
+    type: "percentage",
+    total: ratio("succeeded_checkouts", "checkouts"),
+    derive: (period) => ((period.checkouts ?? 0) > 0 ? (period.succeeded_checkouts ?? 0) / (period.checkouts ?? 1) : 0),
+  },
+];
+
+export const METRIC_SLUGS = METRICS.map((metric) => metric.slug);
+
+/** Polar's metrics that Tollgate cannot answer (see above): asked for, they are accepted and left out of the answer. */
+export const UNANSWERED_SLUGS = [
+  "average_revenue_per_user",
+  "churn_rate",
+  "seats_total",
+  "seats_claimed",
+  "seats_pending",
+  "seat_customers",
+  "new_seat_customers",
+  "churned_seat_customers",
+  "costs",
+  "cumulative_costs",
+  "cost_per_user",
+  "active_user_by_event",
+  "ltv",
+  "gross_margin",
+  "gross_margin_percentage",
+  "cashflow",
+  "average_seats_per_customer",
+  "seat_utilization_rate",
+];

@@ -1,0 +1,97 @@
+import { ValidationError, type Knex } from "@tollgate/kit";
+import { METRICS, UNANSWERED_SLUGS, type Figures, type Metric } from "./definitions.js";
+import { metricsRows, type MetricsRow, type TimeInterval } from "./metrics.sql.js";
+import type { MetricsQueryParameters } from "./schemas.js";
+
+/** Before Polar existed there is nothing to chart. */
+export const MIN_DATE = "2023-01-01";
+
+/** How many days a range may span for each interval, as Polar limits them: enough buckets to chart, never too many. */
+export const INTERVAL_DAYS: Record<TimeInterval, { min_days: number; max_days: number }> = {
+  hour: { min_days: 0, max_days: 7 },
+  day: { min_days: 0, max_days: 366 },
+  week: { min_days: 14, max_days: 7 * 53 },
+  month: { min_days: 60, max_days: 365 * 4 },
+  year: { min_days: 366, max_days: 365 * 10 },
+};
+
+const DAY_MS = 86_400_000;
+const daysBetween = (start: string, end: string) => (Date.parse(end) - Date.parse(start)) / DAY_MS;
+
+/** Polar's 422s: a slug it does not know, and a range too long for the interval. */
+function checkRequest(parameters: MetricsQueryParameters): void {
+  const known = new Set([...METRICS.map((metric) => metric.slug), ...UNANSWERED_SLUGS]);
+  const unknown = (parameters.metrics ?? []).filter((slug) => !known.has(slug));
+  if (unknown.length > 0) {
+    throw new ValidationError([{ location: "query", path: ["metrics"], message: `Invalid metric slugs: ${[...new Set(unknown)].sort().join(", ")}`, code: "value_error", input: parameters.metrics }]);
+  }
+  const days = daysBetween(parameters.start_date, parameters.end_date);
+  if (days < 0 || days > INTERVAL_DAYS[parameters.interval].max_days) {
+    throw new ValidationError([
+      {
+        location: "query",
+        path: [],
+        message: "The interval is too small for the given date range. Use a larger interval or reduce the date range.",
+        code: "value_error",
+        input: [parameters.start_date, parameters.end_date, parameters.interval],
+      },
+    ]);
+  }
+}
+
+/** The timezone's offset from UTC on a day, in minutes ("GMT+05:30" → 330). */
+function offsetMinutes(timezone: string, day: string): number {
+  const name = new Intl.DateTimeFormat("en-US", { timeZone: timezone, timeZoneName: "longOffset" }).formatToParts(new Date(`${day}T12:00:00Z`)).find((part) => part.type === "timeZoneName")?.value ?? "GMT";
+  const [, sign, hours, minutes] = /GMT([+-])(\d{2}):(\d{2})/.exec(name) ?? [];
+  return sign ? (sign === "-" ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) : 0;
+}
+
+/** The metrics asked for: all when none is named. */
+const metricsAsked = (slugs: string[] | undefined): Metric[] => (slugs ? METRICS.filter((metric) => slugs.includes(metric.slug)) : METRICS);
+
+/** A bucket's figures as numbers, the derived ones worked out from the rest. */
+function periodOf(row: MetricsRow): { timestamp: Date; figures: Figures } {
+  const figures: Figures = {};
+  for (const metric of METRICS) if (!metric.derive) figures[metric.slug] = Number(row[metric.slug] ?? 0);
+  for (const metric of METRICS) if (metric.derive) figures[metric.slug] = metric.derive(figures);
+  return { timestamp: row.timestamp, figures };
+}
+
+function totalOf(metric: Metric, periods: Figures[]): number {
+  const sum = (slug: string) => periods.reduce((total, period) => total + (period[slug] ?? 0), 0);
+  if (metric.total.of === "sum") return sum(metric.slug);
+  if (metric.total.of === "last") return periods.at(-1)?.[metric.slug] ?? 0;
+  const denominator = sum(metric.total.denominator);
+  return denominator > 0 ? sum(metric.total.numerator) / denominator : 0;
+}
+
+export interface MetricsAnswer {
+  periods: { timestamp: Date; figures: Figures }[];
+  totals: Figures;
+  metrics: Metric[];
+}
+
+/**
+ * The seller's figures per bucket of the range, with their totals: of the organizations the caller
+ * may read (narrowed to those named), in the seller's timezone.
+ */
+export async function metricsOf(db: Knex, readable: string[], parameters: MetricsQueryParameters): Promise<MetricsAnswer> {
+  checkRequest(parameters);
+  const organizationIds = parameters.organization_id ? readable.filter((id) => parameters.organization_id?.includes(id)) : readable;
+  const wholeHours = [parameters.start_date, parameters.end_date].every((day) => offsetMinutes(parameters.timezone, day) % 60 === 0);
+  const rows = await metricsRows(db, {
+    organizationIds,
+    timezone: parameters.timezone,
+    interval: parameters.interval,
+    firstDay: parameters.start_date,
+    lastDay: parameters.end_date,
+    productIds: parameters.product_id ?? null,
+    billingTypes: parameters.billing_type ?? null,
+    customerIds: parameters.customer_id ?? null,
+    fromRollups: wholeHours && !parameters.customer_id,
+  });
+  const periods = rows.map(periodOf);
+  const asked = metricsAsked(parameters.metrics);
+  const figures = periods.map((period) => period.figures);
+  return { periods, totals: Object.fromEntries(asked.map((metric) => [metric.slug, totalOf(metric, figures)])), metrics: asked };
+}
