@@ -1,6 +1,6 @@
 import { ValidationError, type Knex } from "@tollgate/kit";
 import { METRICS, UNANSWERED_SLUGS, type Figures, type Metric } from "./definitions.js";
-import { metricsRows, type MetricsRow, type TimeInterval } from "./metrics.sql.js";
+import { metricsRows, type MetricsQuery, type MetricsRow, type TimeInterval } from "./metrics.sql.js";
 import type { MetricsQueryParameters } from "./schemas.js";
 
 /** Before Polar existed there is nothing to chart. */
@@ -46,6 +46,17 @@ function offsetMinutes(timezone: string, day: string): number {
   return sign ? (sign === "-" ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) : 0;
 }
 
+/**
+ * Where orders and checkouts are summed from: the hourly rollups (per seller, or per product when
+ * narrowed to products or a billing type), unless they cannot answer: a customer's figures (they are
+ * not kept per customer), or a timezone whose day starts within an hour (India's, Nepal's).
+ */
+function sourceFor(parameters: MetricsQueryParameters): MetricsQuery["source"] {
+  const wholeHours = [parameters.start_date, parameters.end_date].every((day) => offsetMinutes(parameters.timezone, day) % 60 === 0);
+  if (!wholeHours || parameters.customer_id) return "rows";
+  return parameters.product_id || parameters.billing_type ? "product_hours" : "seller_hours";
+}
+
 /** The metrics asked for: all when none is named. */
 const metricsAsked = (slugs: string[] | undefined): Metric[] => (slugs ? METRICS.filter((metric) => slugs.includes(metric.slug)) : METRICS);
 
@@ -78,7 +89,6 @@ export interface MetricsAnswer {
 export async function metricsOf(db: Knex, readable: string[], parameters: MetricsQueryParameters): Promise<MetricsAnswer> {
   checkRequest(parameters);
   const organizationIds = parameters.organization_id ? readable.filter((id) => parameters.organization_id?.includes(id)) : readable;
-  const wholeHours = [parameters.start_date, parameters.end_date].every((day) => offsetMinutes(parameters.timezone, day) % 60 === 0);
   const rows = await metricsRows(db, {
     organizationIds,
     timezone: parameters.timezone,
@@ -88,7 +98,7 @@ export async function metricsOf(db: Knex, readable: string[], parameters: Metric
     productIds: parameters.product_id ?? null,
     billingTypes: parameters.billing_type ?? null,
     customerIds: parameters.customer_id ?? null,
-    fromRollups: wholeHours && !parameters.customer_id,
+    source: sourceFor(parameters),
   });
   const periods = rows.map(periodOf);
   const asked = metricsAsked(parameters.metrics);

@@ -3,20 +3,27 @@ import type { Knex, Migration } from "@tollgate/kit";
 /** The rows a statement changed (a transition table, or the table itself), as what they add to (1) or take from (-1) their rollup rows. */
 type Changes = (rows: string, sign: 1 | -1) => string;
 
-/** What a paid order adds to its hour: one order, its net amount, and that less what was refunded of it. */
-const ORDER_COUNTS = `status in ('paid', 'refunded', 'partially_refunded')`;
-const orderChanges: Changes = (rows, sign) => `
-  select organization_id, date_trunc('hour', created_at) as hour, product_id, billing_reason,
-         ${sign} as orders,
-         ${sign} * (subtotal_amount - discount_amount) as revenue,
-         ${sign} * (subtotal_amount - discount_amount - (refunded_amount - refunded_tax_amount)) as net_revenue
-  from ${rows} where ${ORDER_COUNTS}`;
+/** The kinds of paid order counted apart, by billing reason: a plan change's charge counts in the totals only. */
+const ORDER_KINDS = { one_time_products: "purchase", new_subscriptions: "subscription_create", renewed_subscriptions: "subscription_cycle" };
+const ORDER_MEASURES = ["orders", "revenue", "net_revenue", ...Object.keys(ORDER_KINDS).flatMap((kind) => [kind, `${kind}_revenue`, `${kind}_net_revenue`])];
+
+/** What a paid order adds to its hour: one order, its net amount, and that less what was refunded of it, in its total and its kind's. */
+const orderChanges: Changes = (rows, sign) => {
+  const amounts = (counted: string) => [
+    `${sign} * ${counted}`,
+    `${sign} * ${counted} * (subtotal_amount - discount_amount)`,
+    `${sign} * ${counted} * (subtotal_amount - discount_amount - (refunded_amount - refunded_tax_amount))`,
+  ];
+  const measures = [...amounts("1"), ...Object.values(ORDER_KINDS).flatMap((reason) => amounts(`(billing_reason = '${reason}')::int`))];
+  return `select organization_id, date_trunc('hour', created_at) as hour, product_id, ${measures.map((measure, index) => `${measure} as ${ORDER_MEASURES[index]}`).join(", ")}
+  from ${rows} where status in ('paid', 'refunded', 'partially_refunded')`;
+};
+
+const CHECKOUT_MEASURES = ["checkouts", "succeeded_checkouts"];
 
 /** What a checkout adds to its hour: one checkout, and one succeeded when it has. */
 const checkoutChanges: Changes = (rows, sign) => `
-  select organization_id, date_trunc('hour', created_at) as hour, product_id,
-         ${sign} as checkouts,
-         ${sign} * (status = 'succeeded')::int as succeeded_checkouts
+  select organization_id, date_trunc('hour', created_at) as hour, product_id, ${sign} as checkouts, ${sign} * (status = 'succeeded')::int as succeeded_checkouts
   from ${rows}`;
 
 /**
@@ -60,28 +67,25 @@ async function rollUp(db: Knex, table: string, rollup: string, key: string[], me
  */
 export const metricsRollups: Migration = {
   async up(db) {
-    await db.schema.createTable("order_hours", (t) => {
-      t.text("organization_id").notNullable().references("id").inTable("organizations").onDelete("CASCADE");
-      t.timestamp("hour", { useTz: true }).notNullable();
-      t.text("product_id");
-      t.text("billing_reason").notNullable();
-      t.integer("orders").notNullable();
-      t.bigInteger("revenue").notNullable();
-      t.bigInteger("net_revenue").notNullable();
-    });
-    // An order without a product (none so far) still has its hour.
-    await db.raw("alter table order_hours add constraint order_hours_key unique nulls not distinct (organization_id, hour, product_id, billing_reason)");
-    await rollUp(db, "orders", "order_hours", ["organization_id", "hour", "product_id", "billing_reason"], ["orders", "revenue", "net_revenue"], orderChanges);
-
-    await db.schema.createTable("checkout_hours", (t) => {
-      t.text("organization_id").notNullable().references("id").inTable("organizations").onDelete("CASCADE");
-      t.timestamp("hour", { useTz: true }).notNullable();
-      t.text("product_id").notNullable();
-      t.integer("checkouts").notNullable();
-      t.integer("succeeded_checkouts").notNullable();
-      t.primary(["organization_id", "hour", "product_id"]);
-    });
-    await rollUp(db, "checkouts", "checkout_hours", ["organization_id", "hour", "product_id"], ["checkouts", "succeeded_checkouts"], checkoutChanges);
+    // Per seller, which bounds the dashboard's read however many products the seller has; and per
+    // product, for figures narrowed to products or a billing type.
+    const rollups = [
+      { table: "orders", rollup: "order_hours", byProduct: false, measures: ORDER_MEASURES, changes: orderChanges },
+      { table: "orders", rollup: "order_product_hours", byProduct: true, measures: ORDER_MEASURES, changes: orderChanges },
+      { table: "checkouts", rollup: "checkout_hours", byProduct: false, measures: CHECKOUT_MEASURES, changes: checkoutChanges },
+      { table: "checkouts", rollup: "checkout_product_hours", byProduct: true, measures: CHECKOUT_MEASURES, changes: checkoutChanges },
+    ];
+    for (const { table, rollup, byProduct, measures, changes } of rollups) {
+      const key = byProduct ? ["organization_id", "hour", "product_id"] : ["organization_id", "hour"];
+      await db.raw(`create table ${rollup} (
+        organization_id text not null references organizations (id) on delete cascade,
+        hour timestamptz not null,
+        ${byProduct ? "product_id text," : ""}
+        ${measures.map((measure) => `${measure} bigint not null`).join(",\n")},
+        -- An order without a product (none so far) still has its hour.
+        unique nulls not distinct (${key.join(", ")}))`);
+      await rollUp(db, table, rollup, key, measures, changes);
+    }
 
     // Subscriptions are read per seller by when they started and ended; a customer's figures by customer.
     await db.raw("create index subscriptions_spans on subscriptions (organization_id, started_at) include (product_id, customer_id, ended_at, ends_at, canceled_at, trial_end, amount, recurring_interval, recurring_interval_count, customer_cancellation_reason)");
