@@ -22,6 +22,25 @@ export function percentile(sorted: number[], p: number): number {
 
 export const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
 
+/** The median, 99th percentile and slowest of some latencies. */
+export const latencySummary = (latencies: number[]) => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 };
+};
+
+/** Resolves once `url` answers 2xx (within 60 s), or fails as soon as the process it waits for exits. */
+export async function waitUntilReady(url: string, exited: Promise<never>): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  const answering = async () => {
+    while (performance.now() < deadline) {
+      if (await fetch(url).then((response) => response.ok, () => false)) return;
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    throw new Error(`${url} did not answer within 60 s`);
+  };
+  await Promise.race([answering(), exited]);
+}
+
 /** The same Postgres server, another database. */
 export function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);

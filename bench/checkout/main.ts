@@ -23,7 +23,7 @@ import { connectBus, createDatabase, identitySigner, generateIdentityKeys } from
 import { freePort } from "../../launcher/src/ports.js";
 import { cpuUse, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
 import { Processes } from "../processes.js";
-import { envInteger, formatMs, formatRate, isDisturbed, percentile, progress, withDatabase } from "../support.js";
+import { envInteger, formatMs, formatRate, isDisturbed, latencySummary, progress, waitUntilReady, withDatabase } from "../support.js";
 
 const WARMUP = envInteger("BENCH_WARMUP", 300);
 const CHECKOUTS = envInteger("BENCH_CHECKOUTS", 2_000);
@@ -36,23 +36,6 @@ const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TARGETS = { rate: 100, p99Ms: 250 };
 const nextYear = new Date().getUTCFullYear() + 1;
-
-const summary = (latencies: number[]) => {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 };
-};
-
-async function waitUntilReady(url: string, exited: Promise<never>): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  const answering = async () => {
-    while (performance.now() < deadline) {
-      if (await fetch(url).then((response) => response.ok, () => false)) return;
-      await new Promise((done) => setTimeout(done, 200));
-    }
-    throw new Error(`${url} did not answer within 60 s`);
-  };
-  await Promise.race([answering(), exited]);
-}
 
 /** Milliseconds of CPU per checkout for each group, from a measurement's share of a core. */
 function cpuPerCheckout(cpu: CpuUse, rate: number): string {
@@ -214,8 +197,8 @@ async function main(): Promise<void> {
     subscription.unsubscribe();
     agent.destroy();
 
-    const underLoad = summary(saturated);
-    const atSteadyRate = summary(steady);
+    const underLoad = latencySummary(saturated);
+    const atSteadyRate = latencySummary(steady);
     console.log("\ncheckouts, one billing process, sandbox card 4242 (create → token → confirm → order.paid on the bus)");
     console.log(`  complete checkouts            ${formatRate(rate)}  (${CHECKOUTS} in ${seconds.toFixed(1)} s, ${CONCURRENCY} buyers at a time)`);
     if (cpu) {
