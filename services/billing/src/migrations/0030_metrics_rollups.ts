@@ -29,11 +29,14 @@ const checkoutChanges: Changes = (rows, sign) => `
 /**
  * Statement triggers that keep a rollup in step with its table: a statement's new rows are added and
  * its old rows taken away, grouped by the rollup's key, in one upsert in key order, so that two
- * writers lock the same rollup rows in the same order.
+ * writers lock the same rollup rows in the same order. A rollup row is locked until the writer
+ * commits: a seller's paid orders and new checkouts in the same hour commit one after another.
  */
 async function rollUp(db: Knex, table: string, rollup: string, key: string[], measures: string[], changes: Changes) {
   const columns = [...key, ...measures].join(", ");
   const sums = `${key.join(", ")}, ${measures.map((measure) => `sum(${measure})`).join(", ")}`;
+  // An update that moves no figure (a checkout confirmed, an order's pending state) writes no rollup row.
+  const moved = measures.map((measure) => `sum(${measure}) <> 0`).join(" or ");
   const from = (rows: [string, 1 | -1][]) => rows.map(([name, sign]) => changes(name, sign)).join(" union all ");
   // A trigger with transition tables answers one event only: one each, with the rows it sees.
   const events: [string, string, [string, 1 | -1][]][] = [
@@ -47,7 +50,8 @@ async function rollUp(db: Knex, table: string, rollup: string, key: string[], me
       begin
         insert into ${rollup} (${columns})
         select ${sums} from (${from(rows)}) changes
-        group by ${key.join(", ")} order by ${key.join(", ")}
+        group by ${key.join(", ")} having ${moved}
+        order by ${key.join(", ")}
         on conflict (${key.join(", ")}) do update set ${measures.map((measure) => `${measure} = ${rollup}.${measure} + excluded.${measure}`).join(", ")};
         return null;
       end $$`);
