@@ -151,7 +151,7 @@ async function main(): Promise<void> {
 
     const path = `/v1/metrics/?start_date=${day(new Date(Date.now() - 365 * 86_400_000))}&end_date=${day(new Date())}&interval=day&timezone=${encodeURIComponent(TIMEZONE)}`;
     const first = (await call("GET", path)) as { periods: unknown[]; totals: { orders: number; revenue: number } };
-    progress(`one answer: ${first.periods.length} daily periods, ${first.totals.orders.toLocaleString("en-US")} orders in the year`);
+    progress(`one answer: ${first.periods.length} daily periods, ${first.totals.orders.toLocaleString("en-US")} orders in the year, ${Math.round(JSON.stringify(first).length / 1024)} kB of JSON`);
     for (let warm = 1; warm < WARMUP; warm++) await call("GET", path);
 
     progress(`measuring ${REQUESTS} requests, one after another`);
