@@ -45,6 +45,7 @@ describe("metrics", () => {
   let planId: string;
   let buyerId: string;
   let saleDay: string;
+  let soldAt: Date;
   let cancelDay: string;
   let first: string;
   let last: string;
@@ -57,7 +58,8 @@ describe("metrics", () => {
     buyerId = order.customerId;
     // Part of it refunded: still revenue, no longer net revenue.
     await shop.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 900 });
-    saleDay = dayIn(timezone, order.createdAt);
+    soldAt = order.createdAt;
+    saleDay = dayIn(timezone, soldAt);
     // A checkout opened and left: counted, never converted.
     await shop.polar.checkouts.create({ products: [ebook.id] });
 
@@ -136,9 +138,10 @@ describe("metrics", () => {
     expect(byDay(customers, timezone).get(saleDay)).toMatchObject({ orders: 1 });
   });
 
-  it("answer the same figures in a half-hour timezone, from the orders themselves", async () => {
+  it("answer in a half-hour timezone, each sale on its day there, only the metrics asked for", async () => {
     const metrics = await daily({ timezone: "Asia/Kolkata", metrics: ["orders", "revenue", "checkouts"] });
     expect(metrics.totals).toEqual({ orders: 3, revenue: 3900, checkouts: 3 });
+    expect(byDay(metrics, "Asia/Kolkata").get(dayIn("Asia/Kolkata", soldAt))).toEqual({ timestamp: expect.any(Date), orders: 3, revenue: 3900, checkouts: 3 });
     expect(Object.keys(metrics.metrics).sort()).toEqual(["checkouts", "orders", "revenue"]);
     expect(metrics.periods.every((period) => period.activeSubscriptions === undefined)).toBe(true);
   });

@@ -23,7 +23,13 @@ export interface Metric {
 const SUM: Total = { of: "sum" };
 const LAST: Total = { of: "last" };
 const ratio = (numerator: string, denominator: string): Total => ({ of: "ratio", numerator, denominator });
-const perOrder = (revenue: string) => (period: Figures) => ((period.orders ?? 0) > 0 ? Math.ceil((period[revenue] ?? 0) / (period.orders ?? 1)) : 0);
+/** `numerator / denominator` in the period, 0 when there is nothing to divide by. */
+const share = (period: Figures, numerator: string, denominator: string) => {
+  const whole = period[denominator] ?? 0;
+  return whole > 0 ? (period[numerator] ?? 0) / whole : 0;
+};
+// Polar rounds a period's average order value up to the cent.
+const perOrder = (revenue: string) => (period: Figures) => Math.ceil(share(period, revenue, "orders"));
 
 const canceledFor = (reason: (typeof CANCELLATION_REASONS)[number]): Metric => ({
   slug: `canceled_subscriptions_${reason}`,
@@ -79,7 +85,7 @@ export const METRICS: Metric[] = [
     display_name: "Checkouts Conversion Rate",
     type: "percentage",
     total: ratio("succeeded_checkouts", "checkouts"),
-    derive: (period) => ((period.checkouts ?? 0) > 0 ? (period.succeeded_checkouts ?? 0) / (period.checkouts ?? 1) : 0),
+    derive: (period) => share(period, "succeeded_checkouts", "checkouts"),
   },
 ];
 

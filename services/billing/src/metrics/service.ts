@@ -39,21 +39,29 @@ function checkRequest(parameters: MetricsQueryParameters): void {
   }
 }
 
-/** The timezone's offset from UTC on a day, in minutes ("GMT+05:30" → 330). */
-function offsetMinutes(timezone: string, day: string): number {
-  const name = new Intl.DateTimeFormat("en-US", { timeZone: timezone, timeZoneName: "longOffset" }).formatToParts(new Date(`${day}T12:00:00Z`)).find((part) => part.type === "timeZoneName")?.value ?? "GMT";
-  const [, sign, hours, minutes] = /GMT([+-])(\d{2}):(\d{2})/.exec(name) ?? [];
-  return sign ? (sign === "-" ? -1 : 1) * (Number(hours) * 60 + Number(minutes)) : 0;
+/**
+ * Whether the timezone's days start on a UTC hour all through the range (not India's, Nepal's,
+ * Newfoundland's, or Lord Howe's in winter), looking at its offset every four weeks: an offset holds
+ * for months.
+ */
+function startsDaysOnTheHour(timezone: string, firstDay: string, lastDay: string): boolean {
+  const format = new Intl.DateTimeFormat("en-US", { timeZone: timezone, timeZoneName: "longOffset" });
+  const offsetOf = (moment: number) => format.formatToParts(moment).find((part) => part.type === "timeZoneName")?.value ?? "GMT";
+  const [first, last] = [Date.parse(firstDay), Date.parse(lastDay) + DAY_MS];
+  for (let moment = first; moment < last + 28 * DAY_MS; moment += 28 * DAY_MS) {
+    // "GMT", "GMT+02:00", "GMT-09:30": the minutes after the hour.
+    if (!/^GMT([+-]\d{2}:00)?$/.test(offsetOf(Math.min(moment, last)))) return false;
+  }
+  return true;
 }
 
 /**
  * Where orders and checkouts are summed from: the hourly rollups (per seller, or per product when
  * narrowed to products or a billing type), unless they cannot answer: a customer's figures (they are
- * not kept per customer), or a timezone whose day starts within an hour (India's, Nepal's).
+ * not kept per customer), or a timezone whose day starts within an hour.
  */
 function sourceFor(parameters: MetricsQueryParameters): MetricsQuery["source"] {
-  const wholeHours = [parameters.start_date, parameters.end_date].every((day) => offsetMinutes(parameters.timezone, day) % 60 === 0);
-  if (!wholeHours || parameters.customer_id) return "rows";
+  if (parameters.customer_id || !startsDaysOnTheHour(parameters.timezone, parameters.start_date, parameters.end_date)) return "rows";
   return parameters.product_id || parameters.billing_type ? "product_hours" : "seller_hours";
 }
 
