@@ -128,6 +128,21 @@ describe("metrics", () => {
     expect(metrics.totals).toMatchObject({ orders: 3, revenue: 3900, canceledSubscriptions: 1 });
   });
 
+  it("bucket by hour and by week in the seller's timezone", async () => {
+    const hours = await daily({ interval: "hour", startDate: new RFCDate(saleDay), endDate: new RFCDate(daysAfter(saleDay, 1)) });
+    expect(hours.periods).toHaveLength(48);
+    const saleHour = hours.periods.find((period) => period.timestamp <= soldAt && soldAt.getTime() < period.timestamp.getTime() + 3_600_000);
+    expect(saleHour).toMatchObject({ oneTimeProducts: 1, oneTimeProductsRevenue: 1900 });
+    expect(hours.totals).toMatchObject({ orders: 3, revenue: 3900 });
+
+    const weeks = await daily({ interval: "week" });
+    const weekday = new Intl.DateTimeFormat("en-US", { timeZone: timezone, weekday: "long", hour: "numeric", hourCycle: "h23" });
+    expect(new Set(weeks.periods.map((period) => weekday.format(period.timestamp)))).toEqual(new Set(["Monday, 00"]));
+    const saleWeek = weeks.periods.findLast((period) => period.timestamp <= soldAt);
+    expect(saleWeek).toMatchObject({ orders: 3, oneTimeProducts: 1, checkouts: 3 });
+    expect(weeks.totals).toMatchObject({ orders: 3, revenue: 3900, canceledSubscriptions: 1 });
+  });
+
   it("narrow to a product, a billing type or a customer", async () => {
     expect((await daily({ productId: planId })).totals).toMatchObject({ orders: 2, revenue: 2000, oneTimeProducts: 0, activeSubscriptions: 1, checkouts: 1 });
     expect((await daily({ productId: ebookId })).totals).toMatchObject({ orders: 1, revenue: 1900, activeSubscriptions: 0, checkouts: 2, succeededCheckouts: 1 });
