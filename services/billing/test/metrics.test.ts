@@ -151,6 +151,7 @@ describe("metrics", () => {
     const customers = await daily({ customerId: buyerId });
     expect(customers.totals).toMatchObject({ orders: 1, revenue: 1900, activeSubscriptions: 0, checkouts: 1 });
     expect(byDay(customers, timezone).get(saleDay)).toMatchObject({ orders: 1 });
+    expect((await daily({ metrics: ["annual_recurring_revenue", "checkouts_conversion"] })).totals).toEqual({ annualRecurringRevenue: 12_000, checkoutsConversion: 2 / 3 });
   });
 
   it("answer in a half-hour timezone, each sale on its day there, only the metrics asked for", async () => {

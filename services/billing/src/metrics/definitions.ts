@@ -2,6 +2,9 @@ import { CANCELLATION_REASONS } from "../subscriptions/subscriptions.sql.js";
 
 export type MetricType = "scalar" | "currency" | "currency_sub_cent" | "percentage";
 
+/** The tables a metric is worked out from. */
+export type MetricPart = "orders" | "subscriptions" | "checkouts";
+
 /** A period's figures by slug, and a metric's value in it. */
 export type Figures = Record<string, number>;
 
@@ -16,6 +19,7 @@ export interface Metric {
   display_name: string;
   type: MetricType;
   total: Total;
+  part: MetricPart;
   /** For a metric worked out from others in the same period; the rest come from SQL. */
   derive?: (period: Figures) => number;
 }
@@ -31,7 +35,9 @@ const share = (period: Figures, numerator: string, denominator: string) => {
 // Polar rounds a period's average order value up to the cent.
 const perOrder = (revenue: string) => (period: Figures) => Math.ceil(share(period, revenue, "orders"));
 
-const canceledFor = (reason: (typeof CANCELLATION_REASONS)[number]): Metric => ({
+const ofPart = (part: MetricPart, metrics: Omit<Metric, "part">[]): Metric[] => metrics.map((metric) => ({ ...metric, part }));
+
+const canceledFor = (reason: (typeof CANCELLATION_REASONS)[number]): Omit<Metric, "part"> => ({
   slug: `canceled_subscriptions_${reason}`,
   display_name: `Canceled Subscriptions - ${reason.split("_").map((word) => word[0]?.toUpperCase() + word.slice(1)).join(" ")}`,
   type: "scalar",
@@ -45,48 +51,54 @@ const canceledFor = (reason: (typeof CANCELLATION_REASONS)[number]): Metric => (
  * ARPU (not computed yet).
  */
 export const METRICS: Metric[] = [
-  { slug: "orders", display_name: "Orders", type: "scalar", total: SUM },
-  { slug: "revenue", display_name: "Revenue", type: "currency", total: SUM },
-  { slug: "net_revenue", display_name: "Net Revenue", type: "currency", total: SUM },
-  { slug: "cumulative_revenue", display_name: "Cumulative Revenue", type: "currency", total: LAST },
-  { slug: "net_cumulative_revenue", display_name: "Net Cumulative Revenue", type: "currency", total: LAST },
-  { slug: "average_order_value", display_name: "Average Order Value", type: "currency", total: ratio("revenue", "orders"), derive: perOrder("revenue") },
-  { slug: "net_average_order_value", display_name: "Net Average Order Value", type: "currency", total: ratio("net_revenue", "orders"), derive: perOrder("net_revenue") },
-  { slug: "one_time_products", display_name: "One-Time Products", type: "scalar", total: SUM },
-  { slug: "one_time_products_revenue", display_name: "One-Time Products Revenue", type: "currency", total: SUM },
-  { slug: "one_time_products_net_revenue", display_name: "One-Time Products Net Revenue", type: "currency", total: SUM },
-  { slug: "new_subscriptions", display_name: "New Subscriptions", type: "scalar", total: SUM },
-  { slug: "new_subscriptions_revenue", display_name: "New Subscriptions Revenue", type: "currency", total: SUM },
-  { slug: "new_subscriptions_net_revenue", display_name: "New Subscriptions Net Revenue", type: "currency", total: SUM },
-  { slug: "renewed_subscriptions", display_name: "Renewed Subscriptions", type: "scalar", total: SUM },
-  { slug: "renewed_subscriptions_revenue", display_name: "Renewed Subscriptions Revenue", type: "currency", total: SUM },
-  { slug: "renewed_subscriptions_net_revenue", display_name: "Renewed Subscriptions Net Revenue", type: "currency", total: SUM },
-  { slug: "active_subscriptions", display_name: "Active Subscriptions", type: "scalar", total: LAST },
-  { slug: "committed_subscriptions", display_name: "Committed Subscriptions", type: "scalar", total: LAST },
-  { slug: "monthly_recurring_revenue", display_name: "Monthly Recurring Revenue", type: "currency", total: LAST },
-  { slug: "committed_monthly_recurring_revenue", display_name: "Committed Monthly Recurring Revenue", type: "currency", total: LAST },
-  { slug: "trial_monthly_recurring_revenue", display_name: "Trialing MRR Including Cancelations", type: "currency", total: LAST },
-  { slug: "trial_committed_monthly_recurring_revenue", display_name: "Trialing Monthly Recurring Revenue", type: "currency", total: LAST },
-  { slug: "annual_recurring_revenue", display_name: "Annual Recurring Revenue", type: "currency", total: LAST, derive: (period) => (period.monthly_recurring_revenue ?? 0) * 12 },
-  {
-    slug: "committed_annual_recurring_revenue",
-    display_name: "Committed Annual Recurring Revenue",
-    type: "currency",
-    total: LAST,
-    derive: (period) => (period.committed_monthly_recurring_revenue ?? 0) * 12,
-  },
-  { slug: "canceled_subscriptions", display_name: "Canceled Subscriptions", type: "scalar", total: SUM },
-  ...CANCELLATION_REASONS.map(canceledFor),
-  { slug: "churned_subscriptions", display_name: "Churned Subscriptions", type: "scalar", total: SUM },
-  { slug: "checkouts", display_name: "Checkouts", type: "scalar", total: SUM },
-  { slug: "succeeded_checkouts", display_name: "Succeeded Checkouts", type: "scalar", total: SUM },
-  {
-    slug: "checkouts_conversion",
-    display_name: "Checkouts Conversion Rate",
-    type: "percentage",
-    total: ratio("succeeded_checkouts", "checkouts"),
-    derive: (period) => share(period, "succeeded_checkouts", "checkouts"),
-  },
+  ...ofPart("orders", [
+    { slug: "orders", display_name: "Orders", type: "scalar", total: SUM },
+    { slug: "revenue", display_name: "Revenue", type: "currency", total: SUM },
+    { slug: "net_revenue", display_name: "Net Revenue", type: "currency", total: SUM },
+    { slug: "cumulative_revenue", display_name: "Cumulative Revenue", type: "currency", total: LAST },
+    { slug: "net_cumulative_revenue", display_name: "Net Cumulative Revenue", type: "currency", total: LAST },
+    { slug: "average_order_value", display_name: "Average Order Value", type: "currency", total: ratio("revenue", "orders"), derive: perOrder("revenue") },
+    { slug: "net_average_order_value", display_name: "Net Average Order Value", type: "currency", total: ratio("net_revenue", "orders"), derive: perOrder("net_revenue") },
+    { slug: "one_time_products", display_name: "One-Time Products", type: "scalar", total: SUM },
+    { slug: "one_time_products_revenue", display_name: "One-Time Products Revenue", type: "currency", total: SUM },
+    { slug: "one_time_products_net_revenue", display_name: "One-Time Products Net Revenue", type: "currency", total: SUM },
+    { slug: "new_subscriptions", display_name: "New Subscriptions", type: "scalar", total: SUM },
+    { slug: "new_subscriptions_revenue", display_name: "New Subscriptions Revenue", type: "currency", total: SUM },
+    { slug: "new_subscriptions_net_revenue", display_name: "New Subscriptions Net Revenue", type: "currency", total: SUM },
+    { slug: "renewed_subscriptions", display_name: "Renewed Subscriptions", type: "scalar", total: SUM },
+    { slug: "renewed_subscriptions_revenue", display_name: "Renewed Subscriptions Revenue", type: "currency", total: SUM },
+    { slug: "renewed_subscriptions_net_revenue", display_name: "Renewed Subscriptions Net Revenue", type: "currency", total: SUM },
+  ]),
+  ...ofPart("subscriptions", [
+    { slug: "active_subscriptions", display_name: "Active Subscriptions", type: "scalar", total: LAST },
+    { slug: "committed_subscriptions", display_name: "Committed Subscriptions", type: "scalar", total: LAST },
+    { slug: "monthly_recurring_revenue", display_name: "Monthly Recurring Revenue", type: "currency", total: LAST },
+    { slug: "committed_monthly_recurring_revenue", display_name: "Committed Monthly Recurring Revenue", type: "currency", total: LAST },
+    { slug: "trial_monthly_recurring_revenue", display_name: "Trialing MRR Including Cancelations", type: "currency", total: LAST },
+    { slug: "trial_committed_monthly_recurring_revenue", display_name: "Trialing Monthly Recurring Revenue", type: "currency", total: LAST },
+    { slug: "annual_recurring_revenue", display_name: "Annual Recurring Revenue", type: "currency", total: LAST, derive: (period) => (period.monthly_recurring_revenue ?? 0) * 12 },
+    {
+      slug: "committed_annual_recurring_revenue",
+      display_name: "Committed Annual Recurring Revenue",
+      type: "currency",
+      total: LAST,
+      derive: (period) => (period.committed_monthly_recurring_revenue ?? 0) * 12,
+    },
+    { slug: "canceled_subscriptions", display_name: "Canceled Subscriptions", type: "scalar", total: SUM },
+    ...CANCELLATION_REASONS.map(canceledFor),
+    { slug: "churned_subscriptions", display_name: "Churned Subscriptions", type: "scalar", total: SUM },
+  ]),
+  ...ofPart("checkouts", [
+    { slug: "checkouts", display_name: "Checkouts", type: "scalar", total: SUM },
+    { slug: "succeeded_checkouts", display_name: "Succeeded Checkouts", type: "scalar", total: SUM },
+    {
+      slug: "checkouts_conversion",
+      display_name: "Checkouts Conversion Rate",
+      type: "percentage",
+      total: ratio("succeeded_checkouts", "checkouts"),
+      derive: (period) => share(period, "succeeded_checkouts", "checkouts"),
+    },
+  ]),
 ];
 
 export const METRIC_SLUGS = METRICS.map((metric) => metric.slug);

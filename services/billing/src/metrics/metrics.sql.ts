@@ -1,5 +1,6 @@
 import type { Knex } from "@tollgate/kit";
 import { CANCELLATION_REASONS } from "../subscriptions/subscriptions.sql.js";
+import type { MetricPart } from "./definitions.js";
 
 export type TimeInterval = "hour" | "day" | "week" | "month" | "year";
 
@@ -19,6 +20,8 @@ export interface MetricsQuery {
    * not kept per customer) or in a timezone whose midnight falls within an hour.
    */
   source: "seller_hours" | "product_hours" | "rows";
+  /** The tables the metrics asked for come from. */
+  parts: Set<MetricPart>;
 }
 
 /** One bucket's figures as SQL sums them (bigint sums come back as text from pg). */
@@ -71,6 +74,34 @@ const MONTHLY_AMOUNT = `round(case recurring_interval
     when 'week' then amount * 52 / (12.0 * recurring_interval_count)
     else amount * 365 / (12.0 * recurring_interval_count) end)`;
 
+const running = (column: string, as: string) => `sum(coalesce(${column}, 0)) over running as ${as}`;
+
+/**
+ * What each part of the figures adds to the answer. Postgres skips a CTE no output refers to, so a
+ * request for some metrics reads only the tables they come from.
+ */
+const PART_OUTPUTS: Record<MetricPart, { columns: string; joins: string }> = {
+  orders: {
+    columns: ["orders_by_bucket.*", running("orders_by_bucket.revenue", "cumulative_revenue"), running("orders_by_bucket.net_revenue", "net_cumulative_revenue")].join(", "),
+    joins: "left join orders_by_bucket using (bucket)",
+  },
+  checkouts: { columns: "checkouts_by_bucket.*", joins: "left join checkouts_by_bucket using (bucket)" },
+  subscriptions: {
+    columns: [
+      "cancellations_by_bucket.*",
+      "churn_by_bucket.*",
+      ...["active", "committed"].map((stock) => running(`subscription_changes_by_bucket.${stock}`, `${stock}_subscriptions`)),
+      ...[
+        ["paying", "monthly_recurring_revenue"],
+        ["committed_paying", "committed_monthly_recurring_revenue"],
+        ["trialing", "trial_monthly_recurring_revenue"],
+        ["committed_trialing", "trial_committed_monthly_recurring_revenue"],
+      ].map(([change = "", metric = ""]) => running(`subscription_changes_by_bucket.${change}`, metric)),
+    ].join(", "),
+    joins: "left join subscription_changes_by_bucket using (bucket) left join cancellations_by_bucket using (bucket) left join churn_by_bucket using (bucket)",
+  },
+};
+
 /**
  * Every figure per bucket of the range, in one statement. Buckets are `generate_series` over the
  * seller's local time; flows (orders, checkouts, cancellations) are summed into their bucket, and
@@ -78,7 +109,7 @@ const MONTHLY_AMOUNT = `round(case recurring_interval
  * year of days costs one pass over the seller's subscriptions, not one per day.
  */
 // crosses into subscriptions: a reporting read of the seller's subscriptions (active, MRR, cancellations), never a write
-const METRICS_SQL = (source: MetricsQuery["source"]) => `
+const METRICS_SQL = (source: MetricsQuery["source"], parts: Set<MetricPart>) => `
 with series as (
   select t, row_number() over (order by t) as bucket
   from generate_series(date_trunc(:interval, cast(:first_day as date)::timestamp), (cast(:last_day as date) + 1)::timestamp - interval '1 second', cast('1 ' || :interval as interval)) t
@@ -129,27 +160,14 @@ cancellations_by_bucket as (
 churn_by_bucket as (
   select ends as bucket, count(*) as churned_subscriptions from subscriptions_in_range where ends between 1 and (select count(*) from series) group by 1
 )
-select series.t at time zone :timezone as timestamp, orders_by_bucket.*, checkouts_by_bucket.*, cancellations_by_bucket.*, churn_by_bucket.*,
-  sum(coalesce(orders_by_bucket.revenue, 0)) over running as cumulative_revenue,
-  sum(coalesce(orders_by_bucket.net_revenue, 0)) over running as net_cumulative_revenue,
-  sum(coalesce(subscription_changes_by_bucket.active, 0)) over running as active_subscriptions,
-  sum(coalesce(subscription_changes_by_bucket.committed, 0)) over running as committed_subscriptions,
-  sum(coalesce(subscription_changes_by_bucket.paying, 0)) over running as monthly_recurring_revenue,
-  sum(coalesce(subscription_changes_by_bucket.committed_paying, 0)) over running as committed_monthly_recurring_revenue,
-  sum(coalesce(subscription_changes_by_bucket.trialing, 0)) over running as trial_monthly_recurring_revenue,
-  sum(coalesce(subscription_changes_by_bucket.committed_trialing, 0)) over running as trial_committed_monthly_recurring_revenue
-from series
-  left join orders_by_bucket using (bucket)
-  left join checkouts_by_bucket using (bucket)
-  left join subscription_changes_by_bucket using (bucket)
-  left join cancellations_by_bucket using (bucket)
-  left join churn_by_bucket using (bucket)
+select series.t at time zone :timezone as timestamp${[...parts].map((part) => `, ${PART_OUTPUTS[part].columns}`).join("")}
+from series ${[...parts].map((part) => PART_OUTPUTS[part].joins).join(" ")}
 window running as (order by series.t)
 order by series.t`;
 
 /** The figures of each bucket of the range, for the organizations given (those the caller may read). */
 export async function metricsRows(db: Knex, query: MetricsQuery): Promise<MetricsRow[]> {
-  const result = await db.raw<{ rows: MetricsRow[] }>(METRICS_SQL(query.source), {
+  const result = await db.raw<{ rows: MetricsRow[] }>(METRICS_SQL(query.source, query.parts), {
     organizations: query.organizationIds,
     timezone: query.timezone,
     interval: query.interval,

@@ -96,6 +96,7 @@ export interface MetricsAnswer {
  */
 export async function metricsOf(db: Knex, readable: string[], parameters: MetricsQueryParameters): Promise<MetricsAnswer> {
   checkRequest(parameters);
+  const asked = metricsAsked(parameters.metrics);
   const organizationIds = parameters.organization_id ? readable.filter((id) => parameters.organization_id?.includes(id)) : readable;
   const rows = await metricsRows(db, {
     organizationIds,
@@ -107,9 +108,9 @@ export async function metricsOf(db: Knex, readable: string[], parameters: Metric
     billingTypes: parameters.billing_type ?? null,
     customerIds: parameters.customer_id ?? null,
     source: sourceFor(parameters),
+    parts: new Set(asked.map((metric) => metric.part)),
   });
   const periods = rows.map(periodOf);
-  const asked = metricsAsked(parameters.metrics);
   const figures = periods.map((period) => period.figures);
   return { periods, totals: Object.fromEntries(asked.map((metric) => [metric.slug, totalOf(metric, figures)])), metrics: asked };
 }
