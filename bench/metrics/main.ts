@@ -13,12 +13,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
 import { availableParallelism } from "node:os";
-import { busNames } from "@tollgate/proto";
-import { connectBus, createDatabase, generateIdentityKeys, type Knex } from "@tollgate/kit";
+import { generateIdentityKeys, type Knex } from "@tollgate/kit";
 import { freePort } from "../../launcher/src/ports.js";
 import { cpuUse, snapshot } from "../cpu.js";
-import { Processes } from "../processes.js";
-import { cpuLines, envInteger, formatMs, latencySummary, progress, waitUntilReady, withDatabase } from "../support.js";
+import { cpuLines, envInteger, formatMs, latencySummary, progress, openBenchRun, removeBenchRun, waitUntilReady, withDatabase } from "../support.js";
 
 const ORDERS = envInteger("BENCH_ORDERS", 1_000_000);
 const SUBSCRIPTIONS = envInteger("BENCH_SUBSCRIPTIONS", 10_000);
@@ -85,16 +83,9 @@ interface Price {
 }
 
 async function main(): Promise<void> {
-  const id = randomBytes(4).toString("hex");
-  const database = `bench_metrics_${id}`;
-  const prefix = `bench_${id}`;
+  const run = await openBenchRun("metrics");
+  const { id, database, prefix, admin, db, processes } = run;
   const identityKeys = generateIdentityKeys();
-  const admin = createDatabase({ url: withDatabase(SERVER_URL, "postgres"), schema: "public", poolMax: 1 });
-  const processes = new Processes((name, status) => progress(`${name} exited unexpectedly (${status}); see its output above`));
-  process.on("exit", () => processes.killAll());
-  progress(`creating database ${database}; NATS prefix ${prefix}`);
-  await admin.raw("create database ??", [database]);
-  const db = createDatabase({ url: withDatabase(SERVER_URL, database), schema: "billing", poolMax: 2 });
   const common = { NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", NATS_URL, NATS_PREFIX: prefix, REDIS_URL, REDIS_PREFIX: `${prefix}:` };
   try {
     const [billingPort, gatewayPort] = [await freePort(), await freePort()];
@@ -183,14 +174,7 @@ async function main(): Promise<void> {
     for (const line of cpuLines(cpu, label)) console.log(line);
     console.log(`${label("target")}p99 ≤ ${TARGET_P99_MS} ms (${measured.p99 <= TARGET_P99_MS ? "met" : "missed"})`);
   } finally {
-    await processes.stopAll(10_000);
-    const bus = await connectBus({ url: NATS_URL, prefix, name: "bench-metrics-cleanup" });
-    await bus.jsm.streams.delete(busNames(prefix).eventStream).catch(() => false);
-    await bus.nc.close();
-    await db.destroy();
-    await admin.raw("drop database if exists ?? with (force)", [database]);
-    await admin.destroy();
-    progress(`removed database ${database} and stream ${busNames(prefix).eventStream}`);
+    await removeBenchRun(run);
   }
 }
 

@@ -35,6 +35,13 @@ const share = (period: Figures, numerator: string, denominator: string) => {
 // Polar rounds a period's average order value up to the cent.
 const perOrder = (revenue: string) => (period: Figures) => Math.ceil(share(period, revenue, "orders"));
 
+/** A kind of paid order counted, with its revenue and net revenue, as Polar names the three. */
+const withRevenue = (slug: string, name: string): Omit<Metric, "part">[] => [
+  { slug, display_name: name, type: "scalar", total: SUM },
+  { slug: `${slug}_revenue`, display_name: `${name} Revenue`, type: "currency", total: SUM },
+  { slug: `${slug}_net_revenue`, display_name: `${name} Net Revenue`, type: "currency", total: SUM },
+];
+
 const ofPart = (part: MetricPart, metrics: Omit<Metric, "part">[]): Metric[] => metrics.map((metric) => ({ ...metric, part }));
 
 const canceledFor = (reason: (typeof CANCELLATION_REASONS)[number]): Omit<Metric, "part"> => ({
@@ -59,15 +66,9 @@ export const METRICS: Metric[] = [
     { slug: "net_cumulative_revenue", display_name: "Net Cumulative Revenue", type: "currency", total: LAST },
     { slug: "average_order_value", display_name: "Average Order Value", type: "currency", total: ratio("revenue", "orders"), derive: perOrder("revenue") },
     { slug: "net_average_order_value", display_name: "Net Average Order Value", type: "currency", total: ratio("net_revenue", "orders"), derive: perOrder("net_revenue") },
-    { slug: "one_time_products", display_name: "One-Time Products", type: "scalar", total: SUM },
-    { slug: "one_time_products_revenue", display_name: "One-Time Products Revenue", type: "currency", total: SUM },
-    { slug: "one_time_products_net_revenue", display_name: "One-Time Products Net Revenue", type: "currency", total: SUM },
-    { slug: "new_subscriptions", display_name: "New Subscriptions", type: "scalar", total: SUM },
-    { slug: "new_subscriptions_revenue", display_name: "New Subscriptions Revenue", type: "currency", total: SUM },
-    { slug: "new_subscriptions_net_revenue", display_name: "New Subscriptions Net Revenue", type: "currency", total: SUM },
-    { slug: "renewed_subscriptions", display_name: "Renewed Subscriptions", type: "scalar", total: SUM },
-    { slug: "renewed_subscriptions_revenue", display_name: "Renewed Subscriptions Revenue", type: "currency", total: SUM },
-    { slug: "renewed_subscriptions_net_revenue", display_name: "Renewed Subscriptions Net Revenue", type: "currency", total: SUM },
+    ...withRevenue("one_time_products", "One-Time Products"),
+    ...withRevenue("new_subscriptions", "New Subscriptions"),
+    ...withRevenue("renewed_subscriptions", "Renewed Subscriptions"),
   ]),
   ...ofPart("subscriptions", [
     { slug: "active_subscriptions", display_name: "Active Subscriptions", type: "scalar", total: LAST },

@@ -4,16 +4,20 @@ import type { MetricPart } from "./definitions.js";
 
 export type TimeInterval = "hour" | "day" | "week" | "month" | "year";
 
-export interface MetricsQuery {
-  organizationIds: string[];
+/** What the figures are for, named as the statement's parameters. */
+export interface MetricsFilters {
+  organizations: string[];
   timezone: string;
   interval: TimeInterval;
   /** The first and last days of the range, in the seller's timezone (YYYY-MM-DD). */
-  firstDay: string;
-  lastDay: string;
-  productIds: string[] | null;
-  billingTypes: ("one_time" | "recurring")[] | null;
-  customerIds: string[] | null;
+  first_day: string;
+  last_day: string;
+  products: string[] | null;
+  billing_types: ("one_time" | "recurring")[] | null;
+  customers: string[] | null;
+}
+
+export interface MetricsQuery {
   /**
    * Where orders and checkouts are summed from: the hourly rollups per seller, or per product when
    * narrowed to products or a billing type, or the rows themselves for a customer (the rollups are
@@ -166,16 +170,7 @@ window running as (order by series.t)
 order by series.t`;
 
 /** The figures of each bucket of the range, for the organizations given (those the caller may read). */
-export async function metricsRows(db: Knex, query: MetricsQuery): Promise<MetricsRow[]> {
-  const result = await db.raw<{ rows: MetricsRow[] }>(METRICS_SQL(query.source, query.parts), {
-    organizations: query.organizationIds,
-    timezone: query.timezone,
-    interval: query.interval,
-    first_day: query.firstDay,
-    last_day: query.lastDay,
-    products: query.productIds,
-    billing_types: query.billingTypes,
-    customers: query.customerIds,
-  });
+export async function metricsRows(db: Knex, filters: MetricsFilters, { source, parts }: MetricsQuery): Promise<MetricsRow[]> {
+  const result = await db.raw<{ rows: MetricsRow[] }>(METRICS_SQL(source, parts), { ...filters });
   return result.rows;
 }

@@ -97,19 +97,10 @@ export interface MetricsAnswer {
 export async function metricsOf(db: Knex, readable: string[], parameters: MetricsQueryParameters): Promise<MetricsAnswer> {
   checkRequest(parameters);
   const asked = metricsAsked(parameters.metrics);
-  const organizationIds = parameters.organization_id ? readable.filter((id) => parameters.organization_id?.includes(id)) : readable;
-  const rows = await metricsRows(db, {
-    organizationIds,
-    timezone: parameters.timezone,
-    interval: parameters.interval,
-    firstDay: parameters.start_date,
-    lastDay: parameters.end_date,
-    productIds: parameters.product_id ?? null,
-    billingTypes: parameters.billing_type ?? null,
-    customerIds: parameters.customer_id ?? null,
-    source: sourceFor(parameters),
-    parts: new Set(asked.map((metric) => metric.part)),
-  });
+  const { organization_id: named, start_date: first_day, end_date: last_day, timezone, interval } = parameters;
+  const organizations = named ? readable.filter((id) => named.includes(id)) : readable;
+  const filters = { organizations, timezone, interval, first_day, last_day, products: parameters.product_id ?? null, billing_types: parameters.billing_type ?? null, customers: parameters.customer_id ?? null };
+  const rows = await metricsRows(db, filters, { source: sourceFor(parameters), parts: new Set(asked.map((metric) => metric.part)) });
   const periods = rows.map(periodOf);
   const figures = periods.map((period) => period.figures);
   return { periods, totals: Object.fromEntries(asked.map((metric) => [metric.slug, totalOf(metric, figures)])), metrics: asked };
