@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
+import { busNames, IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
 import type { z } from "zod";
 import { availableParallelism } from "node:os";
-import { connectBus, createDatabase, createLogger, loadServiceConfig, migrateService, identitySigner, generateIdentityKeys, startService, type RunningService, type ServiceConfig, type ServiceDefinition } from "@tollgate/kit";
+import { connectBus, createDatabase, createLogger, loadServiceConfig, migrateService, identitySigner, generateIdentityKeys, startService, type Knex, type RunningService, type ServiceConfig, type ServiceDefinition } from "@tollgate/kit";
 import type { CpuUse } from "./cpu.js";
+import { Processes } from "./processes.js";
 /** What every benchmark here shares: its settings, its progress lines and how it prints figures. */
 
 /** A positive whole-number setting from the environment, or its default. */
@@ -21,6 +22,65 @@ export function percentile(sorted: number[], p: number): number {
 }
 
 export const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 0.5);
+
+/** The median, 99th percentile and slowest of some latencies. */
+export const latencySummary = (latencies: number[]) => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 };
+};
+
+/** Resolves once `url` answers 2xx (within 60 s), or fails as soon as the process it waits for exits. */
+export async function waitUntilReady(url: string, exited: Promise<never>): Promise<void> {
+  const deadline = performance.now() + 60_000;
+  const answering = async () => {
+    while (performance.now() < deadline) {
+      if (await fetch(url).then((response) => response.ok, () => false)) return;
+      await new Promise((done) => setTimeout(done, 200));
+    }
+    throw new Error(`${url} did not answer within 60 s`);
+  };
+  await Promise.race([answering(), exited]);
+}
+
+const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+/** A bench's own database (billing's schema), NATS prefix and server processes; {@link removeBenchRun} takes them away. */
+export interface BenchRun {
+  id: string;
+  database: string;
+  prefix: string;
+  /** The server's `postgres` database, and the run's own. */
+  admin: Knex;
+  db: Knex;
+  bus: Awaited<ReturnType<typeof connectBus>>;
+  processes: Processes;
+}
+
+export async function openBenchRun(bench: string): Promise<BenchRun> {
+  const id = randomBytes(4).toString("hex");
+  const database = `bench_${bench}_${id}`;
+  const prefix = `bench_${id}`;
+  const admin = createDatabase({ url: withDatabase(SERVER_URL, "postgres"), schema: "public", poolMax: 1 });
+  const processes = new Processes((name, status) => progress(`${name} exited unexpectedly (${status}); see its output above`));
+  process.on("exit", () => processes.killAll());
+  progress(`creating database ${database}; NATS prefix ${prefix}`);
+  await admin.raw("create database ??", [database]);
+  const db = createDatabase({ url: withDatabase(SERVER_URL, database), schema: "billing", poolMax: 2 });
+  const bus = await connectBus({ url: process.env.NATS_URL ?? "nats://127.0.0.1:4222", prefix, name: `bench-${bench}` });
+  return { id, database, prefix, admin, db, bus, processes };
+}
+
+/** What a bench does last, even when it failed: stops its processes, then removes its event stream and database. */
+export async function removeBenchRun(run: BenchRun): Promise<void> {
+  await run.processes.stopAll(10_000);
+  const stream = busNames(run.prefix).eventStream;
+  await run.bus.jsm.streams.delete(stream).catch(() => false);
+  await run.bus.nc.close();
+  await run.db.destroy();
+  await run.admin.raw("drop database if exists ?? with (force)", [run.database]);
+  await run.admin.destroy();
+  progress(`removed database ${run.database} and stream ${stream}`);
+}
 
 /** The same Postgres server, another database. */
 export function withDatabase(url: string, database: string): string {
@@ -56,7 +116,6 @@ export function cpuLines(cpu: CpuUse | null, label: (what: string) => string): s
   ];
 }
 
-const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
 /** A service started in the bench's own process on a database and NATS prefix of its own, and how to call it as the gateway would. */
 export interface BenchService<Env extends z.ZodObject, App = unknown> {

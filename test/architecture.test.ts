@@ -42,6 +42,7 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   payments: ["payments", "customer_payment_methods", "sandbox_confirmation_tokens", "sandbox_operations", "sandbox_payment_methods"],
   subscriptions: ["subscriptions"],
   refunds: ["refunds"],
+  metrics: ["order_hours", "order_product_hours", "checkout_hours", "checkout_product_hours"],
   "customer-portal": [],
   "test-clock": [],
 };

@@ -18,12 +18,11 @@ import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { busNames, IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
-import { connectBus, createDatabase, identitySigner, generateIdentityKeys } from "@tollgate/kit";
+import { IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
+import { identitySigner, generateIdentityKeys } from "@tollgate/kit";
 import { freePort } from "../../launcher/src/ports.js";
 import { cpuUse, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
-import { Processes } from "../processes.js";
-import { envInteger, formatMs, formatRate, isDisturbed, percentile, progress, withDatabase } from "../support.js";
+import { envInteger, formatMs, formatRate, isDisturbed, latencySummary, progress, openBenchRun, removeBenchRun, waitUntilReady, withDatabase } from "../support.js";
 
 const WARMUP = envInteger("BENCH_WARMUP", 300);
 const CHECKOUTS = envInteger("BENCH_CHECKOUTS", 2_000);
@@ -37,23 +36,6 @@ const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TARGETS = { rate: 100, p99Ms: 250 };
 const nextYear = new Date().getUTCFullYear() + 1;
 
-const summary = (latencies: number[]) => {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 };
-};
-
-async function waitUntilReady(url: string, exited: Promise<never>): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  const answering = async () => {
-    while (performance.now() < deadline) {
-      if (await fetch(url).then((response) => response.ok, () => false)) return;
-      await new Promise((done) => setTimeout(done, 200));
-    }
-    throw new Error(`${url} did not answer within 60 s`);
-  };
-  await Promise.race([answering(), exited]);
-}
-
 /** Milliseconds of CPU per checkout for each group, from a measurement's share of a core. */
 function cpuPerCheckout(cpu: CpuUse, rate: number): string {
   return Object.entries(cpu.cores)
@@ -63,18 +45,10 @@ function cpuPerCheckout(cpu: CpuUse, rate: number): string {
 }
 
 async function main(): Promise<void> {
-  const id = randomBytes(4).toString("hex");
-  const database = `bench_checkout_${id}`;
-  const prefix = `bench_${id}`;
+  const run = await openBenchRun("checkout");
+  const { id, database, prefix, admin, db, bus, processes } = run;
   const identityKeys = generateIdentityKeys();
   const signer = identitySigner(identityKeys.signingKey);
-  const admin = createDatabase({ url: withDatabase(SERVER_URL, "postgres"), schema: "public", poolMax: 1 });
-  const processes = new Processes((name, status) => progress(`${name} exited unexpectedly (${status}); see its output above`));
-  process.on("exit", () => processes.killAll());
-  progress(`creating database ${database}; NATS prefix ${prefix}`);
-  await admin.raw("create database ??", [database]);
-  const db = createDatabase({ url: withDatabase(SERVER_URL, database), schema: "billing", poolMax: 2 });
-  const bus = await connectBus({ url: NATS_URL, prefix, name: "bench-checkout" });
   try {
     const port = await freePort();
     const billingUrl = `http://127.0.0.1:${port}`;
@@ -214,8 +188,8 @@ async function main(): Promise<void> {
     subscription.unsubscribe();
     agent.destroy();
 
-    const underLoad = summary(saturated);
-    const atSteadyRate = summary(steady);
+    const underLoad = latencySummary(saturated);
+    const atSteadyRate = latencySummary(steady);
     console.log("\ncheckouts, one billing process, sandbox card 4242 (create → token → confirm → order.paid on the bus)");
     console.log(`  complete checkouts            ${formatRate(rate)}  (${CHECKOUTS} in ${seconds.toFixed(1)} s, ${CONCURRENCY} buyers at a time)`);
     if (cpu) {
@@ -228,13 +202,7 @@ async function main(): Promise<void> {
     console.log(`  confirm → order.paid at ${STEADY_RATE}/s    p50 ${formatMs(atSteadyRate.p50)}, p99 ${formatMs(atSteadyRate.p99)}, max ${formatMs(atSteadyRate.max)} (${steady.length} checkouts)`);
     console.log(`  targets: ≥ ${TARGETS.rate}/s (${rate >= TARGETS.rate ? "met" : "missed"}${disturbed ? ", disturbed: see 'other' above" : ""}), p99 ≤ ${TARGETS.p99Ms} ms at ${STEADY_RATE}/s (${atSteadyRate.p99 <= TARGETS.p99Ms ? "met" : "missed"})`);
   } finally {
-    await processes.stopAll(10_000);
-    await bus.jsm.streams.delete(busNames(prefix).eventStream).catch(() => false);
-    await bus.nc.close();
-    await db.destroy();
-    await admin.raw("drop database if exists ?? with (force)", [database]);
-    await admin.destroy();
-    progress(`removed database ${database} and stream ${busNames(prefix).eventStream}`);
+    await removeBenchRun(run);
   }
 }
 

@@ -59,6 +59,7 @@ export const ALL_SCOPES = [
   "customer_sessions:write",
   "checkout_links:read",
   "checkout_links:write",
+  "metrics:read",
 ];
 
 let sellers = 0;

@@ -17,6 +17,7 @@ import { checkoutEndpoints } from "./checkouts/routes.js";
 import { CheckoutExpirySweep } from "./checkouts/expiry.js";
 import { CheckoutPayments } from "./checkouts/payer.js";
 import { customerEndpoints } from "./customers/routes.js";
+import { metricEndpoints } from "./metrics/routes.js";
 import { orderEndpoints } from "./orders/routes.js";
 import { licenseKeyEndpoints } from "./license-keys/routes.js";
 import { customerPortalEndpoints } from "./customer-portal/routes/index.js";
@@ -108,6 +109,7 @@ export const billingService = defineService({
       ...checkoutEndpoints({ ...desk, wakePayments: () => payments.wake() }),
       ...checkoutLinkEndpoints(desk),
       ...orderEndpoints(desk),
+      ...metricEndpoints(desk),
       ...subscriptionEndpoints({ billing, units: billing.units, renewals }),
       ...refundEndpoints({ ...desk, processor: billing.processor }),
       ...licenseKeyEndpoints(desk),

@@ -1,0 +1,19 @@
+import { defineEndpoint, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { metricsJson } from "./output.js";
+import { MetricsLimits, MetricsQueryParameters, MetricsResponse, TIME_INTERVALS } from "./schemas.js";
+import { INTERVAL_DAYS, metricsOf, MIN_DATE } from "./service.js";
+
+const TAG = "metrics";
+
+export function metricEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }): Endpoint[] {
+  return [
+    defineEndpoint("/v1/metrics/", { method: "GET", query: MetricsQueryParameters, response: MetricsResponse, summary: "Get metrics", tag: TAG }, async ({ query, identity }) =>
+      metricsJson(await metricsOf(db, await access.organizationIds(identity, "metrics:read"), query)),
+    ),
+
+    defineEndpoint("/v1/metrics/limits", { method: "GET", response: MetricsLimits, summary: "Get metrics limits", tag: TAG }, async ({ identity }) => {
+      await access.organizationIds(identity, "metrics:read");
+      return { min_date: MIN_DATE, intervals: Object.fromEntries(TIME_INTERVALS.map((interval) => [interval, INTERVAL_DAYS[interval]])) };
+    }),
+  ];
+}
