@@ -59,6 +59,11 @@ export const ALL_SCOPES = [
   "customer_sessions:write",
   "checkout_links:read",
   "checkout_links:write",
+  "meters:read",
+  "meters:write",
+  "events:read",
+  "events:write",
+  "customer_meters:read",
 ];
 
 let sellers = 0;

@@ -39,6 +39,9 @@ import { S3FileStorage } from "./files/s3-storage.js";
 import { sandboxEndpoints } from "./payments/routes.js";
 import { SandboxProcessor } from "./payments/sandbox.js";
 import { productEndpoints } from "./products/routes.js";
+import { meterEndpoints } from "./meters/routes.js";
+import { usageEventEndpoints } from "./usage-events/routes.js";
+import { customerMeterEndpoints } from "./customer-meters/routes.js";
 
 function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage {
   if (config.FILE_STORAGE === "local") {
@@ -111,6 +114,9 @@ export const billingService = defineService({
       ...subscriptionEndpoints({ billing, units: billing.units, renewals }),
       ...refundEndpoints({ ...desk, processor: billing.processor }),
       ...licenseKeyEndpoints(desk),
+      ...meterEndpoints(desk),
+      ...usageEventEndpoints(desk),
+      ...customerMeterEndpoints(desk),
       ...customerSessionEndpoints(desk),
       ...profileEndpoints(desk),
       ...customerPortalEndpoints({ ...desk, processor: billing.processor, storage: billing.storage, wakeRenewals: () => renewals.wake() }),

@@ -1,0 +1,108 @@
+import { randomUUID } from "node:crypto";
+import { ValidationError, type Knex, type Units, type ValidationIssue } from "@tollgate/kit";
+import { customersNamed, customersWithIds } from "../customers/customers.sql.js";
+import { measure } from "../meters/measurements.js";
+import { holdMetersShared, metersOfOrganization } from "../meters/meters.sql.js";
+import { eventJson } from "./output.js";
+import type { EventCreate } from "./schemas.js";
+import { appendEvents, childCounts, countEventNames, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
+
+/**
+ * Each event's organization: the one it names, which the caller must reach, or the caller's only
+ * one. Faults are gathered by index, so a refused batch says everything wrong with it at once.
+ */
+function organizationsOf(events: EventCreate[], reachable: string[], issues: ValidationIssue[]): string[] {
+  return events.map((event, index) => {
+    const named = event.organization_id ?? (reachable.length === 1 ? reachable[0] : undefined);
+    if (!named || !reachable.includes(named)) {
+      issues.push({ location: "body", path: ["events", index, "organization_id"], message: "Organization not found or not yours.", code: "organization_id", input: event.organization_id ?? null });
+    }
+    return named ?? "";
+  });
+}
+
+/** The events of one seller, as rows with their customers resolved: a customer id must be the seller's, an external id need not be known yet. */
+async function draftsFor(db: Knex, organizationId: string, indexed: { event: EventCreate; index: number }[], issues: ValidationIssue[]): Promise<UsageEventDraft[]> {
+  const ids = [...new Set(indexed.flatMap(({ event }) => (event.customer_id ? [event.customer_id] : [])))];
+  const externalIds = [...new Set(indexed.flatMap(({ event }) => (event.external_customer_id ? [event.external_customer_id] : [])))];
+  const known = await customersNamed(db, organizationId, ids, externalIds);
+  const byId = new Set(known.map((customer) => customer.id));
+  const byExternalId = new Map(known.flatMap((customer) => (customer.external_id ? [[customer.external_id, customer.id] as const] : [])));
+  const now = new Date();
+  return indexed.map(({ event, index }) => {
+    if (event.customer_id && !byId.has(event.customer_id)) {
+      issues.push({ location: "body", path: ["events", index, "customer_id"], message: "Customer not found.", code: "customer_id", input: event.customer_id });
+    }
+    return {
+      id: randomUUID(),
+      organization_id: organizationId,
+      name: event.name,
+      timestamp: event.timestamp ?? now,
+      customer_id: event.customer_id ?? (event.external_customer_id ? (byExternalId.get(event.external_customer_id) ?? null) : null),
+      external_customer_id: event.external_customer_id ?? null,
+      external_id: event.external_id ?? null,
+      parent_id: event.parent_id ?? null,
+      metadata: event.metadata ?? {},
+    };
+  });
+}
+
+/** How many times each name occurs in the events written, and when first and last. */
+function namesOf(events: UsageEventDraft[]) {
+  const names = new Map<string, { name: string; occurrences: number; first_seen: Date; last_seen: Date }>();
+  for (const event of events) {
+    const seen = names.get(event.name) ?? { name: event.name, occurrences: 0, first_seen: event.timestamp, last_seen: event.timestamp };
+    seen.occurrences += 1;
+    if (event.timestamp < seen.first_seen) seen.first_seen = event.timestamp;
+    if (event.timestamp > seen.last_seen) seen.last_seen = event.timestamp;
+    names.set(event.name, seen);
+  }
+  return [...names.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * Ingests a batch whole or not at all: any fault refuses it with every fault by index. Events
+ * whose external_id was already sent are skipped and counted as duplicates. What the written
+ * events add to meters and customer meters commits with them.
+ */
+export async function ingestEvents(db: Knex, units: Units, reachable: string[], events: EventCreate[]): Promise<{ inserted: number; duplicates: number }> {
+  const issues: ValidationIssue[] = [];
+  const organizations = organizationsOf(events, reachable, issues);
+  const bySeller = new Map<string, { event: EventCreate; index: number }[]>();
+  events.forEach((event, index) => {
+    const organizationId = organizations[index] ?? "";
+    const group = bySeller.get(organizationId) ?? [];
+    group.push({ event, index });
+    bySeller.set(organizationId, group);
+  });
+  const drafts = new Map<string, UsageEventDraft[]>();
+  for (const [organizationId, indexed] of bySeller) drafts.set(organizationId, await draftsFor(db, organizationId, indexed, issues));
+  if (issues.length > 0) throw new ValidationError(issues.sort((a, b) => Number(a.path[1]) - Number(b.path[1])));
+
+  const inserted = await units.run(async (unit) => {
+    let written = 0;
+    for (const [organizationId, sellerEvents] of drafts) {
+      await holdMetersShared(unit.db, organizationId);
+      const ids = await appendEvents(unit.db, sellerEvents);
+      const fresh = sellerEvents.filter((event) => ids.has(event.id));
+      await measure(unit.db, organizationId, fresh.map((event) => ({ ...event, source: "user" })), await metersOfOrganization(unit.db, organizationId));
+      await countEventNames(unit.db, organizationId, namesOf(fresh));
+      written += fresh.length;
+    }
+    return written;
+  });
+  return { inserted, duplicates: events.length - inserted };
+}
+
+/** Events as Polar's UserEvent, with their customers and child counts read for all at once. */
+export async function eventsJson(db: Knex, rows: UsageEventRow[]) {
+  const customers = await customersWithIds(db, [...new Set(rows.flatMap((row) => (row.customer_id ? [row.customer_id] : [])))]);
+  const children = await childCounts(db, rows.map((row) => row.id));
+  return rows.map((row) =>
+    eventJson(
+      row,
+      customers.find((customer) => customer.id === row.customer_id),
+      children.get(row.id) ?? 0,
+    ),
+  );
+}
