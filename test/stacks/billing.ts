@@ -115,3 +115,6 @@ export async function startBillingStack(
     },
   };
 }
+
+/** A meter of the seller's that counts every event, for prices and benefits that need one. */
+export const countingMeter = (seller: Seller, name: string) => seller.polar.meters.create({ name, filter: { conjunction: "and", clauses: [] }, aggregation: { func: "count" } });

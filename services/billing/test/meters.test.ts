@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
+import type { EventCreateCustomer } from "@polar-sh/sdk/models/components/eventcreatecustomer.js";
+import type { Filter } from "@polar-sh/sdk/models/components/filter.js";
 
 let stack: BillingStack;
 let shop: Seller;
@@ -12,7 +14,7 @@ const at = (iso: string) => new Date(iso);
 describe("meters", () => {
   it("measure events through each aggregation and filter, in daily quantities with the total", async () => {
     const customer = await shop.polar.customers.create({ email: `meters-${Date.now()}@example.com` });
-    const events = [
+    const events: EventCreateCustomer[] = [
       { name: "api.call", customerId: customer.id, timestamp: at("2026-03-01T10:00:00Z"), metadata: { tokens: 10, model: "gpt-4o", cached: false } },
       { name: "api.call", customerId: customer.id, timestamp: at("2026-03-01T23:00:00Z"), metadata: { tokens: 30, model: "gpt-4o-mini", cached: true } },
       { name: "api.call", customerId: customer.id, timestamp: at("2026-03-02T08:00:00Z"), metadata: { tokens: 20, model: "gpt-4o", cached: false } },
@@ -21,7 +23,7 @@ describe("meters", () => {
     ];
     expect(await shop.polar.events.ingest({ events })).toEqual({ inserted: 5, duplicates: 0 });
 
-    const calls = { conjunction: "and" as const, clauses: [{ property: "name", operator: "eq" as const, value: "api.call" }] };
+    const calls: Filter = { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api.call" }] };
     const create = (name: string, aggregation: Parameters<typeof shop.polar.meters.create>[0]["aggregation"], filter = calls) => shop.polar.meters.create({ name, filter, aggregation });
     // Created after the events: each meter measures what was already sent.
     const count = await create("Calls", { func: "count" });

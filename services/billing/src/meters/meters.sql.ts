@@ -30,6 +30,10 @@ export const findMeter = (db: Knex, id: string) => meters(db).where({ id }).firs
 
 export const metersWithIds = (db: Knex, ids: string[]) => meters(db).whereIn("id", ids);
 
+/** Those of `ids` that are the seller's meters. */
+export const meterIdsOf = async (db: Knex, organizationId: string, ids: string[]): Promise<string[]> =>
+  ids.length === 0 ? [] : (await meters(db).where({ organization_id: organizationId }).whereIn("id", ids).select("id")).map((meter) => meter.id);
+
 /** Every meter of the seller, archived or not: an archived meter keeps counting, so unarchiving it loses nothing. */
 export const metersOfOrganization = (db: Knex, organizationId: string) => meters(db).where({ organization_id: organizationId }).select("id", "filter", "aggregation");
 
