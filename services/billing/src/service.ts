@@ -39,6 +39,7 @@ import { S3FileStorage } from "./files/s3-storage.js";
 import { sandboxEndpoints } from "./payments/routes.js";
 import { SandboxProcessor } from "./payments/sandbox.js";
 import { productEndpoints } from "./products/routes.js";
+import { UsageMeasurer } from "./meters/measurer.js";
 import { meterEndpoints } from "./meters/routes.js";
 import { usageEventEndpoints } from "./usage-events/routes.js";
 import { customerMeterEndpoints } from "./customer-meters/routes.js";
@@ -60,8 +61,8 @@ function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage 
 }
 
 /**
- * Billing's parts, built once: what the endpoints, consumers and workers use, and the two workers
- * that requests wake (a confirmed checkout, a card saved for a past-due subscription).
+ * Billing's parts, built once: what the endpoints, consumers and workers use, and the workers that
+ * requests wake (a confirmed checkout, a card saved for a past-due subscription, ingested events).
  */
 function partsOf(context: ServiceContext<BillingConfig>) {
   const { config, db, units, logger, redis } = context;
@@ -69,7 +70,7 @@ function partsOf(context: ServiceContext<BillingConfig>) {
   // The payment processor PAYMENT_PROCESSOR names; the sandbox is the only one so far.
   const sandbox = new SandboxProcessor(db);
   const parts: BillingParts = { config, db, units, logger, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox };
-  return { ...parts, payments: new CheckoutPayments(parts, units), renewals: new SubscriptionRenewals(parts, units) };
+  return { ...parts, payments: new CheckoutPayments(parts, units), renewals: new SubscriptionRenewals(parts, units), measurer: new UsageMeasurer(parts) };
 }
 
 /** What the `/v1` document says of billing's part of the API as a whole. */
@@ -96,7 +97,7 @@ export const billingService = defineService({
   setup: partsOf,
   routes(router, context) {
     const billing = context.app;
-    const { renewals, payments } = billing;
+    const { renewals, payments, measurer } = billing;
     const desk = { db: billing.db, units: billing.units, access: billing.access, config: billing.config };
     const api = Router({ strict: false });
     api.use(idempotency(billing.redis, context.config.IDEMPOTENCY_TTL_SECONDS));
@@ -115,7 +116,7 @@ export const billingService = defineService({
       ...refundEndpoints({ ...desk, processor: billing.processor }),
       ...licenseKeyEndpoints(desk),
       ...meterEndpoints(desk),
-      ...usageEventEndpoints(desk),
+      ...usageEventEndpoints({ ...desk, wakeMeasurer: () => measurer.wake() }),
       ...customerMeterEndpoints(desk),
       ...customerSessionEndpoints(desk),
       ...profileEndpoints(desk),
@@ -132,7 +133,7 @@ export const billingService = defineService({
     router.use(api);
   },
   consumers: () => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer()],
-  workers: (context) => [new CustomerStateAnnouncer(context), context.app.payments, context.app.renewals, new CheckoutExpirySweep(context)],
+  workers: (context) => [new CustomerStateAnnouncer(context), context.app.payments, context.app.renewals, context.app.measurer, new CheckoutExpirySweep(context)],
   responders(context) {
     const { db } = context;
     context.respond(resolveCustomerSession, async ({ token_hash }) => {

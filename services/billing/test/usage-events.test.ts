@@ -33,8 +33,8 @@ describe("usage events", () => {
     expect(await seller.polar.events.get({ id: signup?.id ?? "" })).toMatchObject({ id: signup?.id, name: "signup" });
     expect((await seller.polar.events.list({ customerId: customer.id, limit: 100 })).items).toHaveLength(3);
 
-    const names = await seller.polar.events.listNames({ sorting: ["name"] });
-    expect(names.result.items.map(({ name, occurrences }) => ({ name, occurrences }))).toEqual([
+    const names = async () => (await seller.polar.events.listNames({ sorting: ["name"] })).result.items.map(({ name, occurrences }) => ({ name, occurrences }));
+    await expect.poll(names).toEqual([
       { name: "login", occurrences: 2 },
       { name: "signup", occurrences: 1 },
     ]);

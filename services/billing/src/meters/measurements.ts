@@ -1,6 +1,6 @@
 import type { Knex } from "@tollgate/kit";
 import { addToCustomerMeters, setConsumedUnits } from "../customer-meters/customer-meters.sql.js";
-import { eventsAfter } from "../usage-events/usage-events.sql.js";
+import { measuredEventsAfter } from "../usage-events/usage-events.sql.js";
 import { addToRollups, addUniqueValues, distinctPerCustomer } from "./meters.sql.js";
 import { foldEvents, type MeasuredEvent, type MeterDefinition } from "./rollups.js";
 
@@ -9,8 +9,7 @@ const BACKFILL_PAGE = 5_000;
 
 /**
  * Adds events to the meters they match: the rollups that quantities read, the distinct values of
- * unique meters, and the customers' meters. Runs in the ingesting transaction, so what a batch adds
- * is visible as soon as the batch is acknowledged.
+ * unique meters, and the customers' meters.
  */
 export async function measure(db: Knex, organizationId: string, events: MeasuredEvent[], meters: MeterDefinition[]): Promise<void> {
   if (events.length === 0 || meters.length === 0) return;
@@ -30,11 +29,11 @@ export async function measure(db: Knex, organizationId: string, events: Measured
   }
 }
 
-/** Measures every event the seller already sent with a meter that is new or redefined. */
+/** Measures every event the seller already sent (and the measurer has measured) with a meter that is new or redefined. */
 export async function backfill(db: Knex, organizationId: string, meter: MeterDefinition): Promise<void> {
   let after: { timestamp: Date; id: string } | null = null;
   for (;;) {
-    const page = await eventsAfter(db, organizationId, after, BACKFILL_PAGE);
+    const page = await measuredEventsAfter(db, organizationId, after, BACKFILL_PAGE);
     await measure(db, organizationId, page, [meter]);
     const last = page.at(-1);
     if (!last || page.length < BACKFILL_PAGE) return;

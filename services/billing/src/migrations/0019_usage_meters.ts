@@ -39,6 +39,14 @@ export const usageMeters: Migration = {
     await db.raw("create unique index usage_events_external_id on usage_events (organization_id, external_id) where external_id is not null");
     await db.raw("create index usage_events_parent on usage_events (parent_id) where parent_id is not null");
 
+    // Events written but not yet measured: the measuring worker takes them from here a few thousand
+    // at a time, so ingestion never waits on the rows every batch would otherwise update.
+    // In the order they came (the sequence), so none waits behind newer ones.
+    await db.schema.createTable("usage_events_unmeasured", (t) => {
+      t.bigIncrements("sequence").primary();
+      t.text("event_id").notNullable();
+    });
+
     // The names a seller's events carry, counted as they arrive, so listing them reads no events.
     await db.schema.createTable("usage_event_names", (t) => {
       t.text("organization_id").notNullable();

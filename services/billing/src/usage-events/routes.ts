@@ -9,10 +9,10 @@ const TAG = "events";
 const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
 /** Usage events: the seller's system sends them in batches; meters measure them. */
-export function usageEventEndpoints({ db, units, access }: { db: Knex; units: Units; access: OrganizationAccess }): Endpoint[] {
+export function usageEventEndpoints({ db, units, access, wakeMeasurer }: { db: Knex; units: Units; access: OrganizationAccess; wakeMeasurer: () => void }): Endpoint[] {
   return [
     defineEndpoint("/v1/events/ingest", { method: "POST", body: EventsIngest, response: EventsIngestResponse, summary: "Ingest a batch of events", tag: TAG }, async ({ body, identity }) =>
-      ingestEvents(db, units, await access.organizationIds(identity, "events:write"), body.events),
+      ingestEvents(db, units, await access.organizationIds(identity, "events:write"), body.events, wakeMeasurer),
     ),
     defineEndpoint(
       "/v1/events/",

@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { ValidationError, type Knex, type Units, type ValidationIssue } from "@tollgate/kit";
 import { customersNamed, customersWithIds } from "../customers/customers.sql.js";
-import { measure } from "../meters/measurements.js";
-import { holdMetersShared, metersOfOrganization } from "../meters/meters.sql.js";
 import { eventJson } from "./output.js";
 import type { EventCreate } from "./schemas.js";
-import { appendEvents, childCounts, countEventNames, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
+import { appendEvents, childCounts, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
 
 /**
  * Each event's organization: the one it names, which the caller must reach, or the caller's only
@@ -47,25 +45,12 @@ async function draftsFor(db: Knex, organizationId: string, indexed: { event: Eve
   });
 }
 
-/** How many times each name occurs in the events written, and when first and last. */
-function namesOf(events: UsageEventDraft[]) {
-  const names = new Map<string, { name: string; occurrences: number; first_seen: Date; last_seen: Date }>();
-  for (const event of events) {
-    const seen = names.get(event.name) ?? { name: event.name, occurrences: 0, first_seen: event.timestamp, last_seen: event.timestamp };
-    seen.occurrences += 1;
-    if (event.timestamp < seen.first_seen) seen.first_seen = event.timestamp;
-    if (event.timestamp > seen.last_seen) seen.last_seen = event.timestamp;
-    names.set(event.name, seen);
-  }
-  return [...names.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
-}
-
 /**
  * Ingests a batch whole or not at all: any fault refuses it with every fault by index. Events
- * whose external_id was already sent are skipped and counted as duplicates. What the written
- * events add to meters and customer meters commits with them.
+ * whose external_id was already sent are skipped and counted as duplicates. The measurer adds the
+ * written events to meters and customer meters right after.
  */
-export async function ingestEvents(db: Knex, units: Units, reachable: string[], events: EventCreate[]): Promise<{ inserted: number; duplicates: number }> {
+export async function ingestEvents(db: Knex, units: Units, reachable: string[], events: EventCreate[], wakeMeasurer: () => void): Promise<{ inserted: number; duplicates: number }> {
   const issues: ValidationIssue[] = [];
   const organizations = organizationsOf(events, reachable, issues);
   const bySeller = new Map<string, { event: EventCreate; index: number }[]>();
@@ -81,14 +66,8 @@ export async function ingestEvents(db: Knex, units: Units, reachable: string[], 
 
   const inserted = await units.run(async (unit) => {
     let written = 0;
-    for (const [organizationId, sellerEvents] of drafts) {
-      await holdMetersShared(unit.db, organizationId);
-      const ids = await appendEvents(unit.db, sellerEvents);
-      const fresh = sellerEvents.filter((event) => ids.has(event.id));
-      await measure(unit.db, organizationId, fresh.map((event) => ({ ...event, source: "user" })), await metersOfOrganization(unit.db, organizationId));
-      await countEventNames(unit.db, organizationId, namesOf(fresh));
-      written += fresh.length;
-    }
+    for (const sellerEvents of drafts.values()) written += (await appendEvents(unit.db, sellerEvents)).size;
+    unit.afterCommit(wakeMeasurer);
     return written;
   });
   return { inserted, duplicates: events.length - inserted };

@@ -19,16 +19,20 @@ export type UsageEventDraft = Omit<UsageEventRow, "source">;
 const usageEvents = (db: Knex) => db<UsageEventRow>("usage_events");
 
 /**
- * Appends a batch in one statement. An event whose external_id the seller already sent (before, or
- * earlier in the batch) is skipped: the ids of those written come back.
+ * Appends a batch in one statement, each event written also waiting to be measured. An event whose
+ * external_id the seller already sent (before, or earlier in the batch) is skipped: the ids of those
+ * written come back.
  */
 export async function appendEvents(db: Knex, events: UsageEventDraft[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
   const { rows } = await db.raw<{ rows: { id: string }[] }>(
-    `insert into usage_events (id, organization_id, name, timestamp, customer_id, external_customer_id, external_id, parent_id, metadata)
-     select * from unnest(?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::jsonb[])
-     on conflict (organization_id, external_id) where external_id is not null do nothing
-     returning id`,
+    `with written as (
+       insert into usage_events (id, organization_id, name, timestamp, customer_id, external_customer_id, external_id, parent_id, metadata)
+       select * from unnest(?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::jsonb[])
+       on conflict (organization_id, external_id) where external_id is not null do nothing
+       returning id
+     )
+     insert into usage_events_unmeasured (event_id) select id from written returning event_id as id`,
     arrayBindings([
       events.map((event) => event.id),
       events.map((event) => event.organization_id),
@@ -57,9 +61,32 @@ export async function countEventNames(db: Knex, organizationId: string, names: {
   );
 }
 
-/** The seller's events in pages, oldest first, for measuring them again: keyset on the (organization, timestamp) index. */
-export async function eventsAfter(db: Knex, organizationId: string, after: { timestamp: Date; id: string } | null, limit: number): Promise<UsageEventRow[]> {
-  const found = usageEvents(db).where({ organization_id: organizationId });
+/**
+ * Takes up to `limit` events waiting to be measured, as the transaction's own: they wait no more once
+ * it commits, and again if it rolls back. Another replica's measurer takes others.
+ */
+export async function takeUnmeasured(db: Knex, limit: number): Promise<UsageEventRow[]> {
+  const { rows } = await db.raw<{ rows: UsageEventRow[] }>(
+    `with taken as (
+       delete from usage_events_unmeasured
+       where sequence in (select sequence from usage_events_unmeasured order by sequence limit ? for update skip locked)
+       returning event_id
+     )
+     select usage_events.* from usage_events join taken on taken.event_id = usage_events.id`,
+    [limit],
+  );
+  return rows;
+}
+
+/**
+ * The seller's measured events in pages, oldest first, for measuring them again: keyset on the
+ * (organization, timestamp) index. Those still waiting are left to the measurer, which will see the
+ * meters as they are by then.
+ */
+export async function measuredEventsAfter(db: Knex, organizationId: string, after: { timestamp: Date; id: string } | null, limit: number): Promise<UsageEventRow[]> {
+  const found = usageEvents(db)
+    .where({ organization_id: organizationId })
+    .whereNotExists((waiting) => void waiting.select(db.raw("1")).from("usage_events_unmeasured").whereRaw("usage_events_unmeasured.event_id = usage_events.id"));
   if (after) void found.whereRaw("(timestamp, id) > (?, ?)", [after.timestamp.toISOString(), after.id]);
   return found.orderBy([{ column: "timestamp" }, { column: "id" }]).limit(limit);
 }
@@ -121,4 +148,10 @@ export async function pageOfEventNames(db: Knex, filter: { organizationIds: stri
   for (const { property, descending } of page.sort) void rows.orderBy(EVENT_NAME_SORTABLE[property], descending ? "desc" : "asc");
   const items: EventNameRow[] = await rows.orderBy("name").limit(page.limit).offset((page.page - 1) * page.limit);
   return { rows: items, total: Number(count) };
+}
+
+/** How many events wait to be measured. */
+export async function unmeasuredCount(db: Knex): Promise<number> {
+  const [{ count } = { count: 0 }] = await db("usage_events_unmeasured").count<{ count: number }[]>({ count: "*" });
+  return Number(count);
 }
