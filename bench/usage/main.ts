@@ -21,6 +21,7 @@ import { connectBus, createDatabase, generateIdentityKeys } from "@tollgate/kit"
 import { freePort } from "../../launcher/src/ports.js";
 import { insertAccessToken } from "../../services/billing/src/access-tokens/access-tokens.sql.js";
 import { measure } from "../../services/billing/src/meters/measurements.js";
+import { metersOfOrganization } from "../../services/billing/src/meters/meters.sql.js";
 import { unmeasuredCount } from "../../services/billing/src/usage-events/usage-events.sql.js";
 import type { MeasuredEvent } from "../../services/billing/src/meters/rollups.js";
 import { cpuUse, snapshot } from "../cpu.js";
@@ -223,7 +224,7 @@ async function main(): Promise<void> {
 
     progress(`a year of ${YEAR_EVENTS.toLocaleString("en-US")} events for a second seller, measured straight into the rollups`);
     const year = await sellerOf("year", YEAR_CUSTOMERS);
-    const definitions = await db("meters").where({ organization_id: year.organizationId }).select("id", "filter", "aggregation");
+    const definitions = await metersOfOrganization(db, year.organizationId);
     let measured = 0;
     for (const chunk of yearOfEvents(year.customers, YEAR_EVENTS, 50_000)) {
       await db.transaction((trx) => measure(trx, year.organizationId, chunk, definitions));

@@ -146,7 +146,7 @@ export async function pageOfEventNames(db: Knex, filter: { organizationIds: stri
   const [{ count } = { count: 0 }] = await found.clone().count<{ count: number }[]>({ count: "*" });
   const rows = found.clone().select(db.raw("name, source, occurrences::int as occurrences, first_seen, last_seen"));
   for (const { property, descending } of page.sort) void rows.orderBy(EVENT_NAME_SORTABLE[property], descending ? "desc" : "asc");
-  const items: EventNameRow[] = await rows.orderBy("name").limit(page.limit).offset((page.page - 1) * page.limit);
+  const items = (await rows.orderBy("name").limit(page.limit).offset((page.page - 1) * page.limit)) as EventNameRow[];
   return { rows: items, total: Number(count) };
 }
 
