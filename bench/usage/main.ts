@@ -202,11 +202,12 @@ async function main(): Promise<void> {
     sending = true;
     const before = await snapshot();
     const began = performance.now();
-    const running = [...Array.from({ length: SENDERS }, (_, index) => sender(index)), prober()];
+    const senders = Array.from({ length: SENDERS }, (_, index) => sender(index));
+    const probing = prober();
     const ticker = setInterval(() => progress(`${events.toLocaleString("en-US")} events`), 5_000);
     await new Promise((done) => setTimeout(done, SECONDS * 1_000));
     sending = false;
-    await Promise.all(running);
+    await Promise.all(senders);
     clearInterval(ticker);
     const elapsed = (performance.now() - began) / 1_000;
     const backends = await admin.select<{ pid: number }[]>("pid").from("pg_stat_activity").where((where) => void where.where("datname", database).orWhereNull("datname"));
@@ -221,6 +222,7 @@ async function main(): Promise<void> {
     const caughtUp = performance.now();
     while ((await unmeasuredCount(db)) > 0) await new Promise((done) => setTimeout(done, 50));
     const catchUpMs = performance.now() - caughtUp;
+    await probing;
 
     progress(`a year of ${YEAR_EVENTS.toLocaleString("en-US")} events for a second seller, measured straight into the rollups`);
     const year = await sellerOf("year", YEAR_CUSTOMERS);
