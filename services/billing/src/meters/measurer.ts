@@ -1,5 +1,5 @@
 import { PollingWorker, type Logger, type Units } from "@tollgate/kit";
-import { countEventNames, takeUnmeasured, type UsageEventRow } from "../usage-events/usage-events.sql.js";
+import { countEventNames, takeUnmeasured, type UnmeasuredEvent } from "../usage-events/usage-events.sql.js";
 import { measure } from "./measurements.js";
 import { holdMetersShared, metersOfOrganization } from "./meters.sql.js";
 
@@ -7,7 +7,7 @@ import { holdMetersShared, metersOfOrganization } from "./meters.sql.js";
 const EVENTS_A_PASS = 20_000;
 
 /** How many times each name occurs in the events, and when first and last. */
-function namesOf(events: UsageEventRow[]) {
+function namesOf(events: UnmeasuredEvent[]) {
   const names = new Map<string, { name: string; occurrences: number; first_seen: Date; last_seen: Date }>();
   for (const event of events) {
     const seen = names.get(event.name) ?? { name: event.name, occurrences: 0, first_seen: event.timestamp, last_seen: event.timestamp };
@@ -34,7 +34,7 @@ export class UsageMeasurer extends PollingWorker {
     return this.drain(EVENTS_A_PASS, () =>
       this.desk.units.run(async ({ db }) => {
         const events = await takeUnmeasured(db, EVENTS_A_PASS);
-        const bySeller = new Map<string, UsageEventRow[]>();
+        const bySeller = new Map<string, UnmeasuredEvent[]>();
         for (const event of events) {
           const sellerEvents = bySeller.get(event.organization_id) ?? [];
           sellerEvents.push(event);

@@ -61,18 +61,22 @@ export async function countEventNames(db: Knex, organizationId: string, names: {
   );
 }
 
+/** What measuring reads of an event: the columns a pass sends to billing, and no more. */
+export type UnmeasuredEvent = Pick<UsageEventRow, "organization_id" | "name" | "source" | "timestamp" | "customer_id" | "external_customer_id" | "metadata">;
+
 /**
  * Takes up to `limit` events waiting to be measured, as the transaction's own: they wait no more once
  * it commits, and again if it rolls back. Another replica's measurer takes others.
  */
-export async function takeUnmeasured(db: Knex, limit: number): Promise<UsageEventRow[]> {
-  const { rows } = await db.raw<{ rows: UsageEventRow[] }>(
+export async function takeUnmeasured(db: Knex, limit: number): Promise<UnmeasuredEvent[]> {
+  const { rows } = await db.raw<{ rows: UnmeasuredEvent[] }>(
     `with taken as (
        delete from usage_events_unmeasured
        where sequence in (select sequence from usage_events_unmeasured order by sequence limit ? for update skip locked)
        returning event_id
      )
-     select usage_events.* from usage_events join taken on taken.event_id = usage_events.id`,
+     select e.organization_id, e.name, e.source, e.timestamp, e.customer_id, e.external_customer_id, e.metadata
+     from usage_events e join taken on taken.event_id = e.id`,
     [limit],
   );
   return rows;
