@@ -72,11 +72,13 @@ export async function takeUnmeasured(db: Knex, limit: number): Promise<Unmeasure
   const { rows } = await db.raw<{ rows: UnmeasuredEvent[] }>(
     `with taken as (
        delete from usage_events_unmeasured
-       where sequence in (select sequence from usage_events_unmeasured order by sequence limit ? for update skip locked)
+       where sequence = any(array(select sequence from usage_events_unmeasured order by sequence limit ? for update skip locked))
        returning event_id
      )
+     -- By key, both the rows taken and their events: as an IN and a join, Postgres plans hash joins
+     -- that read the whole backlog and every event there is, at every pass.
      select e.organization_id, e.name, e.source, e.timestamp, e.customer_id, e.external_customer_id, e.metadata
-     from usage_events e join taken on taken.event_id = e.id`,
+     from taken cross join lateral (select * from usage_events where usage_events.id = taken.event_id) e`,
     [limit],
   );
   return rows;
