@@ -170,6 +170,8 @@ export function arbitraryFor(schema: JsonSchema | boolean, options: SchemaArbitr
     }
     case "array": {
       const minLength = schema.minItems ?? 0;
+      // A recursive schema (a meter's filter holds filters) ends here, before its items are even built.
+      if (refDepth >= MAX_REF_DEPTH && minLength === 0) return fc.constant([]);
       const maxLength = refDepth >= MAX_REF_DEPTH ? minLength : Math.min(schema.maxItems ?? Infinity, minLength + MAX_EXTRA_ITEMS);
       return fc.array(arbitraryFor(schema.items ?? true, options, [...at, 0], refDepth), { minLength, maxLength });
     }

@@ -60,6 +60,11 @@ export const ALL_SCOPES = [
   "checkout_links:read",
   "checkout_links:write",
   "metrics:read",
+  "meters:read",
+  "meters:write",
+  "events:read",
+  "events:write",
+  "customer_meters:read",
 ];
 
 let sellers = 0;
@@ -111,3 +116,6 @@ export async function startBillingStack(
     },
   };
 }
+
+/** A meter of the seller's that counts every event, for prices and benefits that need one. */
+export const countingMeter = (seller: Seller, name: string) => seller.polar.meters.create({ name, filter: { conjunction: "and", clauses: [] }, aggregation: { func: "count" } });

@@ -37,6 +37,10 @@ import { S3FileStorage } from "./files/s3-storage.js";
 import { sandboxEndpoints } from "./payments/routes.js";
 import { SandboxProcessor } from "./payments/sandbox.js";
 import { productEndpoints } from "./products/routes.js";
+import { UsageMeasurer } from "./meters/measurer.js";
+import { meterEndpoints } from "./meters/routes.js";
+import { usageEventEndpoints } from "./usage-events/routes.js";
+import { customerMeterEndpoints } from "./customer-meters/routes.js";
 
 function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage {
   if (config.FILE_STORAGE === "local") {
@@ -55,8 +59,8 @@ function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage 
 }
 
 /**
- * Billing's parts, built once: what the endpoints, consumers and workers use, and the two workers
- * that requests wake (a confirmed checkout, a card saved for a past-due subscription).
+ * Billing's parts, built once: what the endpoints, consumers and workers use, and the workers that
+ * requests wake (a confirmed checkout, a card saved for a past-due subscription, ingested events).
  */
 function partsOf(context: ServiceContext<BillingConfig>) {
   const { config, db, units, logger, redis } = context;
@@ -64,7 +68,7 @@ function partsOf(context: ServiceContext<BillingConfig>) {
   // The payment processor PAYMENT_PROCESSOR names; the sandbox is the only one so far.
   const sandbox = new SandboxProcessor(db);
   const parts: BillingParts = { config, db, units, logger, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox };
-  return { ...parts, payments: new CheckoutPayments(parts, units), renewals: new SubscriptionRenewals(parts, units) };
+  return { ...parts, payments: new CheckoutPayments(parts, units), renewals: new SubscriptionRenewals(parts, units), measurer: new UsageMeasurer(parts) };
 }
 
 /** What billing's hooks (and a test that drives its parts) are given as `context.app`. */
@@ -94,7 +98,7 @@ export const billingService = defineService({
   setup: partsOf,
   routes(router, context) {
     const billing = context.app;
-    const { renewals, payments } = billing;
+    const { renewals, payments, measurer } = billing;
     const desk = { db: billing.db, units: billing.units, access: billing.access, config: billing.config };
     const api = Router({ strict: false });
     api.use(idempotency(billing.redis, context.config.IDEMPOTENCY_TTL_SECONDS));
@@ -113,6 +117,9 @@ export const billingService = defineService({
       ...subscriptionEndpoints({ billing, units: billing.units, renewals }),
       ...refundEndpoints({ ...desk, processor: billing.processor }),
       ...licenseKeyEndpoints(desk),
+      ...meterEndpoints(desk),
+      ...usageEventEndpoints({ ...desk, wakeMeasurer: () => measurer.wake() }),
+      ...customerMeterEndpoints(desk),
       ...customerSessionEndpoints(desk),
       ...customerPortalEndpoints({ ...desk, processor: billing.processor, storage: billing.storage, wakeRenewals: () => renewals.wake() }),
       ...purchaseEndpoints(desk),
@@ -125,7 +132,7 @@ export const billingService = defineService({
     router.use(api);
   },
   consumers: () => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer()],
-  workers: (context) => [new CustomerStateAnnouncer(context), context.app.payments, context.app.renewals, new CheckoutExpirySweep(context)],
+  workers: (context) => [new CustomerStateAnnouncer(context), context.app.payments, context.app.renewals, context.app.measurer, new CheckoutExpirySweep(context)],
   responders(context) {
     const { db } = context;
     context.respond(resolveCustomerSession, async ({ token_hash }) => {

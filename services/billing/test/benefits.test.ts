@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { announced, useShop } from "../../../test/stacks/purchases.js";
-import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
+import { countingMeter, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;
@@ -23,7 +23,8 @@ describe("benefits", () => {
     const repository = await shop.polar.benefits.create({ type: "github_repository", description: "Source access", properties: { repositoryOwner: "shop", repositoryName: "app", permission: "pull" } });
     const discord = await shop.polar.benefits.create({ type: "discord", description: "Discord role", properties: { guildToken: "1234567890", roleId: "42", kickMember: false } });
     expect(discord.properties).toMatchObject({ guildId: "1234567890", roleId: "42" });
-    await shop.polar.benefits.create({ type: "meter_credit", description: "API credits", properties: { units: 1000, rollover: false, meterId: "meter-1" } });
+    const apiCalls = await countingMeter(shop, "API calls");
+    await shop.polar.benefits.create({ type: "meter_credit", description: "API credits", properties: { units: 1000, rollover: false, meterId: apiCalls.id } });
 
     await expect.poll(() => announced(stack, "benefit.created", custom.id)).toHaveLength(1);
     const licenseOnly = await shop.polar.benefits.list({ typeFilter: "license_keys" });
@@ -54,5 +55,22 @@ describe("benefits", () => {
     const benefit = await shop.polar.benefits.create({ type: "custom", description: "Stickers", properties: {} });
     const retyped = await call(`/v1/benefits/${benefit.id}`, { method: "PATCH", body: JSON.stringify({ type: "discord", description: "Stickers" }) });
     expect(await retyped.json()).toMatchObject({ detail: [{ loc: ["body", "type"], msg: "This benefit is of type custom" }] });
+  });
+
+  it("give meter credits on the seller's own meters, unless the seller switched usage billing off", async () => {
+    const seller = await stack.seller();
+    const credits = (meterId: string) => ({ type: "meter_credit" as const, description: "Credits", properties: { units: 100, rollover: true, meterId } });
+    const othersMeter = await countingMeter(shop, "Not theirs");
+    await expect(seller.polar.benefits.create(credits(othersMeter.id))).rejects.toMatchObject({ detail: [{ loc: ["body", "properties", "meter_id"], msg: "Meter not found" }] });
+    const meter = await countingMeter(seller, "Theirs");
+    expect(await seller.polar.benefits.create(credits(meter.id))).toMatchObject({ type: "meter_credit", properties: { meterId: meter.id } });
+
+    const off = await fetch(`${stack.gateway.url}/v1/organizations/${seller.organizationId}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json", authorization: `Bearer ${seller.token}` },
+      body: JSON.stringify({ feature_settings: { usage_based_billing_enabled: false } }),
+    });
+    expect(off.status).toBe(200);
+    await expect(seller.polar.benefits.create(credits(meter.id))).rejects.toMatchObject({ detail: [{ loc: ["body", "type"], msg: "Usage based billing is not enabled on your organization." }] });
   });
 });

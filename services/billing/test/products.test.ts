@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { announced, useShop } from "../../../test/stacks/purchases.js";
-import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
+import { countingMeter, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;
@@ -12,6 +12,7 @@ const call = (path: string, init: RequestInit = {}) =>
 
 describe("products and prices", () => {
   it("sells once or every month, with fixed, free, custom and metered prices", async () => {
+    const apiCalls = await countingMeter(shop, "API calls");
     const ebook = await shop.polar.products.create({
       name: "The Ebook",
       description: "A good read",
@@ -36,13 +37,13 @@ describe("products and prices", () => {
       recurringIntervalCount: 1,
       prices: [
         { amountType: "custom", minimumAmount: 500, maximumAmount: 10_000, presetAmount: 1000 },
-        { amountType: "metered_unit", meterId: "api-calls", unitAmount: "0.25", capAmount: 5000 },
+        { amountType: "metered_unit", meterId: apiCalls.id, unitAmount: "0.25", capAmount: 5000 },
       ],
     });
     expect(plan).toMatchObject({ isRecurring: true, recurringInterval: "month", recurringIntervalCount: 1 });
     expect(plan.prices).toHaveLength(2);
     expect(plan.prices[0]).toMatchObject({ amountType: "custom", minimumAmount: 500, maximumAmount: 10_000, presetAmount: 1000 });
-    expect(plan.prices[1]).toMatchObject({ amountType: "metered_unit", unitAmount: "0.25", capAmount: 5000, meterId: "api-calls" });
+    expect(plan.prices[1]).toMatchObject({ amountType: "metered_unit", unitAmount: "0.25", capAmount: 5000, meterId: apiCalls.id });
     const free = await shop.polar.products.create({ name: "Free tier", recurringInterval: "year", prices: [{ amountType: "free" }] });
     expect(free.prices[0]).toMatchObject({ amountType: "free" });
 
@@ -132,15 +133,19 @@ describe("products and prices", () => {
     }
   });
 
-  it("refuses a metered unit amount larger or finer than its column holds with a 422, not a failed insert", async () => {
-    const priced = (unitAmount: string | number) =>
-      call("/v1/products/", { method: "POST", body: JSON.stringify({ name: "Metered", recurring_interval: "month", prices: [{ amount_type: "metered_unit", meter_id: "m", unit_amount: unitAmount }] }) });
+  it("refuses a metered unit amount larger or finer than its column holds with a 422, not a failed insert, and a meter not the seller's", async () => {
+    const meter = await countingMeter(shop, "Metered units");
+    const priced = (unitAmount: string | number, meterId = meter.id) =>
+      call("/v1/products/", { method: "POST", body: JSON.stringify({ name: "Metered", recurring_interval: "month", prices: [{ amount_type: "metered_unit", meter_id: meterId, unit_amount: unitAmount }] }) });
     for (const tooMuch of ["100000000", "80412218416", "0.1234567890123", 1e8, 1e21]) {
       const response = await priced(tooMuch);
       expect(response.status, String(tooMuch)).toBe(422);
       expect(((await response.json()) as { detail: { loc: unknown[] }[] }).detail.map((issue) => issue.loc)).toEqual([["body", "prices", 0, "unit_amount"]]);
     }
     expect((await priced("99999999.999999999999")).status).toBe(201);
+    const othersMeter = await countingMeter(await stack.seller(), "Someone else's");
+    const refused = await priced("1", othersMeter.id);
+    expect(await refused.json()).toEqual({ detail: [{ loc: ["body", "prices", 0, "meter_id"], msg: "Meter not found", type: "value_error", input: othersMeter.id }] });
   });
 
   it("are another organization's business: reads and writes of its products find nothing", async () => {

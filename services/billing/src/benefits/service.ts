@@ -3,6 +3,8 @@ import { invalidField, notPermitted, pageJson, parseNested, randomId, type Knex,
 import { customersWithIds } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { findDownloadableFiles } from "../files/files.sql.js";
+import { meterIdsOf } from "../meters/meters.sql.js";
+import { findSeller } from "../organizations/organizations.sql.js";
 import { unlinkBenefit } from "../products/products.sql.js";
 import { insertBenefit, pageOfGrants, updateBenefit, type BenefitRow, type GRANT_SORTABLE, type GrantFilter } from "./benefits.sql.js";
 import { BENEFIT_PROPERTIES, storedProperties, type BenefitType } from "./properties.js";
@@ -24,10 +26,24 @@ async function checkFiles(db: Knex, type: BenefitType, properties: Record<string
   if (missing >= 0) throw invalidField(["properties", "files", missing], "File not found, not uploaded yet, or not a downloadable", wanted[missing]);
 }
 
+/**
+ * Meter credits are usage billing's: a seller who switched it off (feature_settings, on unless
+ * turned off) cannot offer them, as Polar once refused them, and the credits are on one of the
+ * seller's own meters.
+ */
+async function checkMeterCredits(db: Knex, type: BenefitType, properties: Record<string, unknown>, organizationId: string): Promise<void> {
+  if (type !== "meter_credit") return;
+  const seller = await findSeller(db, organizationId);
+  if (seller?.feature_settings.usage_based_billing_enabled === false) throw invalidField(["type"], "Usage based billing is not enabled on your organization.", type);
+  const meterId = properties.meter_id as string;
+  if ((await meterIdsOf(db, organizationId, [meterId])).length === 0) throw invalidField(["properties", "meter_id"], "Meter not found", meterId);
+}
+
 const announceBenefit = (unit: UnitOfWork, type: "benefit.created" | "benefit.updated", row: BenefitRow) => announceBilling(unit, type, row.organization_id, benefitJson(row));
 
 export async function createBenefit(desk: BenefitDesk, organizationId: string, body: z.output<typeof BenefitCreate>): Promise<BenefitRow> {
   await checkFiles(desk.db, body.type, body.properties, organizationId);
+  await checkMeterCredits(desk.db, body.type, body.properties, organizationId);
   return desk.units.run(async (unit) => {
     const created = await insertBenefit(unit.db, {
       id: randomId(32),
@@ -49,6 +65,7 @@ export async function changeBenefit(desk: BenefitDesk, existing: BenefitRow, bod
   if (body.properties) {
     properties = storedProperties(existing.type, parseNested(BENEFIT_PROPERTIES[existing.type], ["properties"], body.properties));
     await checkFiles(desk.db, existing.type, properties, existing.organization_id);
+    await checkMeterCredits(desk.db, existing.type, properties, existing.organization_id);
   }
   return desk.units.run(async (unit) => {
     const updated = await updateBenefit(unit.db, existing.id, {

@@ -172,3 +172,10 @@ export const setDefaultPaymentMethod = (db: Knex, customerId: string, paymentMet
 
 /** The ids of the customers (one per seller at most) with the e-mail given. */
 export const customerIdsWithEmail = async (db: Knex, email: string): Promise<string[]> => (await customers(db).where({ email }).select("id")).map((customer) => customer.id);
+
+/** The seller's customers among those named by id or by external id: their ids and external ids only. */
+export const customersNamed = (db: Knex, organizationId: string, ids: string[], externalIds: string[]): Promise<Pick<CustomerRow, "id" | "external_id">[]> =>
+  customers(db)
+    .where({ organization_id: organizationId })
+    .where((named) => void named.whereIn("id", ids).orWhereIn("external_id", externalIds))
+    .select("id", "external_id");

@@ -18,3 +18,9 @@ export function rowsFromJson<Row>(rows: unknown, timestamps: readonly (keyof Row
     return revived as Row;
   });
 }
+
+/**
+ * Columns of a batch as Postgres arrays, one binding each, for `unnest(?::text[], …)`: pg sends a
+ * JS array (nulls included) as one, which knex's binding types do not spell out.
+ */
+export const arrayBindings = (columns: readonly unknown[]) => columns as unknown as readonly Knex.Value[];

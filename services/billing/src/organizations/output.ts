@@ -9,7 +9,8 @@ export const DEFAULT_SUBSCRIPTION_SETTINGS = {
   allow_customer_updates: true,
 };
 
-const DEFAULT_FEATURE_SETTINGS = { issue_funding_enabled: false, usage_based_billing_enabled: false };
+// Usage billing is every seller's (Polar dropped the flag); a seller may still switch it off.
+const DEFAULT_FEATURE_SETTINGS = { issue_funding_enabled: false, usage_based_billing_enabled: true };
 const DEFAULT_NOTIFICATION_SETTINGS = { new_order: true, new_subscription: true };
 export const CUSTOMER_EMAILS = [
   "order_confirmation",

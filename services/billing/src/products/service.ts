@@ -5,6 +5,7 @@ import { selectableBenefitIds } from "../benefits/benefits.sql.js";
 import { customFieldIdsOf } from "../custom-fields/custom-fields.sql.js";
 import { announceBilling } from "../events.js";
 import { productImageIds } from "../files/files.sql.js";
+import { meterIdsOf } from "../meters/meters.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { productJson, type ProductJson } from "./output.js";
 import { checkPrices, type PriceCreate } from "./prices.js";
@@ -37,6 +38,14 @@ async function checkLinks(db: Knex, organizationId: string, { medias, attached_c
   }
 }
 
+/** A metered price bills one of the seller's own meters. */
+async function checkMeters(db: Knex, organizationId: string, prices: { price: PriceCreate | { id: string }; index: number }[]): Promise<void> {
+  const metered = prices.flatMap(({ price, index }) => ("amount_type" in price && price.amount_type === "metered_unit" ? [{ meterId: price.meter_id, index }] : []));
+  const known = new Set(await meterIdsOf(db, organizationId, metered.map(({ meterId }) => meterId)));
+  const unknown = metered.find(({ meterId }) => !known.has(meterId));
+  if (unknown) throw invalidField(["prices", unknown.index, "meter_id"], "Meter not found", unknown.meterId);
+}
+
 async function writeLinks(db: Knex, productId: string, { medias, attached_custom_fields: fields }: ProductLinks): Promise<void> {
   if (medias) await replaceLinks(db, "product_medias", productId, medias.map((id) => ({ file_id: id })));
   if (fields) await replaceLinks(db, "product_custom_fields", productId, fields.map((field) => ({ custom_field_id: field.custom_field_id, required: field.required })));
@@ -58,6 +67,7 @@ export async function createProduct(catalog: Catalog, organizationId: string, bo
   const fallbackCurrency = await currencyOf(catalog.db, organizationId);
   const prices = body.prices.map((price, index) => ({ price, index, currency: price.price_currency ?? fallbackCurrency, type: price.amount_type }));
   checkPrices(prices, recurring);
+  await checkMeters(catalog.db, organizationId, prices);
   await checkLinks(catalog.db, organizationId, body);
   return catalog.units.run(async (unit) => {
     const created = await insertProduct(unit.db, {
@@ -101,6 +111,7 @@ export async function changeProduct(catalog: Catalog, existing: ProductRow, body
       return { price, index, currency: existingPrice.price_currency, type: existingPrice.amount_type };
     });
     checkPrices(prices, recurringInterval !== null);
+    await checkMeters(catalog.db, existing.organization_id, prices);
     kept = prices.flatMap(({ price }) => ("id" in price ? [price.id] : []));
     added = prices.flatMap(({ price, currency }) => ("amount_type" in price ? [{ price, currency }] : []));
   }

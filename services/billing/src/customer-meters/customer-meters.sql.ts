@@ -1,0 +1,101 @@
+import { arrayBindings } from "../http/jsonb.js";
+import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
+import type { CustomerDelta } from "../meters/rollups.js";
+
+export interface CustomerMeterRow {
+  id: string;
+  organization_id: string;
+  customer_id: string;
+  meter_id: string;
+  aggregation: string;
+  consumed_units: number;
+  credited_units: number;
+  created_at: Date;
+  modified_at: Date | null;
+}
+
+const customerMeters = (db: Knex) => db<CustomerMeterRow>("customer_meters");
+
+/**
+ * Adds a batch's tallies to its customers' meters, creating the meters a customer uses for the
+ * first time, and sets consumed units by the meter's aggregation (a unique meter's are counted apart).
+ */
+export async function addToCustomerMeters(db: Knex, organizationId: string, deltas: (CustomerDelta & { aggregation: string })[]): Promise<void> {
+  if (deltas.length === 0) return;
+  await db.raw(
+    `insert into customer_meters as c (id, organization_id, customer_id, meter_id, aggregation, count, sum, min, max, consumed_units)
+     select d.id, ?, d.customer_id, d.meter_id, d.aggregation, d.count, d.sum, d.min, d.max,
+       case d.aggregation when 'count' then d.count when 'sum' then d.sum when 'max' then d.max when 'min' then d.min when 'avg' then d.sum / nullif(d.count, 0) else 0 end
+     from unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::float8[], ?::float8[], ?::float8[]) as d(id, customer_id, meter_id, aggregation, count, sum, min, max)
+     on conflict (customer_id, meter_id) do update set
+       count = c.count + excluded.count, sum = c.sum + excluded.sum,
+       min = least(c.min, excluded.min), max = greatest(c.max, excluded.max), modified_at = now(),
+       consumed_units = case excluded.aggregation
+         when 'count' then c.count + excluded.count when 'sum' then c.sum + excluded.sum
+         when 'max' then greatest(c.max, excluded.max) when 'min' then least(c.min, excluded.min)
+         when 'avg' then (c.sum + excluded.sum) / nullif(c.count + excluded.count, 0) else c.consumed_units end`,
+    arrayBindings([
+      organizationId,
+      deltas.map(() => randomId(32)),
+      deltas.map((delta) => delta.customer_id),
+      deltas.map((delta) => delta.meter_id),
+      deltas.map((delta) => delta.aggregation),
+      deltas.map((delta) => delta.count),
+      deltas.map((delta) => delta.sum),
+      deltas.map((delta) => delta.min),
+      deltas.map((delta) => delta.max),
+    ]),
+  );
+}
+
+/** Sets a unique meter's consumed units: its customers' distinct values, counted apart. */
+export async function setConsumedUnits(db: Knex, meterId: string, consumed: Map<string, number>): Promise<void> {
+  if (consumed.size === 0) return;
+  await db.raw(
+    `update customer_meters as c set consumed_units = d.consumed, modified_at = now()
+     from unnest(?::text[], ?::float8[]) as d(customer_id, consumed) where c.meter_id = ? and c.customer_id = d.customer_id`,
+    [[...consumed.keys()], [...consumed.values()], meterId],
+  );
+}
+
+/** Zeroes what customers consumed on a meter that is about to be measured again; what they were credited stays. */
+export const resetConsumption = (db: Knex, meterId: string, aggregation: string) =>
+  customerMeters(db).where({ meter_id: meterId }).update({ aggregation, count: 0, sum: 0, min: null, max: null, consumed_units: 0, modified_at: db.fn.now() } as never);
+
+export const findCustomerMeter = (db: Knex, id: string) => customerMeters(db).where({ id }).first("id", "organization_id", "customer_id", "meter_id", "aggregation", "consumed_units", "credited_units", "created_at", "modified_at");
+
+export const CUSTOMER_METER_SORTABLE = {
+  created_at: "customer_meters.created_at",
+  modified_at: "customer_meters.modified_at",
+  customer_id: "customer_meters.customer_id",
+  customer_name: "customers.name",
+  meter_id: "customer_meters.meter_id",
+  meter_name: "meters.name",
+  consumed_units: "customer_meters.consumed_units",
+  credited_units: "customer_meters.credited_units",
+  balance: "balance",
+} as const;
+
+export interface CustomerMeterFilter {
+  organizationIds: string[];
+  customerIds?: string[];
+  externalCustomerIds?: string[];
+  meterIds?: string[];
+  meterName?: string;
+}
+
+/** Customer meters with their customer's and meter's names, to filter and sort by them. */
+export function pageOfCustomerMeters(db: Knex, filter: CustomerMeterFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CUSTOMER_METER_SORTABLE> }) {
+  const found = customerMeters(db)
+    .whereIn("customer_meters.organization_id", filter.organizationIds)
+    // crosses into customers and meters: sorting and filtering by their names needs them in the one statement.
+    .join("customers", "customers.id", "customer_meters.customer_id")
+    .join("meters", "meters.id", "customer_meters.meter_id") // crosses into meters: the same sort by name
+    .select("customer_meters.id", "customer_meters.organization_id", "customer_meters.customer_id", "customer_meters.meter_id", "customer_meters.aggregation", "customer_meters.consumed_units", "customer_meters.credited_units", "customer_meters.created_at", "customer_meters.modified_at")
+    .select(db.raw("customer_meters.credited_units - customer_meters.consumed_units as balance"));
+  if (filter.customerIds) void found.whereIn("customer_meters.customer_id", filter.customerIds);
+  if (filter.externalCustomerIds) void found.whereIn("customers.external_id", filter.externalCustomerIds); // crosses into customers: external ids live there
+  if (filter.meterIds) void found.whereIn("customer_meters.meter_id", filter.meterIds);
+  if (filter.meterName) void found.whereILike("meters.name", `%${filter.meterName}%`); // crosses into meters: the portal's search by meter name
+  return pageOf<CustomerMeterRow, keyof typeof CUSTOMER_METER_SORTABLE>(found, { ...page, columns: CUSTOMER_METER_SORTABLE, table: "customer_meters" });
+}

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { isoTimestamp, listResource } from "@tollgate/kit";
+import { Customer } from "../customers/schemas.js";
+import { Meter } from "../meters/schemas.js";
+
+const standing = {
+  id: z.string(),
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  customer_id: z.string(),
+  meter_id: z.string(),
+  consumed_units: z.number(),
+  credited_units: z.int(),
+  balance: z.number(),
+};
+
+export const CustomerMeter = z.strictObject({ ...standing, customer: Customer, meter: Meter }).meta({ id: "CustomerMeter" });
+export const CustomerMeterList = listResource(CustomerMeter, "ListResource_CustomerMeter_");
+
+/** The portal shows the meter by its name only. */
+const CustomerCustomerMeterMeter = z
+  .strictObject({ created_at: isoTimestamp(), modified_at: isoTimestamp().nullable(), id: z.string(), name: z.string() })
+  .meta({ id: "CustomerCustomerMeterMeter" });
+export const CustomerCustomerMeter = z.strictObject({ ...standing, meter: CustomerCustomerMeterMeter }).meta({ id: "CustomerCustomerMeter" });
+export const CustomerCustomerMeterList = listResource(CustomerCustomerMeter, "ListResource_CustomerCustomerMeter_");

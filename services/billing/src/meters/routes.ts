@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess, type Units } from "@tollgate/kit";
+import type { IdentityClaims } from "@tollgate/proto";
+import { findMeter, METER_SORTABLE, pageOfMeters } from "./meters.sql.js";
+import { meterJson } from "./output.js";
+import { Meter, MeterCreate, MeterList, MeterQuantities, MeterQuantitiesQuery, MeterUpdate } from "./schemas.js";
+import { changeMeter, createMeter, customerKeysFor, meterQuantities } from "./service.js";
+
+const TAG = "meters";
+
+/** Meters: a filter over the seller's events and an aggregation of those that pass it. */
+export function meterEndpoints({ db, units, access }: { db: Knex; units: Units; access: OrganizationAccess }): Endpoint[] {
+  const meter = async (identity: IdentityClaims, scope: "meters:read" | "meters:write", id: string) => reachable(access, identity, scope, await findMeter(db, id), "Meter");
+  return [
+    defineEndpoint(
+      "/v1/meters/",
+      {
+        method: "GET",
+        query: z.object({
+          ...paging,
+          organization_id: repeated(z.string()),
+          query: z.string().optional(),
+          is_archived: queryFlag().optional(),
+          sorting: sorting(Object.keys(METER_SORTABLE) as (keyof typeof METER_SORTABLE)[], "name"),
+        }),
+        response: MeterList,
+        summary: "List meters",
+        tag: TAG,
+      },
+      async ({ query, identity }) => {
+        const organizationIds = await access.organizationIds(identity, "meters:read");
+        const { rows, total } = await pageOfMeters(db, { ...query, organizationIds }, { ...query, sort: query.sorting });
+        return pageJson(rows.map(meterJson), total, query.limit);
+      },
+    ),
+    defineEndpoint("/v1/meters/", { method: "POST", status: 201, body: MeterCreate, response: Meter, summary: "Create a meter", tag: TAG }, async ({ body, identity }) =>
+      meterJson(await createMeter(units, await access.organizationFor(identity, "meters:write", body.organization_id), body)),
+    ),
+    defineEndpoint("/v1/meters/:id", { method: "GET", params: z.object({ id: z.string() }), response: Meter, summary: "Get a meter", tag: TAG }, async ({ params, identity }) =>
+      meterJson(await meter(identity, "meters:read", params.id)),
+    ),
+    defineEndpoint("/v1/meters/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: MeterUpdate, response: Meter, summary: "Update or archive a meter", tag: TAG }, async ({ params, body, identity }) =>
+      meterJson(await changeMeter(units, await meter(identity, "meters:write", params.id), body)),
+    ),
+    defineEndpoint(
+      "/v1/meters/:id/quantities",
+      {
+        method: "GET",
+        params: z.object({ id: z.string() }),
+        query: MeterQuantitiesQuery.extend({ customer_id: repeated(z.string()), external_customer_id: repeated(z.string()) }),
+        response: MeterQuantities,
+        summary: "Get a meter's quantities per period",
+        tag: TAG,
+      },
+      async ({ params, query, identity }) => {
+        const found = await meter(identity, "meters:read", params.id);
+        const customerKeys = await customerKeysFor(db, found.organization_id, query.customer_id, query.external_customer_id, query.customer_aggregation_function !== undefined);
+        const { start_timestamp: start, end_timestamp: end, interval, timezone } = query;
+        return meterQuantities(db, found, { customerKeys, start, end, interval, timezone }, query.customer_aggregation_function);
+      },
+    ),
+  ];
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { isoTimestamp, listResource, trimmedText } from "@tollgate/kit";
+import { metadataInput, metadataOutput } from "../http/metadata.js";
+import { Aggregation, Filter } from "./filter.js";
+
+const MeterUnit = z.enum(["scalar", "token", "custom"]);
+export const Interval = z.enum(["hour", "day", "week", "month", "year"]);
+
+export const Meter = z
+  .strictObject({
+    metadata: metadataOutput,
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    id: z.string(),
+    name: z.string(),
+    unit: MeterUnit,
+    custom_label: z.string().nullable(),
+    custom_multiplier: z.number().nullable(),
+    filter: Filter,
+    aggregation: Aggregation,
+    organization_id: z.string(),
+    archived_at: isoTimestamp().nullable(),
+  })
+  .meta({ id: "Meter" });
+
+export const MeterList = listResource(Meter, "ListResource_Meter_");
+
+const unitFields = {
+  custom_label: z.string().min(1).max(100).nullish(),
+  custom_multiplier: z.number().positive().nullish(),
+};
+
+export const MeterCreate = z.object({
+  name: trimmedText({ min: 3, max: 300 }),
+  unit: MeterUnit.default("scalar"),
+  ...unitFields,
+  filter: Filter,
+  aggregation: Aggregation,
+  metadata: metadataInput.optional(),
+  organization_id: z.string().nullish(),
+});
+
+export const MeterUpdate = z.object({
+  name: trimmedText({ min: 3, max: 300 }).nullish(),
+  unit: MeterUnit.nullish(),
+  ...unitFields,
+  filter: Filter.nullish(),
+  aggregation: Aggregation.nullish(),
+  metadata: metadataInput.optional(),
+  is_archived: z.boolean().nullish(),
+});
+
+/** A time zone Postgres and the runtime both know by its IANA name. */
+const TimeZone = z.string().refine(
+  (zone) => {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { error: "Input should be a valid IANA time zone" },
+);
+
+export const CustomerAggregationFunction = z.enum(["count", "sum", "max", "min", "avg", "unique"]);
+
+export const MeterQuantitiesQuery = z.object({
+  start_timestamp: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+  end_timestamp: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
+  interval: Interval,
+  timezone: TimeZone.default("UTC"),
+  customer_aggregation_function: CustomerAggregationFunction.optional(),
+});
+
+export const MeterQuantities = z
+  .strictObject({
+    quantities: z.array(z.strictObject({ timestamp: isoTimestamp(), quantity: z.number() }).meta({ id: "MeterQuantity" })),
+    total: z.number(),
+  })
+  .meta({ id: "MeterQuantities" });

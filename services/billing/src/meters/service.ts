@@ -1,0 +1,144 @@
+import { invalidField, ValidationError, type Knex, type Units } from "@tollgate/kit";
+import type { z } from "zod";
+import { resetConsumption } from "../customer-meters/customer-meters.sql.js";
+import { customersNamed } from "../customers/customers.sql.js";
+import { backfill } from "./measurements.js";
+import { clearRollups, distinctInRange, holdMetersAlone, insertMeter, periodsBetween, periodTallies, updateMeter, type Interval, type MeterRow, type PeriodQuery, type PeriodTally } from "./meters.sql.js";
+import { ALL_CUSTOMERS, quantityOf, type Tally } from "./rollups.js";
+import type { CustomerAggregationFunction, MeterCreate, MeterUpdate } from "./schemas.js";
+
+/** A custom unit is shown with its label, so it needs one. */
+function checkUnit(unit: string | null | undefined, customLabel: string | null | undefined): void {
+  if (unit === "custom" && !customLabel) throw invalidField(["custom_label"], "custom_label is required when unit is custom", customLabel ?? null);
+}
+
+/** A new meter measures every event the seller already sent, in the same transaction. */
+export async function createMeter(units: Units, organizationId: string, body: z.output<typeof MeterCreate>): Promise<MeterRow> {
+  checkUnit(body.unit, body.custom_label);
+  return units.run(async ({ db }) => {
+    await holdMetersAlone(db, organizationId);
+    const meter = await insertMeter(db, {
+      organization_id: organizationId,
+      name: body.name,
+      unit: body.unit,
+      custom_label: body.custom_label ?? null,
+      custom_multiplier: body.custom_multiplier ?? null,
+      filter: body.filter,
+      aggregation: body.aggregation,
+      metadata: body.metadata ?? {},
+    });
+    await backfill(db, organizationId, meter);
+    return meter;
+  });
+}
+
+/**
+ * Changes a meter. A new filter or aggregation measures the seller's events again from the start,
+ * so quantities and customer meters always read as the meter is defined now.
+ */
+export async function changeMeter(units: Units, meter: MeterRow, body: z.output<typeof MeterUpdate>): Promise<MeterRow> {
+  checkUnit(body.unit ?? meter.unit, body.custom_label === undefined ? meter.custom_label : body.custom_label);
+  const redefined = Boolean(body.filter || body.aggregation);
+  return units.run(async ({ db }) => {
+    if (redefined) await holdMetersAlone(db, meter.organization_id);
+    const changed = await updateMeter(db, meter.id, {
+      ...(body.name ? { name: body.name } : {}),
+      ...(body.unit ? { unit: body.unit } : {}),
+      ...(body.custom_label !== undefined ? { custom_label: body.custom_label } : {}),
+      ...(body.custom_multiplier !== undefined ? { custom_multiplier: body.custom_multiplier } : {}),
+      ...(body.filter ? { filter: body.filter } : {}),
+      ...(body.aggregation ? { aggregation: body.aggregation } : {}),
+      ...(body.metadata ? { metadata: body.metadata } : {}),
+      ...(typeof body.is_archived === "boolean" ? { archived_at: body.is_archived ? (meter.archived_at ?? new Date()) : null } : {}),
+    });
+    if (redefined) {
+      await clearRollups(db, meter.id);
+      await resetConsumption(db, meter.id, changed.aggregation.func);
+      await backfill(db, meter.organization_id, changed);
+    }
+    return changed;
+  });
+}
+
+/** The longest range each interval may span, in days, as Polar bounds it. */
+const MAX_DAYS: Record<Interval, number> = { hour: 7, day: 366, week: 7 * 53, month: 365 * 4, year: 365 * 10 };
+
+const merged = (tallies: Tally[]): Tally =>
+  tallies.reduce<Tally>(
+    (total, tally) => ({
+      count: total.count + tally.count,
+      sum: total.sum + tally.sum,
+      min: tally.min === null ? total.min : Math.min(total.min ?? tally.min, tally.min),
+      max: tally.max === null ? total.max : Math.max(total.max ?? tally.max, tally.max),
+    }),
+    { count: 0, sum: 0, min: null, max: null },
+  );
+
+/** Combines per-customer quantities of one period with the function the caller asked for. */
+function acrossCustomers(fn: z.output<typeof CustomerAggregationFunction>, quantities: number[]): number {
+  if (quantities.length === 0) return 0;
+  switch (fn) {
+    case "count":
+      return quantities.length;
+    case "sum":
+      return quantities.reduce((sum, quantity) => sum + quantity, 0);
+    case "max":
+      return Math.max(...quantities);
+    case "min":
+      return Math.min(...quantities);
+    case "avg":
+      return quantities.reduce((sum, quantity) => sum + quantity, 0) / quantities.length;
+    case "unique":
+      return new Set(quantities).size;
+  }
+}
+
+/**
+ * A meter's quantity per period of the range, in the time zone, with the total over the range:
+ * counts and sums add up, max and min are those of the range, an average is the range's sum over
+ * its count, unique values are counted once over the range. With a customer aggregation function,
+ * each period is first measured per customer, then combined with it (Polar's way).
+ */
+export async function meterQuantities(
+  db: Knex,
+  meter: MeterRow,
+  query: Omit<PeriodQuery, "meterId">,
+  customerAggregation: z.output<typeof CustomerAggregationFunction> | undefined,
+): Promise<{ quantities: { timestamp: Date; quantity: number }[]; total: number }> {
+  if (query.end < query.start) throw invalidField(["end_timestamp"], "end_timestamp must be after start_timestamp", query.end.toISOString());
+  if (query.end.getTime() - query.start.getTime() > MAX_DAYS[query.interval] * 86_400_000) {
+    throw invalidField(["end_timestamp"], `The ${query.interval} interval spans at most ${MAX_DAYS[query.interval]} days`, query.end.toISOString());
+  }
+  const periodQuery = { ...query, meterId: meter.id };
+  const unique = meter.aggregation.func === "unique";
+  const periods = await periodsBetween(db, periodQuery).catch((error: unknown) => {
+    // A zone the runtime knows but this Postgres does not (their time zone databases differ in age).
+    if (typeof error === "object" && error !== null && "code" in error && error.code === "22023") {
+      throw new ValidationError([{ location: "query", path: ["timezone"], message: "Input should be a valid IANA time zone", code: "value_error", input: query.timezone }]);
+    }
+    throw error;
+  });
+  const tallies = await periodTallies(db, periodQuery, customerAggregation !== undefined, unique);
+  const inPeriod = (period: Date) => tallies.filter((tally) => tally.period.getTime() === period.getTime());
+  const measureOf = (rows: PeriodTally[]) => quantityOf(meter.aggregation, merged(rows), rows.reduce((sum, row) => sum + row.distinct, 0));
+  const quantities = periods.map((period) => ({
+    timestamp: period,
+    quantity: customerAggregation ? acrossCustomers(customerAggregation, inPeriod(period).map((row) => measureOf([row]))) : measureOf(inPeriod(period)),
+  }));
+  const total =
+    customerAggregation && meter.aggregation.func !== "avg" && !unique
+      ? acrossCustomers(meter.aggregation.func === "count" ? "sum" : meter.aggregation.func, quantities.map((period) => period.quantity))
+      : quantityOf(meter.aggregation, merged(tallies), unique ? await distinctInRange(db, periodQuery) : 0);
+  return { quantities, total };
+}
+
+/**
+ * The rollup keys a quantity reads: every customer together (or apart, to combine them with a
+ * customer aggregation function), or the customers named, by id or external id; an external id
+ * also reads the events sent for it before its customer existed.
+ */
+export async function customerKeysFor(db: Knex, organizationId: string, ids: string[] | undefined, externalIds: string[] | undefined, apart: boolean): Promise<string[] | null> {
+  if (!ids && !externalIds) return apart ? null : [ALL_CUSTOMERS];
+  const found = await customersNamed(db, organizationId, ids ?? [], externalIds ?? []);
+  return [...found.map((customer) => customer.id), ...(externalIds ?? []).map((externalId) => `external:${externalId}`)];
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from "node:crypto";
+import { ValidationError, type Knex, type Units, type ValidationIssue } from "@tollgate/kit";
+import { customersNamed, customersWithIds } from "../customers/customers.sql.js";
+import { eventJson } from "./output.js";
+import type { EventCreate } from "./schemas.js";
+import { appendEvents, childCounts, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
+
+/**
+ * UUIDs of version 7 for a batch: the time in milliseconds first, so new events' ids sort last and
+ * land together at the right edge of the primary key, instead of on pages all over it (a random id's
+ * fate), both when they are written and when the measurer reads them back.
+ */
+function timeOrderedIds(count: number): string[] {
+  const bytes = randomBytes(16 * count);
+  const now = Date.now();
+  return Array.from({ length: count }, (_, index) => {
+    const id = bytes.subarray(index * 16, index * 16 + 16);
+    id.writeUIntBE(now, 0, 6);
+    id[6] = ((id[6] ?? 0) & 0x0f) | 0x70;
+    id[8] = ((id[8] ?? 0) & 0x3f) | 0x80;
+    const hex = id.toString("hex");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  });
+}
+
+/**
+ * Each event's organization: the one it names, which the caller must reach, or the caller's only
+ * one. Faults are gathered by index, so a refused batch says everything wrong with it at once.
+ */
+function organizationsOf(events: EventCreate[], reachable: string[], issues: ValidationIssue[]): string[] {
+  return events.map((event, index) => {
+    const named = event.organization_id ?? (reachable.length === 1 ? reachable[0] : undefined);
+    if (!named || !reachable.includes(named)) {
+      issues.push({ location: "body", path: ["events", index, "organization_id"], message: "Organization not found or not yours.", code: "organization_id", input: event.organization_id ?? null });
+    }
+    return named ?? "";
+  });
+}
+
+/** The events of one seller, as rows with their customers resolved: a customer id must be the seller's, an external id need not be known yet. */
+async function draftsFor(db: Knex, organizationId: string, indexed: { event: EventCreate; index: number }[], issues: ValidationIssue[]): Promise<UsageEventDraft[]> {
+  const customerIds = [...new Set(indexed.flatMap(({ event }) => (event.customer_id ? [event.customer_id] : [])))];
+  const externalIds = [...new Set(indexed.flatMap(({ event }) => (event.external_customer_id ? [event.external_customer_id] : [])))];
+  const known = await customersNamed(db, organizationId, customerIds, externalIds);
+  const byId = new Set(known.map((customer) => customer.id));
+  const byExternalId = new Map(known.flatMap((customer) => (customer.external_id ? [[customer.external_id, customer.id] as const] : [])));
+  const now = new Date();
+  const eventIds = timeOrderedIds(indexed.length);
+  return indexed.map(({ event, index }, position) => {
+    if (event.customer_id && !byId.has(event.customer_id)) {
+      issues.push({ location: "body", path: ["events", index, "customer_id"], message: "Customer not found.", code: "customer_id", input: event.customer_id });
+    }
+    return {
+      id: eventIds[position] ?? "",
+      organization_id: organizationId,
+      name: event.name,
+      timestamp: event.timestamp ?? now,
+      customer_id: event.customer_id ?? (event.external_customer_id ? (byExternalId.get(event.external_customer_id) ?? null) : null),
+      external_customer_id: event.external_customer_id ?? null,
+      external_id: event.external_id ?? null,
+      parent_id: event.parent_id ?? null,
+      metadata: event.metadata ?? {},
+    };
+  });
+}
+
+/**
+ * Ingests a batch whole or not at all: any fault refuses it with every fault by index. Events
+ * whose external_id was already sent are skipped and counted as duplicates. The measurer adds the
+ * written events to meters and customer meters right after.
+ */
+export async function ingestEvents(db: Knex, units: Units, reachable: string[], events: EventCreate[], wakeMeasurer: () => void): Promise<{ inserted: number; duplicates: number }> {
+  const issues: ValidationIssue[] = [];
+  const organizations = organizationsOf(events, reachable, issues);
+  const bySeller = new Map<string, { event: EventCreate; index: number }[]>();
+  events.forEach((event, index) => {
+    const organizationId = organizations[index] ?? "";
+    const group = bySeller.get(organizationId) ?? [];
+    group.push({ event, index });
+    bySeller.set(organizationId, group);
+  });
+  const drafts = new Map<string, UsageEventDraft[]>();
+  for (const [organizationId, indexed] of bySeller) drafts.set(organizationId, await draftsFor(db, organizationId, indexed, issues));
+  if (issues.length > 0) throw new ValidationError(issues.sort((a, b) => Number(a.path[1]) - Number(b.path[1])));
+
+  const inserted = await units.run(async (unit) => {
+    let written = 0;
+    for (const sellerEvents of drafts.values()) written += (await appendEvents(unit.db, sellerEvents)).size;
+    unit.afterCommit(wakeMeasurer);
+    return written;
+  });
+  return { inserted, duplicates: events.length - inserted };
+}
+
+/** Events as Polar's UserEvent, with their customers and child counts read for all at once. */
+export async function eventsJson(db: Knex, rows: UsageEventRow[]) {
+  const customers = await customersWithIds(db, [...new Set(rows.flatMap((row) => (row.customer_id ? [row.customer_id] : [])))]);
+  const children = await childCounts(db, rows.map((row) => row.id));
+  return rows.map((row) =>
+    eventJson(
+      row,
+      customers.find((customer) => customer.id === row.customer_id),
+      children.get(row.id) ?? 0,
+    ),
+  );
+}

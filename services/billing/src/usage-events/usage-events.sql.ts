@@ -1,0 +1,163 @@
+import { arrayBindings } from "../http/jsonb.js";
+import { pageOf, type Knex, type Sort } from "@tollgate/kit";
+
+export interface UsageEventRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  source: "user" | "system";
+  timestamp: Date;
+  customer_id: string | null;
+  external_customer_id: string | null;
+  external_id: string | null;
+  parent_id: string | null;
+  metadata: Record<string, string | number | boolean>;
+}
+
+export type UsageEventDraft = Omit<UsageEventRow, "source">;
+
+const usageEvents = (db: Knex) => db<UsageEventRow>("usage_events");
+
+/**
+ * Appends a batch in one statement, each event written also waiting to be measured. An event whose
+ * external_id the seller already sent (before, or earlier in the batch) is skipped: the ids of those
+ * written come back.
+ */
+export async function appendEvents(db: Knex, events: UsageEventDraft[]): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const { rows } = await db.raw<{ rows: { id: string }[] }>(
+    `with written as (
+       insert into usage_events (id, organization_id, name, timestamp, customer_id, external_customer_id, external_id, parent_id, metadata)
+       select * from unnest(?::text[], ?::text[], ?::text[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::jsonb[])
+       on conflict (organization_id, external_id) where external_id is not null do nothing
+       returning id
+     )
+     insert into usage_events_unmeasured (event_id) select id from written returning event_id as id`,
+    arrayBindings([
+      events.map((event) => event.id),
+      events.map((event) => event.organization_id),
+      events.map((event) => event.name),
+      events.map((event) => event.timestamp.toISOString()),
+      events.map((event) => event.customer_id),
+      events.map((event) => event.external_customer_id),
+      events.map((event) => event.external_id),
+      events.map((event) => event.parent_id),
+      events.map((event) => JSON.stringify(event.metadata)),
+    ]),
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Counts the names of events written, for the list of names that never reads the events. */
+export async function countEventNames(db: Knex, organizationId: string, names: { name: string; occurrences: number; first_seen: Date; last_seen: Date }[]): Promise<void> {
+  if (names.length === 0) return;
+  await db.raw(
+    `insert into usage_event_names as n (organization_id, name, source, occurrences, first_seen, last_seen)
+     select ?, name, 'user', occurrences, first_seen, last_seen from unnest(?::text[], ?::bigint[], ?::timestamptz[], ?::timestamptz[]) as d(name, occurrences, first_seen, last_seen)
+     on conflict (organization_id, name, source) do update set
+       occurrences = n.occurrences + excluded.occurrences,
+       first_seen = least(n.first_seen, excluded.first_seen), last_seen = greatest(n.last_seen, excluded.last_seen)`,
+    [organizationId, names.map((row) => row.name), names.map((row) => row.occurrences), names.map((row) => row.first_seen.toISOString()), names.map((row) => row.last_seen.toISOString())],
+  );
+}
+
+/** What measuring reads of an event: the columns a pass sends to billing, and no more. */
+export type UnmeasuredEvent = Pick<UsageEventRow, "organization_id" | "name" | "source" | "timestamp" | "customer_id" | "external_customer_id" | "metadata">;
+
+/**
+ * Takes up to `limit` events waiting to be measured, as the transaction's own: they wait no more once
+ * it commits, and again if it rolls back. Another replica's measurer takes others.
+ */
+export async function takeUnmeasured(db: Knex, limit: number): Promise<UnmeasuredEvent[]> {
+  const { rows } = await db.raw<{ rows: UnmeasuredEvent[] }>(
+    `with taken as (
+       delete from usage_events_unmeasured
+       where sequence = any(array(select sequence from usage_events_unmeasured order by sequence limit ? for update skip locked))
+       returning event_id
+     )
+     -- By key, both the rows taken and their events: as an IN and a join, Postgres plans hash joins
+     -- that read the whole backlog and every event there is, at every pass.
+     select e.organization_id, e.name, e.source, e.timestamp, e.customer_id, e.external_customer_id, e.metadata
+     from taken cross join lateral (select * from usage_events where usage_events.id = taken.event_id) e`,
+    [limit],
+  );
+  return rows;
+}
+
+/**
+ * The seller's measured events in pages, oldest first, for measuring them again: keyset on the
+ * (organization, timestamp) index. Those still waiting are left to the measurer, which will see the
+ * meters as they are by then.
+ */
+export async function measuredEventsAfter(db: Knex, organizationId: string, after: { timestamp: Date; id: string } | null, limit: number): Promise<UsageEventRow[]> {
+  const found = usageEvents(db)
+    .where({ organization_id: organizationId })
+    .whereNotExists((waiting) => void waiting.select(db.raw("1")).from("usage_events_unmeasured").whereRaw("usage_events_unmeasured.event_id = usage_events.id"));
+  if (after) void found.whereRaw("(timestamp, id) > (?, ?)", [after.timestamp.toISOString(), after.id]);
+  return found.orderBy([{ column: "timestamp" }, { column: "id" }]).limit(limit);
+}
+
+export const findEvent = (db: Knex, id: string) => usageEvents(db).where({ id }).first();
+
+/** How many events name each of these as their parent. */
+export async function childCounts(db: Knex, ids: string[]): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows: { parent_id: string; count: number }[] = await db("usage_events").whereIn("parent_id", ids).groupBy("parent_id").select("parent_id", db.raw("count(*)::int as count"));
+  return new Map(rows.map((row) => [row.parent_id, row.count]));
+}
+
+export interface EventFilter {
+  organizationIds: string[];
+  organization_id?: string[];
+  customerIds?: string[];
+  external_customer_id?: string[];
+  name?: string[];
+  source?: string[];
+  start_timestamp?: Date;
+  end_timestamp?: Date;
+  parent_id?: string;
+  query?: string;
+}
+
+export function pageOfEvents(db: Knex, filter: EventFilter, page: { page: number; limit: number; sort: Sort<"timestamp"> }) {
+  const found = usageEvents(db).whereIn("organization_id", filter.organizationIds);
+  if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
+  if (filter.customerIds) void found.whereIn("customer_id", filter.customerIds);
+  if (filter.external_customer_id) void found.whereIn("external_customer_id", filter.external_customer_id);
+  if (filter.name) void found.whereIn("name", filter.name);
+  if (filter.source) void found.whereIn("source", filter.source);
+  if (filter.start_timestamp) void found.where("timestamp", ">=", filter.start_timestamp);
+  if (filter.end_timestamp) void found.where("timestamp", "<=", filter.end_timestamp);
+  if (filter.parent_id) void found.where({ parent_id: filter.parent_id });
+  if (filter.query) void found.whereILike("name", `%${filter.query}%`);
+  return pageOf<UsageEventRow, "timestamp">(found, { ...page, columns: { timestamp: "timestamp" }, table: "usage_events" });
+}
+
+export interface EventNameRow {
+  name: string;
+  source: "user" | "system";
+  occurrences: number;
+  first_seen: Date;
+  last_seen: Date;
+}
+
+export const EVENT_NAME_SORTABLE = { name: "name", occurrences: "occurrences", first_seen: "first_seen", last_seen: "last_seen" } as const;
+
+/** One page of the seller's event names; a name is its own key, so it breaks ties. */
+export async function pageOfEventNames(db: Knex, filter: { organizationIds: string[]; organization_id?: string[]; source?: string[]; query?: string }, page: { page: number; limit: number; sort: Sort<keyof typeof EVENT_NAME_SORTABLE> }) {
+  const found = db("usage_event_names").whereIn("organization_id", filter.organizationIds);
+  if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
+  if (filter.source) void found.whereIn("source", filter.source);
+  if (filter.query) void found.whereILike("name", `%${filter.query}%`);
+  const [{ count } = { count: 0 }] = await found.clone().count<{ count: number }[]>({ count: "*" });
+  const rows = found.clone().select(db.raw("name, source, occurrences::int as occurrences, first_seen, last_seen"));
+  for (const { property, descending } of page.sort) void rows.orderBy(EVENT_NAME_SORTABLE[property], descending ? "desc" : "asc");
+  const items = (await rows.orderBy("name").limit(page.limit).offset((page.page - 1) * page.limit)) as EventNameRow[];
+  return { rows: items, total: Number(count) };
+}
+
+/** How many events wait to be measured. */
+export async function unmeasuredCount(db: Knex): Promise<number> {
+  const [{ count } = { count: 0 }] = await db("usage_events_unmeasured").count<{ count: number }[]>({ count: "*" });
+  return Number(count);
+}
