@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
+import { bundleBudget } from "./bundle-budget";
 
 const require = createRequire(import.meta.url);
 
@@ -22,7 +23,12 @@ function apiReferenceBundle(): Plugin {
 
 // In development the Vite server forwards API calls to a running gateway (`npm start`).
 export default defineConfig({
-  plugins: [react(), apiReferenceBundle()],
+  plugins: [
+    react(),
+    apiReferenceBundle(),
+    // A ratchet: 160 kB now; issue 21 asks for 150 (see bench/README.md for where the bytes go).
+    bundleBudget([{ page: "/sign-in", module: "/src/auth/screens.tsx", maxGzipKb: 165 }]),
+  ],
   server: {
     proxy: {
       "/api": process.env.GATEWAY_URL ?? "http://127.0.0.1:3000",

@@ -256,6 +256,30 @@ describe("the web app, in a real browser against the whole stack", () => {
     await context.close();
   });
 
+  it("keeps a signed-in person's language on every browser, chosen in the header or in account settings", { timeout: 120_000 }, async () => {
+    const lena = await newPerson();
+    await signUp(lena.page, "Lena", "lena@example.com");
+    await lena.page.getByLabel("Language").selectOption("de");
+    await lena.page.getByRole("heading", { name: "Ihre Organisationen" }).waitFor();
+
+    // A browser that has stored nothing: the saved choice follows the user there.
+    const elsewhere = await newPerson();
+    await signIn(elsewhere.page, "lena@example.com");
+    await elsewhere.page.getByRole("heading", { name: "Ihre Organisationen" }).waitFor();
+    await elsewhere.page.goto("/account");
+    const languageCard = elsewhere.page.getByRole("region", { name: "Sprache" });
+    expect(await languageCard.getByLabel("Sprache").inputValue()).toBe("de");
+    await checkScreen(elsewhere.page, "account-language");
+    // No choice: the browser's own language (English here) decides again.
+    await languageCard.getByLabel("Sprache").selectOption("");
+    await languageCard.getByRole("button", { name: "Sprache speichern" }).click();
+    await elsewhere.page.getByRole("heading", { name: "Your account" }).waitFor();
+    await elsewhere.page.getByText("Your language is saved.").waitFor();
+
+    await lena.context.close();
+    await elsewhere.context.close();
+  });
+
   it("shows the API reference at /docs, built from what the endpoints declare, with nothing fetched from elsewhere", { timeout: 60_000 }, async () => {
     const { page } = await newPerson();
     const elsewhere: string[] = [];

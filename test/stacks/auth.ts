@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createAuthClient } from "better-auth/client";
-import { adminClient, organizationClient, usernameClient } from "better-auth/client/plugins";
+import { adminClient, inferAdditionalFields, organizationClient, usernameClient } from "better-auth/client/plugins";
 import makeFetchCookie from "fetch-cookie";
 import { Redis } from "ioredis";
 import { CookieJar } from "tough-cookie";
@@ -49,7 +49,8 @@ export interface Browser {
 function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch) {
   return createAuthClient({
     baseURL,
-    plugins: [usernameClient(), adminClient(), organizationClient({ teams: { enabled: true } })],
+    // `locale` is Tollgate's additional user field, declared as an app declares its own to the client.
+    plugins: [usernameClient(), adminClient(), organizationClient({ teams: { enabled: true } }), inferAdditionalFields({ user: { locale: { type: "string", required: false } } })],
     fetchOptions: { customFetchImpl: fetchWithCookies, headers: { origin: PUBLIC_URL } },
   });
 }

@@ -8,12 +8,12 @@ import { startTestService } from "@tollgate/kit/testing";
 import { organizationService } from "../../services/organization/src/service.js";
 import { PUBLIC_URL, startAuthStack, type AuthStack, type Browser, type Upstreams } from "./auth.js";
 import type { BillingEnv } from "../../services/billing/src/config.js";
-import { billingService } from "../../services/billing/src/service.js";
+import { billingService, type BillingApp } from "../../services/billing/src/service.js";
 
 const password = "correct horse battery staple";
 
 export interface BillingStack extends AuthStack {
-  billing: RunningService<ServiceConfig<BillingEnv>>;
+  billing: RunningService<ServiceConfig<BillingEnv>, BillingApp>;
   /** A new seller: an owner signed up with an organization, and an access token for it. */
   seller(options?: { scopes?: string[]; slug?: string }): Promise<Seller>;
   /** The SDK, unchanged, pointed at the gateway. */
@@ -77,7 +77,7 @@ export async function startBillingStack(
   more: Omit<Upstreams, "organization" | "billing"> = {},
   authEnv: Record<string, string> = {},
 ): Promise<BillingStack> {
-  let billing: RunningService<ServiceConfig<BillingEnv>> | undefined;
+  let billing: RunningService<ServiceConfig<BillingEnv>, BillingApp> | undefined;
   const stack = await startAuthStack(authEnv, {}, {
     ...more,
     organization: (environment) => startTestService(organizationService, environment),

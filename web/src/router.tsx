@@ -1,17 +1,5 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Link } from "@tanstack/react-router";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag } from "react-intl";
-import { z } from "zod";
-import { AccountScreen, HomeScreen } from "./account/screens";
-import { AdminUserScreen } from "./admin/user-screen";
-import { AdminUsersScreen } from "./admin/users-screen";
-import { CheckoutScreen } from "./checkout/screens";
-import { AuthErrorScreen, VerifiedScreen } from "./auth/outcome-screens";
-import { ForgotPasswordScreen, ResetPasswordScreen } from "./auth/password-screens";
-import { SignInScreen, SignUpScreen } from "./auth/screens";
-import { AcceptInvitationScreen, OrganizationScreen } from "./organizations/screens";
-import { CreateOrganizationScreen } from "./organizations/settings";
-import { CustomerPortalScreen } from "./portal/screens";
-import { PurchasesScreen } from "./portal/purchases-screen";
 import { Shell } from "./shell";
 
 const messages = defineMessages({
@@ -32,30 +20,35 @@ function NotFound() {
   );
 }
 
+// Each screen is its own chunk, loaded when its route is: the sign-in page stays small (see bundle-budget.ts).
 const rootRoute = createRootRoute({ component: Shell, notFoundComponent: NotFound });
 
-const optional = z.string().optional();
+/** A route's optional text search parameters; anything else in the address is dropped. */
+const textSearch =
+  <Key extends string>(...keys: Key[]) =>
+  (search: Record<string, unknown>): Partial<Record<Key, string>> =>
+    Object.fromEntries(keys.flatMap((key) => (typeof search[key] === "string" ? [[key, search[key]]] : []))) as Partial<Record<Key, string>>;
 
 const routes = [
-  createRoute({ getParentRoute: () => rootRoute, path: "/", component: HomeScreen }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/sign-in", component: SignInScreen, validateSearch: z.object({ redirect: optional }) }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/sign-up", component: SignUpScreen }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/forgot-password", component: ForgotPasswordScreen }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/reset-password", component: ResetPasswordScreen, validateSearch: z.object({ token: optional, error: optional }) }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/verified", component: VerifiedScreen, validateSearch: z.object({ error: optional }) }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/auth-error", component: AuthErrorScreen, validateSearch: z.object({ error: optional, error_description: optional }) }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/account", component: AccountScreen }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/organizations/new", component: CreateOrganizationScreen }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/organizations/$slug", component: OrganizationScreen }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/accept-invitation/$invitationId", component: AcceptInvitationScreen }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/admin/users", component: AdminUsersScreen }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/admin/users/$userId", component: AdminUserScreen }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret", component: CheckoutScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/", component: lazyRouteComponent(() => import("./account/screens"), "HomeScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/sign-in", component: lazyRouteComponent(() => import("./auth/screens"), "SignInScreen"), validateSearch: textSearch("redirect") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/sign-up", component: lazyRouteComponent(() => import("./auth/screens"), "SignUpScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/forgot-password", component: lazyRouteComponent(() => import("./auth/password-screens"), "ForgotPasswordScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/reset-password", component: lazyRouteComponent(() => import("./auth/password-screens"), "ResetPasswordScreen"), validateSearch: textSearch("token", "error") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/verified", component: lazyRouteComponent(() => import("./auth/outcome-screens"), "VerifiedScreen"), validateSearch: textSearch("error") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/auth-error", component: lazyRouteComponent(() => import("./auth/outcome-screens"), "AuthErrorScreen"), validateSearch: textSearch("error", "error_description") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/account", component: lazyRouteComponent(() => import("./account/screens"), "AccountScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/organizations/new", component: lazyRouteComponent(() => import("./organizations/settings"), "CreateOrganizationScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/organizations/$slug", component: lazyRouteComponent(() => import("./organizations/screens"), "OrganizationScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/accept-invitation/$invitationId", component: lazyRouteComponent(() => import("./organizations/screens"), "AcceptInvitationScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/admin/users", component: lazyRouteComponent(() => import("./admin/users-screen"), "AdminUsersScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/admin/users/$userId", component: lazyRouteComponent(() => import("./admin/user-screen"), "AdminUserScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret", component: lazyRouteComponent(() => import("./checkout/screens"), "CheckoutScreen") }),
   // A checkout's default success_url: the same page, which thanks the buyer once the checkout has succeeded.
-  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret/confirmation", component: CheckoutScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret/confirmation", component: lazyRouteComponent(() => import("./checkout/screens"), "CheckoutScreen") }),
   // A customer session's customer_portal_url: `{PUBLIC_URL}/{organization slug}/portal?customer_session_token=…`.
-  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", component: CustomerPortalScreen, validateSearch: z.object({ customer_session_token: optional }) }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/purchases", component: PurchasesScreen }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", component: lazyRouteComponent(() => import("./portal/screens"), "CustomerPortalScreen"), validateSearch: textSearch("customer_session_token") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/purchases", component: lazyRouteComponent(() => import("./portal/purchases-screen"), "PurchasesScreen") }),
 ];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({

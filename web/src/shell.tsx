@@ -1,9 +1,8 @@
-import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { Link, Navigate, Outlet, useNavigate } from "@tanstack/react-router";
-import { useState, type ReactNode } from "react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag, useIntl } from "react-intl";
-import { authClient, orThrow, viaAuth, type Session } from "./api/auth-client";
+import { authClient, viaAuth, type Session } from "./api/auth-client";
 import { describeError, type ApiError } from "./api/client";
 import { LanguageSwitcher } from "./i18n/switcher";
 import { Alert, Button, Loading } from "./ui/components";
@@ -11,12 +10,6 @@ import { Alert, Button, Loading } from "./ui/components";
 const messages = defineMessages({
   loadingSession: { id: "shell.loading.session", defaultMessage: "Loading your session…" },
   adminsOnly: { id: "shell.adminsOnly", defaultMessage: "This page is for platform admins. Ask an admin to give you the admin role." },
-  organizationLabel: defineMessage<{ name: string }>({ id: "shell.organization.label", defaultMessage: "Organization: {name}" }),
-  noOrganization: { id: "shell.organization.none", defaultMessage: "none chosen" },
-  organizations: { id: "shell.organization.menu", defaultMessage: "Organizations" },
-  loading: { id: "shell.organization.loading", defaultMessage: "Loading…" },
-  current: { id: "shell.organization.current", defaultMessage: "(current)" },
-  newOrganization: { id: "shell.organization.new", defaultMessage: "New organization…" },
   impersonating: defineMessage<{ name: string; email: string; strong: MessageTag }>({
     id: "shell.impersonation.notice",
     defaultMessage: "You are signed in as <strong>{name}</strong> ({email}) on behalf of an admin.",
@@ -25,10 +18,6 @@ const messages = defineMessages({
   verificationSent: defineMessage<{ email: string }>({ id: "shell.verification.sent", defaultMessage: "We sent a verification link to {email}." }),
   unverified: { id: "shell.verification.notice", defaultMessage: "Your e-mail address is not verified yet." },
   sendVerification: { id: "shell.verification.send", defaultMessage: "Send verification link" },
-  accountMenu: defineMessage<{ name: string }>({ id: "shell.userMenu.label", defaultMessage: "Account menu for {name}" }),
-  account: { id: "shell.userMenu.account", defaultMessage: "Account" },
-  purchases: { id: "shell.userMenu.purchases", defaultMessage: "Purchases" },
-  signOut: { id: "shell.userMenu.signOut", defaultMessage: "Sign out" },
   skipToContent: { id: "shell.skipToContent", defaultMessage: "Skip to content" },
   mainNavigation: { id: "shell.nav.label", defaultMessage: "Main" },
   admin: { id: "shell.nav.admin", defaultMessage: "Admin" },
@@ -39,10 +28,10 @@ const messages = defineMessages({
 /** Whether this build carries the development mailbox screen (not in production images). */
 export const HAS_DEV_MAILBOX = import.meta.env.VITE_DEV_MAILBOX !== "false";
 
-export const organizationsQuery = {
-  queryKey: ["organizations"],
-  queryFn: () => orThrow(viaAuth(() => authClient.organization.list())),
-};
+
+// The signed-in menus load with a session: the sign-in page does without their menu library.
+const OrganizationSwitcher = lazy(() => import("./shell-menus").then((menus) => ({ default: menus.OrganizationSwitcher })));
+const UserMenu = lazy(() => import("./shell-menus").then((menus) => ({ default: menus.UserMenu })));
 
 /** Children only for a signed-in user; others are sent to sign in and brought back afterwards. */
 export function RequireSession({ children, admin = false }: { children: (session: Session) => ReactNode; admin?: boolean }) {
@@ -61,46 +50,6 @@ export function RequireSession({ children, admin = false }: { children: (session
   return <>{children(session.data)}</>;
 }
 
-function OrganizationSwitcher({ session }: { session: Session }) {
-  const organizations = useQuery(organizationsQuery);
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const { formatMessage } = useIntl();
-  const active = organizations.data?.find((organization) => organization.id === session.session.activeOrganizationId);
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger asChild>
-        <Button variant="ghost" aria-label={formatMessage(messages.organizationLabel, { name: active?.name ?? formatMessage(messages.noOrganization) })}>
-          {active?.name ?? formatMessage(messages.organizations)} ▾
-        </Button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="start">
-          {organizations.isPending && <DropdownMenu.Label className="menu-label">{formatMessage(messages.loading)}</DropdownMenu.Label>}
-          {organizations.data?.map((organization) => (
-            <DropdownMenu.Item
-              key={organization.id}
-              className="menu-item"
-              onSelect={() => {
-                void viaAuth(() => authClient.organization.setActive({ organizationId: organization.id })).then(async () => {
-                  await queryClient.invalidateQueries();
-                  await navigate({ to: "/organizations/$slug", params: { slug: organization.slug } });
-                });
-              }}
-            >
-              {organization.name}
-              {organization.id === active?.id && <span className="sr-only"> {formatMessage(messages.current)}</span>}
-            </DropdownMenu.Item>
-          ))}
-          <DropdownMenu.Separator className="menu-separator" />
-          <DropdownMenu.Item className="menu-item" onSelect={() => void navigate({ to: "/organizations/new" })}>
-            {formatMessage(messages.newOrganization)}
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
-}
 
 /** Shown while an admin acts as someone else, with the way back. */
 function ImpersonationBanner({ session }: { session: Session }) {
@@ -158,38 +107,6 @@ function UnverifiedBanner({ session }: { session: Session }) {
   );
 }
 
-function UserMenu({ session }: { session: Session }) {
-  const queryClient = useQueryClient();
-  const navigate = useNavigate();
-  const { formatMessage } = useIntl();
-  const signOut = async () => {
-    await viaAuth(() => authClient.signOut());
-    queryClient.clear();
-    await navigate({ to: "/sign-in" });
-  };
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger asChild>
-        <Button variant="ghost" aria-label={formatMessage(messages.accountMenu, { name: session.user.name })}>
-          {session.user.name} ▾
-        </Button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu" align="end">
-          <DropdownMenu.Item className="menu-item" onSelect={() => void navigate({ to: "/account" })}>
-            {formatMessage(messages.account)}
-          </DropdownMenu.Item>
-          <DropdownMenu.Item className="menu-item" onSelect={() => void navigate({ to: "/purchases" })}>
-            {formatMessage(messages.purchases)}
-          </DropdownMenu.Item>
-          <DropdownMenu.Item className="menu-item" onSelect={() => void signOut()}>
-            {formatMessage(messages.signOut)}
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
-  );
-}
 
 export function Shell() {
   const session = authClient.useSession();
@@ -204,12 +121,12 @@ export function Shell() {
         <Link to="/" className="brand">
           Tollgate
         </Link>
-        {session.data && <OrganizationSwitcher session={session.data} />}
+        <Suspense>{session.data && <OrganizationSwitcher session={session.data} />}</Suspense>
         <nav aria-label={formatMessage(messages.mainNavigation)} className="app-nav">
           {isAdmin && <Link to="/admin/users">{formatMessage(messages.admin)}</Link>}
           {isAdmin && HAS_DEV_MAILBOX && <Link to="/dev/mailbox">{formatMessage(messages.mailbox)}</Link>}
           <LanguageSwitcher />
-          {session.data ? <UserMenu session={session.data} /> : !session.isPending && <Link to="/sign-in">{formatMessage(messages.signIn)}</Link>}
+          <Suspense>{session.data ? <UserMenu session={session.data} /> : !session.isPending && <Link to="/sign-in">{formatMessage(messages.signIn)}</Link>}</Suspense>
         </nav>
       </header>
       {session.data && <ImpersonationBanner session={session.data} />}

@@ -75,7 +75,7 @@ export const authService = defineService({
       ...adminEndpoints(auth),
       ...socialEndpoints(auth),
       ...providerTokenEndpoints(auth),
-      ...pageEndpoints(),
+      ...pageEndpoints(auth),
     ];
     mountEndpoints(api, endpoints);
     serveApiDescription(

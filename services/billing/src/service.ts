@@ -19,11 +19,8 @@ import { CheckoutPayments } from "./checkouts/payer.js";
 import { customerEndpoints } from "./customers/routes.js";
 import { orderEndpoints } from "./orders/routes.js";
 import { licenseKeyEndpoints } from "./license-keys/routes.js";
-import { purchaseEndpoints } from "./customer-portal/purchases.js";
-import { benefitGrantEndpoints } from "./customer-portal/benefit-grants.js";
-import { profileEndpoints } from "./customer-portal/profile.js";
-import { customerPortalEndpoints } from "./customer-portal/routes.js";
-import { portalOrganizationEndpoints } from "./customer-portal/organization.js";
+import { customerPortalEndpoints } from "./customer-portal/routes/index.js";
+import { purchaseEndpoints } from "./purchases/routes.js";
 import { peopleConsumer } from "./users/consumer.js";
 import { liveSession } from "./customer-sessions/customer-sessions.sql.js";
 import { customerSessionEndpoints } from "./customer-sessions/routes.js";
@@ -73,6 +70,9 @@ function partsOf(context: ServiceContext<BillingConfig>) {
   return { ...parts, payments: new CheckoutPayments(parts, units), renewals: new SubscriptionRenewals(parts, units), measurer: new UsageMeasurer(parts) };
 }
 
+/** What billing's hooks (and a test that drives its parts) are given as `context.app`. */
+export type BillingApp = ReturnType<typeof partsOf>;
+
 /** What the `/v1` document says of billing's part of the API as a whole. */
 const BILLING_API: ApiDescription = {
   title: "Tollgate billing API",
@@ -119,10 +119,7 @@ export const billingService = defineService({
       ...usageEventEndpoints({ ...desk, wakeMeasurer: () => measurer.wake() }),
       ...customerMeterEndpoints(desk),
       ...customerSessionEndpoints(desk),
-      ...profileEndpoints(desk),
       ...customerPortalEndpoints({ ...desk, processor: billing.processor, storage: billing.storage, wakeRenewals: () => renewals.wake() }),
-      ...portalOrganizationEndpoints(desk),
-      ...benefitGrantEndpoints(desk),
       ...purchaseEndpoints(desk),
       ...fileEndpoints({ ...desk, storage: billing.storage }),
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing.db, billing.storage) : []),

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { advanceDays, eventTypesAbout, ordersOf, subscribe, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
+import { amountFor, chosenPrice } from "../src/checkouts/pricing.js";
+import { productsWithParts } from "../src/products/products.sql.js";
+import { changeProduct } from "../src/subscriptions/plan-changes.js";
+import { lockSubscription } from "../src/subscriptions/subscriptions.sql.js";
+import { sellerNow } from "../src/test-clock/clock.js";
 
 let stack: BillingStack;
 
@@ -121,5 +126,46 @@ describe("subscription changes", () => {
     const seats = await patch(seller, subscription.id, { seats: 3 });
     expect(seats.status).toBe(400);
     expect(await seats.json()).toMatchObject({ error: "NotASeatBasedSubscription" });
+  });
+
+  it("move to a dearer plan billed now with a card that declines: past due, the order left to dunning", async () => {
+    const seller = await stack.seller();
+    const team = await seller.polar.products.create({ name: "Team", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd" }] });
+    // This card pays the first month, then declines.
+    const { subscription } = await subscribe(stack, seller, "4000000000000341", "declined-upgrade@example.com");
+    await advanceDays(stack, seller, 10);
+    const moved = await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { productId: team.id, prorationBehavior: "invoice" } });
+    expect(moved).toMatchObject({ productId: team.id, amount: 3000, status: "past_due" });
+    const update = (await ordersOf(seller, subscription.id)).find((order) => order.billingReason === "subscription_update");
+    expect(update?.status).toBe("pending");
+    await expect.poll(async () => (await eventTypesAbout(stack, subscription.id)).slice(-2)).toEqual(["subscription.updated", "subscription.past_due"]);
+  });
+
+  it("charge a plan change that its replica committed but did not live to charge: the renewal worker does, once", { timeout: 40_000 }, async () => {
+    const seller = await stack.seller();
+    const team = await seller.polar.products.create({ name: "Team", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 3000, priceCurrency: "usd" }] });
+    const { subscription } = await subscribe(stack, seller, "4242424242424242", "crashed-upgrade@example.com");
+    // The change exactly as a request commits it, and nothing after: the replica died before charging.
+    const billing = stack.billing.context.app;
+    const changed = await billing.units.run(async (unit) => {
+      const [product] = await productsWithParts(unit.db, [team.id]);
+      const locked = await lockSubscription(unit.db, subscription.id);
+      if (!product || !locked) throw new Error("the product or the subscription is missing");
+      const price = chosenPrice(product, "usd", null, ["product_id"]);
+      return changeProduct(billing, unit, locked, { product, price, amount: amountFor(price, null, ["product_id"]), behaviour: "invoice", now: await sellerNow(unit.db, seller.organizationId) });
+    });
+    expect(changed.charge_order_id).not.toBeNull();
+    expect((await ordersOf(seller, subscription.id)).find((order) => order.billingReason === "subscription_update")?.status).toBe("pending");
+
+    // The worker's next pass (every 10 s) finds the subscription due and charges the order under its own key.
+    await expect.poll(async () => (await ordersOf(seller, subscription.id)).find((order) => order.billingReason === "subscription_update")?.status, { timeout: 30_000, interval: 500 }).toBe("paid");
+    const after = await seller.polar.subscriptions.get({ id: subscription.id });
+    expect(after).toMatchObject({ productId: team.id, status: "active", currentPeriodEnd: subscription.currentPeriodEnd });
+    expect((await ordersOf(seller, subscription.id)).map((order) => [order.billingReason, order.status])).toEqual([
+      ["subscription_create", "paid"],
+      ["subscription_update", "paid"],
+    ]);
+    const update = (await ordersOf(seller, subscription.id)).find((order) => order.billingReason === "subscription_update");
+    expect((await eventTypesAbout(stack, update?.id ?? "")).filter((type) => type === "order.paid")).toHaveLength(1);
   });
 });

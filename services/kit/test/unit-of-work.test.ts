@@ -49,6 +49,29 @@ describe("a unit of work", () => {
     expect(await outboxTypes()).toEqual([["test.item_made", { item: 2 }], ["test.item_priced", { item: 2 }]]);
   });
 
+  it("runs queries sent side by side one after another on its transaction, without pg's warning", async () => {
+    const warnings: string[] = [];
+    const noted = (warning: Error) => warnings.push(warning.message);
+    process.on("warning", noted);
+    try {
+      const answers = await units.run((unit) =>
+        Promise.all([
+          unit.db.raw<{ rows: { n: number }[] }>("select pg_sleep(0.05), 1 as n").then(({ rows }) => rows[0]?.n),
+          unit.db.raw<{ rows: { n: number }[] }>("select 2 as n").then(({ rows }) => rows[0]?.n),
+          unit.db("items").count<{ count: string }[]>("* as count").then(([row]) => Number(row?.count)),
+        ]),
+      );
+      expect(answers).toEqual([1, 2, 2]);
+      // One of them failing fails the unit, as it would one after another.
+      await expect(units.run((unit) => Promise.all([unit.db.raw("select pg_sleep(0.05)"), unit.db.raw("select 1 / 0"), unit.db.raw("select 1")]))).rejects.toThrow("division by zero");
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((message) => message.includes("already executing a query"))).toEqual([]);
+    } finally {
+      process.off("warning", noted);
+    }
+  });
+
   it("leaves nothing behind, and wakes nothing, when it fails", async () => {
     let woken = 0;
     await expect(

@@ -182,8 +182,9 @@ describe("delivery", () => {
     await expect.poll(async () => (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items.length).toBe(2);
   });
 
-  it("turns off an endpoint whose last attempts all failed, skips what waited, mails the owner, and resumes when turned on", async () => {
+  it("turns off an endpoint whose last attempts all failed, skips what waited, mails the owner in their language, and resumes when turned on", async () => {
     const { receiver, endpoint } = await endpointFor(["customer.created"]);
+    await shop.owner.client.updateUser({ locale: "fr" });
     receiver.answer = () => ({ status: 503 });
     await stack.announce("customer.created", shop.organizationId, { id: "cus_doomed_1" });
     await stack.announce("customer.created", shop.organizationId, { id: "cus_doomed_2" });
@@ -191,7 +192,7 @@ describe("delivery", () => {
     const events = await stack.webhooks.context.db("webhook_events").where({ endpoint_id: endpoint.id }).orderBy("sequence").select("status");
     expect(events.map((event: { status: string }) => event.status)).toEqual(["skipped", "skipped"]);
     await expect
-      .poll(async () => (await readMailbox(stack)).filter((mail) => mail.to === shop.owner.email && mail.subject === "A webhook endpoint was turned off" && mail.text.includes(receiver.url)).length, { timeout: 10_000 })
+      .poll(async () => (await readMailbox(stack)).filter((mail) => mail.to === shop.owner.email && mail.subject === "Un point de terminaison de webhook a été désactivé" && mail.text.includes(receiver.url)).length, { timeout: 10_000 })
       .toBe(1);
 
     receiver.answer = () => ({ status: 200 });

@@ -2,8 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { defineMessage, defineMessages, FormattedMessage, useIntl, type MessageTag } from "react-intl";
 import { authClient } from "../api/auth-client";
-import { organizationsQuery, RequireSession } from "../shell";
+import { organizationsQuery } from "../organizations/queries";
+import { RequireSession } from "../shell";
 import { Alert, EmptyState, Loading, Page } from "../ui/components";
+import { LanguageCard } from "./language-card";
 import { EmailCard, PasswordCard, ProfileCard } from "./profile-cards";
 import { DeleteAccountCard, LinkedAccountsCard, SessionsCard } from "./session-cards";
 
@@ -33,6 +35,7 @@ export function AccountScreen() {
             <ProfileCard session={session} />
             <EmailCard session={session} />
             <PasswordCard session={session} />
+            <LanguageCard session={session} />
             <SessionsCard session={session} />
             <LinkedAccountsCard />
             <DeleteAccountCard />

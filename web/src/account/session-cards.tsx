@@ -7,7 +7,8 @@ import { describeError, type ApiError, type ApiResult } from "../api/client";
 import { useSocialProviders } from "../auth/social-buttons";
 import { relativeTime } from "../i18n/format";
 import { t } from "../i18n/translate";
-import { Alert, Button, Card, ConfirmDialog, Field, Loading } from "../ui/components";
+import { Alert, Button, Card, Field, Loading } from "../ui/components";
+import { ConfirmDialog } from "../ui/confirm-dialog";
 import { outcomeOf, OutcomeAlert, type Outcome } from "./outcome";
 import { useAccounts } from "./profile-cards";
 

@@ -10,7 +10,8 @@ import { describeError, type ApiResult } from "../api/client";
 import { banExpiresIn, banForm, setPasswordForm } from "../forms/schemas";
 import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
-import { Alert, Button, Card, ConfirmDialog, Field, Loading, Page } from "../ui/components";
+import { Alert, Button, Card, Field, Loading, Page } from "../ui/components";
+import { ConfirmDialog } from "../ui/confirm-dialog";
 import { adminMessages } from "./users-screen";
 
 const messages = defineMessages({

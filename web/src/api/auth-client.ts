@@ -1,11 +1,14 @@
 import { createAuthClient } from "better-auth/react";
-import { adminClient, organizationClient, usernameClient } from "better-auth/client/plugins";
+import { adminClient, inferAdditionalFields, organizationClient, usernameClient } from "better-auth/client/plugins";
 import { describeError, fetchWithRetry, networkError, type ApiError, type ApiResult } from "./client";
 
-/** better-auth's own React client, unchanged, fetching through the app's one client (with its retries). */
+/**
+ * better-auth's own React client, unchanged, fetching through the app's one client (with its retries).
+ * `locale` is the user's saved language, an additional user field of Tollgate's.
+ */
 export const authClient = createAuthClient({
   baseURL: `${window.location.origin}/api/auth`,
-  plugins: [usernameClient(), adminClient(), organizationClient({ teams: { enabled: true } })],
+  plugins: [usernameClient(), adminClient(), organizationClient({ teams: { enabled: true } }), inferAdditionalFields({ user: { locale: { type: "string", required: false } } })],
   fetchOptions: { customFetchImpl: (input, init) => fetchWithRetry(input, init) },
 });
 

@@ -22,12 +22,13 @@ export interface LocaleSources {
 }
 
 /**
- * The language to show. The person's choice in this browser comes before the user's saved one,
- * because until the server stores `user.locale` the switcher can only save it here.
+ * The language to show. A signed-in user's saved choice comes before the one stored in this browser:
+ * it follows them to every browser (and to their mail), while the stored one, also made signed out
+ * or on another account, may be older.
  */
 export function chooseLocale({ query, page, stored, user, browser = [] }: LocaleSources): Locale {
   if (query && isLocale(query)) return query;
-  for (const candidate of [page, stored, user, ...browser]) {
+  for (const candidate of [page, user, stored, ...browser]) {
     const shipped = shippedLocaleOf(candidate);
     if (shipped) return shipped;
   }
@@ -42,9 +43,11 @@ export function storedLocale(): string | null {
   }
 }
 
-export function storeLocale(locale: Locale): void {
+/** Remembers the choice in this browser; null forgets it, leaving the choice to the browser's languages. */
+export function storeLocale(locale: Locale | null): void {
   try {
-    localStorage.setItem(STORAGE_KEY, locale);
+    if (locale) localStorage.setItem(STORAGE_KEY, locale);
+    else localStorage.removeItem(STORAGE_KEY);
   } catch {
     // Storage refused: the choice lasts for this page only.
   }

@@ -1,8 +1,9 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { RawIntlProvider } from "react-intl";
-import { authClient } from "../api/auth-client";
+import { authClient, viaAuth } from "../api/auth-client";
+import type { ApiResult } from "../api/client";
 import { chooseLocale, storedLocale, storeLocale } from "./choice";
-import { DEFAULT_LOCALE, PSEUDO_LOCALE, type Locale } from "./index";
+import { DEFAULT_LOCALE, PSEUDO_LOCALE, type Locale, type ShippedLocale } from "./index";
 import { activateIntl, intlFor, type Catalog } from "./translate";
 
 /** Every translated catalog as its own chunk, fetched when its language is chosen. */
@@ -17,8 +18,12 @@ async function loadCatalog(locale: Locale): Promise<Catalog> {
 
 interface LocaleControl {
   locale: Locale;
-  /** The person's choice from the switcher, remembered in this browser. */
-  choose: (locale: Locale) => void;
+  /**
+   * The person's choice (null: none, the browser's languages decide), remembered in this browser and,
+   * when signed in, saved as the user's `locale`. Resolves to the save's result, or null when nothing
+   * was saved (signed out, or the pseudo-locale, which is for this browser only).
+   */
+  choose: (locale: Locale | null) => Promise<ApiResult<unknown> | null>;
   /** A page's own language (a checkout's or customer's `locale`), or null to leave the choice to the person. */
   setPageLocale: (locale: string | null) => void;
 }
@@ -40,11 +45,6 @@ export function usePageLocale(locale: string | null | undefined): void {
   }, [locale, setPageLocale]);
 }
 
-/** The saved language of a signed-in user; the server does not store one yet, so it is read if present. */
-function savedLocaleOf(user: object | undefined): string | undefined {
-  return user && "locale" in user && typeof user.locale === "string" ? user.locale : undefined;
-}
-
 /**
  * Chooses the language, loads its catalog and provides it. The first paint waits for the first
  * catalog (English needs none), so a page never flashes in English first; afterwards, until a newly
@@ -54,11 +54,15 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
   const session = authClient.useSession();
   const [stored, setStored] = useState(storedLocale);
   const [page, setPageLocale] = useState<string | null>(null);
+  // A choice being saved shows at once, before the session refetched after the save carries it.
+  const [saving, setSaving] = useState<{ userId: string; locale: ShippedLocale | null } | null>(null);
+  const userId = session.data?.user.id;
+  const savedLocale = saving && saving.userId === userId ? saving.locale : session.data?.user.locale;
   const locale = chooseLocale({
     query: new URLSearchParams(window.location.search).get("locale"),
     page,
     stored,
-    user: savedLocaleOf(session.data?.user),
+    user: savedLocale,
     browser: navigator.languages,
   });
   const [loaded, setLoaded] = useState<{ locale: Locale; catalog: Catalog } | null>(() => (locale === DEFAULT_LOCALE ? { locale, catalog: {} } : null));
@@ -82,10 +86,13 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
       choose: (chosen) => {
         storeLocale(chosen);
         setStored(chosen);
+        if (!userId || chosen === PSEUDO_LOCALE) return Promise.resolve(null);
+        setSaving({ userId, locale: chosen });
+        return viaAuth(() => authClient.updateUser({ locale: chosen }));
       },
       setPageLocale,
     }),
-    [shown],
+    [shown, userId],
   );
   if (!loaded) return null;
   return (

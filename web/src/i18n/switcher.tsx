@@ -20,7 +20,13 @@ export function LanguageSwitcher() {
       <label htmlFor={id} className="sr-only">
         {intl.formatMessage(messages.label)}
       </label>
-      <select id={id} value={locale} onChange={(event) => isLocale(event.target.value) && choose(event.target.value)}>
+      <select
+        id={id}
+        value={locale}
+        onChange={(event) => {
+          if (isLocale(event.target.value)) void choose(event.target.value);
+        }}
+      >
         {CHOICES.map((choice) => (
           <option key={choice} value={choice} lang={choice}>
             {LOCALE_NAMES[choice]}

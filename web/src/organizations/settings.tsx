@@ -8,7 +8,8 @@ import { authClient, viaAuth } from "../api/auth-client";
 import { describeError } from "../api/client";
 import { organizationForm, parseMetadata, slug as slugRule, slugify, type OrganizationForm } from "../forms/schemas";
 import { RequireSession } from "../shell";
-import { Alert, Button, Card, ConfirmDialog, Field, Page } from "../ui/components";
+import { Alert, Button, Card, Field, Page } from "../ui/components";
+import { ConfirmDialog } from "../ui/confirm-dialog";
 import { Gated, type FullOrganization } from "./organization";
 import { permission } from "./permissions";
 

@@ -5,6 +5,7 @@ import type { Auth } from "../auth.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
+import { LocaleTag } from "../i18n/locales.js";
 import { StatusAnswer, SuccessAnswer } from "../http/schemas.js";
 import { requireSession, type CurrentSession } from "../sessions/current-session.js";
 import { revokeSessions } from "../sessions/service.js";
@@ -49,6 +50,7 @@ const userData = z
     banExpires: isoTimestamp()
       .transform((value) => new Date(value))
       .nullable(),
+    locale: LocaleTag.nullable(),
   })
   .partial()
   .catchall(z.unknown());
@@ -66,6 +68,7 @@ function columnsOf(data: UserData): UserChanges {
     ...(data.banned !== undefined && { banned: data.banned }),
     ...(data.banReason !== undefined && { ban_reason: data.banReason }),
     ...(data.banExpires !== undefined && { ban_expires: data.banExpires }),
+    ...(data.locale !== undefined && { locale: data.locale }),
   };
 }
 

@@ -5,7 +5,8 @@ import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { authUrl } from "../mail/links.js";
-import { resetPasswordMail } from "../mail/messages.js";
+import { preferredLocale } from "../i18n/locales.js";
+import { accountLinkMail } from "../mail/messages.js";
 import { revokeSessions } from "../sessions/service.js";
 import { findUserByEmail, findUserById } from "../users/users.sql.js";
 import { consumeVerification, createVerification, peekVerification } from "../verification/verifications.sql.js";
@@ -28,7 +29,7 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
   };
 
   const requestReset = (path: string, summary: string) =>
-    defineEndpoint(path, { method: "POST", body: z.object({ email: z.email(), redirectTo: z.string().optional() }), response: ResetRequested, summary, tag: "Default" }, async ({ body }) => {
+    defineEndpoint(path, { method: "POST", body: z.object({ email: z.email(), redirectTo: z.string().optional() }), response: ResetRequested, summary, tag: "Default" }, async ({ body, req }) => {
       assertTrustedRedirect(config, body.redirectTo, "INVALID_REDIRECT_URL");
       const user = await findUserByEmail(db, body.email.toLowerCase());
       // The same answer either way: the form must not reveal which addresses have accounts.
@@ -36,7 +37,7 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
       await auth.units.run(async (unit) => {
         const token = await createVerification(unit.db, "reset-password", user.id, RESET_TOKEN_SECONDS, RESET_TOKEN_LENGTH);
         const url = authUrl(config, `/reset-password/${token}?callbackURL=${encodeURIComponent(body.redirectTo ?? "")}`);
-        auth.mail.queue(unit, resetPasswordMail(user.email, url));
+        auth.mail.queue(unit, accountLinkMail("resetPassword", { email: user.email, locale: preferredLocale(user, req) }, url, RESET_TOKEN_SECONDS));
       });
       return SAME_ANSWER;
     });

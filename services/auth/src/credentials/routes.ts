@@ -4,6 +4,7 @@ import { userCreated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
+import { LocaleTag, preferredLocale } from "../i18n/locales.js";
 import { requireSession } from "../sessions/current-session.js";
 import { revokeSessions, startSession } from "../sessions/service.js";
 import { SignedIn } from "../sessions/schemas.js";
@@ -17,7 +18,7 @@ import { TokenAndUser } from "./schemas.js";
 import { signInWithPassword } from "./sign-in.js";
 
 /** What a new user would look like, without storing it. */
-function unsavedUser(fields: Pick<UserRow, "id" | "name" | "email" | "image" | "username" | "display_username">): UserRow {
+function unsavedUser(fields: Pick<UserRow, "id" | "name" | "email" | "image" | "username" | "display_username" | "locale">): UserRow {
   const now = new Date();
   return { ...fields, email_verified: false, role: "user", banned: false, ban_reason: null, ban_expires: null, created_at: now, updated_at: now };
 }
@@ -41,6 +42,7 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
           rememberMe: z.boolean().optional(),
           username: z.string().optional(),
           displayUsername: z.string().optional(),
+          locale: LocaleTag.nullable().optional(),
         }),
       },
       async ({ body, req, res }) => {
@@ -58,6 +60,7 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
           image: body.image ?? null,
           username: username === undefined ? null : normalizeUsername(username),
           display_username: body.displayUsername ?? username ?? null,
+          locale: body.locale ?? null,
         };
 
         if (await findUserByEmail(db, email)) {
@@ -75,7 +78,7 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
             await insertCredentialAccount(unit.db, user.id, hash);
             unit.announce(userCreated, userEventData(user));
             // With verification required, the new user gets the mail instead of a session.
-            if (!signIn) queueVerificationMail(auth, unit, user, body.callbackURL);
+            if (!signIn) queueVerificationMail(auth, unit, user, preferredLocale(user, req), body.callbackURL);
             const session = signIn ? await startSession(auth, unit.db, res, user, { req, persistent: body.rememberMe !== false }) : null;
             return { token: session?.token ?? null, user: userJson(user) };
           });

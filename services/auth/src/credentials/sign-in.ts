@@ -1,6 +1,7 @@
 import type { Request, Response } from "express";
 import type { Auth } from "../auth.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
+import { preferredLocale } from "../i18n/locales.js";
 import { startSession } from "../sessions/service.js";
 import { userJson } from "../users/output.js";
 import { liftExpiredBan, type UserRow } from "../users/users.sql.js";
@@ -32,7 +33,7 @@ export async function signInWithPassword(
   if (active.banned) throw authError(403, "BANNED_USER");
   if (auth.config.REQUIRE_EMAIL_VERIFICATION && !active.email_verified) {
     // The first mail may be lost or expired: each refused sign-in sends a fresh one.
-    await sendVerificationMail(auth, active, body.callbackURL);
+    await sendVerificationMail(auth, active, preferredLocale(active, http.req), body.callbackURL);
     throw authError(403, "EMAIL_NOT_VERIFIED");
   }
 

@@ -1,40 +1,41 @@
+import { escapeHtml } from "../http/html.js";
+import type { Locale } from "../i18n/locales.js";
+import { translate, type MessageId } from "../i18n/translate.js";
 import type { Mail } from "./mails.sql.js";
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char);
+/** Who a mail goes to, and the language they read it in. */
+export interface Recipient {
+  email: string;
+  locale: Locale;
+}
 
-/** One call to action, as plain text and as simple HTML that every mail client renders. */
-function actionMail(to: string, subject: string, lead: string, action: string, url: string, footnote: string): Mail {
-  const text = `${lead}\n\n${action}: ${url}\n\n${footnote}\n`;
-  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1b1f24">
+/** The mails that carry a link into the account, valid for a while. */
+export type AccountLinkKind = "verifyEmail" | "changeEmail" | "resetPassword" | "deleteAccount";
+
+/** The mails with one call to action: each has a subject, a lead, an action and a footnote in every catalog. */
+type ActionMailKind = AccountLinkKind | "invitation" | "webhookDisabled";
+type MailValues = Parameters<typeof translate>[2];
+
+/** One call to action in the recipient's language, as plain text and as simple HTML that every mail client renders. */
+function actionMail(to: Recipient, kind: ActionMailKind, url: string, values?: MailValues): Mail {
+  const message = (part: "subject" | "lead" | "action" | "footnote") => translate(to.locale, `mail.${kind}.${part}` satisfies MessageId, values);
+  const [lead, action, footnote] = [message("lead"), message("action"), message("footnote")];
+  const text = `${lead}\n\n${translate(to.locale, "mail.linkLine", { action, url })}\n\n${footnote}\n`;
+  const html = `<!doctype html><html lang="${to.locale}"><body style="font-family:system-ui,sans-serif;color:#1b1f24">
 <p>${escapeHtml(lead)}</p>
 <p><a href="${escapeHtml(url)}" style="display:inline-block;padding:.6rem 1.2rem;background:#1b1f24;color:#fff;border-radius:.4rem;text-decoration:none">${escapeHtml(action)}</a></p>
 <p style="color:#57606a;font-size:.9em">${escapeHtml(footnote)}<br>${escapeHtml(url)}</p>
 </body></html>`;
-  return { to, subject, text, html };
+  return { to: to.email, subject: message("subject"), text, html };
 }
 
-export const verificationMail = (to: string, url: string) =>
-  actionMail(to, "Verify your e-mail address", "Please confirm that this is your e-mail address.", "Verify e-mail address", url, "If you did not ask for this, you can ignore this mail. The link works for one hour.");
+/** Hours a link stays valid, as the mails state it. */
+const hoursOf = (seconds: number) => Math.round(seconds / 3600);
 
-export const changeEmailMail = (to: string, url: string) =>
-  actionMail(to, "Confirm your new e-mail address", "You asked to use this address for your account from now on.", "Use this address", url, "Until you confirm, your account keeps its current address. If you did not ask for this, ignore this mail. The link works for one hour.");
+export const accountLinkMail = (kind: AccountLinkKind, to: Recipient, url: string, validSeconds: number) => actionMail(to, kind, url, { hours: hoursOf(validSeconds) });
 
-export const resetPasswordMail = (to: string, url: string) =>
-  actionMail(to, "Reset your password", "Someone asked to reset the password of your account.", "Choose a new password", url, "If it was not you, ignore this mail: your password stays as it is. The link works once, for one hour.");
+export const invitationMail = (to: Recipient, invitation: { inviter: string; organization: string; url: string; expiresAt: Date }) =>
+  actionMail(to, "invitation", invitation.url, { inviter: invitation.inviter, organization: invitation.organization, expiresAt: invitation.expiresAt });
 
-export const deleteAccountMail = (to: string, url: string) =>
-  actionMail(to, "Confirm deleting your account", "You asked to delete your account. This cannot be undone.", "Delete my account", url, "If it was not you, ignore this mail and consider changing your password. The link works for one day.");
-
-export const invitationMail = (to: string, inviter: string, organization: string, url: string) =>
-  actionMail(to, `Join ${organization} on Tollgate`, `${inviter} invited you to join ${organization}.`, "Accept the invitation", url, "If you do not know them, ignore this mail. The invitation lasts 48 hours.");
-
-export const webhookDisabledMail = (to: string, endpointUrl: string, failedAttempts: number, manageUrl: string) =>
-  actionMail(
-    to,
-    "A webhook endpoint was turned off",
-    `Tollgate turned off the webhook endpoint ${endpointUrl} after its last ${failedAttempts} deliveries failed. Events for it are no longer sent.`,
-    "Review the endpoint",
-    manageUrl,
-    "Once it answers again, turn it back on to resume deliveries; events it missed can be redelivered.",
-  );
+export const webhookDisabledMail = (to: Recipient, endpoint: { url: string; failedAttempts: number; manageUrl: string }) =>
+  actionMail(to, "webhookDisabled", endpoint.manageUrl, { endpoint: endpoint.url, failedAttempts: endpoint.failedAttempts });

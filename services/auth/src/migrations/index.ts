@@ -5,6 +5,7 @@ import { impersonation } from "./0003_impersonation.js";
 import { activeOrganization } from "./0004_active_organization.js";
 import { providerAccounts } from "./0005_provider_accounts.js";
 import { mailLeases } from "./0006_mail_leases.js";
+import { userLocale } from "./0007_user_locale.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const authMigrations: Migrations = {
@@ -14,4 +15,5 @@ export const authMigrations: Migrations = {
   "0004_active_organization": activeOrganization,
   "0005_provider_accounts": providerAccounts,
   "0006_mail_leases": mailLeases,
+  "0007_user_locale": userLocale,
 };

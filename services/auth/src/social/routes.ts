@@ -4,6 +4,7 @@ import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect, withQuery } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
+import { requestLocale } from "../i18n/locales.js";
 import { authUrl } from "../mail/links.js";
 import { requireSession } from "../sessions/current-session.js";
 import { startSession } from "../sessions/service.js";
@@ -154,7 +155,7 @@ async function completeFlow(auth: Auth, providerId: string, query: unknown, req:
     return linked.ok ? res.redirect(302, flow.callbackURL) : fail(linked.error);
   }
   if (!profile.email) return fail("email_not_found");
-  const outcome = await signInWithProvider(auth, { ...identity, email: profile.email }, { requestSignUp: flow.requestSignUp, callbackURL: flow.callbackURL });
+  const outcome = await signInWithProvider(auth, { ...identity, email: profile.email }, { requestSignUp: flow.requestSignUp, callbackURL: flow.callbackURL, requestLocale: requestLocale(req) });
   if (!outcome.ok) return fail(outcome.error);
   await startSession(auth, auth.db, res, outcome.user, { req, persistent: true });
   res.redirect(302, outcome.isNew ? (flow.newUserURL ?? flow.callbackURL) : flow.callbackURL);
@@ -182,7 +183,7 @@ export function socialEndpoints(auth: Auth): Endpoint[] {
         assertRedirects(body);
         if (!body.idToken) return redirectToProvider(auth, res, provider, body);
         const identity = await identityFromIdToken(auth, provider, body.idToken);
-        const outcome = await signInWithProvider(auth, identity, { requestSignUp: body.requestSignUp, callbackURL: body.callbackURL });
+        const outcome = await signInWithProvider(auth, identity, { requestSignUp: body.requestSignUp, callbackURL: body.callbackURL, requestLocale: requestLocale(req) });
         if (!outcome.ok) {
           if (outcome.error === "email_not_verified") throw authError(403, "EMAIL_NOT_VERIFIED");
           if (outcome.error === "banned") throw authError(403, "BANNED_USER");

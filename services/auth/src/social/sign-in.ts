@@ -1,6 +1,7 @@
 import { randomId, type SecretVault, type UnitOfWork } from "@tollgate/kit";
 import { userCreated, userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
+import type { Locale } from "../i18n/locales.js";
 import { deleteOtherAccounts, findAccountByKey, insertProviderAccount, updateAccount, type ProviderTokenColumns } from "../accounts/accounts.sql.js";
 import { revokeSessions } from "../sessions/service.js";
 import { findSessionById } from "../sessions/sessions.sql.js";
@@ -72,7 +73,11 @@ async function evictUnprovenHolder(unit: UnitOfWork, userId: string, keptAccount
  * new user (unless sign-up is off for the provider). Tokens
  * are stored sealed; the account's scopes change only when a user links it on purpose.
  */
-export async function signInWithProvider(auth: Auth, identity: ProviderIdentity & { email: string }, options: { requestSignUp?: boolean; callbackURL?: string }): Promise<SignInOutcome> {
+export async function signInWithProvider(
+  auth: Auth,
+  identity: ProviderIdentity & { email: string },
+  options: { requestSignUp?: boolean; callbackURL?: string; /** The browser's language, for mail to a user who chose none. */ requestLocale: Locale },
+): Promise<SignInOutcome> {
   const { provider, profile, tokens, email } = identity;
   const providerId = provider.definition.id;
   const sealed = sealTokens(auth.vault, tokens);
@@ -98,7 +103,7 @@ export async function signInWithProvider(auth: Auth, identity: ProviderIdentity 
     user = await liftExpiredBan(unit.db, user);
     if (user.banned) return { ok: false, error: "banned" };
     if (auth.config.REQUIRE_EMAIL_VERIFICATION && !user.email_verified) {
-      queueVerificationMail(auth, unit, user, options.callbackURL);
+      queueVerificationMail(auth, unit, user, user.locale ?? options.requestLocale, options.callbackURL);
       return { ok: false, error: "email_not_verified" };
     }
     return { ok: true, user, isNew };

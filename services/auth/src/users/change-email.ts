@@ -6,11 +6,12 @@ import type { Auth } from "../auth.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import type { AuthErrorCode } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
-import { changeEmailMail } from "../mail/messages.js";
+import { preferredLocale } from "../i18n/locales.js";
+import { accountLinkMail } from "../mail/messages.js";
 import { requireSession, type CurrentSession } from "../sessions/current-session.js";
 import { sessionCacheOf } from "../sessions/output.js";
 import { queueVerificationMail, verifyEmailUrl } from "../verification/send.js";
-import { signVerificationToken, type VerificationClaims } from "../verification/tokens.js";
+import { signVerificationToken, VERIFICATION_TTL_SECONDS, type VerificationClaims } from "../verification/tokens.js";
 import { userEventData } from "./output.js";
 import { findUserByEmail, findUserById, updateUser, type UserChanges, type UserRow } from "./users.sql.js";
 
@@ -61,7 +62,7 @@ export function changeEmailEndpoints(auth: Auth): Endpoint[] {
           });
           await auth.units.run(
             (unit) => {
-              auth.mail.queue(unit, changeEmailMail(newEmail, verifyEmailUrl(auth, token, body.callbackURL)));
+              auth.mail.queue(unit, accountLinkMail("changeEmail", { email: newEmail, locale: preferredLocale(user, req) }, verifyEmailUrl(auth, token, body.callbackURL), VERIFICATION_TTL_SECONDS));
               return Promise.resolve();
             },
             { transaction: false },
@@ -71,7 +72,7 @@ export function changeEmailEndpoints(auth: Auth): Endpoint[] {
         // An address never verified protects nothing: it changes now, and the new one is verified next.
         await auth.units.run(async (unit) => {
           const changed = await setEmail(auth, unit, current, res, user.id, { email: newEmail });
-          if (changed) queueVerificationMail(auth, unit, changed, body.callbackURL);
+          if (changed) queueVerificationMail(auth, unit, changed, preferredLocale(changed, req), body.callbackURL);
         });
         return { status: true };
       },

@@ -10,7 +10,8 @@ import { assertPasswordLength } from "../credentials/password-policy.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
 import { authUrl } from "../mail/links.js";
-import { deleteAccountMail } from "../mail/messages.js";
+import { preferredLocale } from "../i18n/locales.js";
+import { accountLinkMail } from "../mail/messages.js";
 import { findCurrentSession, requireSession, type CurrentSession } from "../sessions/current-session.js";
 import { consumeVerification, createVerification } from "../verification/verifications.sql.js";
 import { UserDeletion } from "./schemas.js";
@@ -69,7 +70,7 @@ export function deleteUserEndpoints(auth: Auth): Endpoint[] {
           await auth.units.run(async (unit) => {
             const token = await createVerification(unit.db, "delete-account", current.user.id, DELETE_TOKEN_SECONDS, DELETE_TOKEN_LENGTH);
             const url = authUrl(config, `/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(body.callbackURL || "/")}`);
-            auth.mail.queue(unit, deleteAccountMail(current.user.email, url));
+            auth.mail.queue(unit, accountLinkMail("deleteAccount", { email: current.user.email, locale: preferredLocale(current.user, req) }, url, DELETE_TOKEN_SECONDS));
           });
           return { success: true, message: "Verification email sent" };
         }

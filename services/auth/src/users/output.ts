@@ -16,6 +16,7 @@ export function userJson(user: UserRow) {
     banned: user.banned,
     banReason: user.ban_reason,
     banExpires: user.ban_expires,
+    locale: user.locale,
   };
 }
 

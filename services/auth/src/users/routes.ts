@@ -3,6 +3,7 @@ import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { authError } from "../http/errors.js";
+import { LocaleTag } from "../i18n/locales.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { requireSession } from "../sessions/current-session.js";
 import { sessionCacheOf } from "../sessions/output.js";
@@ -19,13 +20,15 @@ export function userEndpoints(auth: Auth): Endpoint[] {
       {
         method: "POST",
         response: StatusAnswer,
-        summary: "Change the signed-in user's name, picture or username",
+        summary: "Change the signed-in user's name, picture, username or language",
         tag: "Default",
         body: z.object({
           name: z.string().optional(),
           image: z.string().nullable().optional(),
           username: z.string().optional(),
           displayUsername: z.string().optional(),
+          // Null gives the choice back to the browser's languages.
+          locale: LocaleTag.nullable().optional(),
           email: z.unknown().optional(),
         }),
       },
@@ -40,6 +43,7 @@ export function userEndpoints(auth: Auth): Endpoint[] {
           changes.username = normalizeUsername(body.username);
         }
         if (body.displayUsername !== undefined) changes.display_username = body.displayUsername;
+        if (body.locale !== undefined) changes.locale = body.locale;
         if (Object.keys(changes).length === 0) throw new HttpError(400, "NO_FIELDS_TO_UPDATE", "No fields to update");
         const user = await auth.units.run(async (unit) => {
           const updated = await updateUser(unit.db, current.user.id, changes);

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { isoTimestamp } from "@tollgate/kit";
+import { LocaleTag } from "../i18n/locales.js";
 
-/** better-auth's User, with the username and admin plugins' fields: every one is sent, null when unset. */
+/** better-auth's User, with the username and admin plugins' fields and Tollgate's `locale` (an additional field): every one is sent, null when unset. */
 export const User = z
   .strictObject({
     id: z.string(),
@@ -17,6 +18,7 @@ export const User = z
     banned: z.boolean(),
     banReason: z.string().nullable(),
     banExpires: isoTimestamp().nullable(),
+    locale: LocaleTag.nullable().meta({ description: "The language the user chose for the app and their mail; null until they choose" }),
   })
   .meta({ id: "User" });
 

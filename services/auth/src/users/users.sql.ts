@@ -1,4 +1,5 @@
 import type { Knex } from "@tollgate/kit";
+import type { Locale } from "../i18n/locales.js";
 
 export interface UserRow {
   id: string;
@@ -12,6 +13,8 @@ export interface UserRow {
   banned: boolean;
   ban_reason: string | null;
   ban_expires: Date | null;
+  /** The language the user chose; null until they choose one. */
+  locale: Locale | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -20,7 +23,7 @@ export type UserChanges = Partial<Omit<UserRow, "id" | "created_at" | "updated_a
 
 export const findUserById = (db: Knex, id: string) => db<UserRow>("users").where({ id }).first();
 
-export const emailsOf = (db: Knex, ids: string[]) => db<UserRow>("users").whereIn("id", ids).select("email");
+export const recipientsOf = (db: Knex, ids: string[]) => db<UserRow>("users").whereIn("id", ids).select("email", "locale");
 
 /** `email` must already be lower-cased, as every stored address is. */
 export const findUserByEmail = (db: Knex, email: string) => db<UserRow>("users").where({ email }).first();

@@ -6,6 +6,7 @@ import { userUpdated } from "@tollgate/proto";
 import type { Auth } from "../auth.js";
 import { assertTrustedRedirect, withQuery } from "../http/callback-url.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
+import { preferredLocale } from "../i18n/locales.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { findCurrentSession } from "../sessions/current-session.js";
 import { completeEmailChange } from "../users/change-email.js";
@@ -49,12 +50,12 @@ export function verificationEndpoints(auth: Auth): Endpoint[] {
         if (current) {
           if (current.user.email !== email) throw authError(400, "EMAIL_MISMATCH");
           if (current.user.email_verified) throw authError(400, "EMAIL_ALREADY_VERIFIED");
-          await sendVerificationMail(auth, current.user, body.callbackURL);
+          await sendVerificationMail(auth, current.user, preferredLocale(current.user, req), body.callbackURL);
           return { status: true };
         }
         const started = Date.now();
         const user = await findUserByEmail(db, email);
-        if (user && !user.email_verified) await sendVerificationMail(auth, user, body.callbackURL);
+        if (user && !user.email_verified) await sendVerificationMail(auth, user, preferredLocale(user, req), body.callbackURL);
         await sleep(Math.max(0, ANONYMOUS_MINIMUM_MS - (Date.now() - started)));
         return { status: true };
       },

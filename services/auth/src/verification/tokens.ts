@@ -1,7 +1,7 @@
 import jwt from "jsonwebtoken";
 import { z } from "zod";
 
-const VERIFICATION_TTL_SECONDS = 3600;
+export const VERIFICATION_TTL_SECONDS = 3600;
 
 const Claims = z.object({
   email: z.email(),

@@ -1,9 +1,7 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
-import { discounts } from "../discounts/discounts.sql.js";
-import { discountsJson, type DiscountJson } from "../discounts/output.js";
+import { discounts, discountsWithProducts, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import type { Metadata } from "../http/metadata.js";
-import { productsJson, type ProductJson } from "../products/output.js";
-import { products } from "../products/products.sql.js";
+import { productsWithParts, type ProductWithParts } from "../products/products.sql.js";
 
 /** A lasting link that opens a fresh checkout for its products each time it is followed. */
 export interface CheckoutLinkRow {
@@ -55,12 +53,19 @@ export function pageOfCheckoutLinks(db: Knex, organizationIds: string[], organiz
   return pageOf<CheckoutLinkRow, keyof typeof CHECKOUT_LINK_SORTABLE>(found, { ...page, columns: CHECKOUT_LINK_SORTABLE, table: "checkout_links" });
 }
 
-/** What links are shown with: their products and discounts as shown, read for all at once. */
-export async function linksWithParts(db: Knex, rows: CheckoutLinkRow[], publicUrl: string): Promise<{ products: ProductJson[]; discounts: DiscountJson[] }> {
-  const [linked, discountRows] = await Promise.all([
-    products(db).whereIn("id", [...new Set(rows.flatMap((row) => row.product_ids))]),
-    discounts(db).whereIn("id", rows.flatMap((row) => (row.discount_id ? [row.discount_id] : []))),
+/** What links are shown with: their products and discounts. */
+export interface LinkParts {
+  products: ProductWithParts[];
+  discounts: DiscountWithProducts[];
+}
+
+/** The products and discounts of the links given, with their parts, read for all at once. */
+export async function linksWithParts(db: Knex, rows: CheckoutLinkRow[]): Promise<LinkParts> {
+  const [linked, discounted] = await Promise.all([
+    productsWithParts(db, [...new Set(rows.flatMap((row) => row.product_ids))]),
+    discounts(db)
+      .whereIn("id", rows.flatMap((row) => (row.discount_id ? [row.discount_id] : [])))
+      .then((found) => discountsWithProducts(db, found)),
   ]);
-  const [shown, discountJsons] = await Promise.all([productsJson(db, linked, publicUrl), discountsJson(db, discountRows)]);
-  return { products: shown, discounts: discountJsons };
+  return { products: linked, discounts: discounted };
 }

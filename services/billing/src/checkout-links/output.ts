@@ -1,12 +1,13 @@
-import type { DiscountJson } from "../discounts/output.js";
-import type { ProductJson } from "../products/output.js";
-import type { CheckoutLinkRow } from "./checkout-links.sql.js";
+import { discountJson } from "../discounts/output.js";
+import { productJson } from "../products/output.js";
+import type { CheckoutLinkRow, LinkParts } from "./checkout-links.sql.js";
 
 /** Where following the link leads: a fresh checkout, through a redirect. */
 const linkUrl = (publicUrl: string, link: Pick<CheckoutLinkRow, "client_secret">) => `${publicUrl.replace(/\/$/, "")}/v1/checkout-links/${link.client_secret}/redirect`;
 
 /** A checkout link as Polar shows it, with its products and discount (from those read for it: see linksWithParts). */
-export function checkoutLinkJson(link: CheckoutLinkRow, parts: { products: ProductJson[]; discounts: DiscountJson[] }, publicUrl: string) {
+export function checkoutLinkJson(link: CheckoutLinkRow, parts: LinkParts, publicUrl: string) {
+  const discount = parts.discounts.find((candidate) => candidate.id === link.discount_id);
   return {
     id: link.id,
     created_at: link.created_at,
@@ -23,8 +24,8 @@ export function checkoutLinkJson(link: CheckoutLinkRow, parts: { products: Produ
     require_billing_address: link.require_billing_address,
     discount_id: link.discount_id,
     organization_id: link.organization_id,
-    products: link.product_ids.flatMap((id) => parts.products.filter((product) => product.id === id)),
-    discount: parts.discounts.find((discount) => discount.id === link.discount_id) ?? null,
+    products: link.product_ids.flatMap((id) => parts.products.filter((product) => product.id === id).map((product) => productJson(product, publicUrl))),
+    discount: discount ? discountJson(discount) : null,
     url: linkUrl(publicUrl, link),
   };
 }

@@ -11,7 +11,7 @@ import type { CheckoutLinkCreateBody, CheckoutLinkPrefill, CheckoutLinkUpdateBod
 
 /** Checkout links as Polar shows them, with their products and discount, read for all at once. */
 export async function shownLinks(db: Knex, rows: CheckoutLinkRow[], publicUrl: string) {
-  const parts = await linksWithParts(db, rows, publicUrl);
+  const parts = await linksWithParts(db, rows);
   return rows.map((link) => checkoutLinkJson(link, parts, publicUrl));
 }
 

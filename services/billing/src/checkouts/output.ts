@@ -1,7 +1,7 @@
 import type { DiscountRow } from "../discounts/discounts.sql.js";
 import { sellerSummaryJson } from "../organizations/output.js";
 import { priceJson } from "../products/prices.js";
-import { productWithPartsJson, publicProductJson } from "../products/output.js";
+import { productJson, publicProductJson } from "../products/output.js";
 import type { CheckoutCatalog, CheckoutRow } from "./checkouts.sql.js";
 import { cardRequirements, checkoutAmounts, offerOf } from "./pricing.js";
 
@@ -42,7 +42,7 @@ function checkoutDiscountJson(discount: DiscountRow) {
 export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, publicUrl: string) {
   const offer = offerOf(catalog, checkout);
   const { price, discount } = offer;
-  const offered = offer.products.map((product) => productWithPartsJson(product, publicUrl));
+  const offered = offer.products.map((product) => productJson(product, publicUrl));
   // As Polar shows a checkout's products to seller and buyer alike: the buyer's page reads this too.
   const shown = offered.map(publicProductJson);
   const amounts = checkoutAmounts(checkout, discount);

@@ -2,8 +2,7 @@ import { PollingWorker, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { BillingParts } from "../billing.js";
 import { grantNewPurchase } from "../benefits/granting.js";
 import { countOrder, scheduleStateChange } from "../customers/customers.sql.js";
-import { releaseRedemption } from "../discounts/discounts.sql.js";
-import { discountJson } from "../discounts/output.js";
+import { discountWithProducts, releaseRedemption } from "../discounts/discounts.sql.js";
 import { invoiceNumberOf, type OrderRow } from "../orders/orders.sql.js";
 import { productLine } from "../orders/lines.js";
 import { placePaidOrder } from "../orders/service.js";
@@ -113,7 +112,7 @@ export class CheckoutPayments extends PollingWorker {
     const now = sellerClock(seller);
     const customer = await countOrder(db, checkout.customer_id);
     const invoiceNumber = invoiceNumberOf(seller, customer);
-    const discount = offer.discount ? await discountJson(db, offer.discount) : null;
+    const discount = offer.discount ? await discountWithProducts(db, offer.discount) : null;
     let order: OrderRow;
     if (product.recurring_interval !== null) {
       ({ order } = startSubscription(unit, { checkout, offer, customer, amounts, paymentMethodId, now, invoiceNumber, discount, publicUrl: this.billing.config.PUBLIC_URL }));

@@ -2,8 +2,16 @@ import type { BenefitGrantRow, BenefitRow } from "../benefits/benefits.sql.js";
 import { benefitJson } from "../benefits/output.js";
 import { subscriberProperties } from "../benefits/properties.js";
 import type { CustomerRow } from "../customers/customers.sql.js";
+import type { FileRow } from "../files/files.sql.js";
+import { fileJson } from "../files/output.js";
+import type { PartTarget } from "../files/storage.js";
 import type { OrderJson } from "../orders/output.js";
-import { publicProductJson, type ProductJson } from "../products/output.js";
+import type { SellerRow } from "../organizations/organizations.sql.js";
+import { sellerSummaryJson } from "../organizations/output.js";
+import type { CardSummary } from "../payments/processor.js";
+import type { PaymentMethodRow } from "../payments/payments.sql.js";
+import { productJson, publicProductJson, type ProductJson } from "../products/output.js";
+import type { ProductWithParts } from "../products/products.sql.js";
 import type { shownSubscriptions } from "../subscriptions/service.js";
 
 type SubscriptionJson = Awaited<ReturnType<typeof shownSubscriptions>>[number];
@@ -17,9 +25,9 @@ const portalProductJson = <Organization>(product: ProductJson, organization: Org
  * An order as its customer sees it (Polar's CustomerOrder): without what is the seller's own — their
  * metadata, fees, discount bookkeeping, form answers and customer record.
  */
-export function customerOrderJson<Organization>(order: OrderJson, product: ProductJson | undefined, organization: Organization) {
+export function customerOrderJson<Organization>(order: OrderJson, product: ProductWithParts | undefined, organization: Organization, publicUrl: string) {
   const { metadata: _metadata, custom_field_data: _fields, customer: _customer, discount: _discount, platform_fee_amount: _fee, platform_fee_currency: _feeCurrency, subscription, ...shown } = order;
-  return { ...shown, subscription: subscription ? withoutMetadata(subscription) : null, product: product ? portalProductJson(product, organization) : null, next_payment_attempt_at: null };
+  return { ...shown, subscription: subscription ? withoutMetadata(subscription) : null, product: product ? portalProductJson(productJson(product, publicUrl), organization) : null, next_payment_attempt_at: null };
 }
 
 /** A subscription as its customer sees it (Polar's CustomerSubscription), without what is the seller's own. */
@@ -64,4 +72,26 @@ export const customerGrantJson = <Organization>(grant: BenefitGrantRow, benefit:
   customer: portalCustomerJson(customer),
   benefit: { ...benefitJson(benefit), organization, properties: subscriberProperties(benefit.type, benefit.properties) },
   properties: grant.properties,
+});
+
+/** A card the customer saved, as Polar answers for it (CustomerPaymentMethodCreateSucceededResponse). */
+export const savedCardJson = ({ method, card }: { method: PaymentMethodRow; card: CardSummary }) => ({
+  status: "succeeded" as const,
+  payment_method: { id: method.id, created_at: method.created_at, modified_at: method.modified_at, processor: "stripe" as const, customer_id: method.customer_id, type: "card" as const, method_metadata: card },
+});
+
+/** A file one of the customer's grants gives them, with the address that fetches it until `expiresAt`. */
+export const downloadableJson = (grant: Pick<BenefitGrantRow, "id" | "benefit_id">, file: FileRow, download: PartTarget & { expiresAt: Date }, publicUrl: string) => ({
+  id: `${grant.id}_${file.id}`,
+  benefit_id: grant.benefit_id,
+  file: { ...fileJson(file, publicUrl), download: { url: download.url, headers: download.headers, expires_at: download.expiresAt } },
+});
+
+/** A seller and the products they sell in public, as the portal shows them before anyone signs in: live prices only, benefits named but not what they grant. */
+export const customerOrganizationJson = (seller: SellerRow, products: ProductWithParts[], publicUrl: string) => ({
+  organization: sellerSummaryJson(seller),
+  products: products.map((product) => {
+    const shown = publicProductJson(productJson(product, publicUrl));
+    return { ...shown, prices: shown.prices.filter((price) => !price.is_archived) };
+  }),
 });

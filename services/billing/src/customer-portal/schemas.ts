@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, queryFlag, repeated, sorting, trimmedText } from "@tollgate/kit";
+import { CUSTOMER_GRANT_SORTABLE } from "../benefits/benefits.sql.js";
 import { BenefitGrantProperties, BenefitSubscriber, grantFields } from "../benefits/schemas.js";
 import { BENEFIT_TYPES, type BenefitType } from "../benefits/properties.js";
+import { addressInput } from "../http/address.js";
 import { Address, TaxId } from "../customers/schemas.js";
 import { FileDownload } from "../files/schemas.js";
 import { Order } from "../orders/schemas.js";
@@ -30,6 +32,13 @@ export const CustomerPortalCustomer = z
   })
   .meta({ id: "CustomerPortalCustomer" });
 
+/** What a customer may change about themselves: how their invoices are addressed, not who they are. */
+export const CustomerPortalCustomerUpdate = z.object({
+  billing_name: z.string().trim().max(256).nullish(),
+  billing_address: addressInput.nullish(),
+  tax_id: trimmedText({ min: 1, max: 64 }).nullish(),
+});
+
 const grantOf = <Type extends BenefitType>(type: Type, id: string) =>
   z.strictObject({ ...grantFields, customer: CustomerPortalCustomer, benefit: BenefitSubscriber[type], properties: BenefitGrantProperties[type] }).meta({ id });
 
@@ -46,6 +55,18 @@ export const CustomerBenefitGrant = z
   .meta({ id: "CustomerBenefitGrant" });
 
 export const CustomerBenefitGrantList = listResource(CustomerBenefitGrant, "ListResource_CustomerBenefitGrant_");
+
+/** How the customer narrows and orders the list of their grants. */
+export const CustomerBenefitGrantListQuery = z.object({
+  ...paging,
+  query: z.string().optional(),
+  type: repeated(z.enum(BENEFIT_TYPES)),
+  benefit_id: repeated(z.string()),
+  checkout_id: repeated(z.string()),
+  order_id: repeated(z.string()),
+  subscription_id: repeated(z.string()),
+  sorting: sorting(Object.keys(CUSTOMER_GRANT_SORTABLE) as (keyof typeof CUSTOMER_GRANT_SORTABLE)[], "-granted_at"),
+});
 
 /** What the portal shows of a seller before anyone signs in: who they are, and what they sell in public. */
 export const CustomerOrganizationData = z
@@ -69,17 +90,24 @@ export const CustomerOrder = Order.omit({ ...SELLERS_OWN, platform_fee_amount: t
 
 export const CustomerOrderList = listResource(CustomerOrder, "ListResource_CustomerOrder_");
 
+export const CustomerOrderListQuery = z.object({ ...paging, sorting: sorting(["created_at"], "-created_at") });
+
 export const CustomerSubscription = Subscription.omit(SELLERS_OWN)
   .extend({ product: CustomerProduct.extend({ organization: CustomerOrganization }).meta({ id: "CustomerSubscriptionProduct" }) })
   .meta({ id: "CustomerSubscription" });
 
 export const CustomerSubscriptionList = listResource(CustomerSubscription, "ListResource_CustomerSubscription_");
 
+export const CustomerSubscriptionListQuery = z.object({ ...paging, active: queryFlag().optional(), sorting: sorting(["started_at", "created_at"], "-started_at") });
+
 /** A file a customer's grant gives them, with an address that fetches it for an hour. */
 export const DownloadableList = listResource(
   z.strictObject({ id: z.string(), benefit_id: z.string(), file: FileDownload }).meta({ id: "DownloadableRead" }),
   "ListResource_DownloadableRead_",
 );
+
+/** The files of one benefit's grants, or of all the customer's. */
+export const CustomerBenefitListQuery = z.object({ ...paging, benefit_id: z.string().optional() });
 
 export const CustomerPaymentMethodCreateSucceededResponse = z
   .strictObject({
@@ -97,13 +125,6 @@ export const CustomerPaymentMethodCreateSucceededResponse = z
       .meta({ id: "PaymentMethodCard" }),
   })
   .meta({ id: "CustomerPaymentMethodCreateSucceededResponse" });
-
-/** Tollgate's own: who sold a purchase, for a user who bought from many. */
-const PurchaseSeller = z.strictObject({ id: z.string(), name: z.string(), slug: z.string() }).meta({ id: "PurchaseSeller" });
-
-export const PurchasedOrderList = listResource(Order.extend({ organization: PurchaseSeller.nullable() }).meta({ id: "PurchasedOrder" }), "ListResource_PurchasedOrder_");
-
-export const PurchasedSubscriptionList = listResource(Subscription.extend({ organization: PurchaseSeller.nullable() }).meta({ id: "PurchasedSubscription" }), "ListResource_PurchasedSubscription_");
 
 /** A card the customer gives in the portal, as a confirmation token, to keep (and maybe make their default). */
 export const PaymentMethodCreate = z.object({ confirmation_token_id: z.string(), set_default: z.boolean(), return_url: z.string().optional() });

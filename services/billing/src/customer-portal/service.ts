@@ -1,20 +1,25 @@
-import { HttpError, invalidField, notFound, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
+import type { z } from "zod";
+import { HttpError, invalidField, notFound, pageJson, polarErrors, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { benefitsWithIds, type BenefitGrantRow } from "../benefits/benefits.sql.js";
-import { findCustomer, setDefaultPaymentMethod } from "../customers/customers.sql.js";
-import type { OrderRow } from "../orders/orders.sql.js";
+import { benefitsWithIds, findAnyBenefit, findCustomersGrant, liveDownloadableGrants, pageOfCustomersGrants, type BenefitGrantRow, type CustomerGrantFilter } from "../benefits/benefits.sql.js";
+import { findCustomer, setDefaultPaymentMethod, updateCustomer, type CustomerChanges, type CustomerRow } from "../customers/customers.sql.js";
+import { changeCustomer } from "../customers/service.js";
+import { uploadedFilesWithIds } from "../files/files.sql.js";
+import type { FileStorage } from "../files/storage.js";
+import { findCustomersLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, pageOfCustomersLicenseKeys } from "../license-keys/license-keys.sql.js";
+import { licenseKeyJson, licenseKeyWithActivationsJson } from "../license-keys/output.js";
+import { findCustomersOrder, orderIdsOfCheckouts, pageOfCustomersOrders, type OrderRow } from "../orders/orders.sql.js";
 import { shownOrders } from "../orders/service.js";
-import { findSeller } from "../organizations/organizations.sql.js";
-import { sellerJson } from "../organizations/output.js";
+import { findSeller, findSellerBySlug } from "../organizations/organizations.sql.js";
+import { sellerJson, sellerSummaryJson } from "../organizations/output.js";
 import { savePaymentMethod } from "../payments/payments.sql.js";
 import type { PaymentProcessor } from "../payments/processor.js";
-import { productsJson } from "../products/output.js";
-import { products } from "../products/products.sql.js";
-import { changeWhenNotRenewing, shownSubscriptions, type SubscriptionConfig } from "../subscriptions/service.js";
-import { findCustomersSubscription, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
+import { productsWithParts, publicProductIds } from "../products/products.sql.js";
+import { cancelAtPeriodEnd, changeWhenNotRenewing, shownSubscriptions, uncancel, type SubscriptionConfig } from "../subscriptions/service.js";
+import { findCustomersSubscription, pageOfCustomersSubscriptions, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
-import { customerGrantJson, customerOrderJson, customerSubscriptionJson } from "./output.js";
-import { customerOf, mine, portalOrganization } from "./portal.js";
+import { customerGrantJson, customerOrderJson, customerSubscriptionJson, downloadableJson } from "./output.js";
+import type { CustomerBenefitGrantListQuery, CustomerBenefitGrantUpdate, CustomerOrderListQuery, CustomerPortalCustomerUpdate, CustomerSubscriptionListQuery, PortalSubscriptionUpdate } from "./schemas.js";
 
 /** What the customer portal works with. */
 export interface PortalDesk {
@@ -22,51 +27,55 @@ export interface PortalDesk {
   units: Units;
   config: SubscriptionConfig;
   processor: PaymentProcessor;
+  storage: FileStorage;
   /** Asks the renewal worker to look at the customer's past-due subscriptions now that they have a card. */
   wakeRenewals: () => void;
 }
 
-/** The customer's orders as they see them, each product with its seller. */
-export async function customerOrders({ db, config }: Pick<PortalDesk, "db" | "config">, organizationId: string, rows: OrderRow[]) {
-  const [organization, shown, bought] = await Promise.all([
-    portalOrganization(db, organizationId),
-    shownOrders(db, rows),
-    products(db)
-      .whereIn("id", rows.flatMap((order) => (order.product_id ? [order.product_id] : [])))
-      .then((found) => productsJson(db, found, config.PUBLIC_URL)),
-  ]);
-  return shown.map((order) => customerOrderJson(order, bought.find((candidate) => candidate.id === order.product_id), organization));
+/** Which page of a list the customer asks for. */
+type PageRequest = { page: number; limit: number };
+
+/** Polar's answer for a change the portal does not offer. */
+const notOffered = (message: string) => new HttpError(403, "NotPermitted", message);
+
+/** The customer a portal call is for: only a customer session opens the portal. */
+function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string } {
+  if (identity.kind !== "customer_session") throw new HttpError(401, polarErrors.codes.unauthorized, "A customer session token is required.");
+  return identity;
 }
 
-/** The customer's subscriptions as they see them. */
-export async function customerSubscriptions({ db, config }: Pick<PortalDesk, "db" | "config">, organizationId: string, rows: SubscriptionRow[]) {
-  const organization = await portalOrganization(db, organizationId);
-  return (await shownSubscriptions(db, rows, config.PUBLIC_URL)).map((subscription) => customerSubscriptionJson(subscription, organization));
+/** The row, found among the customer's own, or 404 whether it is someone else's or nobody's. */
+function mine<Row>(found: Row | undefined, what: string): Row {
+  if (!found) throw notFound(what);
+  return found;
 }
 
-/**
- * A change the customer makes to one of their running subscriptions, under a lock on it and once no
- * renewal is in flight for it, when the seller lets customers change theirs; the subscription as the
- * customer now sees it.
- */
-export function changeSubscription(desk: PortalDesk, identity: IdentityClaims, id: string, change: (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>) {
-  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  const locked = async (db: Knex) => mine(await findCustomersSubscription(db, id, customerId, true), "Subscription");
-  return changeWhenNotRenewing(desk.units, locked, async (unit, subscription) => {
-    if (subscription.ended_at !== null || subscription.status === "canceled") throw new HttpError(403, "AlreadyCanceledSubscription", "This subscription is already canceled.");
-    const seller = await findSeller(unit.db, organizationId);
-    if (seller && !sellerJson(seller).subscription_settings.allow_customer_updates) throw new HttpError(403, "NotPermitted", "This seller does not let customers change their subscriptions here.");
-    const changed = await change(unit, subscription, await sellerNow(unit.db, organizationId));
-    const [json] = await customerSubscriptions({ db: unit.db, config: desk.config }, organizationId, [changed]);
-    return json;
-  });
+/** The seller, as the portal names it beside products and benefits. */
+async function portalOrganization(db: Knex, organizationId: string) {
+  const seller = await findSeller(db, organizationId);
+  if (!seller) throw notFound("Organization");
+  return sellerSummaryJson(seller);
+}
+
+// The customer.
+
+export const portalCustomer = async (db: Knex, identity: IdentityClaims): Promise<CustomerRow> => mine(await findCustomer(db, customerOf(identity).customer_id), "Customer");
+
+/** A customer corrects how their invoices are addressed; who they are is the seller's to change. An empty billing name gives back their own. */
+export function changeBillingDetails(desk: Pick<PortalDesk, "units" | "config">, identity: IdentityClaims, body: z.output<typeof CustomerPortalCustomerUpdate>): Promise<CustomerRow> {
+  const changes: CustomerChanges = {};
+  if (body.billing_name !== undefined) changes.billing_name = body.billing_name || null;
+  if (body.billing_address !== undefined) changes.billing_address = body.billing_address;
+  if (body.tax_id !== undefined) changes.tax_id = body.tax_id;
+  const customerId = customerOf(identity).customer_id;
+  return changeCustomer(desk, "customer.updated", (unit) => updateCustomer(unit.db, customerId, changes));
 }
 
 /**
  * Keeps a card the customer gave for later charges; made their default, it is the card their
  * running subscriptions renew with, and past-due ones are tried again with it at once.
  */
-export async function saveCustomerCard(desk: PortalDesk, identity: IdentityClaims, request: { confirmation_token_id: string; set_default: boolean }) {
+export async function saveCustomerCard(desk: Pick<PortalDesk, "units" | "processor" | "wakeRenewals">, identity: IdentityClaims, request: { confirmation_token_id: string; set_default: boolean }) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
   const saved = await desk.processor.saveCard({ idempotencyKey: `card:${customerId}:${request.confirmation_token_id}`, confirmationTokenId: request.confirmation_token_id });
   if (saved.status === "declined") throw invalidField(["confirmation_token_id"], saved.message, request.confirmation_token_id);
@@ -78,14 +87,96 @@ export async function saveCustomerCard(desk: PortalDesk, identity: IdentityClaim
     }
     return row;
   });
-  return {
-    status: "succeeded" as const,
-    payment_method: { id: method.id, created_at: method.created_at, modified_at: method.modified_at, processor: "stripe" as const, customer_id: customerId, type: "card" as const, method_metadata: saved.card },
-  };
+  return { method, card: saved.card };
 }
 
+// Orders.
+
+/** The customer's orders as they see them, each product with its seller. */
+async function customerOrders({ db, config }: Pick<PortalDesk, "db" | "config">, organizationId: string, rows: OrderRow[]) {
+  const [organization, shown, bought] = await Promise.all([
+    portalOrganization(db, organizationId),
+    shownOrders(db, rows),
+    productsWithParts(db, rows.flatMap((order) => (order.product_id ? [order.product_id] : []))),
+  ]);
+  return shown.map((order) => customerOrderJson(order, bought.find((candidate) => candidate.id === order.product_id), organization, config.PUBLIC_URL));
+}
+
+export async function customerOrderPage(desk: Pick<PortalDesk, "db" | "config">, identity: IdentityClaims, query: z.output<typeof CustomerOrderListQuery>) {
+  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+  const { rows, total } = await pageOfCustomersOrders(desk.db, [customerId], { ...query, sort: query.sorting });
+  return pageJson(await customerOrders(desk, organizationId, rows), total, query.limit);
+}
+
+export async function customerOrder(desk: Pick<PortalDesk, "db" | "config">, identity: IdentityClaims, id: string) {
+  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+  const [json] = await customerOrders(desk, organizationId, [mine(await findCustomersOrder(desk.db, id, customerId), "Order")]);
+  return json;
+}
+
+// Subscriptions.
+
+/** The customer's subscriptions as they see them. */
+async function customerSubscriptions({ db, config }: Pick<PortalDesk, "db" | "config">, organizationId: string, rows: SubscriptionRow[]) {
+  const organization = await portalOrganization(db, organizationId);
+  return (await shownSubscriptions(db, rows, config.PUBLIC_URL)).map((subscription) => customerSubscriptionJson(subscription, organization));
+}
+
+export async function customerSubscriptionPage(desk: Pick<PortalDesk, "db" | "config">, identity: IdentityClaims, query: z.output<typeof CustomerSubscriptionListQuery>) {
+  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+  const { rows, total } = await pageOfCustomersSubscriptions(desk.db, [customerId], query.active, { ...query, sort: query.sorting });
+  return pageJson(await customerSubscriptions(desk, organizationId, rows), total, query.limit);
+}
+
+export async function customerSubscription(desk: Pick<PortalDesk, "db" | "config">, identity: IdentityClaims, id: string) {
+  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+  const [json] = await customerSubscriptions(desk, organizationId, [mine(await findCustomersSubscription(desk.db, id, customerId), "Subscription")]);
+  return json;
+}
+
+const alreadyCanceled = () => new HttpError(403, "AlreadyCanceledSubscription", "This subscription is already canceled.");
+
+/**
+ * A change the customer makes to one of their running subscriptions, under a lock on it and once no
+ * renewal is in flight for it, when the seller lets customers change theirs; the subscription as the
+ * customer now sees it.
+ */
+function changeSubscription(desk: PortalDesk, identity: IdentityClaims, id: string, change: (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>) {
+  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+  const locked = async (db: Knex) => mine(await findCustomersSubscription(db, id, customerId, true), "Subscription");
+  return changeWhenNotRenewing(desk.units, locked, async (unit, subscription) => {
+    if (subscription.ended_at !== null || subscription.status === "canceled") throw alreadyCanceled();
+    const seller = await findSeller(unit.db, organizationId);
+    if (seller && !sellerJson(seller).subscription_settings.allow_customer_updates) throw notOffered("This seller does not let customers change their subscriptions here.");
+    const changed = await change(unit, subscription, await sellerNow(unit.db, organizationId));
+    const [json] = await customerSubscriptions({ db: unit.db, config: desk.config }, organizationId, [changed]);
+    return json;
+  });
+}
+
+/** The customer cancels at the period's end, or takes that back; changing plans or seats is not offered here yet. */
+export function updateCustomerSubscription(desk: PortalDesk, identity: IdentityClaims, id: string, body: z.output<typeof PortalSubscriptionUpdate>) {
+  if (body.product_id !== undefined || body.seats !== undefined) throw notOffered("Changing plans from the portal is not offered yet.");
+  return changeSubscription(desk, identity, id, async (unit, subscription, now) => {
+    if (body.cancel_at_period_end === true && !subscription.cancel_at_period_end) return cancelAtPeriodEnd(unit, desk.config, subscription, now, body.cancellation_reason ?? null, body.cancellation_comment ?? null);
+    if (body.cancel_at_period_end === false && subscription.cancel_at_period_end) return uncancel(unit, desk.config, subscription);
+    return subscription;
+  });
+}
+
+/** The customer cancels at the period's end: they keep what they paid for until then. */
+export function cancelCustomerSubscription(desk: PortalDesk, identity: IdentityClaims, id: string) {
+  return changeSubscription(desk, identity, id, async (unit, subscription, now) => {
+    if (subscription.cancel_at_period_end) throw alreadyCanceled();
+    return cancelAtPeriodEnd(unit, desk.config, subscription, now, null, null);
+  });
+}
+
+// Benefit grants, and what they give: license keys and files.
+
 /** The customer's grants as the portal lists them, read with their benefits (deleted ones too), the customer and the seller. */
-export async function customerGrants(db: Knex, customerId: string, organizationId: string, grants: BenefitGrantRow[]) {
+async function customerGrants(db: Knex, identity: IdentityClaims, grants: BenefitGrantRow[]) {
+  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
   const [customer, organization, benefits] = await Promise.all([findCustomer(db, customerId), portalOrganization(db, organizationId), benefitsWithIds(db, grants.map((grant) => grant.benefit_id))]);
   if (!customer) throw notFound("Customer");
   const benefitById = new Map(benefits.map((benefit) => [benefit.id, benefit]));
@@ -93,4 +184,77 @@ export async function customerGrants(db: Knex, customerId: string, organizationI
     const benefit = benefitById.get(grant.benefit_id);
     return benefit ? [customerGrantJson(grant, benefit, customer, organization)] : [];
   });
+}
+
+export async function customerGrantPage(db: Knex, identity: IdentityClaims, query: z.output<typeof CustomerBenefitGrantListQuery>) {
+  const checkoutIds = query.checkout_id;
+  const filter: CustomerGrantFilter = {
+    text: query.query,
+    types: query.type,
+    benefitIds: query.benefit_id,
+    orderIds: query.order_id,
+    subscriptionIds: query.subscription_id,
+    fromCheckouts: checkoutIds && { orderIds: orderIdsOfCheckouts(db, checkoutIds), subscriptionIds: subscriptionIdsOfCheckouts(db, checkoutIds) },
+  };
+  const { rows, total } = await pageOfCustomersGrants(db, customerOf(identity).customer_id, filter, { ...query, sort: query.sorting });
+  return pageJson(await customerGrants(db, identity, rows), total, query.limit);
+}
+
+const ownGrant = async (db: Knex, identity: IdentityClaims, id: string) => mine(await findCustomersGrant(db, customerOf(identity).customer_id, id), "Benefit grant");
+
+export async function customerGrant(db: Knex, identity: IdentityClaims, id: string) {
+  const [json] = await customerGrants(db, identity, [await ownGrant(db, identity, id)]);
+  return json;
+}
+
+/** Benefits the customer must connect an account for; Tollgate has no such connections yet. */
+const ACCOUNT_BENEFITS = new Set(["discord", "github_repository"]);
+
+/**
+ * What a customer sends about a grant: the account a benefit is to be granted on. Polar would now
+ * grant on the connected account; with no account connections to name yet, that is refused, and
+ * nothing else about a grant is the customer's to change.
+ */
+export async function updateCustomerGrant(db: Knex, identity: IdentityClaims, id: string, body: z.output<typeof CustomerBenefitGrantUpdate>) {
+  const grant = await ownGrant(db, identity, id);
+  const benefit = await findAnyBenefit(db, grant.benefit_id);
+  if (benefit && body.benefit_type !== benefit.type) throw invalidField(["benefit_type"], `This grant is for a ${benefit.type} benefit.`, body.benefit_type);
+  if (ACCOUNT_BENEFITS.has(body.benefit_type) && body.properties?.account_id) throw notOffered("Connecting a Discord or GitHub account is not offered yet, so this benefit cannot be granted here.");
+  const [json] = await customerGrants(db, identity, [grant]);
+  return json;
+}
+
+export const customerLicenseKeyPage = async (db: Knex, identity: IdentityClaims, benefitId: string | undefined, page: PageRequest) => {
+  const { rows, total } = await pageOfCustomersLicenseKeys(db, customerOf(identity).customer_id, benefitId, page);
+  return pageJson((await licenseKeysWithCustomers(db, rows)).map(licenseKeyJson), total, page.limit);
+};
+
+export const customerLicenseKey = async (db: Knex, identity: IdentityClaims, id: string) =>
+  licenseKeyWithActivationsJson(await licenseKeyWithActivations(db, mine(await findCustomersLicenseKey(db, id, customerOf(identity).customer_id), "License key")));
+
+/** How long a download address works: an hour, and only while the grant lasts. */
+const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
+
+/** The files the customer's live grants (of one benefit, when named) give them, each with an address that fetches it for an hour; one page of them. */
+export async function customerDownloadables({ db, storage, config }: Pick<PortalDesk, "db" | "storage" | "config">, identity: IdentityClaims, benefitId: string | undefined, page: PageRequest) {
+  const grants = await liveDownloadableGrants(db, customerOf(identity).customer_id, benefitId);
+  const expiresAt = new Date(Date.now() + DOWNLOAD_URL_TTL_MS);
+  const granted = grants.flatMap((grant) => ((grant.properties as { files?: string[] }).files ?? []).map((fileId) => ({ grant, fileId })));
+  const found = await uploadedFilesWithIds(db, granted.map(({ fileId }) => fileId));
+  const available = granted.flatMap(({ grant, fileId }) => found.filter((file) => file.id === fileId).map((file) => ({ grant, file })));
+  // Only the page's files are signed for.
+  const start = (page.page - 1) * page.limit;
+  const items = await Promise.all(
+    available.slice(start, start + page.limit).map(async ({ grant, file }) => downloadableJson(grant, file, { ...(await storage.downloadUrl(file, expiresAt)), expiresAt }, config.PUBLIC_URL)),
+  );
+  return pageJson(items, available.length, page.limit);
+}
+
+// The seller.
+
+/** A seller, by the slug in the portal's address, with the products they sell in public. */
+export async function storefront(db: Knex, slug: string) {
+  const seller = await findSellerBySlug(db, slug);
+  if (!seller) throw notFound("Organization");
+  return { seller, products: await productsWithParts(db, await publicProductIds(db, seller.id)) };
 }

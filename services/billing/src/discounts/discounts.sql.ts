@@ -64,14 +64,25 @@ export async function replaceDiscountProducts(db: Knex, discountId: string, prod
   if (productIds.length > 0) await db("discount_products").insert(productIds.map((productId) => ({ discount_id: discountId, product_id: productId })));
 }
 
-/** The products each discount is limited to, oldest first, with the discount they are of. */
-export const discountedProducts = (db: Knex, discountIds: string[]) =>
+/** A discount with the products it is limited to (none when it is for every product), oldest first. */
+export interface DiscountWithProducts extends DiscountRow {
+  products: ProductRow[];
+}
+
+/** Discounts with their products, read for all of them in one statement, in the order given. */
+export async function discountsWithProducts(db: Knex, rows: DiscountRow[]): Promise<DiscountWithProducts[]> {
+  if (rows.length === 0) return [];
   // crosses into products: a discount is shown with its products' fields, read in the one statement.
-  db<ProductRow>("products")
+  const links = await db<ProductRow>("products")
     .join("discount_products", "discount_products.product_id", "products.id")
-    .whereIn("discount_products.discount_id", discountIds)
+    .whereIn("discount_products.discount_id", rows.map((discount) => discount.id))
     .orderBy("products.created_at")
     .select<(ProductRow & { discount_id: string })[]>("products.*", "discount_products.discount_id");
+  return rows.map((discount) => ({ ...discount, products: links.filter((link) => link.discount_id === discount.id).map(({ discount_id: _discount, ...product }) => product) }));
+}
+
+/** One discount with its products. */
+export const discountWithProducts = async (db: Knex, discount: DiscountRow): Promise<DiscountWithProducts> => ({ ...discount, products: (await discountsWithProducts(db, [discount]))[0]?.products ?? [] });
 
 /** The seller's discount with the code given, whatever its case. */
 export const findDiscountByCode = (db: Knex, organizationId: string, code: string) => discounts(db).where({ organization_id: organizationId }).whereRaw("lower(code) = lower(?)", [code]).first();

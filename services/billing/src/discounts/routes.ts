@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint, type OrganizationAccess, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { DISCOUNT_SORTABLE, findDiscount, pageOfDiscounts, updateDiscount } from "./discounts.sql.js";
-import { discountJson, discountsJson } from "./output.js";
+import { discountsWithProducts, discountWithProducts, DISCOUNT_SORTABLE, findDiscount, pageOfDiscounts, updateDiscount } from "./discounts.sql.js";
+import { discountJson } from "./output.js";
 import { Discount, DiscountCreate, DiscountList, DiscountUpdate } from "./schemas.js";
 import { changeDiscount, createDiscount, type DiscountDesk } from "./service.js";
 
@@ -29,12 +29,12 @@ export function discountEndpoints(desk: DiscountDesk & { access: OrganizationAcc
       async ({ query, identity }) => {
         const organizationIds = await access.organizationIds(identity, "discounts:read");
         const { rows, total } = await pageOfDiscounts(db, { ...query, organizationIds }, { ...query, sort: query.sorting });
-        return pageJson(await discountsJson(db, rows), total, query.limit);
+        return pageJson((await discountsWithProducts(db, rows)).map(discountJson), total, query.limit);
       },
     ),
 
     defineEndpoint("/v1/discounts/:id", { method: "GET", params: z.object({ id: z.string() }), response: Discount, summary: "Get a discount", tag: TAG }, async ({ params, identity }) =>
-      discountJson(db, await discount(identity, "discounts:read", params.id)),
+      discountJson(await discountWithProducts(db, await discount(identity, "discounts:read", params.id))),
     ),
 
     defineEndpoint("/v1/discounts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: DiscountUpdate, response: Discount, summary: "Update a discount", tag: TAG }, async ({ params, body, identity }) =>

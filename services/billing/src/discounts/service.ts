@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { invalidField, isUniqueViolation, notPermitted, randomId, ValidationError, type Knex, type Units, type ValidationIssue } from "@tollgate/kit";
 import { productIdsOf } from "../products/products.sql.js";
-import { insertDiscount, replaceDiscountProducts, updateDiscount, type DiscountColumns, type DiscountRow } from "./discounts.sql.js";
+import { discountWithProducts, insertDiscount, replaceDiscountProducts, updateDiscount, type DiscountColumns, type DiscountRow } from "./discounts.sql.js";
 import { discountJson } from "./output.js";
 import type { DiscountCreate, DiscountUpdate } from "./schemas.js";
 
@@ -35,7 +35,7 @@ async function save(units: Units, write: (trx: Knex) => Promise<DiscountRow>, pr
     return await units.run(async (unit) => {
       const saved = await write(unit.db);
       if (productIds) await replaceDiscountProducts(unit.db, saved.id, [...new Set(productIds)]);
-      return discountJson(unit.db, saved);
+      return discountJson(await discountWithProducts(unit.db, saved));
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw invalidField(["code"], "A discount with this code already exists.", givenCode);

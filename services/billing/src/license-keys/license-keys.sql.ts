@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
+import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
 import { addInterval } from "../http/dates.js";
 
 export type LicenseKeyStatus = "granted" | "revoked" | "disabled";
@@ -45,6 +46,37 @@ export const activationsOf = (db: Knex, licenseKeyIds: string[]) => db<Activatio
 
 export const findLicenseKey = (db: Knex, id: string) => licenseKeys(db).where({ id }).first();
 
+/** A license key with the customer it was granted to, as it is shown. */
+export interface LicenseKeyWithCustomer extends LicenseKeyRow {
+  customer: CustomerRow;
+}
+
+/** License keys with their customers (deleted ones too), read for all at once. */
+export async function licenseKeysWithCustomers(db: Knex, rows: LicenseKeyRow[]): Promise<LicenseKeyWithCustomer[]> {
+  const owners = await customersWithIds(db, [...new Set(rows.map((row) => row.customer_id))]);
+  return rows.map((key) => {
+    const customer = owners.find((candidate) => candidate.id === key.customer_id);
+    if (!customer) throw new Error(`license key ${key.id} has lost its customer`);
+    return { ...key, customer };
+  });
+}
+
+export async function licenseKeyWithCustomer(db: Knex, key: LicenseKeyRow): Promise<LicenseKeyWithCustomer> {
+  const [shown] = await licenseKeysWithCustomers(db, [key]);
+  if (!shown) throw new Error(`license key ${key.id} could not be read with its customer`);
+  return shown;
+}
+
+/** A license key with its customer and every device it is activated on. */
+export interface LicenseKeyWithActivations extends LicenseKeyWithCustomer {
+  activations: ActivationRow[];
+}
+
+export async function licenseKeyWithActivations(db: Knex, key: LicenseKeyRow): Promise<LicenseKeyWithActivations> {
+  const [withCustomer, activations] = await Promise.all([licenseKeyWithCustomer(db, key), activationsOf(db, [key.id])]);
+  return { ...withCustomer, activations };
+}
+
 /** The seller's key by its value, locked until the transaction ends: checks of one key wait for each other. */
 export const lockLicenseKey = (db: Knex, organizationId: string, key: string) => licenseKeys(db).where({ organization_id: organizationId, key }).forUpdate().first();
 
@@ -73,9 +105,6 @@ export function pageOfLicenseKeys(db: Knex, filter: { organizationIds: string[];
   if (filter.benefit_id) void found.whereIn("benefit_id", filter.benefit_id);
   return pageOf<LicenseKeyRow, "created_at">(found, { ...page, columns: { created_at: "created_at" }, table: "license_keys" });
 }
-
-/** The key as shown where it must not be read whole: its last six characters. */
-export const displayKey = (key: string) => `****-${key.slice(-6)}`;
 
 /** A new key for a customer, Polar's way: the benefit's prefix and an upper-case UUID, expiring after the benefit's lifetime. Not yet written. */
 export function newLicenseKey(grant: { organization_id: string; customer_id: string; benefit_id: string }, settings: LicenseKeySettings, now: Date): LicenseKeyRow {

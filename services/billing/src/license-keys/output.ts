@@ -1,7 +1,8 @@
-import type { Knex } from "@tollgate/kit";
 import { customerJson } from "../customers/output.js";
-import { customersWithIds } from "../customers/customers.sql.js";
-import { activationsOf, displayKey, type ActivationRow, type LicenseKeyRow } from "./license-keys.sql.js";
+import type { ActivationRow, LicenseKeyWithActivations, LicenseKeyWithCustomer } from "./license-keys.sql.js";
+
+/** The key as shown where it must not be read whole: its last six characters. */
+export const displayKey = (key: string) => `****-${key.slice(-6)}`;
 
 export const activationJson = (activation: ActivationRow) => ({
   id: activation.id,
@@ -12,40 +13,25 @@ export const activationJson = (activation: ActivationRow) => ({
   modified_at: activation.modified_at,
 });
 
-/** License keys as Polar's LicenseKeyRead, with their customer, read for all at once. */
-export async function licenseKeysJson(db: Knex, rows: LicenseKeyRow[]) {
-  const customers = await customersWithIds(db, [...new Set(rows.map((row) => row.customer_id))]);
-  return rows.map((key) => {
-    const customer = customers.find((candidate) => candidate.id === key.customer_id);
-    if (!customer) throw new Error(`license key ${key.id} has lost its customer`);
-    return {
-      id: key.id,
-      created_at: key.created_at,
-      modified_at: key.modified_at,
-      organization_id: key.organization_id,
-      customer_id: key.customer_id,
-      customer: customerJson(customer),
-      benefit_id: key.benefit_id,
-      key: key.key,
-      display_key: displayKey(key.key),
-      status: key.status,
-      limit_activations: key.limit_activations,
-      usage: key.usage,
-      limit_usage: key.limit_usage,
-      validations: key.validations,
-      last_validated_at: key.last_validated_at,
-      expires_at: key.expires_at,
-    };
-  });
-}
-
-export async function licenseKeyJson(db: Knex, key: LicenseKeyRow) {
-  const [json] = await licenseKeysJson(db, [key]);
-  if (!json) throw new Error(`license key ${key.id} could not be shown`);
-  return json;
-}
+/** A license key as Polar's LicenseKeyRead, with its customer. */
+export const licenseKeyJson = (key: LicenseKeyWithCustomer) => ({
+  id: key.id,
+  created_at: key.created_at,
+  modified_at: key.modified_at,
+  organization_id: key.organization_id,
+  customer_id: key.customer_id,
+  customer: customerJson(key.customer),
+  benefit_id: key.benefit_id,
+  key: key.key,
+  display_key: displayKey(key.key),
+  status: key.status,
+  limit_activations: key.limit_activations,
+  usage: key.usage,
+  limit_usage: key.limit_usage,
+  validations: key.validations,
+  last_validated_at: key.last_validated_at,
+  expires_at: key.expires_at,
+});
 
 /** LicenseKeyWithActivations: the key and every device it is activated on. */
-export async function licenseKeyWithActivationsJson(db: Knex, key: LicenseKeyRow) {
-  return { ...(await licenseKeyJson(db, key)), activations: (await activationsOf(db, [key.id])).map(activationJson) };
-}
+export const licenseKeyWithActivationsJson = (key: LicenseKeyWithActivations) => ({ ...licenseKeyJson(key), activations: key.activations.map(activationJson) });

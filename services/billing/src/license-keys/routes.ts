@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint, notFound, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { findActivation, findLicenseKey, pageOfLicenseKeys, updateLicenseKey } from "./license-keys.sql.js";
-import { activationJson, licenseKeyJson, licenseKeysJson, licenseKeyWithActivationsJson } from "./output.js";
+import { findActivation, findLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, licenseKeyWithCustomer, pageOfLicenseKeys, updateLicenseKey } from "./license-keys.sql.js";
+import { activationJson, licenseKeyJson, licenseKeyWithActivationsJson } from "./output.js";
 import { activateLicenseKey, deactivateLicenseKey, validateLicenseKey } from "./service.js";
 import { LicenseKeyActivate, LicenseKeyActivationRead, LicenseKeyDeactivate, LicenseKeyList, LicenseKeyRead, LicenseKeyUpdate, LicenseKeyValidate, LicenseKeyWithActivations, ValidatedLicenseKey } from "./schemas.js";
 
@@ -31,7 +31,7 @@ export function licenseKeyEndpoints({ db, access }: { db: Knex; access: Organiza
       async ({ query, identity }) => {
         const organizationIds = await access.organizationIds(identity, "license_keys:read");
         const { rows, total } = await pageOfLicenseKeys(db, { ...query, organizationIds }, { ...query, sort: query.sorting });
-        return pageJson(await licenseKeysJson(db, rows), total, query.limit);
+        return pageJson((await licenseKeysWithCustomers(db, rows)).map(licenseKeyJson), total, query.limit);
       },
     ),
     defineEndpoint("/v1/license-keys/validate", { method: "POST", body: LicenseKeyValidate, response: ValidatedLicenseKey, summary: "Validate a license key", tag: TAG }, async ({ body, identity }) =>
@@ -44,7 +44,7 @@ export function licenseKeyEndpoints({ db, access }: { db: Knex; access: Organiza
       deactivateLicenseKey(db, { ...body, organization_id: await seller(identity, body.organization_id) }),
     ),
     defineEndpoint("/v1/license-keys/:id", { method: "GET", params: z.object({ id: z.string() }), response: LicenseKeyWithActivations, summary: "Get a license key", tag: TAG }, async ({ params, identity }) =>
-      licenseKeyWithActivationsJson(db, await key(identity, "license_keys:read", params.id)),
+      licenseKeyWithActivationsJson(await licenseKeyWithActivations(db, await key(identity, "license_keys:read", params.id))),
     ),
     defineEndpoint("/v1/license-keys/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: LicenseKeyUpdate, response: LicenseKeyRead, summary: "Update a license key", tag: TAG }, async ({ params, body, identity }) => {
       const existing = await key(identity, "license_keys:write", params.id);
@@ -53,7 +53,7 @@ export function licenseKeyEndpoints({ db, access }: { db: Knex; access: Organiza
       for (const field of ["usage", "limit_activations", "limit_usage", "expires_at"] as const) {
         if (body[field] !== undefined) Object.assign(changes, { [field]: body[field] });
       }
-      return licenseKeyJson(db, await updateLicenseKey(db, existing.id, changes));
+      return licenseKeyJson(await licenseKeyWithCustomer(db, await updateLicenseKey(db, existing.id, changes)));
     }),
     defineEndpoint(
       "/v1/license-keys/:id/activations/:activation_id",
@@ -62,7 +62,7 @@ export function licenseKeyEndpoints({ db, access }: { db: Knex; access: Organiza
         const found = await key(identity, "license_keys:read", params.id);
         const activation = await findActivation(db, found.id, params.activation_id);
         if (!activation) throw notFound("License key activation");
-        return { ...activationJson(activation), license_key: await licenseKeyJson(db, found) };
+        return { ...activationJson(activation), license_key: licenseKeyJson(await licenseKeyWithCustomer(db, found)) };
       },
     ),
 

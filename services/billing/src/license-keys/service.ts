@@ -1,6 +1,6 @@
 import { notFound, notPermitted, PG_INTEGER_MAX, type Knex } from "@tollgate/kit";
 import { sellerNow } from "../test-clock/clock.js";
-import { countActivations, deleteActivation, findActivation, insertActivation, lockLicenseKey, updateLicenseKey, type ActivationRow, type LicenseKeyRow } from "./license-keys.sql.js";
+import { countActivations, deleteActivation, findActivation, insertActivation, licenseKeyWithCustomer, lockLicenseKey, updateLicenseKey, type ActivationRow, type LicenseKeyRow } from "./license-keys.sql.js";
 import { activationJson, licenseKeyJson } from "./output.js";
 
 /** Whether `given` holds every condition an activation was made with (same keys, same values). */
@@ -63,14 +63,14 @@ type KeyRequest<Step extends (trx: Knex.Transaction, request: never) => unknown>
 export const validateLicenseKey = (db: Knex, request: KeyRequest<typeof validateKey>) =>
   db.transaction(async (trx) => {
     const { key, activation } = await validateKey(trx, request);
-    return { ...(await licenseKeyJson(trx, key)), activation: activation ? activationJson(activation) : null };
+    return { ...licenseKeyJson(await licenseKeyWithCustomer(trx, key)), activation: activation ? activationJson(activation) : null };
   });
 
 /** Activates a key (see activateKey), answered as Polar's LicenseKeyActivationRead. */
 export const activateLicenseKey = (db: Knex, request: KeyRequest<typeof activateKey>) =>
   db.transaction(async (trx) => {
     const { key, activation } = await activateKey(trx, request);
-    return { ...activationJson(activation), license_key: await licenseKeyJson(trx, key) };
+    return { ...activationJson(activation), license_key: licenseKeyJson(await licenseKeyWithCustomer(trx, key)) };
   });
 
 export async function deactivateLicenseKey(db: Knex, request: KeyRequest<typeof deactivateKey>): Promise<void> {

@@ -16,6 +16,7 @@ import { customerBillingNames } from "./0014_customer_billing_names.js";
 import { sandboxTokenKeys } from "./0015_sandbox_token_keys.js";
 import { subscriptionDiscountAppliedAt } from "./0016_subscription_discount_applied_at.js";
 import { subscriptionLeases } from "./0017_subscription_leases.js";
+import { subscriptionChargeOrders } from "./0018_subscription_charge_orders.js";
 import { usageMeters } from "./0019_usage_meters.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
@@ -38,5 +39,6 @@ export const billingMigrations: Migrations = {
   "0015_sandbox_token_keys": sandboxTokenKeys,
   "0016_subscription_discount_applied_at": subscriptionDiscountAppliedAt,
   "0017_subscription_leases": subscriptionLeases,
+  "0018_subscription_charge_orders": subscriptionChargeOrders,
   "0019_usage_meters": usageMeters,
 };

@@ -2,8 +2,7 @@ import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
 import { whereMetadata, type Metadata } from "../http/metadata.js";
 import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
 import { countOrder, customersWithIds, type Address, type CustomerRow } from "../customers/customers.sql.js";
-import { discounts } from "../discounts/discounts.sql.js";
-import { discountsJson, type DiscountJson } from "../discounts/output.js";
+import { discounts, discountsWithProducts, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { findSellerIncludingDeleted } from "../organizations/organizations.sql.js";
 import { products, type ProductRow } from "../products/products.sql.js";
 import { subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
@@ -111,7 +110,7 @@ export function pageOfOrders(db: Knex, { organizationIds, filters, metadata }: O
 export interface OrderParts {
   customer: CustomerRow;
   product: ProductRow | null;
-  discount: DiscountJson | null;
+  discount: DiscountWithProducts | null;
   subscription: SubscriptionRow | null;
 }
 
@@ -135,7 +134,7 @@ export async function ordersWithParts(db: Knex, rows: OrderRow[]): Promise<Order
     rowsWithIds(ids((order) => order.discount_id), (wanted) => discounts(db).whereIn("id", wanted)),
     rowsWithIds(ids((order) => order.subscription_id), (wanted) => subscriptions(db).whereIn("id", wanted)),
   ]);
-  const discountJsons = new Map((await discountsJson(db, discountRows)).map((discount) => [discount.id, discount]));
+  const discountsById = new Map((await discountsWithProducts(db, discountRows)).map((discount) => [discount.id, discount]));
   return rows.map((order) => {
     const customer = buyers.find((candidate) => candidate.id === order.customer_id);
     if (!customer) throw new Error(`order ${order.id} has lost its customer`);
@@ -144,7 +143,7 @@ export async function ordersWithParts(db: Knex, rows: OrderRow[]): Promise<Order
       items: items.filter((item) => item.order_id === order.id),
       customer,
       product: bought.find((candidate) => candidate.id === order.product_id) ?? null,
-      discount: (order.discount_id && discountJsons.get(order.discount_id)) || null,
+      discount: (order.discount_id && discountsById.get(order.discount_id)) || null,
       subscription: subscribed.find((candidate) => candidate.id === order.subscription_id) ?? null,
     };
   });

@@ -1,4 +1,5 @@
 import { customerJson } from "../customers/output.js";
+import { discountJson } from "../discounts/output.js";
 import { productFieldsJson } from "../products/output.js";
 import { subscriptionFieldsJson } from "../subscriptions/output.js";
 import type { OrderItemRow, OrderParts, OrderRow, OrderWithParts } from "./orders.sql.js";
@@ -40,7 +41,7 @@ export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, 
     platform_fee_currency: null,
     customer: customerJson(customer),
     product: product ? productFieldsJson(product) : null,
-    discount: order.discount_id ? discount : null,
+    discount: order.discount_id && discount ? discountJson(discount) : null,
     subscription: subscription ? subscriptionFieldsJson(subscription) : null,
     items: items.map((item) => ({ id: item.id, created_at: item.created_at, modified_at: item.modified_at, label: item.label, amount: item.amount, tax_amount: item.tax_amount, proration: item.proration, product_price_id: item.product_price_id })),
     description: product?.name ?? items[0]?.label ?? "Order",

@@ -1,9 +1,8 @@
-import type { Knex } from "@tollgate/kit";
 import { benefitJson, benefitPublicJson } from "../benefits/output.js";
 import { customFieldJson } from "../custom-fields/output.js";
 import { fileJson } from "../files/output.js";
 import { priceJson } from "./prices.js";
-import { productsWithParts, type ProductRow, type ProductWithParts } from "./products.sql.js";
+import type { ProductRow, ProductWithParts } from "./products.sql.js";
 
 /** A product's own fields, without prices, benefits or media: all a discount lists of it. */
 export const productFieldsJson = (product: ProductRow) => ({
@@ -27,7 +26,7 @@ export const productFieldsJson = (product: ProductRow) => ({
  * A product as Polar shows it (and its webhooks carry it): with its prices (archived ones too),
  * benefits, media and custom fields.
  */
-export function productWithPartsJson(product: ProductWithParts, publicUrl: string) {
+export function productJson(product: ProductWithParts, publicUrl: string) {
   return {
     ...productFieldsJson(product),
     prices: product.prices.map(priceJson),
@@ -42,7 +41,7 @@ export function productWithPartsJson(product: ProductWithParts, publicUrl: strin
   };
 }
 
-export type ProductJson = ReturnType<typeof productWithPartsJson>;
+export type ProductJson = ReturnType<typeof productJson>;
 
 /**
  * A product as buyers and customers see it (Polar's CheckoutProduct and CustomerProduct): its prices
@@ -51,15 +50,4 @@ export type ProductJson = ReturnType<typeof productWithPartsJson>;
 export function publicProductJson(product: ProductJson) {
   const { metadata: _metadata, attached_custom_fields: _fields, benefits, ...shown } = product;
   return { ...shown, benefits: benefits.map(benefitPublicJson) };
-}
-
-/** Products as Polar shows them, their parts read for all of them at once. */
-export async function productsJson(db: Knex, rows: ProductRow[], publicUrl: string): Promise<ProductJson[]> {
-  return (await productsWithParts(db, rows.map((product) => product.id))).map((product) => productWithPartsJson(product, publicUrl));
-}
-
-export async function productJson(db: Knex, product: ProductRow, publicUrl: string): Promise<ProductJson> {
-  const [json] = await productsJson(db, [product], publicUrl);
-  if (!json) throw new Error(`product ${product.id} could not be shown`);
-  return json;
 }

@@ -92,6 +92,13 @@ export async function productsWithParts(db: Knex, ids: readonly string[]): Promi
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
+/** One product with its parts; it must exist (the caller has just read or written it). */
+export async function productWithParts(db: Knex, id: string): Promise<ProductWithParts> {
+  const [product] = await productsWithParts(db, [id]);
+  if (!product) throw new Error(`product ${id} is gone`);
+  return product;
+}
+
 export async function insertProduct(db: Knex, product: Pick<ProductRow, "id" | "organization_id"> & ProductColumns): Promise<ProductRow> {
   const [row] = await products(db).insert(product).returning("*");
   if (!row) throw new Error("insert into products returned no row");

@@ -2,8 +2,8 @@ import { z } from "zod";
 import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint, type OrganizationAccess } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
-import { productJson, productsJson } from "./output.js";
-import { findProduct, pageOfProducts, PRODUCT_SORTABLE } from "./products.sql.js";
+import { productJson } from "./output.js";
+import { findProduct, pageOfProducts, PRODUCT_SORTABLE, productsWithParts, productWithParts } from "./products.sql.js";
 import { Product, ProductCreate, ProductList, ProductUpdate } from "./schemas.js";
 import { changeProduct, createProduct, setProductBenefits, type Catalog } from "./service.js";
 
@@ -40,12 +40,12 @@ export function productEndpoints(catalog: Catalog & { access: OrganizationAccess
       async ({ query, identity, req }) => {
         const organizationIds = await access.organizationIds(identity, "products:read");
         const { rows, total } = await pageOfProducts(db, { ...query, organizationIds, ids: query.id, name: query.query, metadata: metadataFilters(req) }, { ...query, sort: query.sorting });
-        return pageJson(await productsJson(db, rows, config.PUBLIC_URL), total, query.limit);
+        return pageJson((await productsWithParts(db, rows.map((row) => row.id))).map((row) => productJson(row, config.PUBLIC_URL)), total, query.limit);
       },
     ),
 
     defineEndpoint("/v1/products/:id", { method: "GET", params: z.object({ id: z.string() }), response: Product, summary: "Get a product", tag: TAG }, async ({ params, identity }) =>
-      productJson(db, await product(identity, "products:read", params.id), config.PUBLIC_URL),
+      productJson(await productWithParts(db, (await product(identity, "products:read", params.id)).id), config.PUBLIC_URL),
     ),
 
     defineEndpoint("/v1/products/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: ProductUpdate, response: Product, summary: "Update a product", tag: TAG }, async ({ params, body, identity }) =>

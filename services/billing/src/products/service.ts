@@ -9,7 +9,7 @@ import { meterIdsOf } from "../meters/meters.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { productJson, type ProductJson } from "./output.js";
 import { checkPrices, type PriceCreate } from "./prices.js";
-import { addPrices, archivePricesExcept, insertProduct, pricesOfProducts, replaceLinks, updateProduct, type ProductRow } from "./products.sql.js";
+import { addPrices, archivePricesExcept, insertProduct, pricesOfProducts, productWithParts, replaceLinks, updateProduct, type ProductRow } from "./products.sql.js";
 import type { ProductCreate, ProductLinks, ProductUpdate } from "./schemas.js";
 
 /** What the catalog's rules work with. */
@@ -53,7 +53,7 @@ async function writeLinks(db: Knex, productId: string, { medias, attached_custom
 
 /** The product as it now is, announced to the seller's webhooks. */
 async function announceProduct(catalog: Catalog, unit: UnitOfWork, type: "product.created" | "product.updated", row: ProductRow): Promise<ProductJson> {
-  const json = await productJson(unit.db, row, catalog.config.PUBLIC_URL);
+  const json = productJson(await productWithParts(unit.db, row.id), catalog.config.PUBLIC_URL);
   announceBilling(unit, type, row.organization_id, json);
   return json;
 }

@@ -1,8 +1,10 @@
 import type { CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
-import type { DiscountJson } from "../discounts/output.js";
+import type { DiscountWithProducts } from "../discounts/discounts.sql.js";
+import { discountJson } from "../discounts/output.js";
 import { priceJson, type PriceRow } from "../products/prices.js";
-import type { ProductJson } from "../products/output.js";
+import { productJson } from "../products/output.js";
+import type { ProductWithParts } from "../products/products.sql.js";
 import type { SubscriptionRow } from "./subscriptions.sql.js";
 
 /** A subscription's own fields, without customer, product or prices: what an order shows of it. */
@@ -36,19 +38,19 @@ export const subscriptionFieldsJson = (subscription: SubscriptionRow) => ({
 /** What a subscription is shown with besides its own row. */
 export interface SubscriptionContext {
   customer: CustomerRow;
-  product: ProductJson;
+  product: ProductWithParts;
   price: PriceRow;
-  discount: DiscountJson | null;
+  discount: DiscountWithProducts | null;
 }
 
 /** A subscription as Polar shows it, from its row and what it refers to. */
-export function subscriptionJsonOf(subscription: SubscriptionRow, { customer, product, price, discount }: SubscriptionContext) {
+export function subscriptionJsonOf(subscription: SubscriptionRow, { customer, product, price, discount }: SubscriptionContext, publicUrl: string) {
   return {
     ...subscriptionFieldsJson(subscription),
     custom_field_data: subscription.custom_field_data,
     customer: customerJson(customer),
-    product,
-    discount: subscription.discount_id ? discount : null,
+    product: productJson(product, publicUrl),
+    discount: subscription.discount_id && discount ? discountJson(discount) : null,
     prices: [priceJson(price)],
     meters: [],
     pending_update: null,

@@ -3,36 +3,26 @@ import type { BillingParts } from "../billing.js";
 import { grantBenefits, revokeBenefits } from "../benefits/granting.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import type { OrderLine } from "../orders/lines.js";
-import { markOrderPaid, openOrder, type OrderDraft } from "../orders/service.js";
-import { recordPayment } from "../payments/payments.sql.js";
+import { openOrder, type OrderDraft } from "../orders/service.js";
 import type { PriceRow } from "../products/prices.js";
 import { findProduct, type ProductRow } from "../products/products.sql.js";
 import { addInterval } from "../http/dates.js";
-import { firstRetryAt } from "./dunning.js";
 import { billableProrations, discountOn, periodLeft, remainingTimeLine, unusedTimeLine } from "./proration.js";
-import { chargeKeptCard } from "./renewals.js";
 import { announceSubscription, draftFor } from "./service.js";
 import { updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
-/** What a plan change works with: the processor to charge the kept card, and the settings. */
-type PlanChangeParts = Pick<BillingParts, "processor" | "config">;
+/** What a plan change works with: the settings. */
+type PlanChangeParts = Pick<BillingParts, "config">;
 
 /**
- * A plan change's charge now: an order of `lines`, paid with the kept card, or the subscription past
- * due. The customer (or seller) is waiting on the answer, so it is charged in the change's unit.
+ * A plan change's charge now: an order of `lines`, opened with the change and charged to the kept
+ * card once the change has committed — never while the subscription's row is locked. The
+ * subscription names the order and is due at once, so the renewal worker charges it (the caller asks
+ * it to at once; after a crash, its next pass does).
  */
-async function invoiceChange(billing: PlanChangeParts, unit: UnitOfWork, subscription: SubscriptionRow, draft: OrderDraft, now: Date): Promise<SubscriptionRow> {
+async function invoiceChange(unit: UnitOfWork, subscription: SubscriptionRow, draft: OrderDraft, now: Date): Promise<SubscriptionRow> {
   const order = await openOrder(unit, { ...draft, billing_reason: "subscription_update" });
-  const total = order.subtotal_amount - order.discount_amount + order.tax_amount;
-  const outcome = await chargeKeptCard(billing.processor, subscription, { amount: total, currency: order.currency, idempotencyKey: `order:${order.id}` });
-  if (outcome) unit.change(recordPayment(unit.db, { organization_id: order.organization_id, checkout_id: null, order_id: order.id, processor: billing.config.PAYMENT_PROCESSOR, amount: total, currency: order.currency }, outcome));
-  if (!outcome || outcome.status === "succeeded") {
-    await markOrderPaid(unit, order);
-    return subscription;
-  }
-  const pastDue = await updateSubscription(unit.db, subscription.id, { status: "past_due", past_due_since: now, dunning_attempts: 0, next_action_at: firstRetryAt(now) });
-  await announceSubscription(unit, billing.config, pastDue, "subscription.past_due");
-  return pastDue;
+  return updateSubscription(unit.db, subscription.id, { charge_order_id: order.id, next_action_at: now });
 }
 
 /**
@@ -67,13 +57,13 @@ export async function changeProduct(
       const discount = discountOn(subscription, subscription.discount_id ? ((await findDiscount(db, subscription.discount_id)) ?? null) : null, now);
       const { billed, leftover } = billableProrations(amount - discount.amount, [unused, ...subscription.pending_prorations]);
       changed = await updateSubscription(db, subscription.id, { ...plan, current_period_start: now, current_period_end: end, next_action_at: end, pending_prorations: leftover, discount_applied_at: discount.appliedAt });
-      changed = await invoiceChange(billing, unit, changed, draftFor(changed, product, price, { amount, discount_amount: discount.amount, tax_amount: 0 }, billed), now);
+      changed = await invoiceChange(unit, changed, draftFor(changed, product, price, { amount, discount_amount: discount.amount, tax_amount: 0 }, billed), now);
     } else {
       const prorations: OrderLine[] = [remainingTimeLine(product.name, price, amount, fraction), unused];
       const net = prorations.reduce((sum, line) => sum + line.amount, 0);
       const invoiceNow = behaviour === "invoice" && net > 0;
       changed = await updateSubscription(db, subscription.id, { ...plan, pending_prorations: invoiceNow ? subscription.pending_prorations : [...subscription.pending_prorations, ...prorations] });
-      if (invoiceNow) changed = await invoiceChange(billing, unit, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines: prorations }, now);
+      if (invoiceNow) changed = await invoiceChange(unit, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines: prorations }, now);
     }
   }
   await revokeBenefits(unit, billing.config, { subscription_id: subscription.id }, now);

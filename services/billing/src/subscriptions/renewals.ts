@@ -3,7 +3,7 @@ import { PollingWorker, type Statement, type UnitOfWork, type Units } from "@tol
 import type { BillingParts } from "../billing.js";
 import { cycleBenefits } from "../benefits/granting.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
-import { orders, type OrderRow } from "../orders/orders.sql.js";
+import { findOrder, orders, type OrderRow } from "../orders/orders.sql.js";
 import { markOrderPaid, openOrder, voidOrder, type OrderDraft } from "../orders/service.js";
 import { recordPayment } from "../payments/payments.sql.js";
 import type { PaymentOutcome, PaymentProcessor } from "../payments/processor.js";
@@ -42,8 +42,8 @@ const renewalKey = (subscription: Pick<SubscriptionRow, "id">, periodStart: Date
 const totalOf = (order: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "tax_amount">) => order.subtotal_amount - order.discount_amount + order.tax_amount;
 
 /**
- * Renews subscriptions, ends canceled ones and retries past-due charges when their moment comes in
- * the seller's clock. Each due subscription is claimed with a lease; its card is charged outside any
+ * Renews subscriptions, charges the orders plan changes opened, ends canceled ones and retries
+ * past-due charges when their moment comes in the seller's clock. Each due subscription is claimed with a lease; its card is charged outside any
  * transaction under a key derived from the subscription and the period; then one unit of work, taken
  * only while the claim still holds the subscription at the moment it was claimed for, records the
  * payment, places the order, moves the period on and announces it. Times come from the schedule,
@@ -89,8 +89,12 @@ export class SubscriptionRenewals extends PollingWorker {
     return due.length;
   }
 
-  /** What the subscription's due moment does, once: end a canceled subscription, renew it, or retry a past-due charge. */
+  /**
+   * What the subscription's due moment does, once: charge the order a plan change opened, end a
+   * canceled subscription, renew it, or retry a past-due charge.
+   */
   private async advance(subscription: ClaimedSubscription): Promise<void> {
+    if (subscription.charge_order_id) return this.chargeChange(subscription, subscription.charge_order_id);
     if (subscription.status === "past_due") return this.retryPastDue(subscription);
     if (subscription.cancel_at_period_end) {
       await this.settle(subscription, async (unit, current) => {
@@ -136,6 +140,29 @@ export class SubscriptionRenewals extends PollingWorker {
         return;
       }
       const pastDue = await updateSubscription(unit.db, current.id, { status: "past_due", past_due_since: start, dunning_attempts: 0, next_action_at: firstRetryAt(start) });
+      await announceSubscription(unit, config, pastDue, "subscription.updated", "subscription.past_due");
+    });
+  }
+
+  /**
+   * The order a plan change opened, charged to the kept card under the order's own key: paid, the
+   * subscription goes on to its period's end; declined, it falls past due and dunning retries the order.
+   */
+  private async chargeChange(subscription: ClaimedSubscription, orderId: string): Promise<void> {
+    const { db, config } = this.billing;
+    const order = await findOrder(db, orderId);
+    if (!order) throw new Error(`subscription ${subscription.id} lost the order ${orderId} it was to charge`);
+    const total = totalOf(order);
+    const outcome = order.status === "pending" ? await chargeKeptCard(this.billing.processor, subscription, { amount: total, currency: order.currency, idempotencyKey: `order:${order.id}` }) : null;
+    const changedAt = subscription.next_action_at;
+    await this.settle(subscription, async (unit, current) => {
+      if (outcome) unit.change(recordPayment(unit.db, { organization_id: order.organization_id, checkout_id: null, order_id: order.id, processor: config.PAYMENT_PROCESSOR, amount: total, currency: order.currency }, outcome));
+      if (order.status !== "pending" || !outcome || outcome.status === "succeeded") {
+        if (order.status === "pending") await markOrderPaid(unit, order);
+        await updateSubscription(unit.db, current.id, { charge_order_id: null, next_action_at: current.current_period_end });
+        return;
+      }
+      const pastDue = await updateSubscription(unit.db, current.id, { charge_order_id: null, status: "past_due", past_due_since: changedAt, dunning_attempts: 0, next_action_at: firstRetryAt(changedAt) });
       await announceSubscription(unit, config, pastDue, "subscription.updated", "subscription.past_due");
     });
   }

@@ -5,15 +5,13 @@ import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
 import { grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
 import { customersWithIds, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
-import { discounts, redeemDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
-import { discountsJson, type DiscountJson } from "../discounts/output.js";
+import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { announceBilling } from "../events.js";
 import { productLine, type OrderLine } from "../orders/lines.js";
-import type { OrderRow } from "../orders/orders.sql.js";
-import { placePaidOrder, type OrderDraft } from "../orders/service.js";
+import { findOrder, type OrderRow } from "../orders/orders.sql.js";
+import { placePaidOrder, voidOrder, type OrderDraft } from "../orders/service.js";
 import type { PriceRow } from "../products/prices.js";
-import { productsJson, productWithPartsJson } from "../products/output.js";
-import { pricesWithIds, products, type ProductRow } from "../products/products.sql.js";
+import { pricesWithIds, productsWithParts, type ProductRow } from "../products/products.sql.js";
 import { addInterval } from "../http/dates.js";
 import { subscriptionJsonOf } from "./output.js";
 import { insertSubscription, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
@@ -24,20 +22,21 @@ export type SubscriptionConfig = Pick<BillingConfig, "PUBLIC_URL" | "CUSTOMER_ST
 /** Subscriptions as Polar shows them, with customer, product, discount and price, read for all at once. */
 export async function shownSubscriptions(db: Knex, rows: SubscriptionRow[], publicUrl: string) {
   const ids = (pick: (row: SubscriptionRow) => string | null) => [...new Set(rows.map(pick).filter((id): id is string => id !== null))];
-  const [buyers, bought, prices, discountRows] = await Promise.all([
+  const [buyers, bought, prices, discounted] = await Promise.all([
     customersWithIds(db, ids((row) => row.customer_id)),
-    products(db).whereIn("id", ids((row) => row.product_id)),
+    productsWithParts(db, ids((row) => row.product_id)),
     pricesWithIds(db, ids((row) => row.product_price_id)),
-    discounts(db).whereIn("id", ids((row) => row.discount_id)),
+    discounts(db)
+      .whereIn("id", ids((row) => row.discount_id))
+      .then((found) => discountsWithProducts(db, found)),
   ]);
-  const productJsons = new Map((await productsJson(db, bought, publicUrl)).map((product) => [product.id, product]));
-  const discountJsons = new Map((await discountsJson(db, discountRows)).map((discount) => [discount.id, discount]));
   return rows.map((subscription) => {
     const customer = buyers.find((candidate) => candidate.id === subscription.customer_id);
-    const product = productJsons.get(subscription.product_id);
+    const product = bought.find((candidate) => candidate.id === subscription.product_id);
     const price = prices.find((candidate) => candidate.id === subscription.product_price_id);
     if (!customer || !product || !price) throw new Error(`subscription ${subscription.id} has lost its customer, product or price`);
-    return subscriptionJsonOf(subscription, { customer, product, price, discount: (subscription.discount_id && discountJsons.get(subscription.discount_id)) || null });
+    const discount = discounted.find((candidate) => candidate.id === subscription.discount_id) ?? null;
+    return subscriptionJsonOf(subscription, { customer, product, price, discount }, publicUrl);
   });
 }
 
@@ -69,7 +68,7 @@ export type Amounts = { amount: number; discount_amount: number; tax_amount: num
  */
 export function startSubscription(
   unit: UnitOfWork,
-  purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; amounts: Amounts; paymentMethodId: string | null; now: Date; invoiceNumber: string; discount: DiscountJson | null; publicUrl: string },
+  purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; amounts: Amounts; paymentMethodId: string | null; now: Date; invoiceNumber: string; discount: DiscountWithProducts | null; publicUrl: string },
 ): { subscription: SubscriptionRow; order: OrderRow } {
   const { checkout, offer, customer, now, discount } = purchase;
   const { product, price } = offer;
@@ -107,6 +106,7 @@ export function startSubscription(
     dunning_attempts: 0,
     next_action_at: periodEnd,
     leased_until: null,
+    charge_order_id: null,
     pending_prorations: [],
     custom_field_data: checkout.custom_field_data,
     metadata: checkout.metadata,
@@ -121,7 +121,7 @@ export function startSubscription(
     purchase.invoiceNumber,
     { customer, product, discount, subscription },
   );
-  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product: productWithPartsJson(product, purchase.publicUrl), price, discount }));
+  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product, price, discount }, purchase.publicUrl));
   grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
   return { subscription, order };
 }
@@ -177,8 +177,12 @@ export async function revoke(
   comment = subscription.customer_cancellation_comment,
 ): Promise<SubscriptionRow> {
   const alreadyCanceled = subscription.canceled_at !== null;
+  // A plan change's order not charged yet never will be.
+  const uncharged = subscription.charge_order_id ? await findOrder(unit.db, subscription.charge_order_id) : undefined;
+  if (uncharged?.status === "pending") await voidOrder(unit, uncharged);
   const ended = await updateSubscription(unit.db, subscription.id, {
     status: "canceled",
+    charge_order_id: null,
     canceled_at: subscription.canceled_at ?? endedAt,
     ends_at: endedAt,
     ended_at: endedAt,

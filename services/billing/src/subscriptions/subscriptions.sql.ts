@@ -41,6 +41,8 @@ export interface SubscriptionRow {
   next_action_at: Date | null;
   /** Until when the replica renewing it holds it. */
   leased_until: Date | null;
+  /** An order a plan change opened, to be charged to the kept card at next_action_at before anything else. */
+  charge_order_id: string | null;
   pending_prorations: OrderLine[];
   custom_field_data: CustomFieldData;
   metadata: Metadata;

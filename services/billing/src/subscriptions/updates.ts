@@ -16,7 +16,7 @@ import { findSubscription, lockSubscription, type SubscriptionRow } from "./subs
 
 /** What changing subscriptions works with. */
 export interface SubscriptionDesk {
-  billing: Pick<BillingParts, "db" | "access" | "config" | "processor">;
+  billing: Pick<BillingParts, "db" | "access" | "config">;
   units: Units;
   renewals: Pick<SubscriptionRenewals, "renewNow">;
 }
@@ -82,16 +82,19 @@ function changeAskedFor({ billing }: SubscriptionDesk, body: SubscriptionUpdate)
 }
 
 /**
- * Updates a subscription as the request asks; a trial ended `now` renews it at once, after the
- * change commits (the card is charged outside any transaction, as every renewal is).
+ * Updates a subscription as the request asks. A trial ended now, or a plan change billed now, makes
+ * it due at once: the renewal worker charges it after the change commits (outside any transaction,
+ * as every charge is), and the answer shows the outcome.
  */
 export async function updateSubscriptionAsAsked(desk: SubscriptionDesk, identity: IdentityClaims, id: string, body: SubscriptionUpdate) {
-  const subscription = await changed(desk, identity, id, changeAskedFor(desk, body));
-  if (body.trial_end !== "now") return shownSubscription(desk.billing.db, subscription, desk.billing.config.PUBLIC_URL);
-  await desk.renewals.renewNow(subscription.id);
-  const renewed = await findSubscription(desk.billing.db, subscription.id);
-  if (!renewed) throw new Error(`subscription ${subscription.id} is gone`);
-  return shownSubscription(desk.billing.db, renewed, desk.billing.config.PUBLIC_URL);
+  let subscription = await changed(desk, identity, id, changeAskedFor(desk, body));
+  if (body.trial_end === "now" || subscription.charge_order_id) {
+    await desk.renewals.renewNow(subscription.id);
+    const charged = await findSubscription(desk.billing.db, subscription.id);
+    if (!charged) throw new Error(`subscription ${subscription.id} is gone`);
+    subscription = charged;
+  }
+  return shownSubscription(desk.billing.db, subscription, desk.billing.config.PUBLIC_URL);
 }
 
 /** Revokes a subscription now. */

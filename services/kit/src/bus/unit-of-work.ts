@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { EventDefinition } from "@tollgate/proto";
 import type { Knex } from "../db/connection.js";
+import { oneQueryAtATime } from "../db/one-query-at-a-time.js";
 import type { Logger } from "../logger.js";
 import type { Outbox, PendingEvent } from "./outbox.js";
 
@@ -20,12 +21,16 @@ export class UnitOfWork {
   private events: PendingEvent[] = [];
   private readonly committed: (() => void)[] = [];
 
+  /** The transaction (or, for a unit written in one statement, the database). */
+  readonly db: Knex;
+
   constructor(
-    /** The transaction (or, for a unit written in one statement, the database). */
-    readonly db: Knex,
+    db: Knex,
     private readonly outbox: Outbox,
     private readonly shape: { batch: boolean },
-  ) {}
+  ) {
+    this.db = db.isTransaction ? oneQueryAtATime(db) : db;
+  }
 
   change(...queries: Knex.QueryBuilder[]): this {
     this.changes.push(...queries);

@@ -1,0 +1,23 @@
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { portalCustomerJson, savedCardJson } from "../output.js";
+import { CustomerPaymentMethodCreateSucceededResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodCreate } from "../schemas.js";
+import { changeBillingDetails, portalCustomer, saveCustomerCard, type PortalDesk } from "../service.js";
+
+const TAG = "customer_portal";
+
+/** The customer's own profile in the portal: read it, correct their billing details, and save a card. */
+export function portalCustomerEndpoints(desk: Pick<PortalDesk, "db" | "units" | "config" | "processor" | "wakeRenewals">): Endpoint[] {
+  return [
+    defineEndpoint("/v1/customer-portal/customers/me", { method: "GET", response: CustomerPortalCustomer, summary: "Get the customer", tag: TAG }, async ({ identity }) =>
+      portalCustomerJson(await portalCustomer(desk.db, identity)),
+    ),
+    defineEndpoint("/v1/customer-portal/customers/me", { method: "PATCH", body: CustomerPortalCustomerUpdate, response: CustomerPortalCustomer, summary: "Update the customer's billing details", tag: TAG }, async ({ body, identity }) =>
+      portalCustomerJson(await changeBillingDetails(desk, identity, body)),
+    ),
+    defineEndpoint(
+      "/v1/customer-portal/customers/me/payment-methods",
+      { method: "POST", status: 201, body: PaymentMethodCreate, response: CustomerPaymentMethodCreateSucceededResponse, summary: "Save a card for the customer", tag: TAG },
+      async ({ body, identity }) => savedCardJson(await saveCustomerCard(desk, identity, body)),
+    ),
+  ];
+}
