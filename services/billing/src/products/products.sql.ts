@@ -189,6 +189,10 @@ export const productBenefits = (db: Knex, productId: string) =>
     .orderBy("product_benefits.position")
     .select<BenefitRow[]>("benefits.*");
 
+/** The metered prices the products bill usage by, not archived. */
+export const meteredPricesOf = (db: Knex, productIds: string[]) =>
+  db<PriceRow>("product_prices").whereIn("product_id", productIds).where({ amount_type: "metered_unit", is_archived: false }).orderBy("position");
+
 /** One price, archived or not (a subscription keeps the price it was bought at). */
 export const findPrice = (db: Knex, id: string) => db<PriceRow>("product_prices").where({ id }).first();
 
