@@ -57,7 +57,8 @@ describe("usage billing", () => {
     await advanceDays(stack, seller, 10);
     await useCalls(seller, customerId, 40.5, 150.5);
 
-    const [shown] = (await seller.polar.subscriptions.get({ id: subscription.id })).meters;
+    const { meters: [shown], prices } = await seller.polar.subscriptions.get({ id: subscription.id });
+    expect(prices.map((price) => ("meter" in price ? price.meter.name : price.amountType))).toEqual(["fixed", "API calls"]);
     expect(shown).toMatchObject({ meterId: meter.id, consumedUnits: 150.5, creditedUnits: 100, amount: 126, meter: { id: meter.id, name: "API calls" } });
     const state = await seller.polar.customers.getState({ id: customerId });
     expect(state.activeMeters.map(({ meterId, consumedUnits, creditedUnits, balance }) => ({ meterId, consumedUnits, creditedUnits, balance }))).toEqual([

@@ -77,7 +77,8 @@ export function subscriptionJsonOf(subscription: SubscriptionRow, { customer, pr
     customer: customerJson(customer),
     product: productJson(product, publicUrl),
     discount: subscription.discount_id && discount ? discountJson(discount) : null,
-    prices: [priceJson(price), ...metered.map((part) => priceJson(part.price))],
+    // As the product lists them, metered prices with their meters.
+    prices: [price, ...metered.map((part) => part.price)].map((listed) => priceJson(product.prices.find((candidate) => candidate.id === listed.id) ?? listed)),
     meters: metered.map((part) => ({ ...subscriptionMeterFieldsJson(part.price, part.standing), meter: meterJson(part.meter) })),
     pending_update: null,
   };
