@@ -49,6 +49,7 @@ export async function periodUsage(db: Knex, subscription: SubscriptionRow): Prom
   const [pricesOf, credits] = await Promise.all([meteredPricesOfSubscriptions(db, [subscription]), meterCreditsOf(db, subscription.id)]);
   const prices = pricesOf(subscription);
   const meterIds = [...new Set([...prices.map((price) => price.meter_id ?? ""), ...credits.map((credit) => credit.meter_id)])];
+  if (meterIds.length === 0) return { lines: [], periods: [] };
   const [standings, meters] = await Promise.all([standingsOf(db, [subscription.customer_id], meterIds), metersWithIds(db, meterIds)]);
   const lines = prices.map((price) => {
     const standing = standings.find((candidate) => candidate.meter_id === price.meter_id);
