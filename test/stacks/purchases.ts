@@ -41,23 +41,28 @@ export async function advanceDays(stack: BillingStack, seller: Seller, days: num
 
 /** Buys a monthly plan (1000 a month) with the card and waits for the subscription it starts. */
 export async function subscribe(stack: BillingStack, seller: Seller, cardNumber: string, email: string, product?: { trialDays?: number }) {
-  const customerSide = new Polar({ serverURL: stack.gateway.url });
   const plan = await seller.polar.products.create({
     name: `Pro ${email}`,
     recurringInterval: "month",
     ...(product?.trialDays ? { trialInterval: "day" as const, trialIntervalCount: product.trialDays } : {}),
     prices: [{ amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" }],
   });
-  const checkout = await seller.polar.checkouts.create({ products: [plan.id] });
+  return { plan, ...(await subscribeTo(stack, seller, plan.id, cardNumber, email)) };
+}
+
+/** Buys the seller's recurring product with the card through a checkout, and waits for the subscription it starts. */
+export async function subscribeTo(stack: BillingStack, seller: Seller, productId: string, cardNumber: string, email: string) {
+  const customerSide = new Polar({ serverURL: stack.gateway.url });
+  const checkout = await seller.polar.checkouts.create({ products: [productId] });
   expect(checkout.isPaymentSetupRequired).toBe(true);
   await customerSide.checkouts.clientConfirm({
     clientSecret: checkout.clientSecret,
     checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "FR" }, confirmationTokenId: await cardToken(stack, cardNumber) },
   });
   await expect.poll(async () => (await seller.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
-  const [subscription] = (await seller.polar.subscriptions.list({ productId: plan.id })).result.items;
+  const [subscription] = (await seller.polar.subscriptions.list({ productId })).result.items;
   if (!subscription) throw new Error("the checkout started no subscription");
-  return { plan, checkout, subscription };
+  return { checkout, subscription };
 }
 
 /** A subscription's orders, oldest first. */

@@ -43,7 +43,7 @@ describe("products and prices", () => {
     expect(plan).toMatchObject({ isRecurring: true, recurringInterval: "month", recurringIntervalCount: 1 });
     expect(plan.prices).toHaveLength(2);
     expect(plan.prices[0]).toMatchObject({ amountType: "custom", minimumAmount: 500, maximumAmount: 10_000, presetAmount: 1000 });
-    expect(plan.prices[1]).toMatchObject({ amountType: "metered_unit", unitAmount: "0.25", capAmount: 5000, meterId: apiCalls.id });
+    expect(plan.prices[1]).toMatchObject({ amountType: "metered_unit", unitAmount: "0.25", capAmount: 5000, meterId: apiCalls.id, meter: { id: apiCalls.id, name: apiCalls.name, unit: "scalar" } });
     const free = await shop.polar.products.create({ name: "Free tier", recurringInterval: "year", prices: [{ amountType: "free" }] });
     expect(free.prices[0]).toMatchObject({ amountType: "free" });
 

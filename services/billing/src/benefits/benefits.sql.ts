@@ -94,6 +94,15 @@ export const unrevokedGrantsOf = (db: Knex, source: GrantSource) => grantsOf(db,
 /** The purchase's grants in effect: granted and not revoked. */
 export const grantedGrantsOf = (db: Knex, source: GrantSource) => unrevokedGrantsOf(db, source).whereNotNull("granted_at");
 
+/** The meter credits a subscription's grants in effect give: each benefit's meter, units and rollover. */
+export const meterCreditsOf = async (db: Knex, subscriptionId: string): Promise<{ meter_id: string; units: number; rollover: boolean }[]> =>
+  (
+    await grantedGrantsOf(db, { subscription_id: subscriptionId })
+      .join("benefits", "benefits.id", "benefit_grants.benefit_id")
+      .where("benefits.type", "meter_credit")
+      .select<{ properties: { meter_id: string; units: number; rollover: boolean } }[]>("benefits.properties")
+  ).map(({ properties }) => ({ meter_id: properties.meter_id, units: properties.units, rollover: properties.rollover }));
+
 export const insertGrant = (db: Knex, grant: Omit<BenefitGrantRow, "created_at"> & Partial<Pick<BenefitGrantRow, "created_at">>) => db<BenefitGrantRow>("benefit_grants").insert(grant);
 
 export async function updateGrant(db: Knex, id: string, changes: Partial<Pick<BenefitGrantRow, "granted_at" | "revoked_at" | "properties" | "error" | "modified_at">>): Promise<BenefitGrantRow | undefined> {

@@ -1,5 +1,6 @@
-import { randomId, type UnitOfWork } from "@tollgate/kit";
+import { randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
 import type { BillingConfig } from "../config.js";
+import { creditCustomerMeter } from "../customer-meters/customer-meters.sql.js";
 import { findCustomer, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { insertLicenseKey, newLicenseKey, revokeLicenseKey, type LicenseKeyRow } from "../license-keys/license-keys.sql.js";
@@ -24,6 +25,20 @@ async function announceGrant(unit: UnitOfWork, config: GrantingConfig, grant: Be
   await scheduleStateChange(unit.db, customer.id, config.CUSTOMER_STATE_DEBOUNCE_MS);
 }
 
+/** What a meter credit benefit's grant records, as Polar's: the meter and units it credited, and when. */
+const creditedProperties = (benefit: BenefitRow, now: Date) => ({
+  last_credited_meter_id: benefit.properties.meter_id,
+  last_credited_units: benefit.properties.units,
+  last_credited_at: now.toISOString(),
+});
+
+/** Credits (or, negative, takes back) a meter credit grant's units on the customer's meter: a change to write with a unit's others. */
+const creditFor = (db: Knex, organizationId: string, grant: Pick<BenefitGrantRow, "customer_id" | "properties">, sign: 1 | -1) =>
+  creditCustomerMeter(db, { organizationId, customerId: grant.customer_id, meterId: String(grant.properties.last_credited_meter_id), units: sign * Number(grant.properties.last_credited_units) });
+
+/** Whether the grant credited a meter (a meter credit benefit's grant, granted). */
+const credits = (grant: Pick<BenefitGrantRow, "granted_at" | "properties">) => grant.granted_at !== null && typeof grant.properties.last_credited_meter_id === "string";
+
 /**
  * What granting a benefit to a customer writes: the grant's values, and for a license key benefit
  * the key issued. A Discord or GitHub benefit is recorded ungranted, with an error saying what the
@@ -33,7 +48,13 @@ function grantOf(benefit: BenefitRow, purchase: { organizationId: string; custom
   const needs = NEEDS_ACCOUNT[benefit.type];
   const licenseKey =
     benefit.type === "license_keys" && !needs ? newLicenseKey({ organization_id: purchase.organizationId, customer_id: purchase.customerId, benefit_id: benefit.id }, benefit.properties, purchase.now) : null;
-  const properties = licenseKey ? { license_key_id: licenseKey.id, display_key: displayKey(licenseKey.key) } : benefit.type === "downloadables" ? { files: (benefit.properties as { files?: string[] }).files ?? [] } : {};
+  const properties = licenseKey
+    ? { license_key_id: licenseKey.id, display_key: displayKey(licenseKey.key) }
+    : benefit.type === "downloadables"
+      ? { files: (benefit.properties as { files?: string[] }).files ?? [] }
+      : benefit.type === "meter_credit"
+        ? creditedProperties(benefit, purchase.now)
+        : {};
   return {
     values: {
       granted_at: needs ? null : purchase.now,
@@ -61,6 +82,7 @@ export async function grantBenefits(unit: UnitOfWork, config: GrantingConfig, pu
       : (
           await insertGrant(unit.db, { id: randomId(32), benefit_id: benefit.id, customer_id: purchase.customerId, subscription_id: purchase.source.subscription_id ?? null, order_id: purchase.source.order_id ?? null, ...values }).returning("*")
         )[0];
+    if (grant && credits(grant)) await creditFor(unit.db, purchase.organizationId, grant, 1);
     if (grant) await announceGrant(unit, config, grant, benefit, existing ? "benefit_grant.updated" : "benefit_grant.created");
   }
 }
@@ -68,19 +90,27 @@ export async function grantBenefits(unit: UnitOfWork, config: GrantingConfig, pu
 /**
  * Grants a new purchase its product's benefits, gathered in `unit` with their announcements. A new
  * purchase has no grants yet, so nothing is read; the caller schedules the customer's new state.
+ * The customer gets a meter for each meter the purchase bills by (`billedMeterIds`) or credits,
+ * one change per meter, so that two credits on one meter never write its row twice in a statement.
  */
-export function grantNewPurchase(unit: UnitOfWork, purchase: { customer: CustomerRow; benefits: BenefitRow[]; now: Date; source: GrantSource }): void {
+export function grantNewPurchase(unit: UnitOfWork, purchase: { customer: CustomerRow; benefits: BenefitRow[]; now: Date; source: GrantSource; billedMeterIds?: string[] }): void {
   const { customer, source } = purchase;
+  const creditedUnits = new Map((purchase.billedMeterIds ?? []).map((meterId) => [meterId, 0]));
   for (const benefit of purchase.benefits) {
     const { values, licenseKey } = grantOf(benefit, { organizationId: customer.organization_id, customerId: customer.id, now: purchase.now });
     const grant: BenefitGrantRow = { id: randomId(32), benefit_id: benefit.id, customer_id: customer.id, subscription_id: source.subscription_id ?? null, order_id: source.order_id ?? null, ...values, created_at: new Date() };
     if (licenseKey) unit.change(insertLicenseKey(unit.db, licenseKey));
     unit.change(insertGrant(unit.db, grant));
+    if (credits(grant)) {
+      const meterId = String(grant.properties.last_credited_meter_id);
+      creditedUnits.set(meterId, (creditedUnits.get(meterId) ?? 0) + Number(grant.properties.last_credited_units));
+    }
     announceBilling(unit, "benefit_grant.created", customer.organization_id, benefitGrantJson(grant, customer, benefit));
   }
+  for (const [meterId, units] of creditedUnits) unit.change(creditCustomerMeter(unit.db, { organizationId: customer.organization_id, customerId: customer.id, meterId, units }));
 }
 
-/** Takes back what a purchase granted (its license keys stop validating). */
+/** Takes back what a purchase granted (its license keys stop validating, its meter credits are taken off). */
 export async function revokeBenefits(unit: UnitOfWork, config: GrantingConfig, source: GrantSource, now: Date): Promise<void> {
   const grants = await unrevokedGrantsOf(unit.db, source);
   for (const grant of grants) {
@@ -88,6 +118,7 @@ export async function revokeBenefits(unit: UnitOfWork, config: GrantingConfig, s
     const benefit = await findAnyBenefit(unit.db, grant.benefit_id);
     const keyId = (grant.properties as { license_key_id?: string }).license_key_id;
     if (keyId) await revokeLicenseKey(unit.db, keyId);
+    if (credits(grant) && benefit) await creditFor(unit.db, benefit.organization_id, grant, -1);
     if (revoked && benefit) await announceGrant(unit, config, revoked, benefit, "benefit_grant.revoked");
   }
 }

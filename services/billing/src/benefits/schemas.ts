@@ -72,7 +72,7 @@ export const BenefitSubscriber = {
   meter_credit: subscriberOf("meter_credit", BenefitMeterCreditProperties, "BenefitMeterCreditSubscriber"),
 } satisfies Record<BenefitType, z.ZodType>;
 
-/** What a grant holds (granting.ts): the key it issued, the files it gives, or for any other type nothing. */
+/** What a grant holds (granting.ts): the key it issued, the files it gives, the meter credit it gave, or for any other type nothing. */
 const nothing = z.strictObject({});
 export const BenefitGrantProperties = {
   custom: nothing,
@@ -80,9 +80,11 @@ export const BenefitGrantProperties = {
   github_repository: nothing,
   downloadables: z.strictObject({ files: z.array(z.string()) }).meta({ id: "BenefitGrantDownloadablesProperties" }),
   license_keys: z.strictObject({ license_key_id: z.string(), display_key: z.string() }).meta({ id: "BenefitGrantLicenseKeysProperties" }),
-  meter_credit: nothing,
+  meter_credit: z
+    .strictObject({ last_credited_meter_id: z.string().optional(), last_credited_units: z.int().optional(), last_credited_at: z.string().optional() })
+    .meta({ id: "BenefitGrantMeterCreditProperties" }),
 } satisfies Record<BenefitType, z.ZodType>;
-const grantProperties = z.union([BenefitGrantProperties.license_keys, BenefitGrantProperties.downloadables, nothing]);
+const grantProperties = z.union([BenefitGrantProperties.license_keys, BenefitGrantProperties.downloadables, BenefitGrantProperties.meter_credit, nothing]);
 
 /** Why a benefit is not granted yet: what the customer must do first. */
 const BenefitGrantError = z.strictObject({ message: z.string(), type: z.string(), timestamp: z.string() }).meta({ id: "BenefitGrantError" });

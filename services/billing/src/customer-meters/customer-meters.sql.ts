@@ -58,6 +58,48 @@ export async function setConsumedUnits(db: Knex, meterId: string, consumed: Map<
   );
 }
 
+/**
+ * Adds `units` to the customer's credit on a meter (takes them away when negative, never below
+ * zero), making the customer meter if the customer has none yet: a change to write with a unit's
+ * others. Zero units only makes sure the customer meter exists (a subscription billed by the meter).
+ */
+export const creditCustomerMeter = (db: Knex, credit: { organizationId: string; customerId: string; meterId: string; units: number }): Knex.QueryBuilder =>
+  db("customer_meters")
+    .insert({
+      id: randomId(32),
+      organization_id: credit.organizationId,
+      customer_id: credit.customerId,
+      meter_id: credit.meterId,
+      // crosses into meters: the meter's aggregation is copied in the statement that makes the customer meter.
+      aggregation: db("meters").where({ id: credit.meterId }).select(db.raw("aggregation->>'func'")),
+      credited_units: Math.max(0, credit.units),
+    })
+    .onConflict(["customer_id", "meter_id"])
+    .merge({ credited_units: db.raw("greatest(0, customer_meters.credited_units + ?)", [credit.units]), modified_at: db.fn.now() });
+
+/** What a customer's meter holds: its standing, and the tallies behind the consumption that a new period takes away. */
+export type CustomerMeterStanding = CustomerMeterRow & { count: number; sum: number };
+
+/** The customers' meters among `meterIds`, with the tallies behind their consumption. */
+export const standingsOf = async (db: Knex, customerIds: string[], meterIds: string[]): Promise<CustomerMeterStanding[]> =>
+  meterIds.length === 0
+    ? []
+    : (await customerMeters(db).whereIn("customer_id", customerIds).whereIn("meter_id", meterIds).select<CustomerMeterStanding[]>("*")).map((row) => ({ ...row, count: Number(row.count) }));
+
+/**
+ * Starts a new period on customer meters: the tallies read at billing are taken away (so events
+ * measured since stay for the next period), min and max start over, and the credit becomes `credited`.
+ */
+export async function startNewPeriods(db: Knex, periods: { standing: CustomerMeterStanding; credited: number }[]): Promise<void> {
+  if (periods.length === 0) return;
+  await db.raw(
+    `update customer_meters as c set count = c.count - p.count, sum = c.sum - p.sum, min = null, max = null, credited_units = p.credited, modified_at = now(),
+       consumed_units = case c.aggregation when 'count' then c.count - p.count when 'sum' then c.sum - p.sum when 'avg' then coalesce((c.sum - p.sum) / nullif(c.count - p.count, 0), 0) else 0 end
+     from unnest(?::text[], ?::bigint[], ?::float8[], ?::int[]) as p(id, count, sum, credited) where c.id = p.id`,
+    [periods.map((period) => period.standing.id), periods.map((period) => period.standing.count), periods.map((period) => period.standing.sum), periods.map((period) => period.credited)],
+  );
+}
+
 /** Zeroes what customers consumed on a meter that is about to be measured again; what they were credited stays. */
 export const resetConsumption = (db: Knex, meterId: string, aggregation: string) =>
   customerMeters(db).where({ meter_id: meterId }).update({ aggregation, count: 0, sum: 0, min: null, max: null, consumed_units: 0, modified_at: db.fn.now() } as never);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
-import { customerOf, mine } from "../customer-portal/portal.js";
+import { customerOf, mine } from "../customer-portal/service.js";
 import { CUSTOMER_METER_SORTABLE, findCustomerMeter, pageOfCustomerMeters } from "./customer-meters.sql.js";
 import { CustomerCustomerMeter, CustomerCustomerMeterList, CustomerMeter, CustomerMeterList } from "./schemas.js";
 import { customerMetersJson, portalCustomerMetersJson } from "./service.js";

@@ -33,7 +33,8 @@ export function customerOrderJson<Organization>(order: OrderJson, product: Produ
 /** A subscription as its customer sees it (Polar's CustomerSubscription), without what is the seller's own. */
 export function customerSubscriptionJson<Organization>(subscription: SubscriptionJson, organization: Organization) {
   const { metadata: _metadata, custom_field_data: _fields, customer: _customer, discount: _discount, ...shown } = subscription;
-  return { ...shown, product: portalProductJson(subscription.product, organization) };
+  const meters = subscription.meters.map(({ meter, ...standing }) => ({ ...standing, meter: { created_at: meter.created_at, modified_at: meter.modified_at, id: meter.id, name: meter.name } }));
+  return { ...shown, product: portalProductJson(subscription.product, organization), meters };
 }
 
 /** The customer as the portal shows them to themselves. */

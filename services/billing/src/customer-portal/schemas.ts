@@ -10,7 +10,7 @@ import { Order } from "../orders/schemas.js";
 import { CustomerOrganization } from "../organizations/schemas.js";
 import { PaymentMethodCardMetadata } from "../payments/schemas.js";
 import { CustomerProduct } from "../products/schemas.js";
-import { OrderSubscription, Subscription } from "../subscriptions/schemas.js";
+import { CustomerStateSubscriptionMeter, OrderSubscription, Subscription } from "../subscriptions/schemas.js";
 import { CANCELLATION_REASONS } from "../subscriptions/subscriptions.sql.js";
 
 /** The customer as the portal shows them to themselves. */
@@ -93,8 +93,13 @@ export const CustomerOrderList = listResource(CustomerOrder, "ListResource_Custo
 
 export const CustomerOrderListQuery = z.object({ ...paging, sorting: sorting(["created_at"], "-created_at") });
 
+/** The portal names a subscription's meters by their names only. */
+const CustomerSubscriptionMeter = CustomerStateSubscriptionMeter.extend({
+  meter: z.strictObject({ created_at: isoTimestamp(), modified_at: isoTimestamp().nullable(), id: z.string(), name: z.string() }).meta({ id: "CustomerSubscriptionMeterMeter" }),
+}).meta({ id: "CustomerSubscriptionMeter" });
+
 export const CustomerSubscription = Subscription.omit(SELLERS_OWN)
-  .extend({ product: CustomerProduct.extend({ organization: CustomerOrganization }).meta({ id: "CustomerSubscriptionProduct" }) })
+  .extend({ product: CustomerProduct.extend({ organization: CustomerOrganization }).meta({ id: "CustomerSubscriptionProduct" }), meters: z.array(CustomerSubscriptionMeter) })
   .meta({ id: "CustomerSubscription" });
 
 export const CustomerSubscriptionList = listResource(CustomerSubscription, "ListResource_CustomerSubscription_");

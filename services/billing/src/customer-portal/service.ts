@@ -39,13 +39,13 @@ type PageRequest = { page: number; limit: number };
 const notOffered = (message: string) => new HttpError(403, "NotPermitted", message);
 
 /** The customer a portal call is for: only a customer session opens the portal. */
-function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string } {
+export function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string } {
   if (identity.kind !== "customer_session") throw new HttpError(401, polarErrors.codes.unauthorized, "A customer session token is required.");
   return identity;
 }
 
 /** The row, found among the customer's own, or 404 whether it is someone else's or nobody's. */
-function mine<Row>(found: Row | undefined, what: string): Row {
+export function mine<Row>(found: Row | undefined, what: string): Row {
   if (!found) throw notFound(what);
   return found;
 }

@@ -58,9 +58,15 @@ export async function updateCustomer(db: Knex, id: string, changes: CustomerChan
  * Announces the customer's state once the changes to it have settled (see the state worker): a
  * change to await, or to write with a unit's others.
  */
-export function scheduleStateChange(db: Knex, customerId: string, delayMs: number): Knex.QueryBuilder {
+export const scheduleStateChange = (db: Knex, customerId: string, delayMs: number): Knex.QueryBuilder => scheduleStateChanges(db, [customerId], delayMs);
+
+/** The same for many customers at once (each customer once). */
+export function scheduleStateChanges(db: Knex, customerIds: string[], delayMs: number): Knex.QueryBuilder {
   const runAt = new Date(Date.now() + delayMs);
-  return db("customer_state_changes").insert({ customer_id: customerId, run_at: runAt }).onConflict("customer_id").merge({ run_at: runAt });
+  return db("customer_state_changes")
+    .insert(customerIds.map((customerId) => ({ customer_id: customerId, run_at: runAt })))
+    .onConflict("customer_id")
+    .merge({ run_at: runAt });
 }
 
 /** A customer row that came back as JSON (from a prepared statement: see `prepared`). */
@@ -123,8 +129,11 @@ export function pageOfCustomers(db: Knex, filter: CustomerFilter, page: { page: 
   return pageOf<CustomerRow, keyof typeof CUSTOMER_SORTABLE>(found, { ...page, columns: CUSTOMER_SORTABLE, table: "customers" });
 }
 
-/** A customer with what they have now: granted benefits (with their benefit's type) and live subscriptions, as JSON columns. */
-export type CustomerWithHoldings = CustomerRow & { grants: unknown; subscriptions: unknown };
+/**
+ * A customer with what they have now, as JSON columns: granted benefits (with their benefit's
+ * type), live subscriptions, the metered prices of those subscriptions' products, and their meters.
+ */
+export type CustomerWithHoldings = CustomerRow & { grants: unknown; subscriptions: unknown; metered_prices: unknown; meters: unknown };
 
 /** What the customers are given, read for all of them in one statement; `customerIds` may be a query of them. */
 const holdingsOf = (db: Knex, customerIds: Knex.QueryBuilder | string[]) =>
@@ -132,13 +141,17 @@ const holdingsOf = (db: Knex, customerIds: Knex.QueryBuilder | string[]) =>
     .whereIn("customer.id", customerIds)
     .select<CustomerWithHoldings[]>(
       "customer.*",
-      // crosses into benefits and subscriptions: a customer's state is read for a whole batch in one statement.
+      // crosses into benefits, subscriptions, products and customer-meters: a customer's state is read for a whole batch in one statement.
       db.raw(`coalesce((select json_agg(granted order by granted.granted_at) from (
           select given.*, benefit.type as benefit_type, benefit.metadata as benefit_metadata
           from benefit_grants given join benefits benefit on benefit.id = given.benefit_id
           where given.customer_id = customer.id and given.granted_at is not null and given.revoked_at is null) granted), '[]') as grants`),
       db.raw(`coalesce((select json_agg(subscription order by subscription.started_at) from subscriptions subscription
           where subscription.customer_id = customer.id and subscription.status in ('active', 'trialing')), '[]') as subscriptions`),
+      db.raw(`coalesce((select json_agg(price order by price.position) from product_prices price
+          where price.amount_type = 'metered_unit' and not price.is_archived and price.product_id in (
+            select subscription.product_id from subscriptions subscription where subscription.customer_id = customer.id and subscription.status in ('active', 'trialing'))), '[]') as metered_prices`),
+      db.raw(`coalesce((select json_agg(meter order by meter.created_at) from customer_meters meter where meter.customer_id = customer.id), '[]') as meters`),
     );
 
 /** A customer with what they have now. */

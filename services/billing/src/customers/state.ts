@@ -2,7 +2,9 @@ import { PollingWorker, type Logger, type Units } from "@tollgate/kit";
 import type { BenefitGrantRow } from "../benefits/benefits.sql.js";
 import { announceBilling } from "../events.js";
 import { rowsFromJson } from "../http/jsonb.js";
-import { subscriptionFieldsJson } from "../subscriptions/output.js";
+import type { CustomerMeterRow } from "../customer-meters/customer-meters.sql.js";
+import type { PriceRow } from "../products/prices.js";
+import { subscriptionFieldsJson, subscriptionMeterFieldsJson } from "../subscriptions/output.js";
 import type { SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { clearStateChanges, dueStateChanges, type CustomerWithHoldings } from "./customers.sql.js";
 import { customerJson } from "./output.js";
@@ -15,14 +17,22 @@ type GrantWithBenefit = BenefitGrantRow & { benefit_type: string; benefit_metada
  */
 
 /** Everything a customer has now, as Polar's CustomerState: their active subscriptions, granted benefits and meters. */
-export function customerStateJson({ grants, subscriptions, ...customer }: CustomerWithHoldings) {
+export function customerStateJson({ grants, subscriptions, metered_prices: meteredPrices, meters: standings, ...customer }: CustomerWithHoldings) {
   const live = rowsFromJson<SubscriptionRow>(subscriptions, ["current_period_start", "current_period_end", "trial_start", "trial_end", "canceled_at", "started_at", "ends_at", "ended_at", "created_at", "modified_at"]);
+  const meters = rowsFromJson<CustomerMeterRow>(standings, ["created_at", "modified_at"]);
+  const prices = rowsFromJson<PriceRow>(meteredPrices, ["created_at", "modified_at"]);
+  /** The subscription's standing on each meter its product's metered prices bill. */
+  const metersOf = (subscription: SubscriptionRow) =>
+    prices.flatMap((price) => {
+      const standing = meters.find((meter) => meter.meter_id === price.meter_id);
+      return price.product_id === subscription.product_id && price.price_currency === subscription.currency && standing ? [subscriptionMeterFieldsJson(price, standing)] : [];
+    });
   return {
     ...customerJson(customer),
     active_subscriptions: live.map((subscription) => {
       const { id, created_at, modified_at, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id } =
         subscriptionFieldsJson(subscription);
-      return { id, created_at, modified_at, custom_field_data: subscription.custom_field_data, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id, meters: [] };
+      return { id, created_at, modified_at, custom_field_data: subscription.custom_field_data, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id, meters: metersOf(subscription) };
     }),
     granted_benefits: rowsFromJson<GrantWithBenefit>(grants, ["granted_at", "created_at", "modified_at"]).map((grant) => ({
       id: grant.id,
@@ -34,7 +44,15 @@ export function customerStateJson({ grants, subscriptions, ...customer }: Custom
       benefit_metadata: grant.benefit_metadata,
       properties: grant.properties,
     })),
-    active_meters: [],
+    active_meters: meters.map((meter) => ({
+      id: meter.id,
+      created_at: meter.created_at,
+      modified_at: meter.modified_at,
+      meter_id: meter.meter_id,
+      consumed_units: meter.consumed_units,
+      credited_units: meter.credited_units,
+      balance: meter.credited_units - meter.consumed_units,
+    })),
   };
 }
 

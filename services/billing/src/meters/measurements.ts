@@ -9,10 +9,10 @@ const BACKFILL_PAGE = 5_000;
 
 /**
  * Adds events to the meters they match: the rollups that quantities read, the distinct values of
- * unique meters, and the customers' meters.
+ * unique meters, and the customers' meters. The customers whose meters moved.
  */
-export async function measure(db: Knex, organizationId: string, events: MeasuredEvent[], meters: MeterDefinition[]): Promise<void> {
-  if (events.length === 0 || meters.length === 0) return;
+export async function measure(db: Knex, organizationId: string, events: MeasuredEvent[], meters: MeterDefinition[]): Promise<string[]> {
+  if (events.length === 0 || meters.length === 0) return [];
   const fold = foldEvents(events, meters);
   const aggregationOf = new Map(meters.map((meter) => [meter.id, meter.aggregation.func]));
   await addToRollups(db, fold.rollups);
@@ -27,6 +27,7 @@ export async function measure(db: Knex, organizationId: string, events: Measured
     const customerIds = [...new Set(fold.customers.filter((delta) => delta.meter_id === meter.id).map((delta) => delta.customer_id))];
     await setConsumedUnits(db, meter.id, await distinctPerCustomer(db, meter.id, customerIds));
   }
+  return [...new Set(fold.customers.map((delta) => delta.customer_id))];
 }
 
 /** Measures every event the seller already sent (and the measurer has measured) with a meter that is new or redefined. */

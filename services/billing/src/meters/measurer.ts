@@ -1,4 +1,5 @@
 import { PollingWorker, type Logger, type Units } from "@tollgate/kit";
+import { scheduleStateChanges } from "../customers/customers.sql.js";
 import { countEventNames, takeUnmeasured, type UnmeasuredEvent } from "../usage-events/usage-events.sql.js";
 import { measure } from "./measurements.js";
 import { holdMetersShared, metersOfOrganization } from "./meters.sql.js";
@@ -23,10 +24,11 @@ function namesOf(events: UnmeasuredEvent[]) {
  * Measures ingested events: folds them into rollups, customer meters and event names, many batches
  * at once, in one transaction with taking them. Ingestion only appends, so concurrent batches never
  * wait on the rows every one of them would update; the rows a pass updates are updated once a pass.
- * Woken by each batch ingested here, and polling for those other replicas took.
+ * Woken by each batch ingested here, and polling for those other replicas took. Customers whose
+ * meters moved have their state announced once the burst settles (customer.state_changed, debounced).
  */
 export class UsageMeasurer extends PollingWorker {
-  constructor(private readonly desk: { units: Units; logger: Logger }) {
+  constructor(private readonly desk: { units: Units; logger: Logger; config: { CUSTOMER_STATE_DEBOUNCE_MS: number } }) {
     super({ intervalMs: 250, logger: desk.logger, failure: "measuring usage events failed" });
   }
 
@@ -40,12 +42,15 @@ export class UsageMeasurer extends PollingWorker {
           sellerEvents.push(event);
           bySeller.set(event.organization_id, sellerEvents);
         }
+        const customerIds: string[] = [];
         for (const [organizationId, sellerEvents] of [...bySeller].sort(([a], [b]) => (a < b ? -1 : 1))) {
           // Held until the pass commits: a meter being created waits, then measures these too.
           await holdMetersShared(db, organizationId);
-          await measure(db, organizationId, sellerEvents, await metersOfOrganization(db, organizationId));
+          customerIds.push(...(await measure(db, organizationId, sellerEvents, await metersOfOrganization(db, organizationId))));
           await countEventNames(db, organizationId, namesOf(sellerEvents));
         }
+        customerIds.sort();
+        if (customerIds.length > 0) await scheduleStateChanges(db, customerIds, this.desk.config.CUSTOMER_STATE_DEBOUNCE_MS);
         return events.length;
       }),
     );

@@ -60,6 +60,8 @@ export interface PriceRow {
   unit_amount: string | null;
   cap_amount: number | null;
   meter_id: string | null;
+  /** A metered price's meter, as a product's prices are read with it (PRODUCT_PARTS). */
+  meter?: { id: string; name: string; unit: string; custom_label: string | null; custom_multiplier: number | null } | null;
   is_archived: boolean;
   position: number;
   created_at: Date;
@@ -135,14 +137,7 @@ export function priceJson(price: PriceRow) {
     case "custom":
       return { ...common, minimum_amount: price.minimum_amount, maximum_amount: price.maximum_amount, preset_amount: price.preset_amount };
     case "metered_unit":
-      // The meter itself arrives with usage billing; until then it is known by its id alone.
-      return {
-        ...common,
-        unit_amount: String(Number(price.unit_amount)),
-        cap_amount: price.cap_amount,
-        meter_id: price.meter_id,
-        meter: { id: price.meter_id, name: price.meter_id, unit: "scalar" },
-      };
+      return { ...common, unit_amount: String(Number(price.unit_amount)), cap_amount: price.cap_amount, meter_id: price.meter_id, meter: price.meter };
     default:
       return common;
   }

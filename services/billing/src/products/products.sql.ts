@@ -46,10 +46,12 @@ export interface ProductWithParts extends ProductRow {
  * Each part of a product `product`, aggregated per product as JSON so that products and parts take
  * one statement; a select list for a query over `products product`.
  */
-// crosses into benefits, files and custom-fields: a product is shown with its attached parts, in the one statement that reads it.
+// crosses into benefits, files, custom-fields and meters: a product is shown with its attached parts (a metered price with its meter), in the one statement that reads it.
 export const PRODUCT_PARTS = `
-  coalesce((select json_agg(price order by price.is_archived, price.position, price.created_at) from product_prices price
-    where price.product_id = product.id), '[]') as prices,
+  coalesce((select json_agg(price order by price.is_archived, price.position, price.created_at) from (
+    select listed.*, case when meter.id is null then null else json_build_object('id', meter.id, 'name', meter.name, 'unit', meter.unit, 'custom_label', meter.custom_label, 'custom_multiplier', meter.custom_multiplier) end as meter
+    from product_prices listed left join meters meter on meter.id = listed.meter_id
+    where listed.product_id = product.id) price), '[]') as prices,
   coalesce((select json_agg(benefit order by link.position) from product_benefits link join benefits benefit on benefit.id = link.benefit_id
     where link.product_id = product.id and not benefit.is_deleted), '[]') as benefits,
   coalesce((select json_agg(media order by link.position) from product_medias link join files media on media.id = link.file_id
@@ -188,6 +190,10 @@ export const productBenefits = (db: Knex, productId: string) =>
     .where({ "product_benefits.product_id": productId, "benefits.is_deleted": false })
     .orderBy("product_benefits.position")
     .select<BenefitRow[]>("benefits.*");
+
+/** The metered prices the products bill usage by, not archived. */
+export const meteredPricesOf = (db: Knex, productIds: string[]) =>
+  db<PriceRow>("product_prices").whereIn("product_id", productIds).where({ amount_type: "metered_unit", is_archived: false }).orderBy("position");
 
 /** One price, archived or not (a subscription keeps the price it was bought at). */
 export const findPrice = (db: Knex, id: string) => db<PriceRow>("product_prices").where({ id }).first();

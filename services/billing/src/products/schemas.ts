@@ -34,8 +34,9 @@ export const ProductPrice = z
         unit_amount: z.string().meta({ description: "In the currency's minor unit, fractions allowed" }),
         cap_amount: z.int().nullable(),
         meter_id: z.string(),
-        // The meter itself arrives with usage billing; until then it is known by its id alone.
-        meter: z.strictObject({ id: z.string(), name: z.string(), unit: z.literal("scalar") }).meta({ id: "ProductPriceMeter" }),
+        meter: z
+          .strictObject({ id: z.string(), name: z.string(), unit: z.enum(["scalar", "token", "custom"]), custom_label: z.string().nullable(), custom_multiplier: z.number().nullable() })
+          .meta({ id: "ProductPriceMeter" }),
       })
       .meta({ id: "ProductPriceMeteredUnit" }),
   ])

@@ -1,7 +1,11 @@
+import type { CustomerMeterRow } from "../customer-meters/customer-meters.sql.js";
 import type { CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
 import type { DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { discountJson } from "../discounts/output.js";
+import type { MeterRow } from "../meters/meters.sql.js";
+import { meterJson } from "../meters/output.js";
+import { meteredAmount } from "../orders/lines.js";
 import { priceJson, type PriceRow } from "../products/prices.js";
 import { productJson } from "../products/output.js";
 import type { ProductWithParts } from "../products/products.sql.js";
@@ -35,24 +39,47 @@ export const subscriptionFieldsJson = (subscription: SubscriptionRow) => ({
   metadata: subscription.metadata,
 });
 
+/**
+ * The subscription's standing on a meter one of its metered prices bills: what the customer
+ * consumed and was credited this period, and what that comes to so far.
+ */
+export const subscriptionMeterFieldsJson = (price: PriceRow, standing: CustomerMeterRow) => ({
+  created_at: standing.created_at,
+  modified_at: standing.modified_at,
+  id: standing.id,
+  consumed_units: standing.consumed_units,
+  credited_units: standing.credited_units,
+  amount: meteredAmount(price, standing.consumed_units - standing.credited_units).amount,
+  meter_id: standing.meter_id,
+});
+
+/** A metered price of the subscription, with its meter and the customer's standing on it. */
+export interface MeteredPart {
+  price: PriceRow;
+  meter: MeterRow;
+  standing: CustomerMeterRow;
+}
+
 /** What a subscription is shown with besides its own row. */
 export interface SubscriptionContext {
   customer: CustomerRow;
   product: ProductWithParts;
   price: PriceRow;
   discount: DiscountWithProducts | null;
+  metered: MeteredPart[];
 }
 
 /** A subscription as Polar shows it, from its row and what it refers to. */
-export function subscriptionJsonOf(subscription: SubscriptionRow, { customer, product, price, discount }: SubscriptionContext, publicUrl: string) {
+export function subscriptionJsonOf(subscription: SubscriptionRow, { customer, product, price, discount, metered }: SubscriptionContext, publicUrl: string) {
   return {
     ...subscriptionFieldsJson(subscription),
     custom_field_data: subscription.custom_field_data,
     customer: customerJson(customer),
     product: productJson(product, publicUrl),
     discount: subscription.discount_id && discount ? discountJson(discount) : null,
-    prices: [priceJson(price)],
-    meters: [],
+    // As the product lists them, metered prices with their meters.
+    prices: [price, ...metered.map((part) => part.price)].map((listed) => priceJson(product.prices.find((candidate) => candidate.id === listed.id) ?? listed)),
+    meters: metered.map((part) => ({ ...subscriptionMeterFieldsJson(part.price, part.standing), meter: meterJson(part.meter) })),
     pending_update: null,
   };
 }

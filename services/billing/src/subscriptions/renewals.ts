@@ -12,6 +12,7 @@ import { addInterval } from "../http/dates.js";
 import { firstRetryAt, retryAt } from "./dunning.js";
 import { billableProrations, discountOn } from "./proration.js";
 import { announceSubscription, draftFor, revoke } from "./service.js";
+import { periodUsage, startNextPeriod } from "./usage.js";
 import { claimDueSubscriptions, dueButHeld, settleClaim, updateSubscription, type ClaimedSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
 /**
@@ -126,12 +127,15 @@ export class SubscriptionRenewals extends PollingWorker {
     const end = addInterval(start, subscription.recurring_interval, subscription.recurring_interval_count);
     const discount = discountOn(subscription, discountRow ?? null, start);
     const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
-    const draft: OrderDraft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount, tax_amount: 0 }, billed);
+    // The usage of the period that ended is billed with it, as read before the charge.
+    const usage = await periodUsage(db, subscription);
+    const draft: OrderDraft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount, tax_amount: 0 }, [...billed, ...usage.lines]);
     const total = totalOf({ subtotal_amount: draft.lines.reduce((sum, line) => sum + line.amount, 0), discount_amount: draft.discount_amount, tax_amount: draft.tax_amount });
     const outcome = await chargeKeptCard(this.billing.processor, subscription, { amount: total, currency: subscription.currency, idempotencyKey: renewalKey(subscription, start) });
     await this.settle(subscription, async (unit, current) => {
       const order = await openOrder(unit, draft);
       const cycled = await updateSubscription(unit.db, current.id, { current_period_start: start, current_period_end: end, next_action_at: end, status: "active", pending_prorations: leftover, discount_applied_at: discount.appliedAt });
+      await startNextPeriod(unit.db, usage);
       if (outcome) unit.change(recordPayment(unit.db, { organization_id: order.organization_id, checkout_id: null, order_id: order.id, processor: config.PAYMENT_PROCESSOR, amount: total, currency: order.currency }, outcome));
       if (!outcome || outcome.status === "succeeded") {
         await markOrderPaid(unit, order);

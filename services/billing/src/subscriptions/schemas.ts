@@ -4,13 +4,24 @@ import { metadataOutput } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Customer } from "../customers/schemas.js";
 import { Discount } from "../discounts/schemas.js";
+import { Meter } from "../meters/schemas.js";
 import { Interval, Product, ProductPrice } from "../products/schemas.js";
 import { CANCELLATION_REASONS, SUBSCRIPTION_SORTABLE } from "./subscriptions.sql.js";
 
 const SubscriptionStatus = z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid"]);
 
-/** Meters a subscription or customer is billed by: usage billing is not offered yet, so there are none. */
-export const NoMeters = z.array(z.never());
+/** A subscription's standing on a meter its metered prices bill, this period. */
+const subscriptionMeterFields = {
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  id: z.string(),
+  consumed_units: z.number(),
+  credited_units: z.int(),
+  amount: z.int(),
+  meter_id: z.string(),
+};
+export const SubscriptionMeter = z.strictObject({ ...subscriptionMeterFields, meter: Meter }).meta({ id: "SubscriptionMeter" });
+export const CustomerStateSubscriptionMeter = z.strictObject(subscriptionMeterFields).meta({ id: "CustomerStateSubscriptionMeter" });
 
 const subscriptionFields = {
   id: z.string(),
@@ -50,7 +61,7 @@ export const Subscription = z
     product: Product,
     discount: Discount.nullable(),
     prices: z.array(ProductPrice),
-    meters: NoMeters,
+    meters: z.array(SubscriptionMeter),
     // Changes that wait for the next period (seats, a plan change at renewal) are not offered yet.
     pending_update: z.null(),
   })
@@ -67,7 +78,7 @@ export const CustomerStateSubscription = OrderSubscription.omit({
   customer_cancellation_reason: true,
   customer_cancellation_comment: true,
 })
-  .extend({ custom_field_data: CustomFieldData, status: z.enum(["active", "trialing"]), meters: NoMeters })
+  .extend({ custom_field_data: CustomFieldData, status: z.enum(["active", "trialing"]), meters: z.array(CustomerStateSubscriptionMeter) })
   .meta({ id: "CustomerStateSubscription" });
 
 export const SubscriptionListQuery = z.object({

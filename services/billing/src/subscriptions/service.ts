@@ -13,22 +13,39 @@ import { placePaidOrder, voidOrder, type OrderDraft } from "../orders/service.js
 import type { PriceRow } from "../products/prices.js";
 import { pricesWithIds, productsWithParts, type ProductRow } from "../products/products.sql.js";
 import { addInterval } from "../http/dates.js";
-import { subscriptionJsonOf } from "./output.js";
+import { standingsOf } from "../customer-meters/customer-meters.sql.js";
+import { metersWithIds } from "../meters/meters.sql.js";
+import { subscriptionJsonOf, type MeteredPart } from "./output.js";
 import { insertSubscription, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
+import { meteredPricesOfSubscriptions } from "./usage.js";
 
 /** What the subscription rules read of the service's settings. */
 export type SubscriptionConfig = Pick<BillingConfig, "PUBLIC_URL" | "CUSTOMER_STATE_DEBOUNCE_MS" | "PAYMENT_PROCESSOR">;
 
-/** Subscriptions as Polar shows them, with customer, product, discount and price, read for all at once. */
+/** The subscriptions' metered prices with their meters and the customers' standings on them, read for all at once. */
+async function meteredPartsOf(db: Knex, rows: SubscriptionRow[]): Promise<(subscription: SubscriptionRow) => MeteredPart[]> {
+  const pricesOf = await meteredPricesOfSubscriptions(db, rows);
+  const meterIds = [...new Set(rows.flatMap((row) => pricesOf(row).map((price) => price.meter_id ?? "")))];
+  const [meters, standings] = await Promise.all([metersWithIds(db, meterIds), standingsOf(db, [...new Set(rows.map((row) => row.customer_id))], meterIds)]);
+  return (subscription) =>
+    pricesOf(subscription).flatMap((price) => {
+      const meter = meters.find((candidate) => candidate.id === price.meter_id);
+      const standing = standings.find((candidate) => candidate.meter_id === price.meter_id && candidate.customer_id === subscription.customer_id);
+      return meter && standing ? [{ price, meter, standing }] : [];
+    });
+}
+
+/** Subscriptions as Polar shows them, with customer, product, discount, prices and meters, read for all at once. */
 export async function shownSubscriptions(db: Knex, rows: SubscriptionRow[], publicUrl: string) {
   const ids = (pick: (row: SubscriptionRow) => string | null) => [...new Set(rows.map(pick).filter((id): id is string => id !== null))];
-  const [buyers, bought, prices, discounted] = await Promise.all([
+  const [buyers, bought, prices, discounted, meteredOf] = await Promise.all([
     customersWithIds(db, ids((row) => row.customer_id)),
     productsWithParts(db, ids((row) => row.product_id)),
     pricesWithIds(db, ids((row) => row.product_price_id)),
     discounts(db)
       .whereIn("id", ids((row) => row.discount_id))
       .then((found) => discountsWithProducts(db, found)),
+    meteredPartsOf(db, rows),
   ]);
   return rows.map((subscription) => {
     const customer = buyers.find((candidate) => candidate.id === subscription.customer_id);
@@ -36,7 +53,7 @@ export async function shownSubscriptions(db: Knex, rows: SubscriptionRow[], publ
     const price = prices.find((candidate) => candidate.id === subscription.product_price_id);
     if (!customer || !product || !price) throw new Error(`subscription ${subscription.id} has lost its customer, product or price`);
     const discount = discounted.find((candidate) => candidate.id === subscription.discount_id) ?? null;
-    return subscriptionJsonOf(subscription, { customer, product, price, discount }, publicUrl);
+    return subscriptionJsonOf(subscription, { customer, product, price, discount, metered: meteredOf(subscription) }, publicUrl);
   });
 }
 
@@ -121,8 +138,11 @@ export function startSubscription(
     purchase.invoiceNumber,
     { customer, product, discount, subscription },
   );
-  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product, price, discount }, purchase.publicUrl));
-  grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
+  // Its customer meters are written with the unit, so its meters show from the next read on.
+  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product, price, discount, metered: [] }, purchase.publicUrl));
+  // The customer's meters for the product's metered prices start now, so the subscription shows them before any usage.
+  const billedMeterIds = product.prices.flatMap((candidate) => (candidate.amount_type === "metered_unit" && !candidate.is_archived && candidate.price_currency === subscription.currency && candidate.meter_id ? [candidate.meter_id] : []));
+  grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id }, billedMeterIds });
   return { subscription, order };
 }
 

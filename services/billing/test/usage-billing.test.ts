@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { advanceDays, announced, ordersOf, subscribeTo, useShop } from "../../../test/stacks/purchases.js";
+import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
+
+let stack: BillingStack;
+
+useShop((opened) => ({ stack } = opened));
+
+/**
+ * A seller with a meter of API calls, and a monthly plan of 10.00 plus 2.5 cents a call beyond
+ * the meter credit benefit's `units` a month.
+ */
+async function meteredPlan(seller: Seller, credits: { units: number; rollover: boolean }, capAmount: number | null) {
+  const meter = await seller.polar.meters.create({
+    name: "API calls",
+    filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api.call" }] },
+    aggregation: { func: "sum", property: "calls" },
+  });
+  const credit = await seller.polar.benefits.create({ type: "meter_credit", description: `${credits.units} calls a month`, properties: { ...credits, meterId: meter.id } });
+  const plan = await seller.polar.products.create({
+    name: "Metered plan",
+    recurringInterval: "month",
+    prices: [
+      { amountType: "fixed", priceAmount: 1000, priceCurrency: "usd" },
+      { amountType: "metered_unit", meterId: meter.id, unitAmount: "2.5", capAmount, priceCurrency: "usd" },
+    ],
+  });
+  await seller.polar.products.updateBenefits({ id: plan.id, productBenefitsUpdate: { benefits: [credit.id] } });
+  return { meter, plan };
+}
+
+/** Sends `calls` API calls for the customer, and waits until their meter has measured them. */
+async function useCalls(seller: Seller, customerId: string, calls: number, consumedAfter: number) {
+  await seller.polar.events.ingest({ events: [{ name: "api.call", customerId, metadata: { calls } }] });
+  await expect.poll(async () => (await seller.polar.customerMeters.list({ customerId })).result.items[0]?.consumedUnits).toBe(consumedAfter);
+}
+
+const standingOf = async (seller: Seller, customerId: string) => {
+  const [meter] = (await seller.polar.customerMeters.list({ customerId })).result.items;
+  return { consumedUnits: meter?.consumedUnits, creditedUnits: meter?.creditedUnits, balance: meter?.balance };
+};
+
+describe("usage billing", () => {
+  it("bills a month of usage beyond the meter credits on renewal, then starts the meter over with fresh credits", async () => {
+    const seller = await stack.seller();
+    const { meter, plan } = await meteredPlan(seller, { units: 100, rollover: false }, null);
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", `usage-${Date.now()}@example.com`);
+    const customerId = subscription.customerId;
+    expect(await standingOf(seller, customerId)).toEqual({ consumedUnits: 0, creditedUnits: 100, balance: 100 });
+
+    await useCalls(seller, customerId, 60, 60);
+    await expect
+      .poll(async () => (await announced(stack, "customer.state_changed", customerId)).some((state) => (state.active_meters as { consumed_units: number }[])[0]?.consumed_units === 60), { timeout: 10_000 })
+      .toBe(true);
+    await advanceDays(stack, seller, 10);
+    await useCalls(seller, customerId, 50, 110);
+    await advanceDays(stack, seller, 10);
+    await useCalls(seller, customerId, 40.5, 150.5);
+
+    const { meters: [shown], prices } = await seller.polar.subscriptions.get({ id: subscription.id });
+    expect(prices.map((price) => ("meter" in price ? price.meter.name : price.amountType))).toEqual(["fixed", "API calls"]);
+    expect(shown).toMatchObject({ meterId: meter.id, consumedUnits: 150.5, creditedUnits: 100, amount: 126, meter: { id: meter.id, name: "API calls" } });
+    const state = await seller.polar.customers.getState({ id: customerId });
+    expect(state.activeMeters.map(({ meterId, consumedUnits, creditedUnits, balance }) => ({ meterId, consumedUnits, creditedUnits, balance }))).toEqual([
+      { meterId: meter.id, consumedUnits: 150.5, creditedUnits: 100, balance: -50.5 },
+    ]);
+    expect(state.activeSubscriptions[0]?.meters).toMatchObject([{ meterId: meter.id, consumedUnits: 150.5, creditedUnits: 100, amount: 126 }]);
+
+    await advanceDays(stack, seller, 11);
+    const renewal = (await ordersOf(seller, subscription.id))[1];
+    // 50.5 calls beyond the credits at 2.5 cents: 126.25 cents, rounded to 126.
+    expect(renewal?.items.map(({ label, amount }) => ({ label, amount }))).toEqual([
+      { label: "Metered plan", amount: 1000 },
+      { label: "API calls — (50.5 consumed units) × $0.025", amount: 126 },
+    ]);
+    expect(renewal).toMatchObject({ billingReason: "subscription_cycle", totalAmount: 1126, status: "paid" });
+    expect(await standingOf(seller, customerId)).toEqual({ consumedUnits: 0, creditedUnits: 100, balance: 100 });
+    expect((await seller.polar.subscriptions.get({ id: subscription.id })).meters[0]).toMatchObject({ consumedUnits: 0, creditedUnits: 100, amount: 0 });
+  });
+
+  it("carries unused credits over when they roll over, caps the metered line, and takes the credits back with the subscription", async () => {
+    const seller = await stack.seller();
+    const { plan } = await meteredPlan(seller, { units: 100, rollover: true }, 500);
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", `rollover-${Date.now()}@example.com`);
+    const customerId = subscription.customerId;
+
+    await useCalls(seller, customerId, 30, 30);
+    await advanceDays(stack, seller, 31);
+    expect((await ordersOf(seller, subscription.id))[1]?.items.map((item) => item.amount)).toEqual([1000, 0]);
+    expect(await standingOf(seller, customerId)).toEqual({ consumedUnits: 0, creditedUnits: 170, balance: 170 });
+
+    await useCalls(seller, customerId, 1000, 1000);
+    await advanceDays(stack, seller, 31);
+    expect((await ordersOf(seller, subscription.id))[2]?.items.map(({ label, amount }) => ({ label, amount }))).toEqual([
+      { label: "Metered plan", amount: 1000 },
+      { label: "API calls — (830 consumed units) × $0.025 — Capped at $5.00", amount: 500 },
+    ]);
+    expect(await standingOf(seller, customerId)).toEqual({ consumedUnits: 0, creditedUnits: 100, balance: 100 });
+
+    await seller.polar.subscriptions.revoke({ id: subscription.id });
+    expect(await standingOf(seller, customerId)).toEqual({ consumedUnits: 0, creditedUnits: 0, balance: 0 });
+    expect((await seller.polar.customers.getState({ id: customerId })).activeSubscriptions).toEqual([]);
+  });
+});
