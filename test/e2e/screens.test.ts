@@ -132,6 +132,18 @@ const SCREENS: Screen[] = [
   { name: "purchases", viewer: "admin", path: () => "/purchases" },
   { name: "mailbox", viewer: "admin", path: () => "/dev/mailbox" },
   { name: "organization-as-member", viewer: "invitee", path: () => `/organizations/${world.memberSlug}` },
+  { name: "seller-products", viewer: "admin", path: () => `/${world.slug}/products` },
+  {
+    name: "seller-products-none-match",
+    viewer: "admin",
+    path: () => `/${world.slug}/products`,
+    act: async (page) => {
+      await page.locator("input[type=search]").fill("no such product");
+      await page.locator(".empty").waitFor();
+    },
+  },
+  { name: "seller-new-product-empty", viewer: "admin", path: () => `/${world.slug}/products/new`, act: send },
+  { name: "seller-products-as-member", viewer: "invitee", path: () => `/${world.memberSlug}/products` },
   {
     name: "verification-sent",
     viewer: "admin",

@@ -13,7 +13,7 @@ import { useSeller } from "./space";
 const messages = defineMessages({
   title: { id: "seller.newProduct.title", defaultMessage: "New product" },
   description: { id: "seller.newProduct.description", defaultMessage: "Buyers see its name, description and price on the checkout." },
-  name: { id: "seller.newProduct.name", defaultMessage: "Name" },
+  name: { id: "seller.newProduct.name", defaultMessage: "Product name" },
   about: { id: "seller.newProduct.about", defaultMessage: "Description" },
   aboutHint: { id: "seller.newProduct.aboutHint", defaultMessage: "Optional. Markdown is allowed." },
   cycle: { id: "seller.newProduct.cycle", defaultMessage: "Billing" },

@@ -25,7 +25,7 @@ const messages = defineMessages({
   noneHint: { id: "seller.products.noneHint", defaultMessage: "A product is what buyers pay for: once, or every month or year." },
   noMatch: { id: "seller.products.noMatch", defaultMessage: "No product matches." },
   noMatchHint: { id: "seller.products.noMatchHint", defaultMessage: "Change the search, or show archived products too." },
-  name: { id: "seller.products.column.name", defaultMessage: "Name" },
+  name: { id: "seller.products.column.name", defaultMessage: "Product name" },
   price: { id: "seller.products.column.price", defaultMessage: "Price" },
   created: { id: "seller.products.column.created", defaultMessage: "Created" },
 });
