@@ -101,4 +101,23 @@ describe("usage billing", () => {
     expect(await standingOf(seller, customerId)).toEqual({ consumedUnits: 0, creditedUnits: 0, balance: 0 });
     expect((await seller.polar.customers.getState({ id: customerId })).activeSubscriptions).toEqual([]);
   });
+
+  it("sells a product with a metered price alone: nothing to pay at the checkout, the card kept, the usage billed at renewal", async () => {
+    const seller = await stack.seller();
+    const meter = await seller.polar.meters.create({
+      name: "Requests",
+      filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api.call" }] },
+      aggregation: { func: "sum", property: "calls" },
+    });
+    const plan = await seller.polar.products.create({ name: "Pay as you go", recurringInterval: "month", prices: [{ amountType: "metered_unit", meterId: meter.id, unitAmount: "10", priceCurrency: "usd" }] });
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", `payg-${Date.now()}@example.com`);
+    expect(subscription).toMatchObject({ status: "active", amount: 0, productId: plan.id });
+    expect((await ordersOf(seller, subscription.id)).map((order) => order.totalAmount)).toEqual([0]);
+
+    await useCalls(seller, subscription.customerId, 70, 70);
+    await advanceDays(stack, seller, 31);
+    const renewal = (await ordersOf(seller, subscription.id))[1];
+    expect(renewal).toMatchObject({ billingReason: "subscription_cycle", totalAmount: 700, status: "paid" });
+    expect(await standingOf(seller, subscription.customerId)).toMatchObject({ consumedUnits: 0 });
+  });
 });

@@ -4,12 +4,16 @@ import { minimumAmount, type PriceRow } from "../products/prices.js";
 import type { ProductWithParts } from "../products/products.sql.js";
 import type { CheckoutCatalog, CheckoutRow } from "./checkouts.sql.js";
 
-/** Amount types a checkout can sell today; metered and seat-based prices come with usage billing and seats. */
-const SELLABLE = new Set<PriceRow["amount_type"]>(["fixed", "custom", "free"]);
+/** Amount types a checkout can sell today; seat-based prices come with seats. */
+const SELLABLE = new Set<PriceRow["amount_type"]>(["fixed", "custom", "free", "metered_unit"]);
 
 export const isSellable = (price: PriceRow) => SELLABLE.has(price.amount_type) && !price.is_archived;
 
-/** The product's price a checkout sells: the one named, else its first sellable price in the currency. */
+/**
+ * The product's price a checkout sells: the one named, else its first sellable price in the
+ * currency. A metered price is chosen only when the product has no other: it is billed by usage at
+ * each renewal, beside the price the subscription starts with.
+ */
 export function chosenPrice(product: ProductWithParts, currency: string | null, priceId: string | null | undefined, field: (string | number)[]): PriceRow {
   const { prices } = product;
   if (priceId) {
@@ -17,18 +21,20 @@ export function chosenPrice(product: ProductWithParts, currency: string | null, 
     if (!named || !isSellable(named)) throw invalidField(["product_price_id"], "Price not found, archived, or not one a checkout can sell yet", priceId);
     return named;
   }
-  const sellable = prices.filter(isSellable);
+  const metered = (price: PriceRow) => price.amount_type === "metered_unit";
+  const sellable = prices.filter(isSellable).sort((a, b) => Number(metered(a)) - Number(metered(b)));
   const chosen = sellable.find((price) => price.price_currency === currency) ?? (currency === null ? sellable[0] : undefined);
   if (!chosen) throw invalidField(field, currency ? `The product has no price in ${currency.toUpperCase()} that a checkout can sell` : "The product has no price a checkout can sell", product.id);
   return chosen;
 }
 
 /**
- * What the chosen price costs before any discount: its amount, nothing when free, and for a
+ * What the chosen price costs before any discount: its amount, nothing when free or metered, and for a
  * pay-what-you-want price what the customer asked for (or the preset), within its bounds.
  */
 export function amountFor(price: PriceRow, requested: number | null | undefined, field: (string | number)[]): number {
-  if (price.amount_type === "free") return 0;
+  // A metered price costs nothing up front: its usage is billed at each renewal.
+  if (price.amount_type === "free" || price.amount_type === "metered_unit") return 0;
   if (price.amount_type === "fixed") return price.price_amount ?? 0;
   const minimum = price.minimum_amount ?? minimumAmount(price.price_currency);
   const amount = requested ?? price.preset_amount ?? minimum;

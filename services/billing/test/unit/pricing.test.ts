@@ -84,10 +84,15 @@ describe("which price a checkout sells", () => {
   const eur = price({ id: "eur", price_currency: "eur" });
   const metered = price({ id: "metered", amount_type: "metered_unit", price_currency: "eur" });
 
-  it("sells fixed, free and pay-what-you-want prices that are not archived", () => {
-    expect([usd, price({ amount_type: "free" }), price({ amount_type: "custom" })].every(isSellable)).toBe(true);
-    expect(isSellable(metered)).toBe(false);
+  it("sells fixed, free, pay-what-you-want and metered prices that are not archived", () => {
+    expect([usd, price({ amount_type: "free" }), price({ amount_type: "custom" }), metered].every(isSellable)).toBe(true);
     expect(isSellable({ ...usd, is_archived: true })).toBe(false);
+  });
+
+  it("starts a subscription on a metered price only when the product has no other, and charges nothing for it up front", () => {
+    expect(chosenPrice(product([metered, eur]), "eur", null, ["product_id"]).id).toBe("eur");
+    expect(chosenPrice(product([metered]), "eur", null, ["product_id"]).id).toBe("metered");
+    expect(amountFor(metered, null, ["amount"])).toBe(0);
   });
 
   it("picks the product's price in the buyer's currency, passing over ones it cannot sell", () => {
@@ -97,7 +102,7 @@ describe("which price a checkout sells", () => {
 
   it("refuses a currency the product has no price in, and a named price it cannot sell", () => {
     expect(refusal(() => chosenPrice(product([usd]), "jpy", null, ["products", 0]))).toEqual({ path: ["products", 0], message: "The product has no price in JPY that a checkout can sell" });
-    expect(refusal(() => chosenPrice(product([usd, metered]), "usd", "metered", ["product_id"])).path).toEqual(["product_price_id"]);
+    expect(refusal(() => chosenPrice(product([usd, { ...metered, is_archived: true }]), "usd", "metered", ["product_id"])).path).toEqual(["product_price_id"]);
   });
 });
 
