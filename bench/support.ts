@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { availableParallelism } from "node:os";
 import { connectBus, createDatabase, createLogger, loadServiceConfig, migrateService, identitySigner, generateIdentityKeys, startService, type Knex, type RunningService, type ServiceConfig, type ServiceDefinition } from "@tollgate/kit";
 import type { CpuUse } from "./cpu.js";
+import { freePort } from "../launcher/src/ports.js";
 import { Processes } from "./processes.js";
 /** What every benchmark here shares: its settings, its progress lines and how it prints figures. */
 
@@ -43,6 +44,8 @@ export async function waitUntilReady(url: string, exited: Promise<never>): Promi
 }
 
 const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
 /** A bench's own database (billing's schema), NATS prefix and server processes; {@link removeBenchRun} takes them away. */
 export interface BenchRun {
@@ -56,7 +59,7 @@ export interface BenchRun {
   processes: Processes;
 }
 
-export async function openBenchRun(bench: string): Promise<BenchRun> {
+export async function openBenchRun(bench: string, options: { poolMax?: number } = {}): Promise<BenchRun> {
   const id = randomBytes(4).toString("hex");
   const database = `bench_${bench}_${id}`;
   const prefix = `bench_${id}`;
@@ -65,8 +68,8 @@ export async function openBenchRun(bench: string): Promise<BenchRun> {
   process.on("exit", () => processes.killAll());
   progress(`creating database ${database}; NATS prefix ${prefix}`);
   await admin.raw("create database ??", [database]);
-  const db = createDatabase({ url: withDatabase(SERVER_URL, database), schema: "billing", poolMax: 2 });
-  const bus = await connectBus({ url: process.env.NATS_URL ?? "nats://127.0.0.1:4222", prefix, name: `bench-${bench}` });
+  const db = createDatabase({ url: withDatabase(SERVER_URL, database), schema: "billing", poolMax: options.poolMax ?? 2 });
+  const bus = await connectBus({ url: NATS_URL, prefix, name: `bench-${bench}` });
   return { id, database, prefix, admin, db, bus, processes };
 }
 
@@ -80,6 +83,39 @@ export async function removeBenchRun(run: BenchRun): Promise<void> {
   await run.admin.raw("drop database if exists ?? with (force)", [run.database]);
   await run.admin.destroy();
   progress(`removed database ${run.database} and stream ${stream}`);
+}
+
+/**
+ * Billing and a gateway in front of it, each in a process of its own as `npm start` runs them, on
+ * the run's database and prefix; resolves with the gateway's address once both answer. The rate
+ * limiter is off: one bench client sends far more than a client's budget, and it is not what is measured.
+ */
+export async function startBillingBehindGateway(run: BenchRun): Promise<string> {
+  const { processes, prefix } = run;
+  const identityKeys = generateIdentityKeys();
+  const [billingPort, gatewayPort] = [await freePort(), await freePort()];
+  const gateway = `http://127.0.0.1:${gatewayPort}`;
+  const common = { NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", NATS_URL, NATS_PREFIX: prefix, REDIS_URL, REDIS_PREFIX: `${prefix}:`, PUBLIC_URL: gateway };
+  processes.start("billing", "services/billing/src/main.ts", {
+    ...common,
+    PORT: String(billingPort),
+    DATABASE_URL: withDatabase(SERVER_URL, run.database),
+    IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
+    FILE_URL_SECRET: randomBytes(32).toString("base64url"),
+  });
+  progress("starting billing in a process of its own");
+  await waitUntilReady(`http://127.0.0.1:${billingPort}/readyz`, processes.exitOf("billing"));
+  processes.start("gateway", "gateway/src/main.ts", {
+    ...common,
+    PORT: String(gatewayPort),
+    BILLING_URL: `http://127.0.0.1:${billingPort}`,
+    IDENTITY_SIGNING_KEY: identityKeys.signingKey,
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    RATE_LIMIT_ENABLED: "false",
+  });
+  progress("starting the gateway in a process of its own");
+  await waitUntilReady(`${gateway}/readyz`, processes.exitOf("gateway"));
+  return gateway;
 }
 
 /** The same Postgres server, another database. */

@@ -10,22 +10,18 @@
  * after 20 not measured) are sent one after another with an organization access token; the bench
  * prints p50/p99/max and where the CPU went, and asserts nothing.
  */
-import { createHash, randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
 import { availableParallelism } from "node:os";
-import { generateIdentityKeys, type Knex } from "@tollgate/kit";
-import { freePort } from "../../launcher/src/ports.js";
+import type { Knex } from "@tollgate/kit";
+import { insertAccessToken } from "../../services/billing/src/access-tokens/access-tokens.sql.js";
 import { cpuUse, snapshot } from "../cpu.js";
-import { cpuLines, envInteger, formatMs, latencySummary, progress, openBenchRun, removeBenchRun, waitUntilReady, withDatabase } from "../support.js";
+import { cpuLines, envInteger, formatMs, latencySummary, progress, openBenchRun, removeBenchRun, startBillingBehindGateway } from "../support.js";
 
 const ORDERS = envInteger("BENCH_ORDERS", 1_000_000);
 const SUBSCRIPTIONS = envInteger("BENCH_SUBSCRIPTIONS", 10_000);
 const REQUESTS = envInteger("BENCH_REQUESTS", 300);
 const WARMUP = 20;
 const CUSTOMERS = 50_000;
-const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TARGET_P99_MS = 100;
 const TIMEZONE = "Europe/Paris";
 
@@ -84,44 +80,19 @@ interface Price {
 
 async function main(): Promise<void> {
   const run = await openBenchRun("metrics");
-  const { id, database, prefix, admin, db, processes } = run;
-  const identityKeys = generateIdentityKeys();
-  const common = { NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", NATS_URL, NATS_PREFIX: prefix, REDIS_URL, REDIS_PREFIX: `${prefix}:` };
+  const { id, database, admin, db, processes } = run;
   try {
-    const [billingPort, gatewayPort] = [await freePort(), await freePort()];
-    processes.start("billing", "services/billing/src/main.ts", {
-      ...common,
-      PORT: String(billingPort),
-      DATABASE_URL: withDatabase(SERVER_URL, database),
-      IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
-      FILE_URL_SECRET: randomBytes(32).toString("base64url"),
-      PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
-    });
-    progress("starting billing in a process of its own");
-    await waitUntilReady(`http://127.0.0.1:${billingPort}/readyz`, processes.exitOf("billing"));
-    processes.start("gateway", "gateway/src/main.ts", {
-      ...common,
-      PORT: String(gatewayPort),
-      IDENTITY_SIGNING_KEY: identityKeys.signingKey,
-      BILLING_URL: `http://127.0.0.1:${billingPort}`,
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      PUBLIC_URL: `http://127.0.0.1:${gatewayPort}`,
-      // One client sends every request: the per-address limit is not what is measured.
-      RATE_LIMIT_ENABLED: "false",
-    });
-    progress("starting the gateway in a process of its own");
-    await waitUntilReady(`http://127.0.0.1:${gatewayPort}/readyz`, processes.exitOf("gateway"));
+    const gateway = await startBillingBehindGateway(run);
 
     // The seller, as the organization service's events would have made it, and a token as a seller makes one.
     const organizationId = `org_${id}`;
     await db("organizations").insert({ id: organizationId, name: "Bench shop", slug: `bench-${id}` });
-    const token = `polar_oat_bench${randomBytes(16).toString("hex")}`;
-    await db("access_tokens").insert({ id: `oat_${id}`, organization_id: organizationId, token_hash: createHash("sha256").update(token).digest("hex"), comment: "bench", scopes: ["products:write", "metrics:read"] });
+    const { token } = await insertAccessToken(db, { organization_id: organizationId, comment: "bench", scopes: ["products:write", "metrics:read"], expires_at: null });
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const call = (method: string, path: string, body?: unknown): Promise<unknown> =>
       new Promise((done, fail) => {
         const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-        const sent = request(`http://127.0.0.1:${gatewayPort}${path}`, { method, headers, agent }, (response) => {
+        const sent = request(`${gateway}${path}`, { method, headers, agent }, (response) => {
           const chunks: Buffer[] = [];
           response.on("data", (chunk: Buffer) => chunks.push(chunk));
           response.on("end", () => {

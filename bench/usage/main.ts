@@ -14,19 +14,14 @@
  * Env: BENCH_SECONDS (60), BENCH_SENDERS (6), BENCH_CUSTOMERS (200), BENCH_YEAR_EVENTS (10,000,000), BENCH_YEAR_CUSTOMERS (20),
  * BENCH_QUANTITY_CALLS (100), and the usual DATABASE_URL, NATS_URL, REDIS_URL.
  */
-import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
-import { busNames } from "@tollgate/proto";
-import { connectBus, createDatabase, generateIdentityKeys } from "@tollgate/kit";
-import { freePort } from "../../launcher/src/ports.js";
 import { insertAccessToken } from "../../services/billing/src/access-tokens/access-tokens.sql.js";
 import { measure } from "../../services/billing/src/meters/measurements.js";
 import { metersOfOrganization } from "../../services/billing/src/meters/meters.sql.js";
 import { unmeasuredCount } from "../../services/billing/src/usage-events/usage-events.sql.js";
 import type { MeasuredEvent } from "../../services/billing/src/meters/rollups.js";
 import { cpuUse, snapshot } from "../cpu.js";
-import { Processes } from "../processes.js";
-import { cpuLines, envInteger, formatMs, formatRate, percentile, progress, withDatabase } from "../support.js";
+import { cpuLines, envInteger, formatMs, formatRate, latencySummary, openBenchRun, progress, removeBenchRun, startBillingBehindGateway } from "../support.js";
 
 const SECONDS = envInteger("BENCH_SECONDS", 60);
 const SENDERS = envInteger("BENCH_SENDERS", 6);
@@ -35,31 +30,12 @@ const YEAR_CUSTOMERS = envInteger("BENCH_YEAR_CUSTOMERS", 20);
 const YEAR_EVENTS = envInteger("BENCH_YEAR_EVENTS", 10_000_000);
 const QUANTITY_CALLS = envInteger("BENCH_QUANTITY_CALLS", 100);
 const BATCH = 1_000;
-const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TARGETS = { eventsPerSecond: 25_000, batchP99Ms: 250, quantitiesP99Ms: 100, lagP99Ms: 1_000 };
 
-const summary = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 };
-};
 const line = (label: string, values: number[]) => {
-  const { p50, p99, max } = summary(values);
+  const { p50, p99, max } = latencySummary(values);
   return `${label.padEnd(34)}p50 ${formatMs(p50)}, p99 ${formatMs(p99)}, max ${formatMs(max)} (${values.length})`;
 };
-
-async function waitUntilReady(url: string, exited: Promise<never>): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  const answering = async () => {
-    while (performance.now() < deadline) {
-      if (await fetch(url).then((response) => response.ok, () => false)) return;
-      await new Promise((done) => setTimeout(done, 200));
-    }
-    throw new Error(`${url} did not answer within 60 s`);
-  };
-  await Promise.race([answering(), exited]);
-}
 
 /** A year of events for the customers, in time order, `size` at a time: each chunk a slice of the year. */
 function* yearOfEvents(customerIds: string[], total: number, size: number): Generator<MeasuredEvent[]> {
@@ -82,39 +58,11 @@ function* yearOfEvents(customerIds: string[], total: number, size: number): Gene
 }
 
 async function main(): Promise<void> {
-  const id = randomBytes(4).toString("hex");
-  const database = `bench_usage_${id}`;
-  const prefix = `bench_${id}`;
-  const identityKeys = generateIdentityKeys();
-  const admin = createDatabase({ url: withDatabase(SERVER_URL, "postgres"), schema: "public", poolMax: 1 });
-  const processes = new Processes((name, status) => progress(`${name} exited unexpectedly (${status}); see its output above`));
-  process.on("exit", () => processes.killAll());
-  progress(`creating database ${database}; NATS prefix ${prefix}`);
-  await admin.raw("create database ??", [database]);
-  const db = createDatabase({ url: withDatabase(SERVER_URL, database), schema: "billing", poolMax: 4 });
+  // Four connections: the year's events are measured in this process.
+  const run = await openBenchRun("usage", { poolMax: 4 });
+  const { id, database, admin, db, processes } = run;
   try {
-    const [billingPort, gatewayPort] = [await freePort(), await freePort()];
-    const common = { NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", NATS_URL, NATS_PREFIX: prefix, REDIS_URL, REDIS_PREFIX: `${prefix}:`, PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` };
-    processes.start("billing", "services/billing/src/main.ts", {
-      ...common,
-      PORT: String(billingPort),
-      DATABASE_URL: withDatabase(SERVER_URL, database),
-      IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
-      FILE_URL_SECRET: randomBytes(32).toString("base64url"),
-    });
-    progress("starting billing");
-    await waitUntilReady(`http://127.0.0.1:${billingPort}/readyz`, processes.exitOf("billing"));
-    processes.start("gateway", "gateway/src/main.ts", {
-      ...common,
-      PORT: String(gatewayPort),
-      BILLING_URL: `http://127.0.0.1:${billingPort}`,
-      IDENTITY_SIGNING_KEY: identityKeys.signingKey,
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      // The bench is one client sending far more than a client's budget: it measures billing, not the limiter.
-      RATE_LIMIT_ENABLED: "false",
-    });
-    progress("starting the gateway");
-    await waitUntilReady(`http://127.0.0.1:${gatewayPort}/readyz`, processes.exitOf("gateway"));
+    const gateway = await startBillingBehindGateway(run);
 
     const agent = new Agent({ keepAlive: true, maxSockets: SENDERS + 4 });
     const sellerOf = async (name: string, customerCount: number) => {
@@ -123,7 +71,7 @@ async function main(): Promise<void> {
       const { token } = await insertAccessToken(db, { organization_id: organizationId, comment: "bench", scopes: ["meters:write", "events:write", "customers:write", "customer_meters:read"], expires_at: null });
       const call = <Result>(method: string, path: string, body?: unknown): Promise<Result> =>
         new Promise((done, fail) => {
-          const sent = request(`http://127.0.0.1:${gatewayPort}${path}`, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, agent }, (response) => {
+          const sent = request(`${gateway}${path}`, { method, headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, agent }, (response) => {
             const chunks: Buffer[] = [];
             response.on("data", (chunk: Buffer) => chunks.push(chunk));
             response.on("end", () => {
@@ -254,9 +202,9 @@ async function main(): Promise<void> {
     const oneCustomer = await quantities(year.counted.id, `timezone=UTC&customer_id=${year.customers[0]}`);
     agent.destroy();
 
-    const batch = summary(batches);
-    const lag = summary(lags);
-    const quantityP99 = Math.max(summary(utc.times).p99, summary(kolkata.times).p99);
+    const batch = latencySummary(batches);
+    const lag = latencySummary(lags);
+    const quantityP99 = Math.max(latencySummary(utc.times).p99, latencySummary(kolkata.times).p99);
     console.log(`\nusage billing through the gateway, one billing process, one gateway (${SENDERS} senders, batches of ${BATCH}, ${CUSTOMERS} customers, 2 meters)`);
     console.log(`  events ingested                   ${formatRate(rate)}  (${events.toLocaleString("en-US")} in ${elapsed.toFixed(1)} s)`);
     console.log(`  ${line("batch of 1,000, send → 200", batches)}`);
@@ -273,14 +221,7 @@ async function main(): Promise<void> {
         `quantities p99 ≤ ${TARGETS.quantitiesP99Ms} ms (${verdict(quantityP99 <= TARGETS.quantitiesP99Ms)}), lag p99 ≤ ${TARGETS.lagP99Ms} ms (${verdict(lag.p99 <= TARGETS.lagP99Ms)})`,
     );
   } finally {
-    await processes.stopAll(10_000);
-    const bus = await connectBus({ url: NATS_URL, prefix, name: "bench-usage-cleanup" });
-    await bus.jsm.streams.delete(busNames(prefix).eventStream).catch(() => false);
-    await bus.nc.close();
-    await db.destroy();
-    await admin.raw("drop database if exists ?? with (force)", [database]);
-    await admin.destroy();
-    progress(`removed database ${database} and stream ${busNames(prefix).eventStream}`);
+    await removeBenchRun(run);
   }
 }
 
