@@ -13,6 +13,12 @@ export interface ApiError {
   body: unknown;
 }
 
+/** Polar's answer to a list: one page of items, and how many there are in all. */
+export interface Listing<Item> {
+  items: Item[];
+  pagination: { total_count: number; max_page: number };
+}
+
 export type ApiResult<T> = { data: T; error: null } | { data: null; error: ApiError };
 
 /** Waits between attempts: the same delay each time, or doubling from a base up to a cap. */

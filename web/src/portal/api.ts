@@ -1,11 +1,8 @@
 import { orThrow } from "../api/auth-client";
 import { request, type ApiResult, type RequestOptions } from "../api/client";
 
-/** Polar's list answer. Screens ask for up to 100 at a time, the most a page may hold. */
-export interface Listing<Item> {
-  items: Item[];
-  pagination: { total_count: number; max_page: number };
-}
+export type { Listing } from "../api/client";
+/** Screens ask for up to 100 at a time, the most a page of Polar's lists may hold. */
 export const LIST_LIMIT = 100;
 
 export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";

@@ -1,4 +1,4 @@
-import { request } from "../api/client";
+import { request, type Listing } from "../api/client";
 
 /** What the console reads of a price (Polar's ProductPrice, by amount type). */
 export type Price =
@@ -21,12 +21,6 @@ export interface Product {
   prices: Price[];
 }
 
-/** A page of a `/v1` list, as Polar answers it. */
-export interface ListPage<Item> {
-  items: Item[];
-  pagination: { total_count: number; max_page: number };
-}
-
 export interface ProductQuery {
   organizationId: string;
   search: string;
@@ -42,7 +36,7 @@ export interface ProductQuery {
 export function listProducts({ organizationId, search, archived, sorting, page, limit }: ProductQuery) {
   const query = new URLSearchParams({ organization_id: organizationId, is_archived: String(archived), sorting, page: String(page), limit: String(limit) });
   if (search) query.set("query", search);
-  return request<ListPage<Product>>(`/v1/products/?${query.toString()}`);
+  return request<Listing<Product>>(`/v1/products/?${query.toString()}`);
 }
 
 /** A new product as the form sends it (Polar's ProductCreate, one price). */
