@@ -1,0 +1,138 @@
+import { useId, useState } from "react";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { describeError, request, type ApiError } from "../api/client";
+import { Alert } from "./components";
+
+const messages = defineMessages({
+  choose: { id: "ui.fileUpload.choose", defaultMessage: "Choose a file" },
+  uploading: defineMessage<{ name: string; percent: number }>({ id: "ui.fileUpload.uploading", defaultMessage: "Uploading {name}: {percent, number, ::percent}" }),
+  uploaded: defineMessage<{ name: string }>({ id: "ui.fileUpload.uploaded", defaultMessage: "{name} is uploaded." }),
+  partRefused: defineMessage<{ status: number }>({ id: "ui.fileUpload.partRefused", defaultMessage: "The upload stopped (status {status}). Try again." }),
+});
+
+/** What the files API serves: downloadables, product media and organization avatars. */
+export type FileService = "downloadable" | "product_media" | "organization_avatar";
+
+/** What the console reads of an uploaded file (Polar's FileRead). */
+export interface UploadedFile {
+  id: string;
+  name: string;
+  mime_type: string;
+  size: number;
+  size_readable: string;
+  service: FileService;
+  is_uploaded: boolean;
+  /** Only for media and avatars, which anyone may load. */
+  public_url?: string;
+}
+
+interface UploadPart {
+  number: number;
+  chunk_start: number;
+  chunk_end: number;
+  checksum_sha256_base64: string | null;
+  url: string;
+  headers: Record<string, string>;
+}
+
+interface StartedUpload extends UploadedFile {
+  upload: { id: string; path: string; parts: UploadPart[] };
+}
+
+/** S3 takes parts of at least 5 MiB but the last; 10 MiB keeps a large file to few requests. */
+const PART_SIZE = 10 * 1024 * 1024;
+
+async function sha256Base64(blob: Blob): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await blob.arrayBuffer()));
+  return btoa(String.fromCharCode(...digest));
+}
+
+/** Sends one part with XMLHttpRequest, the one browser API that reports an upload's progress; resolves with its ETag. */
+function sendPart(part: UploadPart, body: Blob, onSent: (bytes: number) => void): Promise<{ etag: string } | { error: ApiError }> {
+  return new Promise((resolve) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("PUT", part.url);
+    for (const [name, value] of Object.entries(part.headers)) xhr.setRequestHeader(name, value);
+    xhr.upload.onprogress = (event) => onSent(event.loaded);
+    xhr.onload = () => {
+      const etag = xhr.getResponseHeader("etag");
+      if (xhr.status >= 200 && xhr.status < 300 && etag) resolve({ etag });
+      else resolve({ error: { status: xhr.status, statusText: xhr.statusText, body: xhr.responseText } });
+    };
+    xhr.onerror = () => resolve({ error: { status: 0, statusText: "Network error", body: null } });
+    xhr.send(body);
+  });
+}
+
+/**
+ * Uploads a file as the files API takes it: declared in parts with their checksums, each part sent
+ * to its signed URL, then marked uploaded. `onProgress` hears the share of bytes sent, 0 to 1.
+ */
+export async function uploadFile(file: File, service: FileService, organizationId: string, onProgress: (share: number) => void): Promise<{ data: UploadedFile; error: null } | { data: null; error: ApiError }> {
+  const chunks = Array.from({ length: Math.max(1, Math.ceil(file.size / PART_SIZE)) }, (_, index) => {
+    const start = index * PART_SIZE;
+    return { number: index + 1, chunk_start: start, chunk_end: Math.min(file.size, start + PART_SIZE) - 1, blob: file.slice(start, start + PART_SIZE) };
+  });
+  const parts = await Promise.all(chunks.map(async ({ blob, ...part }) => ({ ...part, checksum_sha256_base64: await sha256Base64(blob) })));
+  const started = await request<StartedUpload>("/v1/files/", {
+    method: "POST",
+    body: { organization_id: organizationId, service, name: file.name, mime_type: file.type || "application/octet-stream", size: file.size, upload: { parts } },
+  });
+  if (started.error) return started;
+  const sent = new Map<number, number>();
+  const completed: { number: number; checksum_etag: string; checksum_sha256_base64: string | null }[] = [];
+  for (const part of started.data.upload.parts) {
+    const chunk = chunks.find((candidate) => candidate.number === part.number);
+    if (!chunk) continue;
+    const result = await sendPart(part, chunk.blob, (bytes) => {
+      sent.set(part.number, bytes);
+      onProgress([...sent.values()].reduce((sum, value) => sum + value, 0) / file.size);
+    });
+    if ("error" in result) return { data: null, error: result.error };
+    completed.push({ number: part.number, checksum_etag: result.etag, checksum_sha256_base64: part.checksum_sha256_base64 });
+  }
+  return request<UploadedFile>(`/v1/files/${started.data.id}/uploaded`, { method: "POST", body: { id: started.data.upload.id, path: started.data.upload.path, parts: completed } });
+}
+
+type UploadState = { phase: "idle" } | { phase: "uploading"; name: string; share: number } | { phase: "done"; name: string } | { phase: "failed"; message: string };
+
+/** A file picker that uploads what is chosen at once, with a progress bar, and hands over the uploaded file. */
+export function FileUpload({ service, organizationId, accept, label, onUploaded }: { service: FileService; organizationId: string; accept?: string; label?: string; onUploaded: (file: UploadedFile) => void }) {
+  const { formatMessage } = useIntl();
+  const id = useId();
+  const [state, setState] = useState<UploadState>({ phase: "idle" });
+  const upload = async (file: File) => {
+    setState({ phase: "uploading", name: file.name, share: 0 });
+    const result = await uploadFile(file, service, organizationId, (share) => setState({ phase: "uploading", name: file.name, share }));
+    if (result.error) {
+      const partRefused = result.error.status !== 0 && typeof result.error.body === "string";
+      return setState({ phase: "failed", message: partRefused ? formatMessage(messages.partRefused, { status: result.error.status }) : describeError(result.error) });
+    }
+    setState({ phase: "done", name: file.name });
+    onUploaded(result.data);
+  };
+  return (
+    <div className="file-upload">
+      <label htmlFor={id}>{label ?? formatMessage(messages.choose)}</label>
+      <input
+        id={id}
+        type="file"
+        accept={accept}
+        disabled={state.phase === "uploading"}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = "";
+          if (file) void upload(file);
+        }}
+      />
+      {state.phase === "uploading" && (
+        <div className="upload-progress" role="status">
+          <progress max={1} value={state.share} aria-label={formatMessage(messages.uploading, { name: state.name, percent: state.share })} />
+          <span>{formatMessage(messages.uploading, { name: state.name, percent: state.share })}</span>
+        </div>
+      )}
+      {state.phase === "done" && <p role="status">{formatMessage(messages.uploaded, { name: state.name })}</p>}
+      {state.phase === "failed" && <Alert tone="error">{state.message}</Alert>}
+    </div>
+  );
+}
