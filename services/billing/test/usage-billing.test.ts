@@ -132,8 +132,11 @@ describe("usage billing", () => {
 
   it("bills a renewal retried after it crashed between the charge and the settling with the usage it first read; usage sent since counts in the next period", { timeout: 30_000 }, async () => {
     const seller = await stack.seller();
-    const { plan } = await meteredPlan(seller, { units: 100, rollover: false }, null);
+    const { meter, plan } = await meteredPlan(seller, { units: 100, rollover: false }, null);
     const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", `retried-${Date.now()}@example.com`);
+    const [created] = await announced(stack, "subscription.created", subscription.id);
+    expect(created?.meters).toMatchObject([{ meter_id: meter.id, consumed_units: 0, credited_units: 100, amount: 0, meter: { id: meter.id, name: "API calls" } }]);
+    expect((created?.prices as { amount_type: string }[]).map((price) => price.amount_type)).toEqual(["fixed", "metered_unit"]);
     await useCalls(seller, subscription.customerId, 150, 150);
 
     // A replica that dies once the processor has charged the card: the settling never happens.

@@ -3,7 +3,7 @@ import { invalidField, randomId, HttpError, type Knex, type UnitOfWork, type Uni
 import type { BillingConfig } from "../config.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
-import { grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
+import { creditNewPurchase, grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
 import { customersWithIds, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { announceBilling } from "../events.js";
@@ -80,13 +80,13 @@ export type Amounts = { amount: number; discount_amount: number; tax_amount: num
 /**
  * A subscription bought through a checkout, with its first order (paid, or nothing to pay during a
  * trial), added to `unit`: the order's events, then subscription.created and subscription.active,
- * as Polar sends them, then the grants of its benefits. The caller counted the customer's order
- * (`invoiceNumber`) and schedules their new state.
+ * as Polar sends them, with its meters, then the grants of its benefits. The caller counted the
+ * customer's order (`invoiceNumber`) and schedules their new state.
  */
-export function startSubscription(
+export async function startSubscription(
   unit: UnitOfWork,
   purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; amounts: Amounts; paymentMethodId: string | null; now: Date; invoiceNumber: string; discount: DiscountWithProducts | null; publicUrl: string },
-): { subscription: SubscriptionRow; order: OrderRow } {
+): Promise<{ subscription: SubscriptionRow; order: OrderRow }> {
   const { checkout, offer, customer, now, discount } = purchase;
   const { product, price } = offer;
   const interval = product.recurring_interval ?? "month";
@@ -139,11 +139,14 @@ export function startSubscription(
     purchase.invoiceNumber,
     { customer, product, discount, subscription },
   );
-  // Its customer meters are written with the unit, so its meters show from the next read on.
-  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product, price, discount, metered: [] }, purchase.publicUrl));
-  // The customer's meters for the product's metered prices start now, so the subscription shows them before any usage.
+  // The customer's meters for the product's metered prices (and its meter credits) start now, written
+  // before the announcement so that subscription.created shows them as every later read does.
   const billedMeterIds = product.prices.flatMap((candidate) => (candidate.amount_type === "metered_unit" && !candidate.is_archived && candidate.price_currency === subscription.currency && candidate.meter_id ? [candidate.meter_id] : []));
-  grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id }, billedMeterIds });
+  const credits = creditNewPurchase(unit.db, customer, product.benefits, billedMeterIds);
+  for (const credit of credits) await credit;
+  const metered = billedMeterIds.length > 0 ? (await meteredPartsOf(unit.db, [subscription]))(subscription) : [];
+  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product, price, discount, metered }, purchase.publicUrl));
+  grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
   return { subscription, order };
 }
 
