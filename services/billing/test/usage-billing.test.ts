@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { advanceDays, announced, ordersOf, subscribeTo, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
+import type { PaymentProcessor } from "../src/payments/processor.js";
+import { SubscriptionRenewals } from "../src/subscriptions/renewals.js";
 
 let stack: BillingStack;
 
@@ -26,6 +28,13 @@ async function meteredPlan(seller: Seller, credits: { units: number; rollover: b
     ],
   });
   await seller.polar.products.updateBenefits({ id: plan.id, productBenefitsUpdate: { benefits: [credit.id] } });
+  return { meter, plan };
+}
+
+/** A seller's plan billed by the meter alone, at `unitAmount` cents a unit. */
+async function payAsYouGo(seller: Seller, aggregation: Parameters<Seller["polar"]["meters"]["create"]>[0]["aggregation"], unitAmount: string) {
+  const meter = await seller.polar.meters.create({ name: "Requests", filter: { conjunction: "and", clauses: [{ property: "name", operator: "eq", value: "api.call" }] }, aggregation });
+  const plan = await seller.polar.products.create({ name: "Pay as you go", recurringInterval: "month", prices: [{ amountType: "metered_unit", meterId: meter.id, unitAmount, priceCurrency: "usd" }] });
   return { meter, plan };
 }
 
@@ -119,5 +128,100 @@ describe("usage billing", () => {
     const renewal = (await ordersOf(seller, subscription.id))[1];
     expect(renewal).toMatchObject({ billingReason: "subscription_cycle", totalAmount: 700, status: "paid" });
     expect(await standingOf(seller, subscription.customerId)).toMatchObject({ consumedUnits: 0 });
+  });
+
+  it("bills a renewal retried after it crashed between the charge and the settling with the usage it first read; usage sent since counts in the next period", { timeout: 30_000 }, async () => {
+    const seller = await stack.seller();
+    const { meter, plan } = await meteredPlan(seller, { units: 100, rollover: false }, null);
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", `retried-${Date.now()}@example.com`);
+    const [created] = await announced(stack, "subscription.created", subscription.id);
+    expect(created?.meters).toMatchObject([{ meter_id: meter.id, consumed_units: 0, credited_units: 100, amount: 0, meter: { id: meter.id, name: "API calls" } }]);
+    expect((created?.prices as { amount_type: string }[]).map((price) => price.amount_type)).toEqual(["fixed", "metered_unit"]);
+    await useCalls(seller, subscription.customerId, 150, 150);
+
+    // A replica that dies once the processor has charged the card: the settling never happens.
+    const billing = stack.billing.context.app;
+    const charged: number[] = [];
+    const dying: PaymentProcessor = {
+      confirm: (request) => billing.processor.confirm(request),
+      saveCard: (request) => billing.processor.saveCard(request),
+      refund: (request) => billing.processor.refund(request),
+      async chargeSaved(request) {
+        await billing.processor.chargeSaved(request);
+        charged.push(request.amount);
+        throw new Error("the replica died after the charge");
+      },
+    };
+    const crashing = new SubscriptionRenewals({ ...billing, processor: dying }, billing.units, 1_000);
+    await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { currentBillingPeriodEnd: new Date(Date.now() + 1_000) } });
+    await expect.poll(async () => (await crashing.renewNow(subscription.id).catch(() => undefined), charged), { timeout: 10_000, interval: 100 }).toEqual([1125]);
+
+    // More usage is measured before the retry: it belongs to the next period, not to the charge made.
+    await useCalls(seller, subscription.customerId, 30, 180);
+    await billing.renewals.renewNow(subscription.id);
+    const renewal = (await ordersOf(seller, subscription.id))[1];
+    expect(renewal?.items.map(({ label, amount }) => ({ label, amount }))).toEqual([
+      { label: "Metered plan", amount: 1000 },
+      { label: "API calls — (50 consumed units) × $0.025", amount: 125 },
+    ]);
+    expect(renewal).toMatchObject({ totalAmount: 1125, status: "paid" });
+    expect(await standingOf(seller, subscription.customerId)).toEqual({ consumedUnits: 30, creditedUnits: 100, balance: 70 });
+  });
+
+  it("bills the usage of the last period when a subscription canceled at its period end ends, and starts no new period", async () => {
+    const seller = await stack.seller();
+    const { plan } = await meteredPlan(seller, { units: 100, rollover: false }, null);
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", `last-period-${Date.now()}@example.com`);
+    await useCalls(seller, subscription.customerId, 140, 140);
+    await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+
+    await advanceDays(stack, seller, 31);
+    const orders = await ordersOf(seller, subscription.id);
+    expect(orders.map(({ billingReason, totalAmount, status }) => ({ billingReason, totalAmount, status }))).toEqual([
+      { billingReason: "subscription_create", totalAmount: 1000, status: "paid" },
+      { billingReason: "subscription_cycle", totalAmount: 100, status: "paid" },
+    ]);
+    expect(orders[1]?.items.map(({ label, amount }) => ({ label, amount }))).toEqual([{ label: "API calls — (40 consumed units) × $0.025", amount: 100 }]);
+    const ended = await seller.polar.subscriptions.get({ id: subscription.id });
+    expect(ended.status).toBe("canceled");
+    expect(ended.endedAt).toEqual(ended.currentPeriodEnd);
+    expect(await standingOf(seller, subscription.customerId)).toEqual({ consumedUnits: 0, creditedUnits: 0, balance: 0 });
+
+    await advanceDays(stack, seller, 31);
+    expect(await ordersOf(seller, subscription.id)).toHaveLength(2);
+  });
+
+  it("bills the usage so far when a subscription is revoked now", async () => {
+    const seller = await stack.seller();
+    const { plan } = await payAsYouGo(seller, { func: "sum", property: "calls" }, "10");
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", `revoked-${Date.now()}@example.com`);
+    await useCalls(seller, subscription.customerId, 70, 70);
+
+    expect(await seller.polar.subscriptions.revoke({ id: subscription.id })).toMatchObject({ status: "canceled" });
+    const last = (await ordersOf(seller, subscription.id))[1];
+    expect(last).toMatchObject({ billingReason: "subscription_cycle", totalAmount: 700, status: "paid" });
+    expect(last?.items.map((item) => item.label)).toEqual(["Requests — (70 consumed units) × $0.10"]);
+    expect(await standingOf(seller, subscription.customerId)).toMatchObject({ consumedUnits: 0 });
+  });
+
+  it("counts a unique meter's distinct values anew in each period", async () => {
+    const seller = await stack.seller();
+    const { plan } = await payAsYouGo(seller, { func: "unique", property: "user" }, "100");
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", `unique-${Date.now()}@example.com`);
+    const customerId = subscription.customerId;
+    const sendUsers = async (users: string[], consumedAfter: number) => {
+      await seller.polar.events.ingest({ events: users.map((user) => ({ name: "api.call", customerId, metadata: { user } })) });
+      await expect.poll(async () => (await standingOf(seller, customerId)).consumedUnits).toBe(consumedAfter);
+    };
+
+    await sendUsers(["ana", "bo", "cy", "ana"], 3);
+    await advanceDays(stack, seller, 31);
+    expect((await ordersOf(seller, subscription.id))[1]).toMatchObject({ totalAmount: 300, status: "paid" });
+    expect(await standingOf(seller, customerId)).toMatchObject({ consumedUnits: 0 });
+
+    // Ana is back this period and counts again; Bo and Cy, who are not, no longer do.
+    await sendUsers(["ana", "dee"], 2);
+    await advanceDays(stack, seller, 31);
+    expect((await ordersOf(seller, subscription.id))[2]).toMatchObject({ totalAmount: 200, status: "paid" });
   });
 });

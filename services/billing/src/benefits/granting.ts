@@ -89,25 +89,33 @@ export async function grantBenefits(unit: UnitOfWork, config: GrantingConfig, pu
 
 /**
  * Grants a new purchase its product's benefits, gathered in `unit` with their announcements. A new
- * purchase has no grants yet, so nothing is read; the caller schedules the customer's new state.
- * The customer gets a meter for each meter the purchase bills by (`billedMeterIds`) or credits,
- * one change per meter, so that two credits on one meter never write its row twice in a statement.
+ * purchase has no grants yet, so nothing is read; the caller schedules the customer's new state and
+ * credits the customer's meters (creditNewPurchase).
  */
-export function grantNewPurchase(unit: UnitOfWork, purchase: { customer: CustomerRow; benefits: BenefitRow[]; now: Date; source: GrantSource; billedMeterIds?: string[] }): void {
+export function grantNewPurchase(unit: UnitOfWork, purchase: { customer: CustomerRow; benefits: BenefitRow[]; now: Date; source: GrantSource }): void {
   const { customer, source } = purchase;
-  const creditedUnits = new Map((purchase.billedMeterIds ?? []).map((meterId) => [meterId, 0]));
   for (const benefit of purchase.benefits) {
     const { values, licenseKey } = grantOf(benefit, { organizationId: customer.organization_id, customerId: customer.id, now: purchase.now });
     const grant: BenefitGrantRow = { id: randomId(32), benefit_id: benefit.id, customer_id: customer.id, subscription_id: source.subscription_id ?? null, order_id: source.order_id ?? null, ...values, created_at: new Date() };
     if (licenseKey) unit.change(insertLicenseKey(unit.db, licenseKey));
     unit.change(insertGrant(unit.db, grant));
-    if (credits(grant)) {
-      const meterId = String(grant.properties.last_credited_meter_id);
-      creditedUnits.set(meterId, (creditedUnits.get(meterId) ?? 0) + Number(grant.properties.last_credited_units));
-    }
     announceBilling(unit, "benefit_grant.created", customer.organization_id, benefitGrantJson(grant, customer, benefit));
   }
-  for (const [meterId, units] of creditedUnits) unit.change(creditCustomerMeter(unit.db, { organizationId: customer.organization_id, customerId: customer.id, meterId, units }));
+}
+
+/**
+ * What a new purchase credits the customer's meters: the units of its meter credit benefits, and a
+ * meter for each meter it bills by (`billedMeterIds`) so the customer has it from the start. One
+ * upsert per meter, so two credits on one meter never write its row twice in a statement.
+ */
+export function creditNewPurchase(db: Knex, customer: CustomerRow, benefits: BenefitRow[], billedMeterIds: string[] = []): Knex.QueryBuilder[] {
+  const creditedUnits = new Map(billedMeterIds.map((meterId) => [meterId, 0]));
+  for (const benefit of benefits) {
+    if (benefit.type !== "meter_credit") continue;
+    const meterId = String(benefit.properties.meter_id);
+    creditedUnits.set(meterId, (creditedUnits.get(meterId) ?? 0) + Number(benefit.properties.units));
+  }
+  return [...creditedUnits].map(([meterId, units]) => creditCustomerMeter(db, { organizationId: customer.organization_id, customerId: customer.id, meterId, units }));
 }
 
 /** Takes back what a purchase granted (its license keys stop validating, its meter credits are taken off). */

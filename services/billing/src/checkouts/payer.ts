@@ -1,6 +1,6 @@
 import { PollingWorker, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { BillingParts } from "../billing.js";
-import { grantNewPurchase } from "../benefits/granting.js";
+import { creditNewPurchase, grantNewPurchase } from "../benefits/granting.js";
 import { countOrder, scheduleStateChange } from "../customers/customers.sql.js";
 import { discountWithProducts, releaseRedemption } from "../discounts/discounts.sql.js";
 import { invoiceNumberOf, type OrderRow } from "../orders/orders.sql.js";
@@ -115,7 +115,7 @@ export class CheckoutPayments extends PollingWorker {
     const discount = offer.discount ? await discountWithProducts(db, offer.discount) : null;
     let order: OrderRow;
     if (product.recurring_interval !== null) {
-      ({ order } = startSubscription(unit, { checkout, offer, customer, amounts, paymentMethodId, now, invoiceNumber, discount, publicUrl: this.billing.config.PUBLIC_URL }));
+      ({ order } = await startSubscription(unit, { checkout, offer, customer, amounts, paymentMethodId, now, invoiceNumber, discount, publicUrl: this.billing.config.PUBLIC_URL }));
     } else {
       order = placePaidOrder(
         unit,
@@ -140,6 +140,7 @@ export class CheckoutPayments extends PollingWorker {
         { customer, product, discount, subscription: null },
       );
       grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id } });
+      unit.change(...creditNewPurchase(db, customer, product.benefits));
     }
     announceCheckout(this.billing, unit, changedCheckout(unit, checkout, { status: "succeeded" }), catalog);
     unit.change(scheduleStateChange(db, customer.id, this.billing.config.CUSTOMER_STATE_DEBOUNCE_MS));

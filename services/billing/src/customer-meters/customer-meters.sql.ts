@@ -1,6 +1,6 @@
 import { arrayBindings } from "../http/jsonb.js";
 import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
-import type { CustomerDelta } from "../meters/rollups.js";
+import type { CustomerDelta, CustomerValue } from "../meters/rollups.js";
 
 export interface CustomerMeterRow {
   id: string;
@@ -48,13 +48,28 @@ export async function addToCustomerMeters(db: Knex, organizationId: string, delt
   );
 }
 
-/** Sets a unique meter's consumed units: its customers' distinct values, counted apart. */
-export async function setConsumedUnits(db: Knex, meterId: string, consumed: Map<string, number>): Promise<void> {
-  if (consumed.size === 0) return;
+/**
+ * Records the values customers sent unique meters as measured now (a value seen again this period
+ * counts in it again), one row per customer, meter and value.
+ */
+export async function addCustomerValues(db: Knex, values: CustomerValue[]): Promise<void> {
+  if (values.length === 0) return;
   await db.raw(
-    `update customer_meters as c set consumed_units = d.consumed, modified_at = now()
-     from unnest(?::text[], ?::float8[]) as d(customer_id, consumed) where c.meter_id = ? and c.customer_id = d.customer_id`,
-    [[...consumed.keys()], [...consumed.values()], meterId],
+    `insert into customer_meter_values (customer_id, meter_id, value, measured_at)
+     select d.customer_id, d.meter_id, d.value, now() from unnest(?::text[], ?::text[], ?::text[]) as d(customer_id, meter_id, value)
+     on conflict (meter_id, customer_id, value) do update set measured_at = excluded.measured_at`,
+    [values.map((row) => row.customer_id), values.map((row) => row.meter_id), values.map((row) => row.value)],
+  );
+}
+
+/** Sets a unique meter's consumed units for the customers given: the distinct values each sent since their period started. */
+export async function countDistinctValues(db: Knex, meterId: string, customerIds: string[]): Promise<void> {
+  if (customerIds.length === 0) return;
+  await db.raw(
+    `update customer_meters as c set modified_at = now(), consumed_units = (
+       select count(*) from customer_meter_values v where v.meter_id = c.meter_id and v.customer_id = c.customer_id and v.measured_at >= coalesce(c.period_start, '-infinity'))
+     where c.meter_id = ? and c.customer_id = any(?)`,
+    [meterId, customerIds],
   );
 }
 
@@ -77,32 +92,49 @@ export const creditCustomerMeter = (db: Knex, credit: { organizationId: string; 
     .onConflict(["customer_id", "meter_id"])
     .merge({ credited_units: db.raw("greatest(0, customer_meters.credited_units + ?)", [credit.units]), modified_at: db.fn.now() });
 
-/** What a customer's meter holds: its standing, and the tallies behind the consumption that a new period takes away. */
-export type CustomerMeterStanding = CustomerMeterRow & { count: number; sum: number };
+/** What a customer's meter holds: its standing, the tallies behind the consumption that a new period takes away, and when it was read. */
+export type CustomerMeterStanding = CustomerMeterRow & { count: number; sum: number; read_at: Date };
 
-/** The customers' meters among `meterIds`, with the tallies behind their consumption. */
+/** The customers' meters among `meterIds`, with the tallies behind their consumption, as read now. */
 export const standingsOf = async (db: Knex, customerIds: string[], meterIds: string[]): Promise<CustomerMeterStanding[]> =>
   meterIds.length === 0
     ? []
-    : (await customerMeters(db).whereIn("customer_id", customerIds).whereIn("meter_id", meterIds).select<CustomerMeterStanding[]>("*")).map((row) => ({ ...row, count: Number(row.count) }));
+    : (await customerMeters(db).whereIn("customer_id", customerIds).whereIn("meter_id", meterIds).select<CustomerMeterStanding[]>("*", db.raw("now() as read_at"))).map((row) => ({ ...row, count: Number(row.count) }));
 
 /**
- * Starts a new period on customer meters: the tallies read at billing are taken away (so events
- * measured since stay for the next period), min and max start over, and the credit becomes `credited`.
+ * How a customer meter's period ends: the tallies billed for it, the credit the next period starts
+ * with, and when the next period started (the moment the billed standing was read). Plain JSON, so a
+ * renewal can keep it on the subscription until it settles.
  */
-export async function startNewPeriods(db: Knex, periods: { standing: CustomerMeterStanding; credited: number }[]): Promise<void> {
+export interface MeterPeriodEnd {
+  id: string;
+  count: number;
+  sum: number;
+  credited: number;
+  next_start: string;
+}
+
+/**
+ * Starts a new period on customer meters: the tallies billed are taken away (so events measured
+ * since stay for the next period), min and max start over, the credit becomes `credited`, and a
+ * unique meter counts the values measured since the billed standing was read.
+ */
+export async function startNewPeriods(db: Knex, periods: MeterPeriodEnd[]): Promise<void> {
   if (periods.length === 0) return;
   await db.raw(
-    `update customer_meters as c set count = c.count - p.count, sum = c.sum - p.sum, min = null, max = null, credited_units = p.credited, modified_at = now(),
-       consumed_units = case c.aggregation when 'count' then c.count - p.count when 'sum' then c.sum - p.sum when 'avg' then coalesce((c.sum - p.sum) / nullif(c.count - p.count, 0), 0) else 0 end
-     from unnest(?::text[], ?::bigint[], ?::float8[], ?::int[]) as p(id, count, sum, credited) where c.id = p.id`,
-    [periods.map((period) => period.standing.id), periods.map((period) => period.standing.count), periods.map((period) => period.standing.sum), periods.map((period) => period.credited)],
+    `update customer_meters as c set count = c.count - p.count, sum = c.sum - p.sum, min = null, max = null, credited_units = p.credited, period_start = p.next_start, modified_at = now(),
+       consumed_units = case c.aggregation when 'count' then c.count - p.count when 'sum' then c.sum - p.sum when 'avg' then coalesce((c.sum - p.sum) / nullif(c.count - p.count, 0), 0)
+         when 'unique' then (select count(*) from customer_meter_values v where v.meter_id = c.meter_id and v.customer_id = c.customer_id and v.measured_at >= p.next_start) else 0 end
+     from unnest(?::text[], ?::bigint[], ?::float8[], ?::int[], ?::timestamptz[]) as p(id, count, sum, credited, next_start) where c.id = p.id`,
+    [periods.map((period) => period.id), periods.map((period) => period.count), periods.map((period) => period.sum), periods.map((period) => period.credited), periods.map((period) => period.next_start)],
   );
 }
 
-/** Zeroes what customers consumed on a meter that is about to be measured again; what they were credited stays. */
-export const resetConsumption = (db: Knex, meterId: string, aggregation: string) =>
-  customerMeters(db).where({ meter_id: meterId }).update({ aggregation, count: 0, sum: 0, min: null, max: null, consumed_units: 0, modified_at: db.fn.now() } as never);
+/** Zeroes what customers consumed on a meter that is about to be measured again (and the values it counted); what they were credited stays. */
+export async function resetConsumption(db: Knex, meterId: string, aggregation: string): Promise<void> {
+  await db("customer_meter_values").where({ meter_id: meterId }).delete();
+  await customerMeters(db).where({ meter_id: meterId }).update({ aggregation, count: 0, sum: 0, min: null, max: null, consumed_units: 0, modified_at: db.fn.now() } as never);
+}
 
 export const findCustomerMeter = (db: Knex, id: string) => customerMeters(db).where({ id }).first("id", "organization_id", "customer_id", "meter_id", "aggregation", "consumed_units", "credited_units", "created_at", "modified_at");
 

@@ -1,7 +1,7 @@
 import type { Knex } from "@tollgate/kit";
-import { addToCustomerMeters, setConsumedUnits } from "../customer-meters/customer-meters.sql.js";
+import { addCustomerValues, addToCustomerMeters, countDistinctValues } from "../customer-meters/customer-meters.sql.js";
 import { measuredEventsAfter } from "../usage-events/usage-events.sql.js";
-import { addToRollups, addUniqueValues, distinctPerCustomer } from "./meters.sql.js";
+import { addToRollups, addUniqueValues } from "./meters.sql.js";
 import { foldEvents, type MeasuredEvent, type MeterDefinition } from "./rollups.js";
 
 /** How many stored events a backfill reads at a time. */
@@ -9,7 +9,8 @@ const BACKFILL_PAGE = 5_000;
 
 /**
  * Adds events to the meters they match: the rollups that quantities read, the distinct values of
- * unique meters, and the customers' meters. The customers whose meters moved.
+ * unique meters (per bucket, and per customer as measured), and the customers' meters. The customers
+ * whose meters moved.
  */
 export async function measure(db: Knex, organizationId: string, events: MeasuredEvent[], meters: MeterDefinition[]): Promise<string[]> {
   if (events.length === 0 || meters.length === 0) return [];
@@ -22,10 +23,10 @@ export async function measure(db: Knex, organizationId: string, events: Measured
     organizationId,
     fold.customers.map((delta) => ({ ...delta, aggregation: aggregationOf.get(delta.meter_id) ?? "count" })),
   );
-  // Distinct values do not add up: a unique meter's customers are counted again from their values.
+  await addCustomerValues(db, fold.customerValues);
+  // Distinct values do not add up: a unique meter's customers are counted again from this period's values.
   for (const meter of meters.filter((candidate) => candidate.aggregation.func === "unique")) {
-    const customerIds = [...new Set(fold.customers.filter((delta) => delta.meter_id === meter.id).map((delta) => delta.customer_id))];
-    await setConsumedUnits(db, meter.id, await distinctPerCustomer(db, meter.id, customerIds));
+    await countDistinctValues(db, meter.id, [...new Set(fold.customers.filter((delta) => delta.meter_id === meter.id).map((delta) => delta.customer_id))]);
   }
   return [...new Set(fold.customers.map((delta) => delta.customer_id))];
 }

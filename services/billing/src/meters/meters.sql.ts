@@ -179,14 +179,3 @@ export async function distinctInRange(db: Knex, query: PeriodQuery): Promise<num
   );
   return Number(rows[0]?.distinct_values ?? 0);
 }
-
-/** How many distinct values each customer sent a unique meter, over all time. */
-export async function distinctPerCustomer(db: Knex, meterId: string, customerIds: string[]): Promise<Map<string, number>> {
-  if (customerIds.length === 0) return new Map();
-  const rows = await db("meter_unique_values")
-    .where({ meter_id: meterId })
-    .whereIn("customer_key", customerIds)
-    .groupBy("customer_key")
-    .select("customer_key", db.raw("count(distinct value) as distinct_values"));
-  return new Map(rows.map((row: { customer_key: string; distinct_values: string }) => [row.customer_key, Number(row.distinct_values)]));
-}

@@ -43,10 +43,18 @@ export interface CustomerDelta extends Tally {
   customer_id: string;
 }
 
+/** A value a known customer sent a unique meter. */
+export interface CustomerValue {
+  meter_id: string;
+  customer_id: string;
+  value: string;
+}
+
 export interface Fold {
   rollups: RollupDelta[];
   uniqueValues: UniqueValue[];
   customers: CustomerDelta[];
+  customerValues: CustomerValue[];
 }
 
 /** The rollup key of an event's customer: its id once known, else the external id it was sent with. */
@@ -71,6 +79,7 @@ export function foldEvents(events: MeasuredEvent[], meters: MeterDefinition[]): 
   const rollups = new Map<string, RollupDelta>();
   const uniqueValues = new Map<string, UniqueValue>();
   const customers = new Map<string, CustomerDelta>();
+  const customerValues = new Map<string, CustomerValue>();
   for (const meter of meters) {
     for (const event of events) {
       if (!matches(event, meter.filter)) continue;
@@ -90,11 +99,12 @@ export function foldEvents(events: MeasuredEvent[], meters: MeterDefinition[]): 
         const tally = customers.get(customerKey) ?? { meter_id: meter.id, customer_id: event.customer_id, ...emptyTally() };
         add(tally, measured.value);
         customers.set(customerKey, tally);
+        if (measured.unique !== null) customerValues.set(`${customerKey}\u0000${measured.unique}`, { meter_id: meter.id, customer_id: event.customer_id, value: measured.unique });
       }
     }
   }
   const inKeyOrder = <Row>(map: Map<string, Row>) => [...map.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
-  return { rollups: inKeyOrder(rollups), uniqueValues: inKeyOrder(uniqueValues), customers: inKeyOrder(customers) };
+  return { rollups: inKeyOrder(rollups), uniqueValues: inKeyOrder(uniqueValues), customers: inKeyOrder(customers), customerValues: inKeyOrder(customerValues) };
 }
 
 /** A meter's quantity from its tallies, as its aggregation reads them (a unique meter's comes from its distinct values). */

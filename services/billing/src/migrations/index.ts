@@ -19,6 +19,7 @@ import { subscriptionLeases } from "./0017_subscription_leases.js";
 import { subscriptionChargeOrders } from "./0018_subscription_charge_orders.js";
 import { usageMeters } from "./0019_usage_meters.js";
 import { metricsRollups } from "./0020_metrics_rollups.js";
+import { usagePeriods } from "./0021_usage_periods.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -43,4 +44,5 @@ export const billingMigrations: Migrations = {
   "0018_subscription_charge_orders": subscriptionChargeOrders,
   "0019_usage_meters": usageMeters,
   "0020_metrics_rollups": metricsRollups,
+  "0021_usage_periods": usagePeriods,
 };

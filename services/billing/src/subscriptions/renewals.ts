@@ -13,7 +13,7 @@ import { firstRetryAt, retryAt } from "./dunning.js";
 import { billableProrations, discountOn } from "./proration.js";
 import { announceSubscription, draftFor, revoke } from "./service.js";
 import { periodUsage, startNextPeriod } from "./usage.js";
-import { claimDueSubscriptions, dueButHeld, settleClaim, updateSubscription, type ClaimedSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
+import { claimDueSubscriptions, dueButHeld, keepRenewalUsage, settleClaim, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "./subscriptions.sql.js";
 
 /**
  * How long a replica holds a subscription it renews: one processor call and one transaction. One
@@ -54,6 +54,8 @@ export class SubscriptionRenewals extends PollingWorker {
   constructor(
     private readonly billing: Pick<BillingParts, "db" | "config" | "processor" | "logger">,
     private readonly units: Units,
+    /** How long a claim holds a subscription; shorter where a retry must come soon (a staged crash). */
+    private readonly leaseMs = LEASE_MS,
   ) {
     super({ intervalMs: 10_000, logger: billing.logger, failure: "renewing subscriptions failed" });
   }
@@ -85,21 +87,21 @@ export class SubscriptionRenewals extends PollingWorker {
 
   /** Claims due subscriptions and advances each, one after another; how many there were. */
   private async advanceDue(where?: Statement): Promise<number> {
-    const due = await claimDueSubscriptions(this.billing.db, { limit: BATCH, leaseMs: LEASE_MS, where });
+    const due = await claimDueSubscriptions(this.billing.db, { limit: BATCH, leaseMs: this.leaseMs, where });
     for (const subscription of due) await this.advance(subscription);
     return due.length;
   }
 
   /**
-   * What the subscription's due moment does, once: charge the order a plan change opened, end a
-   * canceled subscription, renew it, or retry a past-due charge.
+   * What the subscription's due moment does, once: charge the order a plan change (or the end of
+   * the subscription) opened, end a canceled subscription, renew it, or retry a past-due charge.
    */
   private async advance(subscription: ClaimedSubscription): Promise<void> {
     if (subscription.charge_order_id) return this.chargeChange(subscription, subscription.charge_order_id);
     if (subscription.status === "past_due") return this.retryPastDue(subscription);
     if (subscription.cancel_at_period_end) {
       await this.settle(subscription, async (unit, current) => {
-        await revoke(unit, this.billing.config, current, current.current_period_end);
+        await revoke(unit, this.billing.config, current, current.current_period_end, { billUsage: true });
       });
       return;
     }
@@ -127,14 +129,23 @@ export class SubscriptionRenewals extends PollingWorker {
     const end = addInterval(start, subscription.recurring_interval, subscription.recurring_interval_count);
     const discount = discountOn(subscription, discountRow ?? null, start);
     const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
-    // The usage of the period that ended is billed with it, as read before the charge.
-    const usage = await periodUsage(db, subscription);
+    // The usage of the period that ended is billed with it, as read before the first try to charge.
+    const usage = subscription.renewal_usage ?? (await this.keepUsage(subscription));
+    if (!usage) return;
     const draft: OrderDraft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount, tax_amount: 0 }, [...billed, ...usage.lines]);
     const total = totalOf({ subtotal_amount: draft.lines.reduce((sum, line) => sum + line.amount, 0), discount_amount: draft.discount_amount, tax_amount: draft.tax_amount });
     const outcome = await chargeKeptCard(this.billing.processor, subscription, { amount: total, currency: subscription.currency, idempotencyKey: renewalKey(subscription, start) });
     await this.settle(subscription, async (unit, current) => {
       const order = await openOrder(unit, draft);
-      const cycled = await updateSubscription(unit.db, current.id, { current_period_start: start, current_period_end: end, next_action_at: end, status: "active", pending_prorations: leftover, discount_applied_at: discount.appliedAt });
+      const cycled = await updateSubscription(unit.db, current.id, {
+        current_period_start: start,
+        current_period_end: end,
+        next_action_at: end,
+        status: "active",
+        pending_prorations: leftover,
+        discount_applied_at: discount.appliedAt,
+        renewal_usage: null,
+      });
       await startNextPeriod(unit.db, usage);
       if (outcome) unit.change(recordPayment(unit.db, { organization_id: order.organization_id, checkout_id: null, order_id: order.id, processor: config.PAYMENT_PROCESSOR, amount: total, currency: order.currency }, outcome));
       if (!outcome || outcome.status === "succeeded") {
@@ -149,8 +160,19 @@ export class SubscriptionRenewals extends PollingWorker {
   }
 
   /**
-   * The order a plan change opened, charged to the kept card under the order's own key: paid, the
-   * subscription goes on to its period's end; declined, it falls past due and dunning retries the order.
+   * The usage of the period that ended, read once and kept on the subscription under the claim:
+   * a retry after a crash between the charge and the settling bills the same lines for the same
+   * amount under the same key. Null when the claim no longer holds the subscription.
+   */
+  private async keepUsage(subscription: ClaimedSubscription): Promise<PeriodUsage | null> {
+    const usage = await periodUsage(this.billing.db, subscription);
+    return (await keepRenewalUsage(this.billing.db, subscription, usage)) ? usage : null;
+  }
+
+  /**
+   * The order a plan change (or the end of the subscription) opened, charged to the kept card under
+   * the order's own key: paid, a running subscription goes on to its period's end; declined, it falls
+   * past due and dunning retries the order, while an ended one leaves its last order unpaid.
    */
   private async chargeChange(subscription: ClaimedSubscription, orderId: string): Promise<void> {
     const { db, config } = this.billing;
@@ -163,7 +185,11 @@ export class SubscriptionRenewals extends PollingWorker {
       if (outcome) unit.change(recordPayment(unit.db, { organization_id: order.organization_id, checkout_id: null, order_id: order.id, processor: config.PAYMENT_PROCESSOR, amount: total, currency: order.currency }, outcome));
       if (order.status !== "pending" || !outcome || outcome.status === "succeeded") {
         if (order.status === "pending") await markOrderPaid(unit, order);
-        await updateSubscription(unit.db, current.id, { charge_order_id: null, next_action_at: current.current_period_end });
+        await updateSubscription(unit.db, current.id, { charge_order_id: null, next_action_at: current.ended_at ? null : current.current_period_end });
+        return;
+      }
+      if (current.ended_at) {
+        await updateSubscription(unit.db, current.id, { charge_order_id: null, next_action_at: null });
         return;
       }
       const pastDue = await updateSubscription(unit.db, current.id, { charge_order_id: null, status: "past_due", past_due_since: changedAt, dunning_attempts: 0, next_action_at: firstRetryAt(changedAt) });
@@ -193,7 +219,8 @@ export class SubscriptionRenewals extends PollingWorker {
         return;
       }
       if (order) await voidOrder(unit, order);
-      await revoke(unit, config, await updateSubscription(unit.db, current.id, { dunning_attempts: attempt }), subscription.next_action_at);
+      // Its last period went unpaid: nothing more is billed for it.
+      await revoke(unit, config, await updateSubscription(unit.db, current.id, { dunning_attempts: attempt }), subscription.next_action_at, { billUsage: false });
     });
   }
 }

@@ -3,13 +3,13 @@ import { invalidField, randomId, HttpError, type Knex, type UnitOfWork, type Uni
 import type { BillingConfig } from "../config.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
-import { grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
+import { creditNewPurchase, grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
 import { customersWithIds, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { announceBilling } from "../events.js";
 import { productLine, type OrderLine } from "../orders/lines.js";
 import { findOrder, type OrderRow } from "../orders/orders.sql.js";
-import { placePaidOrder, voidOrder, type OrderDraft } from "../orders/service.js";
+import { openOrder, placePaidOrder, voidOrder, type OrderDraft } from "../orders/service.js";
 import type { PriceRow } from "../products/prices.js";
 import { pricesWithIds, productsWithParts, type ProductRow } from "../products/products.sql.js";
 import { addInterval } from "../http/dates.js";
@@ -17,7 +17,7 @@ import { standingsOf } from "../customer-meters/customer-meters.sql.js";
 import { metersWithIds } from "../meters/meters.sql.js";
 import { subscriptionJsonOf, type MeteredPart } from "./output.js";
 import { insertSubscription, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
-import { meteredPricesOfSubscriptions } from "./usage.js";
+import { meteredPricesOfSubscriptions, periodUsage, startNextPeriod } from "./usage.js";
 
 /** What the subscription rules read of the service's settings. */
 export type SubscriptionConfig = Pick<BillingConfig, "PUBLIC_URL" | "CUSTOMER_STATE_DEBOUNCE_MS" | "PAYMENT_PROCESSOR">;
@@ -80,13 +80,13 @@ export type Amounts = { amount: number; discount_amount: number; tax_amount: num
 /**
  * A subscription bought through a checkout, with its first order (paid, or nothing to pay during a
  * trial), added to `unit`: the order's events, then subscription.created and subscription.active,
- * as Polar sends them, then the grants of its benefits. The caller counted the customer's order
- * (`invoiceNumber`) and schedules their new state.
+ * as Polar sends them, with its meters, then the grants of its benefits. The caller counted the
+ * customer's order (`invoiceNumber`) and schedules their new state.
  */
-export function startSubscription(
+export async function startSubscription(
   unit: UnitOfWork,
   purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; amounts: Amounts; paymentMethodId: string | null; now: Date; invoiceNumber: string; discount: DiscountWithProducts | null; publicUrl: string },
-): { subscription: SubscriptionRow; order: OrderRow } {
+): Promise<{ subscription: SubscriptionRow; order: OrderRow }> {
   const { checkout, offer, customer, now, discount } = purchase;
   const { product, price } = offer;
   const interval = product.recurring_interval ?? "month";
@@ -125,6 +125,7 @@ export function startSubscription(
     leased_until: null,
     charge_order_id: null,
     pending_prorations: [],
+    renewal_usage: null,
     custom_field_data: checkout.custom_field_data,
     metadata: checkout.metadata,
     created_at: new Date(),
@@ -138,11 +139,14 @@ export function startSubscription(
     purchase.invoiceNumber,
     { customer, product, discount, subscription },
   );
-  // Its customer meters are written with the unit, so its meters show from the next read on.
-  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product, price, discount, metered: [] }, purchase.publicUrl));
-  // The customer's meters for the product's metered prices start now, so the subscription shows them before any usage.
+  // The customer's meters for the product's metered prices (and its meter credits) start now, written
+  // before the announcement so that subscription.created shows them as every later read does.
   const billedMeterIds = product.prices.flatMap((candidate) => (candidate.amount_type === "metered_unit" && !candidate.is_archived && candidate.price_currency === subscription.currency && candidate.meter_id ? [candidate.meter_id] : []));
-  grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id }, billedMeterIds });
+  const credits = creditNewPurchase(unit.db, customer, product.benefits, billedMeterIds);
+  for (const credit of credits) await credit;
+  const metered = billedMeterIds.length > 0 ? (await meteredPartsOf(unit.db, [subscription]))(subscription) : [];
+  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product, price, discount, metered }, purchase.publicUrl));
+  grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
   return { subscription, order };
 }
 
@@ -187,19 +191,28 @@ export async function uncancel(unit: UnitOfWork, config: SubscriptionConfig, sub
   return renewed;
 }
 
-/** Ends the subscription now (or at `endedAt`): canceled, ended, nothing scheduled any more. */
-export async function revoke(
-  unit: UnitOfWork,
-  config: SubscriptionConfig,
-  subscription: SubscriptionRow,
-  endedAt: Date,
-  reason: SubscriptionRow["customer_cancellation_reason"] = subscription.customer_cancellation_reason,
-  comment = subscription.customer_cancellation_comment,
-): Promise<SubscriptionRow> {
+/** How a subscription ends: why (kept as it was unless given), and whether the usage of its last period is billed. */
+export interface Ending {
+  reason?: SubscriptionRow["customer_cancellation_reason"];
+  comment?: string | null;
+  billUsage: boolean;
+}
+
+/**
+ * Ends the subscription now (or at `endedAt`): canceled, ended, its benefits revoked. When its usage
+ * is billed (it was revoked, or reached the end it was canceled for; not when dunning gave up on it),
+ * the metered usage of the period that ends is a last order, as Polar bills it (billing_reason
+ * subscription_cycle), charged by the renewal worker outside this transaction; the meters start no
+ * new period.
+ */
+export async function revoke(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, endedAt: Date, ending: Ending): Promise<SubscriptionRow> {
   const alreadyCanceled = subscription.canceled_at !== null;
   // A plan change's order not charged yet never will be.
   const uncharged = subscription.charge_order_id ? await findOrder(unit.db, subscription.charge_order_id) : undefined;
   if (uncharged?.status === "pending") await voidOrder(unit, uncharged);
+  // Read before the benefits are revoked: the last period's credits still count against its usage.
+  const usage = ending.billUsage ? await periodUsage(unit.db, subscription, "last") : null;
+  if (usage) await startNextPeriod(unit.db, usage);
   const ended = await updateSubscription(unit.db, subscription.id, {
     status: "canceled",
     charge_order_id: null,
@@ -207,12 +220,22 @@ export async function revoke(
     ends_at: endedAt,
     ended_at: endedAt,
     next_action_at: null,
-    customer_cancellation_reason: reason,
-    customer_cancellation_comment: comment,
+    renewal_usage: null,
+    customer_cancellation_reason: ending.reason === undefined ? subscription.customer_cancellation_reason : ending.reason,
+    customer_cancellation_comment: ending.comment === undefined ? subscription.customer_cancellation_comment : ending.comment,
   });
   await revokeBenefits(unit, config, { subscription_id: subscription.id }, endedAt);
   await announceSubscription(unit, config, ended, ...(alreadyCanceled ? (["subscription.updated", "subscription.revoked"] as const) : (["subscription.updated", "subscription.canceled", "subscription.revoked"] as const)));
-  return ended;
+  if (!usage?.used) return ended;
+  const lastOrder = await openOrder(unit, await usageOrderDraft(unit.db, subscription, usage.lines));
+  return updateSubscription(unit.db, subscription.id, { charge_order_id: lastOrder.id, next_action_at: endedAt });
+}
+
+/** An order of the subscription for metered usage alone (its last period's). */
+async function usageOrderDraft(db: Knex, subscription: SubscriptionRow, lines: OrderLine[]): Promise<OrderDraft> {
+  const [[product], [price]] = await Promise.all([productsWithParts(db, [subscription.product_id]), pricesWithIds(db, [subscription.product_price_id])]);
+  if (!product || !price) throw new Error(`subscription ${subscription.id} has lost its product or price`);
+  return { ...draftFor(subscription, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines };
 }
 
 /** Polar's answers for changing a subscription that is not running, or is ending. */

@@ -4,6 +4,17 @@ import { whereMetadata, type Metadata } from "../http/metadata.js";
 import type { Interval } from "../http/dates.js";
 import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
 import type { OrderLine } from "../orders/lines.js";
+import type { MeterPeriodEnd } from "../customer-meters/customer-meters.sql.js";
+
+/** What a period that ended leaves to bill and to carry into the next one. */
+export interface PeriodUsage {
+  /** One order line per metered price: unit_amount × (consumed − credited), capped. */
+  lines: OrderLine[];
+  /** How each customer meter the period used ends. */
+  periods: MeterPeriodEnd[];
+  /** Whether the customer used a meter that a metered price bills. */
+  used: boolean;
+}
 
 export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
 
@@ -44,6 +55,8 @@ export interface SubscriptionRow {
   /** An order a plan change opened, to be charged to the kept card at next_action_at before anything else. */
   charge_order_id: string | null;
   pending_prorations: OrderLine[];
+  /** The usage a renewal in flight bills, kept under its claim until it settles (a retry bills the same). */
+  renewal_usage: PeriodUsage | null;
   custom_field_data: CustomFieldData;
   metadata: Metadata;
   created_at: Date;
@@ -56,9 +69,12 @@ export const subscriptions = (db: Knex) => db<SubscriptionRow>("subscriptions");
 
 export const findSubscription = (db: Knex, id: string) => subscriptions(db).where({ id }).first();
 
-/** pg would send a JS array as a Postgres array: the jsonb list goes as JSON text. */
-const stored = <Changes extends { pending_prorations?: OrderLine[] }>(changes: Changes) =>
-  changes.pending_prorations === undefined ? changes : { ...changes, pending_prorations: JSON.stringify(changes.pending_prorations) };
+/** pg would send a JS array as a Postgres array: the jsonb values go as JSON text. */
+const stored = <Changes extends { pending_prorations?: OrderLine[]; renewal_usage?: PeriodUsage | null }>(changes: Changes) => ({
+  ...changes,
+  ...(changes.pending_prorations === undefined ? {} : { pending_prorations: JSON.stringify(changes.pending_prorations) }),
+  ...(changes.renewal_usage ? { renewal_usage: JSON.stringify(changes.renewal_usage) } : {}),
+});
 
 /** The insert of a new subscription, made in full beforehand: a change to write with others (UnitOfWork.change). */
 export const insertSubscription = (db: Knex, subscription: SubscriptionRow): Knex.QueryBuilder => db("subscriptions").insert(stored(subscription));
@@ -109,6 +125,10 @@ export async function settleClaim(trx: Knex, claimed: ClaimedSubscription): Prom
   const [row] = await whileHeld(renewalLease, trx("subscriptions").where({ next_action_at: claimed.next_action_at }).update({ leased_until: null }), { key: claimed.id, mark: claimed.leased_until }).returning<SubscriptionRow[]>("*");
   return row;
 }
+
+/** Keeps the usage a renewal is about to bill on the subscription while its claim holds it: whether it did. */
+export const keepRenewalUsage = async (db: Knex, claimed: ClaimedSubscription, usage: PeriodUsage): Promise<boolean> =>
+  (await whileHeld(renewalLease, db("subscriptions").update({ renewal_usage: JSON.stringify(usage) }), { key: claimed.id, mark: claimed.leased_until })) > 0;
 
 /** Lets go of a claimed subscription left as it was. */
 export const releaseClaim = (db: Knex, claimed: ClaimedSubscription) =>

@@ -73,7 +73,7 @@ function changeAskedFor({ billing }: SubscriptionDesk, body: SubscriptionUpdate)
   const comment = body.customer_cancellation_comment ?? null;
   return async (unit, subscription, now) => {
     stillRunning(subscription);
-    if (body.revoke) return revoke(unit, config, subscription, now, reason ?? subscription.customer_cancellation_reason, comment ?? subscription.customer_cancellation_comment);
+    if (body.revoke) return revoke(unit, config, subscription, now, { reason: reason ?? subscription.customer_cancellation_reason, comment: comment ?? subscription.customer_cancellation_comment, billUsage: true });
     if (body.cancel_at_period_end === true && !subscription.cancel_at_period_end) return cancelAtPeriodEnd(unit, config, subscription, now, reason, comment);
     if (body.cancel_at_period_end === false && subscription.cancel_at_period_end) return uncancel(unit, config, subscription);
     if (body.cancel_at_period_end === undefined) throw invalidField(["cancel_at_period_end"], "Say what to change: cancel_at_period_end or revoke", null);
@@ -97,11 +97,12 @@ export async function updateSubscriptionAsAsked(desk: SubscriptionDesk, identity
   return shownSubscription(desk.billing.db, subscription, desk.billing.config.PUBLIC_URL);
 }
 
-/** Revokes a subscription now. */
+/** Revokes a subscription now; the usage of its last period is charged before the answer. */
 export async function revokeNow(desk: SubscriptionDesk, identity: IdentityClaims, id: string) {
   const subscription = await changed(desk, identity, id, (unit, subscription, now) => {
     stillRunning(subscription);
-    return revoke(unit, desk.billing.config, subscription, now);
+    return revoke(unit, desk.billing.config, subscription, now, { billUsage: true });
   });
+  if (subscription.charge_order_id) await desk.renewals.renewNow(subscription.id);
   return shownSubscription(desk.billing.db, subscription, desk.billing.config.PUBLIC_URL);
 }
