@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useFieldArray, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
 import { sellerProfileForm, SOCIAL_PLATFORMS, type SellerProfileForm } from "../../forms/seller-settings";
@@ -43,7 +43,9 @@ export function ProfileForm({ organization }: { organization: Organization }) {
     resolver: zodResolver(sellerProfileForm),
     values: { name: organization.name, email: organization.email ?? "", website: organization.website ?? "", avatarUrl: organization.avatar_url ?? "", socials: organization.socials },
   });
-  const socials = useFieldArray({ control: form.control, name: "socials" });
+  // Rows kept in the form's own value rather than with useFieldArray, which would grow the bundle every page loads.
+  const socials = form.watch("socials");
+  const setSocials = (next: SellerProfileForm["socials"]) => form.setValue("socials", next, { shouldDirty: true });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     const result = await change({ name: values.name, email: values.email || null, website: values.website || null, avatar_url: values.avatarUrl || null, socials: values.socials });
@@ -68,8 +70,8 @@ export function ProfileForm({ organization }: { organization: Organization }) {
           </Field>
           <fieldset className="plain">
             <legend>{formatMessage(messages.socials)}</legend>
-            {socials.fields.map((social, index) => (
-              <div key={social.id} className="field-row">
+            {socials.map((_, index) => (
+              <div key={index} className="field-row">
                 <Field label={formatMessage(messages.platform)}>
                   {(ids) => (
                     <select {...ids} {...form.register(`socials.${index}.platform`)}>
@@ -85,14 +87,14 @@ export function ProfileForm({ organization }: { organization: Organization }) {
                   {(ids) => <input {...ids} {...form.register(`socials.${index}.url`)} type="url" />}
                 </Field>
                 {seller.mayChange && (
-                  <Button variant="ghost" onClick={() => socials.remove(index)}>
+                  <Button variant="ghost" onClick={() => setSocials(socials.filter((__, other) => other !== index))}>
                     {formatMessage(messages.removeSocial)}
                   </Button>
                 )}
               </div>
             ))}
             {seller.mayChange && (
-              <Button variant="secondary" onClick={() => socials.append({ platform: "x", url: "" })}>
+              <Button variant="secondary" onClick={() => setSocials([...socials, { platform: "x", url: "" }])}>
                 {formatMessage(messages.addSocial)}
               </Button>
             )}
