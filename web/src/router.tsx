@@ -55,6 +55,12 @@ const sellerSpace = createRoute({ getParentRoute: () => rootRoute, path: "/$slug
 const sellerRoutes = [
   createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products-screen"), "ProductsScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/new-product-screen"), "NewProductScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/subscriptions", component: lazyRouteComponent(() => import("./seller/subscriptions/subscriptions-screen"), "SubscriptionsScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/subscriptions/$id", component: lazyRouteComponent(() => import("./seller/subscriptions/subscription-screen"), "SubscriptionScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/license-keys", component: lazyRouteComponent(() => import("./seller/license-keys/license-keys-screen"), "LicenseKeysScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/license-keys/$id", component: lazyRouteComponent(() => import("./seller/license-keys/license-key-screen"), "LicenseKeyScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/access-tokens", component: lazyRouteComponent(() => import("./seller/access-tokens/access-tokens-screen"), "AccessTokensScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/settings", component: lazyRouteComponent(() => import("./seller/settings/settings-screen"), "SettingsScreen") }),
 ];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({

@@ -143,6 +143,10 @@ describe("subscriptions", () => {
     const canceled = await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "Maybe next year" } });
     expect(canceled).toMatchObject({ status: "active", cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "Maybe next year" });
     expect(canceled.endsAt?.getTime()).toBe(subscription.currentPeriodEnd.getTime());
+    // The seller finds the ones that are ending among the others.
+    const ending = async (cancelAtPeriodEnd: boolean) => (await seller.polar.subscriptions.list({ cancelAtPeriodEnd })).result.items.map((item) => item.id);
+    expect(await ending(true)).toEqual([subscription.id]);
+    expect(await ending(false)).not.toContain(subscription.id);
     const kept = await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: false } });
     expect(kept).toMatchObject({ cancelAtPeriodEnd: false, endsAt: null, canceledAt: null });
     await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: true } });

@@ -43,19 +43,19 @@ const messages = defineMessages({
 });
 
 const atLeast = (count: number) => ({ error: () => t(messages.atLeast, { count }) });
-const atMost = (count: number) => ({ error: () => t(messages.atMost, { count }) });
-const says = (message: MessageDescriptor) => ({ error: () => t(message) });
+export const atMost = (count: number) => ({ error: () => t(messages.atMost, { count }) });
+export const says = (message: MessageDescriptor) => ({ error: () => t(message) });
 
-const email = z.email(says(messages.email));
+export const email = z.email(says(messages.email));
 const password = z.string().check(z.minLength(PASSWORD_MIN, atLeast(PASSWORD_MIN)), z.maxLength(PASSWORD_MAX, atMost(PASSWORD_MAX)));
-const trimmed = (...checks: z.core.$ZodCheck<string>[]) => z.string().check(z.trim(), ...checks);
-const required = (message: MessageDescriptor) => trimmed(z.minLength(1, says(message)));
+export const trimmed = (...checks: z.core.$ZodCheck<string>[]) => z.string().check(z.trim(), ...checks);
+export const required = (message: MessageDescriptor) => trimmed(z.minLength(1, says(message)));
 
 /** better-auth's username rule: 3–30 letters, digits, underscores and dots. */
 export const username = trimmed(z.minLength(3, atLeast(3)), z.maxLength(30, atMost(30)), z.regex(/^[a-zA-Z0-9_.]+$/, says(messages.usernameCharacters)));
 
 const optionalUsername = z.union([z.literal(""), username]);
-const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/, ...says(messages.webAddress) })]);
+export const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/, ...says(messages.webAddress) })]);
 
 /** A new password typed twice must be typed the same. */
 const typedTwice = { check: (form: { password: string; confirm: string }) => form.password === form.confirm, error: { ...says(messages.passwordsDiffer), path: ["confirm"] } };

@@ -1,16 +1,13 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
-import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import type { ApiFailure } from "../api/auth-client";
 import { longDate } from "../i18n/format";
-import { Button, Card, EmptyState } from "../ui/components";
+import { Card, EmptyState } from "../ui/components";
+import { CopyButton } from "../ui/copy-button";
 import { LIST_LIMIT, portalQuery, type BenefitGrant, type Downloadable, type LicenseKey, type Listing, type PortalAccess } from "./api";
 import { Unread } from "./failures";
 
 const messages = defineMessages({
-  copy: { id: "portal.benefits.copy", defaultMessage: "Copy" },
-  copied: { id: "portal.benefits.copied", defaultMessage: "Copied." },
-  copyFailed: { id: "portal.benefits.copyFailed", defaultMessage: "Could not copy: select the key and copy it yourself." },
   keyNotGranted: defineMessage<{ status: string }>({
     id: "portal.benefits.keyNotGranted",
     defaultMessage: "This license key is {status, select, revoked {revoked} disabled {disabled} other {{status}}}, so it no longer works.",
@@ -39,30 +36,6 @@ const messages = defineMessages({
 
 /** Benefits granted on an account the customer connects; the portal offers no such connection yet. */
 const ACCOUNT_SERVICES: Record<string, string> = { discord: "Discord", github_repository: "GitHub" };
-
-/** Copies `text`, and says so where a screen reader hears it. */
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const { formatMessage } = useIntl();
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(text);
-      setState("copied");
-    } catch {
-      setState("failed");
-    }
-  };
-  return (
-    <>
-      <Button variant="secondary" aria-label={label} onClick={() => void copy()}>
-        {formatMessage(messages.copy)}
-      </Button>
-      <span role="status" className="hint">
-        {state === "copied" ? formatMessage(messages.copied) : state === "failed" ? formatMessage(messages.copyFailed) : ""}
-      </span>
-    </>
-  );
-}
 
 function LicenseKeyView({ licenseKey }: { licenseKey: LicenseKey }) {
   const { formatMessage } = useIntl();

@@ -9,6 +9,10 @@ import { RequireSession } from "../shell";
 const messages = defineMessages({
   navigation: { id: "seller.space.navigation", defaultMessage: "Selling" },
   products: { id: "seller.space.products", defaultMessage: "Products" },
+  subscriptions: { id: "seller.space.subscriptions", defaultMessage: "Subscriptions" },
+  licenseKeys: { id: "seller.space.licenseKeys", defaultMessage: "License keys" },
+  accessTokens: { id: "seller.space.accessTokens", defaultMessage: "Access tokens" },
+  settings: { id: "seller.space.settings", defaultMessage: "Settings" },
   organization: { id: "seller.space.organization", defaultMessage: "Members and settings" },
 });
 
@@ -52,6 +56,18 @@ function SellerLayout({ organization, userId }: { organization: FullOrganization
         <nav className="seller-nav" aria-label={formatMessage(messages.navigation)}>
           <Link to="/$slug/products" params={{ slug }}>
             {formatMessage(messages.products)}
+          </Link>
+          <Link to="/$slug/subscriptions" params={{ slug }}>
+            {formatMessage(messages.subscriptions)}
+          </Link>
+          <Link to="/$slug/license-keys" params={{ slug }}>
+            {formatMessage(messages.licenseKeys)}
+          </Link>
+          <Link to="/$slug/access-tokens" params={{ slug }}>
+            {formatMessage(messages.accessTokens)}
+          </Link>
+          <Link to="/$slug/settings" params={{ slug }}>
+            {formatMessage(messages.settings)}
           </Link>
           <Link to="/organizations/$slug" params={{ slug }}>
             {formatMessage(messages.organization)}

@@ -88,6 +88,7 @@ export const SubscriptionListQuery = z.object({
   customer_id: repeated(z.string()),
   discount_id: repeated(z.string()),
   active: queryFlag().optional(),
+  cancel_at_period_end: queryFlag().optional(),
   sorting: sorting(Object.keys(SUBSCRIPTION_SORTABLE) as (keyof typeof SUBSCRIPTION_SORTABLE)[], "-started_at"),
 });
 

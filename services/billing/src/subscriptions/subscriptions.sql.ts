@@ -149,7 +149,7 @@ const LIVE = ["trialing", "active", "past_due"] as const;
 /** What a seller's list of subscriptions is narrowed to: the sellers the caller may read, and the filters asked for. */
 export interface SubscriptionFilter {
   organizationIds: string[];
-  filters: Partial<Record<"organization_id" | "product_id" | "customer_id" | "discount_id", string[]>> & { active?: boolean };
+  filters: Partial<Record<"organization_id" | "product_id" | "customer_id" | "discount_id", string[]>> & { active?: boolean; cancel_at_period_end?: boolean };
   metadata: Map<string, string[]>;
 }
 
@@ -162,6 +162,7 @@ export function pageOfSubscriptions(db: Knex, { organizationIds, filters, metada
   whereAnyOf(found, filters, ["organization_id", "product_id", "customer_id", "discount_id"]);
   if (filters.active === true) void found.whereIn("status", LIVE);
   if (filters.active === false) void found.whereNotIn("status", LIVE);
+  if (filters.cancel_at_period_end !== undefined) void found.where("cancel_at_period_end", filters.cancel_at_period_end);
   whereMetadata(found, "metadata", metadata);
   return pageOf<SubscriptionRow, keyof typeof SUBSCRIPTION_SORTABLE>(found, { ...page, columns: SUBSCRIPTION_SORTABLE, table: "subscriptions" });
 }

@@ -1,0 +1,15 @@
+import { defineMessages } from "react-intl";
+import * as z from "zod/mini";
+import { required } from "./schemas";
+
+const messages = defineMessages({
+  product: { id: "forms.planChange.product", defaultMessage: "Choose the product to move to" },
+});
+
+/** A subscription moved to another product: which, and how the rest of the period is billed (Polar's proration behaviours that billing takes). */
+export const planChangeForm = z.object({ productId: required(messages.product), prorationBehavior: z.enum(["invoice", "prorate"]) });
+export type PlanChangeForm = z.infer<typeof planChangeForm>;
+
+/** A discount applied to a subscription's next renewals; empty for none. */
+export const subscriptionDiscountForm = z.object({ discountId: z.string() });
+export type SubscriptionDiscountForm = z.infer<typeof subscriptionDiscountForm>;

@@ -1,0 +1,114 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { placeRefusals } from "../../forms/refusals";
+import { sellerProfileForm, SOCIAL_PLATFORMS, type SellerProfileForm } from "../../forms/seller-settings";
+import { Alert, Button, Card, Field } from "../../ui/components";
+import { useSeller } from "../space";
+import type { Organization } from "./settings-api";
+import { useOrganizationChange } from "./use-organization-change";
+
+const messages = defineMessages({
+  title: { id: "seller.settings.profile.title", defaultMessage: "Profile" },
+  description: { id: "seller.settings.profile.description", defaultMessage: "Buyers see these on checkouts, receipts and the customer portal." },
+  name: { id: "seller.settings.profile.name", defaultMessage: "Seller name" },
+  email: { id: "seller.settings.profile.email", defaultMessage: "Support e-mail" },
+  website: { id: "seller.settings.profile.website", defaultMessage: "Website" },
+  avatar: { id: "seller.settings.profile.avatar", defaultMessage: "Avatar address" },
+  avatarHint: { id: "seller.settings.profile.avatarHint", defaultMessage: "The address of a square image, starting with https://" },
+  socials: { id: "seller.settings.profile.socials", defaultMessage: "Social profiles" },
+  platform: { id: "seller.settings.profile.platform", defaultMessage: "Network" },
+  platformName: defineMessage<{ platform: string }>({
+    id: "seller.settings.profile.platformName",
+    defaultMessage:
+      "{platform, select, x {X} github {GitHub} facebook {Facebook} instagram {Instagram} youtube {YouTube} tiktok {TikTok} linkedin {LinkedIn} threads {Threads} discord {Discord} other {Other}}",
+  }),
+  profileUrl: { id: "seller.settings.profile.profileUrl", defaultMessage: "Profile address" },
+  addSocial: { id: "seller.settings.profile.addSocial", defaultMessage: "Add a profile" },
+  removeSocial: { id: "seller.settings.profile.removeSocial", defaultMessage: "Remove" },
+  save: { id: "seller.settings.profile.save", defaultMessage: "Save profile" },
+  saved: { id: "seller.settings.profile.saved", defaultMessage: "Profile saved." },
+});
+
+const FIELD_OF: Record<string, keyof SellerProfileForm> = { name: "name", email: "email", website: "website", avatar_url: "avatarUrl", socials: "socials" };
+
+/** The seller's name, support e-mail, website, avatar and social profiles. */
+export function ProfileForm({ organization }: { organization: Organization }) {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
+  const change = useOrganizationChange(organization.id);
+  const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const form = useForm<SellerProfileForm>({
+    resolver: zodResolver(sellerProfileForm),
+    values: { name: organization.name, email: organization.email ?? "", website: organization.website ?? "", avatarUrl: organization.avatar_url ?? "", socials: organization.socials },
+  });
+  // Rows kept in the form's own value rather than with useFieldArray, which would grow the bundle every page loads.
+  const socials = form.watch("socials");
+  const setSocials = (next: SellerProfileForm["socials"]) => form.setValue("socials", next, { shouldDirty: true });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    const result = await change({ name: values.name, email: values.email || null, website: values.website || null, avatar_url: values.avatarUrl || null, socials: values.socials });
+    if (result.error) return setOutcome({ tone: "error", text: placeRefusals(result.error, FIELD_OF, form.setError) ?? "" });
+    setOutcome({ tone: "success", text: formatMessage(messages.saved) });
+  });
+  return (
+    <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <fieldset disabled={!seller.mayChange} className="plain">
+          <Field label={formatMessage(messages.name)} error={errors.name?.message}>
+            {(ids) => <input {...ids} {...form.register("name")} autoComplete="organization" />}
+          </Field>
+          <Field label={formatMessage(messages.email)} error={errors.email?.message}>
+            {(ids) => <input {...ids} {...form.register("email")} type="email" autoComplete="email" />}
+          </Field>
+          <Field label={formatMessage(messages.website)} error={errors.website?.message}>
+            {(ids) => <input {...ids} {...form.register("website")} type="url" autoComplete="url" />}
+          </Field>
+          <Field label={formatMessage(messages.avatar)} hint={formatMessage(messages.avatarHint)} error={errors.avatarUrl?.message}>
+            {(ids) => <input {...ids} {...form.register("avatarUrl")} type="url" />}
+          </Field>
+          <fieldset className="plain">
+            <legend>{formatMessage(messages.socials)}</legend>
+            {socials.map((_, index) => (
+              <div key={index} className="field-row">
+                <Field label={formatMessage(messages.platform)}>
+                  {(ids) => (
+                    <select {...ids} {...form.register(`socials.${index}.platform`)}>
+                      {SOCIAL_PLATFORMS.map((platform) => (
+                        <option key={platform} value={platform}>
+                          {formatMessage(messages.platformName, { platform })}
+                        </option>
+                      ))}
+                    </select>
+                  )}
+                </Field>
+                <Field label={formatMessage(messages.profileUrl)} error={errors.socials?.[index]?.url?.message}>
+                  {(ids) => <input {...ids} {...form.register(`socials.${index}.url`)} type="url" />}
+                </Field>
+                {seller.mayChange && (
+                  <Button variant="ghost" onClick={() => setSocials(socials.filter((__, other) => other !== index))}>
+                    {formatMessage(messages.removeSocial)}
+                  </Button>
+                )}
+              </div>
+            ))}
+            {seller.mayChange && (
+              <Button variant="secondary" onClick={() => setSocials([...socials, { platform: "x", url: "" }])}>
+                {formatMessage(messages.addSocial)}
+              </Button>
+            )}
+          </fieldset>
+          {outcome?.text && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
+          {seller.mayChange && (
+            <div className="actions">
+              <Button type="submit" busy={isSubmitting}>
+                {formatMessage(messages.save)}
+              </Button>
+            </div>
+          )}
+        </fieldset>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,138 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { placeRefusals } from "../../forms/refusals";
+import { planChangeForm, subscriptionDiscountForm, type PlanChangeForm, type SubscriptionDiscountForm } from "../../forms/subscriptions";
+import { Alert, Button, Card, Field } from "../../ui/components";
+import { PriceLabel } from "../price-label";
+import { listProducts } from "../products-api";
+import { getOrganization, organizationQueryKey } from "../settings/settings-api";
+import { useSeller } from "../space";
+import { useRecurringAmount } from "./standing";
+import { listDiscountChoices, updateSubscription, type Subscription } from "./subscriptions-api";
+import { useSubscriptionChange } from "./use-subscription-change";
+
+const messages = defineMessages({
+  title: { id: "seller.planChange.title", defaultMessage: "Change the product" },
+  description: { id: "seller.planChange.description", defaultMessage: "The change takes effect now. Benefits follow the new product." },
+  product: { id: "seller.planChange.product", defaultMessage: "New product" },
+  choose: { id: "seller.planChange.choose", defaultMessage: "Choose a product" },
+  behaviour: { id: "seller.planChange.behaviour", defaultMessage: "Billing the rest of this period" },
+  invoice: { id: "seller.planChange.invoice", defaultMessage: "Charge the difference now" },
+  prorate: { id: "seller.planChange.prorate", defaultMessage: "Add the difference to the next renewal" },
+  invoiceWords: defineMessage<{ date: string }>({
+    id: "seller.planChange.invoiceWords",
+    defaultMessage: "Until {date}, the customer is credited for the current product's unused time and charged for the new one's; the difference is charged to their saved card now. A credit waits for the next renewal.",
+  }),
+  prorateWords: defineMessage<{ date: string }>({
+    id: "seller.planChange.prorateWords",
+    defaultMessage: "Until {date}, the customer is credited for the current product's unused time and charged for the new one's; the difference is added to the renewal on {date}.",
+  }),
+  otherInterval: { id: "seller.planChange.otherInterval", defaultMessage: "A product billed at another interval starts a new period now, charged at once, less the current product's unused time." },
+  submit: { id: "seller.planChange.submit", defaultMessage: "Change the product" },
+  changed: defineMessage<{ product: string; amount: string }>({ id: "seller.planChange.changed", defaultMessage: "Now on {product}, at {amount}." }),
+  discountTitle: { id: "seller.subscriptionDiscount.title", defaultMessage: "Discount" },
+  discountDescription: { id: "seller.subscriptionDiscount.description", defaultMessage: "Applies from the next renewal." },
+  discount: { id: "seller.subscriptionDiscount.discount", defaultMessage: "Discount" },
+  noDiscount: { id: "seller.subscriptionDiscount.none", defaultMessage: "No discount" },
+  applyDiscount: { id: "seller.subscriptionDiscount.apply", defaultMessage: "Apply" },
+  discountApplied: { id: "seller.subscriptionDiscount.applied", defaultMessage: "The discount was saved." },
+});
+
+/** Where the API's refusals of a plan change go on the form. */
+const PLAN_FIELD_OF: Record<string, keyof PlanChangeForm> = { product_id: "productId", proration_behavior: "prorationBehavior" };
+
+/** Moves the subscription to another recurring product, saying in words what the chosen proration will bill, then what the server did. */
+export function PlanChangeForm({ subscription }: { subscription: Subscription }) {
+  const { formatMessage, formatDate } = useIntl();
+  const seller = useSeller();
+  const amount = useRecurringAmount();
+  const change = useSubscriptionChange(subscription.id);
+  const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const organization = useQuery({ queryKey: organizationQueryKey(seller.id), queryFn: () => getOrganization(seller.id) });
+  const products = useQuery({ queryKey: ["products", "recurring", seller.id], queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }) });
+  const offered = (products.data?.data?.items ?? []).filter((product) => product.recurring_interval && product.id !== subscription.product.id);
+  const form = useForm<PlanChangeForm>({ resolver: zodResolver(planChangeForm), values: { productId: "", prorationBehavior: organization.data?.data?.subscription_settings.proration_behavior ?? "invoice" } });
+  const { errors, isSubmitting } = form.formState;
+  const chosen = offered.find((product) => product.id === form.watch("productId"));
+  const periodEnd = formatDate(subscription.current_period_end, { dateStyle: "long" });
+  const submit = form.handleSubmit(async (values) => {
+    const result = await change(() => updateSubscription(subscription.id, { product_id: values.productId, proration_behavior: values.prorationBehavior }));
+    if (result.error) return setOutcome({ tone: "error", text: placeRefusals(result.error, PLAN_FIELD_OF, form.setError) ?? "" });
+    setOutcome({ tone: "success", text: formatMessage(messages.changed, { product: result.data.product.name, amount: amount(result.data) }) });
+  });
+  return (
+    <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <Field label={formatMessage(messages.product)} error={errors.productId?.message} hint={chosen && <PriceLabel product={chosen} />}>
+          {(ids) => (
+            <select {...ids} {...form.register("productId")}>
+              <option value="">{formatMessage(messages.choose)}</option>
+              {offered.map((product) => (
+                <option key={product.id} value={product.id}>
+                  {product.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={formatMessage(messages.behaviour)} error={errors.prorationBehavior?.message} hint={formatMessage(form.watch("prorationBehavior") === "prorate" ? messages.prorateWords : messages.invoiceWords, { date: periodEnd })}>
+          {(ids) => (
+            <select {...ids} {...form.register("prorationBehavior")}>
+              <option value="invoice">{formatMessage(messages.invoice)}</option>
+              <option value="prorate">{formatMessage(messages.prorate)}</option>
+            </select>
+          )}
+        </Field>
+        {chosen && chosen.recurring_interval !== subscription.recurring_interval && <Alert tone="info">{formatMessage(messages.otherInterval)}</Alert>}
+        {outcome && outcome.text && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
+        <div className="actions">
+          <Button type="submit" busy={isSubmitting}>
+            {formatMessage(messages.submit)}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+/** Applies one of the seller's discounts to the subscription, or takes it away. */
+export function DiscountForm({ subscription }: { subscription: Subscription }) {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
+  const change = useSubscriptionChange(subscription.id);
+  const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const discounts = useQuery({ queryKey: ["discounts", "choices", seller.id], queryFn: () => listDiscountChoices(seller.id) });
+  const form = useForm<SubscriptionDiscountForm>({ resolver: zodResolver(subscriptionDiscountForm), values: { discountId: subscription.discount?.id ?? "" } });
+  const submit = form.handleSubmit(async ({ discountId }) => {
+    const result = await change(() => updateSubscription(subscription.id, { discount_id: discountId || null }));
+    if (result.error) return setOutcome({ tone: "error", text: placeRefusals(result.error, { discount_id: "discountId" }, form.setError) ?? "" });
+    setOutcome({ tone: "success", text: formatMessage(messages.discountApplied) });
+  });
+  return (
+    <Card title={formatMessage(messages.discountTitle)} description={formatMessage(messages.discountDescription)}>
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+        <Field label={formatMessage(messages.discount)} error={form.formState.errors.discountId?.message}>
+          {(ids) => (
+            <select {...ids} {...form.register("discountId")}>
+              <option value="">{formatMessage(messages.noDiscount)}</option>
+              {discounts.data?.data?.items.map((discount) => (
+                <option key={discount.id} value={discount.id}>
+                  {discount.code ? `${discount.name} (${discount.code})` : discount.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {outcome && outcome.text && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
+        <div className="actions">
+          <Button type="submit" busy={form.formState.isSubmitting}>
+            {formatMessage(messages.applyDiscount)}
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

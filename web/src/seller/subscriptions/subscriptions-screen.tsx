@@ -1,0 +1,161 @@
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
+import { useState } from "react";
+import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
+import { describeError } from "../../api/client";
+import { longDate } from "../../i18n/format";
+import { Alert, EmptyState, Field, Loading, Page } from "../../ui/components";
+import { DataTable, Pager } from "../../ui/data-table";
+import { listProducts } from "../products-api";
+import { useSeller } from "../space";
+import { StandingBadge, useRecurringAmount } from "./standing";
+import { listCustomerChoices, listSubscriptions, STANDINGS, type Standing, type Subscription } from "./subscriptions-api";
+
+const PAGE_SIZE = 20;
+
+const messages = defineMessages({
+  title: { id: "seller.subscriptions.title", defaultMessage: "Subscriptions" },
+  total: defineMessage<{ total: number }>({ id: "seller.subscriptions.total", defaultMessage: "{total, plural, one {# subscription} other {# subscriptions}}" }),
+  product: { id: "seller.subscriptions.filter.product", defaultMessage: "Product" },
+  customer: { id: "seller.subscriptions.filter.customer", defaultMessage: "Customer" },
+  anyProduct: { id: "seller.subscriptions.filter.anyProduct", defaultMessage: "All products" },
+  anyCustomer: { id: "seller.subscriptions.filter.anyCustomer", defaultMessage: "All customers" },
+  standing: { id: "seller.subscriptions.filter.standing", defaultMessage: "Status" },
+  all: { id: "seller.subscriptions.filter.all", defaultMessage: "All" },
+  active: { id: "seller.subscriptions.filter.active", defaultMessage: "Active" },
+  ending: { id: "seller.subscriptions.filter.ending", defaultMessage: "Canceled at period end" },
+  ended: { id: "seller.subscriptions.filter.ended", defaultMessage: "Ended" },
+  loading: { id: "seller.subscriptions.loading", defaultMessage: "Loading subscriptions…" },
+  none: { id: "seller.subscriptions.none", defaultMessage: "No subscriptions yet" },
+  noneHint: { id: "seller.subscriptions.noneHint", defaultMessage: "A subscription starts when a buyer pays for a monthly or yearly product." },
+  noMatch: { id: "seller.subscriptions.noMatch", defaultMessage: "No subscription matches." },
+  noMatchHint: { id: "seller.subscriptions.noMatchHint", defaultMessage: "Change the filters to see more." },
+  columnCustomer: { id: "seller.subscriptions.column.customer", defaultMessage: "Customer" },
+  columnProduct: { id: "seller.subscriptions.column.product", defaultMessage: "Product" },
+  columnStatus: { id: "seller.subscriptions.column.status", defaultMessage: "Status" },
+  columnAmount: { id: "seller.subscriptions.column.amount", defaultMessage: "Amount" },
+  columnPeriodEnd: { id: "seller.subscriptions.column.periodEnd", defaultMessage: "Current period ends" },
+  columnStarted: { id: "seller.subscriptions.column.started", defaultMessage: "Started" },
+});
+
+function CustomerLink({ subscription }: { subscription: Subscription }) {
+  const { slug } = useSeller();
+  return (
+    <Link to="/$slug/subscriptions/$id" params={{ slug, id: subscription.id }}>
+      {subscription.customer.email}
+    </Link>
+  );
+}
+
+function Amount({ subscription }: { subscription: Subscription }) {
+  return <>{useRecurringAmount()(subscription)}</>;
+}
+
+const column = createColumnHelper<Subscription>();
+// Headers and cells render messages, so the table follows the language without being rebuilt.
+const columns = [
+  column.display({ id: "customer", header: () => <FormattedMessage {...messages.columnCustomer} />, cell: (info) => <CustomerLink subscription={info.row.original} /> }),
+  column.display({ id: "product", header: () => <FormattedMessage {...messages.columnProduct} />, cell: (info) => info.row.original.product.name }),
+  column.accessor("status", { header: () => <FormattedMessage {...messages.columnStatus} />, cell: (info) => <StandingBadge subscription={info.row.original} /> }),
+  column.accessor("amount", { header: () => <FormattedMessage {...messages.columnAmount} />, cell: (info) => <Amount subscription={info.row.original} /> }),
+  column.accessor("current_period_end", { header: () => <FormattedMessage {...messages.columnPeriodEnd} />, cell: (info) => longDate(info.getValue()) }),
+  column.accessor("started_at", { header: () => <FormattedMessage {...messages.columnStarted} />, cell: (info) => (info.getValue() ? longDate(info.getValue() ?? "") : "—") }),
+];
+
+/** Polar's sorting parameter for the table's order. */
+const sortingParameter = ([sort]: SortingState) => (sort ? `${sort.desc ? "-" : ""}${sort.id}` : "-started_at");
+
+/** The seller's subscriptions: filtered by product, customer and standing, sorted and paged by the server. */
+export function SubscriptionsScreen() {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
+  const [productId, setProductId] = useState("");
+  const [customerId, setCustomerId] = useState("");
+  const [standing, setStanding] = useState<Standing>("all");
+  const [sorting, setSorting] = useState<SortingState>([{ id: "started_at", desc: true }]);
+  const [page, setPage] = useState(0);
+  const query = { organizationId: seller.id, productId, customerId, standing, sorting: sortingParameter(sorting), page: page + 1, limit: PAGE_SIZE };
+  const subscriptions = useQuery({ queryKey: ["subscriptions", query], queryFn: () => listSubscriptions(query), placeholderData: (previous) => previous });
+  const products = useQuery({
+    queryKey: ["products", "recurring", seller.id],
+    queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }),
+  });
+  const customers = useQuery({ queryKey: ["customers", "choices", seller.id], queryFn: () => listCustomerChoices(seller.id) });
+  const table = useReactTable({
+    data: subscriptions.data?.data?.items ?? [],
+    columns,
+    state: { sorting },
+    manualSorting: true,
+    onSortingChange: (updater) => {
+      setPage(0);
+      setSorting(typeof updater === "function" ? updater(sorting) : updater);
+    },
+    getCoreRowModel: getCoreRowModel(),
+  });
+  const total = subscriptions.data?.data?.pagination.total_count ?? 0;
+  const pages = Math.max(1, subscriptions.data?.data?.pagination.max_page ?? 1);
+  const filtered = productId !== "" || customerId !== "" || standing !== "all";
+  const filterBy =
+    <Value extends string>(set: (value: Value) => void) =>
+    (event: { target: { value: string } }) => {
+      set(event.target.value as Value);
+      setPage(0);
+    };
+  return (
+    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })}>
+      <div className="filters" role="search">
+        <Field label={formatMessage(messages.product)}>
+          {(ids) => (
+            <select {...ids} value={productId} onChange={filterBy(setProductId)}>
+              <option value="">{formatMessage(messages.anyProduct)}</option>
+              {products.data?.data?.items
+                .filter((product) => product.recurring_interval)
+                .map((product) => (
+                  <option key={product.id} value={product.id}>
+                    {product.name}
+                  </option>
+                ))}
+            </select>
+          )}
+        </Field>
+        <Field label={formatMessage(messages.customer)}>
+          {(ids) => (
+            <select {...ids} value={customerId} onChange={filterBy(setCustomerId)}>
+              <option value="">{formatMessage(messages.anyCustomer)}</option>
+              {customers.data?.data?.items.map((customer) => (
+                <option key={customer.id} value={customer.id}>
+                  {customer.email}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={formatMessage(messages.standing)}>
+          {(ids) => (
+            <select {...ids} value={standing} onChange={filterBy<Standing>(setStanding)}>
+              {STANDINGS.map((option) => (
+                <option key={option} value={option}>
+                  {formatMessage(messages[option])}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      {subscriptions.data?.error && <Alert tone="error">{describeError(subscriptions.data.error)}</Alert>}
+      {subscriptions.isPending ? (
+        <Loading message={messages.loading} />
+      ) : total === 0 ? (
+        <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
+          <p>{formatMessage(filtered ? messages.noMatchHint : messages.noneHint)}</p>
+        </EmptyState>
+      ) : (
+        <>
+          <DataTable table={table} busy={subscriptions.isFetching} />
+          <Pager page={page} pages={pages} onPage={setPage} />
+        </>
+      )}
+    </Page>
+  );
+}
