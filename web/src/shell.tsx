@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Link, Navigate, Outlet, useNavigate } from "@tanstack/react-router";
+import { Link, Navigate, Outlet, useMatches, useNavigate } from "@tanstack/react-router";
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag, useIntl } from "react-intl";
 import { authClient, viaAuth, type Session } from "./api/auth-client";
@@ -28,7 +28,6 @@ const messages = defineMessages({
 /** Whether this build carries the development mailbox screen (not in production images). */
 export const HAS_DEV_MAILBOX = import.meta.env.VITE_DEV_MAILBOX !== "false";
 
-
 // The signed-in menus load with a session: the sign-in page does without their menu library.
 const OrganizationSwitcher = lazy(() => import("./shell-menus").then((menus) => ({ default: menus.OrganizationSwitcher })));
 const UserMenu = lazy(() => import("./shell-menus").then((menus) => ({ default: menus.UserMenu })));
@@ -49,7 +48,6 @@ export function RequireSession({ children, admin = false }: { children: (session
   }
   return <>{children(session.data)}</>;
 }
-
 
 /** Shown while an admin acts as someone else, with the way back. */
 function ImpersonationBanner({ session }: { session: Session }) {
@@ -107,8 +105,25 @@ function UnverifiedBanner({ session }: { session: Session }) {
   );
 }
 
-
+/**
+ * The app's frame. A buyer's page (checkout, customer portal) belongs to the seller: it shows the
+ * seller's own header and none of the platform's navigation, and does not ask for a session.
+ */
 export function Shell() {
+  const { formatMessage } = useIntl();
+  const buyerPage = useMatches({ select: (matches) => matches.some((match) => match.staticData.buyerPage === true) });
+  if (!buyerPage) return <PlatformShell />;
+  return (
+    <>
+      <a className="skip-link" href="#content">
+        {formatMessage(messages.skipToContent)}
+      </a>
+      <Outlet />
+    </>
+  );
+}
+
+function PlatformShell() {
   const session = authClient.useSession();
   const { formatMessage } = useIntl();
   const isAdmin = session.data?.user.role?.split(",").includes("admin") ?? false;
