@@ -1,6 +1,7 @@
-import { Controller, type Control, type FieldErrors } from "react-hook-form";
+import type { ChangeEvent } from "react";
+import type { UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import type { CheckoutForm } from "../forms/schemas";
+import type { CheckoutForm, CheckoutValues } from "../forms/schemas";
 import { Field } from "../ui/components";
 
 const messages = defineMessages({
@@ -47,50 +48,38 @@ export function formatExpiry(text: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
 }
 
-/** The card's number, expiry and CVC, each formatted as it is typed. */
-export function CardFields({ control, errors }: { control: Control<CheckoutForm>; errors: FieldErrors<CheckoutForm> }) {
+type CardField = "cardNumber" | "expiry" | "cvc";
+
+/**
+ * The card's number, expiry and CVC, each formatted as it is typed. Registered inputs rather than
+ * controlled ones: react-hook-form's Controller would add to every page with a form, sign-in included.
+ */
+export function CardFields({ form }: { form: UseFormReturn<CheckoutForm, unknown, CheckoutValues> }) {
   const { formatMessage } = useIntl();
+  const { errors } = form.formState;
+  const brand = cardBrandOf(form.watch("cardNumber"));
+  const formatted = (name: CardField, format: (typed: string) => string) =>
+    form.register(name, { onChange: (event: ChangeEvent<HTMLInputElement>) => form.setValue(name, format(event.target.value)) });
   return (
     <div className="card-fields">
-      <Controller
-        control={control}
-        name="cardNumber"
-        render={({ field: { value, onChange, onBlur, ref } }) => {
-          const brand = cardBrandOf(value);
-          return (
-            <Field label={formatMessage(messages.cardNumber)} hint={formatMessage(messages.cardNumberHint, { card: "4242 4242 4242 4242" })} error={errors.cardNumber?.message}>
-              {(ids) => (
-                <div className="card-number">
-                  <input {...ids} ref={ref} value={value} onBlur={onBlur} onChange={(event) => onChange(formatCardNumber(event.target.value))} inputMode="numeric" autoComplete="cc-number" />
-                  {/* A network's name is its own in every language. */}
-                  <span className="card-brand" translate="no" aria-live="polite">
-                    {brand}
-                  </span>
-                </div>
-              )}
-            </Field>
-          );
-        }}
-      />
+      <Field label={formatMessage(messages.cardNumber)} hint={formatMessage(messages.cardNumberHint, { card: "4242 4242 4242 4242" })} error={errors.cardNumber?.message}>
+        {(ids) => (
+          <div className="card-number">
+            <input {...ids} {...formatted("cardNumber", formatCardNumber)} inputMode="numeric" autoComplete="cc-number" />
+            {/* A network's name is its own in every language. */}
+            <span className="card-brand" translate="no" aria-live="polite">
+              {brand}
+            </span>
+          </div>
+        )}
+      </Field>
       <div className="field-row">
-        <Controller
-          control={control}
-          name="expiry"
-          render={({ field: { value, onChange, onBlur, ref } }) => (
-            <Field label={formatMessage(messages.expiry)} error={errors.expiry?.message}>
-              {(ids) => <input {...ids} ref={ref} value={value} onBlur={onBlur} onChange={(event) => onChange(formatExpiry(event.target.value))} inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" />}
-            </Field>
-          )}
-        />
-        <Controller
-          control={control}
-          name="cvc"
-          render={({ field: { value, onChange, onBlur, ref } }) => (
-            <Field label={formatMessage(messages.cvc)} error={errors.cvc?.message}>
-              {(ids) => <input {...ids} ref={ref} value={value} onBlur={onBlur} onChange={(event) => onChange(digitsOf(event.target.value).slice(0, 4))} inputMode="numeric" autoComplete="cc-csc" />}
-            </Field>
-          )}
-        />
+        <Field label={formatMessage(messages.expiry)} error={errors.expiry?.message}>
+          {(ids) => <input {...ids} {...formatted("expiry", formatExpiry)} inputMode="numeric" autoComplete="cc-exp" placeholder="12/30" />}
+        </Field>
+        <Field label={formatMessage(messages.cvc)} error={errors.cvc?.message}>
+          {(ids) => <input {...ids} {...formatted("cvc", (typed) => digitsOf(typed).slice(0, 4))} inputMode="numeric" autoComplete="cc-csc" />}
+        </Field>
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type KeyboardEvent, type Ref } from "react";
+import { useId, useMemo, useState, type KeyboardEvent } from "react";
 import { defineMessage, useIntl } from "react-intl";
 import { COUNTRY_CODES } from "./countries";
 
@@ -42,15 +42,13 @@ interface CountrySelectProps {
   /** The chosen country's two-letter code, or "" before one is chosen. */
   value: string;
   onChange: (code: string) => void;
-  onBlur: () => void;
-  inputRef: Ref<HTMLInputElement>;
 }
 
 /**
  * A country found by typing its name in the buyer's language (ARIA's combobox with a list): the
  * form gets its two-letter code. Text that names no single country leaves the choice empty.
  */
-export function CountrySelect({ value, onChange, onBlur, inputRef, ...ids }: CountrySelectProps) {
+export function CountrySelect({ value, onChange, ...ids }: CountrySelectProps) {
   const { formatMessage } = useIntl();
   const countries = useCountries();
   const listId = useId();
@@ -69,7 +67,6 @@ export function CountrySelect({ value, onChange, onBlur, inputRef, ...ids }: Cou
   /** Leaving the field settles what was typed: an exact name or code, or the only match. */
   const settle = () => {
     setOpen(false);
-    onBlur();
     if (typed === null) return;
     const exact = countries.find((country) => folded(country.name) === folded(typed) || country.code.toLowerCase() === folded(typed));
     const only = options.length === 1 ? options[0] : undefined;
@@ -97,7 +94,6 @@ export function CountrySelect({ value, onChange, onBlur, inputRef, ...ids }: Cou
     <div className="combobox">
       <input
         {...ids}
-        ref={inputRef}
         role="combobox"
         aria-autocomplete="list"
         aria-expanded={open}

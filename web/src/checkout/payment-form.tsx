@@ -1,12 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import type { z } from "zod";
 import { request, type ApiError } from "../api/client";
 import { placeRefusals } from "../forms/refusals";
-import { checkoutForm, STATE_COUNTRIES, type CheckoutForm } from "../forms/schemas";
+import { checkoutForm, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "../forms/schemas";
 import { money } from "../i18n/format";
 import { Alert, Button, Field } from "../ui/components";
 import { checkoutPath, checkoutQuery, paymentErrorOf, successRedirectOf, type PublicCheckout } from "./api";
@@ -58,14 +57,15 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
   const queryClient = useQueryClient();
   const headingId = useId();
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm<CheckoutForm, unknown, z.output<typeof checkoutForm>>({
+  const form = useForm<CheckoutForm, unknown, CheckoutValues>({
     resolver: zodResolver(checkoutForm),
     defaultValues: { needsCard: true, email: "", name: "", country: "", state: "", postalCode: "", cardNumber: "", expiry: "", cvc: "" },
   });
   const needsCard = checkout.is_payment_form_required;
   // The form checks the card only when the checkout asks for one.
   useEffect(() => form.setValue("needsCard", needsCard), [form, needsCard]);
-  const askState = STATE_COUNTRIES.has(form.watch("country"));
+  const country = form.watch("country");
+  const askState = STATE_COUNTRIES.has(country);
   const { errors, isSubmitting } = form.formState;
   const path = checkoutPath(clientSecret);
 
@@ -123,15 +123,9 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
         <Field label={formatMessage(messages.name)} hint={formatMessage(messages.optional)} error={errors.name?.message}>
           {(ids) => <input {...ids} {...form.register("name")} autoComplete="name" />}
         </Field>
-        <Controller
-          control={form.control}
-          name="country"
-          render={({ field }) => (
-            <Field label={formatMessage(messages.country)} error={errors.country?.message}>
-              {(ids) => <CountrySelect {...ids} value={field.value} onChange={field.onChange} onBlur={field.onBlur} inputRef={field.ref} />}
-            </Field>
-          )}
-        />
+        <Field label={formatMessage(messages.country)} error={errors.country?.message}>
+          {(ids) => <CountrySelect {...ids} value={country} onChange={(code) => form.setValue("country", code, { shouldValidate: form.formState.isSubmitted })} />}
+        </Field>
         {askState && (
           <div className="field-row">
             <Field label={formatMessage(messages.state)} error={errors.state?.message}>
@@ -142,7 +136,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
             </Field>
           </div>
         )}
-        {needsCard && <CardFields control={form.control} errors={errors} />}
+        {needsCard && <CardFields form={form} />}
         {shownFailure && <Alert tone="error">{shownFailure}</Alert>}
         <Button type="submit" busy={isSubmitting} className="wide">
           {action ? formatMessage(action) : formatMessage(messages.pay, { amount: total })}

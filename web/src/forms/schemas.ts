@@ -193,6 +193,7 @@ export const checkoutForm = z.pipe(
   z.transform((form) => ({ ...form, cardNumber: digitsOnly(form.cardNumber) })),
 );
 export type CheckoutForm = z.input<typeof checkoutForm>;
+export type CheckoutValues = z.output<typeof checkoutForm>;
 
 const upTo = (max: number) => trimmed(z.maxLength(max, atMost(max)));
 /** The address's parts besides its country. */
