@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import type { Locator, Page } from "playwright-core";
-import { checkScreen, chooseCountry, newPerson, nextYearExpiry, openShop, screenshotFailure, signUp, site, startBrowsing, stopBrowsing, type Say } from "./browser.js";
+import { checkScreen, chooseCountry, newPerson, nextYearExpiry, openShop, screenshotFailure, signUp, site, startBrowsing, stopBrowsing, type Say, type ShopApi } from "./browser.js";
 import { layoutBreaks } from "./text-checks.js";
 
 beforeAll(startBrowsing, 240_000);
@@ -27,11 +27,13 @@ async function expectPlanSummary(page: Page, say: Say): Promise<void> {
 }
 
 describe("the hosted checkout", () => {
-  it("sells a monthly plan with a trial: summary beside the form on a desktop and above it on a phone, country by name, card formatted, success page and success_url", { timeout: 120_000 }, async () => {
-    onTestFailed(screenshotFailure);
+  let api: ShopApi;
+  let productId: string;
+
+  beforeAll(async () => {
     const seller = await newPerson();
     await signUp(seller.page, "Ada Seller", `atlas-${Date.now()}@example.com`);
-    const { api } = await openShop(seller.page, "Atlas Maps", `atlas-${Date.now()}`, ["products:write", "benefits:write", "checkouts:write"]);
+    ({ api } = await openShop(seller.page, "Atlas Maps", `atlas-${Date.now()}`, ["products:write", "benefits:write", "checkouts:write"]));
     const benefit = await api<{ id: string }>("/v1/benefits/", { type: "custom", description: "Priority support by e-mail", properties: { note: "Write to help@atlas.example" } });
     const product = await api<{ id: string }>("/v1/products/", {
       name: "Atlas Pro",
@@ -42,11 +44,16 @@ describe("the hosted checkout", () => {
       prices: [{ amount_type: "fixed", price_amount: 1_900, price_currency: "usd" }],
     });
     await api(`/v1/products/${product.id}/benefits`, { benefits: [benefit.id] });
+    productId = product.id;
+    await seller.context.close();
+  }, 120_000);
 
+  it("on a desktop: the summary ('/ month', the trial, the benefit) beside the form, a country by name, the US asks for a state, the card formatted with its brand, the success page", { timeout: 150_000 }, async () => {
+    onTestFailed(screenshotFailure);
     // On a desktop: what is bought on the left, the form on the right.
     const buyer = await newPerson({ viewport: { width: 1280, height: 900 } });
     const { page, say } = buyer;
-    const first = await api<{ client_secret: string }>("/v1/checkouts/", { products: [product.id] });
+    const first = await api<{ client_secret: string }>("/v1/checkouts/", { products: [productId] });
     await page.goto(`/checkout/${first.client_secret}`);
     await expectPlanSummary(page, say);
     const summary = await box(page.getByRole("region", { name: "Atlas Pro from Atlas Maps" }));
@@ -61,10 +68,10 @@ describe("the hosted checkout", () => {
     await page.getByRole("option", { name: "United States", exact: true }).click();
     await expect.poll(() => page.getByLabel(say("checkout.country")).inputValue()).toBe("United States");
     const card = page.getByLabel(say("checkout.cardNumber"));
-    await card.pressSequentially("4242424242424242");
+    await card.fill("4242424242424242");
     await expect.poll(() => card.inputValue()).toBe("4242 4242 4242 4242");
     await page.getByText("Visa", { exact: true }).waitFor();
-    await page.getByLabel(say("checkout.expiry")).pressSequentially(nextYearExpiry().replace("/", ""));
+    await page.getByLabel(say("checkout.expiry")).fill(nextYearExpiry().replace("/", ""));
     await expect.poll(() => page.getByLabel(say("checkout.expiry")).inputValue()).toBe(nextYearExpiry());
     await page.getByLabel(say("checkout.cvc")).fill("123");
     await page.getByRole("button", { name: say("checkout.startTrial") }).click();
@@ -76,10 +83,13 @@ describe("the hosted checkout", () => {
     await page.getByRole("heading", { name: say("checkout.thankYou") }).waitFor();
     await page.getByText(say("checkout.success.bought", { product: "Atlas Pro" })).waitFor();
     await checkScreen(page, "checkout-success");
+    await buyer.context.close();
+  });
 
-    // On a phone: the summary above the form, nothing wider than the screen; paid, the buyer goes to the seller's success_url.
+  it("on a phone: the summary above the form, nothing wider than the screen; paid, the buyer goes to the seller's success_url", { timeout: 150_000 }, async () => {
+    onTestFailed(screenshotFailure);
     const phone = await newPerson({ viewport: { width: 390, height: 844 } });
-    const second = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [product.id], success_url: `${site}/?bought={CHECKOUT_ID}` });
+    const second = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [productId], success_url: `${site}/?bought={CHECKOUT_ID}` });
     await phone.page.goto(`/checkout/${second.client_secret}`);
     await expectPlanSummary(phone.page, phone.say);
     const stackedSummary = await box(phone.page.getByRole("region", { name: "Atlas Pro from Atlas Maps" }));
@@ -95,8 +105,6 @@ describe("the hosted checkout", () => {
     await phone.page.getByRole("button", { name: phone.say("checkout.startTrial") }).click();
     await phone.page.waitForURL((address) => address.searchParams.get("bought") === second.id);
 
-    await seller.context.close();
-    await buyer.context.close();
     await phone.context.close();
   });
 });
