@@ -29,6 +29,9 @@ const textSearch =
   (search: Record<string, unknown>): Partial<Record<Key, string>> =>
     Object.fromEntries(keys.flatMap((key) => (typeof search[key] === "string" ? [[key, search[key]]] : []))) as Partial<Record<Key, string>>;
 
+/** A page a seller's buyers and customers see: it carries the seller's header, not the platform's (see shell.tsx). */
+const BUYER_PAGE = { buyerPage: true };
+
 const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/", component: lazyRouteComponent(() => import("./account/screens"), "HomeScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/sign-in", component: lazyRouteComponent(() => import("./auth/screens"), "SignInScreen"), validateSearch: textSearch("redirect") }),
@@ -43,11 +46,11 @@ const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/accept-invitation/$invitationId", component: lazyRouteComponent(() => import("./organizations/screens"), "AcceptInvitationScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/admin/users", component: lazyRouteComponent(() => import("./admin/users-screen"), "AdminUsersScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/admin/users/$userId", component: lazyRouteComponent(() => import("./admin/user-screen"), "AdminUserScreen") }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret", component: lazyRouteComponent(() => import("./checkout/screens"), "CheckoutScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret", staticData: BUYER_PAGE, component: lazyRouteComponent(() => import("./checkout/screens"), "CheckoutScreen") }),
   // A checkout's default success_url: the same page, which thanks the buyer once the checkout has succeeded.
-  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret/confirmation", component: lazyRouteComponent(() => import("./checkout/screens"), "CheckoutScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret/confirmation", staticData: BUYER_PAGE, component: lazyRouteComponent(() => import("./checkout/screens"), "CheckoutScreen") }),
   // A customer session's customer_portal_url: `{PUBLIC_URL}/{organization slug}/portal?customer_session_token=…`.
-  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", component: lazyRouteComponent(() => import("./portal/screens"), "CustomerPortalScreen"), validateSearch: textSearch("customer_session_token", "locale") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", staticData: BUYER_PAGE, component: lazyRouteComponent(() => import("./portal/screens"), "CustomerPortalScreen"), validateSearch: textSearch("customer_session_token", "locale") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/purchases", component: lazyRouteComponent(() => import("./portal/purchases-screen"), "PurchasesScreen") }),
 ];
 // The seller's space: its screens share a layout that knows the organization and what the person may change there.
@@ -75,5 +78,8 @@ export const router = createRouter({ routeTree: rootRoute.addChildren([...routes
 declare module "@tanstack/react-router" {
   interface Register {
     router: typeof router;
+  }
+  interface StaticDataRouteOption {
+    buyerPage?: boolean;
   }
 }

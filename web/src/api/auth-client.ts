@@ -1,6 +1,7 @@
 import { createAuthClient } from "better-auth/react";
 import { adminClient, inferAdditionalFields, organizationClient, usernameClient } from "better-auth/client/plugins";
-import { describeError, fetchWithRetry, networkError, type ApiError, type ApiResult } from "./client";
+import { fetchWithRetry, networkError, type ApiError, type ApiResult } from "./client";
+import { queryClient, SESSION_KEY } from "./query-client";
 
 /**
  * better-auth's own React client, unchanged, fetching through the app's one client (with its retries).
@@ -11,6 +12,10 @@ export const authClient = createAuthClient({
   plugins: [usernameClient(), adminClient(), organizationClient({ teams: { enabled: true } }), inferAdditionalFields({ user: { locale: { type: "string", required: false } } })],
   fetchOptions: { customFetchImpl: (input, init) => fetchWithRetry(input, init) },
 });
+
+// The app reads the session through its own query (api/session.ts); whatever this client changes
+// (a sign-in, a sign-out, a new name or language) reaches that query as it reaches better-auth's own.
+authClient.$store.listen("$sessionSignal", () => void queryClient.invalidateQueries({ queryKey: SESSION_KEY }));
 
 interface BetterAuthError {
   status: number;
@@ -33,25 +38,7 @@ export async function viaAuth<T>(call: () => Promise<{ data: T | null; error: Be
   }
 }
 
-/** An ApiError as a rejection, for TanStack Query's queryFn and mutationFn, which expect one. */
-export class ApiFailure extends Error {
-  constructor(readonly failure: ApiError) {
-    super(describeError(failure));
-    this.name = "ApiFailure";
-  }
-}
-
-export async function orThrow<T>(result: Promise<ApiResult<T>>): Promise<T> {
-  const { data, error } = await result;
-  if (error) throw new ApiFailure(error);
-  return data;
-}
-
-// Every queryFn and mutationFn here rejects with an ApiFailure (see orThrow).
-declare module "@tanstack/react-query" {
-  interface Register {
-    defaultError: ApiFailure;
-  }
-}
+// Kept importable from here, where the app's code has always found them.
+export { ApiFailure, orThrow } from "./client";
 
 export type Session = NonNullable<(typeof authClient)["$Infer"]["Session"]>;

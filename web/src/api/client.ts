@@ -152,3 +152,24 @@ export function describeError(error: ApiError): string {
   if (error.status === 429) return t(messages.tooManyAttempts);
   return `${error.status} ${error.statusText || t(messages.requestFailed)}`;
 }
+
+/** An ApiError as a rejection, for TanStack Query's queryFn and mutationFn, which expect one. */
+export class ApiFailure extends Error {
+  constructor(readonly failure: ApiError) {
+    super(describeError(failure));
+    this.name = "ApiFailure";
+  }
+}
+
+export async function orThrow<T>(result: Promise<ApiResult<T>>): Promise<T> {
+  const { data, error } = await result;
+  if (error) throw new ApiFailure(error);
+  return data;
+}
+
+// Every queryFn and mutationFn here rejects with an ApiFailure (see orThrow).
+declare module "@tanstack/react-query" {
+  interface Register {
+    defaultError: ApiFailure;
+  }
+}

@@ -4,7 +4,6 @@ import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag, useIntl } from "react-intl";
-import { authClient, viaAuth } from "../api/auth-client";
 import { describeError, type ApiError } from "../api/client";
 import { isEmailIdentifier, signInForm, signUpForm, type SignInForm, type SignUpForm } from "../forms/schemas";
 import { Alert, Button, Field } from "../ui/components";
@@ -38,6 +37,8 @@ export function SignInScreen() {
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async ({ identifier, password, rememberMe }) => {
     setFailure(null);
+    // better-auth's client loads on the first submit: the page itself does without it.
+    const { authClient, viaAuth } = await import("../api/auth-client");
     const result = isEmailIdentifier(identifier)
       ? await viaAuth(() => authClient.signIn.email({ email: identifier, password, rememberMe }))
       : await viaAuth(() => authClient.signIn.username({ username: identifier, password, rememberMe }));
@@ -87,6 +88,7 @@ export function SignUpScreen() {
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async ({ name, email, username, password }) => {
     setFailure(null);
+    const { authClient, viaAuth } = await import("../api/auth-client");
     const result = await viaAuth(() => authClient.signUp.email({ name, email, password, callbackURL: "/verified", ...(username ? { username } : {}) }));
     if (result.error) return setFailure(result.error);
     // With verification required there is no session yet: the person must open the mailed link first.

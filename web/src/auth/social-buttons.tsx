@@ -1,8 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
-import { authClient, orThrow, viaAuth } from "../api/auth-client";
-import { describeError, request, type ApiError } from "../api/client";
+import { describeError, orThrow, request, type ApiError } from "../api/client";
 import { Alert, Button } from "../ui/components";
 
 const messages = defineMessages({
@@ -35,6 +34,7 @@ export function SocialButtons({ mode, callbackURL = "/" }: { mode: "sign-in" | "
   const start = async (provider: string) => {
     setStarting(provider);
     setError(null);
+    const { authClient, viaAuth } = await import("../api/auth-client");
     const result = await viaAuth(() =>
       authClient.signIn.social({ provider, callbackURL, errorCallbackURL: "/auth-error", newUserCallbackURL: callbackURL, requestSignUp: mode === "sign-up" }),
     );

@@ -37,6 +37,7 @@ const messages = defineMessages({
   country: { id: "forms.country.invalid", defaultMessage: "Enter the country's two-letter code, such as {example}" },
   state: { id: "forms.state.missing", defaultMessage: "Enter the state or province" },
   postalCode: { id: "forms.postalCode.missing", defaultMessage: "Enter the postal code" },
+  countryChoice: { id: "forms.country.choose", defaultMessage: "Choose your country from the list" },
   countryForAddress: { id: "forms.country.missingForAddress", defaultMessage: "Enter the country, or clear the address" },
   amount: { id: "forms.amount.invalid", defaultMessage: "Enter an amount such as 19 or 19.99" },
   amountTooSmall: { id: "forms.amount.tooSmall", defaultMessage: "A paid price is at least 0.50" },
@@ -164,7 +165,8 @@ export const checkoutForm = z.pipe(
       needsCard: z.boolean(),
       email,
       name: trimmed(z.maxLength(256)),
-      country: trimmed(z.regex(/^[A-Za-z]{2}$/, { error: () => t(messages.country, { example: "GB" }) }), z.toUpperCase()),
+      // The country select gives the code of the country picked by its name.
+      country: trimmed(z.regex(/^[A-Za-z]{2}$/, says(messages.countryChoice)), z.toUpperCase()),
       state: trimmed(z.maxLength(64)),
       postalCode: trimmed(z.maxLength(32)),
       cardNumber: z.string(),
@@ -191,6 +193,7 @@ export const checkoutForm = z.pipe(
   z.transform((form) => ({ ...form, cardNumber: digitsOnly(form.cardNumber) })),
 );
 export type CheckoutForm = z.input<typeof checkoutForm>;
+export type CheckoutValues = z.output<typeof checkoutForm>;
 
 const upTo = (max: number) => trimmed(z.maxLength(max, atMost(max)));
 /** The address's parts besides its country. */

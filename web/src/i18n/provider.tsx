@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { RawIntlProvider } from "react-intl";
-import { authClient, viaAuth } from "../api/auth-client";
+import { useSession } from "../api/session";
 import type { ApiResult } from "../api/client";
 import { chooseLocale, storedLocale, storeLocale } from "./choice";
 import { DEFAULT_LOCALE, PSEUDO_LOCALE, type Locale, type ShippedLocale } from "./index";
@@ -51,7 +51,7 @@ export function usePageLocale(locale: string | null | undefined): void {
  * chosen catalog has arrived the previous language stays on screen, so switching never blanks it.
  */
 export function LocaleProvider({ children }: { children: ReactNode }) {
-  const session = authClient.useSession();
+  const session = useSession();
   const [stored, setStored] = useState(storedLocale);
   const [page, setPageLocale] = useState<string | null>(null);
   // A choice being saved shows at once, before the session refetched after the save carries it.
@@ -88,7 +88,8 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
         setStored(chosen);
         if (!userId || chosen === PSEUDO_LOCALE) return Promise.resolve(null);
         setSaving({ userId, locale: chosen });
-        return viaAuth(() => authClient.updateUser({ locale: chosen }));
+        // better-auth's client loads only when something is saved through it (see api/session.ts).
+        return import("../api/auth-client").then(({ authClient, viaAuth }) => viaAuth(() => authClient.updateUser({ locale: chosen })));
       },
       setPageLocale,
     }),

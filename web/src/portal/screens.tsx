@@ -8,6 +8,7 @@ import { longDate } from "../i18n/format";
 import { usePageLocale } from "../i18n/provider";
 import { Alert, Button, Card, EmptyState, Loading, Page } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
+import { SellerFrame } from "../ui/seller-frame";
 import { LIST_LIMIT, portalQuery, portalRequest, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type PortalOrganization, type Subscription } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
@@ -201,21 +202,32 @@ export function CustomerPortalScreen() {
     queryKey: ["customer-portal", slug],
     queryFn: () => orThrow(request<PortalOrganization>(`/v1/customer-portal/organizations/${encodeURIComponent(slug)}`)),
   });
-  if (seller.isPending) return <Loading message={messages.loadingPortal} />;
+  if (seller.isPending) {
+    return (
+      <SellerFrame>
+        <Loading message={messages.loadingPortal} />
+      </SellerFrame>
+    );
+  }
   if (seller.error) {
     return (
-      <Page title={formatMessage(messages.portalTitle)}>
-        <Alert tone="error">{seller.error.failure.status === 404 ? formatMessage(messages.noSeller) : seller.error.message}</Alert>
-      </Page>
+      <SellerFrame>
+        <Page title={formatMessage(messages.portalTitle)}>
+          <Alert tone="error">{seller.error.failure.status === 404 ? formatMessage(messages.noSeller) : seller.error.message}</Alert>
+        </Page>
+      </SellerFrame>
     );
   }
   const { organization } = seller.data;
-  if (!token) {
-    return (
-      <Page title={formatMessage(messages.purchasesFrom, { seller: organization.name })}>
-        <Alert tone="info">{formatMessage(messages.openLink, { seller: organization.name })}</Alert>
-      </Page>
-    );
-  }
-  return <Portal access={{ seller: organization, token }} />;
+  return (
+    <SellerFrame seller={organization}>
+      {token ? (
+        <Portal access={{ seller: organization, token }} />
+      ) : (
+        <Page title={formatMessage(messages.purchasesFrom, { seller: organization.name })}>
+          <Alert tone="info">{formatMessage(messages.openLink, { seller: organization.name })}</Alert>
+        </Page>
+      )}
+    </SellerFrame>
+  );
 }

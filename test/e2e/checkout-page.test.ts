@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import type { Locator, Page } from "playwright-core";
+import { checkScreen, chooseCountry, newPerson, nextYearExpiry, openShop, screenshotFailure, signUp, site, startBrowsing, stopBrowsing, type Say, type ShopApi } from "./browser.js";
+import { layoutBreaks } from "./text-checks.js";
+
+beforeAll(startBrowsing, 240_000);
+afterAll(stopBrowsing);
+
+const box = async (locator: Locator) => {
+  const found = await locator.boundingBox();
+  if (!found) throw new Error("not on screen");
+  return found;
+};
+
+/** The plan as the summary shows it: $19.00 / month, after 14 free days, with its benefit. */
+async function expectPlanSummary(page: Page, say: Say): Promise<void> {
+  const monthly = say("checkout.perInterval", { price: "$19.00", interval: "month", count: 1 });
+  expect(monthly).toBe("$19.00 / month");
+  const summary = page.getByRole("region", { name: "Atlas Pro from Atlas Maps" });
+  await summary.getByText(monthly).first().waitFor();
+  await summary.getByRole("definition").filter({ hasText: monthly }).waitFor();
+  await summary.getByText(say("checkout.summary.trial", { interval: "day", count: 14 })).waitFor();
+  await summary.getByRole("listitem").filter({ hasText: "Priority support by e-mail" }).waitFor();
+  // The seller's name at the top, none of the platform's header.
+  await page.getByRole("banner").getByText("Atlas Maps").waitFor();
+  expect(await page.getByRole("link", { name: "Tollgate" }).count()).toBe(0);
+}
+
+describe("the hosted checkout", () => {
+  let api: ShopApi;
+  let productId: string;
+
+  beforeAll(async () => {
+    const seller = await newPerson();
+    await signUp(seller.page, "Ada Seller", `atlas-${Date.now()}@example.com`);
+    ({ api } = await openShop(seller.page, "Atlas Maps", `atlas-${Date.now()}`, ["products:write", "benefits:write", "checkouts:write"]));
+    const benefit = await api<{ id: string }>("/v1/benefits/", { type: "custom", description: "Priority support by e-mail", properties: { note: "Write to help@atlas.example" } });
+    const product = await api<{ id: string }>("/v1/products/", {
+      name: "Atlas Pro",
+      description: "Every map, every month",
+      recurring_interval: "month",
+      trial_interval: "day",
+      trial_interval_count: 14,
+      prices: [{ amount_type: "fixed", price_amount: 1_900, price_currency: "usd" }],
+    });
+    await api(`/v1/products/${product.id}/benefits`, { benefits: [benefit.id] });
+    productId = product.id;
+    await seller.context.close();
+  }, 120_000);
+
+  it("on a desktop: the summary ('/ month', the trial, the benefit) beside the form, a country by name, the US asks for a state, the card formatted with its brand, the success page", { timeout: 150_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    // On a desktop: what is bought on the left, the form on the right.
+    const buyer = await newPerson({ viewport: { width: 1280, height: 900 } });
+    const { page, say } = buyer;
+    const first = await api<{ client_secret: string }>("/v1/checkouts/", { products: [productId] });
+    await page.goto(`/checkout/${first.client_secret}`);
+    await expectPlanSummary(page, say);
+    const summary = await box(page.getByRole("region", { name: "Atlas Pro from Atlas Maps" }));
+    const form = await box(page.getByRole("region", { name: say("checkout.details") }));
+    expect(summary.x + summary.width).toBeLessThanOrEqual(form.x);
+    expect(Math.abs(summary.y - form.y)).toBeLessThan(40);
+
+    // The country is found by typing part of its name; the US asks for a state and postal code.
+    await page.getByLabel(say("checkout.email")).fill("ada-buyer@example.com");
+    await page.getByLabel(say("checkout.country")).fill("united");
+    await page.getByRole("option", { name: "United Kingdom" }).waitFor();
+    await page.getByRole("option", { name: "United States", exact: true }).click();
+    await expect.poll(() => page.getByLabel(say("checkout.country")).inputValue()).toBe("United States");
+    const card = page.getByLabel(say("checkout.cardNumber"));
+    await card.fill("4242424242424242");
+    await expect.poll(() => card.inputValue()).toBe("4242 4242 4242 4242");
+    await page.getByText("Visa", { exact: true }).waitFor();
+    await page.getByLabel(say("checkout.expiry")).fill(nextYearExpiry().replace("/", ""));
+    await expect.poll(() => page.getByLabel(say("checkout.expiry")).inputValue()).toBe(nextYearExpiry());
+    await page.getByLabel(say("checkout.cvc")).fill("123");
+    await page.getByRole("button", { name: say("checkout.startTrial") }).click();
+    await page.getByText(say("forms.state.missing")).waitFor();
+    await checkScreen(page, "checkout-desktop");
+    await page.getByLabel(say("checkout.state")).fill("CA");
+    await page.getByLabel(say("checkout.postalCode")).fill("94103");
+    await page.getByRole("button", { name: say("checkout.startTrial") }).click();
+    await page.getByRole("heading", { name: say("checkout.thankYou") }).waitFor();
+    await page.getByText(say("checkout.success.bought", { product: "Atlas Pro" })).waitFor();
+    await checkScreen(page, "checkout-success");
+    await buyer.context.close();
+  });
+
+  it("on a phone: the summary above the form, nothing wider than the screen; paid, the buyer goes to the seller's success_url", { timeout: 150_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const phone = await newPerson({ viewport: { width: 390, height: 844 } });
+    const second = await api<{ id: string; client_secret: string }>("/v1/checkouts/", { products: [productId], success_url: `${site}/?bought={CHECKOUT_ID}` });
+    await phone.page.goto(`/checkout/${second.client_secret}`);
+    await expectPlanSummary(phone.page, phone.say);
+    const stackedSummary = await box(phone.page.getByRole("region", { name: "Atlas Pro from Atlas Maps" }));
+    const stackedForm = await box(phone.page.getByRole("region", { name: phone.say("checkout.details") }));
+    expect(stackedSummary.y + stackedSummary.height).toBeLessThanOrEqual(stackedForm.y);
+    expect(await layoutBreaks(phone.page)).toEqual([]);
+    await checkScreen(phone.page, "checkout-phone");
+    await phone.page.getByLabel(phone.say("checkout.email")).fill("ada-phone@example.com");
+    await chooseCountry(phone.page, phone.say, "FR");
+    await phone.page.getByLabel(phone.say("checkout.cardNumber")).fill("4242 4242 4242 4242");
+    await phone.page.getByLabel(phone.say("checkout.expiry")).fill(nextYearExpiry());
+    await phone.page.getByLabel(phone.say("checkout.cvc")).fill("123");
+    await phone.page.getByRole("button", { name: phone.say("checkout.startTrial") }).click();
+    await phone.page.waitForURL((address) => address.searchParams.get("bought") === second.id);
+
+    await phone.context.close();
+  });
+});

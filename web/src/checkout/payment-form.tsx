@@ -1,0 +1,147 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { request, type ApiError } from "../api/client";
+import { placeRefusals } from "../forms/refusals";
+import { checkoutForm, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "../forms/schemas";
+import { money } from "../i18n/format";
+import { Alert, Button, Field } from "../ui/components";
+import { checkoutPath, checkoutQuery, paymentErrorOf, successRedirectOf, type PublicCheckout } from "./api";
+import { CardFields } from "./card-fields";
+import { CountrySelect } from "./country-select";
+
+const messages = defineMessages({
+  details: { id: "checkout.details", defaultMessage: "Your details" },
+  paymentFailed: { id: "checkout.paymentFailed", defaultMessage: "The payment did not go through. Please try again." },
+  paymentSlow: {
+    id: "checkout.paymentSlow",
+    defaultMessage: "The payment is taking longer than usual. This page will not charge you twice; check your e-mail before trying again.",
+  },
+  email: { id: "checkout.email", defaultMessage: "E-mail" },
+  name: { id: "checkout.name", defaultMessage: "Name" },
+  optional: { id: "checkout.optional", defaultMessage: "Optional" },
+  country: { id: "checkout.country", defaultMessage: "Country" },
+  state: { id: "checkout.state", defaultMessage: "State or province" },
+  postalCode: { id: "checkout.postalCode", defaultMessage: "Postal code" },
+  pay: defineMessage<{ amount: string }>({ id: "checkout.pay", defaultMessage: "Pay {amount}" }),
+  startTrial: { id: "checkout.startTrial", defaultMessage: "Start free trial" },
+  getIt: { id: "checkout.getIt", defaultMessage: "Get it" },
+});
+
+type FieldName = keyof CheckoutForm;
+
+/** Where a field the server refused sits on this form (its 422 `loc` after `body`). */
+const FIELD_OF: Record<string, FieldName> = {
+  customer_email: "email",
+  customer_name: "name",
+  "customer_billing_address.country": "country",
+  "customer_billing_address.state": "state",
+  "customer_billing_address.postal_code": "postalCode",
+  card_number: "cardNumber",
+  exp_month: "expiry",
+  exp_year: "expiry",
+  cvc: "cvc",
+};
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Who pays, where (for tax) and with which card; sent as Polar's checkout page sends it: a sandbox
+ * confirmation token for the card, then the confirmation, then the checkout read until the payment
+ * is settled. A paid checkout goes to its success URL, or this page thanks the buyer.
+ */
+export function PaymentForm({ checkout, clientSecret }: { checkout: PublicCheckout; clientSecret: string }) {
+  const { formatMessage } = useIntl();
+  const queryClient = useQueryClient();
+  const headingId = useId();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<CheckoutForm, unknown, CheckoutValues>({
+    resolver: zodResolver(checkoutForm),
+    defaultValues: { needsCard: true, email: "", name: "", country: "", state: "", postalCode: "", cardNumber: "", expiry: "", cvc: "" },
+  });
+  const needsCard = checkout.is_payment_form_required;
+  // The form checks the card only when the checkout asks for one.
+  useEffect(() => form.setValue("needsCard", needsCard), [form, needsCard]);
+  const country = form.watch("country");
+  const askState = STATE_COUNTRIES.has(country);
+  const { errors, isSubmitting } = form.formState;
+  const path = checkoutPath(clientSecret);
+
+  /** Puts the server's refusals next to their fields; what has no field is said above the button. */
+  const showRefusal = (error: ApiError) => setFailure(placeRefusals(error, FIELD_OF, form.setError));
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    const [month, year] = values.expiry.split("/").map((part) => Number(part.trim()));
+    let confirmationTokenId: string | null = null;
+    if (needsCard) {
+      const token = await request<{ id: string }>("/v1/sandbox/confirmation-tokens", {
+        method: "POST",
+        body: { card_number: values.cardNumber, exp_month: month, exp_year: 2000 + (year ?? 0), cvc: values.cvc },
+      });
+      if (token.error) return showRefusal(token.error);
+      confirmationTokenId = token.data.id;
+    }
+    const confirmed = await request<PublicCheckout>(`${path}/confirm`, {
+      method: "POST",
+      body: {
+        customer_email: values.email,
+        customer_name: values.name || null,
+        customer_billing_address: { country: values.country, state: values.state || null, postal_code: values.postalCode || null },
+        confirmation_token_id: confirmationTokenId,
+      },
+    });
+    if (confirmed.error) return showRefusal(confirmed.error);
+    // The card is charged in the background; the checkout says when it is done.
+    for (let waited = 0; waited < 60; waited++) {
+      const latest = await request<PublicCheckout>(path);
+      if (latest.data && latest.data.status !== "confirmed") {
+        if (latest.data.status !== "succeeded") return setFailure(paymentErrorOf(latest.data) ?? formatMessage(messages.paymentFailed));
+        // The screen shows the paid checkout: thanks, and where the buyer goes next.
+        queryClient.setQueryData(checkoutQuery(clientSecret).queryKey, latest.data);
+        const next = successRedirectOf(latest.data);
+        if (next) window.location.assign(next);
+        return;
+      }
+      await pause(500);
+    }
+    setFailure(formatMessage(messages.paymentSlow));
+  });
+
+  const shownFailure = failure ?? paymentErrorOf(checkout);
+  const total = money(checkout.total_amount, checkout.currency);
+  const action = !needsCard ? messages.getIt : checkout.active_trial_interval ? messages.startTrial : null;
+  return (
+    <section className="checkout-form" aria-labelledby={headingId}>
+      <h2 id={headingId}>{formatMessage(messages.details)}</h2>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Field label={formatMessage(messages.email)} error={errors.email?.message}>
+          {(ids) => <input {...ids} {...form.register("email")} type="email" autoComplete="email" />}
+        </Field>
+        <Field label={formatMessage(messages.name)} hint={formatMessage(messages.optional)} error={errors.name?.message}>
+          {(ids) => <input {...ids} {...form.register("name")} autoComplete="name" />}
+        </Field>
+        <Field label={formatMessage(messages.country)} error={errors.country?.message}>
+          {(ids) => <CountrySelect {...ids} value={country} onChange={(code) => form.setValue("country", code, { shouldValidate: form.formState.isSubmitted })} />}
+        </Field>
+        {askState && (
+          <div className="field-row">
+            <Field label={formatMessage(messages.state)} error={errors.state?.message}>
+              {(ids) => <input {...ids} {...form.register("state")} autoComplete="address-level1" />}
+            </Field>
+            <Field label={formatMessage(messages.postalCode)} error={errors.postalCode?.message}>
+              {(ids) => <input {...ids} {...form.register("postalCode")} autoComplete="postal-code" />}
+            </Field>
+          </div>
+        )}
+        {needsCard && <CardFields form={form} />}
+        {shownFailure && <Alert tone="error">{shownFailure}</Alert>}
+        <Button type="submit" busy={isSubmitting} className="wide">
+          {action ? formatMessage(action) : formatMessage(messages.pay, { amount: total })}
+        </Button>
+      </form>
+    </section>
+  );
+}

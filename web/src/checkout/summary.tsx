@@ -1,0 +1,93 @@
+import { useId } from "react";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { money } from "../i18n/format";
+import type { Interval, PublicCheckout } from "./api";
+
+const messages = defineMessages({
+  summary: { id: "checkout.summary.title", defaultMessage: "Order summary" },
+  included: { id: "checkout.summary.included", defaultMessage: "Included" },
+  subtotal: { id: "checkout.summary.subtotal", defaultMessage: "Subtotal" },
+  discount: defineMessage<{ name: string }>({ id: "checkout.summary.discount", defaultMessage: "Discount ({name})" }),
+  tax: { id: "checkout.summary.tax", defaultMessage: "Tax" },
+  total: { id: "checkout.summary.total", defaultMessage: "Total" },
+  dueToday: { id: "checkout.summary.dueToday", defaultMessage: "Due today" },
+  trial: defineMessage<{ interval: Interval; count: number }>({
+    id: "checkout.summary.trial",
+    defaultMessage:
+      "{interval, select, day {{count, plural, one {# day free} other {# days free}}} week {{count, plural, one {# week free} other {# weeks free}}} month {{count, plural, one {# month free} other {# months free}}} other {{count, plural, one {# year free} other {# years free}}}}",
+  }),
+});
+
+/** A recurring amount as checkouts write it: "$19.00 / month", "$50.00 / 3 months". */
+export const perInterval = defineMessage<{ price: string; interval: Interval; count: number }>({
+  id: "checkout.perInterval",
+  defaultMessage:
+    "{interval, select, day {{count, plural, one {{price} / day} other {{price} / # days}}} week {{count, plural, one {{price} / week} other {{price} / # weeks}}} month {{count, plural, one {{price} / month} other {{price} / # months}}} other {{count, plural, one {{price} / year} other {{price} / # years}}}}",
+});
+
+/** An amount of the checkout's currency, "/ month" after it when the product renews. */
+export function useRecurringMoney(checkout: PublicCheckout): (amount: number) => string {
+  const { formatMessage } = useIntl();
+  const interval = checkout.product?.recurring_interval;
+  return (amount) => {
+    const price = money(amount, checkout.currency);
+    return interval ? formatMessage(perInterval, { price, interval, count: checkout.product?.recurring_interval_count ?? 1 }) : price;
+  };
+}
+
+/** What is bought, as the seller shows it: its picture, words, benefits, and how the price adds up. */
+export function OrderSummary({ checkout, title }: { checkout: PublicCheckout; title: string }) {
+  const { formatMessage } = useIntl();
+  const titleId = useId();
+  const { product } = checkout;
+  const recurring = useRecurringMoney(checkout);
+  const image = product?.medias.find((media) => media.mime_type.startsWith("image/") && media.public_url);
+  const trial = checkout.active_trial_interval ? { interval: checkout.active_trial_interval, count: checkout.active_trial_interval_count ?? 1 } : null;
+  const amount = (value: number) => money(value, checkout.currency);
+  return (
+    <section className="checkout-summary" aria-labelledby={titleId}>
+      {image && <img className="checkout-media" src={image.public_url} alt={product?.name ?? ""} />}
+      <h1 id={titleId}>{title}</h1>
+      {product?.description && <p className="muted">{product.description}</p>}
+      <p className="checkout-price">{recurring(checkout.amount)}</p>
+      {trial && <p className="badge checkout-trial">{formatMessage(messages.trial, trial)}</p>}
+      {product && product.benefits.length > 0 && (
+        <>
+          <h2 className="checkout-subheading">{formatMessage(messages.included)}</h2>
+          <ul className="checkout-benefits">
+            {product.benefits.map((benefit) => (
+              <li key={benefit.id}>{benefit.description}</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h2 className="sr-only">{formatMessage(messages.summary)}</h2>
+      <dl className="checkout-lines">
+        <div>
+          <dt>{formatMessage(messages.subtotal)}</dt>
+          <dd>{amount(checkout.amount)}</dd>
+        </div>
+        {checkout.discount && checkout.discount_amount > 0 && (
+          <div>
+            <dt>{formatMessage(messages.discount, { name: checkout.discount.code ?? checkout.discount.name })}</dt>
+            <dd>−{amount(checkout.discount_amount)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>{formatMessage(messages.tax)}</dt>
+          <dd>{amount(checkout.tax_amount)}</dd>
+        </div>
+        <div className="checkout-total">
+          <dt>{formatMessage(messages.total)}</dt>
+          <dd>{recurring(checkout.total_amount)}</dd>
+        </div>
+        {trial && (
+          <div className="checkout-total">
+            <dt>{formatMessage(messages.dueToday)}</dt>
+            <dd>{amount(0)}</dd>
+          </div>
+        )}
+      </dl>
+    </section>
+  );
+}
