@@ -139,6 +139,6 @@ export async function meterQuantities(
  */
 export async function customerKeysFor(db: Knex, organizationId: string, ids: string[] | undefined, externalIds: string[] | undefined, apart: boolean): Promise<string[] | null> {
   if (!ids && !externalIds) return apart ? null : [ALL_CUSTOMERS];
-  const found = await customersNamed(db, organizationId, ids ?? [], externalIds ?? []);
+  const found = await customersNamed(db, [organizationId], ids ?? [], externalIds ?? []);
   return [...found.map((customer) => customer.id), ...(externalIds ?? []).map((externalId) => `external:${externalId}`)];
 }
