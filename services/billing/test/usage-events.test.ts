@@ -56,12 +56,22 @@ describe("usage events", () => {
     const { detail } = (await refused.json()) as { detail: { loc: (string | number)[]; msg: string }[] };
     expect(detail.map((issue) => issue.loc.slice(1, 3))).toEqual([
       ["events", 1],
-      ["events", 3],
       ["events", 4],
     ]);
-    // Unknown customers are found once the batch's shape is right, and refused the same way.
-    const unknown = seller.polar.events.ingest({ events: [{ name: "ok", customerId: customer.id }, { name: "stranger", customerId: "not-a-customer" }] });
-    await expect(unknown).rejects.toMatchObject({ detail: [{ loc: ["body", "events", 1, "customer_id"], msg: "Customer not found.", type: "customer_id", input: "not-a-customer" }] });
+    // Unknown customers and times after the seller's now are found once the batch's shape is right, and refused the same way.
+    const unknown = seller.polar.events.ingest({
+      events: [
+        { name: "ok", customerId: customer.id },
+        { name: "stranger", customerId: "not-a-customer" },
+        { name: "later", customerId: customer.id, timestamp: new Date(future) },
+      ],
+    });
+    await expect(unknown).rejects.toMatchObject({
+      detail: [
+        { loc: ["body", "events", 1, "customer_id"], msg: "Customer not found.", type: "customer_id", input: "not-a-customer" },
+        { loc: ["body", "events", 2, "timestamp"], msg: "Timestamp must be in the past.", input: future },
+      ],
+    });
     expect((await seller.polar.events.list({})).items).toEqual([]);
   });
 

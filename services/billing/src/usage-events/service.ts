@@ -3,6 +3,7 @@ import { ValidationError, type Knex, type Units, type ValidationIssue } from "@t
 import { customerIdsMatching, customersNamed, customersWithIds } from "../customers/customers.sql.js";
 import type { Filter } from "../meters/filter.js";
 import { findMeter } from "../meters/meters.sql.js";
+import { sellerNow } from "../test-clock/clock.js";
 import { eventJson } from "./output.js";
 import type { EventCreate } from "./schemas.js";
 import { appendEvents, childCounts, pageOfEvents, type CustomerMatch, type EventFilter, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
@@ -39,18 +40,25 @@ function organizationsOf(events: EventCreate[], reachable: string[], issues: Val
   });
 }
 
-/** The events of one seller, as rows with their customers resolved: a customer id must be the seller's, an external id need not be known yet. */
+/**
+ * The events of one seller, as rows with their customers resolved: a customer id must be the
+ * seller's, an external id need not be known yet. An event cannot have happened after the seller's
+ * now, which their sandbox's test clock may have moved ahead: usage is sent "during" a clocked month.
+ */
 async function draftsFor(db: Knex, organizationId: string, indexed: { event: EventCreate; index: number }[], issues: ValidationIssue[]): Promise<UsageEventDraft[]> {
   const customerIds = [...new Set(indexed.flatMap(({ event }) => (event.customer_id ? [event.customer_id] : [])))];
   const externalIds = [...new Set(indexed.flatMap(({ event }) => (event.external_customer_id ? [event.external_customer_id] : [])))];
   const known = await customersNamed(db, [organizationId], customerIds, externalIds);
   const byId = new Set(known.map((customer) => customer.id));
   const byExternalId = new Map(known.flatMap((customer) => (customer.external_id ? [[customer.external_id, customer.id] as const] : [])));
-  const now = new Date();
+  const now = await sellerNow(db, organizationId);
   const eventIds = timeOrderedIds(indexed.length);
   return indexed.map(({ event, index }, position) => {
     if (event.customer_id && !byId.has(event.customer_id)) {
       issues.push({ location: "body", path: ["events", index, "customer_id"], message: "Customer not found.", code: "customer_id", input: event.customer_id });
+    }
+    if (event.timestamp && event.timestamp > now) {
+      issues.push({ location: "body", path: ["events", index, "timestamp"], message: "Timestamp must be in the past.", code: "value_error", input: event.timestamp.toISOString() });
     }
     return {
       id: eventIds[position] ?? "",
