@@ -3,6 +3,7 @@ import { arrayBindings } from "../http/jsonb.js";
 import { whereMetadata } from "../http/metadata.js";
 import type { Aggregation, Filter } from "../meters/filter.js";
 import { contributionSql, filterSql } from "../meters/filter.sql.js";
+import { periodBindings, periodOf, periodRange, type PeriodQuery, type PeriodTally } from "../meters/meters.sql.js";
 
 export interface UsageEventRow {
   id: string;
@@ -193,6 +194,61 @@ export function pageOfEvents(db: Knex, filter: EventFilter, page: { page: number
   const found = matchingEvents(db, filter);
   if (filter.hierarchy) whereInHierarchy(db, found, filter, filter.hierarchy);
   return pageOf<UsageEventRow, "timestamp">(found, { ...page, columns: { timestamp: "timestamp" }, table: "usage_events" });
+}
+
+/** A meter measured from the seller's events rather than its rollups, on those with the metadata asked for. */
+export interface EventMeasure {
+  organizationId: string;
+  meter: { filter: Filter; aggregation: Aggregation };
+  metadata: Map<string, string[]>;
+}
+
+/** An event's customer as the rollups key it (see customerKeyOf). */
+const EVENT_CUSTOMER_KEY = "coalesce(usage_events.customer_id, 'external:' || usage_events.external_customer_id)";
+
+/**
+ * Reads events, so it runs with a time limit: `statement_timeout` ends a read of a range with too
+ * many events (error 57014) rather than letting it hold a connection for as long as it takes.
+ */
+async function readBounded<Result>(db: Knex, timeoutMs: number, read: (trx: Knex) => Promise<Result>): Promise<Result> {
+  return db.transaction(async (trx) => {
+    await trx.raw(`set local statement_timeout = ${Math.round(timeoutMs)}`);
+    return read(trx);
+  });
+}
+
+function measuredEvents(db: Knex, measure: EventMeasure, query: PeriodQuery): Knex.QueryBuilder {
+  const contribution = contributionSql(db, "usage_events", measure.meter.aggregation);
+  const found = usageEvents(db)
+    .where({ organization_id: measure.organizationId })
+    .whereRaw(periodRange("usage_events.timestamp"), periodBindings(query))
+    .whereRaw("? and ?", [filterSql(db, "usage_events", measure.meter.filter), contribution.counts]);
+  if (query.customerKeys && !query.customerKeys.includes("*")) void found.whereRaw(`${EVENT_CUSTOMER_KEY} = any(?)`, [query.customerKeys]);
+  whereMetadata(found, "usage_events.metadata", measure.metadata);
+  return found;
+}
+
+/**
+ * A meter's tallies per period (and per customer key when `perCustomer`) counted from its events, as
+ * `periodTallies` reads them from rollups, with the distinct values of a unique meter, and for a
+ * unique meter those of the whole range. Within `timeoutMs`.
+ */
+export async function eventTallies(db: Knex, measure: EventMeasure, query: PeriodQuery, perCustomer: boolean, timeoutMs: number): Promise<{ tallies: PeriodTally[]; distinct: number }> {
+  const contribution = contributionSql(db, "usage_events", measure.meter.aggregation);
+  return readBounded(db, timeoutMs, async (trx) => {
+    const tallied = measuredEvents(trx, measure, query)
+      .select(
+        trx.raw(`${periodOf("usage_events.timestamp")} as period`, periodBindings(query)),
+        trx.raw(`${perCustomer ? EVENT_CUSTOMER_KEY : "'*'"} as customer_key`),
+        trx.raw("count(*) as count, sum(:value) as sum, min(:value) as min, max(:value) as max, count(distinct :unique) as distinct_values", { value: contribution.value, unique: contribution.unique }),
+      )
+      .groupBy(trx.raw("1, 2"));
+    const rows = await (tallied as Promise<(Omit<PeriodTally, "count" | "distinct"> & { count: string; distinct_values: string })[]>);
+    const tallies = rows.map(({ distinct_values, ...row }) => ({ ...row, count: Number(row.count), distinct: Number(distinct_values) }));
+    if (measure.meter.aggregation.func !== "unique") return { tallies, distinct: 0 };
+    const [range] = await (measuredEvents(trx, measure, query).select(trx.raw("count(distinct ?) as distinct_values", [contribution.unique])) as Promise<{ distinct_values: string }[]>);
+    return { tallies, distinct: Number(range?.distinct_values ?? 0) };
+  });
 }
 
 export interface EventNameRow {
