@@ -49,6 +49,20 @@ describe("meters", () => {
     await expect.poll(() => daily(avg.id)).toEqual({ quantities: [20, 20, 0], total: 20 });
     await expect.poll(() => daily(models.id)).toEqual({ quantities: [2, 1, 1], total: 3 });
     await expect.poll(() => daily(gpt.id)).toEqual({ quantities: [1, 1, 0], total: 2 });
+    // The events list agrees with the meter on which events it measures.
+    const measured = await shop.polar.events.list({ meterId: gpt.id, startTimestamp: at("2026-03-01T00:00:00Z"), endTimestamp: at("2026-03-04T00:00:00Z"), limit: 100 });
+    expect(measured.items.map((event) => event.timestamp)).toEqual([at("2026-03-02T08:00:00Z"), at("2026-03-01T10:00:00Z")]);
+
+    // Metadata narrows the events a quantity measures, as Polar's does.
+    const narrowed = async (id: string, metadata: Record<string, string | boolean | string[]>, customerAggregationFunction?: "max") => {
+      const range = { id, startTimestamp: at("2026-03-01T00:00:00Z"), endTimestamp: at("2026-03-03T00:00:00Z"), interval: "day" as const, metadata, customerAggregationFunction };
+      const quantities = await shop.polar.meters.quantities(range);
+      return { quantities: quantities.quantities.map((period) => period.quantity), total: quantities.total };
+    };
+    expect(await narrowed(sum.id, { model: "gpt-4o" })).toEqual({ quantities: [10, 20, 0], total: 30 });
+    expect(await narrowed(count.id, { model: ["gpt-4o", "claude"] })).toEqual({ quantities: [1, 1, 1], total: 3 });
+    expect(await narrowed(models.id, { cached: false })).toEqual({ quantities: [1, 1, 0], total: 1 });
+    expect(await narrowed(max.id, { model: "gpt-4o-mini" }, "max")).toEqual({ quantities: [30, 0, 0], total: 30 });
 
     // Events sent later are measured as they arrive.
     await shop.polar.events.ingest({ events: [{ name: "api.call", customerId: customer.id, timestamp: at("2026-03-03T09:00:00Z"), metadata: { tokens: 5, model: "gpt-4o" } }] });
@@ -100,5 +114,22 @@ describe("meters", () => {
     expect((await other.polar.meters.list({})).result.items.map((item) => item.id)).toEqual([meter.id]);
     // Another seller's meter is nobody's business.
     await expect(shop.polar.meters.get({ id: meter.id })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("refuse to be archived while a product on sale or a meter credit benefit uses them", async () => {
+    const other = await stack.seller();
+    const meter = await other.polar.meters.create({ name: "Seats", filter: { conjunction: "and", clauses: [] }, aggregation: { func: "count" } });
+    const archive = () => other.polar.meters.update({ id: meter.id, meterUpdate: { isArchived: true } });
+    const refusal = (msg: string) => ({ statusCode: 422, detail: [{ loc: ["body", "is_archived"], msg, type: "value_error" }] });
+    const product = await other.polar.products.create({ name: "Per seat", recurringInterval: "month", prices: [{ amountType: "metered_unit", meterId: meter.id, unitAmount: "100", priceCurrency: "usd" }] });
+    await expect(archive()).rejects.toMatchObject(refusal("Cannot archive meter that is still attached to active products"));
+
+    await other.polar.products.update({ id: product.id, productUpdate: { isArchived: true } });
+    const credit = await other.polar.benefits.create({ type: "meter_credit", description: "Ten seats", properties: { meterId: meter.id, units: 10, rollover: false } });
+    await expect(archive()).rejects.toMatchObject(refusal("Cannot archive meter that is still referenced by active benefits"));
+    expect((await other.polar.meters.get({ id: meter.id })).archivedAt).toBeNull();
+
+    await other.polar.benefits.delete({ id: credit.id });
+    expect((await archive()).archivedAt).toBeInstanceOf(Date);
   });
 });

@@ -38,9 +38,9 @@ async function payAsYouGo(seller: Seller, aggregation: Parameters<Seller["polar"
   return { meter, plan };
 }
 
-/** Sends `calls` API calls for the customer, and waits until their meter has measured them. */
-async function useCalls(seller: Seller, customerId: string, calls: number, consumedAfter: number) {
-  await seller.polar.events.ingest({ events: [{ name: "api.call", customerId, metadata: { calls } }] });
+/** Sends `calls` API calls for the customer (at the seller's now unless told when), and waits until their meter has measured them. */
+async function useCalls(seller: Seller, customerId: string, calls: number, consumedAfter: number, timestamp?: Date) {
+  await seller.polar.events.ingest({ events: [{ name: "api.call", customerId, metadata: { calls }, timestamp }] });
   await expect.poll(async () => (await seller.polar.customerMeters.list({ customerId })).result.items[0]?.consumedUnits).toBe(consumedAfter);
 }
 
@@ -61,8 +61,13 @@ describe("usage billing", () => {
     await expect
       .poll(async () => (await announced(stack, "customer.state_changed", customerId)).some((state) => (state.active_meters as { consumed_units: number }[])[0]?.consumed_units === 60), { timeout: 10_000 })
       .toBe(true);
-    await advanceDays(stack, seller, 10);
-    await useCalls(seller, customerId, 50, 110);
+    // Usage happens on the seller's clock: an hour before its now, ten days ahead of the real time, is in the past.
+    const clocked = new Date((await advanceDays(stack, seller, 10)).now);
+    await useCalls(seller, customerId, 50, 110, new Date(clocked.getTime() - 3_600_000));
+    const lastHours = { id: meter.id, startTimestamp: new Date(clocked.getTime() - 7_200_000), endTimestamp: clocked, interval: "hour" as const };
+    expect((await seller.polar.meters.quantities(lastHours)).total).toBe(50);
+    const later = seller.polar.events.ingest({ events: [{ name: "api.call", customerId, metadata: { calls: 1 }, timestamp: new Date(clocked.getTime() + 3_600_000) }] });
+    await expect(later).rejects.toMatchObject({ statusCode: 422, detail: [{ loc: ["body", "events", 0, "timestamp"], msg: "Timestamp must be in the past." }] });
     await advanceDays(stack, seller, 10);
     await useCalls(seller, customerId, 40.5, 150.5);
 

@@ -56,12 +56,78 @@ describe("usage events", () => {
     const { detail } = (await refused.json()) as { detail: { loc: (string | number)[]; msg: string }[] };
     expect(detail.map((issue) => issue.loc.slice(1, 3))).toEqual([
       ["events", 1],
-      ["events", 3],
       ["events", 4],
     ]);
-    // Unknown customers are found once the batch's shape is right, and refused the same way.
-    const unknown = seller.polar.events.ingest({ events: [{ name: "ok", customerId: customer.id }, { name: "stranger", customerId: "not-a-customer" }] });
-    await expect(unknown).rejects.toMatchObject({ detail: [{ loc: ["body", "events", 1, "customer_id"], msg: "Customer not found.", type: "customer_id", input: "not-a-customer" }] });
+    // Unknown customers and times after the seller's now are found once the batch's shape is right, and refused the same way.
+    const unknown = seller.polar.events.ingest({
+      events: [
+        { name: "ok", customerId: customer.id },
+        { name: "stranger", customerId: "not-a-customer" },
+        { name: "later", customerId: customer.id, timestamp: new Date(future) },
+      ],
+    });
+    await expect(unknown).rejects.toMatchObject({
+      detail: [
+        { loc: ["body", "events", 1, "customer_id"], msg: "Customer not found.", type: "customer_id", input: "not-a-customer" },
+        { loc: ["body", "events", 2, "timestamp"], msg: "Timestamp must be in the past.", input: future },
+      ],
+    });
     expect((await seller.polar.events.list({})).items).toEqual([]);
+  });
+
+  it("are listed as Polar filters them: by meter, filter, metadata, customer, time and hierarchy", async () => {
+    const seller = await stack.seller();
+    const externalId = `late-${Date.now()}`;
+    const at = (minute: number) => new Date(Date.UTC(2026, 4, 1, 12, minute));
+    // Sent for the customer's external id before the customer exists: still theirs once it does.
+    await seller.polar.events.ingest({ events: [{ name: "api.call", externalCustomerId: externalId, timestamp: at(1), metadata: { model: "gpt-4o", tokens: 10 } }] });
+    const customer = await seller.polar.customers.create({ email: `listed-${Date.now()}@example.com`, externalId });
+    await seller.polar.events.ingest({
+      events: [
+        { name: "api.call", customerId: customer.id, timestamp: at(2), metadata: { model: "claude", tokens: "many" } },
+        { name: "upload", customerId: customer.id, timestamp: at(3), metadata: { model: "gpt-4o", size: 5 } },
+        { name: "request", customerId: customer.id, timestamp: at(4), externalId: "request-1" },
+      ],
+    });
+    const names = async (request: Parameters<typeof seller.polar.events.list>[0]) => {
+      const { items, pagination } = await seller.polar.events.list({ ...request, sorting: ["timestamp"], limit: 100 });
+      expect(pagination).toMatchObject({ totalCount: items.length });
+      return items.map((event) => `${event.name}@${event.timestamp.getUTCMinutes()}`);
+    };
+    const [request] = (await seller.polar.events.list({ name: "request" })).items;
+    const step = await seller.polar.events.ingest({ events: [{ name: "llm", customerId: customer.id, timestamp: at(5), parentId: request?.id }] });
+    expect(step.inserted).toBe(1);
+    const [llm] = (await seller.polar.events.list({ name: "llm" })).items;
+    await seller.polar.events.ingest({ events: [{ name: "tokens", customerId: customer.id, timestamp: at(6), parentId: llm?.id, metadata: { model: "gpt-4o" } }] });
+
+    expect(await names({ customerId: customer.id })).toEqual(["api.call@1", "api.call@2", "upload@3", "request@4", "llm@5", "tokens@6"]);
+    expect(await names({ externalCustomerId: externalId, name: "api.call" })).toEqual(["api.call@1", "api.call@2"]);
+    // Timestamps bound the list exclusively.
+    expect(await names({ startTimestamp: at(1), endTimestamp: at(3) })).toEqual(["api.call@2"]);
+
+    const calls = { conjunction: "and" as const, clauses: [{ property: "name", operator: "eq" as const, value: "api.call" }] };
+    const counted = await seller.polar.meters.create({ name: "Calls", filter: calls, aggregation: { func: "count" } });
+    const summed = await seller.polar.meters.create({ name: "Tokens", filter: calls, aggregation: { func: "sum", property: "tokens" } });
+    expect(await names({ meterId: counted.id })).toEqual(["api.call@1", "api.call@2"]);
+    // An event without a number to sum is not one the meter measures.
+    expect(await names({ meterId: summed.id })).toEqual(["api.call@1"]);
+    await expect(seller.polar.events.list({ meterId: "no-such-meter" })).rejects.toMatchObject({ statusCode: 422, detail: [{ loc: ["query", "meter_id"], msg: "Meter not found." }] });
+
+    const gpt = { conjunction: "or", clauses: [{ property: "model", operator: "like", value: "gpt" }, { property: "metadata.size", operator: "gte", value: 5 }] };
+    expect(await names({ filter: JSON.stringify(gpt) })).toEqual(["api.call@1", "upload@3", "tokens@6"]);
+    expect(await names({ filter: JSON.stringify({ conjunction: "and", clauses: [gpt, { property: "name", operator: "ne", value: "tokens" }] }) })).toEqual(["api.call@1", "upload@3"]);
+    await expect(seller.polar.events.list({ filter: "{not json" })).rejects.toMatchObject({ statusCode: 422, detail: [{ loc: ["query", "filter"] }] });
+
+    expect(await names({ metadata: { model: "gpt-4o" } })).toEqual(["api.call@1", "upload@3", "tokens@6"]);
+    expect(await names({ metadata: { model: ["claude", "gpt-4o"], size: 5 } })).toEqual(["upload@3"]);
+    expect(await names({ query: "claude" })).toEqual(["api.call@2"]);
+
+    // Roots only; roots and their children; what lies under an event, down to a depth.
+    expect(await names({ depth: 0 })).toEqual(["api.call@1", "api.call@2", "upload@3", "request@4"]);
+    expect(await names({ depth: 1, name: ["request", "llm", "tokens"] })).toEqual(["request@4", "llm@5"]);
+    expect(await names({ depth: 1, parentId: request?.id })).toEqual(["llm@5"]);
+    expect(await names({ depth: 2, parentId: request?.id })).toEqual(["llm@5", "tokens@6"]);
+    expect(request?.childCount).toBe(0);
+    expect((await seller.polar.events.get({ id: request?.id ?? "" })).childCount).toBe(1);
   });
 });

@@ -103,6 +103,10 @@ export const meterCreditsOf = async (db: Knex, subscriptionId: string): Promise<
       .select<{ properties: { meter_id: string; units: number; rollover: boolean } }[]>("benefits.properties")
   ).map(({ properties }) => ({ meter_id: properties.meter_id, units: properties.units, rollover: properties.rollover }));
 
+/** Whether a live meter credit benefit credits the meter. */
+export const meterInUseByBenefits = async (db: Knex, meterId: string): Promise<boolean> =>
+  (await benefits(db).where({ type: "meter_credit" }).whereRaw("properties ->> 'meter_id' = ?", [meterId]).first("id")) !== undefined;
+
 export const insertGrant = (db: Knex, grant: Omit<BenefitGrantRow, "created_at"> & Partial<Pick<BenefitGrantRow, "created_at">>) => db<BenefitGrantRow>("benefit_grants").insert(grant);
 
 export async function updateGrant(db: Knex, id: string, changes: Partial<Pick<BenefitGrantRow, "granted_at" | "revoked_at" | "properties" | "error" | "modified_at">>): Promise<BenefitGrantRow | undefined> {

@@ -116,15 +116,25 @@ export interface CustomerFilter {
   metadata: Map<string, string[]>;
 }
 
+/** Customers with the text in their e-mail, name or external id. */
+const matchText = (query: Knex.QueryBuilder, text: string) => {
+  const pattern = `%${text}%`;
+  return query.whereILike("email", pattern).orWhereILike("name", pattern).orWhereILike("external_id", pattern);
+};
+
+/** The ids of the sellers' customers with the text in their e-mail, name, external id or id, as a subquery. */
+export const customerIdsMatching = (db: Knex, organizationIds: string[], text: string): Knex.QueryBuilder =>
+  customers(db)
+    .whereIn("organization_id", organizationIds)
+    .where((match) => void matchText(match, text).orWhereILike("id", `%${text}%`))
+    .select("id");
+
 /** One page of sellers' customers. */
 export function pageOfCustomers(db: Knex, filter: CustomerFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CUSTOMER_SORTABLE> }) {
   const found = customers(db).whereIn("organization_id", filter.organizationIds);
   if (filter.organizationId) void found.whereIn("organization_id", filter.organizationId);
   if (filter.email) void found.where({ email: filter.email.toLowerCase() });
-  if (filter.text) {
-    const pattern = `%${filter.text}%`;
-    void found.where((match) => void match.whereILike("email", pattern).orWhereILike("name", pattern).orWhereILike("external_id", pattern));
-  }
+  if (filter.text) void found.where((match) => void matchText(match, filter.text ?? ""));
   whereMetadata(found, "metadata", filter.metadata);
   return pageOf<CustomerRow, keyof typeof CUSTOMER_SORTABLE>(found, { ...page, columns: CUSTOMER_SORTABLE, table: "customers" });
 }
@@ -186,9 +196,9 @@ export const setDefaultPaymentMethod = (db: Knex, customerId: string, paymentMet
 /** The ids of the customers (one per seller at most) with the e-mail given. */
 export const customerIdsWithEmail = async (db: Knex, email: string): Promise<string[]> => (await customers(db).where({ email }).select("id")).map((customer) => customer.id);
 
-/** The seller's customers among those named by id or by external id: their ids and external ids only. */
-export const customersNamed = (db: Knex, organizationId: string, ids: string[], externalIds: string[]): Promise<Pick<CustomerRow, "id" | "external_id">[]> =>
+/** The sellers' customers among those named by id or by external id: their ids and external ids only. */
+export const customersNamed = (db: Knex, organizationIds: string[], ids: string[], externalIds: string[]): Promise<Pick<CustomerRow, "id" | "external_id">[]> =>
   customers(db)
-    .where({ organization_id: organizationId })
+    .whereIn("organization_id", organizationIds)
     .where((named) => void named.whereIn("id", ids).orWhereIn("external_id", externalIds))
     .select("id", "external_id");

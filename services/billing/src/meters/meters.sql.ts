@@ -140,11 +140,19 @@ export async function periodsBetween(db: Knex, query: PeriodQuery): Promise<Date
   return rows.map((row) => row.period);
 }
 
-/** The rollup rows' range: whole periods, from the first one's start to the last one's end. */
-const PERIOD_RANGE = `bucket >= date_trunc(:interval, cast(:start as timestamptz) at time zone :timezone) at time zone :timezone
-  and bucket < (date_trunc(:interval, cast(:end as timestamptz) at time zone :timezone) + cast('1 ' || :interval as interval)) at time zone :timezone`;
+/**
+ * Whole periods, from the first one's start to the last one's end, for a time column (the rollups'
+ * bucket or an event's timestamp), with the bindings of `periodBindings`.
+ */
+export const periodRange = (column: string) => `${column} >= date_trunc(:interval, cast(:start as timestamptz) at time zone :timezone) at time zone :timezone
+  and ${column} < (date_trunc(:interval, cast(:end as timestamptz) at time zone :timezone) + cast('1 ' || :interval as interval)) at time zone :timezone`;
+/** The start of the period holding the time column's value. */
+export const periodOf = (column: string) => `date_trunc(:interval, ${column} at time zone :timezone) at time zone :timezone`;
+export const periodBindings = (query: PeriodQuery) => ({ ...query, start: query.start.toISOString(), end: query.end.toISOString(), keys: query.customerKeys ?? [] });
+
+const PERIOD_RANGE = periodRange("bucket");
 const CUSTOMERS = (query: PeriodQuery) => (query.customerKeys ? "customer_key = any(:keys)" : "customer_key <> '*'");
-const PERIOD = `date_trunc(:interval, bucket at time zone :timezone) at time zone :timezone`;
+const PERIOD = periodOf("bucket");
 
 export type PeriodTally = Tally & { period: Date; customer_key: string; distinct: number };
 
@@ -153,7 +161,7 @@ export type PeriodTally = Tally & { period: Date; customer_key: string; distinct
  * rollups: a year of daily quantities reads at most 35,040 rows a customer key, never the events.
  */
 export async function periodTallies(db: Knex, query: PeriodQuery, perCustomer: boolean, unique: boolean): Promise<PeriodTally[]> {
-  const bindings = { ...query, start: query.start.toISOString(), end: query.end.toISOString(), keys: query.customerKeys ?? [] };
+  const bindings = periodBindings(query);
   const key = perCustomer ? "customer_key" : "'*'";
   if (unique) {
     const { rows } = await db.raw<{ rows: { period: Date; customer_key: string; distinct_values: string }[] }>(
@@ -175,7 +183,7 @@ export async function periodTallies(db: Knex, query: PeriodQuery, perCustomer: b
 export async function distinctInRange(db: Knex, query: PeriodQuery): Promise<number> {
   const { rows } = await db.raw<{ rows: { distinct_values: string }[] }>(
     `select count(distinct value) as distinct_values from meter_unique_values where meter_id = :meterId and ${CUSTOMERS(query)} and ${PERIOD_RANGE}`,
-    { ...query, start: query.start.toISOString(), end: query.end.toISOString(), keys: query.customerKeys ?? [] },
+    periodBindings(query),
   );
   return Number(rows[0]?.distinct_values ?? 0);
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess, type Units } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
+import { metadataFilters } from "../http/metadata.js";
 import { findMeter, METER_SORTABLE, pageOfMeters } from "./meters.sql.js";
 import { meterJson } from "./output.js";
 import { Meter, MeterCreate, MeterList, MeterQuantities, MeterQuantitiesQuery, MeterUpdate } from "./schemas.js";
@@ -52,11 +53,11 @@ export function meterEndpoints({ db, units, access }: { db: Knex; units: Units; 
         summary: "Get a meter's quantities per period",
         tag: TAG,
       },
-      async ({ params, query, identity }) => {
+      async ({ params, query, identity, req }) => {
         const found = await meter(identity, "meters:read", params.id);
         const customerKeys = await customerKeysFor(db, found.organization_id, query.customer_id, query.external_customer_id, query.customer_aggregation_function !== undefined);
         const { start_timestamp: start, end_timestamp: end, interval, timezone } = query;
-        return meterQuantities(db, found, { customerKeys, start, end, interval, timezone }, query.customer_aggregation_function);
+        return meterQuantities(db, found, { customerKeys, start, end, interval, timezone }, query.customer_aggregation_function, metadataFilters(req));
       },
     ),
   ];

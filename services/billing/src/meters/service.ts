@@ -1,7 +1,10 @@
 import { invalidField, ValidationError, type Knex, type Units } from "@tollgate/kit";
 import type { z } from "zod";
 import { resetConsumption } from "../customer-meters/customer-meters.sql.js";
+import { meterInUseByBenefits } from "../benefits/benefits.sql.js";
 import { customersNamed } from "../customers/customers.sql.js";
+import { meterInUseByPrices } from "../products/products.sql.js";
+import { eventTallies } from "../usage-events/usage-events.sql.js";
 import { backfill } from "./measurements.js";
 import { clearRollups, distinctInRange, holdMetersAlone, insertMeter, periodsBetween, periodTallies, updateMeter, type Interval, type MeterRow, type PeriodQuery, type PeriodTally } from "./meters.sql.js";
 import { ALL_CUSTOMERS, quantityOf, type Tally } from "./rollups.js";
@@ -33,6 +36,16 @@ export async function createMeter(units: Units, organizationId: string, body: z.
 }
 
 /**
+ * A meter that prices or credits still measure with cannot be archived, as in Polar: what they bill
+ * or grant would stop meaning anything. Unarchived products and prices, and undeleted benefits, count.
+ */
+async function checkArchivable(db: Knex, meterId: string): Promise<void> {
+  const refuse = (message: string) => new ValidationError([{ location: "body", path: ["is_archived"], message, code: "value_error", input: true }]);
+  if (await meterInUseByPrices(db, meterId)) throw refuse("Cannot archive meter that is still attached to active products");
+  if (await meterInUseByBenefits(db, meterId)) throw refuse("Cannot archive meter that is still referenced by active benefits");
+}
+
+/**
  * Changes a meter. A new filter or aggregation measures the seller's events again from the start,
  * so quantities and customer meters always read as the meter is defined now.
  */
@@ -40,6 +53,7 @@ export async function changeMeter(units: Units, meter: MeterRow, body: z.output<
   checkUnit(body.unit ?? meter.unit, body.custom_label === undefined ? meter.custom_label : body.custom_label);
   const redefined = Boolean(body.filter || body.aggregation);
   return units.run(async ({ db }) => {
+    if (body.is_archived === true && meter.archived_at === null) await checkArchivable(db, meter.id);
     if (redefined) await holdMetersAlone(db, meter.organization_id);
     const changed = await updateMeter(db, meter.id, {
       ...(body.name ? { name: body.name } : {}),
@@ -93,6 +107,28 @@ function acrossCustomers(fn: z.output<typeof CustomerAggregationFunction>, quant
   }
 }
 
+/** How long a quantity filtered by metadata may read events before it is refused. */
+const EVENT_READ_TIMEOUT_MS = 3_000;
+
+/**
+ * The meter's tallies for a quantity: from its quarter-hour rollups, or, when metadata narrows the
+ * events (rollups do not keep it), from the events of the range themselves, in a bounded read.
+ */
+async function talliesFor(db: Knex, meter: MeterRow, query: PeriodQuery, perCustomer: boolean, metadata: Map<string, string[]>): Promise<{ tallies: PeriodTally[]; distinct: () => Promise<number> }> {
+  if (metadata.size === 0) {
+    return { tallies: await periodTallies(db, query, perCustomer, meter.aggregation.func === "unique"), distinct: () => distinctInRange(db, query) };
+  }
+  try {
+    const { tallies, distinct } = await eventTallies(db, { organizationId: meter.organization_id, meter, metadata }, query, perCustomer, EVENT_READ_TIMEOUT_MS);
+    return { tallies, distinct: () => Promise.resolve(distinct) };
+  } catch (error) {
+    if (typeof error === "object" && error !== null && "code" in error && error.code === "57014") {
+      throw new ValidationError([{ location: "query", path: ["metadata"], message: "Too many events in this range to filter by metadata: narrow the range or the customers", code: "value_error", input: Object.fromEntries(metadata) }]);
+    }
+    throw error;
+  }
+}
+
 /**
  * A meter's quantity per period of the range, in the time zone, with the total over the range:
  * counts and sums add up, max and min are those of the range, an average is the range's sum over
@@ -104,6 +140,7 @@ export async function meterQuantities(
   meter: MeterRow,
   query: Omit<PeriodQuery, "meterId">,
   customerAggregation: z.output<typeof CustomerAggregationFunction> | undefined,
+  metadata: Map<string, string[]>,
 ): Promise<{ quantities: { timestamp: Date; quantity: number }[]; total: number }> {
   if (query.end < query.start) throw invalidField(["end_timestamp"], "end_timestamp must be after start_timestamp", query.end.toISOString());
   if (query.end.getTime() - query.start.getTime() > MAX_DAYS[query.interval] * 86_400_000) {
@@ -118,7 +155,7 @@ export async function meterQuantities(
     }
     throw error;
   });
-  const tallies = await periodTallies(db, periodQuery, customerAggregation !== undefined, unique);
+  const { tallies, distinct } = await talliesFor(db, meter, periodQuery, customerAggregation !== undefined, metadata);
   const inPeriod = (period: Date) => tallies.filter((tally) => tally.period.getTime() === period.getTime());
   const measureOf = (rows: PeriodTally[]) => quantityOf(meter.aggregation, merged(rows), rows.reduce((sum, row) => sum + row.distinct, 0));
   const quantities = periods.map((period) => ({
@@ -128,7 +165,7 @@ export async function meterQuantities(
   const total =
     customerAggregation && meter.aggregation.func !== "avg" && !unique
       ? acrossCustomers(meter.aggregation.func === "count" ? "sum" : meter.aggregation.func, quantities.map((period) => period.quantity))
-      : quantityOf(meter.aggregation, merged(tallies), unique ? await distinctInRange(db, periodQuery) : 0);
+      : quantityOf(meter.aggregation, merged(tallies), unique ? await distinct() : 0);
   return { quantities, total };
 }
 
@@ -139,6 +176,6 @@ export async function meterQuantities(
  */
 export async function customerKeysFor(db: Knex, organizationId: string, ids: string[] | undefined, externalIds: string[] | undefined, apart: boolean): Promise<string[] | null> {
   if (!ids && !externalIds) return apart ? null : [ALL_CUSTOMERS];
-  const found = await customersNamed(db, organizationId, ids ?? [], externalIds ?? []);
+  const found = await customersNamed(db, [organizationId], ids ?? [], externalIds ?? []);
   return [...found.map((customer) => customer.id), ...(externalIds ?? []).map((externalId) => `external:${externalId}`)];
 }

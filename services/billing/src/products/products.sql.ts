@@ -196,6 +196,13 @@ export const meteredPricesOf = (db: Knex, productIds: string[]) =>
   db<PriceRow>("product_prices").whereIn("product_id", productIds).where({ amount_type: "metered_unit", is_archived: false }).orderBy("position");
 
 /** One price, archived or not (a subscription keeps the price it was bought at). */
+/** Whether a live metered price of a product on sale measures with the meter. */
+export const meterInUseByPrices = async (db: Knex, meterId: string): Promise<boolean> =>
+  (await db("product_prices")
+    .join("products", "products.id", "product_prices.product_id")
+    .where({ "product_prices.meter_id": meterId, "product_prices.is_archived": false, "products.is_archived": false })
+    .first("product_prices.id")) !== undefined;
+
 export const findPrice = (db: Knex, id: string) => db<PriceRow>("product_prices").where({ id }).first();
 
 export const pricesWithIds = (db: Knex, ids: string[]) => db<PriceRow>("product_prices").whereIn("id", ids);

@@ -1,12 +1,27 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess, type Units } from "@tollgate/kit";
+import { metadataFilters } from "../http/metadata.js";
+import { Filter } from "../meters/filter.js";
 import { eventNameJson } from "./output.js";
 import { EventList, EventNameList, EventsIngest, EventsIngestResponse, UserEvent } from "./schemas.js";
-import { eventsJson, ingestEvents } from "./service.js";
-import { EVENT_NAME_SORTABLE, findEvent, pageOfEventNames, pageOfEvents } from "./usage-events.sql.js";
+import { eventsJson, ingestEvents, listEvents } from "./service.js";
+import { EVENT_NAME_SORTABLE, findEvent, pageOfEventNames } from "./usage-events.sql.js";
 
 const TAG = "events";
 const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+
+/** A meter filter sent as JSON text in the query, as Polar's `filter` is. */
+const jsonFilter = z
+  .string()
+  .transform((text, context): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      context.addIssue({ code: "custom", message: "Invalid JSON", input: text });
+      return z.NEVER;
+    }
+  })
+  .pipe(Filter);
 
 /** Usage events: the seller's system sends them in batches; meters measure them. */
 export function usageEventEndpoints({ db, units, access, wakeMeasurer }: { db: Knex; units: Units; access: OrganizationAccess; wakeMeasurer: () => void }): Endpoint[] {
@@ -23,11 +38,14 @@ export function usageEventEndpoints({ db, units, access, wakeMeasurer }: { db: K
           organization_id: repeated(z.string()),
           customer_id: repeated(z.string()),
           external_customer_id: repeated(z.string()),
+          meter_id: z.string().optional(),
+          filter: jsonFilter.optional(),
           name: repeated(z.string()),
           source: repeated(z.enum(["user", "system"])),
           start_timestamp: timestamp.optional(),
           end_timestamp: timestamp.optional(),
           parent_id: z.string().optional(),
+          depth: z.coerce.number().int().min(0).max(5).optional(),
           query: z.string().optional(),
           sorting: sorting(["timestamp"], "-timestamp"),
         }),
@@ -35,10 +53,9 @@ export function usageEventEndpoints({ db, units, access, wakeMeasurer }: { db: K
         summary: "List events",
         tag: TAG,
       },
-      async ({ query, identity }) => {
-        const organizationIds = await access.organizationIds(identity, "events:read");
-        const { rows, total } = await pageOfEvents(db, { ...query, organizationIds, customerIds: query.customer_id }, { ...query, sort: query.sorting });
-        return pageJson(await eventsJson(db, rows), total, query.limit);
+      async ({ query, identity, req }) => {
+        const { items, total } = await listEvents(db, await access.organizationIds(identity, "events:read"), query, metadataFilters(req), { ...query, sort: query.sorting });
+        return pageJson(items, total, query.limit);
       },
     ),
     defineEndpoint(

@@ -13,7 +13,6 @@ const EventCreate = z
     timestamp: z.iso
       .datetime({ offset: true })
       .transform((value) => new Date(value))
-      .refine((timestamp) => timestamp.getTime() <= Date.now(), { error: "Timestamp must be in the past." })
       .optional(),
     name: z.string().min(1).max(128),
     organization_id: z.string().nullish(),

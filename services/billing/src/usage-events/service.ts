@@ -1,9 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { ValidationError, type Knex, type Units, type ValidationIssue } from "@tollgate/kit";
-import { customersNamed, customersWithIds } from "../customers/customers.sql.js";
+import { customerIdsMatching, customersNamed, customersWithIds } from "../customers/customers.sql.js";
+import type { Filter } from "../meters/filter.js";
+import { findMeter } from "../meters/meters.sql.js";
+import { sellerNow } from "../test-clock/clock.js";
 import { eventJson } from "./output.js";
 import type { EventCreate } from "./schemas.js";
-import { appendEvents, childCounts, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
+import { appendEvents, childCounts, pageOfEvents, type CustomerMatch, type EventFilter, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
 
 /**
  * UUIDs of version 7 for a batch: the time in milliseconds first, so new events' ids sort last and
@@ -37,18 +40,25 @@ function organizationsOf(events: EventCreate[], reachable: string[], issues: Val
   });
 }
 
-/** The events of one seller, as rows with their customers resolved: a customer id must be the seller's, an external id need not be known yet. */
+/**
+ * The events of one seller, as rows with their customers resolved: a customer id must be the
+ * seller's, an external id need not be known yet. An event cannot have happened after the seller's
+ * now, which their sandbox's test clock may have moved ahead: usage is sent "during" a clocked month.
+ */
 async function draftsFor(db: Knex, organizationId: string, indexed: { event: EventCreate; index: number }[], issues: ValidationIssue[]): Promise<UsageEventDraft[]> {
   const customerIds = [...new Set(indexed.flatMap(({ event }) => (event.customer_id ? [event.customer_id] : [])))];
   const externalIds = [...new Set(indexed.flatMap(({ event }) => (event.external_customer_id ? [event.external_customer_id] : [])))];
-  const known = await customersNamed(db, organizationId, customerIds, externalIds);
+  const known = await customersNamed(db, [organizationId], customerIds, externalIds);
   const byId = new Set(known.map((customer) => customer.id));
   const byExternalId = new Map(known.flatMap((customer) => (customer.external_id ? [[customer.external_id, customer.id] as const] : [])));
-  const now = new Date();
+  const now = await sellerNow(db, organizationId);
   const eventIds = timeOrderedIds(indexed.length);
   return indexed.map(({ event, index }, position) => {
     if (event.customer_id && !byId.has(event.customer_id)) {
       issues.push({ location: "body", path: ["events", index, "customer_id"], message: "Customer not found.", code: "customer_id", input: event.customer_id });
+    }
+    if (event.timestamp && event.timestamp > now) {
+      issues.push({ location: "body", path: ["events", index, "timestamp"], message: "Timestamp must be in the past.", code: "value_error", input: event.timestamp.toISOString() });
     }
     return {
       id: eventIds[position] ?? "",
@@ -103,4 +113,60 @@ export async function eventsJson(db: Knex, rows: UsageEventRow[]) {
       children.get(row.id) ?? 0,
     ),
   );
+}
+
+/** What a list of events asks for, as Polar's `GET /v1/events/` takes it. */
+export interface EventsQuery {
+  organization_id?: string[];
+  customer_id?: string[];
+  external_customer_id?: string[];
+  meter_id?: string;
+  filter?: Filter;
+  name?: string[];
+  source?: string[];
+  start_timestamp?: Date;
+  end_timestamp?: Date;
+  query?: string;
+  parent_id?: string;
+  depth?: number;
+}
+
+/**
+ * The customers asked for, each as Polar matches them: a customer's events were sent with their id
+ * or with their external id (perhaps before the customer existed), and either way they are theirs.
+ */
+async function customerMatches(db: Knex, organizationIds: string[], query: EventsQuery): Promise<CustomerMatch[]> {
+  const matches: CustomerMatch[] = [];
+  if (query.customer_id) {
+    const named = await customersNamed(db, organizationIds, query.customer_id, []);
+    matches.push({ customerIds: query.customer_id, externalCustomerIds: named.flatMap((customer) => (customer.external_id ? [customer.external_id] : [])) });
+  }
+  if (query.external_customer_id) {
+    const named = await customersNamed(db, organizationIds, [], query.external_customer_id);
+    matches.push({ customerIds: named.map((customer) => customer.id), externalCustomerIds: query.external_customer_id });
+  }
+  return matches;
+}
+
+/**
+ * One page of the sellers' events. A meter narrows them to those it measures: its filter passes them
+ * and they carry what it aggregates. A parent without a depth lists its direct children.
+ */
+export async function listEvents(db: Knex, organizationIds: string[], query: EventsQuery, metadata: Map<string, string[]>, page: Parameters<typeof pageOfEvents>[2]) {
+  const meter = query.meter_id ? await findMeter(db, query.meter_id) : undefined;
+  if (query.meter_id && (!meter || !organizationIds.includes(meter.organization_id))) {
+    throw new ValidationError([{ location: "query", path: ["meter_id"], message: "Meter not found.", code: "meter_id", input: query.meter_id }]);
+  }
+  const filter: EventFilter = {
+    ...query,
+    organizationIds,
+    customers: await customerMatches(db, organizationIds, query),
+    filters: query.filter ? [query.filter] : [],
+    meter,
+    metadata,
+    query: query.query === undefined ? undefined : { text: query.query, customerIds: customerIdsMatching(db, organizationIds, query.query) },
+    hierarchy: query.depth === undefined && query.parent_id === undefined ? undefined : { depth: query.depth ?? 1, parentId: query.parent_id },
+  };
+  const { rows, total } = await pageOfEvents(db, filter, page);
+  return { items: await eventsJson(db, rows), total };
 }

@@ -1,5 +1,9 @@
-import { arrayBindings } from "../http/jsonb.js";
 import { pageOf, type Knex, type Sort } from "@tollgate/kit";
+import { arrayBindings } from "../http/jsonb.js";
+import { whereMetadata } from "../http/metadata.js";
+import type { Aggregation, Filter } from "../meters/filter.js";
+import { contributionSql, filterSql } from "../meters/filter.sql.js";
+import { periodBindings, periodOf, periodRange, type PeriodQuery, type PeriodTally } from "../meters/meters.sql.js";
 
 export interface UsageEventRow {
   id: string;
@@ -106,31 +110,145 @@ export async function childCounts(db: Knex, ids: string[]): Promise<Map<string, 
   return new Map(rows.map((row) => [row.parent_id, row.count]));
 }
 
+/** Events of a customer known by id or by the seller's id for them: those sent either way. */
+export interface CustomerMatch {
+  customerIds: string[];
+  externalCustomerIds: string[];
+}
+
 export interface EventFilter {
   organizationIds: string[];
   organization_id?: string[];
-  customerIds?: string[];
-  external_customer_id?: string[];
+  customers: CustomerMatch[];
   name?: string[];
   source?: string[];
+  /** After this instant, exclusive (Polar's way). */
   start_timestamp?: Date;
+  /** Before this instant, exclusive. */
   end_timestamp?: Date;
-  parent_id?: string;
-  query?: string;
+  /** Meter filters each event must pass. */
+  filters: Filter[];
+  /** A meter whose filter the events pass and to which they add something. */
+  meter?: { filter: Filter; aggregation: Aggregation };
+  metadata: Map<string, string[]>;
+  /** Text in the name, the source, the metadata, or the customer's id, external id, name or e-mail. */
+  query?: { text: string; customerIds: Knex.QueryBuilder };
+  /**
+   * The event hierarchy, as Polar reads it: down to `depth` levels under `parentId` (the parent
+   * itself left out), or under the root events (which are in).
+   */
+  hierarchy?: { depth: number; parentId: string | undefined };
+}
+
+/** The events under the anchors, down to `depth` levels, by a walk that a depth of at most 5 keeps short. */
+function eventsUnder(db: Knex, anchors: Knex.QueryBuilder, depth: number, includeAnchors: boolean): Knex.QueryBuilder {
+  return db
+    .withRecursive("event_tree", ["id", "level"], (tree) =>
+      void tree
+        .select("anchor.id", db.raw("0"))
+        .from(anchors.as("anchor"))
+        .unionAll((down) => void down.select("child.id", db.raw("event_tree.level + 1")).from("event_tree").join("usage_events as child", "child.parent_id", "event_tree.id").where("event_tree.level", "<", depth)),
+    )
+    .select("id")
+    .from("event_tree")
+    .where("level", ">=", includeAnchors ? 0 : 1);
+}
+
+function matchingEvents(db: Knex, filter: EventFilter): Knex.QueryBuilder {
+  const found = usageEvents(db).whereIn("organization_id", filter.organizationIds);
+  if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
+  for (const { customerIds, externalCustomerIds } of filter.customers) {
+    void found.where((customer) => void customer.whereIn("customer_id", customerIds).orWhereIn("external_customer_id", externalCustomerIds));
+  }
+  if (filter.name) void found.whereIn("name", filter.name);
+  if (filter.source) void found.whereIn("source", filter.source);
+  if (filter.start_timestamp) void found.where("timestamp", ">", filter.start_timestamp);
+  if (filter.end_timestamp) void found.where("timestamp", "<", filter.end_timestamp);
+  for (const wanted of filter.filters) void found.whereRaw("?", [filterSql(db, "usage_events", wanted)]);
+  if (filter.meter) void found.whereRaw("? and ?", [filterSql(db, "usage_events", filter.meter.filter), contributionSql(db, "usage_events", filter.meter.aggregation).counts]);
+  whereMetadata(found, "usage_events.metadata", filter.metadata);
+  if (filter.query) {
+    const { text, customerIds } = filter.query;
+    void found.where(
+      (query) =>
+        void query
+          .whereILike("name", `%${text}%`)
+          .orWhereILike("source", `%${text}%`)
+          .orWhereIn("customer_id", customerIds)
+          .orWhereRaw("to_tsvector('simple', usage_events.metadata::text) @@ plainto_tsquery('simple', ?)", [text]),
+    );
+  }
+  return found;
+}
+
+/** Narrows the events to the hierarchy asked for: the roots alone need no walk. */
+function whereInHierarchy(db: Knex, found: Knex.QueryBuilder, filter: EventFilter, { depth, parentId }: NonNullable<EventFilter["hierarchy"]>): void {
+  if (parentId !== undefined) {
+    const parent = usageEvents(db).whereIn("organization_id", filter.organizationIds).where({ id: parentId }).select("id");
+    void found.whereIn("id", eventsUnder(db, parent, depth, false));
+  } else if (depth === 0) void found.whereNull("parent_id");
+  else void found.whereIn("id", eventsUnder(db, matchingEvents(db, filter).whereNull("parent_id").select("id"), depth, true));
 }
 
 export function pageOfEvents(db: Knex, filter: EventFilter, page: { page: number; limit: number; sort: Sort<"timestamp"> }) {
-  const found = usageEvents(db).whereIn("organization_id", filter.organizationIds);
-  if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
-  if (filter.customerIds) void found.whereIn("customer_id", filter.customerIds);
-  if (filter.external_customer_id) void found.whereIn("external_customer_id", filter.external_customer_id);
-  if (filter.name) void found.whereIn("name", filter.name);
-  if (filter.source) void found.whereIn("source", filter.source);
-  if (filter.start_timestamp) void found.where("timestamp", ">=", filter.start_timestamp);
-  if (filter.end_timestamp) void found.where("timestamp", "<=", filter.end_timestamp);
-  if (filter.parent_id) void found.where({ parent_id: filter.parent_id });
-  if (filter.query) void found.whereILike("name", `%${filter.query}%`);
+  const found = matchingEvents(db, filter);
+  if (filter.hierarchy) whereInHierarchy(db, found, filter, filter.hierarchy);
   return pageOf<UsageEventRow, "timestamp">(found, { ...page, columns: { timestamp: "timestamp" }, table: "usage_events" });
+}
+
+/** A meter measured from the seller's events rather than its rollups, on those with the metadata asked for. */
+export interface EventMeasure {
+  organizationId: string;
+  meter: { filter: Filter; aggregation: Aggregation };
+  metadata: Map<string, string[]>;
+}
+
+/** An event's customer as the rollups key it (see customerKeyOf). */
+const EVENT_CUSTOMER_KEY = "coalesce(usage_events.customer_id, 'external:' || usage_events.external_customer_id)";
+
+/**
+ * Reads events, so it runs with a time limit: `statement_timeout` ends a read of a range with too
+ * many events (error 57014) rather than letting it hold a connection for as long as it takes.
+ */
+async function readBounded<Result>(db: Knex, timeoutMs: number, read: (trx: Knex) => Promise<Result>): Promise<Result> {
+  return db.transaction(async (trx) => {
+    await trx.raw(`set local statement_timeout = ${Math.round(timeoutMs)}`);
+    return read(trx);
+  });
+}
+
+function measuredEvents(db: Knex, measure: EventMeasure, query: PeriodQuery): Knex.QueryBuilder {
+  const contribution = contributionSql(db, "usage_events", measure.meter.aggregation);
+  const found = usageEvents(db)
+    .where({ organization_id: measure.organizationId })
+    .whereRaw(periodRange("usage_events.timestamp"), periodBindings(query))
+    .whereRaw("? and ?", [filterSql(db, "usage_events", measure.meter.filter), contribution.counts]);
+  if (query.customerKeys && !query.customerKeys.includes("*")) void found.whereRaw(`${EVENT_CUSTOMER_KEY} = any(?)`, [query.customerKeys]);
+  whereMetadata(found, "usage_events.metadata", measure.metadata);
+  return found;
+}
+
+/**
+ * A meter's tallies per period (and per customer key when `perCustomer`) counted from its events, as
+ * `periodTallies` reads them from rollups, with the distinct values of a unique meter, and for a
+ * unique meter those of the whole range. Within `timeoutMs`.
+ */
+export async function eventTallies(db: Knex, measure: EventMeasure, query: PeriodQuery, perCustomer: boolean, timeoutMs: number): Promise<{ tallies: PeriodTally[]; distinct: number }> {
+  const contribution = contributionSql(db, "usage_events", measure.meter.aggregation);
+  return readBounded(db, timeoutMs, async (trx) => {
+    const tallied = measuredEvents(trx, measure, query)
+      .select(
+        trx.raw(`${periodOf("usage_events.timestamp")} as period`, periodBindings(query)),
+        trx.raw(`${perCustomer ? EVENT_CUSTOMER_KEY : "'*'"} as customer_key`),
+        trx.raw("count(*) as count, sum(:value) as sum, min(:value) as min, max(:value) as max, count(distinct :unique) as distinct_values", { value: contribution.value, unique: contribution.unique }),
+      )
+      .groupBy(trx.raw("1, 2"));
+    const rows = await (tallied as Promise<(Omit<PeriodTally, "count" | "distinct"> & { count: string; distinct_values: string })[]>);
+    const tallies = rows.map(({ distinct_values, ...row }) => ({ ...row, count: Number(row.count), distinct: Number(distinct_values) }));
+    if (measure.meter.aggregation.func !== "unique") return { tallies, distinct: 0 };
+    const [range] = await (measuredEvents(trx, measure, query).select(trx.raw("count(distinct ?) as distinct_values", [contribution.unique])) as Promise<{ distinct_values: string }[]>);
+    return { tallies, distinct: Number(range?.distinct_values ?? 0) };
+  });
 }
 
 export interface EventNameRow {
