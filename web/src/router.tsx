@@ -55,6 +55,10 @@ const sellerSpace = createRoute({ getParentRoute: () => rootRoute, path: "/$slug
 const sellerRoutes = [
   createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products-screen"), "ProductsScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/new-product-screen"), "NewProductScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/customers", component: lazyRouteComponent(() => import("./seller/customers/customers-screen"), "CustomersScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/customers/$customerId", component: lazyRouteComponent(() => import("./seller/customers/customer-screen"), "CustomerScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/orders", component: lazyRouteComponent(() => import("./seller/orders/orders-screen"), "OrdersScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/orders/$orderId", component: lazyRouteComponent(() => import("./seller/orders/order-screen"), "OrderScreen") }),
 ];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({

@@ -9,6 +9,8 @@ import { RequireSession } from "../shell";
 const messages = defineMessages({
   navigation: { id: "seller.space.navigation", defaultMessage: "Selling" },
   products: { id: "seller.space.products", defaultMessage: "Products" },
+  customers: { id: "seller.space.customers", defaultMessage: "Customers" },
+  orders: { id: "seller.space.orders", defaultMessage: "Orders" },
   organization: { id: "seller.space.organization", defaultMessage: "Members and settings" },
 });
 
@@ -52,6 +54,12 @@ function SellerLayout({ organization, userId }: { organization: FullOrganization
         <nav className="seller-nav" aria-label={formatMessage(messages.navigation)}>
           <Link to="/$slug/products" params={{ slug }}>
             {formatMessage(messages.products)}
+          </Link>
+          <Link to="/$slug/customers" params={{ slug }}>
+            {formatMessage(messages.customers)}
+          </Link>
+          <Link to="/$slug/orders" params={{ slug }}>
+            {formatMessage(messages.orders)}
           </Link>
           <Link to="/organizations/$slug" params={{ slug }}>
             {formatMessage(messages.organization)}
