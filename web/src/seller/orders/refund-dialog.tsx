@@ -7,6 +7,7 @@ import { placeRefusals } from "../../forms/refusals";
 import { refundForm, type RefundForm } from "../../forms/sales";
 import { minorUnits } from "../../forms/schemas";
 import { money } from "../../i18n/format";
+import { activeLocale } from "../../i18n/translate";
 import { Alert, Button, Field } from "../../ui/components";
 import { DialogClose, FormDialog } from "../../ui/form-dialog";
 import { useSeller } from "../space";
@@ -33,8 +34,8 @@ const messages = defineMessages({
 /** Where the API's refusals go on the form. */
 const FIELD_OF: Record<string, keyof RefundForm> = { amount: "amount", reason: "reason", comment: "comment" };
 
-/** The amount in the main unit, as typed in the form: 1250 → "12.50". */
-const typed = (amount: number) => (amount / 100).toFixed(2);
+/** The amount in the main unit as the reader types it: 1250 → "12.50", or "12,50" in Spanish. */
+const typed = (amount: number) => new Intl.NumberFormat(activeLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(amount / 100);
 
 /** The refund button and its dialog: what is left is the default and the most it takes; the order and its refunds are read again after. */
 export function RefundDialog({ order }: { order: Order }) {
@@ -42,8 +43,9 @@ export function RefundDialog({ order }: { order: Order }) {
   const seller = useSeller();
   const [open, setOpen] = useState(false);
   const left = refundableOf(order);
-  if (!seller.mayChange || !["paid", "partially_refunded"].includes(order.status)) return null;
-  if (left === 0) return <p className="muted">{formatMessage(messages.nothingLeft)}</p>;
+  if (!seller.mayChange) return null;
+  if (order.status === "refunded" || left === 0) return <p className="muted">{formatMessage(messages.nothingLeft)}</p>;
+  if (order.status !== "paid" && order.status !== "partially_refunded") return null;
   return (
     <FormDialog
       open={open}
