@@ -1,13 +1,5 @@
 import { request, type Listing } from "../../api/client";
-
-export interface Address {
-  line1: string | null;
-  line2: string | null;
-  postal_code: string | null;
-  city: string | null;
-  state: string | null;
-  country: string;
-}
+import type { Address } from "../../portal/api";
 
 /** What the console reads of a customer (Polar's Customer). */
 export interface Customer {

@@ -1,18 +1,16 @@
-import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
+import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { describeError } from "../../api/client";
 import { longDate } from "../../i18n/format";
 import { Alert, Button, EmptyState, Field, Loading, Page } from "../../ui/components";
 import { DataTable, Pager } from "../../ui/data-table";
+import { useServerList } from "../../ui/server-list";
 import { useDebounced } from "../../ui/use-debounced";
 import { useSeller } from "../space";
 import { listCustomers, type Customer } from "./api";
 import { CustomerDialog } from "./customer-dialog";
-
-const PAGE_SIZE = 20;
 
 const messages = defineMessages({
   title: { id: "seller.customers.title", defaultMessage: "Customers" },
@@ -45,31 +43,18 @@ const columns = [
   column.accessor("created_at", { header: () => <FormattedMessage {...messages.created} />, cell: (info) => longDate(info.getValue()) }),
 ];
 
-const sortingParameter = ([sort]: SortingState) => (sort ? `${sort.desc ? "-" : ""}${sort.id}` : "-created_at");
-
 /** The seller's customers: searched by e-mail or name, sorted and paged by the server. */
 export function CustomersScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const [search, setSearch] = useState("");
-  const [sorting, setSorting] = useState<SortingState>([{ id: "created_at", desc: true }]);
-  const [page, setPage] = useState(0);
   const settledSearch = useDebounced(search, 300);
-  const query = { organizationId: seller.id, search: settledSearch, sorting: sortingParameter(sorting), page: page + 1, limit: PAGE_SIZE };
-  const customers = useQuery({ queryKey: ["customers", query], queryFn: () => listCustomers(query), placeholderData: (previous) => previous });
-  const table = useReactTable({
-    data: customers.data?.data?.items ?? [],
+  const { query: customers, table, total, page, pages, setPage } = useServerList({
+    queryKey: ["customers", seller.id, settledSearch],
+    list: (paging) => listCustomers({ organizationId: seller.id, search: settledSearch, ...paging }),
     columns,
-    state: { sorting },
-    manualSorting: true,
-    onSortingChange: (updater) => {
-      setPage(0);
-      setSorting(typeof updater === "function" ? updater(sorting) : updater);
-    },
-    getCoreRowModel: getCoreRowModel(),
+    initialSorting: [{ id: "created_at", desc: true }],
   });
-  const total = customers.data?.data?.pagination.total_count ?? 0;
-  const pages = Math.max(1, customers.data?.data?.pagination.max_page ?? 1);
   const create = seller.mayChange && <CustomerDialog trigger={<Button>{formatMessage(messages.create)}</Button>} />;
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })} actions={create}>

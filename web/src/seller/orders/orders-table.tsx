@@ -1,17 +1,14 @@
-import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
-import { useState } from "react";
+import { createColumnHelper } from "@tanstack/react-table";
 import { defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { describeError } from "../../api/client";
 import { longDate, money } from "../../i18n/format";
 import { Alert, EmptyState, Loading } from "../../ui/components";
 import { DataTable, Pager } from "../../ui/data-table";
+import { useServerList } from "../../ui/server-list";
 import { useSeller } from "../space";
 import { listOrders, type Order, type OrderFilters } from "./api";
 import { statusMessages } from "./labels";
-
-const PAGE_SIZE = 20;
 
 const messages = defineMessages({
   loading: { id: "seller.orders.loading", defaultMessage: "Loading orders…" },
@@ -47,9 +44,6 @@ const columns = [
   column.accessor("created_at", { header: () => <FormattedMessage {...messages.created} />, cell: (info) => longDate(info.getValue()) }),
 ];
 
-/** Polar's sorting parameter for the table's order. */
-const sortingParameter = ([sort]: SortingState) => (sort ? `${sort.desc ? "-" : ""}${sort.id}` : "-created_at");
-
 /**
  * The seller's orders that match `filters`, sorted and paged by the server. Give it a `key` that
  * changes with the filters, so a new filter starts again from the first page.
@@ -57,23 +51,12 @@ const sortingParameter = ([sort]: SortingState) => (sort ? `${sort.desc ? "-" : 
 export function OrdersTable({ filters }: { filters: OrderFilters }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
-  const [sorting, setSorting] = useState<SortingState>([{ id: "created_at", desc: true }]);
-  const [page, setPage] = useState(0);
-  const query = { organizationId: seller.id, ...filters, sorting: sortingParameter(sorting), page: page + 1, limit: PAGE_SIZE };
-  const orders = useQuery({ queryKey: ["orders", query], queryFn: () => listOrders(query), placeholderData: (previous) => previous });
-  const table = useReactTable({
-    data: orders.data?.data?.items ?? [],
+  const { query: orders, table, total, page, pages, setPage } = useServerList({
+    queryKey: ["orders", seller.id, filters],
+    list: (paging) => listOrders({ organizationId: seller.id, ...filters, ...paging }),
     columns,
-    state: { sorting },
-    manualSorting: true,
-    onSortingChange: (updater) => {
-      setPage(0);
-      setSorting(typeof updater === "function" ? updater(sorting) : updater);
-    },
-    getCoreRowModel: getCoreRowModel(),
+    initialSorting: [{ id: "created_at", desc: true }],
   });
-  const total = orders.data?.data?.pagination.total_count ?? 0;
-  const pages = Math.max(1, orders.data?.data?.pagination.max_page ?? 1);
   const filtered = Object.values(filters).some(Boolean);
   if (orders.isPending) return <Loading message={messages.loading} />;
   if (orders.data?.error) return <Alert tone="error">{describeError(orders.data.error)}</Alert>;
