@@ -57,7 +57,8 @@ export function OrdersTable({ filters }: { filters: OrderFilters }) {
     columns,
     initialSorting: [{ id: "created_at", desc: true }],
   });
-  const filtered = Object.values(filters).some(Boolean);
+  // A customer's own orders are not "filtered": none of them is simply none yet.
+  const filtered = Object.entries(filters).some(([name, value]) => name !== "customerId" && value);
   if (orders.isPending) return <Loading message={messages.loading} />;
   if (orders.data?.error) return <Alert tone="error">{describeError(orders.data.error)}</Alert>;
   if (total === 0)
