@@ -64,6 +64,10 @@ const sellerRoutes = [
   createRoute({ getParentRoute: () => sellerSpace, path: "/license-keys/$id", component: lazyRouteComponent(() => import("./seller/license-keys/license-key-screen"), "LicenseKeyScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/access-tokens", component: lazyRouteComponent(() => import("./seller/access-tokens/access-tokens-screen"), "AccessTokensScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/settings", component: lazyRouteComponent(() => import("./seller/settings/settings-screen"), "SettingsScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/customers", component: lazyRouteComponent(() => import("./seller/customers/customers-screen"), "CustomersScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/customers/$customerId", component: lazyRouteComponent(() => import("./seller/customers/customer-screen"), "CustomerScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/orders", component: lazyRouteComponent(() => import("./seller/orders/orders-screen"), "OrdersScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/orders/$orderId", component: lazyRouteComponent(() => import("./seller/orders/order-screen"), "OrderScreen") }),
 ];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({

@@ -8,13 +8,39 @@ import { RequireSession } from "../shell";
 
 const messages = defineMessages({
   navigation: { id: "seller.space.navigation", defaultMessage: "Selling" },
+  dashboard: { id: "seller.space.dashboard", defaultMessage: "Dashboard" },
   products: { id: "seller.space.products", defaultMessage: "Products" },
+  benefits: { id: "seller.space.benefits", defaultMessage: "Benefits" },
+  customFields: { id: "seller.space.customFields", defaultMessage: "Custom fields" },
+  discounts: { id: "seller.space.discounts", defaultMessage: "Discounts" },
+  checkoutLinks: { id: "seller.space.checkoutLinks", defaultMessage: "Checkout links" },
+  customers: { id: "seller.space.customers", defaultMessage: "Customers" },
+  orders: { id: "seller.space.orders", defaultMessage: "Orders" },
   subscriptions: { id: "seller.space.subscriptions", defaultMessage: "Subscriptions" },
   licenseKeys: { id: "seller.space.licenseKeys", defaultMessage: "License keys" },
+  webhooks: { id: "seller.space.webhooks", defaultMessage: "Webhooks" },
   accessTokens: { id: "seller.space.accessTokens", defaultMessage: "Access tokens" },
   settings: { id: "seller.space.settings", defaultMessage: "Settings" },
   organization: { id: "seller.space.organization", defaultMessage: "Members and settings" },
 });
+
+/** The console's sections in the order a seller works: what is sold, who bought it, how systems hear of it, the seller's own settings. */
+const SECTIONS = [
+  { to: "/$slug", label: messages.dashboard, exact: true },
+  { to: "/$slug/products", label: messages.products },
+  { to: "/$slug/benefits", label: messages.benefits },
+  { to: "/$slug/custom-fields", label: messages.customFields },
+  { to: "/$slug/discounts", label: messages.discounts },
+  { to: "/$slug/checkout-links", label: messages.checkoutLinks },
+  { to: "/$slug/customers", label: messages.customers },
+  { to: "/$slug/orders", label: messages.orders },
+  { to: "/$slug/subscriptions", label: messages.subscriptions },
+  { to: "/$slug/license-keys", label: messages.licenseKeys },
+  { to: "/$slug/webhooks", label: messages.webhooks },
+  { to: "/$slug/access-tokens", label: messages.accessTokens },
+  { to: "/$slug/settings", label: messages.settings },
+  { to: "/organizations/$slug", label: messages.organization },
+] as const;
 
 /** The organization a seller's screen works on, and whether the person may change it (owners and admins) or only look. */
 export interface Seller {
@@ -54,24 +80,11 @@ function SellerLayout({ organization, userId }: { organization: FullOrganization
     <SellerContext.Provider value={seller}>
       <div className="seller-space">
         <nav className="seller-nav" aria-label={formatMessage(messages.navigation)}>
-          <Link to="/$slug/products" params={{ slug }}>
-            {formatMessage(messages.products)}
-          </Link>
-          <Link to="/$slug/subscriptions" params={{ slug }}>
-            {formatMessage(messages.subscriptions)}
-          </Link>
-          <Link to="/$slug/license-keys" params={{ slug }}>
-            {formatMessage(messages.licenseKeys)}
-          </Link>
-          <Link to="/$slug/access-tokens" params={{ slug }}>
-            {formatMessage(messages.accessTokens)}
-          </Link>
-          <Link to="/$slug/settings" params={{ slug }}>
-            {formatMessage(messages.settings)}
-          </Link>
-          <Link to="/organizations/$slug" params={{ slug }}>
-            {formatMessage(messages.organization)}
-          </Link>
+          {SECTIONS.map((section) => (
+            <Link key={section.to} to={section.to} params={{ slug }} activeOptions={{ exact: "exact" in section }}>
+              {formatMessage(section.label)}
+            </Link>
+          ))}
         </nav>
         <div className="seller-screen">
           <Outlet />

@@ -104,6 +104,10 @@ export async function countOrder(db: Knex, customerId: string): Promise<Customer
 /** The customers with the ids given, deleted ones too: what they bought still shows who bought it. */
 export const customersWithIds = (db: Knex, ids: string[]) => db<CustomerRow>("customers").whereIn("id", ids);
 
+/** The ids of sellers' customers known by these external ids, as a subquery for other lists to filter by. */
+export const customerIdsWithExternalIds = (db: Knex, organizationIds: string[], externalIds: string[]) =>
+  customers(db).whereIn("organization_id", organizationIds).whereIn("external_id", externalIds).select("id");
+
 export const CUSTOMER_SORTABLE = { created_at: "created_at", email: "email", name: "name" } as const;
 
 /** What a seller's list of customers is narrowed to. */

@@ -1,13 +1,14 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
 import { whereMetadata, type Metadata } from "../http/metadata.js";
 import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
-import { countOrder, customersWithIds, type Address, type CustomerRow } from "../customers/customers.sql.js";
+import { countOrder, customerIdsWithExternalIds, customersWithIds, type Address, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { findSellerIncludingDeleted } from "../organizations/organizations.sql.js";
 import { products, type ProductRow } from "../products/products.sql.js";
 import { subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 
-export type OrderStatus = "pending" | "paid" | "refunded" | "partially_refunded" | "void";
+export const ORDER_STATUSES = ["pending", "paid", "refunded", "partially_refunded", "void"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
 
 export interface OrderRow {
@@ -91,17 +92,33 @@ export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<Or
 
 export const ORDER_SORTABLE = { created_at: "created_at", status: "status", invoice_number: "invoice_number" } as const;
 
+/** Polar's product billing types: a one-time purchase, or a subscription's first or later order. */
+export type ProductBillingType = "one_time" | "recurring";
+
+const FILTERED_COLUMNS = ["organization_id", "product_id", "customer_id", "checkout_id", "discount_id", "subscription_id", "status"] as const;
+
 /** What a seller's list of orders is narrowed to: the sellers the caller may read, and the filters asked for. */
 export interface OrderFilter {
   organizationIds: string[];
-  filters: Partial<Record<"organization_id" | "product_id" | "customer_id" | "checkout_id" | "discount_id", string[]>>;
+  filters: Partial<Record<(typeof FILTERED_COLUMNS)[number], string[]>> & {
+    external_customer_id?: string[];
+    product_billing_type?: ProductBillingType[];
+    created_after?: Date;
+    created_before?: Date;
+  };
   metadata: Map<string, string[]>;
 }
 
 /** One page of sellers' orders. */
 export function pageOfOrders(db: Knex, { organizationIds, filters, metadata }: OrderFilter, page: { page: number; limit: number; sort: Sort<keyof typeof ORDER_SORTABLE> }) {
   const found = orders(db).whereIn("organization_id", organizationIds);
-  whereAnyOf(found, filters, ["organization_id", "product_id", "customer_id", "checkout_id", "discount_id"]);
+  whereAnyOf(found, filters, FILTERED_COLUMNS);
+  if (filters.external_customer_id) void found.whereIn("customer_id", customerIdsWithExternalIds(db, organizationIds, filters.external_customer_id));
+  // Only a purchase is one-time; every other billing reason is a subscription's order.
+  const billingTypes = new Set(filters.product_billing_type ?? []);
+  if (billingTypes.size === 1) void (billingTypes.has("one_time") ? found.where({ billing_reason: "purchase" }) : found.whereNot({ billing_reason: "purchase" }));
+  if (filters.created_after) void found.where("created_at", ">", filters.created_after);
+  if (filters.created_before) void found.where("created_at", "<", filters.created_before);
   whereMetadata(found, "metadata", metadata);
   return pageOf<OrderRow, keyof typeof ORDER_SORTABLE>(found, { ...page, columns: ORDER_SORTABLE, table: "orders" });
 }

@@ -1,11 +1,17 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
-import { findOrder, ORDER_SORTABLE, pageOfOrders } from "./orders.sql.js";
+import { findOrder, ORDER_SORTABLE, ORDER_STATUSES, pageOfOrders } from "./orders.sql.js";
 import { shownOrder, shownOrders } from "./service.js";
 import { Order, OrderList } from "./schemas.js";
 
 const TAG = "orders";
+
+/** Polar's `created_after` and `created_before`: a moment, with its offset. */
+const createdBound = z.iso
+  .datetime({ offset: true })
+  .transform((value) => new Date(value))
+  .optional();
 
 export function orderEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }): Endpoint[] {
   return [
@@ -20,6 +26,12 @@ export function orderEndpoints({ db, access }: { db: Knex; access: OrganizationA
           customer_id: repeated(z.string()),
           checkout_id: repeated(z.string()),
           discount_id: repeated(z.string()),
+          subscription_id: repeated(z.string()),
+          external_customer_id: repeated(z.string()),
+          product_billing_type: repeated(z.enum(["one_time", "recurring"])),
+          status: repeated(z.enum(ORDER_STATUSES)),
+          created_after: createdBound,
+          created_before: createdBound,
           sorting: sorting(Object.keys(ORDER_SORTABLE) as (keyof typeof ORDER_SORTABLE)[], "-created_at"),
         }),
         response: OrderList,

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import type { Page } from "playwright-core";
+import { checkScreen, fillCheckout, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing, type ShopApi } from "./browser.js";
+import { layoutBreaks, untranslated, visibleTexts } from "./text-checks.js";
+
+beforeAll(startBrowsing, 240_000);
+afterAll(stopBrowsing);
+
+/** The console's screen as it stands: in Spanish throughout, and nothing serious for axe. */
+async function checkConsole(page: Page, name: string): Promise<void> {
+  expect(untranslated(await visibleTexts(page), "es"), name).toEqual([]);
+  await checkScreen(page, `console-sales-${name}`);
+}
+
+/** The same screen at phone width: nothing cut off or wider than the window. */
+async function checkPhone(page: Page, name: string): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await layoutBreaks(page), name).toEqual([]);
+  await checkConsole(page, `${name}-phone`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** A buyer pays for `productId` on the hosted checkout with 4242. */
+async function buy(api: ShopApi, productId: string, email: string): Promise<void> {
+  const checkout = await api<{ client_secret: string }>("/v1/checkouts/", { products: [productId] });
+  const buyer = await newPerson();
+  await buyer.page.goto(`/checkout/${checkout.client_secret}`);
+  await fillCheckout(buyer.page, buyer.say, { email, country: "ES", card: "4242 4242 4242 4242" });
+  await buyer.page.getByRole("button", { name: /^Pay / }).click();
+  await buyer.page.getByRole("heading", { name: buyer.say("checkout.thankYou") }).waitFor();
+  await buyer.context.close();
+}
+
+/** Money as Spanish writes it, with the no-break space Intl puts before the symbol. */
+const euros = (amount: string) => `${amount}\u00a0€`;
+
+describe("the seller's customers and orders", () => {
+  it("finds a buyer, opens their page and portal, refunds their order in two steps and filters orders by status, in Spanish and at phone width", { timeout: 150_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const stamp = Date.now();
+    const { page, say } = await newPerson({ locale: "es", viewport: { width: 1280, height: 800 } });
+    await signUp(page, "Elena Vendedora", `ventas-${stamp}@example.com`);
+    const slug = `ceramica-${stamp}`;
+    const { api } = await openShop(page, "Cerámica Elena", slug, ["products:write", "checkouts:write"]);
+    const course = await api<{ id: string }>("/v1/products/", { name: "Curso de torno", prices: [{ amount_type: "fixed", price_amount: 4_000, price_currency: "eur" }] });
+    const club = await api<{ id: string }>("/v1/products/", { name: "Club del barro", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "eur" }] });
+    const email = `lucia-${stamp}@example.com`;
+    await buy(api, course.id, email);
+    await buy(api, club.id, email);
+
+    // The buyer is found by part of their e-mail, searched by the server.
+    await page.goto(`/${slug}/customers`);
+    await page.getByText(say("seller.customers.total", { total: 1 })).waitFor();
+    await page.getByLabel(say("seller.customers.search")).fill("nadie");
+    await page.getByText(say("seller.customers.noMatch")).waitFor();
+    await page.getByLabel(say("seller.customers.search")).fill(`lucia-${stamp}`);
+    await page.getByRole("link", { name: email }).click();
+
+    // Their page: what they have now (the club, renewing monthly) and both orders.
+    await page.getByRole("heading", { name: email, level: 1 }).waitFor();
+    await page.getByText(new RegExp(`^Club del barro: ${euros("9,00")} al mes, se renueva el `)).waitFor();
+    const orderRow = page.getByRole("row", { name: /Curso de torno/ });
+    await orderRow.waitFor();
+    await expect.poll(() => orderRow.textContent()).toContain(say("seller.orders.status.paid"));
+    await checkConsole(page, "customer");
+    await checkPhone(page, "customer");
+
+    // Their portal opens in a new tab, signed in as them.
+    const [portal] = await Promise.all([page.context().waitForEvent("page"), page.getByRole("button", { name: say("seller.customer.portal") }).click()]);
+    await portal.waitForURL(new RegExp(`/${slug}/portal\\?customer_session_token=`));
+    await portal.close();
+
+    // A name given in the edit dialog becomes the page's title.
+    await page.getByRole("button", { name: say("seller.customer.edit") }).click();
+    await page.getByRole("dialog").getByLabel(say("seller.customer.form.name")).fill("Lucía Gómez");
+    await page.getByRole("button", { name: say("seller.customer.form.save") }).click();
+    await page.getByRole("heading", { name: "Lucía Gómez", level: 1 }).waitFor();
+
+    // The order: its amounts, and a refund of part of it.
+    await orderRow.getByRole("link").click();
+    await page.getByText(say("seller.orders.reason.purchase")).waitFor();
+    await page.getByRole("link", { name: `Lucía Gómez (${email})` }).waitFor();
+    await checkConsole(page, "order");
+    await page.getByRole("button", { name: say("seller.refund.open") }).click();
+    const dialog = page.getByRole("dialog");
+    await expect.poll(() => dialog.getByLabel(say("seller.refund.amount")).inputValue()).toBe("40,00");
+    await dialog.getByLabel(say("seller.refund.amount")).fill("50");
+    await dialog.getByRole("button", { name: say("seller.refund.submit") }).click();
+    await dialog.getByText(say("forms.refund.tooLarge", { left: euros("40,00") })).waitFor();
+    await checkConsole(page, "refund-dialog");
+    await dialog.getByLabel(say("seller.refund.amount")).fill("15");
+    await dialog.getByLabel(say("seller.refund.reason")).selectOption({ label: say("seller.refund.reason.satisfactionGuarantee") });
+    await dialog.getByRole("button", { name: say("seller.refund.submit") }).click();
+    await dialog.waitFor({ state: "detached" });
+
+    // What was refunded and what is left; the rest is the dialog's new default.
+    const amounts = page.locator(".facts-row");
+    await amounts.filter({ hasText: say("seller.order.left") }).getByText(euros("25,00")).waitFor();
+    await amounts.filter({ hasText: say("seller.order.refunded") }).getByText(euros("15,00")).waitFor();
+    await page.getByText(say("seller.orders.status.partiallyRefunded")).waitFor();
+    await page.getByText(new RegExp(`^${euros("15,00")} el .*: ${say("seller.refund.reason.satisfactionGuarantee")}$`)).waitFor();
+    await checkPhone(page, "order");
+    await page.getByRole("button", { name: say("seller.refund.open") }).click();
+    await expect.poll(() => dialog.getByLabel(say("seller.refund.amount")).inputValue()).toBe("25,00");
+    await dialog.getByRole("button", { name: say("seller.refund.submit") }).click();
+    await dialog.waitFor({ state: "detached" });
+    await page.getByText(say("seller.refund.nothingLeft")).waitFor();
+    await amounts.filter({ hasText: say("seller.order.status") }).getByText(say("seller.orders.status.refunded"), { exact: true }).waitFor();
+
+    // The orders list, narrowed to refunded orders by the server.
+    await page.getByRole("link", { name: say("seller.order.back") }).click();
+    await page.getByRole("heading", { name: say("seller.orders.title"), level: 1 }).waitFor();
+    await expect.poll(() => page.getByRole("row").count()).toBe(3);
+    await page.getByLabel(say("seller.orders.filter.status")).selectOption({ label: say("seller.orders.status.refunded") });
+    await expect.poll(() => page.getByRole("row").count()).toBe(2);
+    await page.getByRole("row", { name: /Curso de torno/ }).waitFor();
+    await page.getByLabel(say("seller.orders.filter.status")).selectOption({ label: say("seller.orders.status.partiallyRefunded") });
+    await page.getByText(say("seller.orders.noMatch")).waitFor();
+    await page.getByLabel(say("seller.orders.filter.status")).selectOption({ label: say("seller.orders.filter.any") });
+    await page.getByLabel(say("seller.orders.filter.billingType")).selectOption({ label: say("seller.orders.billingType.recurring") });
+    await page.getByRole("row", { name: /Club del barro/ }).waitFor();
+    await checkConsole(page, "orders");
+    await checkPhone(page, "orders");
+  });
+});

@@ -1,0 +1,90 @@
+import { Link } from "@tanstack/react-router";
+import { createColumnHelper } from "@tanstack/react-table";
+import { useState } from "react";
+import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
+import { describeError } from "../../api/client";
+import { longDate } from "../../i18n/format";
+import { Alert, Button, EmptyState, Field, Loading, Page } from "../../ui/components";
+import { DataTable, Pager } from "../../ui/data-table";
+import { useServerList } from "../../ui/server-list";
+import { useDebounced } from "../../ui/use-debounced";
+import { useSeller } from "../space";
+import { listCustomers, type Customer } from "./api";
+import { CustomerDialog } from "./customer-dialog";
+
+const messages = defineMessages({
+  title: { id: "seller.customers.title", defaultMessage: "Customers" },
+  total: defineMessage<{ total: number }>({ id: "seller.customers.total", defaultMessage: "{total, plural, one {# customer} other {# customers}}" }),
+  create: { id: "seller.customers.create", defaultMessage: "New customer" },
+  search: { id: "seller.customers.search", defaultMessage: "Search by e-mail or name" },
+  loading: { id: "seller.customers.loading", defaultMessage: "Loading customers…" },
+  none: { id: "seller.customers.none", defaultMessage: "No customers yet" },
+  noneHint: { id: "seller.customers.noneHint", defaultMessage: "A buyer becomes a customer when they pay a checkout; you can also add one yourself." },
+  noMatch: { id: "seller.customers.noMatch", defaultMessage: "No customer matches." },
+  email: { id: "seller.customers.column.email", defaultMessage: "E-mail" },
+  name: { id: "seller.customers.column.name", defaultMessage: "Name" },
+  created: { id: "seller.customers.column.created", defaultMessage: "Customer since" },
+});
+
+/** The customer's e-mail, linking to their page. */
+function CustomerLink({ customer }: { customer: Customer }) {
+  const { slug } = useSeller();
+  return (
+    <Link to="/$slug/customers/$customerId" params={{ slug, customerId: customer.id }}>
+      {customer.email}
+    </Link>
+  );
+}
+
+const column = createColumnHelper<Customer>();
+const columns = [
+  column.accessor("email", { header: () => <FormattedMessage {...messages.email} />, cell: (info) => <CustomerLink customer={info.row.original} /> }),
+  column.accessor("name", { header: () => <FormattedMessage {...messages.name} />, cell: (info) => info.getValue() ?? "" }),
+  column.accessor("created_at", { header: () => <FormattedMessage {...messages.created} />, cell: (info) => longDate(info.getValue()) }),
+];
+
+/** The seller's customers: searched by e-mail or name, sorted and paged by the server. */
+export function CustomersScreen() {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
+  const [search, setSearch] = useState("");
+  const settledSearch = useDebounced(search, 300);
+  const { query: customers, table, total, page, pages, setPage } = useServerList({
+    queryKey: ["customers", seller.id, settledSearch],
+    list: (paging) => listCustomers({ organizationId: seller.id, search: settledSearch, ...paging }),
+    columns,
+    initialSorting: [{ id: "created_at", desc: true }],
+  });
+  const create = seller.mayChange && <CustomerDialog trigger={<Button>{formatMessage(messages.create)}</Button>} />;
+  return (
+    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })} actions={create}>
+      {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
+      <div className="filters" role="search">
+        <Field label={formatMessage(messages.search)}>
+          {(ids) => (
+            <input
+              {...ids}
+              type="search"
+              value={search}
+              onChange={(event) => {
+                setSearch(event.target.value);
+                setPage(0);
+              }}
+            />
+          )}
+        </Field>
+      </div>
+      {customers.data?.error && <Alert tone="error">{describeError(customers.data.error)}</Alert>}
+      {customers.isPending ? (
+        <Loading message={messages.loading} />
+      ) : total === 0 ? (
+        <EmptyState title={formatMessage(settledSearch ? messages.noMatch : messages.none)}>{!settledSearch && <p>{formatMessage(messages.noneHint)}</p>}</EmptyState>
+      ) : (
+        <>
+          <DataTable table={table} busy={customers.isFetching} />
+          <Pager page={page} pages={pages} onPage={setPage} />
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,104 @@
+import { request, type Listing } from "../../api/client";
+
+export const ORDER_STATUSES = ["pending", "paid", "refunded", "partially_refunded", "void"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export const BILLING_REASONS = ["purchase", "subscription_create", "subscription_cycle", "subscription_update"] as const;
+export type BillingReason = (typeof BILLING_REASONS)[number];
+/** Polar's product billing types, the list's filter for one-time purchases or subscriptions' orders. */
+export const BILLING_TYPES = ["one_time", "recurring"] as const;
+export type BillingType = (typeof BILLING_TYPES)[number];
+/** Polar's refund reasons. */
+export const REFUND_REASONS = ["customer_request", "duplicate", "fraudulent", "service_disruption", "satisfaction_guarantee", "dispute_prevention", "other"] as const;
+export type RefundReason = (typeof REFUND_REASONS)[number];
+
+/** What the console reads of an order (Polar's Order). */
+export interface Order {
+  id: string;
+  created_at: string;
+  status: OrderStatus;
+  billing_reason: BillingReason;
+  subtotal_amount: number;
+  discount_amount: number;
+  net_amount: number;
+  tax_amount: number;
+  total_amount: number;
+  refunded_amount: number;
+  refunded_tax_amount: number;
+  currency: string;
+  invoice_number: string;
+  description: string;
+  customer_id: string;
+  customer: { id: string; email: string; name: string | null };
+  product: { id: string; name: string } | null;
+  discount: { name: string } | null;
+  subscription_id: string | null;
+  items: { id: string; label: string; amount: number; tax_amount: number; proration: boolean }[];
+}
+
+/** What may be refunded of an order: refunds are asked for before tax, and tax goes back in proportion. */
+export const refundableOf = (order: Pick<Order, "net_amount" | "refunded_amount">) => Math.max(0, order.net_amount - order.refunded_amount);
+
+export interface OrderFilters {
+  status?: OrderStatus;
+  billingType?: BillingType;
+  productId?: string;
+  customerId?: string;
+  /** Days as `YYYY-MM-DD`, in the seller's own time zone; both ends included. */
+  from?: string;
+  to?: string;
+}
+
+export interface OrderQuery extends OrderFilters {
+  organizationId: string;
+  /** Polar's sorting: a field, with a minus for descending. */
+  sorting: string;
+  /** From 1, as Polar counts. */
+  page: number;
+  limit: number;
+}
+
+/** The start of a day in the browser's time zone, with its offset, as Polar's `created_after` wants. */
+const startOfDay = (day: string, plusDays = 0) => {
+  const moment = new Date(`${day}T00:00:00`);
+  moment.setDate(moment.getDate() + plusDays);
+  return moment.toISOString();
+};
+
+/** One page of the seller's orders, filtered, sorted and paged by the server. */
+export function listOrders({ organizationId, sorting, page, limit, status, billingType, productId, customerId, from, to }: OrderQuery) {
+  const query = new URLSearchParams({ organization_id: organizationId, sorting, page: String(page), limit: String(limit) });
+  if (status) query.set("status", status);
+  if (billingType) query.set("product_billing_type", billingType);
+  if (productId) query.set("product_id", productId);
+  if (customerId) query.set("customer_id", customerId);
+  // Polar's bounds are exclusive: just before the first day starts, and when the day after the last starts.
+  if (from) query.set("created_after", new Date(new Date(startOfDay(from)).getTime() - 1).toISOString());
+  if (to) query.set("created_before", startOfDay(to, 1));
+  return request<Listing<Order>>(`/v1/orders/?${query.toString()}`);
+}
+
+export const getOrder = (id: string) => request<Order>(`/v1/orders/${id}`);
+
+/** What the console reads of a refund (Polar's Refund). */
+export interface Refund {
+  id: string;
+  created_at: string;
+  status: "pending" | "succeeded" | "failed" | "canceled";
+  reason: RefundReason;
+  amount: number;
+  tax_amount: number;
+  currency: string;
+  revoke_benefits: boolean;
+}
+
+export const listRefunds = (orderId: string) => request<Listing<Refund>>(`/v1/refunds/?order_id=${orderId}&limit=100&sorting=-created_at`);
+
+export interface RefundCreate {
+  order_id: string;
+  amount: number;
+  reason: RefundReason;
+  comment: string | null;
+  revoke_benefits: boolean;
+}
+
+export const createRefund = (body: RefundCreate) => request<Refund>("/v1/refunds/", { method: "POST", body });

@@ -1,0 +1,79 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { defineMessages, useIntl } from "react-intl";
+import { Field, Page } from "../../ui/components";
+import { listProducts } from "../products-api";
+import { useSeller } from "../space";
+import { BILLING_TYPES, ORDER_STATUSES, type BillingType, type OrderFilters, type OrderStatus } from "./api";
+import { billingTypeMessages, statusMessages } from "./labels";
+import { OrdersTable } from "./orders-table";
+
+const messages = defineMessages({
+  title: { id: "seller.orders.title", defaultMessage: "Orders" },
+  description: { id: "seller.orders.description", defaultMessage: "Every payment: purchases, new subscriptions and renewals." },
+  filters: { id: "seller.orders.filters", defaultMessage: "Filter orders" },
+  status: { id: "seller.orders.filter.status", defaultMessage: "Status" },
+  billingType: { id: "seller.orders.filter.billingType", defaultMessage: "Kind" },
+  product: { id: "seller.orders.filter.product", defaultMessage: "Product" },
+  from: { id: "seller.orders.filter.from", defaultMessage: "From" },
+  to: { id: "seller.orders.filter.to", defaultMessage: "To" },
+  any: { id: "seller.orders.filter.any", defaultMessage: "All" },
+});
+
+/** The seller's orders, narrowed by status, kind, product and dates as Polar's order list allows. */
+export function OrdersScreen() {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
+  const [filters, setFilters] = useState<OrderFilters>({});
+  const products = useQuery({
+    queryKey: ["products", { organizationId: seller.id, all: true }],
+    queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }),
+  });
+  const filter = (changes: OrderFilters) => setFilters((current) => ({ ...current, ...changes }));
+  const any = <option value="">{formatMessage(messages.any)}</option>;
+  return (
+    <Page title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
+      <div className="filters" role="group" aria-label={formatMessage(messages.filters)}>
+        <Field label={formatMessage(messages.status)}>
+          {(ids) => (
+            <select {...ids} value={filters.status ?? ""} onChange={(event) => filter({ status: (event.target.value || undefined) as OrderStatus | undefined })}>
+              {any}
+              {ORDER_STATUSES.map((status) => (
+                <option key={status} value={status}>
+                  {formatMessage(statusMessages[status])}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={formatMessage(messages.billingType)}>
+          {(ids) => (
+            <select {...ids} value={filters.billingType ?? ""} onChange={(event) => filter({ billingType: (event.target.value || undefined) as BillingType | undefined })}>
+              {any}
+              {BILLING_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {formatMessage(billingTypeMessages[type])}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={formatMessage(messages.product)}>
+          {(ids) => (
+            <select {...ids} value={filters.productId ?? ""} onChange={(event) => filter({ productId: event.target.value || undefined })}>
+              {any}
+              {products.data?.data?.items.map((product) => (
+                <option key={product.id} value={product.id}>
+                  {product.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={formatMessage(messages.from)}>{(ids) => <input {...ids} type="date" value={filters.from ?? ""} max={filters.to} onChange={(event) => filter({ from: event.target.value || undefined })} />}</Field>
+        <Field label={formatMessage(messages.to)}>{(ids) => <input {...ids} type="date" value={filters.to ?? ""} min={filters.from} onChange={(event) => filter({ to: event.target.value || undefined })} />}</Field>
+      </div>
+      <OrdersTable key={JSON.stringify(filters)} filters={filters} />
+    </Page>
+  );
+}

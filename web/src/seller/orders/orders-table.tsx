@@ -1,0 +1,76 @@
+import { Link } from "@tanstack/react-router";
+import { createColumnHelper } from "@tanstack/react-table";
+import { defineMessages, FormattedMessage, useIntl } from "react-intl";
+import { describeError } from "../../api/client";
+import { longDate, money } from "../../i18n/format";
+import { Alert, EmptyState, Loading } from "../../ui/components";
+import { DataTable, Pager } from "../../ui/data-table";
+import { useServerList } from "../../ui/server-list";
+import { useSeller } from "../space";
+import { listOrders, type Order, type OrderFilters } from "./api";
+import { statusMessages } from "./labels";
+
+const messages = defineMessages({
+  loading: { id: "seller.orders.loading", defaultMessage: "Loading orders…" },
+  none: { id: "seller.orders.none", defaultMessage: "No orders yet" },
+  noneHint: { id: "seller.orders.noneHint", defaultMessage: "An order is made each time a buyer pays a checkout or a subscription renews." },
+  noMatch: { id: "seller.orders.noMatch", defaultMessage: "No order matches these filters." },
+  invoice: { id: "seller.orders.column.invoice", defaultMessage: "Invoice number" },
+  customer: { id: "seller.orders.column.customer", defaultMessage: "Customer" },
+  product: { id: "seller.orders.column.product", defaultMessage: "Product" },
+  status: { id: "seller.orders.column.status", defaultMessage: "Status" },
+  total: { id: "seller.orders.column.total", defaultMessage: "Total" },
+  created: { id: "seller.orders.column.created", defaultMessage: "Date" },
+});
+
+/** The order's invoice number, linking to its page. */
+function OrderLink({ order }: { order: Order }) {
+  const { slug } = useSeller();
+  return (
+    <Link to="/$slug/orders/$orderId" params={{ slug, orderId: order.id }}>
+      {order.invoice_number}
+    </Link>
+  );
+}
+
+const column = createColumnHelper<Order>();
+// Headers and cells render messages, so the table follows the language without being rebuilt.
+const columns = [
+  column.accessor("invoice_number", { header: () => <FormattedMessage {...messages.invoice} />, cell: (info) => <OrderLink order={info.row.original} /> }),
+  column.display({ id: "customer", header: () => <FormattedMessage {...messages.customer} />, cell: (info) => info.row.original.customer.email }),
+  column.display({ id: "product", header: () => <FormattedMessage {...messages.product} />, cell: (info) => info.row.original.product?.name ?? info.row.original.description }),
+  column.accessor("status", { header: () => <FormattedMessage {...messages.status} />, cell: (info) => <FormattedMessage {...statusMessages[info.getValue()]} /> }),
+  column.display({ id: "total", header: () => <FormattedMessage {...messages.total} />, cell: (info) => money(info.row.original.total_amount, info.row.original.currency) }),
+  column.accessor("created_at", { header: () => <FormattedMessage {...messages.created} />, cell: (info) => longDate(info.getValue()) }),
+];
+
+/**
+ * The seller's orders that match `filters`, sorted and paged by the server. Give it a `key` that
+ * changes with the filters, so a new filter starts again from the first page.
+ */
+export function OrdersTable({ filters }: { filters: OrderFilters }) {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
+  const { query: orders, table, total, page, pages, setPage } = useServerList({
+    queryKey: ["orders", seller.id, filters],
+    list: (paging) => listOrders({ organizationId: seller.id, ...filters, ...paging }),
+    columns,
+    initialSorting: [{ id: "created_at", desc: true }],
+  });
+  // A customer's own orders are not "filtered": none of them is simply none yet.
+  const filtered = Object.entries(filters).some(([name, value]) => name !== "customerId" && value);
+  if (orders.isPending) return <Loading message={messages.loading} />;
+  if (orders.data?.error) return <Alert tone="error">{describeError(orders.data.error)}</Alert>;
+  if (total === 0)
+    return (
+      <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
+        {!filtered && <p>{formatMessage(messages.noneHint)}</p>}
+      </EmptyState>
+    );
+  return (
+    <>
+      <DataTable table={table} busy={orders.isFetching} />
+      <Pager page={page} pages={pages} onPage={setPage} />
+    </>
+  );
+}
