@@ -8,7 +8,9 @@ import { RequireSession } from "../shell";
 
 const messages = defineMessages({
   navigation: { id: "seller.space.navigation", defaultMessage: "Selling" },
+  dashboard: { id: "seller.space.dashboard", defaultMessage: "Dashboard" },
   products: { id: "seller.space.products", defaultMessage: "Products" },
+  webhooks: { id: "seller.space.webhooks", defaultMessage: "Webhooks" },
   organization: { id: "seller.space.organization", defaultMessage: "Members and settings" },
 });
 
@@ -50,8 +52,14 @@ function SellerLayout({ organization, userId }: { organization: FullOrganization
     <SellerContext.Provider value={seller}>
       <div className="seller-space">
         <nav className="seller-nav" aria-label={formatMessage(messages.navigation)}>
+          <Link to="/$slug" params={{ slug }} activeOptions={{ exact: true }}>
+            {formatMessage(messages.dashboard)}
+          </Link>
           <Link to="/$slug/products" params={{ slug }}>
             {formatMessage(messages.products)}
+          </Link>
+          <Link to="/$slug/webhooks" params={{ slug }}>
+            {formatMessage(messages.webhooks)}
           </Link>
           <Link to="/organizations/$slug" params={{ slug }}>
             {formatMessage(messages.organization)}
