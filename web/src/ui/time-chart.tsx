@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
@@ -25,11 +25,26 @@ const HEIGHT = 160;
 
 /**
  * A line over time with its figures in a table beside it: `format` writes a value (an amount, a
- * count, a share), `formatTime` a period's start.
+ * count, a share), `formatTime` a period's start. `emptyTop` tops the scale of a line of zeros: one
+ * whole unit of what is charted (100 cents, 1 order, 100 %), not fractions of it.
  */
-export function TimeChart({ title, points, format, formatTime }: { title: string; points: ChartPoint[]; format: (value: number) => string; formatTime: (at: Date) => string }) {
+export function TimeChart({
+  title,
+  points,
+  format,
+  formatTime,
+  emptyTop = 1,
+}: {
+  title: string;
+  points: ChartPoint[];
+  format: (value: number) => string;
+  formatTime: (at: Date) => string;
+  emptyTop?: number;
+}) {
   const { formatMessage } = useIntl();
   const host = useRef<HTMLDivElement>(null);
+  // The table is built when asked for: a dashboard of long ranges would otherwise hold thousands of cells.
+  const [tableShown, setTableShown] = useState(false);
 
   useEffect(() => {
     const element = host.current;
@@ -43,6 +58,8 @@ export function TimeChart({ title, points, format, formatTime }: { title: string
         legend: { show: false },
         cursor: { show: false },
         series: [{}, { stroke: accent, width: 2, fill: `${accent}22` }],
+        // From zero, with room above the highest value.
+        scales: { y: { range: (_plot, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : emptyTop] } },
         axes: [
           { values: (_plot, splits) => splits.map((seconds) => formatTime(new Date(seconds * 1000))), space: 80 },
           { values: (_plot, splits) => splits.map(format), size: 70, space: 40 },
@@ -57,29 +74,31 @@ export function TimeChart({ title, points, format, formatTime }: { title: string
       resized.disconnect();
       plot.destroy();
     };
-  }, [points, format, formatTime]);
+  }, [points, format, formatTime, emptyTop]);
 
   return (
     <figure className="chart">
       <div ref={host} className="chart-canvas" role="img" aria-label={formatMessage(messages.summary, { title, count: points.length })} />
-      <details className="chart-figures">
+      <details className="chart-figures" onToggle={(event) => setTableShown(event.currentTarget.open)}>
         <summary>{formatMessage(messages.figures)}</summary>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{formatMessage(messages.period)}</th>
-              <th scope="col">{title}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {points.map((point) => (
-              <tr key={point.at.getTime()}>
-                <td>{formatTime(point.at)}</td>
-                <td>{format(point.value)}</td>
+        {tableShown && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{formatMessage(messages.period)}</th>
+                <th scope="col">{title}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {points.map((point) => (
+                <tr key={point.at.getTime()}>
+                  <td>{formatTime(point.at)}</td>
+                  <td>{format(point.value)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </details>
     </figure>
   );

@@ -53,7 +53,7 @@ export function MetricCard({ metric, current, previous, interval, currency }: { 
           {intl.formatMessage(changeMessage, { change: intl.formatNumber((total - before) / Math.abs(before), { style: "percent", maximumFractionDigits: 1, signDisplay: "exceptZero" }) })}
         </p>
       )}
-      <TimeChart title={title} points={points} format={format} formatTime={formatTime} />
+      <TimeChart title={title} points={points} format={format} formatTime={formatTime} emptyTop={type === "currency" || type === "currency_sub_cent" ? 100 : 1} />
     </section>
   );
 }
