@@ -57,10 +57,10 @@ function DeliveryDetails({ delivery }: { delivery: WebhookDelivery }) {
         <code>{delivery.webhook_event.type}</code> · {formatMessage(messages.details)}
       </summary>
       <h3>{formatMessage(messages.request)}</h3>
-      <pre className="payload">{readable(delivery.webhook_event.payload)}</pre>
+      <pre className="payload" tabIndex={0}>{readable(delivery.webhook_event.payload)}</pre>
       <h3>{formatMessage(messages.response)}</h3>
       {delivery.duration_ms !== null && <p className="muted">{formatMessage(messages.duration, { ms: delivery.duration_ms })}</p>}
-      <pre className="payload">{readable(delivery.response)}</pre>
+      <pre className="payload" tabIndex={0}>{readable(delivery.response)}</pre>
     </details>
   );
 }
