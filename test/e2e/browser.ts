@@ -62,10 +62,13 @@ const opened: Page[] = [];
 const languages = new WeakMap<Page, string>();
 
 /** The stack (with the development mailbox) and Chromium, started together; an admin to read the mailbox. */
-export async function startBrowsing(): Promise<RunningTollgate> {
+export const startBrowsing = (): Promise<RunningTollgate> => startBrowsingWith({});
+
+/** As startBrowsing, with settings of the test's own on top (webhook endpoints on this machine, say). */
+export async function startBrowsingWith(env: Record<string, string>): Promise<RunningTollgate> {
   mkdirSync(ARTIFACTS, { recursive: true });
   [tollgate, browser] = await Promise.all([
-    startTollgate({ RATE_LIMIT_ENABLED: "false", DEV_MAILBOX: "true" }),
+    startTollgate({ RATE_LIMIT_ENABLED: "false", DEV_MAILBOX: "true", ...env }),
     chromium.launch({
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"],

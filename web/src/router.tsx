@@ -56,6 +56,9 @@ const routes = [
 // The seller's space: its screens share a layout that knows the organization and what the person may change there.
 const sellerSpace = createRoute({ getParentRoute: () => rootRoute, path: "/$slug", component: lazyRouteComponent(() => import("./seller/space"), "SellerSpaceScreen") });
 const sellerRoutes = [
+  createRoute({ getParentRoute: () => sellerSpace, path: "/", component: lazyRouteComponent(() => import("./seller/dashboard/dashboard-screen"), "DashboardScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/webhooks", component: lazyRouteComponent(() => import("./seller/webhooks/endpoints-screen"), "WebhookEndpointsScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/webhooks/$endpointId", component: lazyRouteComponent(() => import("./seller/webhooks/endpoint-screen"), "WebhookEndpointScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products-screen"), "ProductsScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/new-product-screen"), "NewProductScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/subscriptions", component: lazyRouteComponent(() => import("./seller/subscriptions/subscriptions-screen"), "SubscriptionsScreen") }),

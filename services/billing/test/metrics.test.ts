@@ -109,13 +109,17 @@ describe("metrics", () => {
       committedSubscriptions: 0,
       committedMonthlyRecurringRevenue: 0,
       canceledSubscriptions: 0,
+      averageRevenuePerUser: 1000,
+      // The plan is new today: none was active when the day began, so none churned.
+      churnRate: 0,
     });
     // The sale's UTC day is another day here, and holds nothing.
     const utcDay = dayIn("UTC", new Date(Date.parse(`${saleDay}T12:00:00Z`) + (timezone === "Pacific/Kiritimati" ? -DAY_MS : DAY_MS)));
     expect(days.get(utcDay)).toMatchObject({ orders: 0, revenue: 0, checkouts: 0 });
-    expect(days.get(cancelDay)).toMatchObject({ orders: 0, canceledSubscriptions: 1, canceledSubscriptionsTooExpensive: 1, canceledSubscriptionsOther: 0, activeSubscriptions: 1, monthlyRecurringRevenue: 1000 });
+    expect(days.get(cancelDay)).toMatchObject({ orders: 0, canceledSubscriptions: 1, canceledSubscriptionsTooExpensive: 1, canceledSubscriptionsOther: 0, activeSubscriptions: 1, monthlyRecurringRevenue: 1000, churnRate: 1 });
     expect(days.get(last)).toMatchObject({ activeSubscriptions: 1, cumulativeRevenue: 3900, netCumulativeRevenue: 3000 });
     expect(metrics.totals).toMatchObject({ orders: 3, revenue: 3900, averageOrderValue: 1300, canceledSubscriptions: 1, activeSubscriptions: 1, checkoutsConversion: 2 / 3, cumulativeRevenue: 3900 });
+    expect(metrics.totals).toMatchObject({ averageRevenuePerUser: 1000, churnRate: 0 });
     expect(metrics.metrics.revenue).toEqual({ slug: "revenue", displayName: "Revenue", type: "currency" });
     expect(metrics.metrics.checkoutsConversion).toEqual({ slug: "checkouts_conversion", displayName: "Checkouts Conversion Rate", type: "percentage" });
   });
@@ -152,6 +156,9 @@ describe("metrics", () => {
     expect(customers.totals).toMatchObject({ orders: 1, revenue: 1900, activeSubscriptions: 0, checkouts: 1 });
     expect(byDay(customers, timezone).get(saleDay)).toMatchObject({ orders: 1 });
     expect((await daily({ metrics: ["annual_recurring_revenue", "checkouts_conversion"] })).totals).toEqual({ annualRecurringRevenue: 12_000, checkoutsConversion: 2 / 3 });
+    // Churn is worked out from new subscriptions (orders) too, even asked for alone.
+    const churn = byDay(await daily({ metrics: ["churn_rate"] }), timezone);
+    expect([churn.get(saleDay)?.churnRate, churn.get(cancelDay)?.churnRate]).toEqual([0, 1]);
   });
 
   it("answer in a half-hour timezone, each sale on its day there, only the metrics asked for", async () => {

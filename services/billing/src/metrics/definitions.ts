@@ -22,6 +22,8 @@ export interface Metric {
   part: MetricPart;
   /** For a metric worked out from others in the same period; the rest come from SQL. */
   derive?: (period: Figures) => number;
+  /** Other tables a derived metric's figures come from. */
+  alsoFrom?: MetricPart[];
 }
 
 const SUM: Total = { of: "sum" };
@@ -54,8 +56,7 @@ const canceledFor = (reason: (typeof CANCELLATION_REASONS)[number]): Omit<Metric
 /**
  * Polar's metrics that Tollgate's data answers truthfully, with Polar's slugs, names and types. Left
  * out: seats (Tollgate has none), costs and everything built on them (cumulative costs, cost per user,
- * active users by event, gross margin, cashflow, LTV: there is no event ingestion), churn rate and
- * ARPU (not computed yet).
+ * active users by event, gross margin, cashflow, LTV: there is no event ingestion).
  */
 export const METRICS: Metric[] = [
   ...ofPart("orders", [
@@ -88,6 +89,19 @@ export const METRICS: Metric[] = [
     { slug: "canceled_subscriptions", display_name: "Canceled Subscriptions", type: "scalar", total: SUM },
     ...CANCELLATION_REASONS.map(canceledFor),
     { slug: "churned_subscriptions", display_name: "Churned Subscriptions", type: "scalar", total: SUM },
+    // As Polar: the subscriptions canceled in the period, of those active when it began (active at its end, less the new, plus the churned).
+    {
+      slug: "churn_rate",
+      display_name: "Churn Rate",
+      type: "percentage",
+      total: LAST,
+      alsoFrom: ["orders"],
+      derive: (period) => {
+        const activeAtStart = (period.active_subscriptions ?? 0) - (period.new_subscriptions ?? 0) + (period.churned_subscriptions ?? 0);
+        return activeAtStart > 0 ? (period.canceled_subscriptions ?? 0) / activeAtStart : 0;
+      },
+    },
+    { slug: "average_revenue_per_user", display_name: "Average Revenue Per User", type: "currency", total: LAST },
   ]),
   ...ofPart("checkouts", [
     { slug: "checkouts", display_name: "Checkouts", type: "scalar", total: SUM },
@@ -106,8 +120,6 @@ export const METRIC_SLUGS = METRICS.map((metric) => metric.slug);
 
 /** Polar's metrics that Tollgate cannot answer (see above): asked for, they are accepted and left out of the answer. */
 export const UNANSWERED_SLUGS = [
-  "average_revenue_per_user",
-  "churn_rate",
   "seats_total",
   "seats_claimed",
   "seats_pending",

@@ -94,6 +94,7 @@ const PART_OUTPUTS: Record<MetricPart, { columns: string; joins: string }> = {
     columns: [
       "cancellations_by_bucket.*",
       "churn_by_bucket.*",
+      "coalesce(revenue_per_customer_by_bucket.average_revenue_per_user, 0) as average_revenue_per_user",
       ...["active", "committed"].map((stock) => running(`subscription_changes_by_bucket.${stock}`, `${stock}_subscriptions`)),
       ...[
         ["paying", "monthly_recurring_revenue"],
@@ -102,7 +103,7 @@ const PART_OUTPUTS: Record<MetricPart, { columns: string; joins: string }> = {
         ["committed_trialing", "trial_committed_monthly_recurring_revenue"],
       ].map(([change = "", metric = ""]) => running(`subscription_changes_by_bucket.${change}`, metric)),
     ].join(", "),
-    joins: "left join subscription_changes_by_bucket using (bucket) left join cancellations_by_bucket using (bucket) left join churn_by_bucket using (bucket)",
+    joins: "left join subscription_changes_by_bucket using (bucket) left join cancellations_by_bucket using (bucket) left join churn_by_bucket using (bucket) left join revenue_per_customer_by_bucket using (bucket)",
   },
 };
 
@@ -134,7 +135,7 @@ checkouts_by_bucket as (
 subscriptions_in_range as (
   select ${bucketOf("started_at")} as starts, ${bucketOf("coalesce(ended_at, ends_at)")} as ends, ${bucketOf("trial_end")} as trial_ends,
     greatest(${bucketOf("started_at")}, ${bucketOf("trial_end")}) as paying_from, ${bucketOf("canceled_at")} as canceled, customer_cancellation_reason as reason,
-    (ended_at is null and ends_at is null) as committed, ${MONTHLY_AMOUNT} as monthly
+    (ended_at is null and ends_at is null) as committed, ${MONTHLY_AMOUNT} as monthly, customer_id
   from subscriptions
   where organization_id = any(:organizations) and started_at is not null and started_at < (select ends from bounds)
     and (coalesce(ended_at, ends_at) is null or coalesce(ended_at, ends_at) >= (select starts from bounds) or canceled_at >= (select starts from bounds))
@@ -163,6 +164,13 @@ cancellations_by_bucket as (
 ),
 churn_by_bucket as (
   select ends as bucket, count(*) as churned_subscriptions from subscriptions_in_range where ends between 1 and (select count(*) from series) group by 1
+),
+-- As Polar's ARPU: the monthly amount of the subscriptions active at a bucket's end, per customer
+-- holding one. Distinct customers do not add up as running sums do, so each bucket counts its own.
+revenue_per_customer_by_bucket as (
+  select series.bucket, round(sum(monthly) / count(distinct customer_id)) as average_revenue_per_user
+  from series join subscriptions_in_range on greatest(starts, 1) <= series.bucket and (ends is null or ends > series.bucket)
+  group by 1
 )
 select series.t at time zone :timezone as timestamp${[...parts].map((part) => `, ${PART_OUTPUTS[part].columns}`).join("")}
 from series ${[...parts].map((part) => PART_OUTPUTS[part].joins).join(" ")}

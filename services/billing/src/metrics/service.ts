@@ -100,7 +100,7 @@ export async function metricsOf(db: Knex, readable: string[], parameters: Metric
   const { organization_id: named, start_date: first_day, end_date: last_day, timezone, interval } = parameters;
   const organizations = named ? readable.filter((id) => named.includes(id)) : readable;
   const filters = { organizations, timezone, interval, first_day, last_day, products: parameters.product_id ?? null, billing_types: parameters.billing_type ?? null, customers: parameters.customer_id ?? null };
-  const rows = await metricsRows(db, filters, { source: sourceFor(parameters), parts: new Set(asked.map((metric) => metric.part)) });
+  const rows = await metricsRows(db, filters, { source: sourceFor(parameters), parts: new Set(asked.flatMap((metric) => [metric.part, ...(metric.alsoFrom ?? [])])) });
   const periods = rows.map(periodOf);
   const figures = periods.map((period) => period.figures);
   return { periods, totals: Object.fromEntries(asked.map((metric) => [metric.slug, totalOf(metric, figures)])), metrics: asked };

@@ -1,0 +1,112 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { describeError } from "../../api/client";
+import { Alert, Field, Loading, Page } from "../../ui/components";
+import { useSeller } from "../space";
+import { MetricCard } from "./metric-card";
+import { DASHBOARD_METRICS, getMetrics, getMetricsLimits, getOrganization, type MetricInterval } from "./metrics-api";
+import { fittingInterval, intervalsFor, presetRange, previousRange, PRESETS, today, type DayRange, type Preset } from "./range";
+
+const messages = defineMessages({
+  title: { id: "seller.dashboard.title", defaultMessage: "Dashboard" },
+  description: defineMessage<{ timezone: string }>({ id: "seller.dashboard.description", defaultMessage: "Your sales and subscriptions, in your time zone ({timezone})." }),
+  range: { id: "seller.dashboard.range", defaultMessage: "Period" },
+  interval: { id: "seller.dashboard.interval", defaultMessage: "Group by" },
+  start: { id: "seller.dashboard.start", defaultMessage: "From" },
+  end: { id: "seller.dashboard.end", defaultMessage: "To" },
+  endBeforeStart: { id: "seller.dashboard.endBeforeStart", defaultMessage: "The last day comes before the first." },
+  loading: { id: "seller.dashboard.loading", defaultMessage: "Loading your figures…" },
+  "preset.7d": { id: "seller.dashboard.preset.7d", defaultMessage: "Last 7 days" },
+  "preset.30d": { id: "seller.dashboard.preset.30d", defaultMessage: "Last 30 days" },
+  "preset.12m": { id: "seller.dashboard.preset.12m", defaultMessage: "Last 12 months" },
+  "preset.custom": { id: "seller.dashboard.preset.custom", defaultMessage: "Custom dates" },
+  "interval.day": { id: "seller.dashboard.interval.day", defaultMessage: "Day" },
+  "interval.week": { id: "seller.dashboard.interval.week", defaultMessage: "Week" },
+  "interval.month": { id: "seller.dashboard.interval.month", defaultMessage: "Month" },
+  "interval.year": { id: "seller.dashboard.interval.year", defaultMessage: "Year" },
+});
+
+// The browser's time zone is taken as the seller's: the figures' days are the days they live.
+const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** The seller's landing screen: revenue, orders and subscriptions over a chosen range, each charted with its figure. */
+export function DashboardScreen() {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
+  const [preset, setPreset] = useState<Preset>("30d");
+  const [custom, setCustom] = useState<DayRange>(presetRange("30d"));
+  const [asked, setAsked] = useState<MetricInterval>("day");
+  const range = preset === "custom" ? custom : presetRange(preset);
+  const valid = range.start <= range.end;
+  const limits = useQuery({ queryKey: ["metrics-limits"], queryFn: getMetricsLimits, staleTime: Infinity });
+  const allowed = intervalsFor(range, limits.data?.data ?? undefined);
+  const interval = fittingInterval(asked, allowed);
+  const organization = useQuery({ queryKey: ["organization", seller.id], queryFn: () => getOrganization(seller.id) });
+  const query = { organizationId: seller.id, startDate: range.start, endDate: range.end, interval, timezone };
+  const before = previousRange(range);
+  const current = useQuery({ queryKey: ["metrics", query], queryFn: () => getMetrics(query), enabled: valid, placeholderData: (previous) => previous });
+  const previous = useQuery({ queryKey: ["metrics", { ...query, startDate: before.start, endDate: before.end }], queryFn: () => getMetrics({ ...query, startDate: before.start, endDate: before.end }), enabled: valid });
+  const currency = organization.data?.data?.default_presentment_currency ?? "usd";
+  const figures = current.data?.data;
+  const error = current.data?.error ?? organization.data?.error;
+
+  return (
+    <Page title={formatMessage(messages.title)} description={formatMessage(messages.description, { timezone })}>
+      <div className="filters dashboard-filters">
+        <Field label={formatMessage(messages.range)}>
+          {(ids) => (
+            <select
+              {...ids}
+              value={preset}
+              onChange={(event) => {
+                // Custom dates start from the range shown, to be moved from there.
+                if (event.target.value === "custom") setCustom(range);
+                setPreset(event.target.value as Preset);
+              }}
+            >
+              {PRESETS.map((option) => (
+                <option key={option} value={option}>
+                  {formatMessage(messages[`preset.${option}`])}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {preset === "custom" && (
+          <>
+            <Field label={formatMessage(messages.start)}>
+              {(ids) => <input {...ids} type="date" value={custom.start} min={limits.data?.data?.min_date} max={today()} onChange={(event) => event.target.value && setCustom({ ...custom, start: event.target.value })} />}
+            </Field>
+            <Field label={formatMessage(messages.end)} error={valid ? undefined : formatMessage(messages.endBeforeStart)}>
+              {(ids) => <input {...ids} type="date" value={custom.end} min={limits.data?.data?.min_date} onChange={(event) => event.target.value && setCustom({ ...custom, end: event.target.value })} />}
+            </Field>
+          </>
+        )}
+        <Field label={formatMessage(messages.interval)}>
+          {(ids) => (
+            <select {...ids} value={interval} onChange={(event) => setAsked(event.target.value as MetricInterval)}>
+              {allowed.map((option) => (
+                <option key={option} value={option}>
+                  {formatMessage(messages[`interval.${option}`])}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      {error && <Alert tone="error">{describeError(error)}</Alert>}
+      {valid && !figures && current.isPending ? (
+        <Loading message={messages.loading} />
+      ) : (
+        figures && (
+          <div className="metric-grid" aria-busy={current.isFetching || undefined}>
+            {DASHBOARD_METRICS.map((metric) => (
+              <MetricCard key={metric} metric={metric} current={figures} previous={previous.data?.data ?? undefined} interval={interval} currency={currency} />
+            ))}
+          </div>
+        )
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,59 @@
+import { useCallback } from "react";
+import { defineMessage, defineMessages, useIntl, type MessageDescriptor } from "react-intl";
+import { money } from "../../i18n/format";
+import { TimeChart } from "../../ui/time-chart";
+import type { DashboardMetric, MetricInterval, Metrics } from "./metrics-api";
+
+const messages = defineMessages({
+  revenue: { id: "seller.dashboard.metric.revenue", defaultMessage: "Revenue" },
+  orders: { id: "seller.dashboard.metric.orders", defaultMessage: "Orders" },
+  average_order_value: { id: "seller.dashboard.metric.averageOrderValue", defaultMessage: "Average order value" },
+  monthly_recurring_revenue: { id: "seller.dashboard.metric.monthlyRecurringRevenue", defaultMessage: "Monthly recurring revenue" },
+  active_subscriptions: { id: "seller.dashboard.metric.activeSubscriptions", defaultMessage: "Active subscriptions" },
+  new_subscriptions: { id: "seller.dashboard.metric.newSubscriptions", defaultMessage: "New subscriptions" },
+  canceled_subscriptions: { id: "seller.dashboard.metric.canceledSubscriptions", defaultMessage: "Canceled subscriptions" },
+  checkouts_conversion: { id: "seller.dashboard.metric.checkoutsConversion", defaultMessage: "Checkout conversion" },
+  churn_rate: { id: "seller.dashboard.metric.churnRate", defaultMessage: "Churn rate" },
+  average_revenue_per_user: { id: "seller.dashboard.metric.averageRevenuePerUser", defaultMessage: "Revenue per customer (ARPU)" },
+}) satisfies Record<DashboardMetric, MessageDescriptor>;
+
+const changeMessage = defineMessage<{ change: string }>({ id: "seller.dashboard.change", defaultMessage: "{change} on the previous period" });
+
+/** How a period's start is written on the axis and in the table: finer intervals name the day. */
+const TIME_FORMATS: Record<MetricInterval, Intl.DateTimeFormatOptions> = {
+  day: { day: "numeric", month: "short" },
+  week: { day: "numeric", month: "short" },
+  month: { month: "short", year: "numeric" },
+  year: { year: "numeric" },
+};
+
+/**
+ * One of the seller's figures over the range: its total (or current value, for stocks such as MRR),
+ * how it changed on the period before when that is known, and its chart.
+ */
+export function MetricCard({ metric, current, previous, interval, currency }: { metric: DashboardMetric; current: Metrics; previous: Metrics | undefined; interval: MetricInterval; currency: string }) {
+  const intl = useIntl();
+  const type = current.metrics[metric].type;
+  const format = useCallback(
+    (value: number) =>
+      type === "percentage" ? intl.formatNumber(value, { style: "percent", maximumFractionDigits: 1 }) : type === "scalar" ? intl.formatNumber(value) : money(Math.round(value), currency),
+    [intl, type, currency],
+  );
+  const formatTime = useCallback((at: Date) => intl.formatDate(at, TIME_FORMATS[interval]), [intl, interval]);
+  const points = current.periods.map((period) => ({ at: new Date(period.timestamp), value: period[metric] }));
+  const total = current.totals[metric];
+  const before = previous?.totals[metric];
+  const title = intl.formatMessage(messages[metric]);
+  return (
+    <section className="metric-card" aria-label={title}>
+      <h2>{title}</h2>
+      <p className="metric-figure">{format(total)}</p>
+      {before !== undefined && before !== 0 && (
+        <p className={`metric-change ${total >= before ? "metric-up" : "metric-down"}`}>
+          {intl.formatMessage(changeMessage, { change: intl.formatNumber((total - before) / Math.abs(before), { style: "percent", maximumFractionDigits: 1, signDisplay: "exceptZero" }) })}
+        </p>
+      )}
+      <TimeChart title={title} points={points} format={format} formatTime={formatTime} emptyTop={type === "currency" || type === "currency_sub_cent" ? 100 : 1} />
+    </section>
+  );
+}

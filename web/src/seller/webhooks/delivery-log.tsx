@@ -1,0 +1,140 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
+import { useCallback, useState } from "react";
+import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
+import { describeError } from "../../api/client";
+import { longDateTime } from "../../i18n/format";
+import { Alert, Button, Card, EmptyState, Loading } from "../../ui/components";
+import { DataTable, Pager } from "../../ui/data-table";
+import { TimeChart } from "../../ui/time-chart";
+import { listDeliveries, redeliver, type WebhookDelivery } from "./webhooks-api";
+
+const PAGE_SIZE = 20;
+/** The deliveries the success rate is worked out from: the latest, as the API pages them at most. */
+const RATE_SAMPLE = 100;
+
+const messages = defineMessages({
+  title: { id: "seller.webhook.deliveries.title", defaultMessage: "Deliveries" },
+  loading: { id: "seller.webhook.deliveries.loading", defaultMessage: "Loading deliveries…" },
+  none: { id: "seller.webhook.deliveries.none", defaultMessage: "Nothing delivered yet" },
+  noneHint: { id: "seller.webhook.deliveries.noneHint", defaultMessage: "Each event sent to this endpoint shows here, with your endpoint's answer." },
+  successRate: { id: "seller.webhook.deliveries.successRate", defaultMessage: "Successful deliveries" },
+  sent: { id: "seller.webhook.deliveries.column.sent", defaultMessage: "Sent" },
+  event: { id: "seller.webhook.deliveries.column.event", defaultMessage: "Event" },
+  status: { id: "seller.webhook.deliveries.column.status", defaultMessage: "Response" },
+  succeeded: defineMessage<{ code: string }>({ id: "seller.webhook.deliveries.succeeded", defaultMessage: "Delivered ({code})" }),
+  failed: defineMessage<{ code: string }>({ id: "seller.webhook.deliveries.failed", defaultMessage: "Failed ({code})" }),
+  noAnswer: { id: "seller.webhook.deliveries.noAnswer", defaultMessage: "no answer" },
+  details: { id: "seller.webhook.deliveries.details", defaultMessage: "Request and response" },
+  request: { id: "seller.webhook.deliveries.request", defaultMessage: "Request body" },
+  response: { id: "seller.webhook.deliveries.response", defaultMessage: "Response body" },
+  duration: defineMessage<{ ms: number }>({ id: "seller.webhook.deliveries.duration", defaultMessage: "Answered in {ms, number} ms" }),
+  redeliver: { id: "seller.webhook.deliveries.redeliver", defaultMessage: "Send again" },
+  redelivered: { id: "seller.webhook.deliveries.redelivered", defaultMessage: "The event is queued to be sent again." },
+});
+
+/** A JSON body indented to be read; anything else as it came. */
+function readable(body: string | null): string {
+  if (!body) return "";
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
+}
+
+function DeliveryOutcome({ delivery }: { delivery: WebhookDelivery }) {
+  const { formatMessage } = useIntl();
+  const code = delivery.http_code === null ? formatMessage(messages.noAnswer) : String(delivery.http_code);
+  return <span className={delivery.succeeded ? "badge" : "badge badge-danger"}>{formatMessage(delivery.succeeded ? messages.succeeded : messages.failed, { code })}</span>;
+}
+
+function DeliveryDetails({ delivery }: { delivery: WebhookDelivery }) {
+  const { formatMessage } = useIntl();
+  return (
+    <details>
+      <summary>
+        <code>{delivery.webhook_event.type}</code> · {formatMessage(messages.details)}
+      </summary>
+      <h3>{formatMessage(messages.request)}</h3>
+      <pre className="payload" tabIndex={0}>{readable(delivery.webhook_event.payload)}</pre>
+      <h3>{formatMessage(messages.response)}</h3>
+      {delivery.duration_ms !== null && <p className="muted">{formatMessage(messages.duration, { ms: delivery.duration_ms })}</p>}
+      <pre className="payload" tabIndex={0}>{readable(delivery.response)}</pre>
+    </details>
+  );
+}
+
+/** The share of deliveries that succeeded, day by day, among the latest. */
+function successByDay(deliveries: WebhookDelivery[]) {
+  const days = new Map<number, { sent: number; succeeded: number }>();
+  for (const delivery of deliveries) {
+    const day = new Date(delivery.created_at);
+    day.setHours(0, 0, 0, 0);
+    const counts = days.get(day.getTime()) ?? { sent: 0, succeeded: 0 };
+    counts.sent += 1;
+    counts.succeeded += delivery.succeeded ? 1 : 0;
+    days.set(day.getTime(), counts);
+  }
+  return [...days.entries()].sort(([a], [b]) => a - b).map(([at, { sent, succeeded }]) => ({ at: new Date(at), value: succeeded / sent }));
+}
+
+/** What was sent to an endpoint, newest first: each request and its answer, a way to send an event again, and the success rate. */
+export function DeliveryLog({ endpointId, mayRedeliver }: { endpointId: string; mayRedeliver: boolean }) {
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(0);
+  const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
+  const query = { endpointId, page: page + 1, limit: PAGE_SIZE };
+  const deliveries = useQuery({ queryKey: ["webhook-deliveries", query], queryFn: () => listDeliveries(query), placeholderData: (previous) => previous });
+  const sample = useQuery({ queryKey: ["webhook-deliveries", { endpointId, page: 1, limit: RATE_SAMPLE }], queryFn: () => listDeliveries({ endpointId, page: 1, limit: RATE_SAMPLE }) });
+  const formatShare = useCallback((value: number) => intl.formatNumber(value, { style: "percent", maximumFractionDigits: 0 }), [intl]);
+  const formatDay = useCallback((at: Date) => intl.formatDate(at, { day: "numeric", month: "short" }), [intl]);
+
+  const sendAgain = async (delivery: WebhookDelivery) => {
+    const result = await redeliver(delivery.webhook_event.id);
+    setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: intl.formatMessage(messages.redelivered) });
+    await queryClient.invalidateQueries({ queryKey: ["webhook-deliveries"] });
+  };
+  const column = createColumnHelper<WebhookDelivery>();
+  const columns = [
+    column.accessor("created_at", { header: () => <FormattedMessage {...messages.sent} />, cell: (info) => longDateTime(info.getValue()) }),
+    column.display({ id: "event", header: () => <FormattedMessage {...messages.event} />, cell: (info) => <DeliveryDetails delivery={info.row.original} /> }),
+    column.display({
+      id: "status",
+      header: () => <FormattedMessage {...messages.status} />,
+      cell: (info) => (
+        <div className="actions">
+          <DeliveryOutcome delivery={info.row.original} />
+          {mayRedeliver && (
+            <Button variant="secondary" onClick={() => void sendAgain(info.row.original)}>
+              {intl.formatMessage(messages.redeliver)}
+            </Button>
+          )}
+        </div>
+      ),
+    }),
+  ];
+  const table = useReactTable({ data: deliveries.data?.data?.items ?? [], columns, getCoreRowModel: getCoreRowModel() });
+  const total = deliveries.data?.data?.pagination.total_count ?? 0;
+  const rate = successByDay(sample.data?.data?.items ?? []);
+  return (
+    <Card title={intl.formatMessage(messages.title)}>
+      {deliveries.data?.error && <Alert tone="error">{describeError(deliveries.data.error)}</Alert>}
+      {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
+      {deliveries.isPending ? (
+        <Loading message={messages.loading} />
+      ) : total === 0 ? (
+        <EmptyState title={intl.formatMessage(messages.none)}>
+          <p>{intl.formatMessage(messages.noneHint)}</p>
+        </EmptyState>
+      ) : (
+        <>
+          {rate.length > 0 && <TimeChart title={intl.formatMessage(messages.successRate)} points={rate} format={formatShare} formatTime={formatDay} />}
+          <DataTable table={table} busy={deliveries.isFetching} />
+          <Pager page={page} pages={Math.max(1, deliveries.data?.data?.pagination.max_page ?? 1)} onPage={setPage} />
+        </>
+      )}
+    </Card>
+  );
+}

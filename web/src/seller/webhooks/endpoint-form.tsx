@@ -1,0 +1,98 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { defineMessages, useIntl } from "react-intl";
+import type { ApiResult } from "../../api/client";
+import { placeRefusals } from "../../forms/refusals";
+import { webhookEndpointForm, type WebhookEndpointForm } from "../../forms/webhooks";
+import { Alert, Button, Field } from "../../ui/components";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS, type WebhookEndpoint } from "./webhooks-api";
+
+const messages = defineMessages({
+  url: { id: "seller.webhooks.form.url", defaultMessage: "Endpoint URL" },
+  urlHint: { id: "seller.webhooks.form.urlHint", defaultMessage: "Tollgate sends each event there as a signed POST request." },
+  format: { id: "seller.webhooks.form.format", defaultMessage: "Format" },
+  raw: { id: "seller.webhooks.form.format.raw", defaultMessage: "Raw JSON" },
+  discord: { id: "seller.webhooks.form.format.discord", defaultMessage: "Discord message" },
+  slack: { id: "seller.webhooks.form.format.slack", defaultMessage: "Slack message" },
+  events: { id: "seller.webhooks.form.events", defaultMessage: "Events to send" },
+  cancel: { id: "seller.webhooks.form.cancel", defaultMessage: "Cancel" },
+});
+
+/** Where the API's refusals go on the form. */
+const FIELD_OF: Record<string, keyof WebhookEndpointForm> = { url: "url", format: "format", events: "events" };
+
+/**
+ * An endpoint's address, format and events, to create one or change it: checked as the API checks
+ * them, the API's refusals next to their fields. `onSave` sends it; `onSaved` follows a success.
+ */
+export function EndpointForm({
+  endpoint,
+  submitLabel,
+  onSave,
+  onSaved,
+  onCancel,
+}: {
+  endpoint?: WebhookEndpoint;
+  submitLabel: string;
+  onSave: (values: WebhookEndpointForm) => Promise<ApiResult<WebhookEndpoint>>;
+  onSaved: (saved: WebhookEndpoint) => Promise<void>;
+  onCancel?: () => void;
+}) {
+  const { formatMessage } = useIntl();
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm<WebhookEndpointForm>({
+    resolver: zodResolver(webhookEndpointForm),
+    defaultValues: { url: endpoint?.url ?? "", format: endpoint?.format ?? "raw", events: endpoint?.events ?? [] },
+  });
+  const { errors, isSubmitting } = form.formState;
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    const result = await onSave(values);
+    if (result.error) return setFailure(placeRefusals(result.error, FIELD_OF, form.setError));
+    await onSaved(result.data);
+  });
+  return (
+    <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <Field label={formatMessage(messages.url)} hint={formatMessage(messages.urlHint)} error={errors.url?.message}>
+        {(ids) => <input {...ids} {...form.register("url")} type="url" inputMode="url" autoComplete="off" />}
+      </Field>
+      <Field label={formatMessage(messages.format)} error={errors.format?.message}>
+        {(ids) => (
+          <select {...ids} {...form.register("format")}>
+            {WEBHOOK_FORMATS.map((format) => (
+              <option key={format} value={format}>
+                {formatMessage(messages[format])}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <fieldset className="event-types" aria-describedby={errors.events ? "webhook-events-error" : undefined}>
+        <legend>{formatMessage(messages.events)}</legend>
+        {WEBHOOK_EVENT_TYPES.map((type) => (
+          <label key={type} className="checkbox">
+            <input type="checkbox" value={type} {...form.register("events")} />
+            <code>{type}</code>
+          </label>
+        ))}
+      </fieldset>
+      {errors.events && (
+        <p className="field-error" id="webhook-events-error">
+          {errors.events.message}
+        </p>
+      )}
+      {failure && <Alert tone="error">{failure}</Alert>}
+      <div className="actions">
+        <Button type="submit" busy={isSubmitting}>
+          {submitLabel}
+        </Button>
+        {onCancel && (
+          <Button type="button" variant="secondary" onClick={onCancel}>
+            {formatMessage(messages.cancel)}
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,118 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link, useNavigate, useParams } from "@tanstack/react-router";
+import { useState } from "react";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { describeError } from "../../api/client";
+import { Alert, Button, Card, Loading, Page } from "../../ui/components";
+import { ConfirmDialog } from "../../ui/confirm-dialog";
+import { useSeller } from "../space";
+import { DeliveryLog } from "./delivery-log";
+import { EnabledBadge } from "./enabled-badge";
+import { EndpointForm } from "./endpoint-form";
+import { SigningSecret } from "./signing-secret";
+import { deleteEndpoint, getEndpoint, updateEndpoint, type WebhookEndpoint } from "./webhooks-api";
+
+const messages = defineMessages({
+  loading: { id: "seller.webhook.loading", defaultMessage: "Loading the endpoint…" },
+  back: { id: "seller.webhook.back", defaultMessage: "All endpoints" },
+  settings: { id: "seller.webhook.settings", defaultMessage: "Settings" },
+  save: { id: "seller.webhook.save", defaultMessage: "Save changes" },
+  saved: { id: "seller.webhook.saved", defaultMessage: "Changes saved." },
+  enable: { id: "seller.webhook.enable", defaultMessage: "Enable" },
+  disable: { id: "seller.webhook.disable", defaultMessage: "Disable" },
+  delete: { id: "seller.webhook.delete", defaultMessage: "Delete" },
+  deleteTitle: { id: "seller.webhook.deleteTitle", defaultMessage: "Delete this endpoint?" },
+  deleteText: defineMessage<{ url: string }>({ id: "seller.webhook.deleteText", defaultMessage: "Events waiting for it are dropped, and no more are sent to {url}." }),
+});
+
+/** One webhook endpoint: its settings, on or off, its signing secret, and what was delivered to it. */
+export function WebhookEndpointScreen() {
+  const { formatMessage } = useIntl();
+  const { endpointId = "" } = useParams({ strict: false });
+  const endpoint = useQuery({ queryKey: ["webhook-endpoint", endpointId], queryFn: () => getEndpoint(endpointId) });
+  if (endpoint.isPending) return <Loading message={messages.loading} />;
+  if (endpoint.data?.error) return <Alert tone="error">{describeError(endpoint.data.error)}</Alert>;
+  return endpoint.data?.data ? <EndpointDetails endpoint={endpoint.data.data} /> : <p>{formatMessage(messages.loading)}</p>;
+}
+
+function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [switching, setSwitching] = useState(false);
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ["webhook-endpoint", endpoint.id] }), queryClient.invalidateQueries({ queryKey: ["webhook-endpoints"] })]);
+
+  const toggle = async () => {
+    setSwitching(true);
+    const result = await updateEndpoint(endpoint.id, { enabled: !endpoint.enabled });
+    setFailure(result.error ? describeError(result.error) : null);
+    await refresh();
+    setSwitching(false);
+  };
+  const remove = async () => {
+    const result = await deleteEndpoint(endpoint.id);
+    if (result.error) {
+      setFailure(describeError(result.error));
+      return false;
+    }
+    await queryClient.invalidateQueries({ queryKey: ["webhook-endpoints"] });
+    await navigate({ to: "/$slug/webhooks", params: { slug: seller.slug } });
+    return true;
+  };
+  const actions = seller.mayChange && (
+    <>
+      <Button variant="secondary" busy={switching} onClick={() => void toggle()}>
+        {formatMessage(endpoint.enabled ? messages.disable : messages.enable)}
+      </Button>
+      <ConfirmDialog
+        trigger={<Button variant="danger">{formatMessage(messages.delete)}</Button>}
+        title={formatMessage(messages.deleteTitle)}
+        description={formatMessage(messages.deleteText, { url: endpoint.url })}
+        confirmLabel={formatMessage(messages.delete)}
+        onConfirm={remove}
+      />
+    </>
+  );
+  return (
+    <Page
+      title={endpoint.url}
+      description={
+        <>
+          <Link to="/$slug/webhooks" params={{ slug: seller.slug }}>
+            {formatMessage(messages.back)}
+          </Link>
+          <EnabledBadge enabled={endpoint.enabled} />
+        </>
+      }
+      actions={actions}
+    >
+      {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
+      {failure && <Alert tone="error">{failure}</Alert>}
+      {seller.mayChange && (
+        <>
+          <SigningSecret endpoint={endpoint} onRotated={refresh} />
+          <Card title={formatMessage(messages.settings)}>
+            <EndpointForm
+              key={endpoint.id}
+              endpoint={endpoint}
+              submitLabel={formatMessage(messages.save)}
+              onSave={(values) => {
+                setSaved(false);
+                return updateEndpoint(endpoint.id, values);
+              }}
+              onSaved={async () => {
+                await refresh();
+                setSaved(true);
+              }}
+            />
+            {saved && <Alert tone="success">{formatMessage(messages.saved)}</Alert>}
+          </Card>
+        </>
+      )}
+      <DeliveryLog endpointId={endpoint.id} mayRedeliver={seller.mayChange} />
+    </Page>
+  );
+}

@@ -1,0 +1,85 @@
+import { request, type Listing } from "../../api/client";
+
+export const WEBHOOK_FORMATS = ["raw", "discord", "slack"] as const;
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
+
+/** The events an endpoint may subscribe to, as Polar names them. */
+export const WEBHOOK_EVENT_TYPES = [
+  "checkout.created",
+  "checkout.updated",
+  "checkout.expired",
+  "order.created",
+  "order.updated",
+  "order.paid",
+  "order.refunded",
+  "organization.updated",
+  "product.created",
+  "product.updated",
+  "refund.created",
+  "refund.updated",
+  "subscription.created",
+  "subscription.active",
+  "subscription.updated",
+  "subscription.canceled",
+  "subscription.uncanceled",
+  "subscription.revoked",
+  "subscription.past_due",
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "customer.state_changed",
+  "benefit.created",
+  "benefit.updated",
+  "benefit_grant.created",
+  "benefit_grant.updated",
+  "benefit_grant.revoked",
+  "benefit_grant.cycled",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Polar's WebhookEndpoint. */
+export interface WebhookEndpoint {
+  id: string;
+  created_at: string;
+  url: string;
+  name: string | null;
+  format: WebhookFormat;
+  secret: string;
+  events: WebhookEventType[];
+  enabled: boolean;
+}
+
+/** Polar's WebhookDelivery, with its event. */
+export interface WebhookDelivery {
+  id: string;
+  created_at: string;
+  succeeded: boolean;
+  http_code: number | null;
+  response: string | null;
+  duration_ms: number | null;
+  webhook_event: { id: string; type: WebhookEventType; payload: string | null; succeeded: boolean | null };
+}
+
+export interface EndpointChange {
+  url: string;
+  format: WebhookFormat;
+  events: WebhookEventType[];
+}
+
+export const listEndpoints = ({ organizationId, page, limit }: { organizationId: string; page: number; limit: number }) =>
+  request<Listing<WebhookEndpoint>>(`/v1/webhooks/endpoints?${new URLSearchParams({ organization_id: organizationId, page: String(page), limit: String(limit) }).toString()}`);
+
+export const getEndpoint = (id: string) => request<WebhookEndpoint>(`/v1/webhooks/endpoints/${id}`);
+
+export const createEndpoint = (organizationId: string, body: EndpointChange) => request<WebhookEndpoint>("/v1/webhooks/endpoints", { method: "POST", body: { ...body, organization_id: organizationId } });
+
+export const updateEndpoint = (id: string, body: Partial<EndpointChange> & { enabled?: boolean }) => request<WebhookEndpoint>(`/v1/webhooks/endpoints/${id}`, { method: "PATCH", body });
+
+export const deleteEndpoint = (id: string) => request<null>(`/v1/webhooks/endpoints/${id}`, { method: "DELETE" });
+
+export const rotateSecret = (id: string) => request<WebhookEndpoint>(`/v1/webhooks/endpoints/${id}/secret`, { method: "PATCH" });
+
+export const listDeliveries = ({ endpointId, page, limit }: { endpointId: string; page: number; limit: number }) =>
+  request<Listing<WebhookDelivery>>(`/v1/webhooks/deliveries?${new URLSearchParams({ endpoint_id: endpointId, page: String(page), limit: String(limit) }).toString()}`);
+
+export const redeliver = (eventId: string) => request<object>(`/v1/webhooks/events/${eventId}/redeliver`, { method: "POST" });
