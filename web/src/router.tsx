@@ -53,8 +53,9 @@ const routes = [
 // The seller's space: its screens share a layout that knows the organization and what the person may change there.
 const sellerSpace = createRoute({ getParentRoute: () => rootRoute, path: "/$slug", component: lazyRouteComponent(() => import("./seller/space"), "SellerSpaceScreen") });
 const sellerRoutes = [
-  createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products-screen"), "ProductsScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/new-product-screen"), "NewProductScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products/products-screen"), "ProductsScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/products/new-product-screen"), "NewProductScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/products/$productId", component: lazyRouteComponent(() => import("./seller/products/product-screen"), "ProductScreen") }),
 ];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({

@@ -18,9 +18,9 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   ru: ["checkout.cvc"],
   uk: ["checkout.cvc"],
   es: ["checkout.cvc", "checkout.total"],
-  de: ["account.profile.name", "admin.field.name", "admin.users.status", "auth.field.name", "checkout.name", "checkout.optional", "organizations.field.name", "organizations.invitations.team", "organizations.teams.title", "portal.billing.optional"],
+  de: ["account.profile.name", "admin.field.name", "admin.users.status", "auth.field.name", "checkout.name", "checkout.optional", "organizations.field.name", "organizations.invitations.team", "organizations.teams.title", "portal.billing.optional", "seller.productForm.optional"],
   pl: ["admin.field.email", "auth.field.email", "checkout.cvc", "checkout.email", "organizations.field.email"],
-  fr: ["admin.field.email", "admin.user.sessions.title", "auth.field.email", "checkout.email", "organizations.field.email", "organizations.invitation.title", "organizations.invitations.title", "seller.newProduct.about", "ui.pager.label"],
+  fr: ["admin.field.email", "admin.user.sessions.title", "auth.field.email", "checkout.email", "organizations.field.email", "organizations.invitation.title", "organizations.invitations.title", "seller.productForm.about", "ui.pager.label"],
   tr: ["checkout.cvc"],
 };
 

@@ -1,0 +1,112 @@
+import { useQuery } from "@tanstack/react-query";
+import type { UseFormReturn } from "react-hook-form";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
+import { describeError } from "../../api/client";
+import type { ProductForm } from "../../forms/products";
+import { Alert, Loading } from "../../ui/components";
+import { listBenefits, listCustomFields } from "./products-api";
+
+const messages = defineMessages({
+  benefits: { id: "seller.productForm.benefits", defaultMessage: "Benefits" },
+  benefitsHint: { id: "seller.productForm.benefitsHint", defaultMessage: "Granted to each buyer of the product." },
+  noBenefits: { id: "seller.productForm.noBenefits", defaultMessage: "No benefits yet. Benefits made for the organization can be granted here." },
+  loadingBenefits: { id: "seller.productForm.loadingBenefits", defaultMessage: "Loading benefits…" },
+  fields: { id: "seller.productForm.customFields", defaultMessage: "Checkout questions" },
+  fieldsHint: { id: "seller.productForm.customFieldsHint", defaultMessage: "Custom fields the checkout asks the buyer to fill in." },
+  noFields: { id: "seller.productForm.noCustomFields", defaultMessage: "No custom fields yet. Custom fields made for the organization can be asked here." },
+  loadingFields: { id: "seller.productForm.loadingCustomFields", defaultMessage: "Loading custom fields…" },
+  required: defineMessage<{ name: string }>({ id: "seller.productForm.fieldRequired", defaultMessage: "{name} must be filled in" }),
+});
+
+/** Adds `id` to a list of chosen ids, or takes it out. */
+const toggled = (ids: string[], id: string, on: boolean) => (on ? [...ids, id] : ids.filter((other) => other !== id));
+
+/** Which of the organization's benefits the product grants. */
+export function BenefitPicker({ form, organizationId }: { form: UseFormReturn<ProductForm>; organizationId: string }) {
+  const { formatMessage } = useIntl();
+  const benefits = useQuery({ queryKey: ["benefits", organizationId, "picker"], queryFn: () => listBenefits(organizationId) });
+  const chosen = form.watch("benefits");
+  const items = benefits.data?.data?.items ?? [];
+  return (
+    <fieldset className="plain form-section">
+      <legend>
+        <h2>{formatMessage(messages.benefits)}</h2>
+      </legend>
+      <p className="hint">{formatMessage(messages.benefitsHint)}</p>
+      {benefits.isPending ? (
+        <Loading message={messages.loadingBenefits} />
+      ) : benefits.data?.error ? (
+        <Alert tone="error">{describeError(benefits.data.error)}</Alert>
+      ) : items.length === 0 ? (
+        <p className="muted">{formatMessage(messages.noBenefits)}</p>
+      ) : (
+        <ul className="list-plain">
+          {items.map((benefit) => (
+            <li key={benefit.id}>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(benefit.id)}
+                  onChange={(event) => form.setValue("benefits", toggled(chosen, benefit.id, event.target.checked), { shouldDirty: true })}
+                />
+                {benefit.description}
+              </label>
+            </li>
+          ))}
+        </ul>
+      )}
+    </fieldset>
+  );
+}
+
+/** Which of the organization's custom fields the product's checkout asks, and whether each must be answered. */
+export function CustomFieldPicker({ form, organizationId }: { form: UseFormReturn<ProductForm>; organizationId: string }) {
+  const { formatMessage } = useIntl();
+  const fields = useQuery({ queryKey: ["custom-fields", organizationId, "picker"], queryFn: () => listCustomFields(organizationId) });
+  const attached = form.watch("customFields");
+  const items = fields.data?.data?.items ?? [];
+  const setAttached = (next: ProductForm["customFields"]) => form.setValue("customFields", next, { shouldDirty: true });
+  return (
+    <fieldset className="plain form-section">
+      <legend>
+        <h2>{formatMessage(messages.fields)}</h2>
+      </legend>
+      <p className="hint">{formatMessage(messages.fieldsHint)}</p>
+      {fields.isPending ? (
+        <Loading message={messages.loadingFields} />
+      ) : fields.data?.error ? (
+        <Alert tone="error">{describeError(fields.data.error)}</Alert>
+      ) : items.length === 0 ? (
+        <p className="muted">{formatMessage(messages.noFields)}</p>
+      ) : (
+        <ul className="list-plain">
+          {items.map((field) => {
+            const link = attached.find((candidate) => candidate.id === field.id);
+            return (
+              <li key={field.id} className="field-row">
+                <label className="checkbox">
+                  <input
+                    type="checkbox"
+                    checked={Boolean(link)}
+                    onChange={(event) => setAttached(event.target.checked ? [...attached, { id: field.id, required: false }] : attached.filter((other) => other.id !== field.id))}
+                  />
+                  {field.name}
+                </label>
+                {link && (
+                  <label className="checkbox">
+                    <input
+                      type="checkbox"
+                      checked={link.required}
+                      onChange={(event) => setAttached(attached.map((other) => (other.id === field.id ? { ...other, required: event.target.checked } : other)))}
+                    />
+                    {formatMessage(messages.required, { name: field.name })}
+                  </label>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </fieldset>
+  );
+}
