@@ -1,7 +1,8 @@
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import type { UseFormReturn } from "react-hook-form";
-import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
+import { defineMessage, defineMessages, useIntl, type MessageDescriptor } from "react-intl";
+import { describeError, type ApiResult, type Listing } from "../../api/client";
 import type { ProductForm } from "../../forms/products";
 import { Alert, Loading } from "../../ui/components";
 import { listBenefits, listCustomFields } from "./products-api";
@@ -21,27 +22,37 @@ const messages = defineMessages({
 /** Adds `id` to a list of chosen ids, or takes it out. */
 const toggled = (ids: string[], id: string, on: boolean) => (on ? [...ids, id] : ids.filter((other) => other !== id));
 
+/** A picker's section: its title and hint, then the organization's items to pick from, once loaded, or why there are none. */
+function PickerSection<Item>({ title, hint, loading, none, list, children }: { title: string; hint: string; loading: MessageDescriptor; none: string; list: UseQueryResult<ApiResult<Listing<Item>>>; children: (items: Item[]) => ReactNode }) {
+  const items = list.data?.data?.items ?? [];
+  return (
+    <fieldset className="plain form-section">
+      <legend>
+        <h2>{title}</h2>
+      </legend>
+      <p className="hint">{hint}</p>
+      {list.isPending ? (
+        <Loading message={loading} />
+      ) : list.data?.error ? (
+        <Alert tone="error">{describeError(list.data.error)}</Alert>
+      ) : items.length === 0 ? (
+        <p className="muted">{none}</p>
+      ) : (
+        <ul className="list-plain">{children(items)}</ul>
+      )}
+    </fieldset>
+  );
+}
+
 /** Which of the organization's benefits the product grants. */
 export function BenefitPicker({ form, organizationId }: { form: UseFormReturn<ProductForm>; organizationId: string }) {
   const { formatMessage } = useIntl();
   const benefits = useQuery({ queryKey: ["benefits", organizationId, "picker"], queryFn: () => listBenefits(organizationId) });
   const chosen = form.watch("benefits");
-  const items = benefits.data?.data?.items ?? [];
   return (
-    <fieldset className="plain form-section">
-      <legend>
-        <h2>{formatMessage(messages.benefits)}</h2>
-      </legend>
-      <p className="hint">{formatMessage(messages.benefitsHint)}</p>
-      {benefits.isPending ? (
-        <Loading message={messages.loadingBenefits} />
-      ) : benefits.data?.error ? (
-        <Alert tone="error">{describeError(benefits.data.error)}</Alert>
-      ) : items.length === 0 ? (
-        <p className="muted">{formatMessage(messages.noBenefits)}</p>
-      ) : (
-        <ul className="list-plain">
-          {items.map((benefit) => (
+    <PickerSection title={formatMessage(messages.benefits)} hint={formatMessage(messages.benefitsHint)} loading={messages.loadingBenefits} none={formatMessage(messages.noBenefits)} list={benefits}>
+      {(items) =>
+          items.map((benefit) => (
             <li key={benefit.id}>
               <label className="checkbox">
                 <input
@@ -52,10 +63,9 @@ export function BenefitPicker({ form, organizationId }: { form: UseFormReturn<Pr
                 {benefit.description}
               </label>
             </li>
-          ))}
-        </ul>
-      )}
-    </fieldset>
+          ))
+      }
+    </PickerSection>
   );
 }
 
@@ -64,23 +74,11 @@ export function CustomFieldPicker({ form, organizationId }: { form: UseFormRetur
   const { formatMessage } = useIntl();
   const fields = useQuery({ queryKey: ["custom-fields", organizationId, "picker"], queryFn: () => listCustomFields(organizationId) });
   const attached = form.watch("customFields");
-  const items = fields.data?.data?.items ?? [];
   const setAttached = (next: ProductForm["customFields"]) => form.setValue("customFields", next, { shouldDirty: true });
   return (
-    <fieldset className="plain form-section">
-      <legend>
-        <h2>{formatMessage(messages.fields)}</h2>
-      </legend>
-      <p className="hint">{formatMessage(messages.fieldsHint)}</p>
-      {fields.isPending ? (
-        <Loading message={messages.loadingFields} />
-      ) : fields.data?.error ? (
-        <Alert tone="error">{describeError(fields.data.error)}</Alert>
-      ) : items.length === 0 ? (
-        <p className="muted">{formatMessage(messages.noFields)}</p>
-      ) : (
-        <ul className="list-plain">
-          {items.map((field) => {
+    <PickerSection title={formatMessage(messages.fields)} hint={formatMessage(messages.fieldsHint)} loading={messages.loadingFields} none={formatMessage(messages.noFields)} list={fields}>
+      {(items) =>
+          items.map((field) => {
             const link = attached.find((candidate) => candidate.id === field.id);
             return (
               <li key={field.id} className="field-row">
@@ -104,9 +102,8 @@ export function CustomFieldPicker({ form, organizationId }: { form: UseFormRetur
                 )}
               </li>
             );
-          })}
-        </ul>
-      )}
-    </fieldset>
+          })
+      }
+    </PickerSection>
   );
 }
