@@ -28,13 +28,13 @@ describe("the seller's console", () => {
 
     // What the form checks before sending: a name, and an amount of at least 0.50.
     await page.getByRole("heading", { name: say("seller.newProduct.title") }).waitFor();
-    await page.getByLabel(say("seller.newProduct.amount")).fill("0,1");
+    await page.getByLabel(say("seller.productForm.amount")).fill("0,1");
     await page.getByRole("button", { name: say("seller.newProduct.create") }).click();
-    await page.getByText(say("forms.required.aName")).waitFor();
+    await page.getByText(say("forms.product.name")).waitFor();
     await page.getByText(say("forms.amount.tooSmall")).waitFor();
     await checkConsole(page, "new-product-refused");
-    await page.getByLabel(say("seller.newProduct.name"), { exact: true }).fill("Atlas Pro");
-    await page.getByLabel(say("seller.newProduct.amount")).fill("19");
+    await page.getByLabel(say("seller.productForm.name"), { exact: true }).fill("Atlas Pro");
+    await page.getByLabel(say("seller.productForm.amount")).fill("19");
     await page.getByRole("button", { name: say("seller.newProduct.create") }).click();
 
     // Back in the list, the product with its price in the price's currency, written the German way.

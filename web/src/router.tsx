@@ -57,10 +57,11 @@ const routes = [
 const sellerSpace = createRoute({ getParentRoute: () => rootRoute, path: "/$slug", component: lazyRouteComponent(() => import("./seller/space"), "SellerSpaceScreen") });
 const sellerRoutes = [
   createRoute({ getParentRoute: () => sellerSpace, path: "/", component: lazyRouteComponent(() => import("./seller/dashboard/dashboard-screen"), "DashboardScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products/products-screen"), "ProductsScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/products/new-product-screen"), "NewProductScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/products/$productId", component: lazyRouteComponent(() => import("./seller/products/product-screen"), "ProductScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/webhooks", component: lazyRouteComponent(() => import("./seller/webhooks/endpoints-screen"), "WebhookEndpointsScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/webhooks/$endpointId", component: lazyRouteComponent(() => import("./seller/webhooks/endpoint-screen"), "WebhookEndpointScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products-screen"), "ProductsScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/new-product-screen"), "NewProductScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/subscriptions", component: lazyRouteComponent(() => import("./seller/subscriptions/subscriptions-screen"), "SubscriptionsScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/subscriptions/$id", component: lazyRouteComponent(() => import("./seller/subscriptions/subscription-screen"), "SubscriptionScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/license-keys", component: lazyRouteComponent(() => import("./seller/license-keys/license-keys-screen"), "LicenseKeysScreen") }),

@@ -39,8 +39,6 @@ const messages = defineMessages({
   postalCode: { id: "forms.postalCode.missing", defaultMessage: "Enter the postal code" },
   countryChoice: { id: "forms.country.choose", defaultMessage: "Choose your country from the list" },
   countryForAddress: { id: "forms.country.missingForAddress", defaultMessage: "Enter the country, or clear the address" },
-  amount: { id: "forms.amount.invalid", defaultMessage: "Enter an amount such as 19 or 19.99" },
-  amountTooSmall: { id: "forms.amount.tooSmall", defaultMessage: "A paid price is at least 0.50" },
 });
 
 const atLeast = (count: number) => ({ error: () => t(messages.atLeast, { count }) });
@@ -218,32 +216,3 @@ export const addressNeedsCountry = z.superRefine((form: Record<(typeof ADDRESS_L
  */
 export const billingDetailsForm = z.object({ billingName: upTo(256), ...addressFields, taxId: upTo(64) }).check(addressNeedsCountry);
 export type BillingDetailsForm = z.input<typeof billingDetailsForm>;
-
-export const BILLING_CYCLES = ["once", "month", "year"] as const;
-export const PRICE_TYPES = ["fixed", "custom", "free"] as const;
-export const CURRENCIES = ["usd", "eur", "gbp", "pln", "try", "uah"] as const;
-
-/** An amount typed in the currency's main unit ("19.99") as the API's minor unit (1999). */
-export const minorUnits = (amount: string) => Math.round(Number(amount.replace(",", ".")) * 100);
-
-/**
- * A new product in the seller's console: a name, how often it is paid, and one price. Amounts are
- * typed in the main unit; Polar's floor for a paid price is 50 minor units.
- */
-export const newProductForm = z
-  .object({
-    name: required(messages.aName),
-    description: trimmed(z.maxLength(4000, atMost(4000))),
-    cycle: z.enum(BILLING_CYCLES),
-    priceType: z.enum(PRICE_TYPES),
-    amount: z.string(),
-    currency: z.enum(CURRENCIES),
-  })
-  .check(
-    z.superRefine((form, context) => {
-      if (form.priceType === "free") return;
-      if (!/^\d+([.,]\d{1,2})?$/.test(form.amount.trim())) context.addIssue({ code: "custom", path: ["amount"], message: t(messages.amount) });
-      else if (minorUnits(form.amount) < 50) context.addIssue({ code: "custom", path: ["amount"], message: t(messages.amountTooSmall) });
-    }),
-  );
-export type NewProductForm = z.infer<typeof newProductForm>;

@@ -3,14 +3,14 @@ import { Link } from "@tanstack/react-router";
 import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../api/client";
-import { longDate } from "../i18n/format";
-import { Alert, EmptyState, Field, Loading, Page } from "../ui/components";
-import { DataTable, Pager } from "../ui/data-table";
-import { useDebounced } from "../ui/use-debounced";
+import { describeError } from "../../api/client";
+import { longDate } from "../../i18n/format";
+import { Alert, EmptyState, Field, Loading, Page } from "../../ui/components";
+import { DataTable, Pager } from "../../ui/data-table";
+import { useDebounced } from "../../ui/use-debounced";
 import { PriceLabel } from "./price-label";
 import { listProducts, type Product } from "./products-api";
-import { useSeller } from "./space";
+import { useSeller } from "../space";
 
 const PAGE_SIZE = 20;
 
@@ -28,15 +28,33 @@ const messages = defineMessages({
   name: { id: "seller.products.column.name", defaultMessage: "Product name" },
   price: { id: "seller.products.column.price", defaultMessage: "Price" },
   created: { id: "seller.products.column.created", defaultMessage: "Created" },
+  archivedBadge: { id: "seller.products.archivedBadge", defaultMessage: "Archived" },
 });
 
 const column = createColumnHelper<Product>();
 // Headers and cells render messages, so the table follows the language without being rebuilt.
 const columns = [
-  column.accessor("name", { header: () => <FormattedMessage {...messages.name} /> }),
+  column.accessor("name", { header: () => <FormattedMessage {...messages.name} />, cell: (info) => <ProductLink product={info.row.original} /> }),
   column.display({ id: "price", header: () => <FormattedMessage {...messages.price} />, cell: (info) => <PriceLabel product={info.row.original} /> }),
   column.accessor("created_at", { header: () => <FormattedMessage {...messages.created} />, cell: (info) => longDate(info.getValue()) }),
 ];
+
+/** The product's name, to open it; archived ones say so. */
+function ProductLink({ product }: { product: Product }) {
+  const { slug } = useSeller();
+  return (
+    <>
+      <Link to="/$slug/products/$productId" params={{ slug, productId: product.id }}>
+        {product.name}
+      </Link>
+      {product.is_archived && (
+        <span className="badge">
+          <FormattedMessage {...messages.archivedBadge} />
+        </span>
+      )}
+    </>
+  );
+}
 
 /** Polar's sorting parameter for the table's order. */
 const sortingParameter = ([sort]: SortingState) => (sort ? `${sort.desc ? "-" : ""}${sort.id}` : "-created_at");

@@ -1,6 +1,6 @@
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { money } from "../i18n/format";
-import { pricePerInterval } from "../ui/price-messages";
+import { money } from "../../i18n/format";
+import { pricePerInterval } from "../../ui/price-messages";
 import type { Price, Product } from "./products-api";
 
 const messages = defineMessages({

@@ -1,0 +1,109 @@
+import { useQuery, type UseQueryResult } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import type { UseFormReturn } from "react-hook-form";
+import { defineMessage, defineMessages, useIntl, type MessageDescriptor } from "react-intl";
+import { describeError, type ApiResult, type Listing } from "../../api/client";
+import type { ProductForm } from "../../forms/products";
+import { Alert, Loading } from "../../ui/components";
+import { listBenefits, listCustomFields } from "./products-api";
+
+const messages = defineMessages({
+  benefits: { id: "seller.productForm.benefits", defaultMessage: "Benefits" },
+  benefitsHint: { id: "seller.productForm.benefitsHint", defaultMessage: "Granted to each buyer of the product." },
+  noBenefits: { id: "seller.productForm.noBenefits", defaultMessage: "No benefits yet. Benefits made for the organization can be granted here." },
+  loadingBenefits: { id: "seller.productForm.loadingBenefits", defaultMessage: "Loading benefits…" },
+  fields: { id: "seller.productForm.customFields", defaultMessage: "Checkout questions" },
+  fieldsHint: { id: "seller.productForm.customFieldsHint", defaultMessage: "Custom fields the checkout asks the buyer to fill in." },
+  noFields: { id: "seller.productForm.noCustomFields", defaultMessage: "No custom fields yet. Custom fields made for the organization can be asked here." },
+  loadingFields: { id: "seller.productForm.loadingCustomFields", defaultMessage: "Loading custom fields…" },
+  required: defineMessage<{ name: string }>({ id: "seller.productForm.fieldRequired", defaultMessage: "{name} must be filled in" }),
+});
+
+/** Adds `id` to a list of chosen ids, or takes it out. */
+const toggled = (ids: string[], id: string, on: boolean) => (on ? [...ids, id] : ids.filter((other) => other !== id));
+
+/** A picker's section: its title and hint, then the organization's items to pick from, once loaded, or why there are none. */
+function PickerSection<Item>({ title, hint, loading, none, list, children }: { title: string; hint: string; loading: MessageDescriptor; none: string; list: UseQueryResult<ApiResult<Listing<Item>>>; children: (items: Item[]) => ReactNode }) {
+  const items = list.data?.data?.items ?? [];
+  return (
+    <fieldset className="plain form-section">
+      <legend>
+        <h2>{title}</h2>
+      </legend>
+      <p className="hint">{hint}</p>
+      {list.isPending ? (
+        <Loading message={loading} />
+      ) : list.data?.error ? (
+        <Alert tone="error">{describeError(list.data.error)}</Alert>
+      ) : items.length === 0 ? (
+        <p className="muted">{none}</p>
+      ) : (
+        <ul className="list-plain">{children(items)}</ul>
+      )}
+    </fieldset>
+  );
+}
+
+/** Which of the organization's benefits the product grants. */
+export function BenefitPicker({ form, organizationId }: { form: UseFormReturn<ProductForm>; organizationId: string }) {
+  const { formatMessage } = useIntl();
+  const benefits = useQuery({ queryKey: ["benefits", organizationId, "picker"], queryFn: () => listBenefits(organizationId) });
+  const chosen = form.watch("benefits");
+  return (
+    <PickerSection title={formatMessage(messages.benefits)} hint={formatMessage(messages.benefitsHint)} loading={messages.loadingBenefits} none={formatMessage(messages.noBenefits)} list={benefits}>
+      {(items) =>
+          items.map((benefit) => (
+            <li key={benefit.id}>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(benefit.id)}
+                  onChange={(event) => form.setValue("benefits", toggled(chosen, benefit.id, event.target.checked), { shouldDirty: true })}
+                />
+                {benefit.description}
+              </label>
+            </li>
+          ))
+      }
+    </PickerSection>
+  );
+}
+
+/** Which of the organization's custom fields the product's checkout asks, and whether each must be answered. */
+export function CustomFieldPicker({ form, organizationId }: { form: UseFormReturn<ProductForm>; organizationId: string }) {
+  const { formatMessage } = useIntl();
+  const fields = useQuery({ queryKey: ["custom-fields", organizationId, "picker"], queryFn: () => listCustomFields(organizationId) });
+  const attached = form.watch("customFields");
+  const setAttached = (next: ProductForm["customFields"]) => form.setValue("customFields", next, { shouldDirty: true });
+  return (
+    <PickerSection title={formatMessage(messages.fields)} hint={formatMessage(messages.fieldsHint)} loading={messages.loadingFields} none={formatMessage(messages.noFields)} list={fields}>
+      {(items) =>
+          items.map((field) => {
+            const link = attached.find((candidate) => candidate.id === field.id);
+            return (
+              <li key={field.id} className="field-row">
+                <label className="checkbox">
+                  <input
+                    type="checkbox"
+                    checked={Boolean(link)}
+                    onChange={(event) => setAttached(event.target.checked ? [...attached, { id: field.id, required: false }] : attached.filter((other) => other.id !== field.id))}
+                  />
+                  {field.name}
+                </label>
+                {link && (
+                  <label className="checkbox">
+                    <input
+                      type="checkbox"
+                      checked={link.required}
+                      onChange={(event) => setAttached(attached.map((other) => (other.id === field.id ? { ...other, required: event.target.checked } : other)))}
+                    />
+                    {formatMessage(messages.required, { name: field.name })}
+                  </label>
+                )}
+              </li>
+            );
+          })
+      }
+    </PickerSection>
+  );
+}
