@@ -55,6 +55,17 @@ const sellerSpace = createRoute({ getParentRoute: () => rootRoute, path: "/$slug
 const sellerRoutes = [
   createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products-screen"), "ProductsScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/new-product-screen"), "NewProductScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/benefits", component: lazyRouteComponent(() => import("./seller/benefits/benefits-screen"), "BenefitsScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/benefits/new", component: lazyRouteComponent(() => import("./seller/benefits/benefit-form-screen"), "NewBenefitScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/benefits/$id", component: lazyRouteComponent(() => import("./seller/benefits/benefit-form-screen"), "EditBenefitScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/custom-fields", component: lazyRouteComponent(() => import("./seller/custom-fields/custom-fields-screen"), "CustomFieldsScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/custom-fields/new", component: lazyRouteComponent(() => import("./seller/custom-fields/custom-field-form-screen"), "NewCustomFieldScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/custom-fields/$id", component: lazyRouteComponent(() => import("./seller/custom-fields/custom-field-form-screen"), "EditCustomFieldScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/discounts", component: lazyRouteComponent(() => import("./seller/discounts/discounts-screen"), "DiscountsScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/discounts/new", component: lazyRouteComponent(() => import("./seller/discounts/discount-form-screen"), "NewDiscountScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/discounts/$id", component: lazyRouteComponent(() => import("./seller/discounts/discount-form-screen"), "EditDiscountScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/checkout-links", component: lazyRouteComponent(() => import("./seller/checkout-links/checkout-links-screen"), "CheckoutLinksScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/checkout-links/new", component: lazyRouteComponent(() => import("./seller/checkout-links/new-checkout-link-screen"), "NewCheckoutLinkScreen") }),
 ];
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({

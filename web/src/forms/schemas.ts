@@ -40,22 +40,32 @@ const messages = defineMessages({
   countryForAddress: { id: "forms.country.missingForAddress", defaultMessage: "Enter the country, or clear the address" },
   amount: { id: "forms.amount.invalid", defaultMessage: "Enter an amount such as 19 or 19.99" },
   amountTooSmall: { id: "forms.amount.tooSmall", defaultMessage: "A paid price is at least 0.50" },
+  wholeNumber: { id: "forms.number.whole", defaultMessage: "Enter a whole number from {min, number} to {max, number}" },
 });
 
-const atLeast = (count: number) => ({ error: () => t(messages.atLeast, { count }) });
-const atMost = (count: number) => ({ error: () => t(messages.atMost, { count }) });
-const says = (message: MessageDescriptor) => ({ error: () => t(message) });
+/** A whole number typed in a form, within what the API takes. */
+export const isWholeNumber = (text: string, min: number, max: number) => /^-?\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max;
+/** Says that a field wants a whole number from `min` to `max`. */
+export const wholeNumberMessage = (min: number, max: number) => t(messages.wholeNumber, { min, max });
+/** A whole number from `min` to `max`, typed as text. */
+export const wholeNumber = (min: number, max: number) => z.string().check(z.refine((text) => isWholeNumber(text, min, max), { error: () => wholeNumberMessage(min, max) }));
+
+export const atLeast = (count: number) => ({ error: () => t(messages.atLeast, { count }) });
+export const atMost = (count: number) => ({ error: () => t(messages.atMost, { count }) });
+export const says = (message: MessageDescriptor) => ({ error: () => t(message) });
 
 const email = z.email(says(messages.email));
 const password = z.string().check(z.minLength(PASSWORD_MIN, atLeast(PASSWORD_MIN)), z.maxLength(PASSWORD_MAX, atMost(PASSWORD_MAX)));
-const trimmed = (...checks: z.core.$ZodCheck<string>[]) => z.string().check(z.trim(), ...checks);
-const required = (message: MessageDescriptor) => trimmed(z.minLength(1, says(message)));
+export const trimmed = (...checks: z.core.$ZodCheck<string>[]) => z.string().check(z.trim(), ...checks);
+export const required = (message: MessageDescriptor) => trimmed(z.minLength(1, says(message)));
+/** A name that must be given, of at most `most` characters. */
+export const aName = (most: number) => trimmed(z.minLength(1, says(messages.aName)), z.maxLength(most, atMost(most)));
 
 /** better-auth's username rule: 3–30 letters, digits, underscores and dots. */
 export const username = trimmed(z.minLength(3, atLeast(3)), z.maxLength(30, atMost(30)), z.regex(/^[a-zA-Z0-9_.]+$/, says(messages.usernameCharacters)));
 
 const optionalUsername = z.union([z.literal(""), username]);
-const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/, ...says(messages.webAddress) })]);
+export const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/, ...says(messages.webAddress) })]);
 
 /** A new password typed twice must be typed the same. */
 const typedTwice = { check: (form: { password: string; confirm: string }) => form.password === form.confirm, error: { ...says(messages.passwordsDiffer), path: ["confirm"] } };

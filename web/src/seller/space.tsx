@@ -9,6 +9,10 @@ import { RequireSession } from "../shell";
 const messages = defineMessages({
   navigation: { id: "seller.space.navigation", defaultMessage: "Selling" },
   products: { id: "seller.space.products", defaultMessage: "Products" },
+  benefits: { id: "seller.space.benefits", defaultMessage: "Benefits" },
+  customFields: { id: "seller.space.customFields", defaultMessage: "Custom fields" },
+  discounts: { id: "seller.space.discounts", defaultMessage: "Discounts" },
+  checkoutLinks: { id: "seller.space.checkoutLinks", defaultMessage: "Checkout links" },
   organization: { id: "seller.space.organization", defaultMessage: "Members and settings" },
 });
 
@@ -53,6 +57,10 @@ function SellerLayout({ organization, userId }: { organization: FullOrganization
           <Link to="/$slug/products" params={{ slug }}>
             {formatMessage(messages.products)}
           </Link>
+          <Link to="/$slug/benefits" params={{ slug }}>{formatMessage(messages.benefits)}</Link>
+          <Link to="/$slug/custom-fields" params={{ slug }}>{formatMessage(messages.customFields)}</Link>
+          <Link to="/$slug/discounts" params={{ slug }}>{formatMessage(messages.discounts)}</Link>
+          <Link to="/$slug/checkout-links" params={{ slug }}>{formatMessage(messages.checkoutLinks)}</Link>
           <Link to="/organizations/$slug" params={{ slug }}>
             {formatMessage(messages.organization)}
           </Link>
