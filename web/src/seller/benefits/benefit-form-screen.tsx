@@ -4,10 +4,10 @@ import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { benefitChangeOf, benefitForm, benefitFormOf, emptyBenefitForm, type BenefitForm } from "../../forms/benefits";
 import { placeRefusals } from "../../forms/refusals";
-import { Alert, Button, Field, Loading, Page } from "../../ui/components";
+import { Alert, Field } from "../../ui/components";
+import { EditScreen, FormActions, NewScreen } from "../console-screens";
 import { useSeller } from "../space";
 import { BENEFIT_TYPES, CREATABLE_TYPES, createBenefit, getBenefit, updateBenefit, type Benefit, type CreatableType } from "./benefits-api";
 import { DownloadableFields, LicenseKeyFields, MeterCreditFields, NoteFields } from "./benefit-properties";
@@ -83,48 +83,28 @@ function BenefitEditor({ benefit }: { benefit?: Benefit }) {
       {type === "downloadables" && <DownloadableFields form={form} organizationId={seller.id} />}
       {type === "meter_credit" && <MeterCreditFields form={form} organizationId={seller.id} />}
       {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="actions">
-        <Button type="submit" busy={isSubmitting}>
-          {formatMessage(benefit ? messages.save : messages.create)}
-        </Button>
-        <Button type="button" variant="secondary" onClick={() => void toList()}>
-          {formatMessage(messages.cancel)}
-        </Button>
-      </div>
+      <FormActions busy={isSubmitting} submit={formatMessage(benefit ? messages.save : messages.create)} cancel={formatMessage(messages.cancel)} onCancel={() => void toList()} />
     </form>
   );
 }
 
 export function NewBenefitScreen() {
   const { formatMessage } = useIntl();
-  const seller = useSeller();
   return (
-    <Page title={formatMessage(messages.newTitle)} description={formatMessage(messages.intro)}>
-      {seller.mayChange ? <BenefitEditor /> : <p className="muted">{seller.readOnlyReason}</p>}
-    </Page>
+    <NewScreen title={formatMessage(messages.newTitle)} intro={formatMessage(messages.intro)}>
+      <BenefitEditor />
+    </NewScreen>
   );
 }
 
 /** An existing benefit to change; Discord and GitHub ones are only described (they need a connection). */
 export function EditBenefitScreen() {
   const { formatMessage } = useIntl();
-  const seller = useSeller();
   const { id } = useParams({ strict: false });
   const benefit = useQuery({ queryKey: ["benefits", "one", id], queryFn: () => getBenefit(id ?? "") });
-  const loaded = benefit.data?.data;
   return (
-    <Page title={formatMessage(messages.editTitle)} description={loaded?.description}>
-      {benefit.isPending ? (
-        <Loading message={messages.loading} />
-      ) : benefit.data?.error ? (
-        <Alert tone="error">{describeError(benefit.data.error)}</Alert>
-      ) : !seller.mayChange ? (
-        <p className="muted">{seller.readOnlyReason}</p>
-      ) : loaded && isCreatable(loaded.type) ? (
-        <BenefitEditor benefit={loaded} />
-      ) : (
-        <Alert tone="info">{formatMessage(messages.connectionNeeded)}</Alert>
-      )}
-    </Page>
+    <EditScreen title={formatMessage(messages.editTitle)} loading={messages.loading} loaded={benefit} nameOf={(loaded) => loaded.description}>
+      {(loaded) => (isCreatable(loaded.type) ? <BenefitEditor benefit={loaded} /> : <Alert tone="info">{formatMessage(messages.connectionNeeded)}</Alert>)}
+    </EditScreen>
   );
 }

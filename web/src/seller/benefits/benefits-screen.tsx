@@ -1,13 +1,11 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { longDate } from "../../i18n/format";
-import { EmptyState, Field, Page } from "../../ui/components";
-import { DeleteAction } from "../../ui/delete-action";
-import { ServerListing, useServerListing } from "../../ui/server-listing";
+import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
+import { ListScreen, RowActions, SearchFilter, TypeFilter } from "../console-screens";
 import { useSeller } from "../space";
 import { BENEFIT_TYPES, deleteBenefit, listBenefits, type Benefit, type BenefitType } from "./benefits-api";
 import { benefitTypeLabels } from "./benefit-type-label";
@@ -34,24 +32,18 @@ const messages = defineMessages({
 
 function BenefitActions({ benefit }: { benefit: Benefit }) {
   const { formatMessage } = useIntl();
-  const { slug, mayChange } = useSeller();
-  const queryClient = useQueryClient();
-  if (!mayChange) return null;
+  const { slug } = useSeller();
   return (
-    <span className="row-actions">
-      <Link to="/$slug/benefits/$id" params={{ slug, id: benefit.id }} aria-label={`${formatMessage(messages.edit)}: ${benefit.description}`}>
-        {formatMessage(messages.edit)}
-      </Link>
-      {benefit.deletable && (
-        <DeleteAction
-          label={formatMessage(messages.delete)}
-          title={formatMessage(messages.deleteTitle, { description: benefit.description })}
-          description={formatMessage(messages.deleteText)}
-          remove={() => deleteBenefit(benefit.id)}
-          onRemoved={() => queryClient.invalidateQueries({ queryKey: ["benefits"] })}
-        />
-      )}
-    </span>
+    <RowActions
+      edit={
+        <Link to="/$slug/benefits/$id" params={{ slug, id: benefit.id }} aria-label={`${formatMessage(messages.edit)}: ${benefit.description}`}>
+          {formatMessage(messages.edit)}
+        </Link>
+      }
+      remove={benefit.deletable ? () => deleteBenefit(benefit.id) : null}
+      listKey="benefits"
+      says={{ delete: formatMessage(messages.delete), deleteTitle: formatMessage(messages.deleteTitle, { description: benefit.description }), deleteText: formatMessage(messages.deleteText) }}
+    />
   );
 }
 
@@ -78,33 +70,19 @@ export function BenefitsScreen() {
     </Link>
   );
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total: listing.total })} actions={create}>
-      {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      <div className="filters" role="search">
-        <Field label={formatMessage(messages.search)}>{(ids) => <input {...ids} type="search" value={search} onChange={(event) => setSearch(event.target.value)} />}</Field>
-        <Field label={formatMessage(messages.type)}>
-          {(ids) => (
-            <select {...ids} value={type} onChange={(event) => setType(event.target.value as BenefitType | "")}>
-              <option value="">{formatMessage(messages.anyType)}</option>
-              {BENEFIT_TYPES.map((option) => (
-                <option key={option} value={option}>
-                  {formatMessage(benefitTypeLabels[option])}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-      <ServerListing
-        listing={listing}
-        loading={messages.loading}
-        empty={
-          <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
-            {!filtered && <p>{formatMessage(messages.noneHint)}</p>}
-            {!filtered && create}
-          </EmptyState>
-        }
-      />
-    </Page>
+    <ListScreen
+      title={formatMessage(messages.title)}
+      description={formatMessage(messages.total, { total: listing.total })}
+      create={create}
+      filtered={filtered}
+      listing={listing}
+      says={messages}
+      filters={
+        <>
+          <SearchFilter label={formatMessage(messages.search)} value={search} onChange={setSearch} />
+          <TypeFilter label={formatMessage(messages.type)} anyLabel={formatMessage(messages.anyType)} types={BENEFIT_TYPES} labelOf={(option) => formatMessage(benefitTypeLabels[option])} value={type} onChange={setType} />
+        </>
+      }
+    />
   );
 }

@@ -1,11 +1,9 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { createColumnHelper } from "@tanstack/react-table";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { CopyButton } from "../../ui/copy-button";
-import { EmptyState, Page } from "../../ui/components";
-import { DeleteAction } from "../../ui/delete-action";
-import { ServerListing, useServerListing } from "../../ui/server-listing";
+import { useServerListing } from "../../ui/server-listing";
+import { ListScreen, RowActions } from "../console-screens";
 import { useSeller } from "../space";
 import { deleteCheckoutLink, listCheckoutLinks, type CheckoutLink } from "./checkout-links-api";
 import { QrCode } from "./qr-code";
@@ -49,8 +47,6 @@ function LinkCell({ link }: { link: CheckoutLink }) {
 /** The link's address to copy and its QR code (drawn only when asked for), and for those who may, deleting it. */
 function ShareCell({ link }: { link: CheckoutLink }) {
   const { formatMessage } = useIntl();
-  const { mayChange } = useSeller();
-  const queryClient = useQueryClient();
   return (
     <div className="row-actions">
       <CopyButton text={link.url} label={formatMessage(messages.copy)} />
@@ -58,15 +54,11 @@ function ShareCell({ link }: { link: CheckoutLink }) {
         <summary>{formatMessage(messages.showQr)}</summary>
         <QrCode text={link.url} label={formatMessage(messages.qrLabel, { url: link.url })} />
       </details>
-      {mayChange && (
-        <DeleteAction
-          label={formatMessage(messages.delete)}
-          title={formatMessage(messages.deleteTitle)}
-          description={formatMessage(messages.deleteText)}
-          remove={() => deleteCheckoutLink(link.id)}
-          onRemoved={() => queryClient.invalidateQueries({ queryKey: ["checkout-links"] })}
-        />
-      )}
+      <RowActions
+        remove={() => deleteCheckoutLink(link.id)}
+        listKey="checkout-links"
+        says={{ delete: formatMessage(messages.delete), deleteTitle: formatMessage(messages.deleteTitle), deleteText: formatMessage(messages.deleteText) }}
+      />
     </div>
   );
 }
@@ -89,19 +81,5 @@ export function CheckoutLinksScreen() {
       {formatMessage(messages.create)}
     </Link>
   );
-  return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total: listing.total })} actions={create}>
-      {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      <ServerListing
-        listing={listing}
-        loading={messages.loading}
-        empty={
-          <EmptyState title={formatMessage(messages.none)}>
-            <p>{formatMessage(messages.noneHint)}</p>
-            {create}
-          </EmptyState>
-        }
-      />
-    </Page>
-  );
+  return <ListScreen title={formatMessage(messages.title)} description={formatMessage(messages.total, { total: listing.total })} create={create} listing={listing} says={{ ...messages, noMatch: messages.none }} />;
 }

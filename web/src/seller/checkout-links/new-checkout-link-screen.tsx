@@ -6,7 +6,8 @@ import { useController, useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import { checkoutLinkCreateOf, checkoutLinkForm, type CheckoutLinkForm } from "../../forms/checkout-links";
 import { placeRefusals } from "../../forms/refusals";
-import { Alert, Button, Field, Page } from "../../ui/components";
+import { Alert, Field } from "../../ui/components";
+import { FormActions, NewScreen } from "../console-screens";
 import { listDiscounts } from "../discounts/discounts-api";
 import { ProductPicker } from "../product-picker";
 import { useSeller } from "../space";
@@ -54,9 +55,8 @@ export function NewCheckoutLinkScreen() {
     await queryClient.invalidateQueries({ queryKey: ["checkout-links"] });
     await toList();
   });
-  if (!seller.mayChange) return <Page title={formatMessage(messages.title)}>{seller.readOnlyReason}</Page>;
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.intro)}>
+    <NewScreen title={formatMessage(messages.title)} intro={formatMessage(messages.intro)}>
       <form className="card form" onSubmit={(event) => void submit(event)} noValidate>
         <ProductPicker organizationId={seller.id} legend={formatMessage(messages.products)} selected={products.field.value} onChange={products.field.onChange} error={errors.products?.message} />
         <Field label={formatMessage(messages.label)} hint={formatMessage(messages.labelHint)} error={errors.label?.message}>
@@ -82,15 +82,8 @@ export function NewCheckoutLinkScreen() {
           {(ids) => <input {...ids} {...form.register("successUrl")} type="url" autoComplete="off" />}
         </Field>
         {failure && <Alert tone="error">{failure}</Alert>}
-        <div className="actions">
-          <Button type="submit" busy={isSubmitting}>
-            {formatMessage(messages.create)}
-          </Button>
-          <Button type="button" variant="secondary" onClick={() => void toList()}>
-            {formatMessage(messages.cancel)}
-          </Button>
-        </div>
+        <FormActions busy={isSubmitting} submit={formatMessage(messages.create)} cancel={formatMessage(messages.cancel)} onCancel={() => void toList()} />
       </form>
-    </Page>
+    </NewScreen>
   );
 }

@@ -4,11 +4,11 @@ import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { customFieldChangeOf, customFieldForm, customFieldFormOf, emptyCustomFieldForm, type CustomFieldForm } from "../../forms/custom-fields";
 import { placeRefusals } from "../../forms/refusals";
 import { slugify } from "../../forms/schemas";
-import { Alert, Button, Field, Loading, Page } from "../../ui/components";
+import { Alert, Field } from "../../ui/components";
+import { EditScreen, FormActions, NewScreen } from "../console-screens";
 import { useSeller } from "../space";
 import { CUSTOM_FIELD_TYPES, createCustomField, getCustomField, updateCustomField, type CustomField } from "./custom-fields-api";
 import { customFieldTypeLabels } from "./custom-field-type-label";
@@ -140,44 +140,27 @@ function CustomFieldEditor({ field }: { field?: CustomField }) {
       )}
       {type === "select" && <SelectOptions form={form} />}
       {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="actions">
-        <Button type="submit" busy={isSubmitting}>
-          {formatMessage(field ? messages.save : messages.create)}
-        </Button>
-        <Button type="button" variant="secondary" onClick={() => void toList()}>
-          {formatMessage(messages.cancel)}
-        </Button>
-      </div>
+      <FormActions busy={isSubmitting} submit={formatMessage(field ? messages.save : messages.create)} cancel={formatMessage(messages.cancel)} onCancel={() => void toList()} />
     </form>
   );
 }
 
 export function NewCustomFieldScreen() {
   const { formatMessage } = useIntl();
-  const seller = useSeller();
   return (
-    <Page title={formatMessage(messages.newTitle)} description={formatMessage(messages.intro)}>
-      {seller.mayChange ? <CustomFieldEditor /> : <p className="muted">{seller.readOnlyReason}</p>}
-    </Page>
+    <NewScreen title={formatMessage(messages.newTitle)} intro={formatMessage(messages.intro)}>
+      <CustomFieldEditor />
+    </NewScreen>
   );
 }
 
 export function EditCustomFieldScreen() {
   const { formatMessage } = useIntl();
-  const seller = useSeller();
   const { id } = useParams({ strict: false });
   const field = useQuery({ queryKey: ["custom-fields", "one", id], queryFn: () => getCustomField(id ?? "") });
   return (
-    <Page title={formatMessage(messages.editTitle)} description={field.data?.data?.name}>
-      {field.isPending ? (
-        <Loading message={messages.loading} />
-      ) : field.data?.error ? (
-        <Alert tone="error">{describeError(field.data.error)}</Alert>
-      ) : seller.mayChange && field.data?.data ? (
-        <CustomFieldEditor field={field.data.data} />
-      ) : (
-        <p className="muted">{seller.readOnlyReason}</p>
-      )}
-    </Page>
+    <EditScreen title={formatMessage(messages.editTitle)} loading={messages.loading} loaded={field} nameOf={(loaded) => loaded.name}>
+      {(loaded) => <CustomFieldEditor field={loaded} />}
+    </EditScreen>
   );
 }

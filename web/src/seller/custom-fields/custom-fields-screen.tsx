@@ -1,12 +1,10 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { EmptyState, Field, Page } from "../../ui/components";
-import { DeleteAction } from "../../ui/delete-action";
-import { ServerListing, useServerListing } from "../../ui/server-listing";
+import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
+import { ListScreen, RowActions, SearchFilter, TypeFilter } from "../console-screens";
 import { useSeller } from "../space";
 import { CUSTOM_FIELD_TYPES, deleteCustomField, listCustomFields, type CustomField, type CustomFieldType } from "./custom-fields-api";
 import { customFieldTypeLabels } from "./custom-field-type-label";
@@ -33,22 +31,18 @@ const messages = defineMessages({
 
 function CustomFieldActions({ field }: { field: CustomField }) {
   const { formatMessage } = useIntl();
-  const { slug, mayChange } = useSeller();
-  const queryClient = useQueryClient();
-  if (!mayChange) return null;
+  const { slug } = useSeller();
   return (
-    <span className="row-actions">
-      <Link to="/$slug/custom-fields/$id" params={{ slug, id: field.id }} aria-label={`${formatMessage(messages.edit)}: ${field.name}`}>
-        {formatMessage(messages.edit)}
-      </Link>
-      <DeleteAction
-        label={formatMessage(messages.delete)}
-        title={formatMessage(messages.deleteTitle, { name: field.name })}
-        description={formatMessage(messages.deleteText)}
-        remove={() => deleteCustomField(field.id)}
-        onRemoved={() => queryClient.invalidateQueries({ queryKey: ["custom-fields"] })}
-      />
-    </span>
+    <RowActions
+      edit={
+        <Link to="/$slug/custom-fields/$id" params={{ slug, id: field.id }} aria-label={`${formatMessage(messages.edit)}: ${field.name}`}>
+          {formatMessage(messages.edit)}
+        </Link>
+      }
+      remove={() => deleteCustomField(field.id)}
+      listKey="custom-fields"
+      says={{ delete: formatMessage(messages.delete), deleteTitle: formatMessage(messages.deleteTitle, { name: field.name }), deleteText: formatMessage(messages.deleteText) }}
+    />
   );
 }
 
@@ -75,33 +69,19 @@ export function CustomFieldsScreen() {
     </Link>
   );
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total: listing.total })} actions={create}>
-      {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      <div className="filters" role="search">
-        <Field label={formatMessage(messages.search)}>{(ids) => <input {...ids} type="search" value={search} onChange={(event) => setSearch(event.target.value)} />}</Field>
-        <Field label={formatMessage(messages.type)}>
-          {(ids) => (
-            <select {...ids} value={type} onChange={(event) => setType(event.target.value as CustomFieldType | "")}>
-              <option value="">{formatMessage(messages.anyType)}</option>
-              {CUSTOM_FIELD_TYPES.map((option) => (
-                <option key={option} value={option}>
-                  {formatMessage(customFieldTypeLabels[option])}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-      <ServerListing
-        listing={listing}
-        loading={messages.loading}
-        empty={
-          <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
-            {!filtered && <p>{formatMessage(messages.noneHint)}</p>}
-            {!filtered && create}
-          </EmptyState>
-        }
-      />
-    </Page>
+    <ListScreen
+      title={formatMessage(messages.title)}
+      description={formatMessage(messages.total, { total: listing.total })}
+      create={create}
+      filtered={filtered}
+      listing={listing}
+      says={messages}
+      filters={
+        <>
+          <SearchFilter label={formatMessage(messages.search)} value={search} onChange={setSearch} />
+          <TypeFilter label={formatMessage(messages.type)} anyLabel={formatMessage(messages.anyType)} types={CUSTOM_FIELD_TYPES} labelOf={(option) => formatMessage(customFieldTypeLabels[option])} value={type} onChange={setType} />
+        </>
+      }
+    />
   );
 }

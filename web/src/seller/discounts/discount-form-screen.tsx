@@ -4,11 +4,11 @@ import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { useController, useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { DISCOUNT_DURATIONS, discountChangeOf, discountForm, discountFormOf, emptyDiscountForm, type DiscountForm } from "../../forms/discounts";
 import { placeRefusals } from "../../forms/refusals";
 import { CURRENCIES } from "../../forms/schemas";
-import { Alert, Button, Field, Loading, Page } from "../../ui/components";
+import { Alert, Field } from "../../ui/components";
+import { EditScreen, FormActions, NewScreen } from "../console-screens";
 import { ProductPicker } from "../product-picker";
 import { useSeller } from "../space";
 import { createDiscount, getDiscount, updateDiscount, type Discount } from "./discounts-api";
@@ -153,44 +153,27 @@ function DiscountEditor({ discount }: { discount?: Discount }) {
         error={errors.products?.message}
       />
       {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="actions">
-        <Button type="submit" busy={isSubmitting}>
-          {formatMessage(discount ? messages.save : messages.create)}
-        </Button>
-        <Button type="button" variant="secondary" onClick={() => void toList()}>
-          {formatMessage(messages.cancel)}
-        </Button>
-      </div>
+      <FormActions busy={isSubmitting} submit={formatMessage(discount ? messages.save : messages.create)} cancel={formatMessage(messages.cancel)} onCancel={() => void toList()} />
     </form>
   );
 }
 
 export function NewDiscountScreen() {
   const { formatMessage } = useIntl();
-  const seller = useSeller();
   return (
-    <Page title={formatMessage(messages.newTitle)} description={formatMessage(messages.intro)}>
-      {seller.mayChange ? <DiscountEditor /> : <p className="muted">{seller.readOnlyReason}</p>}
-    </Page>
+    <NewScreen title={formatMessage(messages.newTitle)} intro={formatMessage(messages.intro)}>
+      <DiscountEditor />
+    </NewScreen>
   );
 }
 
 export function EditDiscountScreen() {
   const { formatMessage } = useIntl();
-  const seller = useSeller();
   const { id } = useParams({ strict: false });
   const discount = useQuery({ queryKey: ["discounts", "one", id], queryFn: () => getDiscount(id ?? "") });
   return (
-    <Page title={formatMessage(messages.editTitle)} description={discount.data?.data?.name}>
-      {discount.isPending ? (
-        <Loading message={messages.loading} />
-      ) : discount.data?.error ? (
-        <Alert tone="error">{describeError(discount.data.error)}</Alert>
-      ) : seller.mayChange && discount.data?.data ? (
-        <DiscountEditor discount={discount.data.data} />
-      ) : (
-        <p className="muted">{seller.readOnlyReason}</p>
-      )}
-    </Page>
+    <EditScreen title={formatMessage(messages.editTitle)} loading={messages.loading} loaded={discount} nameOf={(loaded) => loaded.name}>
+      {(loaded) => <DiscountEditor discount={loaded} />}
+    </EditScreen>
   );
 }

@@ -1,12 +1,10 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { EmptyState, Field, Page } from "../../ui/components";
-import { DeleteAction } from "../../ui/delete-action";
-import { ServerListing, useServerListing } from "../../ui/server-listing";
+import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
+import { ListScreen, RowActions, SearchFilter } from "../console-screens";
 import { useSeller } from "../space";
 import { DiscountTerms } from "./discount-terms";
 import { deleteDiscount, listDiscounts, type Discount } from "./discounts-api";
@@ -34,22 +32,18 @@ const messages = defineMessages({
 
 function DiscountActions({ discount }: { discount: Discount }) {
   const { formatMessage } = useIntl();
-  const { slug, mayChange } = useSeller();
-  const queryClient = useQueryClient();
-  if (!mayChange) return null;
+  const { slug } = useSeller();
   return (
-    <span className="row-actions">
-      <Link to="/$slug/discounts/$id" params={{ slug, id: discount.id }} aria-label={`${formatMessage(messages.edit)}: ${discount.name}`}>
-        {formatMessage(messages.edit)}
-      </Link>
-      <DeleteAction
-        label={formatMessage(messages.delete)}
-        title={formatMessage(messages.deleteTitle, { name: discount.name })}
-        description={formatMessage(messages.deleteText)}
-        remove={() => deleteDiscount(discount.id)}
-        onRemoved={() => queryClient.invalidateQueries({ queryKey: ["discounts"] })}
-      />
-    </span>
+    <RowActions
+      edit={
+        <Link to="/$slug/discounts/$id" params={{ slug, id: discount.id }} aria-label={`${formatMessage(messages.edit)}: ${discount.name}`}>
+          {formatMessage(messages.edit)}
+        </Link>
+      }
+      remove={() => deleteDiscount(discount.id)}
+      listKey="discounts"
+      says={{ delete: formatMessage(messages.delete), deleteTitle: formatMessage(messages.deleteTitle, { name: discount.name }), deleteText: formatMessage(messages.deleteText) }}
+    />
   );
 }
 
@@ -81,21 +75,14 @@ export function DiscountsScreen() {
     </Link>
   );
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total: listing.total })} actions={create}>
-      {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      <div className="filters" role="search">
-        <Field label={formatMessage(messages.search)}>{(ids) => <input {...ids} type="search" value={search} onChange={(event) => setSearch(event.target.value)} />}</Field>
-      </div>
-      <ServerListing
-        listing={listing}
-        loading={messages.loading}
-        empty={
-          <EmptyState title={formatMessage(settledSearch ? messages.noMatch : messages.none)}>
-            {!settledSearch && <p>{formatMessage(messages.noneHint)}</p>}
-            {!settledSearch && create}
-          </EmptyState>
-        }
-      />
-    </Page>
+    <ListScreen
+      title={formatMessage(messages.title)}
+      description={formatMessage(messages.total, { total: listing.total })}
+      create={create}
+      filtered={settledSearch !== ""}
+      listing={listing}
+      says={messages}
+      filters={<SearchFilter label={formatMessage(messages.search)} value={search} onChange={setSearch} />}
+    />
   );
 }
