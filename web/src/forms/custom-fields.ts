@@ -2,7 +2,8 @@ import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
 import { CUSTOM_FIELD_TYPES, type CustomField, type CustomFieldChange } from "../seller/custom-fields/custom-fields-api";
-import { aName, atMost, isWholeNumber, says, trimmed, wholeNumberMessage } from "./schemas";
+import { aName, atMost, says, trimmed } from "./schemas";
+import { isWholeNumber, wholeNumberMessage } from "./whole-number";
 
 const messages = defineMessages({
   slug: { id: "forms.customField.slug", defaultMessage: "Use lower-case letters, digits, - and _, starting with a letter or digit" },

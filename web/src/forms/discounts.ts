@@ -2,7 +2,8 @@ import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
 import type { Discount, DiscountChange } from "../seller/discounts/discounts-api";
-import { aName, CURRENCIES, isWholeNumber, minorUnits, says, trimmed, wholeNumberMessage } from "./schemas";
+import { aName, CURRENCIES, minorUnits, says, trimmed } from "./schemas";
+import { isWholeNumber, wholeNumberMessage } from "./whole-number";
 
 const messages = defineMessages({
   code: { id: "forms.discount.code", defaultMessage: "Use 3 to 256 letters, digits, - or _" },

@@ -40,15 +40,7 @@ const messages = defineMessages({
   countryForAddress: { id: "forms.country.missingForAddress", defaultMessage: "Enter the country, or clear the address" },
   amount: { id: "forms.amount.invalid", defaultMessage: "Enter an amount such as 19 or 19.99" },
   amountTooSmall: { id: "forms.amount.tooSmall", defaultMessage: "A paid price is at least 0.50" },
-  wholeNumber: { id: "forms.number.whole", defaultMessage: "Enter a whole number from {min, number} to {max, number}" },
 });
-
-/** A whole number typed in a form, within what the API takes. */
-export const isWholeNumber = (text: string, min: number, max: number) => /^-?\d+$/.test(text.trim()) && Number(text) >= min && Number(text) <= max;
-/** Says that a field wants a whole number from `min` to `max`. */
-export const wholeNumberMessage = (min: number, max: number) => t(messages.wholeNumber, { min, max });
-/** A whole number from `min` to `max`, typed as text. */
-export const wholeNumber = (min: number, max: number) => z.string().check(z.refine((text) => isWholeNumber(text, min, max), { error: () => wholeNumberMessage(min, max) }));
 
 export const atLeast = (count: number) => ({ error: () => t(messages.atLeast, { count }) });
 export const atMost = (count: number) => ({ error: () => t(messages.atMost, { count }) });
