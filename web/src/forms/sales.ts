@@ -1,7 +1,8 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
-import { addressFields, addressNeedsCountry, email, metadataText, minorUnits } from "./schemas";
+import { minorUnits } from "./products";
+import { addressFields, addressNeedsCountry, email, metadataText } from "./schemas";
 
 // The seller's forms about customers and orders, checked as the API checks them.
 const messages = defineMessages({

@@ -41,7 +41,7 @@ const messages = defineMessages({
   countryForAddress: { id: "forms.country.missingForAddress", defaultMessage: "Enter the country, or clear the address" },
 });
 
-const atLeast = (count: number) => ({ error: () => t(messages.atLeast, { count }) });
+export const atLeast = (count: number) => ({ error: () => t(messages.atLeast, { count }) });
 export const atMost = (count: number) => ({ error: () => t(messages.atMost, { count }) });
 export const says = (message: MessageDescriptor) => ({ error: () => t(message) });
 
@@ -49,6 +49,8 @@ export const email = z.email(says(messages.email));
 const password = z.string().check(z.minLength(PASSWORD_MIN, atLeast(PASSWORD_MIN)), z.maxLength(PASSWORD_MAX, atMost(PASSWORD_MAX)));
 export const trimmed = (...checks: z.core.$ZodCheck<string>[]) => z.string().check(z.trim(), ...checks);
 export const required = (message: MessageDescriptor) => trimmed(z.minLength(1, says(message)));
+/** A name that must be given, of at most `most` characters. */
+export const aName = (most: number) => trimmed(z.minLength(1, says(messages.aName)), z.maxLength(most, atMost(most)));
 
 /** better-auth's username rule: 3–30 letters, digits, underscores and dots. */
 export const username = trimmed(z.minLength(3, atLeast(3)), z.maxLength(30, atMost(30)), z.regex(/^[a-zA-Z0-9_.]+$/, says(messages.usernameCharacters)));

@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { Field, Page } from "../../ui/components";
-import { listProducts } from "../products-api";
+import { listProducts } from "../products/products-api";
 import { useSeller } from "../space";
 import { BILLING_TYPES, ORDER_STATUSES, type BillingType, type OrderFilters, type OrderStatus } from "./api";
 import { billingTypeMessages, statusMessages } from "./labels";

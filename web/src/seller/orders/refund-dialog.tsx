@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
 import { refundForm, type RefundForm } from "../../forms/sales";
-import { minorUnits } from "../../forms/schemas";
+import { minorUnits } from "../../forms/products";
 import { money } from "../../i18n/format";
 import { activeLocale } from "../../i18n/translate";
 import { Alert, Button, Field } from "../../ui/components";

@@ -1,5 +1,5 @@
 import { request, type Listing } from "../../api/client";
-import type { Interval } from "../products-api";
+import type { Interval } from "../products/products-api";
 
 export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
 

@@ -7,7 +7,7 @@ import { describeError } from "../../api/client";
 import { longDate } from "../../i18n/format";
 import { Alert, EmptyState, Field, Loading, Page } from "../../ui/components";
 import { DataTable, Pager } from "../../ui/data-table";
-import { listProducts } from "../products-api";
+import { listProducts } from "../products/products-api";
 import { useSeller } from "../space";
 import { StandingBadge, useRecurringAmount } from "./standing";
 import { listCustomerChoices, listSubscriptions, STANDINGS, type Standing, type Subscription } from "./subscriptions-api";

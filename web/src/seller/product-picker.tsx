@@ -1,0 +1,40 @@
+import { useQuery } from "@tanstack/react-query";
+import { defineMessages, useIntl } from "react-intl";
+import { Loading } from "../ui/components";
+import { listProducts } from "./products/products-api";
+
+const messages = defineMessages({
+  loading: { id: "seller.productPicker.loading", defaultMessage: "Loading products…" },
+  none: { id: "seller.productPicker.none", defaultMessage: "This organization has no products yet." },
+});
+
+/** The seller's current products as checkboxes (the first hundred, newest first): which ones something applies to. */
+export function ProductPicker({ organizationId, legend, hint, selected, onChange, error }: { organizationId: string; legend: string; hint?: string; selected: string[]; onChange: (ids: string[]) => void; error?: string }) {
+  const { formatMessage } = useIntl();
+  const query = { organizationId, search: "", archived: false, sorting: "-created_at", page: 1, limit: 100 };
+  const products = useQuery({ queryKey: ["products", query], queryFn: () => listProducts(query) });
+  const items = products.data?.data?.items ?? [];
+  return (
+    <fieldset className="fieldset" aria-invalid={error ? true : undefined}>
+      <legend>{legend}</legend>
+      {hint && <p className="hint">{hint}</p>}
+      {products.isPending ? (
+        <Loading message={messages.loading} />
+      ) : items.length === 0 ? (
+        <p className="muted">{formatMessage(messages.none)}</p>
+      ) : (
+        items.map((product) => (
+          <label className="checkbox" key={product.id}>
+            <input
+              type="checkbox"
+              checked={selected.includes(product.id)}
+              onChange={(event) => onChange(event.target.checked ? [...selected, product.id] : selected.filter((id) => id !== product.id))}
+            />
+            {product.name}
+          </label>
+        ))
+      )}
+      {error && <p className="field-error">{error}</p>}
+    </fieldset>
+  );
+}
