@@ -2,11 +2,9 @@ import { Link } from "@tanstack/react-router";
 import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { longDate } from "../../i18n/format";
-import { Alert, Button, EmptyState, Field, Loading, Page } from "../../ui/components";
-import { DataTable, Pager } from "../../ui/data-table";
-import { useServerList } from "../../ui/server-list";
+import { Button, EmptyState, Field, Page } from "../../ui/components";
+import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
 import { useSeller } from "../space";
 import { listCustomers, type Customer } from "./api";
@@ -49,15 +47,15 @@ export function CustomersScreen() {
   const seller = useSeller();
   const [search, setSearch] = useState("");
   const settledSearch = useDebounced(search, 300);
-  const { query: customers, table, total, page, pages, setPage } = useServerList({
-    queryKey: ["customers", seller.id, settledSearch],
-    list: (paging) => listCustomers({ organizationId: seller.id, search: settledSearch, ...paging }),
+  const listing = useServerListing({
+    key: ["customers", seller.id, settledSearch],
+    load: (paging) => listCustomers({ organizationId: seller.id, search: settledSearch, ...paging }),
     columns,
     initialSorting: [{ id: "created_at", desc: true }],
   });
   const create = seller.mayChange && <CustomerDialog trigger={<Button>{formatMessage(messages.create)}</Button>} />;
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })} actions={create}>
+    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total: listing.total })} actions={create}>
       {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
       <div className="filters" role="search">
         <Field label={formatMessage(messages.search)}>
@@ -66,25 +64,16 @@ export function CustomersScreen() {
               {...ids}
               type="search"
               value={search}
-              onChange={(event) => {
-                setSearch(event.target.value);
-                setPage(0);
-              }}
+              onChange={(event) => setSearch(event.target.value)}
             />
           )}
         </Field>
       </div>
-      {customers.data?.error && <Alert tone="error">{describeError(customers.data.error)}</Alert>}
-      {customers.isPending ? (
-        <Loading message={messages.loading} />
-      ) : total === 0 ? (
-        <EmptyState title={formatMessage(settledSearch ? messages.noMatch : messages.none)}>{!settledSearch && <p>{formatMessage(messages.noneHint)}</p>}</EmptyState>
-      ) : (
-        <>
-          <DataTable table={table} busy={customers.isFetching} />
-          <Pager page={page} pages={pages} onPage={setPage} />
-        </>
-      )}
+      <ServerListing
+        listing={listing}
+        loading={messages.loading}
+        empty={<EmptyState title={formatMessage(settledSearch ? messages.noMatch : messages.none)}>{!settledSearch && <p>{formatMessage(messages.noneHint)}</p>}</EmptyState>}
+      />
     </Page>
   );
 }

@@ -73,7 +73,7 @@ export function OrdersScreen() {
         <Field label={formatMessage(messages.from)}>{(ids) => <input {...ids} type="date" value={filters.from ?? ""} max={filters.to} onChange={(event) => filter({ from: event.target.value || undefined })} />}</Field>
         <Field label={formatMessage(messages.to)}>{(ids) => <input {...ids} type="date" value={filters.to ?? ""} min={filters.from} onChange={(event) => filter({ to: event.target.value || undefined })} />}</Field>
       </div>
-      <OrdersTable key={JSON.stringify(filters)} filters={filters} />
+      <OrdersTable filters={filters} />
     </Page>
   );
 }

@@ -1,11 +1,9 @@
 import { Link } from "@tanstack/react-router";
 import { createColumnHelper } from "@tanstack/react-table";
 import { defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { longDate, money } from "../../i18n/format";
-import { Alert, EmptyState, Loading } from "../../ui/components";
-import { DataTable, Pager } from "../../ui/data-table";
-import { useServerList } from "../../ui/server-list";
+import { EmptyState } from "../../ui/components";
+import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { useSeller } from "../space";
 import { listOrders, type Order, type OrderFilters } from "./api";
 import { statusMessages } from "./labels";
@@ -44,33 +42,22 @@ const columns = [
   column.accessor("created_at", { header: () => <FormattedMessage {...messages.created} />, cell: (info) => longDate(info.getValue()) }),
 ];
 
-/**
- * The seller's orders that match `filters`, sorted and paged by the server. Give it a `key` that
- * changes with the filters, so a new filter starts again from the first page.
- */
+/** The seller's orders that match `filters`, sorted and paged by the server; a new filter starts again from the first page. */
 export function OrdersTable({ filters }: { filters: OrderFilters }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
-  const { query: orders, table, total, page, pages, setPage } = useServerList({
-    queryKey: ["orders", seller.id, filters],
-    list: (paging) => listOrders({ organizationId: seller.id, ...filters, ...paging }),
+  const listing = useServerListing({
+    key: ["orders", seller.id, filters],
+    load: (paging) => listOrders({ organizationId: seller.id, ...filters, ...paging }),
     columns,
     initialSorting: [{ id: "created_at", desc: true }],
   });
   // A customer's own orders are not "filtered": none of them is simply none yet.
   const filtered = Object.entries(filters).some(([name, value]) => name !== "customerId" && value);
-  if (orders.isPending) return <Loading message={messages.loading} />;
-  if (orders.data?.error) return <Alert tone="error">{describeError(orders.data.error)}</Alert>;
-  if (total === 0)
-    return (
-      <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
-        {!filtered && <p>{formatMessage(messages.noneHint)}</p>}
-      </EmptyState>
-    );
-  return (
-    <>
-      <DataTable table={table} busy={orders.isFetching} />
-      <Pager page={page} pages={pages} onPage={setPage} />
-    </>
+  const empty = (
+    <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
+      {!filtered && <p>{formatMessage(messages.noneHint)}</p>}
+    </EmptyState>
   );
+  return <ServerListing listing={listing} loading={messages.loading} empty={empty} />;
 }
