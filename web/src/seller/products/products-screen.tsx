@@ -1,18 +1,14 @@
-import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
+import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { longDate } from "../../i18n/format";
-import { Alert, EmptyState, Field, Loading, Page } from "../../ui/components";
-import { DataTable, Pager } from "../../ui/data-table";
+import { EmptyState, Field, Page } from "../../ui/components";
+import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
 import { PriceLabel } from "./price-label";
 import { listProducts, type Product } from "./products-api";
 import { useSeller } from "../space";
-
-const PAGE_SIZE = 20;
 
 const messages = defineMessages({
   title: { id: "seller.products.title", defaultMessage: "Products" },
@@ -56,33 +52,19 @@ function ProductLink({ product }: { product: Product }) {
   );
 }
 
-/** Polar's sorting parameter for the table's order. */
-const sortingParameter = ([sort]: SortingState) => (sort ? `${sort.desc ? "-" : ""}${sort.id}` : "-created_at");
-
 /** The seller's products: searched, sorted and paged by the server, archived ones on request. */
 export function ProductsScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const [search, setSearch] = useState("");
   const [archived, setArchived] = useState(false);
-  const [sorting, setSorting] = useState<SortingState>([{ id: "created_at", desc: true }]);
-  const [page, setPage] = useState(0);
   const settledSearch = useDebounced(search, 300);
-  const query = { organizationId: seller.id, search: settledSearch, archived, sorting: sortingParameter(sorting), page: page + 1, limit: PAGE_SIZE };
-  const products = useQuery({ queryKey: ["products", query], queryFn: () => listProducts(query), placeholderData: (previous) => previous });
-  const table = useReactTable({
-    data: products.data?.data?.items ?? [],
+  const listing = useServerListing({
+    key: ["products", seller.id, settledSearch, archived],
+    load: (paging) => listProducts({ organizationId: seller.id, search: settledSearch, archived, ...paging }),
     columns,
-    state: { sorting },
-    manualSorting: true,
-    onSortingChange: (updater) => {
-      setPage(0);
-      setSorting(typeof updater === "function" ? updater(sorting) : updater);
-    },
-    getCoreRowModel: getCoreRowModel(),
+    initialSorting: [{ id: "created_at", desc: true }],
   });
-  const total = products.data?.data?.pagination.total_count ?? 0;
-  const pages = Math.max(1, products.data?.data?.pagination.max_page ?? 1);
   const filtered = settledSearch !== "" || archived;
   const create = seller.mayChange && (
     <Link className="button button-primary" to="/$slug/products/new" params={{ slug: seller.slug }}>
@@ -90,7 +72,7 @@ export function ProductsScreen() {
     </Link>
   );
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })} actions={create}>
+    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total: listing.total })} actions={create}>
       {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
       <div className="filters" role="search">
         <Field label={formatMessage(messages.search)}>
@@ -99,10 +81,7 @@ export function ProductsScreen() {
               {...ids}
               type="search"
               value={search}
-              onChange={(event) => {
-                setSearch(event.target.value);
-                setPage(0);
-              }}
+              onChange={(event) => setSearch(event.target.value)}
             />
           )}
         </Field>
@@ -110,28 +89,21 @@ export function ProductsScreen() {
           <input
             type="checkbox"
             checked={archived}
-            onChange={(event) => {
-              setArchived(event.target.checked);
-              setPage(0);
-            }}
+            onChange={(event) => setArchived(event.target.checked)}
           />
           {formatMessage(messages.archived)}
         </label>
       </div>
-      {products.data?.error && <Alert tone="error">{describeError(products.data.error)}</Alert>}
-      {products.isPending ? (
-        <Loading message={messages.loading} />
-      ) : total === 0 ? (
-        <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
-          <p>{formatMessage(filtered ? messages.noMatchHint : messages.noneHint)}</p>
-          {!filtered && create}
-        </EmptyState>
-      ) : (
-        <>
-          <DataTable table={table} busy={products.isFetching} />
-          <Pager page={page} pages={pages} onPage={setPage} />
-        </>
-      )}
+      <ServerListing
+        listing={listing}
+        loading={messages.loading}
+        empty={
+          <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
+            <p>{formatMessage(filtered ? messages.noMatchHint : messages.noneHint)}</p>
+            {!filtered && create}
+          </EmptyState>
+        }
+      />
     </Page>
   );
 }
