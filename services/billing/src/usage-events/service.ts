@@ -155,7 +155,8 @@ async function customerMatches(db: Knex, organizationIds: string[], query: Event
 export async function listEvents(db: Knex, organizationIds: string[], query: EventsQuery, metadata: Map<string, string[]>, page: Parameters<typeof pageOfEvents>[2]) {
   const meter = query.meter_id ? await findMeter(db, query.meter_id) : undefined;
   if (query.meter_id && (!meter || !organizationIds.includes(meter.organization_id))) {
-    throw new ValidationError([{ location: "query", path: ["meter_id"], message: "Meter not found.", code: "meter_id", input: query.meter_id }]);
+    // A business rule (value_error), not the input's shape: the id is well formed, it names no meter of the seller's.
+    throw new ValidationError([{ location: "query", path: ["meter_id"], message: "Meter not found.", code: "value_error", input: query.meter_id }]);
   }
   const filter: EventFilter = {
     ...query,
