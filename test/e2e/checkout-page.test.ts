@@ -98,7 +98,7 @@ describe("the hosted checkout", () => {
     expect(await layoutBreaks(phone.page)).toEqual([]);
     await checkScreen(phone.page, "checkout-phone");
     await phone.page.getByLabel(phone.say("checkout.email")).fill("ada-phone@example.com");
-    await chooseCountry(phone.page, phone.say, "FR");
+    await chooseCountry(phone.page, "FR");
     await phone.page.getByLabel(phone.say("checkout.cardNumber")).fill("4242 4242 4242 4242");
     await phone.page.getByLabel(phone.say("checkout.expiry")).fill(nextYearExpiry());
     await phone.page.getByLabel(phone.say("checkout.cvc")).fill("123");

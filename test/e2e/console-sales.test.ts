@@ -22,7 +22,7 @@ async function checkPhone(page: Page, name: string): Promise<void> {
 
 /** A buyer pays for `productId` on the hosted checkout with 4242. */
 async function buy(api: ShopApi, productId: string, email: string): Promise<void> {
-  const checkout = await api<{ client_secret: string }>("/v1/checkouts/", { products: [productId] });
+  const checkout = await api<{ client_secret: string }>("/v1/checkouts/", { products: [productId], currency: "eur" });
   const buyer = await newPerson();
   await buyer.page.goto(`/checkout/${checkout.client_secret}`);
   await fillCheckout(buyer.page, buyer.say, { email, country: "ES", card: "4242 4242 4242 4242" });

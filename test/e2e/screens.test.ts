@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { ARTIFACTS, fillCheckout, grantAdmin, mailedLink, newPerson, openShop, organizationIdOf, screenshotFailure, signUp, site, startBrowsing, stopBrowsing, type Person, type ShopApi } from "./browser.js";
+import { ARTIFACTS, chooseCountry, fillCheckout, grantAdmin, mailedLink, newPerson, openShop, organizationIdOf, screenshotFailure, signUp, site, startBrowsing, stopBrowsing, type Person, type ShopApi } from "./browser.js";
 import { bypassingCatalogs, layoutBreaks, untranslated, visibleTexts } from "./text-checks.js";
 
 /**
@@ -53,7 +53,7 @@ const send = (page: Page) => page.locator("form button[type=submit]").click();
 /** Pays on the hosted checkout with `card`, which the page refuses (in an alert, or next to a field). */
 async function payWithCard(page: Page, card: string): Promise<void> {
   await page.locator("input[type=email]").fill("refused@example.com");
-  await page.locator("input[autocomplete=country]").fill("GB");
+  await chooseCountry(page, "GB");
   await page.locator("input[autocomplete=cc-number]").fill(card);
   await page.locator("input[autocomplete=cc-exp]").fill("12/40");
   await page.locator("input[autocomplete=cc-csc]").fill("123");
