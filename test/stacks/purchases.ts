@@ -65,6 +65,19 @@ export async function subscribeTo(stack: BillingStack, seller: Seller, productId
   return { checkout, subscription };
 }
 
+/** Pays `productId` on its checkout with the sandbox's 4242 card, as `email`, and returns the paid order. */
+export async function paidOrderOf({ stack, shop, customerSide }: Shop, productId: string, email: string, checkoutFields: { customerEmail?: string } = {}) {
+  const checkout = await shop.polar.checkouts.create({ products: [productId], ...checkoutFields });
+  await customerSide.checkouts.clientConfirm({
+    clientSecret: checkout.clientSecret,
+    checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "NL" }, confirmationTokenId: await cardToken(stack, "4242424242424242") },
+  });
+  await expect.poll(async () => (await shop.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
+  const [order] = (await shop.polar.orders.list({ checkoutId: checkout.id })).result.items;
+  if (!order) throw new Error("no order");
+  return order;
+}
+
 /** A subscription's orders, oldest first. */
 export const ordersOf = async (seller: Seller, subscriptionId: string) =>
   (await seller.polar.orders.list({ organizationId: seller.organizationId, limit: 100 })).result.items.filter((order) => order.subscriptionId === subscriptionId).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { cardToken, subscribe, useShop } from "../../../test/stacks/purchases.js";
+import { paidOrderOf, subscribe, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
@@ -13,15 +13,7 @@ useShop((opened) => ({ stack, shop, customerSide } = opened));
 async function boughtOnce(email: string, externalId: string) {
   const product = await shop.polar.products.create({ name: `Book for ${email}`, prices: [{ amountType: "fixed", priceAmount: 3_000, priceCurrency: "usd" }] });
   await shop.polar.customers.create({ email, externalId });
-  const checkout = await shop.polar.checkouts.create({ products: [product.id], customerEmail: email });
-  await customerSide.checkouts.clientConfirm({
-    clientSecret: checkout.clientSecret,
-    checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "NL" }, confirmationTokenId: await cardToken(stack, "4242424242424242") },
-  });
-  await expect.poll(async () => (await shop.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
-  const [order] = (await shop.polar.orders.list({ checkoutId: checkout.id })).result.items;
-  if (!order) throw new Error("no order");
-  return order;
+  return paidOrderOf({ stack, shop, customerSide }, product.id, email, { customerEmail: email });
 }
 
 /** The ids of the orders a raw query string finds: Polar's newer filters, which the SDK 0.47 does not send. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { cardToken, eventTypesAbout, useShop } from "../../../test/stacks/purchases.js";
+import { eventTypesAbout, paidOrderOf, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
@@ -12,15 +12,7 @@ useShop((opened) => ({ stack, shop, customerSide } = opened));
 /** A paid one-time order of `amount`. */
 async function paidOrder(amount: number, email: string) {
   const product = await shop.polar.products.create({ name: `Item for ${email}`, prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }] });
-  const checkout = await shop.polar.checkouts.create({ products: [product.id] });
-  await customerSide.checkouts.clientConfirm({
-    clientSecret: checkout.clientSecret,
-    checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "NL" }, confirmationTokenId: await cardToken(stack, "4242424242424242") },
-  });
-  await expect.poll(async () => (await shop.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
-  const [order] = (await shop.polar.orders.list({ checkoutId: checkout.id })).result.items;
-  if (!order) throw new Error("no order");
-  return order;
+  return paidOrderOf({ stack, shop, customerSide }, product.id, email);
 }
 
 describe("refunds", () => {
