@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { banExpiresIn, banForm, changePasswordForm, checkoutForm, inviteForm, organizationForm, parseMetadata, signInForm, signUpForm, slugify } from "../src/forms/schemas";
+import { checkoutFormFor, customFieldData, type CheckoutQuestion } from "../src/forms/checkout";
+import { banExpiresIn, banForm, changePasswordForm, inviteForm, organizationForm, parseMetadata, signInForm, signUpForm, slugify } from "../src/forms/schemas";
 import { mayManageMember, permission } from "../src/organizations/permissions";
 
 /** The messages a form would show, by field. */
@@ -9,7 +10,8 @@ function problems(result: { success: boolean; error?: { issues: { path: Property
 
 describe("form rules", () => {
   it("asks the checkout for a card only when it needs one, and a state and postal code where tax needs them", () => {
-    const buyer = { email: "ada@example.com", name: "", country: "us", state: "", postalCode: "", cardNumber: "", expiry: "", cvc: "" };
+    const checkoutForm = checkoutFormFor([]);
+    const buyer = { email: "ada@example.com", name: "", country: "us", state: "", postalCode: "", answers: {}, cardNumber: "", expiry: "", cvc: "" };
     expect(problems(checkoutForm.safeParse({ ...buyer, needsCard: false }))).toEqual({});
     expect(problems(checkoutForm.safeParse({ ...buyer, needsCard: true }))).toEqual({
       cardNumber: "Enter the card number's 12 to 19 digits",
@@ -20,6 +22,23 @@ describe("form rules", () => {
     });
     const paid = checkoutForm.safeParse({ ...buyer, needsCard: true, country: "gb", cardNumber: "4242 4242 4242 4242", expiry: "12/30", cvc: "123" });
     expect(paid.success && paid.data).toMatchObject({ country: "GB", cardNumber: "4242424242424242" });
+  });
+
+  it("checks the answers to a seller's questions on the checkout, and sends them as Polar's custom_field_data", () => {
+    const question = (slug: string, type: CheckoutQuestion["custom_field"]["type"], required: boolean, properties: CheckoutQuestion["custom_field"]["properties"] = {}): CheckoutQuestion => ({
+      custom_field_id: slug,
+      order: 0,
+      required,
+      custom_field: { slug, name: slug, type, properties },
+    });
+    const questions = [question("company", "text", true, { max_length: 5 }), question("seats", "number", false, { ge: 1, le: 10 }), question("terms", "checkbox", true), question("size", "select", false)];
+    const form = checkoutFormFor(questions);
+    const buyer = { needsCard: false, email: "ada@example.com", name: "", country: "gb", state: "", postalCode: "", cardNumber: "", expiry: "", cvc: "" };
+    expect(problems(form.safeParse({ ...buyer, answers: {} }))).toEqual({ "answers.company": "Answer this question", "answers.terms": "Tick this box to go on" });
+    expect(problems(form.safeParse({ ...buyer, answers: { company: "Acme Ltd", seats: "2.5", terms: true } }))).toEqual({ "answers.company": "Use at most 5 characters", "answers.seats": "Enter a whole number" });
+    expect(problems(form.safeParse({ ...buyer, answers: { company: "Acme", seats: "11", terms: true } }))).toEqual({ "answers.seats": "Enter 10 or less" });
+    expect(form.safeParse({ ...buyer, answers: { company: " Acme ", seats: "3", terms: true } }).success).toBe(true);
+    expect(customFieldData(questions, { company: " Acme ", seats: "3", terms: true, size: "" })).toEqual({ company: "Acme", seats: 3, terms: true, size: null });
   });
 
   it("checks a sign-up field by field, with the server's limits", () => {

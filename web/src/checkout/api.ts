@@ -1,5 +1,6 @@
 import { describeError, request } from "../api/client";
 import { processorText } from "../api/error-messages";
+import type { CheckoutQuestion } from "../forms/checkout";
 import type { SellerIdentity } from "../ui/seller-frame";
 
 export type Interval = "day" | "week" | "month" | "year";
@@ -33,6 +34,10 @@ export interface PublicCheckout {
   active_trial_interval_count: number | null;
   product: CheckoutProduct | null;
   discount: { name: string; code: string | null } | null;
+  allow_discount_codes: boolean;
+  is_discount_applicable: boolean;
+  /** The seller's questions, from the product: Polar's attached custom fields. */
+  attached_custom_fields: CheckoutQuestion[];
   organization: SellerIdentity;
   /** The buyer's language as the seller set it (Polar's `locale`), if any. */
   locale?: string | null;

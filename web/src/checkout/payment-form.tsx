@@ -1,16 +1,17 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
-import { useForm } from "react-hook-form";
+import { useEffect, useId, useMemo, useState } from "react";
+import { useForm, type FieldPath } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { request, type ApiError } from "../api/client";
 import { placeRefusals } from "../forms/refusals";
-import { checkoutForm, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "../forms/schemas";
+import { checkoutFormFor, customFieldData, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "../forms/checkout";
 import { money } from "../i18n/format";
 import { Alert, Button, Field } from "../ui/components";
 import { checkoutPath, checkoutQuery, paymentErrorOf, successRedirectOf, type PublicCheckout } from "./api";
 import { CardFields } from "./card-fields";
 import { CountrySelect } from "./country-select";
+import { optional, Questions } from "./questions";
 
 const messages = defineMessages({
   details: { id: "checkout.details", defaultMessage: "Your details" },
@@ -21,7 +22,6 @@ const messages = defineMessages({
   },
   email: { id: "checkout.email", defaultMessage: "E-mail" },
   name: { id: "checkout.name", defaultMessage: "Name" },
-  optional: { id: "checkout.optional", defaultMessage: "Optional" },
   country: { id: "checkout.country", defaultMessage: "Country" },
   state: { id: "checkout.state", defaultMessage: "State or province" },
   postalCode: { id: "checkout.postalCode", defaultMessage: "Postal code" },
@@ -30,7 +30,7 @@ const messages = defineMessages({
   getIt: { id: "checkout.getIt", defaultMessage: "Get it" },
 });
 
-type FieldName = keyof CheckoutForm;
+type FieldName = FieldPath<CheckoutForm>;
 
 /** Where a field the server refused sits on this form (its 422 `loc` after `body`). */
 const FIELD_OF: Record<string, FieldName> = {
@@ -57,9 +57,11 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
   const queryClient = useQueryClient();
   const headingId = useId();
   const [failure, setFailure] = useState<string | null>(null);
+  const questions = checkout.attached_custom_fields;
+  const resolver = useMemo(() => zodResolver(checkoutFormFor(questions)), [questions]);
   const form = useForm<CheckoutForm, unknown, CheckoutValues>({
-    resolver: zodResolver(checkoutForm),
-    defaultValues: { needsCard: true, email: "", name: "", country: "", state: "", postalCode: "", cardNumber: "", expiry: "", cvc: "" },
+    resolver,
+    defaultValues: { needsCard: true, email: "", name: "", country: "", state: "", postalCode: "", answers: {}, cardNumber: "", expiry: "", cvc: "" },
   });
   const needsCard = checkout.is_payment_form_required;
   // The form checks the card only when the checkout asks for one.
@@ -70,7 +72,8 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
   const path = checkoutPath(clientSecret);
 
   /** Puts the server's refusals next to their fields; what has no field is said above the button. */
-  const showRefusal = (error: ApiError) => setFailure(placeRefusals(error, FIELD_OF, form.setError));
+  const fieldOf = useMemo(() => ({ ...FIELD_OF, ...Object.fromEntries(questions.map(({ custom_field: { slug } }) => [`custom_field_data.${slug}`, `answers.${slug}` as const])) }), [questions]);
+  const showRefusal = (error: ApiError) => setFailure(placeRefusals(error, fieldOf, form.setError));
 
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -90,6 +93,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
         customer_email: values.email,
         customer_name: values.name || null,
         customer_billing_address: { country: values.country, state: values.state || null, postal_code: values.postalCode || null },
+        custom_field_data: customFieldData(questions, values.answers),
         confirmation_token_id: confirmationTokenId,
       },
     });
@@ -120,7 +124,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
         <Field label={formatMessage(messages.email)} error={errors.email?.message}>
           {(ids) => <input {...ids} {...form.register("email")} type="email" autoComplete="email" />}
         </Field>
-        <Field label={formatMessage(messages.name)} hint={formatMessage(messages.optional)} error={errors.name?.message}>
+        <Field label={formatMessage(messages.name)} hint={formatMessage(optional)} error={errors.name?.message}>
           {(ids) => <input {...ids} {...form.register("name")} autoComplete="name" />}
         </Field>
         <Field label={formatMessage(messages.country)} error={errors.country?.message}>
@@ -136,6 +140,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
             </Field>
           </div>
         )}
+        <Questions questions={questions} form={form} />
         {needsCard && <CardFields form={form} />}
         {shownFailure && <Alert tone="error">{shownFailure}</Alert>}
         <Button type="submit" busy={isSubmitting} className="wide">

@@ -5,6 +5,7 @@ import { usePageLocale } from "../i18n/provider";
 import { Alert, Loading } from "../ui/components";
 import { SellerFrame } from "../ui/seller-frame";
 import { checkoutQuery } from "./api";
+import { DiscountCode } from "./discount-code";
 import { PaymentForm } from "./payment-form";
 import { CheckoutSuccess } from "./success";
 import { OrderSummary } from "./summary";
@@ -71,7 +72,9 @@ export function CheckoutScreen() {
   return (
     <SellerFrame seller={shown.organization}>
       <div className="checkout">
-        <OrderSummary checkout={shown} title={title} />
+        <OrderSummary checkout={shown} title={title}>
+          <DiscountCode checkout={shown} clientSecret={clientSecret} />
+        </OrderSummary>
         <PaymentForm checkout={shown} clientSecret={clientSecret} />
       </div>
     </SellerFrame>

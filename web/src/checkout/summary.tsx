@@ -1,4 +1,4 @@
-import { useId } from "react";
+import { useId, type ReactNode } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { money } from "../i18n/format";
 import type { Interval, PublicCheckout } from "./api";
@@ -36,7 +36,7 @@ export function useRecurringMoney(checkout: PublicCheckout): (amount: number) =>
 }
 
 /** What is bought, as the seller shows it: its picture, words, benefits, and how the price adds up. */
-export function OrderSummary({ checkout, title }: { checkout: PublicCheckout; title: string }) {
+export function OrderSummary({ checkout, title, children }: { checkout: PublicCheckout; title: string; children?: ReactNode }) {
   const { formatMessage } = useIntl();
   const titleId = useId();
   const { product } = checkout;
@@ -88,6 +88,7 @@ export function OrderSummary({ checkout, title }: { checkout: PublicCheckout; ti
           </div>
         )}
       </dl>
+      {children}
     </section>
   );
 }

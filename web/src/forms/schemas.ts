@@ -30,14 +30,7 @@ const messages = defineMessages({
   banReasonLength: { id: "forms.ban.reasonTooLong", defaultMessage: "Keep the reason under 500 characters" },
   banDaysWhole: { id: "forms.ban.daysNotWhole", defaultMessage: "Enter a whole number of days" },
   banDaysMinimum: { id: "forms.ban.daysTooFew", defaultMessage: "Enter at least 1 day" },
-  cardNumber: { id: "forms.card.number", defaultMessage: "Enter the card number's 12 to 19 digits" },
-  expiry: { id: "forms.card.expiry", defaultMessage: "Enter the expiry as MM/YY" },
-  cvc: { id: "forms.card.cvc", defaultMessage: "Enter the 3 or 4 digits on the back" },
-  checkField: { id: "forms.card.checkField", defaultMessage: "Check this field" },
   country: { id: "forms.country.invalid", defaultMessage: "Enter the country's two-letter code, such as {example}" },
-  state: { id: "forms.state.missing", defaultMessage: "Enter the state or province" },
-  postalCode: { id: "forms.postalCode.missing", defaultMessage: "Enter the postal code" },
-  countryChoice: { id: "forms.country.choose", defaultMessage: "Choose your country from the list" },
   countryForAddress: { id: "forms.country.missingForAddress", defaultMessage: "Enter the country, or clear the address" },
 });
 
@@ -146,54 +139,6 @@ export const banForm = z.object({
 export const banExpiresIn = (days: string) => (days ? Number(days) * 24 * 3600 : undefined);
 
 export const setPasswordForm = z.object({ password });
-
-/** Countries whose addresses need a state and postal code to be taxed; the checkout asks for them there. */
-export const STATE_COUNTRIES = new Set(["US", "CA"]);
-
-const digitsOnly = (value: string) => value.replace(/[\s-]/g, "");
-const cardNumber = z.string().check(z.refine((value) => /^\d{12,19}$/.test(digitsOnly(value)), says(messages.cardNumber)));
-const expiry = z.string().check(z.regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, says(messages.expiry)));
-const cvc = z.string().check(z.regex(/^\d{3,4}$/, says(messages.cvc)));
-
-/**
- * The hosted checkout page's form: who pays, where (for tax), and the card, checked as the server
- * will. `needsCard` comes from the checkout: a free one asks for no card and no tax address.
- */
-export const checkoutForm = z.pipe(
-  z
-    .object({
-      needsCard: z.boolean(),
-      email,
-      name: trimmed(z.maxLength(256)),
-      // The country select gives the code of the country picked by its name.
-      country: trimmed(z.regex(/^[A-Za-z]{2}$/, says(messages.countryChoice)), z.toUpperCase()),
-      state: trimmed(z.maxLength(64)),
-      postalCode: trimmed(z.maxLength(32)),
-      cardNumber: z.string(),
-      expiry: z.string(),
-      cvc: z.string(),
-    })
-    .check(
-      z.superRefine((form, context) => {
-        if (!form.needsCard) return;
-        for (const [path, rule] of [
-          ["cardNumber", cardNumber],
-          ["expiry", expiry],
-          ["cvc", cvc],
-        ] as const) {
-          const checked = rule.safeParse(form[path]);
-          if (!checked.success) context.addIssue({ code: "custom", path: [path], message: checked.error.issues[0]?.message ?? t(messages.checkField) });
-        }
-        if (STATE_COUNTRIES.has(form.country)) {
-          if (!form.state) context.addIssue({ code: "custom", path: ["state"], message: t(messages.state) });
-          if (!form.postalCode) context.addIssue({ code: "custom", path: ["postalCode"], message: t(messages.postalCode) });
-        }
-      }),
-    ),
-  z.transform((form) => ({ ...form, cardNumber: digitsOnly(form.cardNumber) })),
-);
-export type CheckoutForm = z.input<typeof checkoutForm>;
-export type CheckoutValues = z.output<typeof checkoutForm>;
 
 const upTo = (max: number) => trimmed(z.maxLength(max, atMost(max)));
 /** The address's parts besides its country. */

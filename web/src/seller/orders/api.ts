@@ -33,6 +33,8 @@ export interface Order {
   discount: { name: string } | null;
   subscription_id: string | null;
   items: { id: string; label: string; amount: number; tax_amount: number; proration: boolean }[];
+  /** The buyer's answers to the seller's questions, by each custom field's slug. */
+  custom_field_data: Record<string, string | number | boolean | null>;
 }
 
 /** What may be refunded of an order: refunds are asked for before tax, and tax goes back in proportion. */

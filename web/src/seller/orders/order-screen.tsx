@@ -5,6 +5,7 @@ import { describeError } from "../../api/client";
 import { longDate, longDateTime, money } from "../../i18n/format";
 import { Alert, Card, Loading, Page } from "../../ui/components";
 import { Facts } from "../../ui/facts";
+import { OrderAnswers } from "./order-answers";
 import { useSeller } from "../space";
 import { getOrder, listRefunds, refundableOf, type Order } from "./api";
 import { billingReasonMessages, refundReasonMessages, statusMessages } from "./labels";
@@ -48,6 +49,7 @@ export function OrderScreen() {
   return (
     <Page title={formatMessage(messages.title, { number: shown.invoice_number })} description={formatMessage(messages.placed, { date: longDateTime(shown.created_at) })} actions={<RefundDialog order={shown} />}>
       <OrderSummary order={shown} />
+      <OrderAnswers order={shown} />
       <OrderAmounts order={shown} />
       <OrderRefunds order={shown} />
     </Page>
