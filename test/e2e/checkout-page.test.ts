@@ -82,6 +82,8 @@ describe("the hosted checkout", () => {
     await page.getByRole("button", { name: say("checkout.startTrial") }).click();
     await page.getByRole("heading", { name: say("checkout.thankYou") }).waitFor();
     await page.getByText(say("checkout.success.bought", { product: "Atlas Pro" })).waitFor();
+    // Nothing was paid today: the page says when the first charge comes.
+    await page.getByText(say("checkout.success.trialStarted", { amount: "$19.00 / month", seller: "Atlas Maps" })).waitFor();
     await checkScreen(page, "checkout-success");
     await buyer.context.close();
   });

@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import type { Page } from "playwright-core";
-import { checkScreen, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing } from "./browser.js";
-import { layoutBreaks, untranslated, visibleTexts } from "./text-checks.js";
+import { newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing } from "./browser.js";
+import { layoutBreaks, screenChecks } from "./text-checks.js";
 
 beforeAll(startBrowsing, 240_000);
 afterAll(stopBrowsing);
 
-/** The screen as it stands: in Polish throughout, and nothing serious for axe. */
-async function checkConsole(page: Page, name: string): Promise<void> {
-  expect(untranslated(await visibleTexts(page), "pl"), name).toEqual([]);
-  await checkScreen(page, `console-products-${name}`);
-}
+const { checkConsole } = screenChecks("pl", "console-products");
 
 // These run in the page: the test's own types know no DOM, so they are written as scripts.
 

@@ -1,24 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import type { Page } from "playwright-core";
-import { checkScreen, fillCheckout, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing, type ShopApi } from "./browser.js";
-import { layoutBreaks, untranslated, visibleTexts } from "./text-checks.js";
+import { fillCheckout, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing, type ShopApi } from "./browser.js";
+import { screenChecks } from "./text-checks.js";
 
 beforeAll(startBrowsing, 240_000);
 afterAll(stopBrowsing);
 
-/** The console's screen as it stands: in Spanish throughout, and nothing serious for axe. */
-async function checkConsole(page: Page, name: string): Promise<void> {
-  expect(untranslated(await visibleTexts(page), "es"), name).toEqual([]);
-  await checkScreen(page, `console-sales-${name}`);
-}
-
-/** The same screen at phone width: nothing cut off or wider than the window. */
-async function checkPhone(page: Page, name: string): Promise<void> {
-  await page.setViewportSize({ width: 390, height: 844 });
-  expect(await layoutBreaks(page), name).toEqual([]);
-  await checkConsole(page, `${name}-phone`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const { checkConsole, checkPhone } = screenChecks("es", "console-sales");
 
 /** A buyer pays for `productId` on the hosted checkout with 4242. */
 async function buy(api: ShopApi, productId: string, email: string): Promise<void> {

@@ -1,27 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import type { Page } from "playwright-core";
-import { checkScreen, fillCheckout, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing } from "./browser.js";
-import { layoutBreaks, untranslated, visibleTexts } from "./text-checks.js";
+import { fillCheckout, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing } from "./browser.js";
+import { screenChecks } from "./text-checks.js";
 
 beforeAll(startBrowsing, 240_000);
 afterAll(stopBrowsing);
 
-/** The console's screen as it stands: in Polish throughout, and nothing serious for axe. */
-async function checkConsole(page: Page, name: string): Promise<void> {
-  expect(untranslated(await visibleTexts(page), "pl"), name).toEqual([]);
-  await checkScreen(page, `console-${name}`);
-}
-
-/** The same screen at phone width: nothing runs off the side. */
-async function checkPhone(page: Page, name: string): Promise<void> {
-  await page.setViewportSize({ width: 390, height: 844 });
-  expect(await layoutBreaks(page), name).toEqual([]);
-  await checkConsole(page, `${name}-phone`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+const { checkConsole, checkPhone } = screenChecks("pl", "console");
 
 describe("the seller's subscriptions, access tokens and settings", () => {
-  it("cancels a subscription at the period's end and keeps it, moves it to another plan, makes a token seen once and revokes it, and keeps a changed setting, in Polish", { timeout: 600_000 }, async () => {
+  it("cancels a subscription at the period's end and keeps it, moves it to another plan, sees it renew on the test clock with its MRR, makes a token seen once and revokes it, and keeps a changed setting, in Polish", { timeout: 240_000 }, async () => {
     onTestFailed(screenshotFailure);
     const stamp = Date.now();
     const { page, say } = await newPerson({ locale: "pl", viewport: { width: 1280, height: 800 } });
@@ -72,6 +59,23 @@ describe("the seller's subscriptions, access tokens and settings", () => {
     await page.getByRole("heading", { name: say("seller.subscription.title", { product: "Plan Pro" }) }).waitFor();
     await page.getByText(/^Teraz: Plan Pro, za 30,00/).waitFor();
     await checkPhone(page, "subscription");
+
+    // Two months later on the sandbox's test clock (whatever the months' lengths), the subscription has
+    // renewed: a renewal order of the Pro plan, and the dashboard's MRR counts the Pro plan.
+    await page.goto(`/organizations/${slug}`);
+    for (const ahead of [30, 60]) {
+      await page.getByRole("button", { name: say("testClock.advance", { days: 30 }) }).click();
+      await page.getByText(say("testClock.daysAhead", { days: ahead })).waitFor();
+    }
+    await page.goto(`/${slug}/orders`);
+    const renewal = page.getByRole("row", { name: /Plan Pro/ }).first();
+    await renewal.waitFor();
+    await renewal.getByRole("link").first().click();
+    await page.getByText(say("seller.orders.reason.subscriptionCycle")).waitFor();
+    await checkConsole(page, "renewal-order");
+    await page.goto(`/${slug}`);
+    const mrr = page.getByRole("region", { name: say("seller.dashboard.metric.monthlyRecurringRevenue"), exact: true });
+    await expect.poll(async () => (await mrr.textContent())?.replace(/[\u00a0\u202f]/g, " ")).toContain("30,00 USD");
 
     // A new token is shown once, with a warning; after that only its comment is listed.
     await page.goto(`/${slug}/access-tokens`);

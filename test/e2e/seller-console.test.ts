@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import type { Page } from "playwright-core";
-import { checkScreen, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing } from "./browser.js";
-import { layoutBreaks, untranslated, visibleTexts } from "./text-checks.js";
+import { newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing } from "./browser.js";
+import { layoutBreaks, screenChecks } from "./text-checks.js";
 
 beforeAll(startBrowsing, 240_000);
 afterAll(stopBrowsing);
 
-/** The console's screen as it stands: in German throughout, and nothing serious for axe. */
-async function checkConsole(page: Page, name: string): Promise<void> {
-  expect(untranslated(await visibleTexts(page), "de"), name).toEqual([]);
-  await checkScreen(page, `console-${name}`);
-}
+const { checkConsole } = screenChecks("de", "console");
 
 describe("the seller's console", () => {
   it("lists a seller's products and makes a new one, its mistakes said next to its fields, in German and at phone width", { timeout: 120_000 }, async () => {

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
-import { catalogOf, english } from "./browser.js";
+import { expect } from "vitest";
+import { catalogOf, checkScreen, english } from "./browser.js";
 
 /**
  * What a screen shows people, read from the browser, and the checks over it: text left in English,
@@ -24,7 +25,9 @@ const VISIBLE_TEXTS = `(() => {
   return texts;
 })()`;
 
-const LAYOUT_BREAKS = `(() => {
+const LAYOUT_BREAKS = `(async () => {
+  // What was resized settles first: charts redraw to their new width in a ResizeObserver, before the next frame.
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   const breaks = [];
   const width = window.innerWidth;
   if (document.documentElement.scrollWidth > width) breaks.push("the page is " + document.documentElement.scrollWidth + "px wide in a " + width + "px window");
@@ -69,7 +72,10 @@ function messagePattern(message: string): RegExp | undefined {
  */
 export function untranslated(texts: string[], locale: string): string[] {
   const catalog = catalogOf(locale);
-  const bypassed = Object.entries(english).filter(([id, message]) => catalog[id] !== message);
+  // A word can be the language's own for one message and English for another ("Name" in German
+  // labels a person's name, while a product's name is "Bezeichnung"): what the catalog says somewhere is its text.
+  const own = new Set(Object.values(catalog));
+  const bypassed = Object.entries(english).filter(([id, message]) => catalog[id] !== message && !own.has(message));
   const exact = new Set(bypassed.map(([, message]) => message));
   const patterns = bypassed.flatMap(([, message]) => messagePattern(message) ?? []);
   return texts.filter((text) => exact.has(text) || text in english || patterns.some((pattern) => pattern.test(text)));
@@ -84,3 +90,30 @@ const PSEUDO_LETTERS = /[àƀçđéƒĝĥîĵķļɱñöþǫŕšţûṽŵẋýž�
  */
 export const bypassingCatalogs = (texts: string[], allowed: RegExp[]): string[] =>
   texts.filter((text) => !PSEUDO_LETTERS.test(text) && !allowed.some((pattern) => pattern.test(text)));
+
+/** The checks a console test makes of each screen it shows, in one language. */
+export interface ScreenChecks {
+  /** The screen as it stands: in the language throughout, and nothing serious for axe; its screenshot kept. */
+  checkConsole: (page: Page, name: string) => Promise<void>;
+  /** The same screen at phone width, nothing cut off or wider than the window, then back to a desktop's. */
+  checkPhone: (page: Page, name: string) => Promise<void>;
+}
+
+/**
+ * Screen checks for pages in `locale`, screenshots named `{prefix}-{name}`. Texts `notMessages`
+ * matches are left out: code the page shows as it is (event names) that a message also reads as.
+ */
+export function screenChecks(locale: string, prefix: string, notMessages?: RegExp): ScreenChecks {
+  const checkConsole = async (page: Page, name: string) => {
+    const texts = (await visibleTexts(page)).filter((text) => !notMessages?.test(text));
+    expect(untranslated(texts, locale), name).toEqual([]);
+    await checkScreen(page, `${prefix}-${name}`);
+  };
+  const checkPhone = async (page: Page, name: string) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await layoutBreaks(page), name).toEqual([]);
+    await checkConsole(page, `${name}-phone`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  };
+  return { checkConsole, checkPhone };
+}
