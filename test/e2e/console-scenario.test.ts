@@ -212,6 +212,8 @@ describe("a seller's first sale, from the console to a refund", () => {
     await page.getByText(say("seller.webhook.deliveries.redelivered")).waitFor();
     const both = await receiver.waitFor(2, (request) => request.type === "order.paid");
     expect(both[1]?.id).toBe(both[0]?.id);
+    // The log shows the second delivery by itself, without a reload.
+    await expect.poll(() => delivery.count(), { timeout: 15_000 }).toBe(2);
     await checkPhone(page, "webhook");
 
     // The dashboard counts the sale.

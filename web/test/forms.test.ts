@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { checkoutFormFor, customFieldData, type CheckoutQuestion } from "../src/forms/checkout";
-import { banExpiresIn, banForm, changePasswordForm, inviteForm, organizationForm, parseMetadata, signInForm, signUpForm, slugify } from "../src/forms/schemas";
+import { signInForm, signUpForm } from "../src/forms/schemas";
+import { changePasswordForm } from "../src/forms/account";
+import { banExpiresIn, banForm } from "../src/forms/admin";
+import { parseMetadata } from "../src/forms/metadata";
+import { inviteForm, organizationForm } from "../src/forms/organizations";
+import { slugify } from "../src/forms/slugify";
 import { mayManageMember, permission } from "../src/organizations/permissions";
 
 /** The messages a form would show, by field. */

@@ -7,7 +7,7 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { deviceName, unknownAddress } from "../account/session-cards";
 import { authClient, orThrow, viaAuth } from "../api/auth-client";
 import { describeError, type ApiResult } from "../api/client";
-import { banExpiresIn, banForm, setPasswordForm } from "../forms/schemas";
+import { banExpiresIn, banForm, setPasswordForm } from "../forms/admin";
 import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { Alert, Button, Card, Field, Loading, Page } from "../ui/components";

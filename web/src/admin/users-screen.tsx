@@ -8,7 +8,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { authClient, orThrow, viaAuth } from "../api/auth-client";
 import { describeError } from "../api/client";
-import { createUserForm } from "../forms/schemas";
+import { createUserForm } from "../forms/admin";
 import { longDate } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { roleMessages, roleNames } from "./roles";

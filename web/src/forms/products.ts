@@ -2,7 +2,7 @@ import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
 import type { Interval, Price, PriceCreate, Product, ProductDetails } from "../seller/products/products-api";
-import { metadataText, parseMetadata } from "./schemas";
+import { metadataText, parseMetadata } from "./metadata";
 
 /**
  * A product in the seller's console, new or changed: its words, how often it is paid and for how long

@@ -2,7 +2,9 @@ import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
 import { minorUnits } from "./products";
-import { addressFields, addressNeedsCountry, email, metadataText } from "./schemas";
+import { email } from "./schemas";
+import { addressFields, addressNeedsCountry } from "./address";
+import { metadataText } from "./metadata";
 
 // The seller's forms about customers and orders, checked as the API checks them.
 const messages = defineMessages({

@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth, type Session } from "../api/auth-client";
 import { describeError, type ApiResult } from "../api/client";
-import { inviteForm, ROLES } from "../forms/schemas";
+import { inviteForm, ROLES } from "../forms/organizations";
 import { longDateTime } from "../i18n/format";
 import { Alert, Button, Card, EmptyState, Field } from "../ui/components";
 import { organizationMessages, useOrganizationAction, useRoleName, type FullOrganization } from "./organization";

@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, orThrow, viaAuth, type ApiFailure } from "../api/auth-client";
 import { errorCode } from "../api/client";
-import { teamForm } from "../forms/schemas";
+import { teamForm } from "../forms/organizations";
 import { Alert, Button, Card, EmptyState, Field, Loading } from "../ui/components";
 import { organizationMessages, useOrganizationAction, type FullOrganization } from "./organization";
 import { permission } from "./permissions";

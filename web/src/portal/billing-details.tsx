@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import type { z } from "zod";
 import { placeRefusals } from "../forms/refusals";
-import { billingDetailsForm, type BillingDetailsForm } from "../forms/schemas";
+import { billingDetailsForm, type BillingDetailsForm } from "../forms/address";
 import { Alert, Button, Card, Field } from "../ui/components";
 import { portalQuery, portalRequest, type PortalAccess, type PortalCustomer } from "./api";
 import { failureText, Unread } from "./failures";

@@ -1,17 +1,15 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
+import { useQueryClient } from "@tanstack/react-query";
+import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { describeError } from "../../api/client";
 import { longDate } from "../../i18n/format";
-import { Alert, Button, EmptyState, Loading, Page } from "../../ui/components";
+import { Alert, Button, EmptyState, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
-import { DataTable, Pager } from "../../ui/data-table";
+import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { useSeller } from "../space";
 import { listAccessTokens, revokeAccessToken, type AccessToken } from "./access-tokens-api";
 import { NewTokenForm } from "./new-token-form";
-
-const PAGE_SIZE = 20;
 
 const messages = defineMessages({
   title: { id: "seller.accessTokens.title", defaultMessage: "Access tokens" },
@@ -75,45 +73,32 @@ const columns = [
 ];
 const revokeColumn = column.display({ id: "actions", header: () => <FormattedMessage {...messages.actions} />, cell: (info) => <RevokeButton token={info.row.original} /> });
 
-const sortingParameter = ([sort]: SortingState) => (sort ? `${sort.desc ? "-" : ""}${sort.id}` : "-created_at");
-
 /** The organization's access tokens: a new one made and shown once, the others listed and revoked. */
 export function AccessTokensScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
-  const [sorting, setSorting] = useState<SortingState>([{ id: "created_at", desc: true }]);
-  const [page, setPage] = useState(0);
-  const query = { organizationId: seller.id, sorting: sortingParameter(sorting), page: page + 1, limit: PAGE_SIZE };
-  const tokens = useQuery({ queryKey: ["access-tokens", query], queryFn: () => listAccessTokens(query), placeholderData: (previous) => previous });
-  const table = useReactTable({
-    data: tokens.data?.data?.items ?? [],
+  const listing = useServerListing({
+    key: ["access-tokens", seller.id],
+    load: (page) => listAccessTokens({ organizationId: seller.id, ...page }),
     columns: seller.mayChange ? [...columns, revokeColumn] : columns,
-    state: { sorting },
-    manualSorting: true,
-    onSortingChange: (updater) => {
-      setPage(0);
-      setSorting(typeof updater === "function" ? updater(sorting) : updater);
-    },
-    getCoreRowModel: getCoreRowModel(),
+    initialSorting: [{ id: "created_at", desc: true }],
   });
-  const total = tokens.data?.data?.pagination.total_count ?? 0;
+  const { total } = listing;
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })}>
       <div className="stack">
         {seller.readOnlyReason ? <p className="muted">{seller.readOnlyReason}</p> : <NewTokenForm />}
-        {tokens.data?.error && <Alert tone="error">{describeError(tokens.data.error)}</Alert>}
-        {tokens.isPending ? (
-          <Loading message={messages.loading} />
-        ) : total === 0 ? (
-          <EmptyState title={formatMessage(messages.none)}>
-            <p>{formatMessage(messages.noneHint)}</p>
-          </EmptyState>
-        ) : (
-          <div>
-            <DataTable table={table} busy={tokens.isFetching} />
-            <Pager page={page} pages={Math.max(1, tokens.data?.data?.pagination.max_page ?? 1)} onPage={setPage} />
-          </div>
-        )}
+        <div>
+          <ServerListing
+            listing={listing}
+            loading={messages.loading}
+            empty={
+              <EmptyState title={formatMessage(messages.none)}>
+                <p>{formatMessage(messages.noneHint)}</p>
+              </EmptyState>
+            }
+          />
+        </div>
       </div>
     </Page>
   );

@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import { customFieldChangeOf, customFieldForm, customFieldFormOf, emptyCustomFieldForm, type CustomFieldForm } from "../../forms/custom-fields";
 import { placeRefusals } from "../../forms/refusals";
-import { slugify } from "../../forms/schemas";
+import { slugify } from "../../forms/slugify";
 import { Alert, Field } from "../../ui/components";
 import { EditScreen, FormActions, NewScreen } from "../console-screens";
 import { useSeller } from "../space";

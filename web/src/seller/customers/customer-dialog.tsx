@@ -6,7 +6,7 @@ import { defineMessages, useIntl } from "react-intl";
 import type { z } from "zod/mini";
 import { placeRefusals } from "../../forms/refusals";
 import { customerForm, type CustomerForm } from "../../forms/sales";
-import { parseMetadata } from "../../forms/schemas";
+import { parseMetadata } from "../../forms/metadata";
 import { Alert, Button, Field } from "../../ui/components";
 import { DialogClose, FormDialog } from "../../ui/form-dialog";
 import { useSeller } from "../space";

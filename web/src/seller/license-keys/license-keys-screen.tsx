@@ -1,17 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
+import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { longDate } from "../../i18n/format";
-import { Alert, EmptyState, Field, Loading, Page } from "../../ui/components";
-import { DataTable, Pager } from "../../ui/data-table";
+import { EmptyState, Field, Page } from "../../ui/components";
+import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { useSeller } from "../space";
 import { LicenseKeyStatusBadge } from "./license-key-status";
 import { listLicenseKeyBenefits, listLicenseKeys, type LicenseKey } from "./license-keys-api";
-
-const PAGE_SIZE = 20;
 
 const messages = defineMessages({
   title: { id: "seller.licenseKeys.title", defaultMessage: "License keys" },
@@ -57,36 +54,20 @@ export function LicenseKeysScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const [benefitId, setBenefitId] = useState("");
-  const [sorting, setSorting] = useState<SortingState>([{ id: "created_at", desc: true }]);
-  const [page, setPage] = useState(0);
-  const query = { organizationId: seller.id, benefitId, sorting: sorting[0]?.desc === false ? "created_at" : "-created_at", page: page + 1, limit: PAGE_SIZE };
-  const keys = useQuery({ queryKey: ["license-keys", query], queryFn: () => listLicenseKeys(query), placeholderData: (previous) => previous });
-  const benefits = useQuery({ queryKey: ["benefits", "license_keys", seller.id], queryFn: () => listLicenseKeyBenefits(seller.id) });
-  const table = useReactTable({
-    data: keys.data?.data?.items ?? [],
+  const listing = useServerListing({
+    key: ["license-keys", seller.id, benefitId],
+    load: (page) => listLicenseKeys({ organizationId: seller.id, benefitId, ...page }),
     columns,
-    state: { sorting },
-    manualSorting: true,
-    onSortingChange: (updater) => {
-      setPage(0);
-      setSorting(typeof updater === "function" ? updater(sorting) : updater);
-    },
-    getCoreRowModel: getCoreRowModel(),
+    initialSorting: [{ id: "created_at", desc: true }],
   });
-  const total = keys.data?.data?.pagination.total_count ?? 0;
+  const benefits = useQuery({ queryKey: ["benefits", "license_keys", seller.id], queryFn: () => listLicenseKeyBenefits(seller.id) });
+  const { total } = listing;
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })}>
       <div className="filters" role="search">
         <Field label={formatMessage(messages.benefit)}>
           {(ids) => (
-            <select
-              {...ids}
-              value={benefitId}
-              onChange={(event) => {
-                setBenefitId(event.target.value);
-                setPage(0);
-              }}
-            >
+            <select {...ids} value={benefitId} onChange={(event) => setBenefitId(event.target.value)}>
               <option value="">{formatMessage(messages.anyBenefit)}</option>
               {benefits.data?.data?.items.map((benefit) => (
                 <option key={benefit.id} value={benefit.id}>
@@ -97,17 +78,11 @@ export function LicenseKeysScreen() {
           )}
         </Field>
       </div>
-      {keys.data?.error && <Alert tone="error">{describeError(keys.data.error)}</Alert>}
-      {keys.isPending ? (
-        <Loading message={messages.loading} />
-      ) : total === 0 ? (
-        <EmptyState title={formatMessage(benefitId ? messages.noMatch : messages.none)}>{!benefitId && <p>{formatMessage(messages.noneHint)}</p>}</EmptyState>
-      ) : (
-        <>
-          <DataTable table={table} busy={keys.isFetching} />
-          <Pager page={page} pages={Math.max(1, keys.data?.data?.pagination.max_page ?? 1)} onPage={setPage} />
-        </>
-      )}
+      <ServerListing
+        listing={listing}
+        loading={messages.loading}
+        empty={<EmptyState title={formatMessage(benefitId ? messages.noMatch : messages.none)}>{!benefitId && <p>{formatMessage(messages.noneHint)}</p>}</EmptyState>}
+      />
     </Page>
   );
 }

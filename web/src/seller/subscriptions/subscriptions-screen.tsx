@@ -1,18 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
+import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { longDate } from "../../i18n/format";
-import { Alert, EmptyState, Field, Loading, Page } from "../../ui/components";
-import { DataTable, Pager } from "../../ui/data-table";
+import { EmptyState, Field, Page } from "../../ui/components";
+import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { listProducts } from "../products/products-api";
 import { useSeller } from "../space";
 import { StandingBadge, useRecurringAmount } from "./standing";
 import { listCustomerChoices, listSubscriptions, STANDINGS, type Standing, type Subscription } from "./subscriptions-api";
-
-const PAGE_SIZE = 20;
 
 const messages = defineMessages({
   title: { id: "seller.subscriptions.title", defaultMessage: "Subscriptions" },
@@ -63,9 +60,6 @@ const columns = [
   column.accessor("started_at", { header: () => <FormattedMessage {...messages.columnStarted} />, cell: (info) => (info.getValue() ? longDate(info.getValue() ?? "") : "—") }),
 ];
 
-/** Polar's sorting parameter for the table's order. */
-const sortingParameter = ([sort]: SortingState) => (sort ? `${sort.desc ? "-" : ""}${sort.id}` : "-started_at");
-
 /** The seller's subscriptions: filtered by product, customer and standing, sorted and paged by the server. */
 export function SubscriptionsScreen() {
   const { formatMessage } = useIntl();
@@ -73,35 +67,23 @@ export function SubscriptionsScreen() {
   const [productId, setProductId] = useState("");
   const [customerId, setCustomerId] = useState("");
   const [standing, setStanding] = useState<Standing>("all");
-  const [sorting, setSorting] = useState<SortingState>([{ id: "started_at", desc: true }]);
-  const [page, setPage] = useState(0);
-  const query = { organizationId: seller.id, productId, customerId, standing, sorting: sortingParameter(sorting), page: page + 1, limit: PAGE_SIZE };
-  const subscriptions = useQuery({ queryKey: ["subscriptions", query], queryFn: () => listSubscriptions(query), placeholderData: (previous) => previous });
+  const listing = useServerListing({
+    key: ["subscriptions", seller.id, productId, customerId, standing],
+    load: (page) => listSubscriptions({ organizationId: seller.id, productId, customerId, standing, ...page }),
+    columns,
+    initialSorting: [{ id: "started_at", desc: true }],
+  });
   const products = useQuery({
     queryKey: ["products", "recurring", seller.id],
     queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }),
   });
   const customers = useQuery({ queryKey: ["customers", "choices", seller.id], queryFn: () => listCustomerChoices(seller.id) });
-  const table = useReactTable({
-    data: subscriptions.data?.data?.items ?? [],
-    columns,
-    state: { sorting },
-    manualSorting: true,
-    onSortingChange: (updater) => {
-      setPage(0);
-      setSorting(typeof updater === "function" ? updater(sorting) : updater);
-    },
-    getCoreRowModel: getCoreRowModel(),
-  });
-  const total = subscriptions.data?.data?.pagination.total_count ?? 0;
-  const pages = Math.max(1, subscriptions.data?.data?.pagination.max_page ?? 1);
+  const { total } = listing;
   const filtered = productId !== "" || customerId !== "" || standing !== "all";
   const filterBy =
     <Value extends string>(set: (value: Value) => void) =>
-    (event: { target: { value: string } }) => {
+    (event: { target: { value: string } }) =>
       set(event.target.value as Value);
-      setPage(0);
-    };
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })}>
       <div className="filters" role="search">
@@ -143,19 +125,15 @@ export function SubscriptionsScreen() {
           )}
         </Field>
       </div>
-      {subscriptions.data?.error && <Alert tone="error">{describeError(subscriptions.data.error)}</Alert>}
-      {subscriptions.isPending ? (
-        <Loading message={messages.loading} />
-      ) : total === 0 ? (
-        <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
-          <p>{formatMessage(filtered ? messages.noMatchHint : messages.noneHint)}</p>
-        </EmptyState>
-      ) : (
-        <>
-          <DataTable table={table} busy={subscriptions.isFetching} />
-          <Pager page={page} pages={pages} onPage={setPage} />
-        </>
-      )}
+      <ServerListing
+        listing={listing}
+        loading={messages.loading}
+        empty={
+          <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
+            <p>{formatMessage(filtered ? messages.noMatchHint : messages.noneHint)}</p>
+          </EmptyState>
+        }
+      />
     </Page>
   );
 }

@@ -79,6 +79,9 @@ function successByDay(deliveries: WebhookDelivery[]) {
   return [...days.entries()].sort(([a], [b]) => a - b).map(([at, { sent, succeeded }]) => ({ at: new Date(at), value: succeeded / sent }));
 }
 
+/** How often the log looks for new deliveries. */
+const LOG_REFRESH_MS = 5_000;
+
 /** What was sent to an endpoint, newest first: each request and its answer, a way to send an event again, and the success rate. */
 export function DeliveryLog({ endpointId, mayRedeliver }: { endpointId: string; mayRedeliver: boolean }) {
   const intl = useIntl();
@@ -86,8 +89,10 @@ export function DeliveryLog({ endpointId, mayRedeliver }: { endpointId: string; 
   const [page, setPage] = useState(0);
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const query = { endpointId, page: page + 1, limit: PAGE_SIZE };
-  const deliveries = useQuery({ queryKey: ["webhook-deliveries", query], queryFn: () => listDeliveries(query), placeholderData: (previous) => previous });
-  const sample = useQuery({ queryKey: ["webhook-deliveries", { endpointId, page: 1, limit: RATE_SAMPLE }], queryFn: () => listDeliveries({ endpointId, page: 1, limit: RATE_SAMPLE }) });
+  // New deliveries arrive at the top of the first page: it is read again while it is shown (and the tab is in front).
+  const refetchInterval = page === 0 ? LOG_REFRESH_MS : false;
+  const deliveries = useQuery({ queryKey: ["webhook-deliveries", query], queryFn: () => listDeliveries(query), placeholderData: (previous) => previous, refetchInterval });
+  const sample = useQuery({ queryKey: ["webhook-deliveries", { endpointId, page: 1, limit: RATE_SAMPLE }], queryFn: () => listDeliveries({ endpointId, page: 1, limit: RATE_SAMPLE }), refetchInterval });
   const formatShare = useCallback((value: number) => intl.formatNumber(value, { style: "percent", maximumFractionDigits: 0 }), [intl]);
   const formatDay = useCallback((at: Date) => intl.formatDate(at, { day: "numeric", month: "short" }), [intl]);
 
