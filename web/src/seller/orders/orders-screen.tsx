@@ -4,6 +4,7 @@ import { defineMessages, useIntl } from "react-intl";
 import { Field, Page } from "../../ui/components";
 import { listProducts } from "../products/products-api";
 import { useSeller } from "../space";
+import { listCustomerChoices } from "../subscriptions/subscriptions-api";
 import { BILLING_TYPES, ORDER_STATUSES, type BillingType, type OrderFilters, type OrderStatus } from "./api";
 import { billingTypeMessages, statusMessages } from "./labels";
 import { OrdersTable } from "./orders-table";
@@ -15,12 +16,13 @@ const messages = defineMessages({
   status: { id: "seller.orders.filter.status", defaultMessage: "Status" },
   billingType: { id: "seller.orders.filter.billingType", defaultMessage: "Kind" },
   product: { id: "seller.orders.filter.product", defaultMessage: "Product" },
+  customer: { id: "seller.orders.filter.customer", defaultMessage: "Customer" },
   from: { id: "seller.orders.filter.from", defaultMessage: "From" },
   to: { id: "seller.orders.filter.to", defaultMessage: "To" },
   any: { id: "seller.orders.filter.any", defaultMessage: "All" },
 });
 
-/** The seller's orders, narrowed by status, kind, product and dates as Polar's order list allows. */
+/** The seller's orders, narrowed by status, kind, product, customer and dates as Polar's order list allows. */
 export function OrdersScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
@@ -29,6 +31,7 @@ export function OrdersScreen() {
     queryKey: ["products", { organizationId: seller.id, all: true }],
     queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }),
   });
+  const customers = useQuery({ queryKey: ["customers", "choices", seller.id], queryFn: () => listCustomerChoices(seller.id) });
   const filter = (changes: OrderFilters) => setFilters((current) => ({ ...current, ...changes }));
   const any = <option value="">{formatMessage(messages.any)}</option>;
   return (
@@ -65,6 +68,18 @@ export function OrdersScreen() {
               {products.data?.data?.items.map((product) => (
                 <option key={product.id} value={product.id}>
                   {product.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label={formatMessage(messages.customer)}>
+          {(ids) => (
+            <select {...ids} value={filters.customerId ?? ""} onChange={(event) => filter({ customerId: event.target.value || undefined })}>
+              {any}
+              {customers.data?.data?.items.map((customer) => (
+                <option key={customer.id} value={customer.id}>
+                  {customer.email}
                 </option>
               ))}
             </select>
