@@ -34,8 +34,8 @@ const BUYER_PAGE = { buyerPage: true };
 
 const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/", component: lazyRouteComponent(() => import("./account/screens"), "HomeScreen") }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/sign-in", component: lazyRouteComponent(() => import("./auth/screens"), "SignInScreen"), validateSearch: textSearch("redirect") }),
-  createRoute({ getParentRoute: () => rootRoute, path: "/sign-up", component: lazyRouteComponent(() => import("./auth/screens"), "SignUpScreen") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/sign-in", component: lazyRouteComponent(() => import("./auth/sign-in-screen"), "SignInScreen"), validateSearch: textSearch("redirect") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/sign-up", component: lazyRouteComponent(() => import("./auth/sign-up-screen"), "SignUpScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/forgot-password", component: lazyRouteComponent(() => import("./auth/password-screens"), "ForgotPasswordScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/reset-password", component: lazyRouteComponent(() => import("./auth/password-screens"), "ResetPasswordScreen"), validateSearch: textSearch("token", "error") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/verified", component: lazyRouteComponent(() => import("./auth/outcome-screens"), "VerifiedScreen"), validateSearch: textSearch("error") }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkoutFormFor, customFieldData, type CheckoutQuestion } from "../src/forms/checkout";
-import { signInForm, signUpForm } from "../src/forms/schemas";
+import { signUpForm } from "../src/forms/schemas";
+import { signInProblems } from "../src/forms/sign-in";
 import { changePasswordForm } from "../src/forms/account";
 import { banExpiresIn, banForm } from "../src/forms/admin";
 import { parseMetadata } from "../src/forms/metadata";
@@ -60,10 +61,17 @@ describe("form rules", () => {
     expect(signUpForm.safeParse({ name: "Ada", email: "ada@example.com", username: "", password: "long enough", confirm: "long enough" }).success).toBe(true);
   });
 
-  it("signs in with an e-mail address or a username", () => {
-    expect(signInForm.safeParse({ identifier: "ada@example.com", password: "x", rememberMe: true }).success).toBe(true);
-    expect(signInForm.safeParse({ identifier: "ada_lovelace", password: "x", rememberMe: false }).success).toBe(true);
-    expect(problems(signInForm.safeParse({ identifier: "ada@", password: "", rememberMe: true }))).toEqual({ identifier: "Enter an e-mail address or a username", password: "Enter your password" });
+  it("signs in with an e-mail address or a username, checked as the sign-up form checks them", () => {
+    expect(signInProblems({ identifier: " ada@example.com ", password: "x", rememberMe: true })).toEqual({});
+    expect(signInProblems({ identifier: "ada_lovelace", password: "x", rememberMe: false })).toEqual({});
+    expect(signInProblems({ identifier: "ada@", password: "", rememberMe: true })).toEqual({ identifier: "Enter an e-mail address or a username", password: "Enter your password" });
+    expect(signInProblems({ identifier: "  ", password: "x", rememberMe: true })).toEqual({ identifier: "Enter your e-mail address or username" });
+    // What the sign-up form refuses, sign-in refuses too: the rules are the same constants.
+    for (const identifier of ["ab", "ada lovelace", "x".repeat(31), "ada@example", ".ada@example.com"]) {
+      const asSignUp = identifier.includes("@") ? { email: identifier, username: "" } : { email: "ada@example.com", username: identifier };
+      expect(signUpForm.safeParse({ name: "Ada", password: "long enough", confirm: "long enough", ...asSignUp }).success, identifier).toBe(false);
+      expect(signInProblems({ identifier, password: "x", rememberMe: true }).identifier, identifier).toBe("Enter an e-mail address or a username");
+    }
   });
 
   it("suggests an organization address from its name, and checks one typed by hand", () => {

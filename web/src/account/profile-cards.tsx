@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, orThrow, viaAuth, type Session } from "../api/auth-client";
 import { authMessages } from "../auth/auth-card";
-import { PASSWORD_MIN } from "../forms/schemas";
+import { PASSWORD_MIN } from "../forms/sign-in";
 import { changeEmailForm, changePasswordForm, profileForm, type ProfileForm } from "../forms/account";
 import { Button, Card, Field, Loading } from "../ui/components";
 import { outcomeOf, OutcomeAlert, type Outcome } from "./outcome";

@@ -1,14 +1,13 @@
 import { defineMessages, type MessageDescriptor } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
+import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_LENGTH, USERNAME_PATTERN } from "./sign-in";
 
 /**
  * What every form checks before it sends anything: the same limits the server enforces (which
  * still has the last word), so most mistakes are shown next to their field at once. Written with
  * zod's mini build, whose checks are loaded only as used: the sign-in page stays small.
  */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
 
 // Messages are looked up when a form is checked (zod calls `error` then), so they follow the active language.
 const messages = defineMessages({
@@ -20,16 +19,13 @@ const messages = defineMessages({
   usernameCharacters: { id: "forms.username.characters", defaultMessage: "Use only letters, digits, _ and ." },
   webAddress: { id: "forms.url.invalid", defaultMessage: "Enter a web address starting with https://" },
   passwordsDiffer: { id: "forms.password.mismatch", defaultMessage: "The passwords do not match" },
-  identifierMissing: { id: "forms.identifier.missing", defaultMessage: "Enter your e-mail address or username" },
-  identifierInvalid: { id: "forms.identifier.invalid", defaultMessage: "Enter an e-mail address or a username" },
-  passwordMissing: { id: "forms.password.missing", defaultMessage: "Enter your password" },
 });
 
 export const atLeast = (count: number) => ({ error: () => t(messages.atLeast, { count }) });
 export const atMost = (count: number) => ({ error: () => t(messages.atMost, { count }) });
 export const says = (message: MessageDescriptor) => ({ error: () => t(message) });
 
-export const email = z.email(says(messages.email));
+export const email = z.email({ pattern: EMAIL_PATTERN, ...says(messages.email) });
 export const password = z.string().check(z.minLength(PASSWORD_MIN, atLeast(PASSWORD_MIN)), z.maxLength(PASSWORD_MAX, atMost(PASSWORD_MAX)));
 export const trimmed = (...checks: z.core.$ZodCheck<string>[]) => z.string().check(z.trim(), ...checks);
 export const required = (message: MessageDescriptor) => trimmed(z.minLength(1, says(message)));
@@ -41,7 +37,7 @@ export const someName = required(messages.aName);
 export const aName = (most: number) => trimmed(z.minLength(1, says(messages.aName)), z.maxLength(most, atMost(most)));
 
 /** better-auth's username rule: 3–30 letters, digits, underscores and dots. */
-export const username = trimmed(z.minLength(3, atLeast(3)), z.maxLength(30, atMost(30)), z.regex(/^[a-zA-Z0-9_.]+$/, says(messages.usernameCharacters)));
+export const username = trimmed(z.minLength(USERNAME_LENGTH.min, atLeast(USERNAME_LENGTH.min)), z.maxLength(USERNAME_LENGTH.max, atMost(USERNAME_LENGTH.max)), z.regex(USERNAME_PATTERN, says(messages.usernameCharacters)));
 
 export const optionalUsername = z.union([z.literal(""), username]);
 export const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/, ...says(messages.webAddress) })]);
@@ -54,17 +50,6 @@ export const signUpForm = z
   .check(z.refine(typedTwice.check, typedTwice.error));
 export type SignUpForm = z.infer<typeof signUpForm>;
 
-/** An e-mail address, or a username for people who sign in with one. */
-export const signInForm = z.object({
-  identifier: trimmed(
-    z.minLength(1, says(messages.identifierMissing)),
-    z.refine((value) => (value.includes("@") ? email.safeParse(value).success : username.safeParse(value).success), says(messages.identifierInvalid)),
-  ),
-  password: z.string().check(z.minLength(1, says(messages.passwordMissing))),
-  rememberMe: z.boolean(),
-});
-export type SignInForm = z.infer<typeof signInForm>;
-export const isEmailIdentifier = (identifier: string) => identifier.includes("@");
 
 export const forgotPasswordForm = z.object({ email });
 export const resetPasswordForm = z.object({ password, confirm: z.string() }).check(z.refine(typedTwice.check, typedTwice.error));
