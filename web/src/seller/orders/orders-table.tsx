@@ -6,7 +6,7 @@ import { EmptyState } from "../../ui/components";
 import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { useSeller } from "../space";
 import { listOrders, type Order, type OrderFilters } from "./api";
-import { statusMessages } from "./labels";
+import { billingReasonMessages, statusMessages } from "./labels";
 
 const messages = defineMessages({
   loading: { id: "seller.orders.loading", defaultMessage: "Loading orders…" },
@@ -17,6 +17,7 @@ const messages = defineMessages({
   customer: { id: "seller.orders.column.customer", defaultMessage: "Customer" },
   product: { id: "seller.orders.column.product", defaultMessage: "Product" },
   status: { id: "seller.orders.column.status", defaultMessage: "Status" },
+  reason: { id: "seller.orders.column.reason", defaultMessage: "Billing reason" },
   total: { id: "seller.orders.column.total", defaultMessage: "Total" },
   created: { id: "seller.orders.column.created", defaultMessage: "Date" },
 });
@@ -37,6 +38,8 @@ const columns = [
   column.accessor("invoice_number", { header: () => <FormattedMessage {...messages.invoice} />, cell: (info) => <OrderLink order={info.row.original} /> }),
   column.display({ id: "customer", header: () => <FormattedMessage {...messages.customer} />, cell: (info) => info.row.original.customer.email }),
   column.display({ id: "product", header: () => <FormattedMessage {...messages.product} />, cell: (info) => info.row.original.product?.name ?? info.row.original.description }),
+  // Polar's list filters by kind (one-time or recurring), not by reason: the reason is shown instead.
+  column.accessor("billing_reason", { enableSorting: false, header: () => <FormattedMessage {...messages.reason} />, cell: (info) => <FormattedMessage {...billingReasonMessages[info.getValue()]} /> }),
   column.accessor("status", { header: () => <FormattedMessage {...messages.status} />, cell: (info) => <FormattedMessage {...statusMessages[info.getValue()]} /> }),
   column.display({ id: "total", header: () => <FormattedMessage {...messages.total} />, cell: (info) => money(info.row.original.total_amount, info.row.original.currency) }),
   column.accessor("created_at", { header: () => <FormattedMessage {...messages.created} />, cell: (info) => longDate(info.getValue()) }),
