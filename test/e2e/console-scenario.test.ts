@@ -33,6 +33,15 @@ async function openSection(page: Page, say: Say, nav: string, title: string): Pr
   await page.getByRole("heading", { name: say(title), level: 1 }).waitFor();
 }
 
+/**
+ * Opens a section's form for a new thing and waits for its heading: the list behind it may have a
+ * filter with the same label as the form's first field ("Type d'avantage" in French).
+ */
+async function openNew(page: Page, say: Say, create: string, title: string): Promise<void> {
+  await page.getByRole("link", { name: say(create) }).first().click();
+  await page.getByRole("heading", { name: say(title), level: 1 }).waitFor();
+}
+
 describe("a seller's first sale, from the console to a refund", () => {
   it("builds a product with a license key and a required question, sells it through a checkout link with a discount code, sees the order, customer, key, delivery and dashboard, and refunds it, in French", { timeout: 300_000 }, async () => {
     onTestFailed(screenshotFailure);
@@ -65,7 +74,7 @@ describe("a seller's first sale, from the console to a refund", () => {
     // A license key's settings, checked before sending.
     await openSection(page, say, "seller.space.benefits", "seller.benefits.title");
     await page.getByText(say("seller.benefits.none")).waitFor();
-    await page.getByRole("link", { name: say("seller.benefits.create") }).first().click();
+    await openNew(page, say, "seller.benefits.create", "seller.benefit.newTitle");
     await page.getByLabel(say("seller.benefit.type")).selectOption("license_keys");
     await page.getByLabel(say("seller.benefit.description"), { exact: true }).fill("Clé Atlas");
     await page.getByLabel(say("seller.benefit.prefix"), { exact: true }).fill("ATLAS");
@@ -84,7 +93,7 @@ describe("a seller's first sale, from the console to a refund", () => {
 
     // A question with two options; its slug follows its name, and an option needs its label.
     await openSection(page, say, "seller.space.customFields", "seller.customFields.title");
-    await page.getByRole("link", { name: say("seller.customFields.create") }).first().click();
+    await openNew(page, say, "seller.customFields.create", "seller.customField.newTitle");
     await page.getByLabel(say("seller.customField.type")).selectOption("select");
     await page.getByLabel(say("seller.customField.name"), { exact: true }).fill("Taille du tee-shirt");
     expect(await page.getByLabel(say("seller.customField.slug"), { exact: true }).inputValue()).toBe("taille_du_tee_shirt");
@@ -103,7 +112,7 @@ describe("a seller's first sale, from the console to a refund", () => {
 
     // The product: 40 dollars once, with the key and the question, which the buyer must answer.
     await openSection(page, say, "seller.space.products", "seller.products.title");
-    await page.getByRole("link", { name: say("seller.products.create") }).first().click();
+    await openNew(page, say, "seller.products.create", "seller.newProduct.title");
     await page.getByLabel(say("seller.productForm.name"), { exact: true }).fill("Atlas Pro");
     await page.getByLabel(say("seller.productForm.cycle")).selectOption({ label: say("seller.productForm.cycle.once") });
     await page.getByLabel(say("seller.productForm.amount")).fill("40");
@@ -116,7 +125,7 @@ describe("a seller's first sale, from the console to a refund", () => {
 
     // A code worth 15 % off that product, once.
     await openSection(page, say, "seller.space.discounts", "seller.discounts.title");
-    await page.getByRole("link", { name: say("seller.discounts.create") }).first().click();
+    await openNew(page, say, "seller.discounts.create", "seller.discount.newTitle");
     await page.getByLabel(say("seller.discount.name"), { exact: true }).fill("Bienvenue");
     await page.getByLabel(say("seller.discount.code"), { exact: true }).fill("BIENVENUE15");
     await page.getByLabel(say("seller.discount.percent")).fill("15");
