@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEvent } from "./envelope.js";
 import { defineRequest } from "./requests.js";
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhook-event-types.js";
 
 const id = z.string().min(1);
 const tokenHash = z.string().regex(/^[0-9a-f]{64}$/, "a SHA-256 hex digest");
@@ -35,38 +36,7 @@ export const accessTokenRevoked = defineEvent("access_token.revoked", z.object({
  * it happened in, and the payload (the resource, as Polar's webhook payloads carry it). They are
  * named apart from the organization service's own events (`organization.updated` is both).
  */
-export const WEBHOOK_EVENT_TYPES = [
-  "checkout.created",
-  "checkout.updated",
-  "checkout.expired",
-  "order.created",
-  "order.updated",
-  "order.paid",
-  "order.refunded",
-  "organization.updated",
-  "product.created",
-  "product.updated",
-  "refund.created",
-  "refund.updated",
-  "subscription.created",
-  "subscription.active",
-  "subscription.updated",
-  "subscription.canceled",
-  "subscription.uncanceled",
-  "subscription.revoked",
-  "subscription.past_due",
-  "customer.created",
-  "customer.updated",
-  "customer.deleted",
-  "customer.state_changed",
-  "benefit.created",
-  "benefit.updated",
-  "benefit_grant.created",
-  "benefit_grant.updated",
-  "benefit_grant.revoked",
-  "benefit_grant.cycled",
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "./webhook-event-types.js";
 
 export const BILLING_EVENT_PREFIX = "billing.";
 

@@ -24,12 +24,12 @@ export function ListScreen<Row>({
 }: {
   title: string;
   description: string;
-  /** The link to make one, for those who may. */
-  create: ReactNode;
+  /** The link to make one, for those who may; none where the seller does not make them (subscriptions). */
+  create?: ReactNode;
   filters?: ReactNode;
   filtered?: boolean;
   listing: ReturnType<typeof useServerListing<Row>>;
-  says: { loading: MessageDescriptor; none: MessageDescriptor; noneHint: MessageDescriptor; noMatch: MessageDescriptor };
+  says: { loading: MessageDescriptor; none: MessageDescriptor; noneHint: MessageDescriptor; noMatch: MessageDescriptor; noMatchHint?: MessageDescriptor };
 }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
@@ -47,6 +47,7 @@ export function ListScreen<Row>({
         empty={
           <EmptyState title={formatMessage(filtered ? says.noMatch : says.none)}>
             {!filtered && <p>{formatMessage(says.noneHint)}</p>}
+            {filtered && says.noMatchHint && <p>{formatMessage(says.noMatchHint)}</p>}
             {!filtered && create}
           </EmptyState>
         }

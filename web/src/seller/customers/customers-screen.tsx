@@ -3,9 +3,10 @@ import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { longDate } from "../../i18n/format";
-import { Button, EmptyState, Field, Page } from "../../ui/components";
-import { ServerListing, useServerListing } from "../../ui/server-listing";
+import { Button } from "../../ui/components";
+import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
+import { ListScreen, SearchFilter } from "../console-screens";
 import { useSeller } from "../space";
 import { listCustomers, type Customer } from "./api";
 import { CustomerDialog } from "./customer-dialog";
@@ -55,25 +56,14 @@ export function CustomersScreen() {
   });
   const create = seller.mayChange && <CustomerDialog trigger={<Button>{formatMessage(messages.create)}</Button>} />;
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total: listing.total })} actions={create}>
-      {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      <div className="filters" role="search">
-        <Field label={formatMessage(messages.search)}>
-          {(ids) => (
-            <input
-              {...ids}
-              type="search"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-            />
-          )}
-        </Field>
-      </div>
-      <ServerListing
-        listing={listing}
-        loading={messages.loading}
-        empty={<EmptyState title={formatMessage(settledSearch ? messages.noMatch : messages.none)}>{!settledSearch && <p>{formatMessage(messages.noneHint)}</p>}</EmptyState>}
-      />
-    </Page>
+    <ListScreen
+      title={formatMessage(messages.title)}
+      description={formatMessage(messages.total, { total: listing.total })}
+      create={create}
+      filtered={settledSearch !== ""}
+      listing={listing}
+      says={messages}
+      filters={<SearchFilter label={formatMessage(messages.search)} value={search} onChange={setSearch} />}
+    />
   );
 }

@@ -4,8 +4,9 @@ import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { longDate } from "../../i18n/format";
-import { EmptyState, Field, Page } from "../../ui/components";
-import { ServerListing, useServerListing } from "../../ui/server-listing";
+import { Field } from "../../ui/components";
+import { useServerListing } from "../../ui/server-listing";
+import { ListScreen } from "../console-screens";
 import { useSeller } from "../space";
 import { LicenseKeyStatusBadge } from "./license-key-status";
 import { listLicenseKeyBenefits, listLicenseKeys, type LicenseKey } from "./license-keys-api";
@@ -61,10 +62,14 @@ export function LicenseKeysScreen() {
     initialSorting: [{ id: "created_at", desc: true }],
   });
   const benefits = useQuery({ queryKey: ["benefits", "license_keys", seller.id], queryFn: () => listLicenseKeyBenefits(seller.id) });
-  const { total } = listing;
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })}>
-      <div className="filters" role="search">
+    <ListScreen
+      title={formatMessage(messages.title)}
+      description={formatMessage(messages.total, { total: listing.total })}
+      filtered={benefitId !== ""}
+      listing={listing}
+      says={messages}
+      filters={
         <Field label={formatMessage(messages.benefit)}>
           {(ids) => (
             <select {...ids} value={benefitId} onChange={(event) => setBenefitId(event.target.value)}>
@@ -77,12 +82,7 @@ export function LicenseKeysScreen() {
             </select>
           )}
         </Field>
-      </div>
-      <ServerListing
-        listing={listing}
-        loading={messages.loading}
-        empty={<EmptyState title={formatMessage(benefitId ? messages.noMatch : messages.none)}>{!benefitId && <p>{formatMessage(messages.noneHint)}</p>}</EmptyState>}
-      />
-    </Page>
+      }
+    />
   );
 }

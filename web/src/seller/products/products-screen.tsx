@@ -3,11 +3,11 @@ import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { longDate } from "../../i18n/format";
-import { EmptyState, Field, Page } from "../../ui/components";
-import { ServerListing, useServerListing } from "../../ui/server-listing";
+import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
 import { PriceLabel } from "./price-label";
 import { listProducts, type Product } from "./products-api";
+import { ListScreen, SearchFilter } from "../console-screens";
 import { useSeller } from "../space";
 
 const messages = defineMessages({
@@ -72,38 +72,22 @@ export function ProductsScreen() {
     </Link>
   );
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total: listing.total })} actions={create}>
-      {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      <div className="filters" role="search">
-        <Field label={formatMessage(messages.search)}>
-          {(ids) => (
-            <input
-              {...ids}
-              type="search"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-            />
-          )}
-        </Field>
-        <label className="checkbox">
-          <input
-            type="checkbox"
-            checked={archived}
-            onChange={(event) => setArchived(event.target.checked)}
-          />
-          {formatMessage(messages.archived)}
-        </label>
-      </div>
-      <ServerListing
-        listing={listing}
-        loading={messages.loading}
-        empty={
-          <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
-            <p>{formatMessage(filtered ? messages.noMatchHint : messages.noneHint)}</p>
-            {!filtered && create}
-          </EmptyState>
-        }
-      />
-    </Page>
+    <ListScreen
+      title={formatMessage(messages.title)}
+      description={formatMessage(messages.total, { total: listing.total })}
+      create={create}
+      filtered={filtered}
+      listing={listing}
+      says={messages}
+      filters={
+        <>
+          <SearchFilter label={formatMessage(messages.search)} value={search} onChange={setSearch} />
+          <label className="checkbox">
+            <input type="checkbox" checked={archived} onChange={(event) => setArchived(event.target.checked)} />
+            {formatMessage(messages.archived)}
+          </label>
+        </>
+      }
+    />
   );
 }

@@ -4,9 +4,10 @@ import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { longDate } from "../../i18n/format";
-import { EmptyState, Field, Page } from "../../ui/components";
-import { ServerListing, useServerListing } from "../../ui/server-listing";
+import { Field } from "../../ui/components";
+import { useServerListing } from "../../ui/server-listing";
 import { listProducts } from "../products/products-api";
+import { ListScreen } from "../console-screens";
 import { useSeller } from "../space";
 import { StandingBadge, useRecurringAmount } from "./standing";
 import { listCustomerChoices, listSubscriptions, STANDINGS, type Standing, type Subscription } from "./subscriptions-api";
@@ -78,62 +79,59 @@ export function SubscriptionsScreen() {
     queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }),
   });
   const customers = useQuery({ queryKey: ["customers", "choices", seller.id], queryFn: () => listCustomerChoices(seller.id) });
-  const { total } = listing;
   const filtered = productId !== "" || customerId !== "" || standing !== "all";
   const filterBy =
     <Value extends string>(set: (value: Value) => void) =>
     (event: { target: { value: string } }) =>
       set(event.target.value as Value);
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })}>
-      <div className="filters" role="search">
-        <Field label={formatMessage(messages.product)}>
-          {(ids) => (
-            <select {...ids} value={productId} onChange={filterBy(setProductId)}>
-              <option value="">{formatMessage(messages.anyProduct)}</option>
-              {products.data?.data?.items
-                .filter((product) => product.recurring_interval)
-                .map((product) => (
-                  <option key={product.id} value={product.id}>
-                    {product.name}
+    <ListScreen
+      title={formatMessage(messages.title)}
+      description={formatMessage(messages.total, { total: listing.total })}
+      filtered={filtered}
+      listing={listing}
+      says={messages}
+      filters={
+        <>
+          <Field label={formatMessage(messages.product)}>
+            {(ids) => (
+              <select {...ids} value={productId} onChange={filterBy(setProductId)}>
+                <option value="">{formatMessage(messages.anyProduct)}</option>
+                {products.data?.data?.items
+                  .filter((product) => product.recurring_interval)
+                  .map((product) => (
+                    <option key={product.id} value={product.id}>
+                      {product.name}
+                    </option>
+                  ))}
+              </select>
+            )}
+          </Field>
+          <Field label={formatMessage(messages.customer)}>
+            {(ids) => (
+              <select {...ids} value={customerId} onChange={filterBy(setCustomerId)}>
+                <option value="">{formatMessage(messages.anyCustomer)}</option>
+                {customers.data?.data?.items.map((customer) => (
+                  <option key={customer.id} value={customer.id}>
+                    {customer.email}
                   </option>
                 ))}
-            </select>
-          )}
-        </Field>
-        <Field label={formatMessage(messages.customer)}>
-          {(ids) => (
-            <select {...ids} value={customerId} onChange={filterBy(setCustomerId)}>
-              <option value="">{formatMessage(messages.anyCustomer)}</option>
-              {customers.data?.data?.items.map((customer) => (
-                <option key={customer.id} value={customer.id}>
-                  {customer.email}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={formatMessage(messages.standing)}>
-          {(ids) => (
-            <select {...ids} value={standing} onChange={filterBy<Standing>(setStanding)}>
-              {STANDINGS.map((option) => (
-                <option key={option} value={option}>
-                  {formatMessage(messages[option])}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-      </div>
-      <ServerListing
-        listing={listing}
-        loading={messages.loading}
-        empty={
-          <EmptyState title={formatMessage(filtered ? messages.noMatch : messages.none)}>
-            <p>{formatMessage(filtered ? messages.noMatchHint : messages.noneHint)}</p>
-          </EmptyState>
-        }
-      />
-    </Page>
+              </select>
+            )}
+          </Field>
+          <Field label={formatMessage(messages.standing)}>
+            {(ids) => (
+              <select {...ids} value={standing} onChange={filterBy<Standing>(setStanding)}>
+                {STANDINGS.map((option) => (
+                  <option key={option} value={option}>
+                    {formatMessage(messages[option])}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </>
+      }
+    />
   );
 }

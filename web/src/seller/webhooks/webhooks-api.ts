@@ -1,41 +1,11 @@
+import type { WebhookEventType } from "../../../../proto/src/webhook-event-types";
 import { request, type Listing } from "../../api/client";
 
 export const WEBHOOK_FORMATS = ["raw", "discord", "slack"] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-/** The events an endpoint may subscribe to, as Polar names them. */
-export const WEBHOOK_EVENT_TYPES = [
-  "checkout.created",
-  "checkout.updated",
-  "checkout.expired",
-  "order.created",
-  "order.updated",
-  "order.paid",
-  "order.refunded",
-  "organization.updated",
-  "product.created",
-  "product.updated",
-  "refund.created",
-  "refund.updated",
-  "subscription.created",
-  "subscription.active",
-  "subscription.updated",
-  "subscription.canceled",
-  "subscription.uncanceled",
-  "subscription.revoked",
-  "subscription.past_due",
-  "customer.created",
-  "customer.updated",
-  "customer.deleted",
-  "customer.state_changed",
-  "benefit.created",
-  "benefit.updated",
-  "benefit_grant.created",
-  "benefit_grant.updated",
-  "benefit_grant.revoked",
-  "benefit_grant.cycled",
-] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+// Billing's own list (a zod-free module of proto), so a new event type reaches the form without a copy to keep.
+export { WEBHOOK_EVENT_TYPES } from "../../../../proto/src/webhook-event-types";
 
 /** Polar's WebhookEndpoint. */
 export interface WebhookEndpoint {

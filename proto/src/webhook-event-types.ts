@@ -1,0 +1,36 @@
+/**
+ * The events a seller's webhook endpoint may subscribe to, as Polar names them. A module of its own,
+ * with no imports: the web app's endpoint form reads the same list without loading the event schemas (zod).
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  "checkout.created",
+  "checkout.updated",
+  "checkout.expired",
+  "order.created",
+  "order.updated",
+  "order.paid",
+  "order.refunded",
+  "organization.updated",
+  "product.created",
+  "product.updated",
+  "refund.created",
+  "refund.updated",
+  "subscription.created",
+  "subscription.active",
+  "subscription.updated",
+  "subscription.canceled",
+  "subscription.uncanceled",
+  "subscription.revoked",
+  "subscription.past_due",
+  "customer.created",
+  "customer.updated",
+  "customer.deleted",
+  "customer.state_changed",
+  "benefit.created",
+  "benefit.updated",
+  "benefit_grant.created",
+  "benefit_grant.updated",
+  "benefit_grant.revoked",
+  "benefit_grant.cycled",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
