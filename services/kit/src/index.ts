@@ -61,6 +61,9 @@ export {
 export { randomId } from "./ids.js";
 export { SerialRunner } from "./serial-runner.js";
 export { PollingWorker } from "./polling-worker.js";
+export { DEFAULT_MAX_FAILURES, WorkFailures } from "./work/set-aside.js";
+export type { WorkFailure, WorkFailureRow } from "./work/set-aside.sql.js";
+export { setAsideEndpoints, type SetAsideWorker } from "./work/set-aside-endpoints.js";
 export { originOf, trustedOrigins } from "./http/origins.js";
 export {
   defineService,

@@ -39,6 +39,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly workSetAside = new Counter({
+    name: "work_set_aside_total",
+    help: "Background work items set aside after failing too often (see set_aside_work), by worker",
+    labelNames: ["worker"] as const,
+    registers: [this.registry],
+  });
+
   constructor(service: string) {
     this.registry.setDefaultLabels({ service });
     collectDefaultMetrics({ register: this.registry });

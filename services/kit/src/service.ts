@@ -25,6 +25,7 @@ import { createLogger, type Logger } from "./logger.js";
 import { Metrics } from "./metrics.js";
 import { connectRedis } from "./redis.js";
 import { describeStartupError } from "./startup.js";
+import { WorkFailures } from "./work/set-aside.js";
 
 export interface ServiceContext<Config> {
   config: Config;
@@ -35,6 +36,8 @@ export interface ServiceContext<Config> {
   /** Units of work over `db` and `outbox`: the one way to change state, announce it and act after commit. */
   units: Units;
   metrics: Metrics;
+  /** Counts background items' failures and sets aside those that keep failing, so everyone else's work goes on. */
+  failures: WorkFailures;
   /** Present when the definition sets `redis: true`. */
   redis: Redis | null;
   /** Checks identity tokens the gateway signed: every request's, and one a bus request carries as proof. */
@@ -211,6 +214,7 @@ export async function startService<Env extends z.ZodObject, App>(
       db,
       bus,
       metrics,
+      failures: new WorkFailures({ db, logger, metrics }),
       redis,
       identity: identityVerifier(config.IDENTITY_VERIFY_KEYS),
       outbox,

@@ -12,7 +12,7 @@ describe("a release's migrations", () => {
     const config = loadServiceConfig(demoService, environment.env);
     const target = { url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA };
 
-    expect(await pendingMigrations(target, demoService.migrations)).toEqual(["0000_kit_outbox_inbox", "0000_kit_outbox_envelope_json", "0001_things"]);
+    expect(await pendingMigrations(target, demoService.migrations)).toEqual(["0000_kit_outbox_inbox", "0000_kit_outbox_envelope_json", "0000_kit_set_aside_work", "0001_things"]);
     const db = createDatabase({ ...target, poolMax: 1 });
     try {
       expect(await db("pg_namespace").where({ nspname: target.schema }).pluck("nspname")).toEqual([]);

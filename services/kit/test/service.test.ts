@@ -44,7 +44,7 @@ describe("a service started from the kit", () => {
 
   it("migrated its own schema, kit tables included", async () => {
     const tables = await service.context.db("pg_tables").where({ schemaname: "demo" }).pluck("tablename");
-    expect(tables.sort()).toEqual(["dead_letters", "inbox", "migrations", "migrations_lock", "outbox", "seen_things", "things"]);
+    expect(tables.sort()).toEqual(["dead_letters", "inbox", "migrations", "migrations_lock", "outbox", "seen_things", "set_aside_work", "things"]);
   });
 
   it("refuses requests that did not come through the gateway", async () => {
@@ -180,7 +180,7 @@ describe("replicas", () => {
     ]);
     try {
       const applied = await replicas[0].context.db("migrations").pluck("name");
-      expect(applied).toEqual(["0000_kit_outbox_inbox", "0000_kit_outbox_envelope_json", "0001_things"]);
+      expect(applied).toEqual(["0000_kit_outbox_inbox", "0000_kit_outbox_envelope_json", "0000_kit_set_aside_work", "0001_things"]);
       for (const replica of replicas) expect((await fetch(`${replica.url}/readyz`)).status).toBe(200);
     } finally {
       await Promise.all(replicas.map((replica) => replica.stop()));

@@ -43,4 +43,22 @@ export const kitMigrations: Migrations = {
       await db.raw("alter table ?? set (toast_tuple_target = 8160)", ["outbox"]);
     },
   },
+  "0000_kit_set_aside_work": {
+    async up(db) {
+      // Failing background items, counted, and set aside past a bound: see work/set-aside.ts.
+      await db.schema.createTable("set_aside_work", (t) => {
+        t.bigIncrements("id").primary();
+        t.text("worker").notNullable();
+        t.text("item").notNullable();
+        t.text("organization_id");
+        t.text("reason").notNullable();
+        t.integer("failures").notNullable();
+        t.timestamp("first_failed_at", { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp("last_failed_at", { useTz: true }).notNullable().defaultTo(db.fn.now());
+        t.timestamp("set_aside_at", { useTz: true });
+        t.unique(["worker", "item"]);
+      });
+      await db.raw("create index set_aside_work_by_organization on ?? (organization_id, set_aside_at desc) where set_aside_at is not null", ["set_aside_work"]);
+    },
+  },
 };
