@@ -78,6 +78,7 @@ const sellerRoutes = [
   createRoute({ getParentRoute: () => sellerSpace, path: "/license-keys", component: lazyRouteComponent(() => import("./seller/license-keys/license-keys-screen"), "LicenseKeysScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/license-keys/$id", component: lazyRouteComponent(() => import("./seller/license-keys/license-key-screen"), "LicenseKeyScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/access-tokens", component: lazyRouteComponent(() => import("./seller/access-tokens/access-tokens-screen"), "AccessTokensScreen") }),
+  createRoute({ getParentRoute: () => sellerSpace, path: "/set-aside-work", component: lazyRouteComponent(() => import("./seller/set-aside-work/set-aside-work-screen"), "SetAsideWorkScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/settings", component: lazyRouteComponent(() => import("./seller/settings/settings-screen"), "SettingsScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/customers", component: lazyRouteComponent(() => import("./seller/customers/customers-screen"), "CustomersScreen") }),
   createRoute({ getParentRoute: () => sellerSpace, path: "/customers/$customerId", component: lazyRouteComponent(() => import("./seller/customers/customer-screen"), "CustomerScreen") }),

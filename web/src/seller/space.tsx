@@ -5,6 +5,7 @@ import { WithOrganization } from "../organizations/loaded";
 import type { FullOrganization } from "../organizations/organization";
 import { permission } from "../organizations/permissions";
 import { RequireSession } from "../shell";
+import { SetAsideBanner } from "./set-aside-work/set-aside-banner";
 
 const messages = defineMessages({
   navigation: { id: "seller.space.navigation", defaultMessage: "Selling" },
@@ -20,6 +21,7 @@ const messages = defineMessages({
   licenseKeys: { id: "seller.space.licenseKeys", defaultMessage: "License keys" },
   webhooks: { id: "seller.space.webhooks", defaultMessage: "Webhooks" },
   accessTokens: { id: "seller.space.accessTokens", defaultMessage: "Access tokens" },
+  setAside: { id: "seller.space.setAside", defaultMessage: "Needs attention" },
   settings: { id: "seller.space.settings", defaultMessage: "Settings" },
   organization: { id: "seller.space.organization", defaultMessage: "Members and settings" },
 });
@@ -38,6 +40,7 @@ const SECTIONS = [
   { to: "/$slug/license-keys", label: messages.licenseKeys },
   { to: "/$slug/webhooks", label: messages.webhooks },
   { to: "/$slug/access-tokens", label: messages.accessTokens },
+  { to: "/$slug/set-aside-work", label: messages.setAside },
   { to: "/$slug/settings", label: messages.settings },
   { to: "/organizations/$slug", label: messages.organization },
 ] as const;
@@ -87,6 +90,7 @@ function SellerLayout({ organization, userId }: { organization: FullOrganization
           ))}
         </nav>
         <div className="seller-screen">
+          <SetAsideBanner sellerId={id} slug={slug} />
           <Outlet />
         </div>
       </div>
