@@ -21,4 +21,6 @@ export interface BillingParts {
   processor: PaymentProcessor;
   /** The same processor when it is the sandbox (the default), which also makes confirmation tokens. */
   sandbox: SandboxProcessor | null;
+  /** The time zones this Postgres knows (lower-cased), which charts and meters may be asked in. */
+  timeZones: ReadonlySet<string>;
 }

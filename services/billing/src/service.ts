@@ -1,6 +1,6 @@
 import path from "node:path";
 import { Router } from "express";
-import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, serveApiDescription, StartupError, type ApiDescription, type ServiceContext } from "@tollgate/kit";
+import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, postgresTimeZones, serveApiDescription, StartupError, type ApiDescription, type ServiceContext } from "@tollgate/kit";
 import { resolveAccessToken, resolveCustomerSession } from "@tollgate/proto";
 import { accessTokenEndpoints } from "./access-tokens/routes.js";
 import { useAccessToken } from "./access-tokens/access-tokens.sql.js";
@@ -62,17 +62,18 @@ function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage 
  * Billing's parts, built once: what the endpoints, consumers and workers use, and the workers that
  * requests wake (a confirmed checkout, a card saved for a past-due subscription, ingested events).
  */
-function partsOf(context: ServiceContext<BillingConfig>) {
+async function partsOf(context: ServiceContext<BillingConfig>) {
   const { config, db, units, logger, redis } = context;
   if (!redis) throw new Error("billing runs with Redis");
   // The payment processor PAYMENT_PROCESSOR names; the sandbox is the only one so far.
   const sandbox = new SandboxProcessor(db);
-  const parts: BillingParts = { config, db, units, logger, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox };
+  const timeZones = await postgresTimeZones(db);
+  const parts: BillingParts = { config, db, units, logger, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox, timeZones };
   return { ...parts, payments: new CheckoutPayments(parts, units), renewals: new SubscriptionRenewals(parts, units), measurer: new UsageMeasurer(parts) };
 }
 
 /** What billing's hooks (and a test that drives its parts) are given as `context.app`. */
-export type BillingApp = ReturnType<typeof partsOf>;
+export type BillingApp = Awaited<ReturnType<typeof partsOf>>;
 
 /** What the `/v1` document says of billing's part of the API as a whole. */
 const BILLING_API: ApiDescription = {
@@ -99,7 +100,7 @@ export const billingService = defineService({
   routes(router, context) {
     const billing = context.app;
     const { renewals, payments, measurer } = billing;
-    const desk = { db: billing.db, units: billing.units, access: billing.access, config: billing.config };
+    const desk = { db: billing.db, units: billing.units, access: billing.access, config: billing.config, timeZones: billing.timeZones };
     const api = Router({ strict: false });
     api.use(idempotency(billing.redis, context.config.IDEMPOTENCY_TTL_SECONDS));
     const endpoints = [

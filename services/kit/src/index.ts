@@ -7,6 +7,7 @@ export { connectRedis } from "./redis.js";
 export { runProgram, type ProgramOptions } from "./program.js";
 export { createDatabase, type Knex } from "./db/connection.js";
 export { prepared } from "./db/prepared.js";
+export { postgresTimeZones } from "./db/time-zones.js";
 export { claim, claimableSql, claimStatement, heldSql, release, takeSql, whileHeld, type Claimed, type Lease, type Statement } from "./db/leases.js";
 export { migrate, pendingMigrations } from "./db/migrate.js";
 export type { Migration, Migrations } from "./db/migrations.js";
@@ -85,4 +86,4 @@ export { OrganizationAccess, unauthenticated, type Scope } from "./access/organi
 export { invalidField, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";
 export { listResource, pageJson, pageOf, paging, repeated, sorting, whereAnyOf, type Page, type Sort } from "./polar/lists.js";
 export { reachable } from "./polar/resources.js";
-export { isoTimestamp, PG_INTEGER_MAX, pgInteger, webUrl } from "./polar/fields.js";
+export { dayInput, isoTimestamp, momentInput, PG_INTEGER_MAX, pgInteger, timeZoneName, webUrl } from "./polar/fields.js";

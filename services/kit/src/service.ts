@@ -70,9 +70,10 @@ export interface ServiceDefinition<Env extends z.ZodObject = NoExtraEnv, App = u
   redis?: boolean;
   /**
    * Builds the service's own parts once, from the context, before anything else is asked of the
-   * definition: the one composition root, handed to every hook below as `context.app`.
+   * definition: the one composition root, handed to every hook below as `context.app`. It may wait
+   * for what it reads once at start (Postgres's time zones, say).
    */
-  setup?(context: ServiceContext<ServiceConfig<Env>>): App;
+  setup?(context: ServiceContext<ServiceConfig<Env>>): App | Promise<App>;
   consumers?(context: ServiceParts<ServiceConfig<Env>, App>): ConsumerDefinition[];
   /** Registers NATS request handlers with `context.respond`. */
   responders?(context: ServiceParts<ServiceConfig<Env>, App>): void;
@@ -224,7 +225,7 @@ export async function startService<Env extends z.ZodObject, App>(
         subscriptions.push(respond(bus, requestDefinition, { queue: definition.name, logger }, handler));
       },
     };
-    const context: ServiceParts<ServiceConfig<Env>, App> = { ...base, app: definition.setup ? definition.setup(base) : (undefined as App) };
+    const context: ServiceParts<ServiceConfig<Env>, App> = { ...base, app: definition.setup ? await definition.setup(base) : (undefined as App) };
 
     const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, schema, bus, logger, metrics, pollIntervalMs: config.OUTBOX_POLL_MS });
     await relay.start();

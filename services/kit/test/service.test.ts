@@ -120,6 +120,16 @@ describe("a service started from the kit", () => {
     expect(await response.json()).toEqual({ error: "InternalServerError", detail: "internal error; quote reference req-boom-1" });
   });
 
+  it("answers a value Postgres cannot take (a year 0, a number in words) with Polar's 422, never a 500", async () => {
+    const year0 = await call("/unchecked", { method: "POST", json: { moment: "0000-01-01T00:00:00Z" } });
+    expect(year0.status).toBe(422);
+    expect(await year0.json()).toEqual({ detail: [{ loc: ["body"], msg: "A date or time in the request is out of the range that can be stored", type: "datetime_field_overflow" }] });
+    const words = await call("/unchecked", { method: "POST", json: { count: "twelve" } });
+    expect(words.status).toBe(422);
+    expect(await words.json()).toEqual({ detail: [{ loc: ["body"], msg: "A value in the request is not in the form its field takes", type: "invalid_text_representation" }] });
+    expect(await (await call("/unchecked", { method: "POST", json: { moment: "2024-01-01T00:00:00Z", count: "12" } })).json()).toEqual({ stored: true });
+  });
+
   it("answers unknown routes with 404 in the contract's shape", async () => {
     const response = await call("/nothing-here");
     expect(response.status).toBe(404);
@@ -166,6 +176,10 @@ describe("the better-auth error contract", () => {
       const nothing = await post("null");
       expect(nothing.status).toBe(400);
       expect(await nothing.json()).toEqual({ code: "VALIDATION_ERROR", message: "[body] Invalid input: expected object, received null" });
+      // A value Postgres cannot take is a validation error in better-auth's shape too.
+      const unstorable = await fetch(`${other.url}/unchecked`, { method: "POST", headers: { ...identityHeaders(environment), "content-type": "application/json" }, body: JSON.stringify({ moment: "0000-01-01T00:00:00Z" }) });
+      expect(unstorable.status).toBe(400);
+      expect(await unstorable.json()).toEqual({ code: "VALIDATION_ERROR", message: "[body] A date or time in the request is out of the range that can be stored" });
     } finally {
       await other.stop();
     }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, pgInteger } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, pgInteger } from "@tollgate/kit";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { priceAmount } from "../products/prices.js";
 import { productFields } from "../products/schemas.js";
@@ -44,7 +44,7 @@ export const DiscountList = listResource(Discount, "ListResource_Discount_");
 
 /** A code people type at checkout: letters, digits, - and _, 3 to 256 of them. */
 const code = z.string().regex(/^[A-Za-z0-9_-]{3,256}$/, { error: "Use 3 to 256 letters, digits, - or _" });
-const date = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+const date = momentInput();
 const common = {
   name: z.string().min(1).max(256),
   code: code.nullish(),

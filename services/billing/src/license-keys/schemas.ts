@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, pgInteger } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, pgInteger } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
 
 /** A device (or installation) a key is activated on. */
@@ -61,5 +61,5 @@ export const LicenseKeyUpdate = z.object({
   usage: pgInteger().min(0).optional(),
   limit_activations: z.int().min(1).max(50).nullish(),
   limit_usage: pgInteger().min(1).nullish(),
-  expires_at: z.iso.datetime({ offset: true }).transform((value) => new Date(value)).nullish(),
+  expires_at: momentInput().nullish(),
 });

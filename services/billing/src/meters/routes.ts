@@ -4,13 +4,13 @@ import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { findMeter, METER_SORTABLE, pageOfMeters } from "./meters.sql.js";
 import { meterJson } from "./output.js";
-import { Meter, MeterCreate, MeterList, MeterQuantities, MeterQuantitiesQuery, MeterUpdate } from "./schemas.js";
+import { Meter, MeterCreate, MeterList, MeterQuantities, meterQuantitiesQuery, MeterUpdate } from "./schemas.js";
 import { changeMeter, createMeter, customerKeysFor, meterQuantities } from "./service.js";
 
 const TAG = "meters";
 
 /** Meters: a filter over the seller's events and an aggregation of those that pass it. */
-export function meterEndpoints({ db, units, access }: { db: Knex; units: Units; access: OrganizationAccess }): Endpoint[] {
+export function meterEndpoints({ db, units, access, timeZones }: { db: Knex; units: Units; access: OrganizationAccess; timeZones: ReadonlySet<string> }): Endpoint[] {
   const meter = async (identity: IdentityClaims, scope: "meters:read" | "meters:write", id: string) => reachable(access, identity, scope, await findMeter(db, id), "Meter");
   return [
     defineEndpoint(
@@ -48,7 +48,7 @@ export function meterEndpoints({ db, units, access }: { db: Knex; units: Units; 
       {
         method: "GET",
         params: z.object({ id: z.string() }),
-        query: MeterQuantitiesQuery.extend({ customer_id: repeated(z.string()), external_customer_id: repeated(z.string()) }),
+        query: meterQuantitiesQuery(timeZones).extend({ customer_id: repeated(z.string()), external_customer_id: repeated(z.string()) }),
         response: MeterQuantities,
         summary: "Get a meter's quantities per period",
         tag: TAG,

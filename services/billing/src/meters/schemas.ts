@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, trimmedText } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, timeZoneName, trimmedText } from "@tollgate/kit";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Aggregation, Filter } from "./filter.js";
 
@@ -50,28 +50,17 @@ export const MeterUpdate = z.object({
   is_archived: z.boolean().nullish(),
 });
 
-/** A time zone Postgres and the runtime both know by its IANA name. */
-const TimeZone = z.string().refine(
-  (zone) => {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { error: "Input should be a valid IANA time zone" },
-);
-
 export const CustomerAggregationFunction = z.enum(["count", "sum", "max", "min", "avg", "unique"]);
 
-export const MeterQuantitiesQuery = z.object({
-  start_timestamp: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
-  end_timestamp: z.iso.datetime({ offset: true }).transform((value) => new Date(value)),
-  interval: Interval,
-  timezone: TimeZone.default("UTC"),
-  customer_aggregation_function: CustomerAggregationFunction.optional(),
-});
+/** Polar's meter quantities query, in a time zone this Postgres knows (`timeZones`, read at start). */
+export const meterQuantitiesQuery = (timeZones: ReadonlySet<string>) =>
+  z.object({
+    start_timestamp: momentInput(),
+    end_timestamp: momentInput(),
+    interval: Interval,
+    timezone: timeZoneName(timeZones).default("UTC"),
+    customer_aggregation_function: CustomerAggregationFunction.optional(),
+  });
 
 export const MeterQuantities = z
   .strictObject({

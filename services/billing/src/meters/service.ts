@@ -148,13 +148,7 @@ export async function meterQuantities(
   }
   const periodQuery = { ...query, meterId: meter.id };
   const unique = meter.aggregation.func === "unique";
-  const periods = await periodsBetween(db, periodQuery).catch((error: unknown) => {
-    // A zone the runtime knows but this Postgres does not (their time zone databases differ in age).
-    if (typeof error === "object" && error !== null && "code" in error && error.code === "22023") {
-      throw new ValidationError([{ location: "query", path: ["timezone"], message: "Input should be a valid IANA time zone", code: "value_error", input: query.timezone }]);
-    }
-    throw error;
-  });
+  const periods = await periodsBetween(db, periodQuery);
   const { tallies, distinct } = await talliesFor(db, meter, periodQuery, customerAggregation !== undefined, metadata);
   const inPeriod = (period: Date) => tallies.filter((tally) => tally.period.getTime() === period.getTime());
   const measureOf = (rows: PeriodTally[]) => quantityOf(meter.aggregation, merged(rows), rows.reduce((sum, row) => sum + row.distinct, 0));

@@ -1,32 +1,24 @@
 import { z } from "zod";
-import { isoTimestamp, repeated } from "@tollgate/kit";
+import { dayInput, isoTimestamp, repeated, timeZoneName } from "@tollgate/kit";
 import { METRICS } from "./definitions.js";
 
 export const TIME_INTERVALS = ["hour", "day", "week", "month", "year"] as const;
 
-/** Whether the runtime (and so Postgres, which shares the IANA database) knows the timezone. */
-const isTimezone = (name: string) => {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** Polar's metrics query, in a time zone this Postgres knows (`timeZones`, read at start). */
+export const metricsQuery = (timeZones: ReadonlySet<string>) =>
+  z.object({
+    start_date: dayInput(),
+    end_date: dayInput(),
+    timezone: timeZoneName(timeZones).default("UTC"),
+    interval: z.enum(TIME_INTERVALS),
+    organization_id: repeated(z.string()),
+    product_id: repeated(z.string()),
+    billing_type: repeated(z.enum(["one_time", "recurring"])),
+    customer_id: repeated(z.string()),
+    metrics: repeated(z.string()),
+  });
 
-export const MetricsQueryParameters = z.object({
-  start_date: z.iso.date(),
-  end_date: z.iso.date(),
-  timezone: z.string().refine(isTimezone, "Invalid timezone").default("UTC"),
-  interval: z.enum(TIME_INTERVALS),
-  organization_id: repeated(z.string()),
-  product_id: repeated(z.string()),
-  billing_type: repeated(z.enum(["one_time", "recurring"])),
-  customer_id: repeated(z.string()),
-  metrics: repeated(z.string()),
-});
-
-export type MetricsQueryParameters = z.output<typeof MetricsQueryParameters>;
+export type MetricsQueryParameters = z.output<ReturnType<typeof metricsQuery>>;
 
 const figure = z.number().nullish();
 const figures = Object.fromEntries(METRICS.map((metric) => [metric.slug, figure]));

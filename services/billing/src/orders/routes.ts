@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { defineEndpoint, momentInput, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
 import { findOrder, ORDER_SORTABLE, ORDER_STATUSES, pageOfOrders } from "./orders.sql.js";
 import { shownOrder, shownOrders } from "./service.js";
@@ -8,10 +8,7 @@ import { Order, OrderList } from "./schemas.js";
 const TAG = "orders";
 
 /** Polar's `created_after` and `created_before`: a moment, with its offset. */
-const createdBound = z.iso
-  .datetime({ offset: true })
-  .transform((value) => new Date(value))
-  .optional();
+const createdBound = momentInput().optional();
 
 export function orderEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }): Endpoint[] {
   return [

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, paging, pgInteger, queryFlag, repeated, sorting } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, pgInteger, queryFlag, repeated, sorting } from "@tollgate/kit";
 import { metadataOutput } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Customer } from "../customers/schemas.js";
@@ -92,7 +92,7 @@ export const SubscriptionListQuery = z.object({
   sorting: sorting(Object.keys(SUBSCRIPTION_SORTABLE) as (keyof typeof SUBSCRIPTION_SORTABLE)[], "-started_at"),
 });
 
-const moment = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
+const moment = momentInput();
 
 /** Polar's SubscriptionUpdate: one kind of change per call, told apart by its fields. */
 export const SubscriptionUpdateBody = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess, type Units } from "@tollgate/kit";
+import { defineEndpoint, momentInput, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess, type Units } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
 import { Filter } from "../meters/filter.js";
 import { eventNameJson } from "./output.js";
@@ -8,7 +8,6 @@ import { eventsJson, ingestEvents, listEvents } from "./service.js";
 import { EVENT_NAME_SORTABLE, findEvent, pageOfEventNames } from "./usage-events.sql.js";
 
 const TAG = "events";
-const timestamp = z.iso.datetime({ offset: true }).transform((value) => new Date(value));
 
 /** A meter filter sent as JSON text in the query, as Polar's `filter` is. */
 const jsonFilter = z
@@ -42,8 +41,8 @@ export function usageEventEndpoints({ db, units, access, wakeMeasurer }: { db: K
           filter: jsonFilter.optional(),
           name: repeated(z.string()),
           source: repeated(z.enum(["user", "system"])),
-          start_timestamp: timestamp.optional(),
-          end_timestamp: timestamp.optional(),
+          start_timestamp: momentInput().optional(),
+          end_timestamp: momentInput().optional(),
           parent_id: z.string().optional(),
           depth: z.coerce.number().int().min(0).max(5).optional(),
           query: z.string().optional(),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
 
 const MetadataValue = z.union([z.string(), z.number(), z.boolean()]);
@@ -10,10 +10,7 @@ const MetadataValue = z.union([z.string(), z.number(), z.boolean()]);
  */
 const EventCreate = z
   .object({
-    timestamp: z.iso
-      .datetime({ offset: true })
-      .transform((value) => new Date(value))
-      .optional(),
+    timestamp: momentInput().optional(),
     name: z.string().min(1).max(128),
     organization_id: z.string().nullish(),
     external_id: z.string().max(256).nullish(),

@@ -6,7 +6,7 @@ import { findMeter } from "../meters/meters.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { eventJson } from "./output.js";
 import type { EventCreate } from "./schemas.js";
-import { appendEvents, childCounts, pageOfEvents, type CustomerMatch, type EventFilter, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
+import { appendEvents, childCounts, eventsReferenced, pageOfEvents, type CustomerMatch, type EventFilter, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
 
 /**
  * UUIDs of version 7 for a batch: the time in milliseconds first, so new events' ids sort last and
@@ -41,6 +41,43 @@ function organizationsOf(events: EventCreate[], reachable: string[], issues: Val
 }
 
 /**
+ * Each event's parent, as Polar finds it: the seller's event with that id or external id, one written
+ * before (which wins, as a batch event sending its external id again is skipped) or one of the batch.
+ * Another seller's event, an unknown one, or a batch whose events would descend from themselves is
+ * refused at the event's index.
+ */
+async function parentsOf(db: Knex, organizationId: string, indexed: { event: EventCreate; index: number }[], eventIds: string[], issues: ValidationIssue[]): Promise<(string | null)[]> {
+  const references = [...new Set(indexed.flatMap(({ event }) => (typeof event.parent_id === "string" ? [event.parent_id] : [])))];
+  if (references.length === 0) return indexed.map(() => null);
+  const written = await eventsReferenced(db, organizationId, references);
+  const known = new Map(written.flatMap((event) => (event.external_id ? [[event.external_id, event.id] as const] : [])));
+  for (const event of written) known.set(event.id, event.id);
+  indexed.forEach(({ event }, position) => {
+    if (event.external_id && !known.has(event.external_id)) known.set(event.external_id, eventIds[position] ?? "");
+  });
+  const refuse = (index: number, message: string, input: string) => issues.push({ location: "body", path: ["events", index, "parent_id"], message, code: "parent_id", input });
+  const parents = indexed.map(({ event, index }) => {
+    if (typeof event.parent_id !== "string") return null;
+    const parent = known.get(event.parent_id);
+    if (!parent) refuse(index, "Parent event not found.", event.parent_id);
+    return parent ?? null;
+  });
+  // Only the batch's own events can close a circle: written ones have parents written before them.
+  const parentOfId = new Map(eventIds.map((id, position) => [id, parents[position] ?? null]));
+  indexed.forEach(({ event, index }, position) => {
+    let ancestor = parents[position] ?? null;
+    for (let steps = 0; ancestor !== null && steps < indexed.length; steps++) {
+      if (ancestor === eventIds[position]) {
+        refuse(index, "The event would be its own ancestor.", event.parent_id ?? "");
+        break;
+      }
+      ancestor = parentOfId.get(ancestor) ?? null;
+    }
+  });
+  return parents;
+}
+
+/**
  * The events of one seller, as rows with their customers resolved: a customer id must be the
  * seller's, an external id need not be known yet. An event cannot have happened after the seller's
  * now, which their sandbox's test clock may have moved ahead: usage is sent "during" a clocked month.
@@ -53,6 +90,7 @@ async function draftsFor(db: Knex, organizationId: string, indexed: { event: Eve
   const byExternalId = new Map(known.flatMap((customer) => (customer.external_id ? [[customer.external_id, customer.id] as const] : [])));
   const now = await sellerNow(db, organizationId);
   const eventIds = timeOrderedIds(indexed.length);
+  const parents = await parentsOf(db, organizationId, indexed, eventIds, issues);
   return indexed.map(({ event, index }, position) => {
     if (event.customer_id && !byId.has(event.customer_id)) {
       issues.push({ location: "body", path: ["events", index, "customer_id"], message: "Customer not found.", code: "customer_id", input: event.customer_id });
@@ -68,7 +106,7 @@ async function draftsFor(db: Knex, organizationId: string, indexed: { event: Eve
       customer_id: event.customer_id ?? (event.external_customer_id ? (byExternalId.get(event.external_customer_id) ?? null) : null),
       external_customer_id: event.external_customer_id ?? null,
       external_id: event.external_id ?? null,
-      parent_id: event.parent_id ?? null,
+      parent_id: parents[position] ?? null,
       metadata: event.metadata ?? {},
     };
   });
@@ -105,7 +143,7 @@ export async function ingestEvents(db: Knex, units: Units, reachable: string[], 
 /** Events as Polar's UserEvent, with their customers and child counts read for all at once. */
 export async function eventsJson(db: Knex, rows: UsageEventRow[]) {
   const customers = await customersWithIds(db, [...new Set(rows.flatMap((row) => (row.customer_id ? [row.customer_id] : [])))]);
-  const children = await childCounts(db, rows.map((row) => row.id));
+  const children = await childCounts(db, rows);
   return rows.map((row) =>
     eventJson(
       row,

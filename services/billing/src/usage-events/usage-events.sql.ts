@@ -103,11 +103,25 @@ export async function measuredEventsAfter(db: Knex, organizationId: string, afte
 
 export const findEvent = (db: Knex, id: string) => usageEvents(db).where({ id }).first();
 
-/** How many events name each of these as their parent. */
-export async function childCounts(db: Knex, ids: string[]): Promise<Map<string, number>> {
-  if (ids.length === 0) return new Map();
-  const rows: { parent_id: string; count: number }[] = await db("usage_events").whereIn("parent_id", ids).groupBy("parent_id").select("parent_id", db.raw("count(*)::int as count"));
+/**
+ * How many events of each one's own seller name it as their parent: another seller's events never
+ * count, whatever they name (ingestion refuses such a parent, but rows written before it did remain).
+ */
+export async function childCounts(db: Knex, parents: Pick<UsageEventRow, "id" | "organization_id">[]): Promise<Map<string, number>> {
+  if (parents.length === 0) return new Map();
+  const rows: { parent_id: string; count: number }[] = await db("usage_events")
+    .whereIn(["parent_id", "organization_id"], parents.map((parent) => [parent.id, parent.organization_id]))
+    .groupBy("parent_id")
+    .select("parent_id", db.raw("count(*)::int as count"));
   return new Map(rows.map((row) => [row.parent_id, row.count]));
+}
+
+/** The seller's events known by one of `references`, as their id or as the seller's external id. */
+export function eventsReferenced(db: Knex, organizationId: string, references: string[]): Promise<Pick<UsageEventRow, "id" | "external_id">[]> {
+  return usageEvents(db)
+    .where({ organization_id: organizationId })
+    .where((known) => void known.whereIn("id", references).orWhereIn("external_id", references))
+    .select("id", "external_id");
 }
 
 /** Events of a customer known by id or by the seller's id for them: those sent either way. */

@@ -7,6 +7,7 @@ import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
 import { BusRequestError, RemoteError } from "../bus/rpc.js";
 import { isDatabaseUnreachable } from "../db/connection.js";
+import { refusedValueOf } from "../db/data-exceptions.js";
 import { HttpError, MalformedBodyError, ValidationError, type ErrorContract } from "./errors.js";
 import { loggableUrl } from "./loggable-url.js";
 
@@ -38,6 +39,8 @@ export interface HttpAppOptions {
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 const PROBES = new Set(["/healthz", "/readyz"]);
+/** Requests whose values come in the query (and path), not a body. */
+const BODILESS_METHODS = new Set(["GET", "HEAD", "DELETE", "OPTIONS"]);
 const READINESS_TIMEOUT_MS = 2_000;
 
 /** helmet's headers, made once: the gateway adds them to everything it answers, inside express or not. */
@@ -158,6 +161,16 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
     }
     if (clientError) {
       res.status(clientError.status).json(contract.body(contract.codes.bad_request, clientError.expose ? clientError.message : "bad request"));
+      return;
+    }
+    const refusedValue = refusedValueOf(error);
+    if (refusedValue) {
+      // Postgres could not take a value of the request: the caller's to fix, so a validation error in
+      // the contract's shape. Logged, since a schema should have refused it before it reached a statement.
+      logger.warn({ err: error, reqId: req.get("x-request-id") }, "a request value failed a statement");
+      const location = BODILESS_METHODS.has(req.method) ? "query" : "body";
+      const { status, body } = contract.validation([{ location, path: [], message: refusedValue.message, code: refusedValue.type }]);
+      res.status(status).json(body);
       return;
     }
     if (error instanceof BusRequestError || (error instanceof RemoteError && error.unavailable) || isDatabaseUnreachable(error)) {

@@ -48,12 +48,22 @@ export class ValidationError extends Error {
           location,
           path: issue.path,
           message: issue.message,
-          code: issue.code === "invalid_type" && value === undefined ? "missing" : issue.code,
+          code: issueType(issue, value),
           input: value,
         };
       }),
     );
   }
+}
+
+/**
+ * The FastAPI type of a failed check: `missing` for an absent field, the one a custom check names
+ * (`params.type`, such as `datetime_parsing`), else zod's own code.
+ */
+function issueType(issue: z.core.$ZodIssue, value: unknown): string {
+  if (issue.code === "invalid_type" && value === undefined) return "missing";
+  if (issue.code === "custom" && typeof issue.params?.type === "string") return issue.params.type;
+  return issue.code;
 }
 
 function valueAt(input: unknown, path: PropertyKey[]): unknown {

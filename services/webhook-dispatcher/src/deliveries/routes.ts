@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, listResource, notFound, pageJson, pageOf, paging, reachable, repeated, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, listResource, momentInput, notFound, pageJson, pageOf, paging, reachable, repeated, type Endpoint } from "@tollgate/kit";
 import { WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
 import type { Dispatcher } from "../dispatcher.js";
 import { findEvent, findEvents, requeue, type WebhookEventRow } from "../events/events.sql.js";
@@ -12,8 +12,8 @@ const STATUS_CLASSES = { "2xx": [200, 299], "3xx": [300, 399], "4xx": [400, 499]
 const deliveryFilters = z.object({
   ...paging,
   endpoint_id: repeated(z.string()),
-  start_timestamp: z.iso.datetime({ offset: true }).optional(),
-  end_timestamp: z.iso.datetime({ offset: true }).optional(),
+  start_timestamp: momentInput().optional(),
+  end_timestamp: momentInput().optional(),
   succeeded: z.enum(["true", "false"]).transform((value) => value === "true").optional(),
   query: z.string().optional(),
   http_code_class: z.enum(["2xx", "3xx", "4xx", "5xx"]).optional(),
@@ -33,8 +33,8 @@ export function deliveryEndpoints(dispatcher: Dispatcher): Endpoint[] {
           .whereIn("webhook_events.organization_id", await access.organizationIds(identity, "webhooks:read"))
           .select("webhook_deliveries.*");
         if (query.endpoint_id) void found.whereIn("webhook_deliveries.endpoint_id", query.endpoint_id);
-        if (query.start_timestamp) void found.where("webhook_deliveries.created_at", ">=", new Date(query.start_timestamp));
-        if (query.end_timestamp) void found.where("webhook_deliveries.created_at", "<=", new Date(query.end_timestamp));
+        if (query.start_timestamp) void found.where("webhook_deliveries.created_at", ">=", query.start_timestamp);
+        if (query.end_timestamp) void found.where("webhook_deliveries.created_at", "<=", query.end_timestamp);
         if (query.succeeded !== undefined) void found.where("webhook_deliveries.succeeded", query.succeeded);
         if (query.http_code_class) void found.whereBetween("webhook_deliveries.http_code", [...STATUS_CLASSES[query.http_code_class]]);
         if (query.event_type) void found.whereIn("webhook_events.type", query.event_type);
