@@ -65,6 +65,11 @@ const POLAR_ALLOWED: Allowed[] = [
     place: /^body\.(?:customer_\w+|confirmation_token_id|custom_field_data)(?:\.\S+)? missing$/,
     reason: "what confirming needs depends on the checkout (the e-mail and address it lacks, its required custom fields, whether a payment is due), not on the body's schema; Polar names each gap with the same `missing` 422",
   },
+  {
+    operation: /^(?:POST|PATCH) \/v1\/checkouts\//,
+    place: /^body\.custom_field_data\..* \w+$/,
+    reason: "answers are checked against the custom fields attached to the checkout's product (type, length, range, options; other slugs refused), which the body's schema cannot say; Polar refuses them with pydantic's 422 at the slug",
+  },
 ];
 const BETTER_AUTH_ALLOWED: Allowed[] = [];
 

@@ -208,3 +208,57 @@ describe("#14 redirects go only to web addresses", () => {
     expect(fine.successUrl).toContain("https://shop.example/thanks");
   });
 });
+
+describe("answers to a seller's questions are only what the seller asked (issue 28, #5)", () => {
+  it("are refused out of length, out of range, outside the options or unasked, as Polar's 422 at the slug, and never stored or kept on the order", async () => {
+    const fields = await Promise.all([
+      shop.polar.customFields.create({ type: "text", slug: "company", name: "Company", properties: { maxLength: 20 } }),
+      shop.polar.customFields.create({ type: "number", slug: "seats", name: "Seats", properties: { ge: 1, le: 10 } }),
+      shop.polar.customFields.create({ type: "select", slug: "size", name: "Size", properties: { options: [{ value: "s", label: "Small" }, { value: "l", label: "Large" }] } }),
+      shop.polar.customFields.create({ type: "checkbox", slug: "terms", name: "Terms", properties: {} }),
+    ]);
+    const product = await shop.polar.products.create({
+      name: "Questioned",
+      prices: [{ amountType: "free" }],
+      attachedCustomFields: fields.map((field) => ({ customFieldId: field.id, required: field.slug === "terms" })),
+    });
+    const checkout = await shop.polar.checkouts.create({ products: [product.id] });
+    const valid = { company: "Acme", seats: 3, size: "l" };
+    await customerSide.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customFieldData: valid } });
+    const stored = () => stack.billing.context.db("checkouts").where({ id: checkout.id }).first<Record<string, unknown>>();
+    const before = await stored();
+    expect(before?.custom_field_data).toEqual(valid);
+
+    const bad: [Record<string, string | number>, string, string][] = [
+      [{ company: "x".repeat(5_000) }, "company", "string_too_long"],
+      [{ size: "xxl" }, "size", "literal_error"],
+      [{ seats: 1_000_000 }, "seats", "less_than_equal"],
+      [{ is_admin: "yes" }, "is_admin", "extra_forbidden"],
+    ];
+    for (const [customFieldData, slug, type] of bad) {
+      // Given with a valid answer, so that nothing of a refused change is taken.
+      const given = { ...customFieldData, seats: customFieldData.seats ?? 4 };
+      await expect(customerSide.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customFieldData: given } })).rejects.toMatchObject({
+        statusCode: 422,
+        detail: [{ loc: ["body", "custom_field_data", slug], type }],
+      });
+      await expect(shop.polar.checkouts.update({ id: checkout.id, checkoutUpdate: { customFieldData: given } })).rejects.toMatchObject({ statusCode: 422, detail: [{ loc: ["body", "custom_field_data", slug] }] });
+      await expect(shop.polar.checkouts.create({ products: [product.id], customFieldData: given })).rejects.toMatchObject({ statusCode: 422, detail: [{ loc: ["body", "custom_field_data", slug] }] });
+      await expect(
+        customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { customerEmail: "asked.buyer@example.com", customFieldData: { ...given, terms: true } } }),
+      ).rejects.toMatchObject({ statusCode: 422, detail: [{ loc: ["body", "custom_field_data", slug] }] });
+      expect(await stored()).toEqual(before);
+    }
+    expect((await shop.polar.checkouts.list({ productId: [product.id] })).result.items.map((listed) => listed.id)).toEqual([checkout.id]);
+
+    // The required box must be ticked to pay; then the order carries exactly the valid answers.
+    await expect(customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { customerEmail: "asked.buyer@example.com" } })).rejects.toMatchObject({
+      statusCode: 422,
+      detail: [{ loc: ["body", "custom_field_data", "terms"], type: "missing" }],
+    });
+    await customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { customerEmail: "asked.buyer@example.com", customFieldData: { terms: true } } });
+    await expect.poll(async () => (await customerSide.checkouts.clientGet({ clientSecret: checkout.clientSecret })).status, { timeout: 10_000 }).toBe("succeeded");
+    const [order] = (await shop.polar.orders.list({ checkoutId: checkout.id })).result.items;
+    expect(order?.customFieldData).toEqual({ ...valid, terms: true });
+  });
+});

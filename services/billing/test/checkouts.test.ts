@@ -167,6 +167,33 @@ describe("checkouts", () => {
     await expect(customerSide.checkouts.clientUpdate({ clientSecret: another.clientSecret, checkoutUpdatePublic: { discountCode: "FRIENDS" } })).rejects.toMatchObject({ statusCode: 422 });
   });
 
+  it("keep answers only to the chosen product's fields, checked again at confirmation against the fields as they are then", async () => {
+    const start = await shop.polar.customFields.create({ type: "date", slug: "start-on", name: "Start on", properties: { ge: 1_767_225_600 } });
+    const note = await shop.polar.customFields.create({ type: "text", slug: "note", name: "Note", properties: {} });
+    const dated = await shop.polar.products.create({ name: "Course", prices: [{ amountType: "free" }], attachedCustomFields: [{ customFieldId: start.id, required: true }, { customFieldId: note.id, required: false }] });
+    const plain = await shop.polar.products.create({ name: "Handout", prices: [{ amountType: "free" }], attachedCustomFields: [{ customFieldId: note.id, required: false }] });
+    const checkout = await shop.polar.checkouts.create({ products: [dated.id, plain.id], customFieldData: { note: "front row" } });
+
+    // The SDK sends a date as an ISO timestamp; a day before the field's first is refused.
+    const answered = await customerSide.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customFieldData: { "start-on": new Date("2026-03-02T00:00:00Z") } } });
+    expect(answered.customFieldData).toEqual({ note: "front row", "start-on": "2026-03-02T00:00:00.000Z" });
+    await expect(customerSide.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { customFieldData: { "start-on": "2025-12-31" } } })).rejects.toMatchObject({
+      detail: [{ loc: ["body", "custom_field_data", "start-on"], msg: "Input should be greater than or equal to 2026-01-01", type: "greater_than_equal" }],
+    });
+
+    // The seller shortens the note since it was answered: paying asks for it again.
+    await shop.polar.customFields.update({ id: note.id, customFieldUpdate: { type: "text", properties: { maxLength: 5 } } });
+    await expect(customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { customerEmail: "answers@example.com" } })).rejects.toMatchObject({
+      detail: [{ loc: ["body", "custom_field_data", "note"], type: "string_too_long" }],
+    });
+    // Another product keeps the answers to the fields it asks, and drops the rest.
+    const switched = await customerSide.checkouts.clientUpdate({ clientSecret: checkout.clientSecret, checkoutUpdatePublic: { productId: plain.id, customFieldData: { note: "desk" } } });
+    expect(switched.customFieldData).toEqual({ note: "desk" });
+    await customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { customerEmail: "answers@example.com" } });
+    expect((await settled(checkout.id)).status).toBe("succeeded");
+    expect((await shop.polar.orders.list({ checkoutId: checkout.id })).result.items[0]?.customFieldData).toEqual({ note: "desk" });
+  });
+
   it("expire when their time is up and can no longer be confirmed", async () => {
     const product = await oneTimeProduct("Late ticket");
     const checkout = await shop.polar.checkouts.create({ products: [product.id] });

@@ -1,4 +1,5 @@
 import { invalidField, randomId, ValidationError, type UnitOfWork, type ValidationIssue } from "@tollgate/kit";
+import { answerIssues } from "../custom-fields/answers.js";
 import { findCustomer, findCustomerByExternalId, findOrCreateCustomer, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
 import { redeemDiscount } from "../discounts/discounts.sql.js";
@@ -19,7 +20,8 @@ export interface ConfirmationDesk extends CheckoutDesk {
 /**
  * Everything the customer must have given before paying, each missing piece reported where it
  * belongs: an e-mail, the billing address fields the form requires, the seller's required custom
- * fields, and the card (as a confirmation token) when there is something to pay.
+ * fields (and every answer valid for its field), and the card (as a confirmation token) when there
+ * is something to pay.
  */
 function checkComplete(checkout: CheckoutRow, offer: Offer, confirmationTokenId: string | null | undefined): void {
   const issues: ValidationIssue[] = [];
@@ -32,11 +34,8 @@ function checkComplete(checkout: CheckoutRow, offer: Offer, confirmationTokenId:
     const given = checkout.customer_billing_address?.[field as keyof typeof fields];
     if (!given) missing(["customer_billing_address", field]);
   }
-  for (const field of offer.product.custom_fields.filter((attached) => attached.required)) {
-    const answer = checkout.custom_field_data[field.slug];
-    // A required checkbox must be ticked (terms of sale), not merely answered.
-    if (answer === undefined || answer === null || answer === "" || (field.type === "checkbox" && answer !== true)) missing(["custom_field_data", field.slug]);
-  }
+  // Answers kept from before are checked again: the seller may have changed a field since.
+  issues.push(...answerIssues(offer.product.custom_fields, checkout.custom_field_data, true));
   // A subscription keeps the card for its renewals even when nothing is due today.
   if (card.formRequired && !confirmationTokenId) missing(["confirmation_token_id"], "Card details are required: send the confirmation token made from the card");
   if (issues.length > 0) throw new ValidationError(issues);

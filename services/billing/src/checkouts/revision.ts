@@ -1,5 +1,6 @@
 import { invalidField, type Knex } from "@tollgate/kit";
 import type { Address } from "../customers/customers.sql.js";
+import { revisedAnswers } from "../custom-fields/answers.js";
 import { findDiscount, findDiscountByCode, productIdsOfDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
 import type { CheckoutCatalog, CheckoutChanges, CheckoutRow, CustomFieldData } from "./checkouts.sql.js";
 import { amountFor, chosenPrice, discountProblemOf } from "./pricing.js";
@@ -26,8 +27,9 @@ const CUSTOMER_FIELDS = ["customer_name", "customer_email", "customer_billing_na
 
 /**
  * The changes a revision makes, checked: a product among those offered, its price and amount, a
- * discount still valid for what is now chosen (one that no longer is falls away), and the
- * customer's details. Custom field answers are merged into the ones given before. Products and
+ * discount still valid for what is now chosen (one that no longer is falls away), the customer's
+ * details, and answers to the custom fields the chosen product asks (each checked against its
+ * field, merged over the ones given before; answers to fields no longer asked fall away). Products and
  * prices come from the checkout's catalog; a discount newly applied is read and added to it, so
  * the catalog shows the checkout as revised.
  */
@@ -64,7 +66,7 @@ export async function revise(db: Knex, checkout: CheckoutRow, revision: Revision
     if (value !== undefined) Object.assign(changes, { [field]: value });
   }
   if (revision.is_business_customer !== undefined && revision.is_business_customer !== null) changes.is_business_customer = revision.is_business_customer;
-  if (revision.custom_field_data) changes.custom_field_data = { ...checkout.custom_field_data, ...revision.custom_field_data };
+  changes.custom_field_data = revisedAnswers(catalog.products.get(productId)?.custom_fields ?? [], checkout.custom_field_data, revision.custom_field_data);
   return changes;
 }
 
