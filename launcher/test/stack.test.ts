@@ -6,8 +6,8 @@ import { browserOn } from "../../test/stacks/auth.js";
 import { LocalIdentityProvider, signInThroughProvider } from "../../test/stacks/identity-provider.js";
 import { startTollgate, type RunningTollgate } from "../../test/stacks/tollgate.js";
 
-/** The environments of the running processes whose command line ends with `entry`, among those on `database`. */
-function environmentsOf(entry: string, database: string): Record<string, string>[] {
+/** The environments of the running processes whose command line ends with `entry`, among those of the stack on the NATS prefix `prefix` (every process reads it). */
+function environmentsOf(entry: string, prefix: string): Record<string, string>[] {
   const found: Record<string, string>[] = [];
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
@@ -19,7 +19,7 @@ function environmentsOf(entry: string, database: string): Record<string, string>
           .filter(Boolean)
           .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
       );
-      if (environment.DATABASE_URL === database) found.push(environment);
+      if (environment.NATS_PREFIX === prefix) found.push(environment);
     } catch {
       // The process ended while we looked.
     }
@@ -95,7 +95,7 @@ describe("npm start", () => {
 
       // #16: each process holds only the secrets its config schema declares; only the gateway can sign an identity.
       const environmentOf = (entry: string) => {
-        const [environment] = environmentsOf(entry, tollgate?.databaseUrl ?? "");
+        const [environment] = environmentsOf(entry, tollgate?.environment.natsPrefix ?? "");
         expect(environment, entry).toBeDefined();
         return environment ?? {};
       };
