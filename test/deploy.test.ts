@@ -2,12 +2,12 @@ import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { loadServiceConfig } from "@tollgate/kit";
+import { loadServiceConfig, serviceConfigSchema } from "@tollgate/kit";
 import { authService } from "@tollgate/auth";
 import { organizationService } from "@tollgate/organization";
 import { billingService } from "@tollgate/billing";
 import { webhookDispatcherService } from "@tollgate/webhook-dispatcher";
-import { loadGatewayConfig } from "../gateway/src/config.js";
+import { gatewayEnv, loadGatewayConfig } from "../gateway/src/config.js";
 import { deploymentSecrets } from "../launcher/src/config.js";
 import { baseImage, DEPLOYABLES, effectiveLines, read, root, stages } from "./dockerfile.js";
 
@@ -55,6 +55,17 @@ const SERVICES: Record<string, (environment: Record<string, string>) => { DATABA
   organization: (environment) => loadServiceConfig(organizationService, environment),
   billing: (environment) => loadServiceConfig(billingService, environment),
   "webhook-dispatcher": (environment) => loadServiceConfig(webhookDispatcherService, environment),
+};
+
+/** The names each deployable's config schema declares: all it reads. */
+const DECLARED: Record<string, string[]> = {
+  ...Object.fromEntries(
+    Object.entries({ auth: authService, organization: organizationService, billing: billingService, "webhook-dispatcher": webhookDispatcherService }).map(([name, definition]) => [
+      name,
+      Object.keys(serviceConfigSchema(definition).shape),
+    ]),
+  ),
+  gateway: Object.keys(gatewayEnv.shape),
 };
 
 describe("Dockerfile", () => {
@@ -222,14 +233,14 @@ describe("docker-compose.yml", () => {
     expect(compose.services.gateway?.ports).toEqual([`\${PORT:-3000}:${gateway.PORT}`]);
   });
 
-  it("gives each process only the secrets it uses, and services an address the gateway can reach", () => {
-    const SECRETS = ["AUTH_SECRET", "IDENTITY_SIGNING_KEY", "FILE_URL_SECRET", "WEBHOOK_SECRET_KEYS"];
-    const held = Object.fromEntries(DEPLOYABLES.map((name) => [name, SECRETS.filter((secret) => secret in environmentOf(name)).sort()]));
+  it("gives each process only settings its config schema declares, so only the secrets it uses, and services an address the gateway can reach", () => {
+    for (const name of DEPLOYABLES) expect(Object.keys(environmentOf(name)).filter((variable) => !DECLARED[name]?.includes(variable)), name).toEqual([]);
+    const held = Object.fromEntries(DEPLOYABLES.map((name) => [name, Object.keys(hostEnvironment).filter((secret) => secret in environmentOf(name)).sort()]));
     expect(held).toEqual({
-      auth: ["AUTH_SECRET"],
-      organization: [],
-      billing: ["FILE_URL_SECRET"],
-      "webhook-dispatcher": ["WEBHOOK_SECRET_KEYS"],
+      auth: ["AUTH_SECRET", "IDENTITY_VERIFY_KEYS"],
+      organization: ["IDENTITY_VERIFY_KEYS"],
+      billing: ["FILE_URL_SECRET", "IDENTITY_VERIFY_KEYS"],
+      "webhook-dispatcher": ["IDENTITY_VERIFY_KEYS", "WEBHOOK_SECRET_KEYS"],
       gateway: ["AUTH_SECRET", "IDENTITY_SIGNING_KEY"],
     });
     for (const [name, loadConfig] of Object.entries(SERVICES)) expect(loadConfig(environmentOf(name)).HOST, name).toBe("0.0.0.0");

@@ -26,12 +26,12 @@ import { ScaledObject, type IScaledObject } from "@kubernetes-models/keda/keda.s
 import { ServiceMonitor, type IServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor";
 import { ClusterIssuer } from "@kubernetes-models/cert-manager/cert-manager.io/v1/ClusterIssuer";
 import { busNames } from "@tollgate/proto";
-import { loadServiceConfig, verifyKeyOf } from "@tollgate/kit";
+import { loadConfig, loadServiceConfig, migrationConfigSchema, serviceConfigSchema, verifyKeyOf } from "@tollgate/kit";
 import { authService } from "@tollgate/auth";
 import { organizationService } from "@tollgate/organization";
 import { billingService } from "@tollgate/billing";
 import { webhookDispatcherService } from "@tollgate/webhook-dispatcher";
-import { loadGatewayConfig } from "../gateway/src/config.js";
+import { gatewayEnv, loadGatewayConfig } from "../gateway/src/config.js";
 import { freshSecrets } from "../launcher/src/config.js";
 import { billingEventsConsumer } from "../services/webhook-dispatcher/src/events/consumer.js";
 import { DEPLOYABLES, effectiveLines, root, stages } from "./dockerfile.js";
@@ -185,10 +185,21 @@ const SERVICES: Record<string, (environment: Record<string, string>) => ServiceS
   "webhook-dispatcher": (environment) => loadServiceConfig(webhookDispatcherService, environment),
 };
 const SERVICE_NAMES = Object.keys(SERVICES);
-const serviceConfig = (overlay: Overlay, name: string, container: IContainer = mainContainer(overlay, name)): ServiceSettings => {
+const DEFINITIONS: Record<string, Parameters<typeof serviceConfigSchema>[0]> = { auth: authService, organization: organizationService, billing: billingService, "webhook-dispatcher": webhookDispatcherService };
+
+/** The config schema a Tollgate container's process loads: its command's on the schema (migrate, wait-for-migrations), or, serving, its deployable's. */
+function configSchemaOf(container: IContainer): z.ZodObject {
+  const target = targetOf(container.image) ?? "";
+  if (target === "gateway") return gatewayEnv;
+  const definition = DEFINITIONS[target];
+  if (!definition) throw new Error(`${container.name} runs no Tollgate process`);
+  const command = container.command?.[2] ?? "serve";
+  return command === "serve" ? serviceConfigSchema(definition) : migrationConfigSchema(definition.schema);
+}
+const serviceConfig = (overlay: Overlay, name: string): ServiceSettings => {
   const load = SERVICES[name];
   if (!load) throw new Error(`${name} is no service`);
-  return load(environmentOf(overlay, container));
+  return load(environmentOf(overlay, mainContainer(overlay, name)));
 };
 
 /** The Secrets a person makes before applying: `tollgate` from `npm run secrets`, and for prod the rest as k8s/README.md says. */
@@ -233,6 +244,13 @@ function environmentOf(overlay: Overlay, container: IContainer): Record<string, 
   return environment;
 }
 
+/** The variables a container takes from Secrets: each key of a Secret it takes whole, and each it takes by key. */
+function secretVariables(overlay: Overlay, container: IContainer): string[] {
+  const whole = (container.envFrom ?? []).flatMap((source) => (source.secretRef ? Object.keys(secretData(overlay, source.secretRef.name ?? "") ?? {}) : []));
+  const byKey = (container.env ?? []).flatMap((variable) => (variable.valueFrom?.secretKeyRef ? [variable.name] : []));
+  return [...new Set([...whole, ...byKey])];
+}
+
 /** The deployable a Tollgate container belongs to, from its image (tollgate/<target>:<release>). */
 const targetOf = (image = "") => /(?:^|\/)tollgate\/([a-z-]+)(?::[\w.-]+)?$/.exec(image)?.[1];
 const tagOf = (image = "") => /:([\w.-]+)$/.exec(image)?.[1];
@@ -255,13 +273,12 @@ describe.each(OVERLAYS)("k8s/overlays/%s", (overlay) => {
   });
 
   it("gives every process a configuration its own schema accepts, with every dependency set rather than defaulted", () => {
+    for (const { workload, container } of tollgateContainers(overlay)) {
+      const where = `${workload.name}/${container.name}`;
+      expect(() => loadConfig(configSchemaOf(container), environmentOf(overlay, container)), where).not.toThrow();
+      if (targetOf(container.image) !== "gateway") expect(Object.keys(environmentOf(overlay, container)), where).toContain("DATABASE_URL");
+    }
     for (const name of SERVICE_NAMES) {
-      const deployment = deploymentOf(overlay, name);
-      const containers = [...containersOf(deployment.spec?.template ?? {}), ...containersOf(one<IJob>(overlay, "Job", jobName(overlay, name)).spec?.template ?? {})];
-      for (const container of containers) {
-        expect(() => serviceConfig(overlay, name, container), `${name}/${container.name}`).not.toThrow();
-        expect(Object.keys(environmentOf(overlay, container)), `${name}/${container.name}`).toContain("DATABASE_URL");
-      }
       const config = serviceConfig(overlay, name);
       expect(config.HOST).toBe("0.0.0.0");
       expect(config.PORT).toBe(portOf(mainContainer(overlay, name), "http"));
@@ -281,24 +298,25 @@ describe.each(OVERLAYS)("k8s/overlays/%s", (overlay) => {
     }
   });
 
-  it("gives each process only its own secrets, one key at a time", () => {
-    const held = Object.fromEntries(
-      DEPLOYABLES.map((name) => {
-        const containers = containersOf(deploymentOf(overlay, name).spec?.template ?? {});
-        for (const container of containers) {
-          for (const source of container.envFrom ?? []) if (source.secretRef) expect(source.secretRef.name, `${name} takes a whole Secret`).toBe(`tollgate-${name}`);
-        }
-        const keys = containers.flatMap((container) => (container.env ?? []).flatMap((variable) => (variable.valueFrom?.secretKeyRef?.name === "tollgate" ? [variable.valueFrom.secretKeyRef.key] : [])));
-        return [name, [...new Set(keys)].sort()];
-      }),
-    );
-    expect(held).toEqual({
-      auth: ["AUTH_SECRET", "IDENTITY_VERIFY_KEYS"],
-      organization: ["IDENTITY_VERIFY_KEYS"],
-      billing: ["FILE_URL_SECRET", "IDENTITY_VERIFY_KEYS"],
-      "webhook-dispatcher": ["IDENTITY_VERIFY_KEYS", "WEBHOOK_SECRET_KEYS"],
-      gateway: ["AUTH_SECRET", "IDENTITY_SIGNING_KEY"],
-    });
+  it("gives each process only the secrets its config schema declares, one key at a time", () => {
+    const tollgateKeys = Object.keys(secretData(overlay, "tollgate") ?? {});
+    const held: Record<string, string[]> = {};
+    for (const { workload, container } of tollgateContainers(overlay)) {
+      const where = `${workload.name}/${container.name}`;
+      const declared = Object.keys(configSchemaOf(container).shape);
+      for (const source of container.envFrom ?? []) if (source.secretRef) expect(source.secretRef.name, `${where} takes a whole Secret`).toBe(`tollgate-${targetOf(container.image)}`);
+      // Whatever reaches it from a Secret, whole or by key, is a setting its process reads.
+      expect(secretVariables(overlay, container).filter((variable) => !declared.includes(variable)), where).toEqual([]);
+      const keys = (container.env ?? []).flatMap((variable) => (variable.valueFrom?.secretKeyRef?.name === "tollgate" ? [variable.valueFrom.secretKeyRef.key] : []));
+      expect(keys.sort(), where).toEqual(tollgateKeys.filter((key) => declared.includes(key)).sort());
+      held[where] = keys;
+    }
+    // A migration, and the init container that waits for it, need the database alone.
+    for (const name of SERVICE_NAMES) {
+      expect(held[`${jobName(overlay, name)}/migrate`], name).toEqual([]);
+      expect(held[`${name}/wait-for-migrations`], name).toEqual([]);
+    }
+    expect(held["gateway/gateway"]).toEqual(["AUTH_SECRET", "IDENTITY_SIGNING_KEY"]);
   });
 
   it("selects exactly one workload with each Service, on ports its containers declare", () => {

@@ -161,7 +161,7 @@ export class TollgateStack {
       clearTimeout(timer);
       if (!stopped) {
         launcher.child.kill("SIGKILL");
-        // What it could not stop: only processes still running on this run's database, as a pid may have been reused since.
+        // What it could not stop: only processes still running with this run's NATS prefix (every process reads it), as a pid may have been reused since.
         for (const pid of this.everyPid) if (this.isOurs(pid)) process.kill(pid, "SIGKILL");
       }
     }
@@ -218,7 +218,7 @@ export class TollgateStack {
 
   private isOurs(pid: number): boolean {
     try {
-      return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`DATABASE_URL=${this.options.databaseUrl}`);
+      return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`NATS_PREFIX=${this.options.natsPrefix}`);
     } catch {
       return false;
     }

@@ -27,7 +27,8 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const gatewayEnv = z.object({
+/** What the gateway reads; `npm start` hands it these settings and no others. */
+export const gatewayEnv = z.object({
   ...commonEnv,
   /** The public entry listens on every interface; the services behind it, on loopback unless told otherwise. */
   HOST: env.string("a host name or address to listen on", "0.0.0.0"),

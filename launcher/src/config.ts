@@ -27,7 +27,10 @@ const launcherEnv = z.object({
   REPLICAS: env.integer("a number of replicas (--replicas) between 1 and 16", 1, 1, 16),
 });
 
-/** The secrets a stack runs with, each given only to the processes that use it (see main.ts). */
+/** The settings the launcher reads for itself (some of which it hands on: environments.ts). */
+export const LAUNCHER_SETTINGS = Object.keys(launcherEnv.shape);
+
+/** The secrets a stack runs with, each given only to the processes whose config schema declares it (environments.ts). */
 export interface Secrets {
   /** Session cookies and mailed tokens: the auth service and the gateway. */
   AUTH_SECRET: string;

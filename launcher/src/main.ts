@@ -2,29 +2,13 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, StartupError } from "@tollgate/kit";
-import { deploymentSecrets, loadLauncherConfig, type LauncherConfig, type Secrets } from "./config.js";
+import { deploymentSecrets, loadLauncherConfig } from "./config.js";
+import { environmentFor, GATEWAY, launcherValues, SERVICES, unreadSettings } from "./environments.js";
 import { linePrinter } from "./output.js";
 import { freePorts } from "./ports.js";
 import { preflight } from "./preflight.js";
 import { Supervisor } from "./supervisor.js";
 
-interface ServiceProcess {
-  name: string;
-  /** Package export of its entry point. */
-  entry: string;
-  /** The gateway's variable that points at it. */
-  urlVariable: string;
-  /** The launcher's secrets it is given: only those it uses. */
-  secrets: readonly (keyof Secrets)[];
-}
-
-const SERVICES: readonly ServiceProcess[] = [
-  { name: "auth", entry: "@tollgate/auth/main", urlVariable: "AUTH_URL", secrets: ["AUTH_SECRET"] },
-  { name: "organization", entry: "@tollgate/organization/main", urlVariable: "ORGANIZATION_URL", secrets: [] },
-  { name: "billing", entry: "@tollgate/billing/main", urlVariable: "BILLING_URL", secrets: ["FILE_URL_SECRET"] },
-  { name: "webhook-dispatcher", entry: "@tollgate/webhook-dispatcher/main", urlVariable: "WEBHOOKS_URL", secrets: ["WEBHOOK_SECRET_KEYS"] },
-];
-const GATEWAY_SECRETS: readonly (keyof Secrets)[] = ["AUTH_SECRET", "IDENTITY_SIGNING_KEY"];
 /**
  * How long a replica stopping on SIGTERM goes on serving while its /readyz says 503 (SHUTDOWN_DRAIN_MS):
  * three of the gateway's readiness checks, so it has stopped sending requests there before the port closes.
@@ -33,36 +17,7 @@ const REPLICA_DRAIN_MS = 3_000;
 
 const say = linePrinter("tollgate", 0, "pretty");
 const announce = (msg: string) => say(JSON.stringify({ level: 30, time: Date.now(), msg }));
-
-/**
- * What every process is started with: the settings they share, and of the secrets only `own`. Secrets
- * the operator's shell holds for one process (a provider's client secret, the S3 key, SMTP_URL) are
- * not handed to the others either, so no process can read more than it needs.
- */
-function environmentFor(config: LauncherConfig, own: readonly (keyof Secrets)[], ownPattern: RegExp | null): Record<string, string> {
-  const inherited = Object.entries(process.env).filter(([name]) => !SECRET_VARIABLE.test(name) || ownPattern?.test(name));
-  const secrets = Object.fromEntries(own.map((name) => [name, config[name]]));
-  return {
-    ...(Object.fromEntries(inherited) as Record<string, string>),
-    DATABASE_URL: config.DATABASE_URL,
-    NATS_URL: config.NATS_URL,
-    REDIS_URL: config.REDIS_URL,
-    LOG_LEVEL: config.LOG_LEVEL,
-    IDENTITY_VERIFY_KEYS: config.IDENTITY_VERIFY_KEYS,
-    PUBLIC_URL: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
-    ...secrets,
-  };
-}
-
-/** Names that hold secrets; only a process that owns one (OWN_SECRETS) inherits it from the launcher's environment. */
-const SECRET_VARIABLE = /SECRET|PASSWORD|TOKEN|_KEYS?$|^SMTP_URL$|^IDENTITY_SIGNING_KEY$/;
-/** The secret settings each process may inherit from the operator's shell, besides the launcher's own. */
-const OWN_SECRETS: Record<string, RegExp> = {
-  auth: /^(AUTH_SECRET|TOKEN_ENCRYPTION_KEYS|SMTP_URL|[A-Z]+_CLIENT_SECRET)$/,
-  billing: /^(FILE_URL_SECRET|S3_SECRET_ACCESS_KEY)$/,
-  "webhook-dispatcher": /^WEBHOOK_SECRET_KEYS$/,
-  gateway: /^(AUTH_SECRET|IDENTITY_SIGNING_KEY)$/,
-};
+const warn = (msg: string) => say(JSON.stringify({ level: 40, time: Date.now(), msg }));
 
 /**
  * `npm run secrets [file]`: a fresh set of every secret docker compose and Kubernetes ask for, written
@@ -125,12 +80,16 @@ async function main(args: string[]): Promise<number> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
+  // Each process gets what its config schema declares; a setting meant for us that none declares is said, not lost.
+  for (const { name, nearest } of unreadSettings(process.env)) warn(`${name} is set but no process reads it${nearest ? `; did you mean ${nearest}?` : ""}`);
+  const values = launcherValues(config, process.env);
+
   announce("checking Postgres, NATS and Redis");
   await preflight(config);
   const migrations = await Promise.all(
     SERVICES.map(async (service) => ({
       service: service.name,
-      code: await supervisor.run({ name: service.name, entry: service.entry, args: ["migrate"], env: environmentFor(config, service.secrets, OWN_SECRETS[service.name] ?? null) }),
+      code: await supervisor.run({ name: service.name, entry: service.entry, args: ["migrate"], env: environmentFor(service.migrate, values) }),
     })),
   );
   const failed = migrations.filter(({ code }) => code !== 0).map(({ service }) => service);
@@ -140,14 +99,14 @@ async function main(args: string[]): Promise<number> {
     return finished;
   }
 
-  const gatewayEnv: Record<string, string> = { ...environmentFor(config, GATEWAY_SECRETS, OWN_SECRETS.gateway ?? null), PORT: String(config.PORT) };
+  const gatewayEnv: Record<string, string> = { ...environmentFor(GATEWAY.serve, values), PORT: String(config.PORT) };
   const servers = [];
   const ports = await freePorts(SERVICES.length * config.REPLICAS, new Set([config.PORT]));
   for (const [index, service] of SERVICES.entries()) {
     const urls = ports.slice(index * config.REPLICAS, (index + 1) * config.REPLICAS).map((port) => `http://127.0.0.1:${port}`);
     // The gateway balances over every replica's URL.
     gatewayEnv[service.urlVariable] = urls.join(",");
-    const env = environmentFor(config, service.secrets, OWN_SECRETS[service.name] ?? null);
+    const env = environmentFor(service.serve, values, service.libraryVariables);
     // A replica stopping alone (a restart) must not take requests down with it; one process has nobody to hand over to.
     if (config.REPLICAS > 1) env.SHUTDOWN_DRAIN_MS ??= String(REPLICA_DRAIN_MS);
     for (const [replica, url] of urls.entries()) {
@@ -155,7 +114,7 @@ async function main(args: string[]): Promise<number> {
       servers.push(supervisor.serve({ name, entry: service.entry, url, env: { ...env, PORT: new URL(url).port } }));
     }
   }
-  servers.push(supervisor.serve({ name: "gateway", entry: "@tollgate/gateway/main", url: `http://127.0.0.1:${config.PORT}`, env: gatewayEnv }));
+  servers.push(supervisor.serve({ name: GATEWAY.name, entry: GATEWAY.entry, url: `http://127.0.0.1:${config.PORT}`, env: gatewayEnv }));
 
   Promise.all(servers).then(
     () => announce(`Tollgate is ready at http://localhost:${config.PORT} (Ctrl-C stops it)`),

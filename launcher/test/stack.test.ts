@@ -2,10 +2,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { spawnTypeScript } from "@tollgate/kit/testing";
+import { browserOn } from "../../test/stacks/auth.js";
+import { LocalIdentityProvider, signInThroughProvider } from "../../test/stacks/identity-provider.js";
 import { startTollgate, type RunningTollgate } from "../../test/stacks/tollgate.js";
 
-/** The environments of the running processes whose command line ends with `entry`, among those on `database`. */
-function environmentsOf(entry: string, database: string): Record<string, string>[] {
+/** The environments of the running processes whose command line ends with `entry`, among those of the stack on the NATS prefix `prefix` (every process reads it). */
+function environmentsOf(entry: string, prefix: string): Record<string, string>[] {
   const found: Record<string, string>[] = [];
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
@@ -17,7 +19,7 @@ function environmentsOf(entry: string, database: string): Record<string, string>
           .filter(Boolean)
           .map((pair) => [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)]),
       );
-      if (environment.DATABASE_URL === database) found.push(environment);
+      if (environment.NATS_PREFIX === prefix) found.push(environment);
     } catch {
       // The process ended while we looked.
     }
@@ -28,9 +30,11 @@ function environmentsOf(entry: string, database: string): Record<string, string>
 describe("npm start", () => {
   it("migrates and runs every service behind the gateway, safe to expose as it starts, then stops them all on Ctrl-C", { timeout: 180_000 }, async () => {
     let tollgate: RunningTollgate | undefined;
+    const idp = await LocalIdentityProvider.start();
     try {
-      // A database that does not exist yet: the launcher creates it.
-      tollgate = await startTollgate({ LOG_LEVEL: "info" });
+      // A database that does not exist yet: the launcher creates it. GitHub sign-in goes to a local
+      // provider through its own endpoints (GITHUB_TOKEN_URL among them), and one setting is misspelt.
+      tollgate = await startTollgate({ LOG_LEVEL: "info", ...idp.env("github"), GITHUB_TOKEN_ULR: `${idp.url}/token` });
       const stack = tollgate.process;
       const gatewayUrl = tollgate.url;
 
@@ -89,17 +93,28 @@ describe("npm start", () => {
       const metrics = await fetch(`${gatewayUrl}/metrics`);
       expect(await metrics.text()).not.toContain("# HELP");
 
-      // #16: each process holds only the secrets it uses; only the gateway can sign an identity.
-      const secretsOf = (entry: string) => {
-        const [environment] = environmentsOf(entry, tollgate?.databaseUrl ?? "");
+      // #16: each process holds only the secrets its config schema declares; only the gateway can sign an identity.
+      const environmentOf = (entry: string) => {
+        const [environment] = environmentsOf(entry, tollgate?.environment.natsPrefix ?? "");
         expect(environment, entry).toBeDefined();
-        return ["AUTH_SECRET", "IDENTITY_SIGNING_KEY", "FILE_URL_SECRET", "WEBHOOK_SECRET_KEYS"].filter((name) => environment?.[name]);
+        return environment ?? {};
       };
-      expect(secretsOf("services/auth/dist/main.js")).toEqual(["AUTH_SECRET"]);
+      const secretsOf = (entry: string) => ["AUTH_SECRET", "IDENTITY_SIGNING_KEY", "FILE_URL_SECRET", "WEBHOOK_SECRET_KEYS", "GITHUB_CLIENT_SECRET"].filter((name) => environmentOf(entry)[name]);
+      expect(secretsOf("services/auth/dist/main.js")).toEqual(["AUTH_SECRET", "GITHUB_CLIENT_SECRET"]);
       expect(secretsOf("services/organization/dist/main.js")).toEqual([]);
       expect(secretsOf("services/billing/dist/main.js")).toEqual(["FILE_URL_SECRET"]);
       expect(secretsOf("services/webhook-dispatcher/dist/main.js")).toEqual(["WEBHOOK_SECRET_KEYS"]);
       expect(secretsOf("gateway/dist/main.js")).toEqual(["AUTH_SECRET", "IDENTITY_SIGNING_KEY"]);
+
+      // A setting reaches the process whose schema declares it, whatever its name: a provider's
+      // token endpoint is no secret, and signing in through that provider works.
+      expect(environmentOf("services/auth/dist/main.js").GITHUB_TOKEN_URL).toBe(`${idp.url}/token`);
+      const onSite = { gateway: { url: gatewayUrl }, publicUrl: site };
+      const browser = browserOn(onSite);
+      expect((await signInThroughProvider(onSite, browser, "github")).pathname).toBe("/welcome");
+      expect((await browser.client.getSession()).data?.user.email).toBe(idp.person.email);
+      // A misspelt setting is named at start, not dropped in silence.
+      expect(stack.output().stdout).toMatch(/WARN.*GITHUB_TOKEN_ULR is set but no process reads it; did you mean GITHUB_TOKEN_URL\?/);
 
       // Ctrl-C in a terminal signals the whole foreground group: npm and the launcher under it.
       await tollgate.stop();
@@ -108,6 +123,7 @@ describe("npm start", () => {
       for (const url of [gatewayUrl, ...services]) await expect(fetch(`${url}/healthz`)).rejects.toThrow();
     } finally {
       await tollgate?.stop();
+      await idp.stop();
     }
   });
 

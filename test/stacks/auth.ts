@@ -46,13 +46,26 @@ export interface Browser {
   fetch: typeof fetch;
 }
 
-function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch) {
+function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch, publicUrl: string) {
   return createAuthClient({
     baseURL,
     // `locale` is Tollgate's additional user field, declared as an app declares its own to the client.
     plugins: [usernameClient(), adminClient(), organizationClient({ teams: { enabled: true } }), inferAdditionalFields({ user: { locale: { type: "string", required: false } } })],
-    fetchOptions: { customFetchImpl: fetchWithCookies, headers: { origin: PUBLIC_URL } },
+    fetchOptions: { customFetchImpl: fetchWithCookies, headers: { origin: publicUrl } },
   });
+}
+
+/** Where a browser reaches a running site: the gateway's own address, and the public one (PUBLIC_URL unless said) that links and redirects name. */
+export interface Site {
+  gateway: { url: string };
+  publicUrl?: string;
+}
+
+/** One browser on `site`, with its own cookie jar, running better-auth's client unchanged. */
+export function browserOn(site: Site): Browser {
+  const jar = new CookieJar();
+  const fetchWithCookies = makeFetchCookie(fetch, jar) as typeof fetch;
+  return { jar, fetch: fetchWithCookies, client: createBrowserClient(`${site.gateway.url}/api/auth`, fetchWithCookies, site.publicUrl ?? PUBLIC_URL) };
 }
 
 /**
@@ -94,9 +107,7 @@ export async function startAuthStack(
     gateway,
     echo,
     browser() {
-      const jar = new CookieJar();
-      const fetchWithCookies = makeFetchCookie(fetch, jar) as typeof fetch;
-      return { jar, fetch: fetchWithCookies, client: createBrowserClient(`${gateway.url}/api/auth`, fetchWithCookies) };
+      return browserOn({ gateway });
     },
     async forgetCachedSessions() {
       // Keys are listed with the gateway's prefix and deleted through a client without one.
@@ -115,7 +126,7 @@ export async function startAuthStack(
 }
 
 /** Links and redirects name the public address; the test's gateway listens elsewhere. */
-export function viaGateway(stack: Pick<AuthStack, "gateway">, link: string): string {
+export function viaGateway(stack: Site, link: string): string {
   const url = new URL(link);
   return `${stack.gateway.url}${url.pathname}${url.search}`;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { OAuth2Server, type AugmentedRequest, type MutableResponse, type MutableToken } from "oauth2-mock-server";
-import { PUBLIC_URL, viaGateway, type AuthStack, type Browser } from "./auth.js";
+import { PUBLIC_URL, viaGateway, type Browser, type Site } from "./auth.js";
 
 /** Who signs in at the identity provider next. */
 export interface Person {
@@ -147,22 +147,23 @@ export class LocalIdentityProvider {
  * Follows redirects as a browser would, with its cookies, through the identity provider and back,
  * until one leads off the auth API; returns where the browser ends up.
  */
-export async function followRedirects(stack: Pick<AuthStack, "gateway">, browser: Browser, start: string): Promise<URL> {
+export async function followRedirects(stack: Site, browser: Browser, start: string): Promise<URL> {
+  const publicUrl = stack.publicUrl ?? PUBLIC_URL;
   let next = new URL(start);
   for (let hop = 0; hop < 10; hop++) {
-    const onSite = next.origin === new URL(PUBLIC_URL).origin;
+    const onSite = next.origin === new URL(publicUrl).origin;
     if (onSite && (!next.pathname.startsWith("/api/auth/") || next.pathname === "/api/auth/error")) return next;
     const target = onSite ? viaGateway(stack, next.href) : next.href;
     const response = await browser.fetch(target, { redirect: "manual" });
     const location = response.headers.get("location");
     if (!location) throw new Error(`${target} answered ${response.status} without a redirect`);
-    next = new URL(location, onSite ? PUBLIC_URL : target);
+    next = new URL(location, onSite ? publicUrl : target);
   }
   throw new Error("too many redirects");
 }
 
 /** Signs in with a provider through better-auth's client and the whole redirect flow; returns where the browser lands. */
-export async function signInThroughProvider(stack: Pick<AuthStack, "gateway">, browser: Browser, provider: string, options: Record<string, unknown> = {}): Promise<URL> {
+export async function signInThroughProvider(stack: Site, browser: Browser, provider: string, options: Record<string, unknown> = {}): Promise<URL> {
   const { data, error } = await browser.client.signIn.social({ provider, callbackURL: "/dashboard", newUserCallbackURL: "/welcome", disableRedirect: true, ...options });
   if (!data || data.redirect || !data.url) throw new Error(`sign-in with ${provider} did not start a redirect flow: ${JSON.stringify(error ?? data)}`);
   return followRedirects(stack, browser, data.url);

@@ -1,12 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { CreateBucketCommand, HeadObjectCommand, NotFound, S3Client } from "@aws-sdk/client-s3";
-import S3rver from "s3rver";
 import { Polar } from "@polar-sh/sdk";
 import { cardToken } from "../../../test/stacks/purchases.js";
+import { startBucket, type Bucket } from "../../../test/stacks/bucket.js";
 import { partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
 import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 
@@ -123,33 +119,23 @@ describe("files", () => {
 });
 
 describe("files in an S3-compatible bucket", () => {
-  let bucketServer: S3rver;
+  let bucket: Bucket;
   let bucketStack: BillingStack;
   let bucketShop: Seller;
-  let bucket: S3Client;
   const MiB = 1024 * 1024;
 
   beforeAll(async () => {
-    // A real S3 protocol peer on loopback, so the pre-signed multipart URLs are exercised for real.
-    bucketServer = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: mkdtempSync(path.join(tmpdir(), "tollgate-s3-")) });
-    const { port } = await bucketServer.run();
-    const credentials = { S3_ACCESS_KEY_ID: "S3RVER", S3_SECRET_ACCESS_KEY: "S3RVER" };
-    bucket = new S3Client({ endpoint: `http://127.0.0.1:${port}`, region: "us-east-1", forcePathStyle: true, credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } });
-    await bucket.send(new CreateBucketCommand({ Bucket: "tollgate-files" }));
-    bucketStack = await startBillingStack({ FILE_STORAGE: "s3", S3_BUCKET: "tollgate-files", S3_ENDPOINT: `http://127.0.0.1:${port}`, S3_FORCE_PATH_STYLE: "true", ...credentials });
+    bucket = await startBucket();
+    bucketStack = await startBillingStack(bucket.env);
     bucketShop = await bucketStack.seller();
   });
 
   afterAll(async () => {
     await bucketStack?.stop();
-    await bucketServer?.close();
+    await bucket?.stop();
   });
 
-  const exists = (key: string) =>
-    bucket.send(new HeadObjectCommand({ Bucket: "tollgate-files", Key: key })).then(
-      () => true,
-      (error: unknown) => (error instanceof NotFound ? false : Promise.reject(error instanceof Error ? error : new Error(String(error)))),
-    );
+  const exists = async (key: string) => (await bucket.head(key)) !== null;
 
   it("are uploaded straight to the bucket in parts, checked, served and deleted", async () => {
     const image = randomBytes(5 * MiB + 1234);

@@ -4,7 +4,7 @@ export { Metrics } from "./metrics.js";
 export { StartupError, describeStartupError } from "./startup.js";
 export { derivedVaultKey, SecretVault } from "./crypto/secret-vault.js";
 export { connectRedis } from "./redis.js";
-export { runProgram, type ProgramOptions } from "./program.js";
+export { runProgram, type ProgramCommand, type ProgramOptions } from "./program.js";
 export { createDatabase, type Knex } from "./db/connection.js";
 export { prepared } from "./db/prepared.js";
 export { postgresTimeZones } from "./db/time-zones.js";
@@ -70,9 +70,13 @@ export {
   defineService,
   loadServiceConfig,
   migrateService,
+  migrationConfigSchema,
+  serviceConfigSchema,
+  serviceSettingNames,
   runService,
   startService,
   waitForMigrations,
+  type MigrationConfig,
   type RunningService,
   type ServiceConfig,
   type ServiceContext,

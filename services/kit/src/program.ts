@@ -9,13 +9,19 @@ interface ProgramConfig {
   SHUTDOWN_DRAIN_MS?: number;
 }
 
+/** A one-shot command (for example `migrate`) with the configuration it reads: no more than it uses, so it can be given no more. */
+export interface ProgramCommand<Config extends { LOG_LEVEL: string }> {
+  loadConfig(): Config;
+  run(config: Config, logger: Logger): Promise<void>;
+}
+
 export interface ProgramOptions<Config extends ProgramConfig> {
   name: string;
   loadConfig(): Config;
   /** The default command: run until SIGTERM or SIGINT, then stop gracefully. */
   serve(config: Config, logger: Logger): Promise<{ stop(): Promise<void> }>;
-  /** One-shot commands, chosen by the first argument (for example `migrate`). */
-  commands?: Record<string, (config: Config, logger: Logger) => Promise<void>>;
+  /** One-shot commands, chosen by the first argument. */
+  commands?: Record<string, ProgramCommand<{ LOG_LEVEL: string }>>;
 }
 
 /**
@@ -29,34 +35,35 @@ export function runProgram<Config extends ProgramConfig>(options: ProgramOptions
     process.stderr.write(`${options.name}: ${lines.join("\n")}\n`);
     process.exit(code);
   };
-
-  let config: Config;
-  try {
-    config = options.loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      return fail(["cannot start, the configuration is invalid:", ...error.problems.map((p) => `  ${p}`)], 78);
-    }
-    throw error;
+  const oneShot = command === "serve" ? null : options.commands?.[command];
+  if (oneShot === undefined) {
+    const known = ["serve", ...Object.keys(options.commands ?? {})].join(", ");
+    fail([`unknown command "${command}"; expected one of: ${known}`], 64);
+    return;
   }
-  const logger = createLogger({ service: options.name, level: config.LOG_LEVEL });
-  const failStartup = (error: unknown): never => {
+  const loaded = <Loaded>(load: () => Loaded): Loaded => {
+    try {
+      return load();
+    } catch (error) {
+      if (error instanceof ConfigError) return fail(["cannot start, the configuration is invalid:", ...error.problems.map((p) => `  ${p}`)], 78);
+      throw error;
+    }
+  };
+  const failStartup = (logger: Logger) => (error: unknown): never => {
     if (error instanceof StartupError) return fail([error.message], 1);
     logger.fatal({ err: error }, `${command} failed`);
     process.exit(1);
   };
 
-  if (command !== "serve") {
-    const oneShot = options.commands?.[command];
-    if (!oneShot) {
-      const known = ["serve", ...Object.keys(options.commands ?? {})].join(", ");
-      fail([`unknown command "${command}"; expected one of: ${known}`], 64);
-      return;
-    }
-    oneShot(config, logger).then(() => process.exit(0), failStartup);
+  if (oneShot) {
+    const config = loaded(() => oneShot.loadConfig());
+    const logger = createLogger({ service: options.name, level: config.LOG_LEVEL });
+    oneShot.run(config, logger).then(() => process.exit(0), failStartup(logger));
     return;
   }
 
+  const config = loaded(() => options.loadConfig());
+  const logger = createLogger({ service: options.name, level: config.LOG_LEVEL });
   options.serve(config, logger).then((running) => {
     let stopping = false;
     const stop = (signal: NodeJS.Signals) => {
@@ -80,5 +87,5 @@ export function runProgram<Config extends ProgramConfig>(options: ProgramOptions
     };
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
-  }, failStartup);
+  }, failStartup(logger));
 }

@@ -88,19 +88,42 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+/** Names the Postgres schema a service owns; its own name unless DATABASE_SCHEMA says otherwise. */
+const databaseSchema = (schema: string) =>
+  z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]*$/, { error: "a Postgres schema name (lower-case letters, digits, underscores)" })
+    .default(schema);
+
+/** What every service's server reads: the kit's settings, its port and its schema. */
 function baseConfigSchema(schema: string, defaultPort: number) {
-  return z.object({
-    ...serviceEnv,
-    PORT: envField.port(defaultPort),
-    DATABASE_SCHEMA: z
-      .string()
-      .regex(/^[a-z_][a-z0-9_]*$/, { error: "a Postgres schema name (lower-case letters, digits, underscores)" })
-      .default(schema),
-  });
+  return z.object({ ...serviceEnv, PORT: envField.port(defaultPort), DATABASE_SCHEMA: databaseSchema(schema) });
+}
+
+/** Everything a service's server reads: every service's settings, then its own `env`. */
+export function serviceConfigSchema(definition: Pick<ServiceDefinition<z.ZodObject, unknown>, "schema" | "defaultPort" | "env">) {
+  return baseConfigSchema(definition.schema, definition.defaultPort).extend(definition.env?.shape ?? {});
+}
+
+/**
+ * What the commands on a service's schema read (`migrate`, `wait-for-migrations`): the database and
+ * how to log, and no secret, so a migration Job or an init container can be given nothing more.
+ */
+export function migrationConfigSchema(schema: string) {
+  return z.object({ LOG_LEVEL: serviceEnv.LOG_LEVEL, DATABASE_URL: serviceEnv.DATABASE_URL, DATABASE_SCHEMA: databaseSchema(schema) });
+}
+
+/**
+ * The variables a service reads, by name: serving (`serve`), and on its schema alone (`migrate`).
+ * The launcher hands each process these and nothing else; the port and schema name do not change them.
+ */
+export function serviceSettingNames(env?: z.ZodObject): { serve: string[]; migrate: string[] } {
+  return { serve: Object.keys(serviceConfigSchema({ schema: "service", defaultPort: 0, env }).shape), migrate: Object.keys(migrationConfigSchema("service").shape) };
 }
 
 export type BaseServiceConfig = z.output<ReturnType<typeof baseConfigSchema>>;
 export type ServiceConfig<Env extends z.ZodObject = NoExtraEnv> = BaseServiceConfig & z.output<Env>;
+export type MigrationConfig = z.output<ReturnType<typeof migrationConfigSchema>>;
 
 export function defineService<Env extends z.ZodObject = NoExtraEnv, App = undefined>(
   definition: ServiceDefinition<Env, App>,
@@ -112,19 +135,19 @@ export function loadServiceConfig<Env extends z.ZodObject, App>(
   definition: ServiceDefinition<Env, App>,
   environment: Record<string, string | undefined> = process.env,
 ): ServiceConfig<Env> {
-  const schema = baseConfigSchema(definition.schema, definition.defaultPort).extend(definition.env?.shape ?? {});
-  return loadConfig(schema, environment) as ServiceConfig<Env>;
+  return loadConfig(serviceConfigSchema(definition), environment) as ServiceConfig<Env>;
 }
 
 /** The `main` of a service: `serve` (default), `migrate` or `wait-for-migrations`. */
 export function runService<Env extends z.ZodObject, App>(definition: ServiceDefinition<Env, App>): void {
+  const loadMigrationConfig = () => loadConfig(migrationConfigSchema(definition.schema));
   runProgram({
     name: definition.name,
     loadConfig: () => loadServiceConfig(definition),
     serve: (config, logger) => startService(definition, config, logger),
     commands: {
-      migrate: (config, logger) => migrateService(definition, config, logger),
-      "wait-for-migrations": (config, logger) => waitForMigrations(definition, config, logger),
+      migrate: { loadConfig: loadMigrationConfig, run: (config: MigrationConfig, logger) => migrateService(definition, config, logger) },
+      "wait-for-migrations": { loadConfig: loadMigrationConfig, run: (config: MigrationConfig, logger) => waitForMigrations(definition, config, logger) },
     },
   });
 }
@@ -142,7 +165,7 @@ export interface RunningService<Config, App = unknown> {
 /** Applies the service's migrations to its schema (the `migrate` command). */
 export async function migrateService<Env extends z.ZodObject, App>(
   definition: ServiceDefinition<Env, App>,
-  config: ServiceConfig<Env>,
+  config: Pick<MigrationConfig, "DATABASE_URL" | "DATABASE_SCHEMA">,
   logger: Logger,
 ): Promise<void> {
   const applied = await migrate({ url: config.DATABASE_URL, schema: config.DATABASE_SCHEMA }, definition.migrations).catch(
@@ -161,7 +184,7 @@ const MIGRATIONS_POLL_MS = 2_000;
  * command). A pod's init container runs it while the release's migration Job runs, so the new
  * release never serves on the old schema; it only reads, and waits out a database that is not up yet.
  */
-export async function waitForMigrations<Env extends z.ZodObject, App>(definition: ServiceDefinition<Env, App>, config: ServiceConfig<Env>, logger: Logger): Promise<void> {
+export async function waitForMigrations<Env extends z.ZodObject, App>(definition: ServiceDefinition<Env, App>, config: Pick<MigrationConfig, "DATABASE_URL" | "DATABASE_SCHEMA">, logger: Logger): Promise<void> {
   const schema = config.DATABASE_SCHEMA;
   for (;;) {
     const pending = await pendingMigrations({ url: config.DATABASE_URL, schema }, definition.migrations).catch((error: unknown) => {

@@ -60,7 +60,8 @@ export class S3FileStorage implements FileStorage {
   }
 
   async startUpload(file: NewUpload, expiresAt: Date): Promise<{ uploadId: string; parts: Map<number, PartTarget> }> {
-    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: file.path, ContentType: file.mime_type }));
+    // The name travels with the object as its Content-Disposition, never in its key.
+    const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: file.path, ContentType: file.mime_type, ContentDisposition: attachment(file.name) }));
     if (!UploadId) throw new Error("the bucket opened a multipart upload without an id");
     const expiresIn = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
     const parts = new Map<number, PartTarget>();

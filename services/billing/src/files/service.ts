@@ -39,7 +39,10 @@ export async function startUpload(desk: FileDesk, organizationId: string, body: 
   const upload = {
     id,
     organization_id: organizationId,
-    path: `${organizationId}/${id}/${body.name}`,
+    // The store's key is made of ids alone: the name is whatever the uploader wrote (`../../x.html`),
+    // kept only as the file's name and the name it downloads under.
+    path: `${organizationId}/${id}`,
+    name: body.name,
     mime_type: body.mime_type,
     upload_parts: body.upload.parts.map((declared) => ({ ...declared, checksum_sha256_base64: declared.checksum_sha256_base64 ?? null })),
   };
@@ -48,7 +51,6 @@ export async function startUpload(desk: FileDesk, organizationId: string, body: 
   const created = await insertFile(db, {
     ...upload,
     service: body.service,
-    name: body.name,
     size: body.size,
     version: body.version ?? null,
     checksum_sha256_base64: body.checksum_sha256_base64 ?? null,

@@ -16,7 +16,7 @@ export interface CompletedPart {
 }
 
 /** What a store needs to know of a file before it exists. */
-export type NewUpload = Pick<FileRow, "id" | "organization_id" | "path" | "mime_type" | "upload_parts">;
+export type NewUpload = Pick<FileRow, "id" | "organization_id" | "path" | "name" | "mime_type" | "upload_parts">;
 
 /** Where the uploader sends one part, with the headers it must send. */
 export interface PartTarget {
