@@ -63,6 +63,7 @@ export { randomId } from "./ids.js";
 export { SerialRunner } from "./serial-runner.js";
 export { PollingWorker } from "./polling-worker.js";
 export { DEFAULT_MAX_FAILURES, WorkFailures } from "./work/set-aside.js";
+export { workBatch, type BatchedItems } from "./work/batches.js";
 export type { WorkFailure, WorkFailureRow } from "./work/set-aside.sql.js";
 export { setAsideEndpoints, type SetAsideWorker } from "./work/set-aside-endpoints.js";
 export { originOf, trustedOrigins } from "./http/origins.js";

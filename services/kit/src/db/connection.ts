@@ -25,6 +25,17 @@ export function createDatabase(options: DatabaseOptions): Knex {
   });
 }
 
+/**
+ * Postgres's own message for a statement that failed, without the statement (bindings and all) that
+ * knex writes before it: what people are shown of the failure. Null for an error not from Postgres.
+ */
+export function databaseMessage(error: unknown): string | null {
+  if (!(error instanceof pg.DatabaseError)) return null;
+  // Knex writes "<statement> - <message>": statements often hold " - ", Postgres's messages seldom do.
+  const start = error.message.lastIndexOf(" - ");
+  return start === -1 ? error.message : error.message.slice(start + " - ".length);
+}
+
 /** Socket errors of a server that is not there (restarting, unreachable) or that dropped the connection. */
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH"]);
 

@@ -31,7 +31,7 @@ const SetAsideWork = z
   .meta({ id: "SetAsideWork", description: "Background work set aside after failing again and again; everything else went on." });
 
 const setAsideJson = (row: WorkFailureRow): z.output<typeof SetAsideWork> => ({
-  id: row.id,
+  id: String(row.id),
   created_at: row.first_failed_at.toISOString(),
   modified_at: row.last_failed_at.toISOString(),
   set_aside_at: (row.set_aside_at ?? row.last_failed_at).toISOString(),

@@ -5,7 +5,8 @@ import type { Knex } from "../db/connection.js";
  * once it has failed too often, so the worker passes it over and every other item goes on.
  */
 export interface WorkFailureRow {
-  id: string;
+  /** A bigint, which the kit reads as a number. */
+  id: number;
   /** The worker that failed on it (`webhook_delivery`, `usage_measurement`, a consumer's name …). */
   worker: string;
   /** The item's own id in that worker's table. */
