@@ -1,4 +1,4 @@
-import type { Knex, Logger, OrganizationAccess, Units } from "@tollgate/kit";
+import type { Knex, Logger, OrganizationAccess, Units, WorkFailures } from "@tollgate/kit";
 import type { Redis } from "ioredis";
 import type { BillingConfig } from "./config.js";
 import type { FileStorage } from "./files/storage.js";
@@ -14,6 +14,8 @@ export interface BillingParts {
   db: Knex;
   units: Units;
   logger: Logger;
+  /** Counts background items' failures and sets aside those that keep failing. */
+  failures: WorkFailures;
   redis: Redis;
   access: OrganizationAccess;
   storage: FileStorage;

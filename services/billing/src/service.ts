@@ -41,6 +41,7 @@ import { UsageMeasurer } from "./meters/measurer.js";
 import { meterEndpoints } from "./meters/routes.js";
 import { usageEventEndpoints } from "./usage-events/routes.js";
 import { customerMeterEndpoints } from "./customer-meters/routes.js";
+import { setAsideWorkEndpoints } from "./set-aside.js";
 
 function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage {
   if (config.FILE_STORAGE === "local") {
@@ -68,8 +69,15 @@ async function partsOf(context: ServiceContext<BillingConfig>) {
   // The payment processor PAYMENT_PROCESSOR names; the sandbox is the only one so far.
   const sandbox = new SandboxProcessor(db);
   const timeZones = await postgresTimeZones(db);
-  const parts: BillingParts = { config, db, units, logger, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox, timeZones };
-  return { ...parts, payments: new CheckoutPayments(parts, units), renewals: new SubscriptionRenewals(parts, units), measurer: new UsageMeasurer(parts) };
+  const parts: BillingParts = { config, db, units, logger, failures: context.failures, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox, timeZones };
+  return {
+    ...parts,
+    payments: new CheckoutPayments(parts, units),
+    renewals: new SubscriptionRenewals(parts, units),
+    measurer: new UsageMeasurer(parts),
+    checkoutExpiry: new CheckoutExpirySweep(parts),
+    customerStates: new CustomerStateAnnouncer(parts),
+  };
 }
 
 /** What billing's hooks (and a test that drives its parts) are given as `context.app`. */
@@ -126,6 +134,7 @@ export const billingService = defineService({
       ...purchaseEndpoints(desk),
       ...fileEndpoints({ ...desk, storage: billing.storage }),
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing.db, billing.storage) : []),
+      ...setAsideWorkEndpoints(desk, billing),
       ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(desk, (organizationId) => renewals.catchUp(organizationId))] : []),
     ];
     mountEndpoints(api, endpoints);
@@ -133,7 +142,7 @@ export const billingService = defineService({
     router.use(api);
   },
   consumers: () => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer()],
-  workers: (context) => [new CustomerStateAnnouncer(context), context.app.payments, context.app.renewals, context.app.measurer, new CheckoutExpirySweep(context)],
+  workers: ({ app }) => [app.customerStates, app.payments, app.renewals, app.measurer, app.checkoutExpiry],
   responders(context) {
     const { db } = context;
     context.respond(resolveCustomerSession, async ({ token_hash }) => {

@@ -1,4 +1,4 @@
-import { claimStatement, pageOf, prepared, whereAnyOf, type Knex, type Lease, type Sort, type UnitOfWork } from "@tollgate/kit";
+import { claimStatement, pageOf, prepared, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Sort, type UnitOfWork } from "@tollgate/kit";
 import { rowsFromJson } from "../http/jsonb.js";
 import { whereMetadata, type Metadata } from "../http/metadata.js";
 import type { Address } from "../customers/customers.sql.js";
@@ -69,18 +69,26 @@ export function changedCheckout(unit: UnitOfWork, checkout: CheckoutRow, changes
   return { ...checkout, ...modified };
 }
 
-/** Open checkouts whose time is up in their seller's clock, locked for the caller to expire; SKIP LOCKED lets replicas share the sweep. */
-export const overdueCheckouts = (db: Knex, limit: number) =>
-  db("checkouts as checkout")
+/** The expiry sweep's name for its items (checkouts) in `set_aside_work`. */
+export const EXPIRY_WORKER = "checkout_expiry";
+
+/**
+ * Open checkouts whose time is up in their seller's clock, locked for the caller to expire; SKIP
+ * LOCKED lets replicas share the sweep. Set-aside ones and those of `passOver` are left; `only`
+ * narrows them to one checkout.
+ */
+export function overdueCheckouts(db: Knex, { limit, passOver, only }: { limit: number; passOver: string[]; only?: string }): Promise<CheckoutRow[]> {
+  const notSetAside = WorkFailures.notSetAside(EXPIRY_WORKER, "checkout.id");
+  const overdue = db("checkouts as checkout")
     // crosses into organizations: each seller's clock decides which checkouts are overdue, in the one locking statement.
     .join("organizations as seller", "seller.id", "checkout.organization_id")
     .where("checkout.status", "open")
     .whereRaw(`checkout.expires_at <= ${sellerNowSql("seller")}`)
-    .orderBy("checkout.expires_at")
-    .limit(limit)
-    .select<CheckoutRow[]>("checkout.*")
-    .forUpdate("checkout")
-    .skipLocked();
+    .whereRaw(notSetAside.sql, notSetAside.bindings)
+    .whereNotIn("checkout.id", passOver);
+  if (only) void overdue.where("checkout.id", only);
+  return overdue.orderBy("checkout.expires_at").limit(limit).select<CheckoutRow[]>("checkout.*").forUpdate("checkout").skipLocked();
+}
 
 /** The checkout, locked, if it is still open and overdue at `now`: one found so on reading is expired there and then. */
 export const lockOverdueCheckout = (db: Knex, id: string, now: Date) => checkouts(db).where({ id, status: "open" }).where("expires_at", "<=", now).forUpdate().first();
@@ -190,9 +198,12 @@ export interface PaymentJob {
 /** Payment jobs, each claimed by one replica while it pays. */
 const paymentJobLease: Lease = { table: "checkout_payment_jobs", key: "checkout_id" };
 
-/** Claims due payment jobs for `leaseMs`, each read with its checkout and catalog, in one statement. */
+/** The payment worker's name for its items (checkouts) in `set_aside_work`. */
+export const PAYMENT_WORKER = "checkout_payment";
+
+/** Claims due payment jobs that are not set aside for `leaseMs`, each read with its checkout and catalog, in one statement. */
 export async function claimPaymentJobs(db: Knex, options: { limit: number; leaseMs: number }): Promise<(PaymentJob & { checkout: unknown } & CatalogColumns)[]> {
-  const claim = claimStatement(paymentJobLease, options);
+  const claim = claimStatement(paymentJobLease, { ...options, where: WorkFailures.notSetAside(PAYMENT_WORKER, "item.checkout_id") });
   const { rows } = await prepared(
     db.raw<{ rows: (PaymentJob & { checkout: unknown } & CatalogColumns)[] }>(
       `with claimed as (${claim.sql})
@@ -222,5 +233,6 @@ export async function lockTakingJob(db: Knex, job: PaymentJob): Promise<{ checko
 
 export const dropPaymentJob = (db: Knex, checkoutId: string) => db("checkout_payment_jobs").where({ checkout_id: checkoutId }).delete();
 
-/** Lets the job go, to be claimed again at `runAt`. */
-export const retryPaymentJob = (db: Knex, checkoutId: string, runAt: Date) => db("checkout_payment_jobs").where({ checkout_id: checkoutId }).update({ leased_until: null, run_at: runAt });
+/** Lets the job go while this claim still holds it, to be claimed again at `runAt`. */
+export const retryPaymentJob = (db: Knex, job: PaymentJob, runAt: Date) =>
+  whileHeld(paymentJobLease, db("checkout_payment_jobs").update({ leased_until: null, run_at: runAt }), { key: job.checkout_id, mark: job.attempts });

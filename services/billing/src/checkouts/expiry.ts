@@ -1,23 +1,29 @@
-import { PollingWorker, type Logger, type Units } from "@tollgate/kit";
-import { overdueCheckouts } from "./checkouts.sql.js";
+import { PollingWorker, workBatch, type BatchedItems, type Knex, type Logger, type Units, type WorkFailures } from "@tollgate/kit";
+import { EXPIRY_WORKER, overdueCheckouts, type CheckoutRow } from "./checkouts.sql.js";
 import { expire, type CheckoutSettings } from "./service.js";
 
-/** Expires open checkouts past their time, every minute, a batch at a time. */
+const BATCH = 100;
+
+/**
+ * Expires open checkouts past their time, every minute, a batch at a time; a checkout that cannot
+ * be expired is set aside for its seller after a few passes, and every other is expired.
+ */
 export class CheckoutExpirySweep extends PollingWorker {
-  constructor(private readonly desk: CheckoutSettings & { units: Units; logger: Logger }) {
+  private readonly overdue: BatchedItems<CheckoutRow>;
+
+  constructor(private readonly desk: CheckoutSettings & { db: Knex; units: Units; failures: WorkFailures; logger: Logger }) {
     super({ intervalMs: 60_000, logger: desk.logger, failure: "expiring checkouts failed" });
+    this.overdue = {
+      worker: EXPIRY_WORKER,
+      due: overdueCheckouts,
+      keyOf: (checkout) => checkout.id,
+      organizationOf: (checkout) => checkout.organization_id,
+      work: (unit, overdue) => expire(desk, unit, overdue),
+    };
   }
 
-  protected pass(): Promise<void> {
-    return this.drain(100, () =>
-      this.desk.units.run(
-        async (unit) => {
-          const overdue = await overdueCheckouts(unit.db, 100);
-          await expire(this.desk, unit, overdue);
-          return overdue.length;
-        },
-        { batch: true },
-      ),
-    );
+  protected async pass(): Promise<void> {
+    const passOver = new Set<string>();
+    await this.drain(BATCH, () => workBatch(this.desk, this.overdue, BATCH, passOver));
   }
 }

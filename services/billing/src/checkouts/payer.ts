@@ -10,7 +10,7 @@ import { recordPayment } from "../payments/payments.sql.js";
 import type { PaymentOutcome } from "../payments/processor.js";
 import { startSubscription, startsWithTrial } from "../subscriptions/service.js";
 import { sellerClock } from "../test-clock/clock.js";
-import { catalogOf, changedCheckout, checkoutFromJson, claimPaymentJobs, dropPaymentJob, lockTakingJob, retryPaymentJob, withCatalog, type CheckoutCatalog, type CheckoutRow, type PaymentJob } from "./checkouts.sql.js";
+import { catalogOf, changedCheckout, checkoutFromJson, claimPaymentJobs, dropPaymentJob, lockTakingJob, PAYMENT_WORKER, retryPaymentJob, withCatalog, type CheckoutCatalog, type CheckoutRow, type PaymentJob } from "./checkouts.sql.js";
 import { cardRequirementsOf, offerOf, type checkoutAmounts } from "./pricing.js";
 import { announceCheckout } from "./service.js";
 
@@ -39,7 +39,7 @@ const retryDelayMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempt
  */
 export class CheckoutPayments extends PollingWorker {
   constructor(
-    private readonly billing: Pick<BillingParts, "db" | "config" | "logger" | "processor">,
+    private readonly billing: Pick<BillingParts, "db" | "config" | "logger" | "processor" | "failures">,
     private readonly units: Units,
   ) {
     super({ intervalMs: 1_000, logger: billing.logger, failure: "paying confirmed checkouts failed" });
@@ -47,14 +47,32 @@ export class CheckoutPayments extends PollingWorker {
 
   protected async pass(): Promise<void> {
     const jobs = await claimPaymentJobs(this.billing.db, { limit: 50, leaseMs: LEASE_MS });
-    await Promise.all(
+    const paid = await Promise.all(
       jobs.map((claimed) => {
         const { row, catalog } = withCatalog(claimed);
         const checkout = row.checkout === null ? null : checkoutFromJson(row.checkout);
-        return this.pay({ ...row, checkout, catalog });
+        return this.payOnItsOwn({ ...row, checkout, catalog });
       }),
     );
+    await this.billing.failures.succeeded(PAYMENT_WORKER, paid.flatMap((checkoutId) => (checkoutId ? [checkoutId] : [])));
     if (jobs.length === 50) this.wake();
+  }
+
+  /**
+   * Pays one job, whatever becomes of the others: one that fails (other than by the processor,
+   * which has its own retries) is counted and tried again after a while, and past the bound set
+   * aside for its seller to see, rather than claimed again forever. The checkout's id once paid.
+   */
+  private async payOnItsOwn(job: ClaimedJob): Promise<string | null> {
+    try {
+      await this.pay(job);
+      return job.checkout_id;
+    } catch (error) {
+      const setAside = await this.billing.failures.failed({ worker: PAYMENT_WORKER, item: job.checkout_id, organizationId: job.checkout?.organization_id ?? null }, error);
+      // A set-aside job is due at once, so that trying it again (its seller's call) takes it at once.
+      await retryPaymentJob(this.billing.db, job, new Date(setAside ? Date.now() : Date.now() + retryDelayMs(job.attempts)));
+      return null;
+    }
   }
 
   private async pay(job: ClaimedJob): Promise<void> {
@@ -151,7 +169,7 @@ export class CheckoutPayments extends PollingWorker {
   private async retryOrFail(job: PaymentJob, checkout: CheckoutRow): Promise<void> {
     const { db } = this.billing;
     if (job.attempts < MAX_ATTEMPTS) {
-      await retryPaymentJob(db, job.checkout_id, new Date(Date.now() + retryDelayMs(job.attempts)));
+      await retryPaymentJob(db, job, new Date(Date.now() + retryDelayMs(job.attempts)));
       return;
     }
     await this.units.run(async (unit) => {

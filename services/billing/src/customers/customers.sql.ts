@@ -1,4 +1,4 @@
-import { pageOf, prepared, type Knex, type Sort } from "@tollgate/kit";
+import { pageOf, prepared, WorkFailures, type Knex, type Sort } from "@tollgate/kit";
 import { rowsFromJson } from "../http/jsonb.js";
 import { whereMetadata, type Metadata } from "../http/metadata.js";
 
@@ -175,13 +175,25 @@ export async function customerWithHoldings(db: Knex, customerId: string): Promis
   return holdings;
 }
 
+/** The state announcer's name for its items (customers) in `set_aside_work`. */
+export const STATE_WORKER = "customer_state";
+
+/** A customer whose state change is due, with their holdings (none when the customer is gone). */
+export interface DueStateChange {
+  customer_id: string;
+  holdings: CustomerWithHoldings | null;
+}
+
 /**
  * The customers whose state change is due, their rows locked (FOR UPDATE SKIP LOCKED, so two
- * replicas never take one) and their holdings read, in one statement; no holdings when the
- * customer is gone.
+ * replicas never take one) and their holdings read, in one statement. Set-aside ones and those of
+ * `passOver` are left; `only` narrows them to one customer.
  */
-export async function dueStateChanges(db: Knex, limit: number): Promise<{ customer_id: string; holdings: CustomerWithHoldings | null }[]> {
-  const due = db("customer_state_changes").where("run_at", "<=", new Date()).orderBy("run_at").limit(limit).forUpdate().skipLocked().select("customer_id").toSQL();
+export async function dueStateChanges(db: Knex, { limit, passOver, only }: { limit: number; passOver: string[]; only?: string }): Promise<DueStateChange[]> {
+  const notSetAside = WorkFailures.notSetAside(STATE_WORKER, "customer_state_changes.customer_id");
+  const narrowed = db("customer_state_changes").where("run_at", "<=", new Date()).whereRaw(notSetAside.sql, notSetAside.bindings).whereNotIn("customer_id", passOver);
+  if (only) void narrowed.where({ customer_id: only });
+  const due = narrowed.orderBy("run_at").limit(limit).forUpdate().skipLocked().select("customer_id").toSQL();
   const held = holdingsOf(db, db.select("customer_id").from("due")).toSQL();
   const { rows } = await db.raw<{ rows: { customer_id: string; holdings: unknown }[] }>(
     `with due as (${due.sql}) select due.customer_id, to_json(held) as holdings from due left join (${held.sql}) held on held.id = due.customer_id`,

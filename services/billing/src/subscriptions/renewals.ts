@@ -13,7 +13,7 @@ import { firstRetryAt, retryAt } from "./dunning.js";
 import { billableProrations, discountOn } from "./proration.js";
 import { announceSubscription, draftFor, revoke } from "./service.js";
 import { periodUsage, startNextPeriod } from "./usage.js";
-import { claimDueSubscriptions, dueButHeld, keepRenewalUsage, settleClaim, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "./subscriptions.sql.js";
+import { claimDueSubscriptions, dueButHeld, keepRenewalUsage, releaseClaim, RENEWAL_WORKER, settleClaim, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "./subscriptions.sql.js";
 
 /**
  * How long a replica holds a subscription it renews: one processor call and one transaction. One
@@ -49,10 +49,13 @@ const totalOf = (order: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "
  * only while the claim still holds the subscription at the moment it was claimed for, records the
  * payment, places the order, moves the period on and announces it. Times come from the schedule,
  * not the clock, so a service that was down catches up period by period, each once.
+ *
+ * A subscription whose due moment fails holds nobody else back: its failure is counted, it is let go
+ * to be tried again at the next pass, and past the bound it is set aside for its seller to see.
  */
 export class SubscriptionRenewals extends PollingWorker {
   constructor(
-    private readonly billing: Pick<BillingParts, "db" | "config" | "processor" | "logger">,
+    private readonly billing: Pick<BillingParts, "db" | "config" | "processor" | "logger" | "failures">,
     private readonly units: Units,
     /** How long a claim holds a subscription; shorter where a retry must come soon (a staged crash). */
     private readonly leaseMs = LEASE_MS,
@@ -61,7 +64,8 @@ export class SubscriptionRenewals extends PollingWorker {
   }
 
   protected async pass(): Promise<void> {
-    await this.drain(BATCH, () => this.advanceDue());
+    const passOver = new Set<string>();
+    await this.drain(BATCH, () => this.advanceDue(passOver));
   }
 
   /**
@@ -77,18 +81,36 @@ export class SubscriptionRenewals extends PollingWorker {
     return this.bringUpToDate({ sql: "item.id = ?", bindings: [subscriptionId] });
   }
 
+  /** Tries each subscription `where` picks that is due once (one that fails is left to the next pass). */
   private async bringUpToDate(where: Statement): Promise<void> {
+    const passOver = new Set<string>();
     for (;;) {
-      if ((await this.advanceDue(where)) > 0) continue;
-      if (!(await dueButHeld(this.billing.db, where))) return;
+      if ((await this.advanceDue(passOver, where)) > 0) continue;
+      if (!(await dueButHeld(this.billing.db, where, [...passOver]))) return;
       await sleep(HELD_POLL_MS);
     }
   }
 
-  /** Claims due subscriptions and advances each, one after another; how many there were. */
-  private async advanceDue(where?: Statement): Promise<number> {
-    const due = await claimDueSubscriptions(this.billing.db, { limit: BATCH, leaseMs: this.leaseMs, where });
-    for (const subscription of due) await this.advance(subscription);
+  /**
+   * Claims due subscriptions and advances each, one after another, each on its own: one that fails
+   * is counted and added to `passOver`. How many there were.
+   */
+  private async advanceDue(passOver: Set<string>, where?: Statement): Promise<number> {
+    const { db, failures } = this.billing;
+    const due = await claimDueSubscriptions(db, { limit: BATCH, leaseMs: this.leaseMs, passOver: [...passOver], where });
+    const advanced: string[] = [];
+    for (const subscription of due) {
+      try {
+        await this.advance(subscription);
+        advanced.push(subscription.id);
+      } catch (error) {
+        passOver.add(subscription.id);
+        await failures.failed({ worker: RENEWAL_WORKER, item: subscription.id, organizationId: subscription.organization_id }, error);
+        // Let go at once: the next pass tries it again, and nobody waits out its lease meanwhile.
+        await releaseClaim(db, subscription);
+      }
+    }
+    await failures.succeeded(RENEWAL_WORKER, advanced);
     return due.length;
   }
 

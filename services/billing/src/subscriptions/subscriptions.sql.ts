@@ -1,4 +1,4 @@
-import { claim, pageOf, whereAnyOf, whileHeld, type Knex, type Lease, type Sort, type Statement } from "@tollgate/kit";
+import { claim, pageOf, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Sort, type Statement } from "@tollgate/kit";
 import { sellerNowSql } from "../test-clock/clock.js";
 import { whereMetadata, type Metadata } from "../http/metadata.js";
 import type { Interval } from "../http/dates.js";
@@ -101,17 +101,34 @@ const renewalLease: Lease = {
   dueBy: (subscription) => `(select ${sellerNowSql("seller")} from organizations seller where seller.id = ${subscription}.organization_id)`,
 };
 
+/** The renewal worker's name for its items (subscriptions) in `set_aside_work`. */
+export const RENEWAL_WORKER = "subscription_renewal";
+
 /** A subscription as the renewal worker claimed it. */
 export type ClaimedSubscription = SubscriptionRow & { leased_until: Date; next_action_at: Date };
 
-/** Due subscriptions, oldest due first, held for `leaseMs`; `where` (SQL over `item`) narrows them. */
-export const claimDueSubscriptions = (db: Knex, options: { limit: number; leaseMs: number; where?: Statement }) => claim<ClaimedSubscription>(db, renewalLease, options);
+/** What the renewal worker leaves alone: a subscription set aside, and those of `passOver`; `where` (SQL over `item`) narrows it further. */
+function renewable(passOver: string[], where?: Statement): Statement {
+  const notSetAside = WorkFailures.notSetAside(RENEWAL_WORKER, "item.id");
+  return {
+    sql: `${notSetAside.sql} and not (item.id = any(?::text[]))${where ? ` and ${where.sql}` : ""}`,
+    bindings: [...notSetAside.bindings, passOver, ...(where?.bindings ?? [])],
+  };
+}
 
-/** Whether a subscription `where` picks (SQL over `item`) is due but held by a replica renewing it. */
-export async function dueButHeld(db: Knex, where: Statement): Promise<boolean> {
+/**
+ * Due subscriptions, oldest due first, held for `leaseMs`: none set aside, none of `passOver` (failed
+ * earlier in this pass); `where` (SQL over `item`) narrows them.
+ */
+export const claimDueSubscriptions = (db: Knex, options: { limit: number; leaseMs: number; passOver: string[]; where?: Statement }) =>
+  claim<ClaimedSubscription>(db, renewalLease, { limit: options.limit, leaseMs: options.leaseMs, where: renewable(options.passOver, options.where) });
+
+/** Whether a subscription `where` picks (SQL over `item`), neither set aside nor of `passOver`, is due but held by a replica renewing it. */
+export async function dueButHeld(db: Knex, where: Statement, passOver: string[]): Promise<boolean> {
+  const narrowed = renewable(passOver, where);
   const { rows } = await db.raw<{ rows: { held: boolean }[] }>(
-    `select exists (select 1 from subscriptions item where item.next_action_at <= ${renewalLease.dueBy?.("item") ?? "now()"} and item.leased_until >= now() and ${where.sql}) as held`,
-    where.bindings,
+    `select exists (select 1 from subscriptions item where item.next_action_at <= ${renewalLease.dueBy?.("item") ?? "now()"} and item.leased_until >= now() and ${narrowed.sql}) as held`,
+    narrowed.bindings,
   );
   return rows[0]?.held ?? false;
 }
