@@ -42,7 +42,7 @@ function authOf(context: ServiceContext<AuthConfig>): Auth {
       config.SESSION_EXPIRES_IN_SECONDS,
       config.SESSION_COOKIE_CACHE ? config.SESSION_COOKIE_CACHE_MAX_AGE_SECONDS : null,
     ),
-    mail: new MailQueue({ db, logger, config }),
+    mail: new MailQueue({ db, logger, failures: context.failures, config }),
     providers: new Map(configuredProviders(config).map((provider) => [provider.definition.id, provider])),
     vault: SecretVault.fromSettings(config.TOKEN_ENCRYPTION_KEYS, { secret: config.AUTH_SECRET, purpose: "provider-tokens", derivedKeyId: "auth-secret" }),
   };

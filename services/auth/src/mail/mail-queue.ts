@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { PollingWorker, type Knex, type Logger, type UnitOfWork } from "@tollgate/kit";
+import { PollingWorker, type Knex, type Logger, type UnitOfWork, type WorkFailures } from "@tollgate/kit";
 import type { AuthConfig } from "../config.js";
-import { abandonMail, claimDueMails, insertMail, markMailFailed, markMailSent, type ClaimedMail, type Mail, type MailRow } from "./mails.sql.js";
+import { abandonMail, claimDueMails, insertMail, MAIL_WORKER, markMailFailed, markMailSent, type ClaimedMail, type Mail, type MailRow } from "./mails.sql.js";
 
 const MAX_ATTEMPTS = 8;
 const POLL_MS = 1_000;
@@ -20,18 +20,24 @@ const retryDelayMs = (attempts: number) => Math.min(3600_000, 2_000 * 4 ** (atte
 /** Where due mail goes: an SMTP server, or, without one, the operator's console. */
 type Deliver = (mail: MailRow) => Promise<void>;
 
+/** A mail as the set-aside work knows it: it belongs to no seller, so only operators see it. */
+const workItem = (mail: ClaimedMail) => ({ worker: MAIL_WORKER, item: mail.id, organizationId: null });
+
 /**
  * Outgoing mail. `queue` adds it to the caller's unit of work; the worker delivers it after
  * commit over SMTP or, without SMTP_URL, prints it on the service's console, where whoever started
  * Tollgate (and nobody else) reads its links. In production mail is never printed: logs travel
  * further than a console, and a reset link in them would open an account.
+ *
+ * Each mail is sent and recorded on its own, a bounded number of times: one given up on is set
+ * aside (logged, and counted in `work_set_aside_total{worker="mail"}`) for operators to see.
  */
 export class MailQueue extends PollingWorker {
   private readonly transport: Transporter | null;
   private readonly deliver: Deliver | null;
 
   constructor(
-    private readonly deps: { db: Knex; logger: Logger; config: Pick<AuthConfig, "SMTP_URL" | "MAIL_FROM" | "NODE_ENV"> },
+    private readonly deps: { db: Knex; logger: Logger; failures: WorkFailures; config: Pick<AuthConfig, "SMTP_URL" | "MAIL_FROM" | "NODE_ENV"> },
   ) {
     super({ intervalMs: POLL_MS, logger: deps.logger, failure: "mail delivery failed; retrying on the next poll" });
     const { SMTP_URL, MAIL_FROM, NODE_ENV } = deps.config;
@@ -72,30 +78,48 @@ export class MailQueue extends PollingWorker {
    * still holds it.
    */
   protected async pass(): Promise<void> {
-    const { db } = this.deps;
+    const { db, failures } = this.deps;
     await this.drain(BATCH, async () => {
       const due = await claimDueMails(db, BATCH, MAX_ATTEMPTS, LEASE_MS);
-      await Promise.all(due.map((mail) => this.send(mail)));
+      const sent = await Promise.all(due.map((mail) => this.sendOnItsOwn(mail)));
+      await failures.succeeded(MAIL_WORKER, sent.flatMap((id) => (id ? [id] : [])));
       return due.length;
     });
   }
 
-  private async send(mail: ClaimedMail): Promise<void> {
-    const { db, logger } = this.deps;
+  /**
+   * Sends one mail, whatever becomes of the others. When even recording how it went fails, that is
+   * counted too, so a mail that always fails so is set aside after as many tries as a delivery gets,
+   * rather than claimed again at every lease's end. The mail's id once sent.
+   */
+  private async sendOnItsOwn(mail: ClaimedMail): Promise<string | null> {
+    try {
+      return (await this.send(mail)) ? mail.id : null;
+    } catch (error) {
+      await this.deps.failures.failed(workItem(mail), error, { maxFailures: MAX_ATTEMPTS });
+      return null;
+    }
+  }
+
+  /** Delivers the mail and records how it went: whether it was sent. */
+  private async send(mail: ClaimedMail): Promise<boolean> {
+    const { db, logger, failures } = this.deps;
     if (!this.deliver) {
-      logger.warn({ mail: mail.id }, `mail to ${mail.to_address} not sent: SMTP_URL is not set`);
       await abandonMail(db, mail, MAX_ATTEMPTS, "SMTP_URL is not set");
-      return;
+      await failures.failed(workItem(mail), new Error("SMTP_URL is not set"), { maxFailures: 1 });
+      return false;
     }
     try {
       await this.deliver(mail);
     } catch (error) {
       const attempts = mail.attempts + 1;
       const reason = error instanceof Error ? error.message : String(error);
-      logger.warn({ err: error, mail: mail.id, attempts }, attempts >= MAX_ATTEMPTS ? "giving up on a mail" : "mail not delivered; will retry");
       await markMailFailed(db, mail, reason, new Date(Date.now() + retryDelayMs(attempts)));
-      return;
+      if (attempts >= MAX_ATTEMPTS) await failures.failed(workItem(mail), error, { maxFailures: 1 });
+      else logger.warn({ err: error, mail: mail.id, attempts }, "mail not delivered; will retry");
+      return false;
     }
     await markMailSent(db, mail);
+    return true;
   }
 }

@@ -1,4 +1,4 @@
-import { claim, randomId, whileHeld, type Knex, type Lease } from "@tollgate/kit";
+import { claim, randomId, whileHeld, WorkFailures, type Knex, type Lease } from "@tollgate/kit";
 
 export interface MailRow {
   id: string;
@@ -35,9 +35,17 @@ const mailLease: Lease = { table: "mails", key: "id", attempts: null, pending: (
 export type ClaimedMail = MailRow & { leased_until: Date };
 type MailClaim = Pick<ClaimedMail, "id" | "leased_until">;
 
-/** Due mail that has attempts left, held for `leaseMs`; mail another replica holds is left to it, so none goes out twice. */
-export const claimDueMails = (db: Knex, limit: number, maxAttempts: number, leaseMs: number) =>
-  claim<ClaimedMail>(db, mailLease, { limit, leaseMs, where: { sql: "item.attempts < ?", bindings: [maxAttempts] } });
+/** The mail queue's name for its items (mails) in `set_aside_work`. */
+export const MAIL_WORKER = "mail";
+
+/**
+ * Due mail that has attempts left and is not set aside, held for `leaseMs`; mail another replica
+ * holds is left to it, so none goes out twice.
+ */
+export function claimDueMails(db: Knex, limit: number, maxAttempts: number, leaseMs: number): Promise<ClaimedMail[]> {
+  const notSetAside = WorkFailures.notSetAside(MAIL_WORKER, "item.id");
+  return claim<ClaimedMail>(db, mailLease, { limit, leaseMs, where: { sql: `item.attempts < ? and ${notSetAside.sql}`, bindings: [maxAttempts, ...notSetAside.bindings] } });
+}
 
 /** Narrows an update to the mail while this replica's claim (as `claimed` returned it) still holds it. */
 const whileClaimed = (query: Knex.QueryBuilder, claimed: MailClaim) => whileHeld(mailLease, query, { key: claimed.id, mark: claimed.leased_until });
@@ -45,9 +53,12 @@ const whileClaimed = (query: Knex.QueryBuilder, claimed: MailClaim) => whileHeld
 export const markMailSent = (db: Knex, claimed: MailClaim) =>
   whileClaimed(db<MailRow>("mails").update({ sent_at: new Date(), last_error: null, leased_until: null }), claimed);
 
+/** A mail server's answer as kept: Postgres refuses NUL in text, and a server may answer anything. */
+const storableError = (error: string) => error.replaceAll("\u0000", "").slice(0, 500);
+
 /** A failed delivery, counted where the mail is (a count changed meanwhile is added to, not lost), due again at `retryAt`. */
 export const markMailFailed = (db: Knex, claimed: MailClaim, error: string, retryAt: Date) =>
-  whileClaimed(db<MailRow>("mails").update({ attempts: db.raw("attempts + 1"), last_error: error.slice(0, 500), run_at: retryAt, leased_until: null }), claimed);
+  whileClaimed(db<MailRow>("mails").update({ attempts: db.raw("attempts + 1"), last_error: storableError(error), run_at: retryAt, leased_until: null }), claimed);
 
 /** Gives up on a mail that cannot be sent at all: no attempts left. */
 export const abandonMail = (db: Knex, claimed: MailClaim, maxAttempts: number, error: string) =>
