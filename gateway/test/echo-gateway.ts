@@ -1,6 +1,5 @@
 import type { Server } from "node:http";
-import { createLogger } from "@tollgate/kit";
-import { startEchoUpstream, type TestEnvironment } from "@tollgate/kit/testing";
+import { startEchoUpstream, testLogger, type TestEnvironment } from "@tollgate/kit/testing";
 import { loadGatewayConfig } from "../src/config.js";
 import { startGateway, type RunningGateway } from "../src/gateway.js";
 
@@ -33,5 +32,5 @@ export function startEchoGateway(environment: TestEnvironment, upstreams: EchoUp
     IDENTITY_SIGNING_KEY: environment.identityKeys.signingKey,
     ...env,
   });
-  return startGateway(config, createLogger({ service: "gateway", level: environment.env.LOG_LEVEL ?? "silent" }));
+  return startGateway(config, testLogger("gateway", environment.env.LOG_LEVEL ?? "silent"));
 }
