@@ -1,11 +1,9 @@
-import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resolveAccessToken, resolveSession } from "@tollgate/proto";
-import { connectBus, createLogger, respond, signCookieValue, type BusConnection } from "@tollgate/kit";
+import { connectBus, signCookieValue, type BusConnection } from "@tollgate/kit";
 import { captureLogs, createTestEnvironment, type Seen, type TestEnvironment } from "@tollgate/kit/testing";
 import type { RunningGateway } from "../src/gateway.js";
-import { startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo-gateway.js";
+import { digest, LIVE_TOKEN, sessionOf, standInAuthAndBilling, startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo-gateway.js";
 
 /**
  * The gateway's cache holds who a credential belongs to, in a Redis that other processes may reach.
@@ -15,10 +13,6 @@ import { startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo
 const SITE = "http://localhost:3000";
 const AUTH_SECRET = "a".repeat(43);
 const TTL_SECONDS = 3;
-const digest = (token: string) => createHash("sha256").update(token).digest("hex");
-
-const sessionOf = (userId: string) => ({ id: `session-of-${userId}`, user_id: userId, expires_at: new Date(Date.now() + 3600_000).toISOString(), impersonated_by: null, refresh_at: null, view: { session: {}, user: {} } });
-const LIVE_TOKEN = { id: "token-1", organization_id: "org-1", scopes: ["products:read"], expires_at: null };
 
 let environment: TestEnvironment;
 let upstreams: EchoUpstreams;
@@ -36,15 +30,10 @@ beforeAll(async () => {
   environment = await createTestEnvironment();
   upstreams = await startEchoUpstreams(environment);
   bus = await connectBus({ url: environment.natsUrl, prefix: environment.natsPrefix, name: "cache-test" });
-  const logger = createLogger({ service: "test", level: "silent" });
-  respond(bus, resolveSession, { queue: "auth", logger }, ({ token_hash }) => {
-    asked.push(token_hash);
-    return Promise.resolve({ session: token_hash === digest("mallory-session") ? sessionOf("mallory") : null });
-  });
-  respond(bus, resolveAccessToken, { queue: "billing", logger }, ({ token_hash }) => {
-    asked.push(token_hash);
-    const live = [digest("polar_oat_live"), digest("polar_oat_other")].includes(token_hash) && !revoked.has(token_hash);
-    return Promise.resolve({ token: live ? LIVE_TOKEN : null });
+  const live = [digest("polar_oat_live"), digest("polar_oat_other")];
+  standInAuthAndBilling(bus, (tokenHash) => asked.push(tokenHash), {
+    session: (tokenHash) => (tokenHash === digest("mallory-session") ? sessionOf("mallory", "session-of-mallory") : null),
+    token: (tokenHash) => (live.includes(tokenHash) && !revoked.has(tokenHash) ? LIVE_TOKEN : null),
   });
   logs = captureLogs();
   gateway = await startEchoGateway(environment, upstreams, { AUTH_SECRET, SESSION_CACHE_TTL_SECONDS: String(TTL_SECONDS) });
@@ -132,7 +121,7 @@ describe("an entry the gateway did not seal is a miss", () => {
 
   it("a signed-in user's own session entry rewritten to name another user: still their own session", async () => {
     await send("/api/auth/organization/list", withSession("mallory-session"));
-    await redis.set(entryKey("session", "mallory-session"), JSON.stringify(sessionOf("victim")));
+    await redis.set(entryKey("session", "mallory-session"), JSON.stringify(sessionOf("victim", "session-of-victim")));
     const seen = (await send("/api/auth/organization/list", withSession("mallory-session"))).seen;
     expect(seen?.identity).toEqual({ kind: "user", user_id: "mallory", session_id: "session-of-mallory" });
   });

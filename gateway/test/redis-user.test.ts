@@ -1,12 +1,12 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { resolveAccessToken, resolveSession, userBanned } from "@tollgate/proto";
-import { connectBus, createLogger, respond, signCookieValue, type BusConnection } from "@tollgate/kit";
+import { userBanned } from "@tollgate/proto";
+import { connectBus, signCookieValue, type BusConnection } from "@tollgate/kit";
 import { createTestEnvironment, PrivateRedisServer, type TestEnvironment } from "@tollgate/kit/testing";
 import { composeRedisArguments } from "../../test/compose.js";
 import type { RunningGateway } from "../src/gateway.js";
-import { startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo-gateway.js";
+import { digest, standInAuthAndBilling, startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo-gateway.js";
 
 /**
  * The gateway on a Redis that lets it in only as the `gateway` user docker-compose.yml defines (k8s
@@ -16,7 +16,6 @@ import { startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo
 const SITE = "http://localhost:3000";
 const AUTH_SECRET = "a".repeat(43);
 const PASSWORDS = { REDIS_GATEWAY_PASSWORD: "g".repeat(48), REDIS_BILLING_PASSWORD: "b".repeat(48) };
-const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
 let environment: TestEnvironment;
 let redis: PrivateRedisServer;
@@ -32,16 +31,7 @@ beforeAll(async () => {
   redis = await PrivateRedisServer.start(composeRedisArguments(PASSWORDS));
   upstreams = await startEchoUpstreams(environment);
   bus = await connectBus({ url: environment.natsUrl, prefix: environment.natsPrefix, name: "redis-user-test" });
-  const logger = createLogger({ service: "test", level: "silent" });
-  respond(bus, resolveSession, { queue: "auth", logger }, ({ token_hash }) => {
-    asked.push(token_hash);
-    const session = { id: "session-1", user_id: "user-1", expires_at: new Date(Date.now() + 3600_000).toISOString(), impersonated_by: null, refresh_at: null, view: { session: {}, user: {} } };
-    return Promise.resolve({ session: token_hash === digest("live-session") ? session : null });
-  });
-  respond(bus, resolveAccessToken, { queue: "billing", logger }, ({ token_hash }) => {
-    asked.push(token_hash);
-    return Promise.resolve({ token: token_hash === digest("polar_oat_live") ? { id: "token-1", organization_id: "org-1", scopes: ["products:read"], expires_at: null } : null });
-  });
+  standInAuthAndBilling(bus, (tokenHash) => asked.push(tokenHash));
   gatewayUrl = redis.url.replace("redis://", `redis://gateway:${PASSWORDS.REDIS_GATEWAY_PASSWORD}@`);
   // The keys the `gateway` user may touch are tollgate:'s, the prefix every deployment runs with.
   gateway = await startEchoGateway(environment, upstreams, { REDIS_URL: gatewayUrl, REDIS_PREFIX: "tollgate:", AUTH_SECRET, RATE_LIMIT_ENABLED: "true" });
