@@ -1,46 +1,18 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse } from "yaml";
-import { z } from "zod";
+import { Redis } from "ioredis";
 import { loadServiceConfig, serviceConfigSchema } from "@tollgate/kit";
+import { PrivateRedisServer } from "@tollgate/kit/testing";
 import { authService } from "@tollgate/auth";
 import { organizationService } from "@tollgate/organization";
 import { billingService } from "@tollgate/billing";
 import { webhookDispatcherService } from "@tollgate/webhook-dispatcher";
 import { gatewayEnv, loadGatewayConfig } from "../gateway/src/config.js";
 import { deploymentSecrets } from "../launcher/src/config.js";
+import { compose, composeRedisArguments, interpolate, mayTouch, redisUsers } from "./compose.js";
 import { baseImage, DEPLOYABLES, effectiveLines, read, root, stages } from "./dockerfile.js";
 
 // No Docker engine runs where the tests do, so these check what `docker compose up --build` relies on.
-
-const Compose = z.object({
-  services: z.record(
-    z.string(),
-    z.object({
-      image: z.string().optional(),
-      command: z.array(z.string()).optional(),
-      build: z.object({ context: z.string(), target: z.string() }).optional(),
-      environment: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-      ports: z.array(z.string()).optional(),
-      depends_on: z.record(z.string(), z.object({ condition: z.string() })).optional(),
-      healthcheck: z.object({ test: z.array(z.string()) }).optional(),
-      restart: z.string().optional(),
-      stop_grace_period: z.string().optional(),
-      container_name: z.string().optional(),
-    }),
-  ),
-});
-const compose = Compose.parse(parse(read("docker-compose.yml"), { merge: true }));
-
-/** Resolves compose's `${NAME}`, `${NAME:-default}` and `${NAME:?message}` against `variables`. */
-function interpolate(value: string | number, variables: Record<string, string>): string {
-  return String(value).replace(/\$\{(\w+)(?::([-?])([^}]*))?\}/g, (_all, name: string, kind?: string, rest?: string) => {
-    const given = variables[name];
-    if (given !== undefined && given !== "") return given;
-    if (kind === "-") return rest ?? "";
-    throw new Error(`compose needs ${name}: ${rest ?? "not set"}`);
-  });
-}
 
 /** What `npm run secrets` writes to the .env file compose reads: every secret compose asks for must be among them. */
 const hostEnvironment: Record<string, string> = { ...deploymentSecrets() };
@@ -50,7 +22,7 @@ function environmentOf(service: string): Record<string, string> {
 }
 
 /** Each service's configuration, as the service itself loads it from an environment. */
-const SERVICES: Record<string, (environment: Record<string, string>) => { DATABASE_URL: string; NATS_URL: string; REDIS_URL: string; HOST: string; PORT: number; SHUTDOWN_TIMEOUT_MS: number; SHUTDOWN_DRAIN_MS: number }> = {
+const SERVICES: Record<string, (environment: Record<string, string>) => { DATABASE_URL: string; NATS_URL: string; REDIS_URL: string; REDIS_PREFIX: string; HOST: string; PORT: number; SHUTDOWN_TIMEOUT_MS: number; SHUTDOWN_DRAIN_MS: number }> = {
   auth: (environment) => loadServiceConfig(authService, environment),
   organization: (environment) => loadServiceConfig(organizationService, environment),
   billing: (environment) => loadServiceConfig(billingService, environment),
@@ -200,8 +172,9 @@ describe("docker-compose.yml", () => {
       expect(database.password).toBe(postgres.POSTGRES_PASSWORD);
       expect(database.pathname).toBe(`/${postgres.POSTGRES_DB}`);
       expect(new URL(config.NATS_URL).hostname).toBe("nats");
-      expect(new URL(config.REDIS_URL).hostname).toBe("redis");
     }
+    expect(new URL(SERVICES.billing?.(environmentOf("billing")).REDIS_URL ?? "").hostname).toBe("redis");
+    expect(new URL(loadGatewayConfig(environmentOf("gateway")).REDIS_URL).hostname).toBe("redis");
   });
 
   it("restarts the data stores, and gives each deployable longer to stop than the kit takes", () => {
@@ -254,6 +227,51 @@ describe("docker-compose.yml", () => {
     for (const name of DEPLOYABLES) {
       const url = new URL(environmentOf(name).NATS_URL ?? "");
       expect([url.username, url.password], name).toEqual(["tollgate", password]);
+    }
+  });
+
+  it("lets only the gateway and billing into Redis, each as its own user with its password, and billing not near the gateway's keys", () => {
+    const users = redisUsers(composeRedisArguments(hostEnvironment));
+    expect([...users.keys()].sort()).toEqual(["billing", "default", "gateway"]);
+    expect(users.get("default")).toEqual(["off", "resetpass"]);
+    const using = DEPLOYABLES.filter((name) => "REDIS_URL" in environmentOf(name));
+    expect(using.sort()).toEqual(["billing", "gateway"]);
+    const gateway = loadGatewayConfig(environmentOf("gateway"));
+    for (const name of using) {
+      const url = new URL(environmentOf(name).REDIS_URL ?? "");
+      const rules = users.get(name) ?? [];
+      expect(url.username, name).toBe(name);
+      expect(rules, name).toEqual(expect.arrayContaining(["on", `>${url.password}`, "resetchannels", "-@all"]));
+      expect(url.password.length, name).toBeGreaterThanOrEqual(32);
+    }
+    expect(new URL(environmentOf("gateway").REDIS_URL ?? "").password).not.toBe(new URL(environmentOf("billing").REDIS_URL ?? "").password);
+    const key = (name: string) => `${gateway.REDIS_PREFIX}${name}:x`;
+    const gatewayKeys = ["bearer", "session", "user-sessions", "rate"].map(key);
+    for (const stored of gatewayKeys) expect(mayTouch(users.get("gateway") ?? [], stored), stored).toBe(true);
+    for (const stored of gatewayKeys) expect(mayTouch(users.get("billing") ?? [], stored), stored).toBe(false);
+    expect(mayTouch(users.get("billing") ?? [], key("idempotency"))).toBe(true);
+    expect(SERVICES.billing?.(environmentOf("billing"))).toMatchObject({ REDIS_PREFIX: gateway.REDIS_PREFIX });
+    expect(interpolate(compose.services.redis?.healthcheck?.test.join(" ") ?? "", hostEnvironment)).toContain(`--user gateway --pass ${hostEnvironment.REDIS_GATEWAY_PASSWORD}`);
+  });
+
+  it("starts a Redis that refuses anyone without a password, and billing on the gateway's keys", async () => {
+    const redis = await PrivateRedisServer.start(composeRedisArguments(hostEnvironment));
+    // RESP2 and no INFO on connecting, so that a client without a password connects and its commands are refused one by one.
+    const as = (user?: string) =>
+      new Redis(redis.url, { username: user, password: user && hostEnvironment[`REDIS_${user.toUpperCase()}_PASSWORD`], lazyConnect: true, protocol: 2, enableReadyCheck: false });
+    const [anonymous, gateway, billing] = [as(), as("gateway"), as("billing")];
+    try {
+      await Promise.all([anonymous.connect(), gateway.connect(), billing.connect()]);
+      await expect(anonymous.get("tollgate:bearer:x")).rejects.toThrow(/NOAUTH/);
+      await expect(anonymous.auth("default", "")).rejects.toThrow(/WRONGPASS/);
+      expect(await gateway.set("tollgate:bearer:x", "sealed")).toBe("OK");
+      await expect(billing.set("tollgate:bearer:x", "forged")).rejects.toThrow(/NOPERM/);
+      await expect(billing.get("tollgate:session:x")).rejects.toThrow(/NOPERM/);
+      expect(await billing.set("tollgate:idempotency:x", "{}", "EX", 60, "NX")).toBe("OK");
+      await expect(gateway.flushall()).rejects.toThrow(/NOPERM/);
+    } finally {
+      for (const client of [anonymous, gateway, billing]) client.disconnect();
+      await redis.stop();
     }
   });
 

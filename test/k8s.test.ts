@@ -34,6 +34,7 @@ import { webhookDispatcherService } from "@tollgate/webhook-dispatcher";
 import { gatewayEnv, loadGatewayConfig } from "../gateway/src/config.js";
 import { freshSecrets } from "../launcher/src/config.js";
 import { billingEventsConsumer } from "../services/webhook-dispatcher/src/events/consumer.js";
+import { composeRedisArguments, redisUsers } from "./compose.js";
 import { DEPLOYABLES, effectiveLines, root, stages } from "./dockerfile.js";
 
 // The manifests as `kubectl apply -k` would send them, checked without a cluster: every object
@@ -209,7 +210,14 @@ const SECRETS_MADE_BY_HAND: Record<Overlay, Record<string, Record<string, string
   dev: { tollgate: { ...made, IDENTITY_VERIFY_KEYS: verifyKeyOf(made.IDENTITY_SIGNING_KEY) } },
   prod: {
     tollgate: { ...made, IDENTITY_VERIFY_KEYS: verifyKeyOf(made.IDENTITY_SIGNING_KEY) },
-    "tollgate-connections": { NATS_PASSWORD, NATS_URL: `nats://tollgate:${NATS_PASSWORD}@nats:4222`, REDIS_URL: "redis://redis:6379" },
+    "tollgate-connections": {
+      NATS_PASSWORD,
+      NATS_URL: `nats://tollgate:${NATS_PASSWORD}@nats:4222`,
+      REDIS_GATEWAY_PASSWORD: "g".repeat(48),
+      GATEWAY_REDIS_URL: `redis://gateway:${"g".repeat(48)}@redis:6379`,
+      REDIS_BILLING_PASSWORD: "b".repeat(48),
+      BILLING_REDIS_URL: `redis://billing:${"b".repeat(48)}@redis:6379`,
+    },
     "tollgate-billing": { S3_ACCESS_KEY_ID: "AKIAEXAMPLE", S3_SECRET_ACCESS_KEY: "s".repeat(40) },
     // Written by CloudNativePG for the Cluster tollgate-db.
     "tollgate-db-app": { uri: "postgresql://tollgate:p@tollgate-db-rw.tollgate:5432/tollgate" },
@@ -413,6 +421,26 @@ describe.each(OVERLAYS)("k8s/overlays/%s", (overlay) => {
   it("allows exactly the traffic the architecture needs", () => {
     expect(allowedTraffic(overlay)).toEqual(expectedTraffic(overlay));
   });
+
+  it("lets only the gateway and billing into Redis, each as the user docker-compose.yml defines, with the password its URL carries", () => {
+    const redis = mainContainer(overlay, "redis");
+    const redisEnvironment = environmentOf(overlay, redis);
+    // The kubelet fills in $(NAME) from the container's environment.
+    const args = (redis.args ?? []).slice(1).map((argument) => argument.replace(/\$\((\w+)\)/g, (_all, name: string) => redisEnvironment[name] ?? ""));
+    const users = redisUsers(args);
+    const passwordless = (rules: string[] = []) => rules.map((rule) => (rule.startsWith(">") ? ">" : rule));
+    const composeUsers = redisUsers(composeRedisArguments({ REDIS_GATEWAY_PASSWORD: "gateway's", REDIS_BILLING_PASSWORD: "billing's" }));
+    expect([...users.keys()].sort()).toEqual([...composeUsers.keys()].sort());
+    for (const [name, rules] of composeUsers) expect(passwordless(users.get(name)), name).toEqual(passwordless(rules));
+    const using = DEPLOYABLES.filter((name) => "REDIS_URL" in environmentOf(overlay, mainContainer(overlay, name)));
+    expect(using.sort()).toEqual(["billing", "gateway"]);
+    for (const name of using) {
+      const url = new URL(environmentOf(overlay, mainContainer(overlay, name)).REDIS_URL ?? "");
+      expect([url.username, users.get(name)], name).toEqual([name, expect.arrayContaining(["on", `>${url.password}`])]);
+      expect(url.password.length, name).toBeGreaterThan(0);
+    }
+    for (const probe of [redis.readinessProbe, redis.livenessProbe]) expect(probe?.exec?.command?.join(" ")).toContain('--user gateway --pass "$REDIS_GATEWAY_PASSWORD" ping');
+  });
 });
 
 describe("k8s/overlays/dev", () => {
@@ -445,6 +473,8 @@ describe("k8s/overlays/dev", () => {
     const connections = secretData("dev", connectionsSecret("dev")) ?? {};
     expect(new URL(connections.DATABASE_URL ?? "").password).toBe(connections.POSTGRES_PASSWORD);
     expect(new URL(connections.NATS_URL ?? "").password).toBe(connections.NATS_PASSWORD);
+    expect(new URL(connections.GATEWAY_REDIS_URL ?? "").password).toBe(connections.REDIS_GATEWAY_PASSWORD);
+    expect(new URL(connections.BILLING_REDIS_URL ?? "").password).toBe(connections.REDIS_BILLING_PASSWORD);
   });
 });
 

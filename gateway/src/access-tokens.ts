@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Redis } from "ioredis";
 import type { z } from "zod";
-import { HttpError, polarErrors, request, type BusConnection, type Logger } from "@tollgate/kit";
+import { HttpError, polarErrors, request, type BusConnection } from "@tollgate/kit";
 import { resolveAccessToken, resolveCustomerSession, type IdentityClaims } from "@tollgate/proto";
-import { readThrough } from "./cache.js";
+import type { GatewayCache } from "./cache.js";
 import type { ResolvedCaller } from "./sessions.js";
 
 type ResolvedToken = NonNullable<z.output<typeof resolveAccessToken.response>["token"]>;
@@ -34,7 +34,7 @@ const CUSTOMER_SESSION_PREFIX = "polar_cst_";
  * it lives.
  */
 export class AccessTokenResolver {
-  constructor(private readonly deps: { redis: Redis; bus: BusConnection; cacheTtlSeconds: number; logger: Logger }) {}
+  constructor(private readonly deps: { cache: GatewayCache; redis: Redis; bus: BusConnection }) {}
 
   /** The caller a bearer token names; null when the request carries none; throws 401 for one that opens nothing. */
   async resolve(req: IncomingMessage): Promise<ResolvedCaller | null> {
@@ -57,20 +57,14 @@ export class AccessTokenResolver {
   }
 
   private lookup(tokenHash: string, customerSession: boolean): Promise<Resolved> {
-    const { redis, bus, cacheTtlSeconds, logger } = this.deps;
-    return readThrough<Resolved>(
-      redis,
-      logger,
-      tokenKey(tokenHash),
-      async () => {
-        if (customerSession) {
-          const { session } = await request(bus, resolveCustomerSession, { token_hash: tokenHash });
-          return session ? { kind: "customer_session", session } : null;
-        }
-        const { token } = await request(bus, resolveAccessToken, { token_hash: tokenHash });
-        return token ? { kind: "organization_token", token } : null;
-      },
-      (resolved) => redis.set(tokenKey(tokenHash), JSON.stringify(resolved), "EX", cacheTtlSeconds),
-    );
+    const { cache, bus } = this.deps;
+    return cache.readThrough<Resolved>(tokenKey(tokenHash), async () => {
+      if (customerSession) {
+        const { session } = await request(bus, resolveCustomerSession, { token_hash: tokenHash });
+        return session ? { kind: "customer_session", session } : null;
+      }
+      const { token } = await request(bus, resolveAccessToken, { token_hash: tokenHash });
+      return token ? { kind: "organization_token", token } : null;
+    });
   }
 }

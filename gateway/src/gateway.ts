@@ -14,6 +14,7 @@ import {
   EventConsumer,
   HttpError,
   identitySigner,
+  keyDerivedFromSigningKey,
   listen,
   Metrics,
   natsSettingsOf,
@@ -25,6 +26,7 @@ import {
   type StatelessHandlerContext,
 } from "@tollgate/kit";
 import { AccessTokenResolver } from "./access-tokens.js";
+import { GatewayCache } from "./cache.js";
 import type { GatewayConfig } from "./config.js";
 import { getSessionLane } from "./get-session.js";
 import { cors, originCheck } from "./origins.js";
@@ -63,8 +65,11 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     cleanup.push(() => bus.nc.drain());
     await ensureEventStream(bus);
 
-    const sessions = new SessionResolver({ redis, bus, secret: config.AUTH_SECRET, cacheTtlSeconds: config.SESSION_CACHE_TTL_SECONDS, logger });
-    const accessTokens = new AccessTokenResolver({ redis, bus, cacheTtlSeconds: config.SESSION_CACHE_TTL_SECONDS, logger });
+    // Sealed with a key derived from the signing key: the one secret only the gateway holds, which every replica shares.
+    const sealingKey = keyDerivedFromSigningKey(config.IDENTITY_SIGNING_KEY, "gateway-cache");
+    const cache = new GatewayCache({ redis, logger, sealingKey, ttlSeconds: config.SESSION_CACHE_TTL_SECONDS });
+    const sessions = new SessionResolver({ cache, redis, bus, secret: config.AUTH_SECRET });
+    const accessTokens = new AccessTokenResolver({ cache, redis, bus });
     const cacheInvalidation = new EventConsumer(
       {
         name: "gateway-session-cache",

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Redis } from "ioredis";
 import type { z } from "zod";
-import { authCookieName, parseCookieHeader, request, verifyCookieValue, type BusConnection, type Logger } from "@tollgate/kit";
+import { authCookieName, parseCookieHeader, request, verifyCookieValue, type BusConnection } from "@tollgate/kit";
 import { resolveSession, type IdentityClaims } from "@tollgate/proto";
-import { readThrough } from "./cache.js";
+import type { GatewayCache } from "./cache.js";
 
 export type ResolvedSession = NonNullable<z.output<typeof resolveSession.response>["session"]>;
 
@@ -48,7 +48,7 @@ const userSessionsKey = (userId: string) => `user-sessions:${userId}`;
  */
 export class SessionResolver {
   constructor(
-    private readonly deps: { redis: Redis; bus: BusConnection; secret: string; cacheTtlSeconds: number; logger: Logger },
+    private readonly deps: { cache: GatewayCache; redis: Redis; bus: BusConnection; secret: string },
   ) {}
 
   async resolve(req: IncomingMessage): Promise<ResolvedCaller> {
@@ -72,16 +72,13 @@ export class SessionResolver {
   }
 
   private lookup(tokenHash: string): Promise<ResolvedSession | null> {
-    const { redis, bus, cacheTtlSeconds, logger } = this.deps;
-    return readThrough(
-      redis,
-      logger,
+    const { cache, bus } = this.deps;
+    return cache.readThrough(
       sessionKey(tokenHash),
       async () => (await request(bus, resolveSession, { token_hash: tokenHash })).session,
-      (session) => {
-        const pipeline = redis.multi().set(sessionKey(tokenHash), JSON.stringify(session), "EX", cacheTtlSeconds);
-        if (session) pipeline.sadd(userSessionsKey(session.user_id), tokenHash).expire(userSessionsKey(session.user_id), cacheTtlSeconds);
-        return pipeline.exec();
+      // Which sessions a user has cached, for forgetting them all: only ever names keys to delete, never an identity.
+      (write, session) => {
+        if (session) write.sadd(userSessionsKey(session.user_id), tokenHash).expire(userSessionsKey(session.user_id), cache.ttlSeconds);
       },
     );
   }

@@ -1,10 +1,8 @@
-import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { resolveAccessToken, resolveSession } from "@tollgate/proto";
-import { connectBus, createLogger, respond, signCookieValue, type BusConnection } from "@tollgate/kit";
+import { connectBus, signCookieValue, type BusConnection } from "@tollgate/kit";
 import { createTestEnvironment, PrivateRedisServer, type Seen, type TestEnvironment } from "@tollgate/kit/testing";
 import type { RunningGateway } from "../src/gateway.js";
-import { startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo-gateway.js";
+import { digest, standInAuthAndBilling, startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo-gateway.js";
 
 /**
  * The gateway on a redis-server of the test's own, which it stops: sessions and access tokens are
@@ -13,7 +11,6 @@ import { startEchoGateway, startEchoUpstreams, type EchoUpstreams } from "./echo
  */
 const SITE = "http://localhost:3000";
 const AUTH_SECRET = "a".repeat(43);
-const digest = (token: string) => createHash("sha256").update(token).digest("hex");
 
 let environment: TestEnvironment;
 let redis: PrivateRedisServer;
@@ -28,16 +25,7 @@ beforeAll(async () => {
   redis = await PrivateRedisServer.start();
   upstreams = await startEchoUpstreams(environment);
   bus = await connectBus({ url: environment.natsUrl, prefix: environment.natsPrefix, name: "redis-down-test" });
-  const logger = createLogger({ service: "test", level: "silent" });
-  respond(bus, resolveSession, { queue: "auth", logger }, ({ token_hash }) => {
-    asked.push(token_hash);
-    const session = { id: "session-1", user_id: "user-1", expires_at: new Date(Date.now() + 3600_000).toISOString(), impersonated_by: null, refresh_at: null, view: { session: {}, user: {} } };
-    return Promise.resolve({ session: token_hash === digest("live-session") ? session : null });
-  });
-  respond(bus, resolveAccessToken, { queue: "billing", logger }, ({ token_hash }) => {
-    asked.push(token_hash);
-    return Promise.resolve({ token: token_hash === digest("polar_oat_live") ? { id: "token-1", organization_id: "org-1", scopes: ["products:read"], expires_at: null } : null });
-  });
+  standInAuthAndBilling(bus, (tokenHash) => asked.push(tokenHash));
   gateway = await startEchoGateway(environment, upstreams, { REDIS_URL: redis.url, AUTH_SECRET, RATE_LIMIT_ENABLED: "true" });
 });
 

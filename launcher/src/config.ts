@@ -63,15 +63,19 @@ export function freshSecrets(): Omit<Secrets, "IDENTITY_VERIFY_KEYS"> {
 
 /**
  * Every secret a deployment (docker compose, Kubernetes) is given, made anew: those `npm start` makes
- * for itself, the public half of the signing key, and the password NATS asks its clients for.
+ * for itself, the public half of the signing key, the password NATS asks its clients for, and those
+ * of Redis's two users, the gateway and billing (a local Redis asks for none).
  */
-export function deploymentSecrets(): Secrets & { NATS_PASSWORD: string } {
+export function deploymentSecrets(): Secrets & { NATS_PASSWORD: string; REDIS_GATEWAY_PASSWORD: string; REDIS_BILLING_PASSWORD: string } {
   const secrets = freshSecrets();
   return {
     ...secrets,
     IDENTITY_VERIFY_KEYS: verifyKeyOf(secrets.IDENTITY_SIGNING_KEY),
     // NATS reads a password in its configuration as text only when it starts with a letter.
     NATS_PASSWORD: `n${randomBytes(24).toString("hex")}`,
+    // Hex: they go into redis:// URLs as they are.
+    REDIS_GATEWAY_PASSWORD: randomBytes(24).toString("hex"),
+    REDIS_BILLING_PASSWORD: randomBytes(24).toString("hex"),
   };
 }
 

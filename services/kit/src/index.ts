@@ -44,6 +44,7 @@ export {
   generateIdentityKeys,
   identitySigner,
   identityVerifier,
+  keyDerivedFromSigningKey,
   requireIdentity,
   verifyKeyOf,
   type IdentitySigner,

@@ -24,6 +24,8 @@ export async function connectRedis(url: string, prefix: string, logger?: Logger)
     maxRetriesPerRequest: 0,
     commandTimeout: COMMAND_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, MAX_RECONNECT_DELAY_MS),
+    // CLIENT SETINFO is no command the processes' Redis users are granted (docker-compose.yml, k8s).
+    disableClientInfo: true,
   });
   let lastError: unknown = null;
   // Once per outage, not at every reconnection attempt.

@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, typ
 import jwt from "jsonwebtoken";
 import { IDENTITY_AUDIENCE, IDENTITY_HEADER, IDENTITY_ISSUER, IDENTITY_TTL_SECONDS, IdentityClaims } from "@tollgate/proto";
 import type { RequestHandler } from "express";
+import { derivedVaultKey } from "../crypto/secret-vault.js";
 import { HttpError, type ErrorContract } from "./errors.js";
 
 declare module "express-serve-static-core" {
@@ -59,6 +60,16 @@ export function generateIdentityKeys(): { signingKey: string; verifyKey: string 
 
 /** The public half of a signing key, as IDENTITY_VERIFY_KEYS holds it. */
 export const verifyKeyOf = (signingKey: string) => createPublicKey(parseSigningKey(signingKey)).export({ format: "der", type: "spki" }).toString("base64");
+
+/**
+ * A 32-byte key for `purpose` (HKDF over the signing key's private scalar): a further secret that only
+ * the holder of the signing key has, whatever form the setting gives the key in, with no setting of its own.
+ */
+export function keyDerivedFromSigningKey(signingKey: string, purpose: string): Buffer {
+  const { d } = parseSigningKey(signingKey).export({ format: "jwk" });
+  if (!d) throw new Error("the signing key has no private part");
+  return derivedVaultKey(d, purpose);
+}
 
 /**
  * Signing and verifying ES256 cost a tenth of a millisecond or more each, on every forwarded request.

@@ -15,11 +15,12 @@ export class PrivateRedisServer {
   private constructor(
     readonly port: number,
     private readonly dir: string,
+    private readonly settings: readonly string[],
   ) {}
 
-  /** Starts one; resolves once it accepts connections. */
-  static async start(): Promise<PrivateRedisServer> {
-    const server = new PrivateRedisServer(await freePort(), mkdtempSync(path.join(tmpdir(), "tollgate-private-redis-")));
+  /** Starts one, with redis-server's further `settings` (users, say); resolves once it accepts connections. */
+  static async start(settings: readonly string[] = []): Promise<PrivateRedisServer> {
+    const server = new PrivateRedisServer(await freePort(), mkdtempSync(path.join(tmpdir(), "tollgate-private-redis-")), settings);
     await server.resume();
     return server;
   }
@@ -42,7 +43,7 @@ export class PrivateRedisServer {
   /** Starts it again on the same port, empty; resolves once it accepts connections. */
   async resume(): Promise<void> {
     if (this.running) return;
-    const args = ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir];
+    const args = [...this.settings, "--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", this.dir];
     this.running = new ServerProcess(spawn(process.env.REDIS_SERVER_BIN ?? "redis-server", args, { stdio: "ignore" }));
     await this.running.accepting(this.port, "redis-server");
   }
