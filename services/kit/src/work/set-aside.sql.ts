@@ -1,11 +1,13 @@
 import type { Knex } from "../db/connection.js";
+import { storableText } from "../db/storable-text.js";
 
 /**
  * A background work item that failed: counted while it is retried, and set aside (`set_aside_at`)
  * once it has failed too often, so the worker passes it over and every other item goes on.
  */
 export interface WorkFailureRow {
-  id: string;
+  /** A bigint, which the kit reads as a number. */
+  id: number;
   /** The worker that failed on it (`webhook_delivery`, `usage_measurement`, a consumer's name …). */
   worker: string;
   /** The item's own id in that worker's table. */
@@ -27,8 +29,8 @@ export interface WorkFailure {
   reason: string;
 }
 
-/** Postgres refuses NUL in text, and a reason is read by people: keep it short and storable. */
-const storableReason = (reason: string) => reason.replaceAll("\u0000", "").slice(0, 1000);
+/** A reason is read by people: keep it short, and storable. */
+const storableReason = (reason: string) => storableText(reason.slice(0, 1000));
 
 /**
  * Counts a failure of the item and sets it aside when this one is its `maxFailures`th (1: at once);
