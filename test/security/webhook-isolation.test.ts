@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Seller } from "../stacks/billing.js";
 import { startDispatcherStack, type DispatcherStack } from "../stacks/dispatcher.js";
@@ -51,6 +52,17 @@ async function setAsideWork(seller: Seller): Promise<Record<string, unknown>[]> 
 
 const retry = (seller: Seller, id: string) => rawRequest(stack.gateway.url, `/v1/webhooks/set-aside-work/${id}/retry`, { method: "POST", body: {}, headers: { authorization: `Bearer ${seller.token}` } });
 
+/**
+ * Makes Postgres refuse the dispatcher's new rows of `table` that match `condition` (SQL over `new`,
+ * naming one seller's rows) with `message`, as it refuses a value it cannot store.
+ */
+async function refuseRows(table: string, condition: string, message: string): Promise<void> {
+  const { db } = stack.webhooks.context;
+  const name = `refuse_${randomUUID().replaceAll("-", "")}`;
+  await db.raw(`create function ${name}() returns trigger language plpgsql as $$ begin if ${condition} then raise exception '${message}'; end if; return new; end $$`);
+  await db.raw(`create trigger ${name} before insert on ${table} for each row execute function ${name}()`);
+}
+
 /** Long enough for the dispatcher to have had the poisoned answer and tried to record it. */
 const attemptFinished = () => new Promise((resolve) => setTimeout(resolve, 500));
 
@@ -78,13 +90,7 @@ describe("one seller's webhooks never stall another's", () => {
     const b = await sellerWithEndpoint();
     // No answer a receiver can give is unstorable any more, so Postgres is made to refuse A's attempts
     // that carry this answer (and no one else's), as it would a value it cannot store.
-    const { db } = stack.webhooks.context;
-    await db.raw(`create function refuse_poisoned_attempt() returns trigger language plpgsql as $$
-      begin
-        if new.endpoint_id = '${a.endpoint.id}' and new.response like '%poisoned%' then raise exception 'attempt refused: the answer is poisoned'; end if;
-        return new;
-      end $$`);
-    await db.raw("create trigger refuse_poisoned_attempt before insert on webhook_deliveries for each row execute function refuse_poisoned_attempt()");
+    await refuseRows("webhook_deliveries", `new.endpoint_id = '${a.endpoint.id}' and new.response like '%poisoned%'`, "attempt refused: the answer is poisoned");
     a.receiver.answer = () => ({ status: 200, body: "poisoned" });
     await stack.announce("customer.created", a.seller.organizationId, { id: "cus_refused" });
     const [sent] = await a.receiver.waitFor(1);
@@ -118,13 +124,7 @@ describe("one seller's webhooks never stall another's", () => {
   it("a billing event the dispatcher cannot store for one seller holds back no other seller's", { timeout: 30_000 }, async () => {
     const a = await sellerWithEndpoint();
     const b = await sellerWithEndpoint();
-    const { db } = stack.webhooks.context;
-    await db.raw(`create function refuse_events_of_a() returns trigger language plpgsql as $$
-      begin
-        if new.organization_id = '${a.seller.organizationId}' then raise exception 'event refused'; end if;
-        return new;
-      end $$`);
-    await db.raw("create trigger refuse_events_of_a before insert on webhook_events for each row execute function refuse_events_of_a()");
+    await refuseRows("webhook_events", `new.organization_id = '${a.seller.organizationId}'`, "event refused");
     // Announced together, so that the dispatcher's consumer takes them in one batch.
     await Promise.all([stack.announce("customer.created", a.seller.organizationId, { id: "cus_unstorable" }), stack.announce("customer.created", b.seller.organizationId, { id: "cus_alongside" })]);
     const [delivered] = await b.receiver.waitFor(1, () => true, 5_000);
