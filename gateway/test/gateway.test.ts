@@ -46,6 +46,7 @@ describe("gateway routing", () => {
     ["/api/auth/get-session", "auth"],
     ["/api/auth/organizations-are-not-a-prefix", "auth"],
     ["/v1/webhooks/endpoints?page=2", "webhook-dispatcher"],
+    ["/v1/webhooks/set-aside-work/", "webhook-dispatcher"],
     ["/v1/products/", "billing"],
     ["/v1/webhooksx", "billing"],
   ])("sends %s to %s with the path unchanged", async (pathname, upstream) => {

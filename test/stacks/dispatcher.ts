@@ -4,10 +4,10 @@ import { startTestService, type TestEnvironment } from "@tollgate/kit/testing";
 import { billingEvents, type WebhookEventType } from "@tollgate/proto";
 import { startBillingStack, type BillingStack } from "./billing.js";
 import type { DispatcherEnv } from "../../services/webhook-dispatcher/src/config.js";
-import { webhookDispatcherService } from "../../services/webhook-dispatcher/src/service.js";
+import { webhookDispatcherService, type DispatcherApp } from "../../services/webhook-dispatcher/src/service.js";
 
 export interface DispatcherStack extends BillingStack {
-  webhooks: RunningService<ServiceConfig<DispatcherEnv>>;
+  webhooks: RunningService<ServiceConfig<DispatcherEnv>, DispatcherApp>;
   /** The settings the dispatcher runs with, for starting more replicas of it. */
   dispatcherEnv: Record<string, string>;
   /** Announces a billing event as billing does: through its outbox, so it reaches the dispatcher over the bus. */
@@ -27,7 +27,7 @@ export const QUICK_RETRIES = {
 
 /** Auth, organization, billing and the webhook dispatcher behind a real gateway. */
 export async function startDispatcherStack(env: Record<string, string> = {}, authEnv: Record<string, string> = {}): Promise<DispatcherStack> {
-  let webhooks: RunningService<ServiceConfig<DispatcherEnv>> | undefined;
+  let webhooks: RunningService<ServiceConfig<DispatcherEnv>, DispatcherApp> | undefined;
   let environment: TestEnvironment | undefined;
   const settings = { ...DISPATCHER_SECRETS, ...QUICK_RETRIES, ...env };
   const stack = await startBillingStack(

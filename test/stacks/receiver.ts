@@ -11,8 +11,8 @@ export interface Received {
   type: string | undefined;
 }
 
-/** What the receiver answers a request with; `hold` keeps it waiting until released (or forever). */
-export type Answer = { status: number; body?: string; hold?: Promise<void>; location?: string };
+/** What the receiver answers a request with (a body given as bytes goes out as they are); `hold` keeps it waiting until released (or forever). */
+export type Answer = { status: number; body?: string | Buffer; hold?: Promise<void>; location?: string };
 
 /**
  * A seller's endpoint: a real HTTP server that checks every request with the `standardwebhooks`

@@ -45,6 +45,12 @@ describe("work failures", () => {
     expect(await db("set_aside_work").pluck("item")).toEqual([]);
   });
 
+  it("give a failed query's reason as Postgres says it, without the statement before it", async () => {
+    const refused: unknown = await db.raw("select 1 / (? - 1) as ratio", [1]).catch((error: unknown) => error);
+    await failures.failed(item("e6"), refused, { maxFailures: 1 });
+    expect((await setAside())[0]?.reason).toBe("division by zero");
+  });
+
   it("never count a failure for want of Postgres against the item", async () => {
     const unreachable = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
     await expect(failures.failed(item("e3"), unreachable)).rejects.toBe(unreachable);

@@ -1,4 +1,4 @@
-import type { Knex, Logger, OrganizationAccess, SecretVault, Units } from "@tollgate/kit";
+import type { Knex, Logger, OrganizationAccess, SecretVault, Units, WorkFailures } from "@tollgate/kit";
 import type { DispatcherConfig } from "./config.js";
 
 /** What every endpoint, consumer and worker of the dispatcher works with, built once when it starts. */
@@ -8,6 +8,8 @@ export interface Dispatcher {
   /** The one way to change state, announce it and act once it is committed. */
   units: Units;
   logger: Logger;
+  /** Counts events that fail to be sent or recorded, and sets aside one that keeps failing. */
+  failures: WorkFailures;
   access: OrganizationAccess;
   /** Seals and opens endpoints' signing secrets. */
   vault: SecretVault;

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { WorkFailureRow } from "@tollgate/kit";
 import { readMailbox } from "../../../test/stacks/dev-mailbox.js";
 import type { Seller } from "../../../test/stacks/billing.js";
-import { deleteSettledBefore } from "../src/events/events.sql.js";
 import { WebhookReceiver, type Received } from "../../../test/stacks/receiver.js";
 import { startDispatcherStack, type DispatcherStack } from "../../../test/stacks/dispatcher.js";
 
@@ -142,14 +142,18 @@ describe("delivery", () => {
   it("keeps settled events for the retention period only, and pending ones until they settle", async () => {
     const { receiver, endpoint } = await endpointFor(["order.paid"]);
     await stack.announce("order.paid", shop.organizationId, { id: "ord_old" });
-    await receiver.waitFor(1);
-    const { db } = stack.webhooks.context;
+    const [sent] = await receiver.waitFor(1);
+    const { db, app } = stack.webhooks.context;
     await expect.poll(async () => (await db("webhook_events").where({ endpoint_id: endpoint.id, status: "succeeded" })).length).toBe(1);
-    await db("webhook_events").where({ endpoint_id: endpoint.id }).update({ created_at: new Date(Date.now() - 31 * 24 * 3600 * 1000) });
-    await db("webhook_events").insert({ id: "evt_waiting", endpoint_id: endpoint.id, organization_id: shop.organizationId, source_event_id: "old-pending", type: "order.paid", payload: "{}", status: "pending", created_at: new Date(Date.now() - 31 * 24 * 3600 * 1000) });
-    await deleteSettledBefore(db, new Date(Date.now() - 30 * 24 * 3600 * 1000));
-    expect((await db("webhook_events").where({ endpoint_id: endpoint.id }).select("id")).map((event: { id: string }) => event.id)).toEqual(["evt_waiting"]);
+    const monthAgo = new Date(Date.now() - 31 * 24 * 3600 * 1000);
+    await db("webhook_events").where({ endpoint_id: endpoint.id }).update({ created_at: monthAgo });
+    await db("webhook_events").insert({ id: "evt_waiting", endpoint_id: endpoint.id, organization_id: shop.organizationId, source_event_id: "old-pending", type: "order.paid", payload: "{}", status: "pending", created_at: monthAgo });
+    // Had the old event been set aside, its seller would stop seeing it along with it.
+    await db("set_aside_work").insert({ worker: "webhook_delivery", item: sent?.id, organization_id: shop.organizationId, reason: "refused", failures: 5, set_aside_at: monthAgo });
+    app.retention.wake();
+    await expect.poll(async () => (await db("webhook_events").where({ endpoint_id: endpoint.id }).select("id")).map((event: { id: string }) => event.id)).toEqual(["evt_waiting"]);
     expect((await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items).toEqual([]);
+    expect(await db("set_aside_work").where({ item: sent?.id }).select("id")).toEqual([]);
   });
 
   it("signs with both secrets during a rotation, and renders Discord and Slack messages", async () => {
@@ -199,6 +203,21 @@ describe("delivery", () => {
     await shop.polar.webhooks.updateWebhookEndpoint({ id: endpoint.id, webhookEndpointUpdate: { enabled: true } });
     await stack.announce("customer.created", shop.organizationId, { id: "cus_after" });
     await receiver.waitFor(1, (request) => request.body.includes("cus_after"));
+  });
+
+  it("sets aside an event it cannot send, for its seller to see with the reason, and sends the endpoint's next ones", async () => {
+    const { receiver, endpoint } = await endpointFor(["customer.created"], { format: "discord" });
+    const { db, app } = stack.webhooks.context;
+    // Billing never stores such a payload: it stands for any event that throws as it is rendered or signed.
+    await db("webhook_events").insert({ id: "evt_unreadable", endpoint_id: endpoint.id, organization_id: shop.organizationId, source_event_id: "unreadable", type: "customer.created", payload: "not json", run_at: new Date() });
+    app.scheduler.wake();
+    await stack.announce("customer.created", shop.organizationId, { id: "cus_after_unreadable" });
+    const [sent] = await receiver.waitFor(1);
+    expect(sent?.body).toContain("cus_after_unreadable");
+    const [setAside] = await db("set_aside_work").where({ item: "evt_unreadable" }).select<Pick<WorkFailureRow, "worker" | "organization_id" | "failures">[]>("worker", "organization_id", "failures");
+    expect(setAside).toEqual({ worker: "webhook_delivery", organization_id: shop.organizationId, failures: 5 });
+    const attempts = (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items.filter((attempt) => attempt.webhookEvent.id === "evt_unreadable");
+    expect(attempts).toEqual([expect.objectContaining({ succeeded: false, httpCode: null, response: expect.stringMatching(/^set aside: .*JSON/) as string, webhookEvent: expect.objectContaining({ succeeded: false }) as object })]);
   });
 
   it("treats a redirect as a failure and does not follow it", async () => {

@@ -15,7 +15,7 @@ export interface DatabaseOptions {
 }
 
 export function createDatabase(options: DatabaseOptions): Knex {
-  return knex({
+  const db = knex({
     client: "pg",
     // A statement is named (see `prepared`) only to plan it once: generic plans, so Postgres does
     // not plan it afresh at each use as it would for its custom plans.
@@ -23,17 +23,23 @@ export function createDatabase(options: DatabaseOptions): Knex {
     searchPath: [options.schema],
     pool: { min: 0, max: options.poolMax },
   });
+  db.on("query-error", (error: unknown, query: { sql?: unknown }) => {
+    const prefix = `${String(query.sql)} - `;
+    if (error instanceof Error && error.message.startsWith(prefix)) databaseMessages.set(error, error.message.slice(prefix.length));
+  });
+  return db;
 }
 
+/** Postgres's own message of each failed query, which knex puts after the statement. */
+const databaseMessages = new WeakMap<Error, string>();
+
 /**
- * Postgres's own message for a statement that failed, without the statement (bindings and all) that
- * knex writes before it: what people are shown of the failure. Null for an error not from Postgres.
+ * Why something failed, as people read it: for a failed query Postgres's own message, without the
+ * statement knex puts before it (which is for operators' logs, and would hide the reason in its text).
  */
-export function databaseMessage(error: unknown): string | null {
-  if (!(error instanceof pg.DatabaseError)) return null;
-  // Knex writes "<statement> - <message>": statements often hold " - ", Postgres's messages seldom do.
-  const start = error.message.lastIndexOf(" - ");
-  return start === -1 ? error.message : error.message.slice(start + " - ".length);
+export function failureReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return databaseMessages.get(error) ?? error.message;
 }
 
 /** Socket errors of a server that is not there (restarting, unreachable) or that dropped the connection. */

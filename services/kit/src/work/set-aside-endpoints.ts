@@ -12,6 +12,12 @@ import { findSetAside, forgetFailures, setAsideOf, type WorkFailureRow } from ".
 export interface SetAsideWorker {
   read: Scope;
   write: Scope;
+  /**
+   * For a worker that settled the item when it set it aside (the webhook dispatcher marks the event
+   * failed, so its seller sees that in the delivery log): makes it work to do again, in the same
+   * transaction as its failures are forgotten.
+   */
+  putBack?(db: Knex, item: string): Promise<unknown>;
   /** Called once an item is back in line, so it is tried at once rather than at the next poll. */
   wake(): void;
 }
@@ -103,8 +109,12 @@ export function setAsideEndpoints(base: string, deps: { db: Knex; access: Organi
         const reachable = await reachableByWorker(access, identity, workers, "write");
         const item = await findSetAside(db, [...new Set([...reachable.values()].flat())], params.id);
         if (!item || !item.organization_id || !reachable.get(item.worker)?.includes(item.organization_id)) throw notFound("Set-aside work");
-        await forgetFailures(db, item.worker, [item.item]);
-        workers[item.worker]?.wake();
+        const worker = workers[item.worker];
+        await db.transaction(async (trx) => {
+          await forgetFailures(trx, item.worker, [item.item]);
+          await worker?.putBack?.(trx, item.item);
+        });
+        worker?.wake();
         return {};
       },
     ),

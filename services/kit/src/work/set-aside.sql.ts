@@ -1,4 +1,5 @@
 import type { Knex } from "../db/connection.js";
+import { storableText } from "../db/storable-text.js";
 
 /**
  * A background work item that failed: counted while it is retried, and set aside (`set_aside_at`)
@@ -28,8 +29,8 @@ export interface WorkFailure {
   reason: string;
 }
 
-/** Postgres refuses NUL in text, and a reason is read by people: keep it short and storable. */
-const storableReason = (reason: string) => reason.replaceAll("\u0000", "").slice(0, 1000);
+/** A reason is read by people: keep it short, and storable. */
+const storableReason = (reason: string) => storableText(reason.slice(0, 1000));
 
 /**
  * Counts a failure of the item and sets it aside when this one is its `maxFailures`th (1: at once);

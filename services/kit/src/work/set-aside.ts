@@ -1,4 +1,4 @@
-import { databaseMessage, isDatabaseUnreachable, type Knex } from "../db/connection.js";
+import { failureReason, isDatabaseUnreachable, type Knex } from "../db/connection.js";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
 import { countFailure, forgetFailures, notSetAsideSql, type WorkFailure } from "./set-aside.sql.js";
@@ -24,8 +24,7 @@ export class WorkFailures {
    */
   async failed(failure: Omit<WorkFailure, "reason">, error: unknown, options: { maxFailures?: number } = {}): Promise<boolean> {
     if (isDatabaseUnreachable(error)) throw error;
-    const reason = databaseMessage(error) ?? (error instanceof Error ? error.message : String(error));
-    const row = await countFailure(this.deps.db, { ...failure, reason }, options.maxFailures ?? DEFAULT_MAX_FAILURES);
+    const row = await countFailure(this.deps.db, { ...failure, reason: failureReason(error) }, options.maxFailures ?? DEFAULT_MAX_FAILURES);
     const context = { err: error, worker: failure.worker, item: failure.item, organizationId: failure.organizationId, failures: row.failures };
     if (row.set_aside_at === null) {
       this.deps.logger.warn(context, "a work item failed; it is tried again");

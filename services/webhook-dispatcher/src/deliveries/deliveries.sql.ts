@@ -1,7 +1,8 @@
-import { claimableSql, heldSql, release, takeSql, type Knex, type Lease } from "@tollgate/kit";
+import { claimableSql, heldSql, release, takeSql, WorkFailures, type Knex, type Lease } from "@tollgate/kit";
 import type { EventStatus, WebhookEventRow } from "../events/events.sql.js";
 import type { EndpointRow } from "../endpoints/endpoints.sql.js";
 import type { AttemptResult } from "./sender.js";
+import { WEBHOOK_DELIVERY } from "./set-aside.js";
 
 /** One attempt to deliver an event (Polar's WebhookDelivery). */
 export interface DeliveryRow {
@@ -29,18 +30,20 @@ const deliveryLease: Lease = { table: "webhook_events", key: "id", touched: "mod
  * gives a run of its oldest pending events, and only when none before them is waiting for a retry
  * or held; they are to be sent one after another. SKIP LOCKED lets replicas claim side by side
  * without taking the same event; for an endpoint that keeps order, a lock on the endpoint for the
- * length of the statement keeps two replicas from taking runs of it at once.
+ * length of the statement keeps two replicas from taking runs of it at once. An event set aside
+ * after failing again and again is passed over (and holds back no later one).
  */
 export async function claimDue(db: Knex, options: { limit: number; perEndpoint: number; inFlight: Map<string, number>; leaseMs: number }): Promise<ClaimedEvent[]> {
   if (options.limit <= 0) return [];
   const take = takeSql(deliveryLease, "claimed", options.leaseMs);
+  const notSetAside = WorkFailures.notSetAside(WEBHOOK_DELIVERY, "event.id");
   const { rows } = await db.raw<{ rows: ClaimedEvent[] }>(
     `with claimable as (
        select due.id from webhook_endpoints endpoint
        left join unnest(?::text[], ?::int[]) as busy(endpoint_id, in_flight) on busy.endpoint_id = endpoint.id
        cross join lateral (
          select event.id, event.run_at, event.sequence from webhook_events event
-         where event.endpoint_id = endpoint.id and ${claimableSql(deliveryLease, "event")}
+         where event.endpoint_id = endpoint.id and ${claimableSql(deliveryLease, "event")} and ${notSetAside.sql}
            and (not endpoint.ordered or not exists (
              select 1 from webhook_events earlier
              where earlier.endpoint_id = endpoint.id and earlier.status = 'pending' and earlier.sequence < event.sequence
@@ -59,7 +62,7 @@ export async function claimDue(db: Knex, options: { limit: number; perEndpoint: 
      from claimable, webhook_endpoints endpoint
      where claimed.id = claimable.id and endpoint.id = claimed.endpoint_id
      returning claimed.*, endpoint.url, endpoint.format, endpoint.ordered, endpoint.secret, endpoint.previous_secret, endpoint.previous_secret_expires_at`,
-    [[...options.inFlight.keys()], [...options.inFlight.values()], options.perEndpoint, options.limit, ...take.bindings],
+    [[...options.inFlight.keys()], [...options.inFlight.values()], ...notSetAside.bindings, options.perEndpoint, options.limit, ...take.bindings],
   );
   return rows;
 }
@@ -72,7 +75,7 @@ export const releaseClaims = (db: Knex, events: Pick<WebhookEventRow, "id" | "at
 export interface Settlement {
   attemptId: string;
   /** The event as claimed; `attempts` counts this attempt. */
-  event: Pick<WebhookEventRow, "id" | "endpoint_id" | "attempts">;
+  event: Pick<WebhookEventRow, "id" | "endpoint_id" | "organization_id" | "attempts">;
   result: AttemptResult;
   status: EventStatus;
   runAt: Date | null;

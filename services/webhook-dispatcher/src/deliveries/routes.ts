@@ -5,6 +5,7 @@ import type { Dispatcher } from "../dispatcher.js";
 import { findEvent, findEvents, requeue, type WebhookEventRow } from "../events/events.sql.js";
 import type { DeliveryRow } from "./deliveries.sql.js";
 import { deliveryJson } from "./output.js";
+import { WEBHOOK_DELIVERY } from "./set-aside.js";
 import { WebhookDelivery } from "./schemas.js";
 
 const STATUS_CLASSES = { "2xx": [200, 299], "3xx": [300, 399], "4xx": [400, 499], "5xx": [500, 599] } as const;
@@ -63,6 +64,8 @@ export function deliveryEndpoints(dispatcher: Dispatcher): Endpoint[] {
       async ({ params, identity }) => {
         const event = await reachable(access, identity, "webhooks:write", await findEvent(db, params.id), "Webhook event");
         if (!(await requeue(db, event.id))) throw notFound("Webhook event");
+        // Sent afresh: an event set aside is so no more.
+        await dispatcher.failures.succeeded(WEBHOOK_DELIVERY, [event.id]);
         dispatcher.wakeScheduler();
         return {};
       },

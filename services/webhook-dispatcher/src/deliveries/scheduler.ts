@@ -1,11 +1,12 @@
 import { performance } from "node:perf_hooks";
-import { PollingWorker, randomId } from "@tollgate/kit";
+import { failureReason, isDatabaseUnreachable, PollingWorker, randomId, storableText } from "@tollgate/kit";
 import type { Dispatcher } from "../dispatcher.js";
 import { signingSecrets } from "../endpoints/secrets.js";
 import { claimDue, releaseClaims, settleAttempts, type ClaimedEvent, type Settlement } from "./deliveries.sql.js";
 import { renderBody } from "./formats.js";
 import { disableIfFailing } from "./health.js";
 import type { WebhookSender } from "./sender.js";
+import { deliveryItem, WEBHOOK_DELIVERY } from "./set-aside.js";
 import { signatureHeader } from "./signing.js";
 
 /** The least time a lease leaves to record an attempt after its send has timed out. */
@@ -27,6 +28,11 @@ export const retryDelayMs = (attempt: number, baseMs: number, random = Math.rand
  * its own slots. Attempts that finish while the database is busy are recorded together in the next
  * round, one statement for all of them, before anything new is claimed. Woken by new events and
  * finished attempts, and polled for retries that come due.
+ *
+ * One seller's event never holds back anyone else's: an attempt Postgres will not record, or an
+ * event that cannot be sent, is counted and tried again, and after a few failures set aside (its
+ * seller sees it, with the reason) while every other event goes on. Only Postgres being away stops
+ * a round.
  */
 export class DeliveryScheduler extends PollingWorker {
   /** Events claimed by this process and not yet settled, per endpoint. */
@@ -36,6 +42,8 @@ export class DeliveryScheduler extends PollingWorker {
   private finished: Settlement[] = [];
   /** Claimed events left unsent behind a failure in their run, to be let go. */
   private unsent: ClaimedEvent[] = [];
+  /** Events whose failures this process counted, to be forgotten once they go through. */
+  private readonly failing = new Set<string>();
 
   constructor(
     private readonly dispatcher: Dispatcher,
@@ -57,26 +65,108 @@ export class DeliveryScheduler extends PollingWorker {
   }
 
   /**
-   * Records every finished attempt and lets go of what was left unsent; if that fails, both are
-   * kept for a later round.
+   * Records every finished attempt and lets go of what was left unsent. Postgres being away keeps
+   * what is not done for a later round; anything else goes wrong for one event alone (see record).
    */
   private async settle(): Promise<void> {
-    const settlements = this.finished;
-    const unsent = this.unsent;
+    const settlements = this.finished.splice(0);
+    const unsent = this.unsent.splice(0);
     if (settlements.length === 0 && unsent.length === 0) return;
-    this.finished = [];
-    this.unsent = [];
+    let settled: Settlement[];
     try {
-      await settleAttempts(this.dispatcher.db, settlements);
-      await releaseClaims(this.dispatcher.db, unsent);
+      settled = await this.record(settlements);
     } catch (error) {
-      this.finished = [...settlements, ...this.finished];
-      this.unsent = [...unsent, ...this.unsent];
+      this.finished.unshift(...settlements);
+      this.unsent.unshift(...unsent);
       throw error;
     }
-    this.freeSlots([...settlements.map((settlement) => settlement.event), ...unsent]);
-    const failing = new Set(settlements.filter((settlement) => !settlement.result.succeeded).map((settlement) => settlement.event.endpoint_id));
-    for (const endpointId of failing) await this.dispatcher.units.run((unit) => disableIfFailing(this.dispatcher, unit, endpointId));
+    await this.letGo(unsent);
+    const failingEndpoints = new Set(settled.filter((settlement) => !settlement.result.succeeded).map((settlement) => settlement.event.endpoint_id));
+    for (const endpointId of failingEndpoints) {
+      await this.dispatcher.units.run((unit) => disableIfFailing(this.dispatcher, unit, endpointId)).catch((error: unknown) => {
+        // Tried again at the endpoint's next failed attempt; the others' deliveries go on meanwhile.
+        if (isDatabaseUnreachable(error)) throw error;
+        this.dispatcher.logger.error({ err: error, endpointId }, "could not turn off a failing webhook endpoint");
+      });
+    }
+  }
+
+  /**
+   * Records the settlements in one statement; if Postgres refuses that, each on its own, so that one
+   * seller's attempt it cannot store holds back no one else's. One that still fails is counted and
+   * kept, to be recorded in the next round, until it is set aside: then its event is settled as
+   * failed, with the reason, and passed over from then on. Frees the slots of what it settled, and
+   * says what that is; takes each settlement from `settlements` as it is dealt with, so that what is
+   * left there when Postgres goes away is what is still to record.
+   */
+  private async record(settlements: Settlement[]): Promise<Settlement[]> {
+    if (settlements.length > 1) {
+      const together = await settleAttempts(this.dispatcher.db, settlements).then(
+        () => true,
+        (error: unknown) => {
+          if (isDatabaseUnreachable(error)) throw error;
+          return false;
+        },
+      );
+      if (together) return this.wentThrough(settlements.splice(0));
+    }
+    const settled: Settlement[] = [];
+    try {
+      for (let settlement = settlements[0]; settlement; settlement = settlements[0]) {
+        const outcome = await this.recordAlone(settlement);
+        if (outcome) settled.push(outcome);
+        else this.finished.push(settlement);
+        settlements.shift();
+      }
+    } finally {
+      await this.wentThrough(settled);
+    }
+    return settled;
+  }
+
+  /** Records one settlement: as it is, or once it is set aside, as its event's failure; null to try again. */
+  private async recordAlone(settlement: Settlement): Promise<Settlement | null> {
+    const { db, failures, logger } = this.dispatcher;
+    const { event } = settlement;
+    try {
+      await settleAttempts(db, [settlement]);
+      return settlement;
+    } catch (error) {
+      this.failing.add(event.id);
+      if (!(await failures.failed(deliveryItem(event), error))) return null;
+      this.failing.delete(event.id);
+      const setAside = failedAsSetAside(settlement, error);
+      await settleAttempts(db, [setAside]).catch((refused: unknown) => {
+        // It is set aside all the same: passed over from now on, and listed for its seller.
+        if (isDatabaseUnreachable(refused)) throw refused;
+        logger.error({ err: refused, webhookEventId: event.id }, "could not record a set-aside webhook event as failed");
+      });
+      return setAside;
+    }
+  }
+
+  /** Frees the slots of settled events, and forgets the failures this process counted of those that went through after all. */
+  private async wentThrough(settled: Settlement[]): Promise<Settlement[]> {
+    this.freeSlots(settled.map((settlement) => settlement.event));
+    const recovered = settled.map((settlement) => settlement.event.id).filter((id) => this.failing.delete(id));
+    await this.dispatcher.failures.succeeded(WEBHOOK_DELIVERY, recovered).catch((error: unknown) => {
+      this.dispatcher.logger.warn({ err: error }, "could not forget webhook events' past failures");
+    });
+    return settled;
+  }
+
+  /** Lets go of claimed events that were not sent, so they can be claimed again at once (or, should that fail, when their leases end). */
+  private async letGo(unsent: ClaimedEvent[]): Promise<void> {
+    try {
+      await releaseClaims(this.dispatcher.db, unsent);
+    } catch (error) {
+      if (isDatabaseUnreachable(error)) {
+        this.unsent.unshift(...unsent);
+        throw error;
+      }
+      this.dispatcher.logger.error({ err: error, webhookEventIds: unsent.map((event) => event.id) }, "could not let go of unsent webhook events; they are sent when their leases end");
+    }
+    this.freeSlots(unsent);
   }
 
   private async claimAndSend(): Promise<void> {
@@ -120,12 +210,9 @@ export class DeliveryScheduler extends PollingWorker {
         this.unsent.push(...run.slice(index));
         return;
       }
-      const settlement = await this.attempt(event).catch((error: unknown) => {
-        this.dispatcher.logger.error({ err: error, webhookEventId: event.id }, "sending a webhook event failed; it is sent again when its lease ends");
-        return null;
-      });
+      const settlement = await this.attempt(event).catch((error: unknown) => this.sendingFailed(event, error));
       if (!settlement) {
-        this.freeSlots(run.slice(index));
+        this.unsent.push(...run.slice(index));
         return;
       }
       this.finished.push(settlement);
@@ -135,6 +222,23 @@ export class DeliveryScheduler extends PollingWorker {
         return;
       }
     }
+  }
+
+  /**
+   * An event that could not be sent (rendering or signing it threw; nothing went out) is counted and
+   * let go, to be tried again; once it is set aside, it is settled as failed with the reason.
+   */
+  private async sendingFailed(event: ClaimedEvent, error: unknown): Promise<Settlement | null> {
+    const { failures, logger } = this.dispatcher;
+    this.failing.add(event.id);
+    const setAside = await failures.failed(deliveryItem(event), error).catch((counting: unknown) => {
+      logger.error({ err: error, countingError: counting, webhookEventId: event.id }, "sending a webhook event failed; it is sent again");
+      return false;
+    });
+    if (!setAside) return null;
+    this.failing.delete(event.id);
+    const nothingSent = { succeeded: false, httpCode: null, response: null, error: null, durationMs: 0 };
+    return failedAsSetAside({ attemptId: randomId(32), event, result: nothingSent, status: "failed", runAt: null }, error);
   }
 
   /** Sends the event once and says what that means for it. */
@@ -154,6 +258,14 @@ export class DeliveryScheduler extends PollingWorker {
     return { ...settlement, status: "pending", runAt: new Date(Date.now() + retryDelayMs(event.attempts, config.WEBHOOK_RETRY_BASE_MS)) };
   }
 }
+
+/** An event set aside: settled as failed, the attempt saying why, so that its seller sees it in the delivery log. */
+const failedAsSetAside = (settlement: Settlement, error: unknown): Settlement => ({
+  ...settlement,
+  result: { ...settlement.result, succeeded: false, response: null, error: storableText(`set aside: ${failureReason(error)}`) },
+  status: "failed",
+  runAt: null,
+});
 
 /** What to send side by side: each event on its own, except an ordered endpoint's, which go as one run in sequence. */
 function sendingOrder(claimed: ClaimedEvent[]): ClaimedEvent[][] {

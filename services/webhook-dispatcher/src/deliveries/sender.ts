@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { performance } from "node:perf_hooks";
+import { storableText } from "@tollgate/kit";
 import { guardedLookup, literalHostProblem } from "./address-guard.js";
 
 /** How much of a response is kept with the attempt. */
@@ -9,9 +10,9 @@ const RESPONSE_KEPT_BYTES = 2048;
 export interface AttemptResult {
   succeeded: boolean;
   httpCode: number | null;
-  /** The start of the response body, when there was one. */
+  /** The start of the response body, when there was one, as text Postgres can store. */
   response: string | null;
-  /** Why there was no answer (timeout, refused address, network error). */
+  /** Why there was no answer (timeout, refused address, network error), as text Postgres can store. */
   error: string | null;
   durationMs: number;
 }
@@ -37,7 +38,14 @@ export class WebhookSender {
 
   post(target: string, body: string, headers: Record<string, string>): Promise<AttemptResult> {
     const started = performance.now();
-    const result = (outcome: Omit<AttemptResult, "durationMs">): AttemptResult => ({ ...outcome, durationMs: Math.round(performance.now() - started) });
+    // What the endpoint answered is the seller's, whatever bytes it holds: kept only as storable text,
+    // or recording the attempt would fail (and with it, everyone's attempts recorded alongside).
+    const result = ({ response, error, ...outcome }: Omit<AttemptResult, "durationMs">): AttemptResult => ({
+      ...outcome,
+      response: response === null ? null : storableText(response),
+      error: error === null ? null : storableText(error),
+      durationMs: Math.round(performance.now() - started),
+    });
     const url = new URL(target);
     const refused = this.options.allowPrivateUrls ? null : literalHostProblem(url);
     if (refused) return Promise.resolve(result({ succeeded: false, httpCode: null, response: null, error: `refused: ${refused}` }));

@@ -47,5 +47,12 @@ export const skipPending = (db: Knex, endpointId: string) =>
 export const requeue = (db: Knex, id: string) =>
   db<WebhookEventRow>("webhook_events").where({ id }).update({ status: "pending", attempts: 0, run_at: new Date(), leased_until: null, modified_at: new Date() });
 
-/** Deletes settled events (their payloads and attempts with them) created before `cutoff`; pending ones stay until settled. */
-export const deleteSettledBefore = (db: Knex, cutoff: Date) => db<WebhookEventRow>("webhook_events").where("created_at", "<", cutoff).whereNot("status", "pending").delete();
+/**
+ * Deletes up to `limit` settled events (their payloads and attempts with them) created before
+ * `cutoff`, and says which; pending ones stay until settled.
+ */
+export async function deleteSettledBefore(db: Knex, cutoff: Date, limit: number): Promise<string[]> {
+  const old = db<WebhookEventRow>("webhook_events").where("created_at", "<", cutoff).whereNot("status", "pending").limit(limit).select("id");
+  const deleted = await db<WebhookEventRow>("webhook_events").whereIn("id", old).delete().returning("id");
+  return deleted.map((event) => event.id);
+}
