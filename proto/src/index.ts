@@ -6,3 +6,4 @@ export * from "./auth.js";
 export * from "./organization.js";
 export * from "./billing.js";
 export * from "./webhooks.js";
+export * from "./bus-access.js";

@@ -11,6 +11,8 @@ export interface BusNames {
   allEvents: string;
   eventSubject(type: string): string;
   requestSubject(name: string): string;
+  /** Where a process's requests get their replies (and its JetStream pulls their messages): only it may listen there. */
+  replyInbox(process: string): string;
 }
 
 export function busNames(prefix: string): BusNames {
@@ -22,5 +24,6 @@ export function busNames(prefix: string): BusNames {
     allEvents: `${prefix}.events.>`,
     eventSubject: (type) => `${prefix}.events.${type}`,
     requestSubject: (name) => `${prefix}.rpc.${name}`,
+    replyInbox: (process) => `_INBOX.${prefix}.${process}`,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import * as proto from "@tollgate/proto";
 import { busNames, defineEvent, EventEnvelope } from "@tollgate/proto";
 
 describe("event envelope", () => {
@@ -39,3 +40,46 @@ describe("bus names", () => {
     expect(() => busNames("my.app")).toThrow(/lower-case letters, digits and underscores/);
   });
 });
+
+describe("who may say what on the bus", () => {
+  // Every event definition proto exports, alone or in a collection (billing's).
+  const events = (Object.values(proto) as unknown[]).flatMap((value) => [value, ...(typeof value === "object" && value !== null ? (Object.values(value) as unknown[]) : [])]).filter(isEvent);
+  const requests = (Object.values(proto) as unknown[]).filter(isRequest);
+
+  it("gives every event one owner, by the family its type begins with, and each family to one process", () => {
+    expect(events.length).toBeGreaterThan(40);
+    for (const event of events) expect(proto.ownerOfEvent(event.type), event.type).toBeDefined();
+    const families = proto.BUS_PROCESSES.flatMap((process) => proto.BUS_ACCESS[process].events);
+    expect(new Set(families).size).toBe(families.length);
+    expect(proto.ownerOfEvent("member.added")).toBe("organization");
+    expect(proto.ownerOfEvent("billing.organization.updated")).toBe("billing");
+    expect(proto.ownerOfEvent("test.item_created")).toBeUndefined();
+  });
+
+  it("has each request answered by the one process its name begins with, and sent only by others", () => {
+    for (const request of requests) {
+      const servers = proto.BUS_PROCESSES.filter((process) => (proto.BUS_ACCESS[process].serves as readonly proto.RequestDefinition[]).includes(request));
+      expect(servers, request.name).toEqual([request.name.split(".")[0]]);
+    }
+    for (const process of proto.BUS_PROCESSES) for (const request of proto.BUS_ACCESS[process].calls) expect(requests, `${process} calls ${request.name}`).toContain(request);
+  });
+
+  it("believes an owned event only on its own subject and from its owner", () => {
+    const names = busNames("tollgate");
+    const added = { type: "member.added", source: "organization" };
+    expect(proto.eventProvenanceProblem(names, "tollgate.events.member.added", added)).toBeNull();
+    expect(proto.eventProvenanceProblem(names, "tollgate.events.billing.member.added", added)).toBe(
+      "member.added is organization's event and arrived on tollgate.events.billing.member.added, not on organization's subject tollgate.events.member.added",
+    );
+    expect(proto.eventProvenanceProblem(names, "tollgate.events.member.added", { ...added, source: "billing" })).toBe("member.added is organization's event but names billing as its source");
+    expect(proto.eventProvenanceProblem(names, "tollgate.events.anything", { type: "test.item_created", source: "test" })).toBeNull();
+  });
+});
+
+function isEvent(value: unknown): value is proto.EventDefinition {
+  return typeof value === "object" && value !== null && "type" in value && "data" in value && typeof value.type === "string";
+}
+
+function isRequest(value: unknown): value is proto.RequestDefinition {
+  return typeof value === "object" && value !== null && "request" in value && "response" in value && "name" in value;
+}

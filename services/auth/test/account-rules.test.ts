@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { randomId, type RemoteError, request } from "@tollgate/kit";
+import { connectBus, randomId, type RemoteError, request } from "@tollgate/kit";
 import { identityHeaders } from "@tollgate/kit/testing";
 import { IDENTITY_HEADER, setPassword } from "@tollgate/proto";
 import { startAuthStack, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
@@ -180,7 +180,7 @@ describe("accounts", () => {
     expect(http.status).toBe(404);
 
     // A process on the bus asks with the identity the gateway signed for the user's own request.
-    const bus = stack.auth.context.bus;
+    const bus = await connectBus({ url: stack.environment.natsUrl, prefix: stack.environment.natsPrefix, name: "set-password-caller" });
     const session = (await user.client.getSession()).data?.session;
     const identity = identityHeaders(stack.environment, { kind: "user", user_id: user.userId, session_id: session?.id ?? "" })[IDENTITY_HEADER] ?? "";
     await expect(request(bus, setPassword, { identity, new_password: "another good password" })).rejects.toMatchObject({
@@ -188,6 +188,7 @@ describe("accounts", () => {
     } satisfies Partial<RemoteError>);
     await db()("accounts").where({ user_id: user.userId }).update({ password: null });
     expect(await request(bus, setPassword, { identity, new_password: "another good password" })).toEqual({ status: true });
+    await bus.nc.close();
     expect((await stack.browser().client.signIn.email({ email: "setpassword@example.com", password: "another good password" })).data).toBeTruthy();
   });
 });

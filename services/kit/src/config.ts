@@ -143,6 +143,11 @@ export const commonEnv = {
   NATS_CREDS_FILE: env.string("a path to a .creds file").optional(),
   /** An NKey seed (`SU…`) for a server that authenticates users by NKey. */
   NATS_NKEY_SEED: env.secret(8).optional(),
+  /**
+   * This process's own password on a NATS server with a user per process, each user named for its
+   * process (auth, organization, billing, webhook-dispatcher, gateway); used instead of NATS_URL's credentials.
+   */
+  NATS_PASSWORD: env.secret(8).optional(),
   /** Serves Prometheus's /metrics on a port of its own, never the API's (0: any free one); unset, no metrics are served. */
   METRICS_PORT: integerField("a TCP port number between 0 and 65535", 0, 65535).optional(),
   METRICS_HOST: env.string("a host name or address to listen on", "127.0.0.1"),

@@ -27,6 +27,7 @@ export {
   type StatelessHandlerContext,
 } from "./bus/consumer.js";
 export { request, respond, BusRequestError, RemoteError, ReplyError } from "./bus/rpc.js";
+export { natsPermissions, type NatsPermissions } from "./bus/permissions.js";
 export { createHttpApp, listen, closeServer, securityHeaders, serveMetrics, trackRequest, type HttpAppOptions, type ReadinessCheck } from "./http/app.js";
 export { loggableUrl } from "./http/loggable-url.js";
 export {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineEvent, type EventEnvelope } from "@tollgate/proto";
+import { defineEvent, memberAdded, type EventEnvelope } from "@tollgate/proto";
 import {
   connectBus,
   createDatabase,
@@ -297,6 +297,45 @@ describe("durable consumers", () => {
         { error: expect.stringMatching(/^invalid test\.item_created data: /) as string, deliveries: 1 },
       ]);
       expect(attempts).toBe(0);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it("dead-letters, never applies, another service's event that did not come on its owner's subject or names another source", async () => {
+    const metrics = new Metrics("consumer-test-owners");
+    const consumer = new EventConsumer(
+      {
+        name: "owners",
+        // Two families, as a membership copy follows: a filter wide enough to hear every subject.
+        handlers: [on(memberAdded, (event, { trx }) => trx("effects").insert({ event_id: event.id, replica: event.data.user_id, item: 0 })), on(itemCounted, () => Promise.resolve())],
+      },
+      { store: new PostgresConsumerStore(db, new Outbox("consumer-test", SCHEMA, publisher.names), logger), bus: await connect(), logger, metrics },
+    );
+    await consumer.start();
+    const added = (userId: string, source: string): EventEnvelope => ({
+      id: randomUUID(),
+      type: memberAdded.type,
+      occurred_at: new Date().toISOString(),
+      source,
+      data: { id: randomUUID(), organization_id: "org_1", user_id: userId, role: "owner" },
+    });
+    const publishOn = (type: string, event: EventEnvelope) => publisher.js.publish(publisher.names.eventSubject(type), JSON.stringify(event), { msgID: event.id });
+    try {
+      // Billing's NATS user may publish on billing's subjects only: there, a member.added is billing's forgery.
+      await publishOn("billing.member.added", added("forged-on-billing-subject", "organization"));
+      await publishOn(memberAdded.type, added("forged-source", "billing"));
+      await publishOn(memberAdded.type, added("real-member", "organization"));
+      await until(async () => (await effectCount()) === 1 && (await db("dead_letters").count<{ count: number }[]>({ count: "*" }))[0]?.count === 2);
+      expect(await db("effects").pluck("replica")).toEqual(["real-member"]);
+      const letters = await db("dead_letters").orderBy("id").select<{ subject: string; error: string }[]>("subject", "error");
+      expect(letters).toEqual([
+        {
+          subject: publisher.names.eventSubject("billing.member.added"),
+          error: `member.added is organization's event and arrived on ${publisher.names.eventSubject("billing.member.added")}, not on organization's subject ${publisher.names.eventSubject("member.added")}`,
+        },
+        { subject: publisher.names.eventSubject("member.added"), error: "member.added is organization's event but names billing as its source" },
+      ]);
     } finally {
       await consumer.stop();
     }

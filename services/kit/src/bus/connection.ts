@@ -12,6 +12,8 @@ import {
 import { busNames, type BusNames } from "@tollgate/proto";
 
 export interface BusConnection {
+  /** The process's name on the bus: its NATS user, its replies' inbox, and what proto's BUS_ACCESS holds it to. */
+  process: string;
   nc: NatsConnection;
   js: JetStreamClient;
   jsm: JetStreamManager;
@@ -33,19 +35,25 @@ export interface NatsSettings {
   credsFile?: string;
   /** An NKey seed, for a server that authenticates by NKey alone. */
   nkeySeed?: string;
+  /** The process's own password, its user being the process's name; instead of the URL's credentials. */
+  password?: string;
   /** Copies of the event stream a cluster keeps; 1 when unset. */
   streamReplicas?: number;
 }
 
-/** nats.js's connection options for these settings; the URL's credentials travel as options, not in the server list. */
-export function natsConnectOptions(settings: NatsSettings): ConnectionOptions {
+/**
+ * nats.js's connection options for these settings, for the process named `process`; the URL's
+ * credentials travel as options, not in the server list.
+ */
+export function natsConnectOptions(settings: NatsSettings, process?: string): ConnectionOptions {
   const url = new URL(settings.url);
   const user = decodeURIComponent(url.username);
   const pass = decodeURIComponent(url.password);
   url.username = "";
   url.password = "";
   const options: ConnectionOptions = { servers: url.toString().replace(/\/$/, "") };
-  if (user && pass) Object.assign(options, { user, pass });
+  if (settings.password && process) Object.assign(options, { user: process, pass: settings.password });
+  else if (user && pass) Object.assign(options, { user, pass });
   else if (user) options.token = user;
   if (settings.credsFile) options.authenticator = credsAuthenticator(new Uint8Array(readFileSync(settings.credsFile)));
   else if (settings.nkeySeed) options.authenticator = nkeyAuthenticator(new TextEncoder().encode(settings.nkeySeed));
@@ -53,10 +61,11 @@ export function natsConnectOptions(settings: NatsSettings): ConnectionOptions {
 }
 
 /** The NATS settings of a process's configuration. */
-export const natsSettingsOf = (config: { NATS_URL: string; NATS_CREDS_FILE?: string; NATS_NKEY_SEED?: string; NATS_STREAM_REPLICAS?: number }): NatsSettings => ({
+export const natsSettingsOf = (config: { NATS_URL: string; NATS_CREDS_FILE?: string; NATS_NKEY_SEED?: string; NATS_PASSWORD?: string; NATS_STREAM_REPLICAS?: number }): NatsSettings => ({
   url: config.NATS_URL,
   credsFile: config.NATS_CREDS_FILE,
   nkeySeed: config.NATS_NKEY_SEED,
+  password: config.NATS_PASSWORD,
   streamReplicas: config.NATS_STREAM_REPLICAS,
 });
 
@@ -65,9 +74,18 @@ export async function connectBus(options: NatsSettings & { prefix: string; name:
   // caller's stack for each cost more than the publish itself; errors still name the subject.
   // Reconnecting every 250 ms rather than nats.js's 2 s: a server restarting is back within moments,
   // and requests made meanwhile wait for the connection (up to their timeout) rather than fail.
-  const nc = await connect({ ...natsConnectOptions(options), name: options.name, maxReconnectAttempts: -1, reconnectTimeWait: 250, noAsyncTraces: true });
+  // Replies come to an inbox of the process's own, which its NATS user alone may subscribe to.
+  const names = busNames(options.prefix);
+  const nc = await connect({
+    ...natsConnectOptions(options, options.name),
+    name: options.name,
+    inboxPrefix: names.replyInbox(options.name),
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 250,
+    noAsyncTraces: true,
+  });
   const jsm = await jetstreamManager(nc);
-  return { nc, js: jetstream(nc), jsm, names: busNames(options.prefix), streamReplicas: options.streamReplicas ?? 1, reachable: followServer(nc) };
+  return { process: options.name, nc, js: jetstream(nc), jsm, names, streamReplicas: options.streamReplicas ?? 1, reachable: followServer(nc) };
 }
 
 /** Follows a connection's status events: a promise of the server's return while it is away, none while it is there (or the connection closed). */

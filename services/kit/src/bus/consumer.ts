@@ -7,11 +7,12 @@ import {
   type JsMsg,
 } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
-import { EventEnvelope, type EventDefinition, type TypedEvent } from "@tollgate/proto";
+import { EventEnvelope, eventProvenanceProblem, type EventDefinition, type TypedEvent } from "@tollgate/proto";
 import type { z } from "zod";
 import { isDatabaseUnreachable, type Knex } from "../db/connection.js";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
+import { checkConsumes } from "./access.js";
 import type { BusConnection } from "./connection.js";
 import type { Outbox } from "./outbox.js";
 import { UnitOfWork } from "./unit-of-work.js";
@@ -160,6 +161,7 @@ export class EventConsumer<Context = HandlerContext> {
     private readonly deps: { store: ConsumerStore<Context>; bus: BusConnection; logger: Logger; metrics: Metrics },
   ) {
     this.handlers = new Map(definition.handlers.map((handler) => [handler.event.type, handler]));
+    checkConsumes(deps.bus.process, definition.name, [...this.handlers.keys()]);
     this.maxDeliveries = definition.maxDeliveries ?? 10;
     this.retryDelaysMs = definition.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   }
@@ -236,6 +238,7 @@ export class EventConsumer<Context = HandlerContext> {
         message.ack();
         this.deps.metrics.consumerOutcomes.inc({ consumer, outcome: "ignored" });
       } else if (parsed.kind === "reject") {
+        this.deps.logger.warn({ consumer, subject: message.subject, reason: parsed.reason }, "event refused; dead-lettered");
         await this.deadLetter(message, parsed.reason);
       } else {
         const { handler, event } = parsed;
@@ -322,6 +325,9 @@ export class EventConsumer<Context = HandlerContext> {
     if (!envelope.success) return { kind: "reject", reason: `invalid envelope: ${envelope.error.message}` };
     const handler = this.handlers.get(envelope.data.type);
     if (!handler) return { kind: "ignore" };
+    // Only the owner's NATS user may publish on an event type's subject: anything else is forged.
+    const forged = eventProvenanceProblem(this.deps.bus.names, message.subject, envelope.data);
+    if (forged) return { kind: "reject", reason: forged };
     const data = handler.event.data.safeParse(envelope.data.data);
     if (!data.success) return { kind: "reject", reason: `invalid ${envelope.data.type} data: ${data.error.message}` };
     return { kind: "handle", handler, event: { ...envelope.data, data: data.data } };

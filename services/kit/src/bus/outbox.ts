@@ -8,6 +8,7 @@ import { prepared } from "../db/prepared.js";
 import type { Logger } from "../logger.js";
 import type { Metrics } from "../metrics.js";
 import { SerialRunner } from "../serial-runner.js";
+import { checkAnnounces } from "./access.js";
 import type { BusConnection } from "./connection.js";
 
 const notifyChannel = (schema: string) => `${schema}_outbox`;
@@ -27,6 +28,7 @@ export class Outbox {
   /** Validated envelopes for events to be written with {@link write}, numbered in the order given. */
   envelopes(events: PendingEvent[]): EventEnvelope[] {
     const occurredAt = new Date().toISOString();
+    for (const { event } of events) checkAnnounces(this.source, event.type);
     return events.map(({ event, data }): EventEnvelope => ({ id: randomUUID(), type: event.type, occurred_at: occurredAt, source: this.source, data: event.data.parse(data) }));
   }
 

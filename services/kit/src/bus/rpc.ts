@@ -3,6 +3,7 @@ import { Reply, type RequestDefinition } from "@tollgate/proto";
 import type { z } from "zod";
 import { isDatabaseUnreachable } from "../db/connection.js";
 import type { Logger } from "../logger.js";
+import { checkCalls, checkServes } from "./access.js";
 import type { BusConnection } from "./connection.js";
 
 /** A request that got no usable answer: nobody listening, no reply in time, or a malformed reply. */
@@ -61,6 +62,7 @@ export async function request<Req extends z.ZodType, Res extends z.ZodType>(
   payload: z.input<Req>,
   options: { timeoutMs?: number } = {},
 ): Promise<z.output<Res>> {
+  checkCalls(bus.process, definition);
   const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const body = JSON.stringify(definition.request.parse(payload));
   const deadline = performance.now() + timeoutMs;
@@ -124,6 +126,7 @@ export function respond<Req extends z.ZodType, Res extends z.ZodType>(
   options: { queue: string; logger: Logger },
   handler: (payload: z.output<Req>) => Promise<z.input<Res>>,
 ): Subscription {
+  checkServes(bus.process, definition);
   const answer = async (message: Msg): Promise<Reply> => {
     const payload = definition.request.safeParse(safeJson(message));
     if (!payload.success) return { ok: false, error: { code: "BAD_REQUEST", message: payload.error.message } };
