@@ -11,6 +11,7 @@ const Compose = z.object({
       build: z.object({ context: z.string(), target: z.string() }).optional(),
       environment: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
       ports: z.array(z.string()).optional(),
+      volumes: z.array(z.string()).optional(),
       depends_on: z.record(z.string(), z.object({ condition: z.string() })).optional(),
       healthcheck: z.object({ test: z.array(z.string()) }).optional(),
       restart: z.string().optional(),

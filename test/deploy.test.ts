@@ -9,6 +9,7 @@ import { billingService } from "@tollgate/billing";
 import { webhookDispatcherService } from "@tollgate/webhook-dispatcher";
 import { gatewayEnv, loadGatewayConfig } from "../gateway/src/config.js";
 import { deploymentSecrets } from "../launcher/src/config.js";
+import { NATS_AUTHORIZATION_FILE, natsAuthorization, natsPasswordVariable } from "../launcher/src/nats-authorization.js";
 import { compose, composeRedisArguments, interpolate, mayTouch, redisUsers } from "./compose.js";
 import { baseImage, DEPLOYABLES, effectiveLines, read, root, stages } from "./dockerfile.js";
 
@@ -219,15 +220,23 @@ describe("docker-compose.yml", () => {
     for (const [name, loadConfig] of Object.entries(SERVICES)) expect(loadConfig(environmentOf(name)).HOST, name).toBe("0.0.0.0");
   });
 
-  it("lets only the services, with the password, use NATS", () => {
-    const command = compose.services.nats?.command ?? [];
-    const password = interpolate(command[command.indexOf("--pass") + 1] ?? "", hostEnvironment);
-    expect(command[command.indexOf("--user") + 1]).toBe("tollgate");
-    expect(password).toBe(hostEnvironment.NATS_PASSWORD);
+  it("lets each process use NATS only as a user of its own, allowed only what proto/src/bus-access.ts gives it", () => {
+    const nats = compose.services.nats;
+    const file = nats?.command?.[nats.command.indexOf("-c") + 1] ?? "";
+    const mounted = nats?.volumes?.find((volume) => volume.endsWith(`:${file}:ro`))?.split(":")[0] ?? "";
+    expect(root(mounted)).toBe(NATS_AUTHORIZATION_FILE);
+    const server = environmentOf("nats");
     for (const name of DEPLOYABLES) {
-      const url = new URL(environmentOf(name).NATS_URL ?? "");
-      expect([url.username, url.password], name).toEqual(["tollgate", password]);
+      const environment = environmentOf(name);
+      const password = hostEnvironment[natsPasswordVariable(name)];
+      // Its user is its name (the kit's), with its own password, which the server reads by the same name.
+      expect(environment.NATS_PASSWORD, name).toBe(password);
+      expect(server[natsPasswordVariable(name)], name).toBe(password);
+      expect(new URL(environment.NATS_URL ?? "").username, name).toBe("");
     }
+    expect(new Set(DEPLOYABLES.map((name) => environmentOf(name).NATS_PASSWORD)).size).toBe(DEPLOYABLES.length);
+    const { NATS_PREFIX } = loadGatewayConfig(environmentOf("gateway"));
+    expect(read(mounted), "npm run nats-config writes it anew").toBe(natsAuthorization(NATS_PREFIX));
   });
 
   it("lets only the gateway and billing into Redis, each as its own user with its password, and billing not near the gateway's keys", () => {

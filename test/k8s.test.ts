@@ -25,14 +25,15 @@ import type { INetworkPolicyPort } from "kubernetes-models/networking.k8s.io/v1/
 import { ScaledObject, type IScaledObject } from "@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject";
 import { ServiceMonitor, type IServiceMonitor } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor";
 import { ClusterIssuer } from "@kubernetes-models/cert-manager/cert-manager.io/v1/ClusterIssuer";
-import { busNames } from "@tollgate/proto";
-import { loadConfig, loadServiceConfig, migrationConfigSchema, serviceConfigSchema, verifyKeyOf } from "@tollgate/kit";
+import { BUS_ACCESS, BUS_PROCESSES, busNames } from "@tollgate/proto";
+import { loadConfig, loadServiceConfig, migrationConfigSchema, natsPermissions, serviceConfigSchema } from "@tollgate/kit";
 import { authService } from "@tollgate/auth";
 import { organizationService } from "@tollgate/organization";
 import { billingService } from "@tollgate/billing";
 import { webhookDispatcherService } from "@tollgate/webhook-dispatcher";
 import { gatewayEnv, loadGatewayConfig } from "../gateway/src/config.js";
-import { freshSecrets } from "../launcher/src/config.js";
+import { deploymentSecrets } from "../launcher/src/config.js";
+import { natsAuthorization, natsPasswordVariable } from "../launcher/src/nats-authorization.js";
 import { billingEventsConsumer } from "../services/webhook-dispatcher/src/events/consumer.js";
 import { composeRedisArguments, redisUsers } from "./compose.js";
 import { DEPLOYABLES, effectiveLines, root, stages } from "./dockerfile.js";
@@ -204,15 +205,13 @@ const serviceConfig = (overlay: Overlay, name: string): ServiceSettings => {
 };
 
 /** The Secrets a person makes before applying: `tollgate` from `npm run secrets`, and for prod the rest as k8s/README.md says. */
-const made = freshSecrets();
-const NATS_PASSWORD = "n".repeat(32);
+const made = deploymentSecrets();
 const SECRETS_MADE_BY_HAND: Record<Overlay, Record<string, Record<string, string>>> = {
-  dev: { tollgate: { ...made, IDENTITY_VERIFY_KEYS: verifyKeyOf(made.IDENTITY_SIGNING_KEY) } },
+  dev: { tollgate: made },
   prod: {
-    tollgate: { ...made, IDENTITY_VERIFY_KEYS: verifyKeyOf(made.IDENTITY_SIGNING_KEY) },
+    tollgate: made,
     "tollgate-connections": {
-      NATS_PASSWORD,
-      NATS_URL: `nats://tollgate:${NATS_PASSWORD}@nats:4222`,
+      NATS_URL: "nats://nats:4222",
       REDIS_GATEWAY_PASSWORD: "g".repeat(48),
       GATEWAY_REDIS_URL: `redis://gateway:${"g".repeat(48)}@redis:6379`,
       REDIS_BILLING_PASSWORD: "b".repeat(48),
@@ -316,7 +315,9 @@ describe.each(OVERLAYS)("k8s/overlays/%s", (overlay) => {
       // Whatever reaches it from a Secret, whole or by key, is a setting its process reads.
       expect(secretVariables(overlay, container).filter((variable) => !declared.includes(variable)), where).toEqual([]);
       const keys = (container.env ?? []).flatMap((variable) => (variable.valueFrom?.secretKeyRef?.name === "tollgate" ? [variable.valueFrom.secretKeyRef.key] : []));
-      expect(keys.sort(), where).toEqual(tollgateKeys.filter((key) => declared.includes(key)).sort());
+      // Its NATS password is the one key read by another name (NATS_PASSWORD), and the process's own.
+      const natsPassword = declared.includes("NATS_PASSWORD") ? [natsPasswordVariable(targetOf(container.image) ?? "")] : [];
+      expect(keys.sort(), where).toEqual([...tollgateKeys.filter((key) => declared.includes(key)), ...natsPassword].sort());
       held[where] = keys;
     }
     // A migration, and the init container that waits for it, need the database alone.
@@ -324,7 +325,44 @@ describe.each(OVERLAYS)("k8s/overlays/%s", (overlay) => {
       expect(held[`${jobName(overlay, name)}/migrate`], name).toEqual([]);
       expect(held[`${name}/wait-for-migrations`], name).toEqual([]);
     }
-    expect(held["gateway/gateway"]).toEqual(["AUTH_SECRET", "IDENTITY_SIGNING_KEY"]);
+    expect(held["gateway/gateway"]).toEqual(["AUTH_SECRET", "GATEWAY_NATS_PASSWORD", "IDENTITY_SIGNING_KEY"]);
+  });
+
+  it("gives each deployable a NATS user of its own, which every NATS server knows by the same password", () => {
+    const nats = one<IStatefulSet>(overlay, "StatefulSet", "nats").spec?.template.spec?.containers.find((container) => container.name === "nats");
+    // Its secrets, by the names its configuration reads them (its own name comes from the pod, not a Secret).
+    const server = Object.fromEntries(
+      (nats?.env ?? []).flatMap(({ name, valueFrom }) => (valueFrom?.secretKeyRef ? [[name, secretData(overlay, valueFrom.secretKeyRef.name ?? "")?.[valueFrom.secretKeyRef.key]]] : [])),
+    );
+    for (const name of DEPLOYABLES) {
+      const own = environmentOf(overlay, mainContainer(overlay, name));
+      const password = own.NATS_PASSWORD ?? "";
+      expect(password, name).toBe(made[natsPasswordVariable(name)]);
+      expect(server[natsPasswordVariable(name)], name).toBe(password);
+      // Its user is its name, not one the URL could name for it.
+      expect(new URL(own.NATS_URL ?? "").username, name).toBe("");
+    }
+    const passwords = DEPLOYABLES.map((name) => made[natsPasswordVariable(name)]);
+    expect(new Set(passwords).size).toBe(DEPLOYABLES.length);
+  });
+
+  it("gives NATS the users and permissions proto/src/bus-access.ts makes, for this NATS_PREFIX", () => {
+    const config = all<IConfigMap>(overlay, "ConfigMap").find((candidate) => candidate.metadata.name.startsWith("nats-config"))?.data ?? {};
+    const prefix = loadGatewayConfig(environmentOf(overlay, mainContainer(overlay, "gateway"))).NATS_PREFIX;
+    const names = busNames(prefix);
+    expect(config["nats.conf"]).toContain("include ./authorization.conf");
+    expect(config["authorization.conf"], "npm run nats-config writes it anew").toBe(natsAuthorization(prefix));
+    // What those permissions let each process do to another's events, stream and replies: nothing.
+    for (const process of BUS_PROCESSES) {
+      const { publish, subscribe } = natsPermissions(process, names);
+      const mayPublish = (subject: string) => publish.some((pattern) => subjectMatches(pattern, subject));
+      for (const owner of BUS_PROCESSES) {
+        for (const family of BUS_ACCESS[owner].events) expect(mayPublish(names.eventSubject(`${family}.anything`)), `${process} publishes ${owner}'s ${family}.*`).toBe(owner === process);
+        if (owner !== process) expect(subscribe.some((pattern) => subjectMatches(pattern, `${names.replyInbox(owner)}.reply`)), `${process} hears ${owner}'s replies`).toBe(false);
+      }
+      for (const verb of ["DELETE", "PURGE"]) expect(mayPublish(`$JS.API.STREAM.${verb}.${names.eventStream}`), `${process} may ${verb} the stream`).toBe(false);
+      expect(mayPublish(`$JS.API.CONSUMER.CREATE.${names.eventStream}.spy.${names.allEvents}`), `${process} makes a durable of another name`).toBe(false);
+    }
   });
 
   it("selects exactly one workload with each Service, on ports its containers declare", () => {
@@ -456,7 +494,9 @@ describe("k8s/overlays/dev", () => {
     const renderedSecrets = new Set(all<ISecret>("dev", "Secret").map((secret) => secret.metadata.name));
     const needed = new Set(referenced.filter((reference) => !reference.optional && !renderedSecrets.has(reference.name ?? "")).map((reference) => reference.name));
     expect([...needed]).toEqual(["tollgate"]);
-    expect(Object.keys(SECRETS_MADE_BY_HAND.dev.tollgate ?? {}).sort()).toEqual(["AUTH_SECRET", "FILE_URL_SECRET", "IDENTITY_SIGNING_KEY", "IDENTITY_VERIFY_KEYS", "WEBHOOK_SECRET_KEYS"]);
+    expect(Object.keys(SECRETS_MADE_BY_HAND.dev.tollgate ?? {}).sort()).toEqual(
+      ["AUTH_SECRET", "FILE_URL_SECRET", "IDENTITY_SIGNING_KEY", "IDENTITY_VERIFY_KEYS", "REDIS_BILLING_PASSWORD", "REDIS_GATEWAY_PASSWORD", "WEBHOOK_SECRET_KEYS", ...DEPLOYABLES.map(natsPasswordVariable)].sort(),
+    );
   });
 
   it("runs one replica of everything, without autoscalers, Postgres, NATS and Redis inside, files on a volume", () => {
@@ -469,10 +509,9 @@ describe("k8s/overlays/dev", () => {
     const volume = deploymentOf("dev", "billing").spec?.template.spec?.volumes?.find((candidate) => candidate.name === mount?.name);
     expect(volume?.persistentVolumeClaim?.claimName).toBe("billing-files");
     one<object>("dev", "PersistentVolumeClaim", "billing-files");
-    // The in-cluster servers take the credentials the services' URLs carry.
+    // The in-cluster Postgres takes the credentials the services' URL carries.
     const connections = secretData("dev", connectionsSecret("dev")) ?? {};
     expect(new URL(connections.DATABASE_URL ?? "").password).toBe(connections.POSTGRES_PASSWORD);
-    expect(new URL(connections.NATS_URL ?? "").password).toBe(connections.NATS_PASSWORD);
     expect(new URL(connections.GATEWAY_REDIS_URL ?? "").password).toBe(connections.REDIS_GATEWAY_PASSWORD);
     expect(new URL(connections.BILLING_REDIS_URL ?? "").password).toBe(connections.REDIS_BILLING_PASSWORD);
   });
@@ -514,7 +553,6 @@ describe("k8s/overlays/prod", () => {
     for (const name of DEPLOYABLES) {
       const environment = environmentOf("prod", mainContainer("prod", name));
       expect(environment.NATS_STREAM_REPLICAS, name).toBe("3");
-      expect(new URL(environment.NATS_URL ?? "").password, name).toBe(secretData("prod", "tollgate-connections")?.NATS_PASSWORD);
     }
   });
 
@@ -585,6 +623,17 @@ function inClusterHost(overlay: Overlay, url: string): boolean {
   const host = new URL(url).hostname.split(".")[0] ?? "";
   const clusters = rendered[overlay].filter((manifest) => manifest.kind === "Cluster").map((manifest) => `${manifest.metadata.name}-rw`);
   return [...all<IService>(overlay, "Service").map((service) => service.metadata.name), ...clusters].includes(host);
+}
+
+/** Whether a subject matches a NATS subject pattern (`*` one token, `>` one or more at the end). */
+function subjectMatches(pattern: string, subject: string): boolean {
+  const wanted = pattern.split(".");
+  const tokens = subject.split(".");
+  for (const [index, token] of wanted.entries()) {
+    if (token === ">") return tokens.length > index;
+    if (index >= tokens.length || (token !== "*" && token !== tokens[index])) return false;
+  }
+  return wanted.length === tokens.length;
 }
 
 type Labels = Record<string, string>;

@@ -3,7 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { commonEnv, ConfigError, derivedVaultKey, env, generateIdentityKeys, loadConfig, verifyKeyOf } from "@tollgate/kit";
+import { BUS_PROCESSES } from "@tollgate/proto";
 import { z } from "zod";
+import { natsPasswordVariable } from "./nats-authorization.js";
 
 const launcherEnv = z.object({
   PORT: env.port(3000),
@@ -63,16 +65,18 @@ export function freshSecrets(): Omit<Secrets, "IDENTITY_VERIFY_KEYS"> {
 
 /**
  * Every secret a deployment (docker compose, Kubernetes) is given, made anew: those `npm start` makes
- * for itself, the public half of the signing key, the password NATS asks its clients for, and those
- * of Redis's two users, the gateway and billing (a local Redis asks for none).
+ * for itself, the public half of the signing key, each process's password on NATS
+ * (`<PROCESS>_NATS_PASSWORD`, its user being the process's name), and those of Redis's two users, the
+ * gateway and billing (a local Redis asks for none).
  */
-export function deploymentSecrets(): Secrets & { NATS_PASSWORD: string; REDIS_GATEWAY_PASSWORD: string; REDIS_BILLING_PASSWORD: string } {
+export function deploymentSecrets(): Secrets & Record<string, string> & { REDIS_GATEWAY_PASSWORD: string; REDIS_BILLING_PASSWORD: string } {
   const secrets = freshSecrets();
+  // NATS reads a password in its configuration as text only when it starts with a letter.
+  const natsPasswords = Object.fromEntries(BUS_PROCESSES.map((process) => [natsPasswordVariable(process), `n${randomBytes(24).toString("hex")}`] as const));
   return {
     ...secrets,
     IDENTITY_VERIFY_KEYS: verifyKeyOf(secrets.IDENTITY_SIGNING_KEY),
-    // NATS reads a password in its configuration as text only when it starts with a letter.
-    NATS_PASSWORD: `n${randomBytes(24).toString("hex")}`,
+    ...natsPasswords,
     // Hex: they go into redis:// URLs as they are.
     REDIS_GATEWAY_PASSWORD: randomBytes(24).toString("hex"),
     REDIS_BILLING_PASSWORD: randomBytes(24).toString("hex"),

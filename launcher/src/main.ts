@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, StartupError } from "@tollgate/kit";
 import { deploymentSecrets, loadLauncherConfig } from "./config.js";
 import { environmentFor, GATEWAY, launcherValues, SERVICES, unreadSettings } from "./environments.js";
+import { NATS_AUTHORIZATION_FILE, natsAuthorization } from "./nats-authorization.js";
 import { linePrinter } from "./output.js";
 import { freePorts } from "./ports.js";
 import { preflight } from "./preflight.js";
@@ -37,13 +38,20 @@ function writeSecrets(file = ".env"): number {
   return 0;
 }
 
+/** `npm run nats-config`: writes the NATS server's users and permissions for NATS_PREFIX (tollgate unless set) anew. */
+function writeNatsConfig(): number {
+  writeFileSync(NATS_AUTHORIZATION_FILE, natsAuthorization(process.env.NATS_PREFIX ?? "tollgate"));
+  process.stdout.write(`Wrote the NATS users and permissions to ${NATS_AUTHORIZATION_FILE}\n`);
+  return 0;
+}
+
 /** The command (`start` when none is given) and the options given with it; null, having said why, when they make no sense. */
 function commandLine(args: string[]): { command: string; file: string | undefined; replicas: string | undefined } | null {
   try {
     const { positionals, values } = parseArgs({ args, options: { replicas: { type: "string" } }, allowPositionals: true });
     return { command: positionals[0] ?? "start", file: positionals[1], replicas: values.replicas };
   } catch (error) {
-    process.stderr.write(`tollgate: ${error instanceof Error ? error.message : String(error)}; usage: tollgate [start|migrate|secrets] [--replicas N]\n`);
+    process.stderr.write(`tollgate: ${error instanceof Error ? error.message : String(error)}; usage: tollgate [start|migrate|secrets|nats-config] [--replicas N]\n`);
     return null;
   }
 }
@@ -58,8 +66,9 @@ async function main(args: string[]): Promise<number> {
   if (!given) return 64;
   const { command } = given;
   if (command === "secrets") return writeSecrets(given.file);
+  if (command === "nats-config") return writeNatsConfig();
   if (command !== "start" && command !== "migrate") {
-    process.stderr.write(`tollgate: unknown command "${command}"; expected start, migrate or secrets\n`);
+    process.stderr.write(`tollgate: unknown command "${command}"; expected start, migrate, secrets or nats-config\n`);
     return 64;
   }
   const config = loadLauncherConfig(given.replicas === undefined ? process.env : { ...process.env, REPLICAS: given.replicas });
@@ -131,7 +140,7 @@ const args = process.argv.slice(2);
 main(args).then(
   (code) => {
     // Only what ran processes has stopped; `secrets` said what it did.
-    if (args[0] !== "secrets") announce(code === 0 ? "stopped" : `stopped with exit code ${code}`);
+    if (args[0] !== "secrets" && args[0] !== "nats-config") announce(code === 0 ? "stopped" : `stopped with exit code ${code}`);
     process.exit(code);
   },
   (error: unknown) => {
