@@ -71,18 +71,21 @@ let sellers = 0;
 
 /**
  * Auth, organization and billing behind a real gateway, with better-auth's client for the people and
- * Polar's SDK for the API. `more` adds further services (the webhook dispatcher); `authEnv` configures the auth service.
+ * Polar's SDK for the API. `more` adds further services (the webhook dispatcher); `authEnv` configures
+ * the auth service; `each` adds settings to each of the four processes by its name (its own NATS user).
  */
 export async function startBillingStack(
   env: Record<string, string> = {},
   more: Omit<Upstreams, "organization" | "billing"> = {},
   authEnv: Record<string, string> = {},
+  each: (process: "auth" | "organization" | "billing" | "gateway") => Record<string, string> = () => ({}),
 ): Promise<BillingStack> {
   let billing: RunningService<ServiceConfig<BillingEnv>, BillingApp> | undefined;
-  const stack = await startAuthStack(authEnv, {}, {
+  const stack = await startAuthStack({ ...authEnv, ...each("auth") }, each("gateway"), {
     ...more,
-    organization: (environment) => startTestService(organizationService, environment),
-    billing: async (environment) => (billing = await startTestService(billingService, environment, { PUBLIC_URL, FILES_DIR: mkdtempSync(path.join(tmpdir(), "tollgate-files-")), FILE_URL_SECRET: randomBytes(32).toString("base64url"), ...env })),
+    organization: (environment) => startTestService(organizationService, environment, each("organization")),
+    billing: async (environment) =>
+      (billing = await startTestService(billingService, environment, { PUBLIC_URL, FILES_DIR: mkdtempSync(path.join(tmpdir(), "tollgate-files-")), FILE_URL_SECRET: randomBytes(32).toString("base64url"), ...env, ...each("billing") })),
   });
   if (!billing) throw new Error("billing did not start");
   const sdk = (accessToken: string) => new Polar({ accessToken, serverURL: stack.gateway.url });

@@ -105,7 +105,7 @@ export function identityHeaders(environment: Pick<TestEnvironment, "identityKeys
 export { createDatabase, databaseUrl } from "./infrastructure.js";
 export type { TestInfrastructure } from "./infrastructure.js";
 export { spawnTypeScript, watch, type SpawnedProcess } from "./processes.js";
-export { PrivateNatsServer } from "./nats-server.js";
+export { PrivateNatsServer, type PrivateNatsOptions } from "./nats-server.js";
 export { PrivateRedisServer } from "./redis-server.js";
 export { PrivatePostgresCluster } from "./postgres-cluster.js";
 export { freePort } from "./servers.js";

@@ -5,10 +5,18 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { ServerProcess } from "./servers.js";
 
+/** How to run a private server beyond the defaults: a configuration file (users, say) and the environment it reads. */
+export interface PrivateNatsOptions {
+  /** The port to listen on; a free one the server picks when unset. */
+  port?: number;
+  configFile?: string;
+  env?: Record<string, string>;
+}
+
 /**
  * A nats-server (with JetStream) of one's own, on a port of its own and a store in a temporary
- * directory: for what restarts NATS on purpose, which must never be the machine's shared server.
- * `NATS_SERVER_BIN` names the binary (default /usr/sbin/nats-server).
+ * directory: for what restarts NATS on purpose, or runs it with users, which must never be the
+ * machine's shared server. `NATS_SERVER_BIN` names the binary (default /usr/sbin/nats-server).
  */
 export class PrivateNatsServer {
   private running: ServerProcess | null = null;
@@ -16,13 +24,14 @@ export class PrivateNatsServer {
   private constructor(
     readonly port: number,
     private readonly storeDir: string,
+    private readonly options: PrivateNatsOptions,
   ) {}
 
-  /** Starts one on a free port; resolves once it accepts connections. */
-  static async start(): Promise<PrivateNatsServer> {
+  /** Starts one; resolves once it accepts connections. */
+  static async start(options: PrivateNatsOptions = {}): Promise<PrivateNatsServer> {
     const storeDir = mkdtempSync(path.join(tmpdir(), "tollgate-private-nats-"));
     // Port -1: the server picks a free one and says which.
-    const probe = spawn(natsServerBin(), ["-a", "127.0.0.1", "-p", "-1", "-js", "-sd", storeDir], { stdio: ["ignore", "ignore", "pipe"] });
+    const probe = spawn(natsServerBin(), serverArgs(options, options.port ?? -1, storeDir), { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...options.env } });
     const port = await new Promise<number>((resolve, reject) => {
       createInterface({ input: probe.stderr }).on("line", (line) => {
         const listening = /Listening for client connections on [\d.]+:(\d+)/.exec(line);
@@ -30,7 +39,7 @@ export class PrivateNatsServer {
       });
       probe.once("exit", () => reject(new Error("nats-server exited at start")));
     });
-    const server = new PrivateNatsServer(port, storeDir);
+    const server = new PrivateNatsServer(port, storeDir, options);
     server.running = new ServerProcess(probe);
     await server.running.accepting(port, "nats-server");
     return server;
@@ -48,7 +57,7 @@ export class PrivateNatsServer {
   async restart(downMs = 0): Promise<void> {
     await this.halt();
     await new Promise((resolve) => setTimeout(resolve, downMs));
-    this.running = new ServerProcess(spawn(natsServerBin(), ["-a", "127.0.0.1", "-p", String(this.port), "-js", "-sd", this.storeDir], { stdio: "ignore" }));
+    this.running = new ServerProcess(spawn(natsServerBin(), serverArgs(this.options, this.port, this.storeDir), { stdio: "ignore", env: { ...process.env, ...this.options.env } }));
     await this.running.accepting(this.port, "nats-server");
   }
 
@@ -66,3 +75,8 @@ export class PrivateNatsServer {
 }
 
 const natsServerBin = () => process.env.NATS_SERVER_BIN ?? "/usr/sbin/nats-server";
+
+const serverArgs = (options: PrivateNatsOptions, port: number, storeDir: string) => [
+  ...(options.configFile ? ["-c", options.configFile] : []),
+  ...["-a", "127.0.0.1", "-p", String(port), "-js", "-sd", storeDir],
+];
