@@ -2,6 +2,7 @@ import { setAsideEndpoints, type Endpoint, type Knex, type OrganizationAccess } 
 import { EXPIRY_WORKER, PAYMENT_WORKER } from "./checkouts/checkouts.sql.js";
 import { STATE_WORKER } from "./customers/customers.sql.js";
 import { RENEWAL_WORKER } from "./subscriptions/subscriptions.sql.js";
+import { MEASUREMENT_WORKER } from "./usage-events/usage-events.sql.js";
 
 /** A worker that a retried item is handed back to. */
 interface Wakeable {
@@ -12,8 +13,8 @@ interface Wakeable {
  * Billing's background work a seller sees once it is set aside, under the scopes of what it works
  * on: `GET /v1/set-aside-work/` lists it, `POST /v1/set-aside-work/{id}/retry` tries an item again.
  */
-export function setAsideWorkEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }, workers: { renewals: Wakeable; payments: Wakeable; checkoutExpiry: Wakeable; customerStates: Wakeable }): Endpoint[] {
-  const { renewals, payments, checkoutExpiry, customerStates } = workers;
+export function setAsideWorkEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }, workers: { renewals: Wakeable; payments: Wakeable; checkoutExpiry: Wakeable; customerStates: Wakeable; measurer: Wakeable }): Endpoint[] {
+  const { renewals, payments, checkoutExpiry, customerStates, measurer } = workers;
   return setAsideEndpoints("/v1/set-aside-work", {
     db,
     access,
@@ -23,6 +24,7 @@ export function setAsideWorkEndpoints({ db, access }: { db: Knex; access: Organi
       [PAYMENT_WORKER]: { read: "checkouts:read", write: "checkouts:write", wake: () => payments.wake() },
       [EXPIRY_WORKER]: { read: "checkouts:read", write: "checkouts:write", wake: () => checkoutExpiry.wake() },
       [STATE_WORKER]: { read: "customers:read", write: "customers:write", wake: () => customerStates.wake() },
+      [MEASUREMENT_WORKER]: { read: "events:read", write: "events:write", wake: () => measurer.wake() },
     },
   });
 }

@@ -20,6 +20,7 @@ import { subscriptionChargeOrders } from "./0018_subscription_charge_orders.js";
 import { usageMeters } from "./0019_usage_meters.js";
 import { metricsRollups } from "./0020_metrics_rollups.js";
 import { usagePeriods } from "./0021_usage_periods.js";
+import { unmeasuredFailures } from "./0022_unmeasured_failures.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -45,4 +46,5 @@ export const billingMigrations: Migrations = {
   "0019_usage_meters": usageMeters,
   "0020_metrics_rollups": metricsRollups,
   "0021_usage_periods": usagePeriods,
+  "0022_unmeasured_failures": unmeasuredFailures,
 };

@@ -2,7 +2,28 @@ import { z } from "zod";
 import { isoTimestamp, listResource, momentInput } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
 
-const MetadataValue = z.union([z.string(), z.number(), z.boolean()]);
+/**
+ * How large a number in an event's metadata may be. Polar types it only as a JSON number; here meters
+ * add such numbers up in double precision (rollups and customer meters are float8) over as many events
+ * as a bigint counts (under 2^63), so with every value within 1e289 no sum can pass float8's largest
+ * (1.8e308) and measuring can never overflow.
+ */
+export const METADATA_NUMBER_LIMIT = 1e289;
+
+/** Lone UTF-16 surrogates: JSON can carry them, jsonb refuses them, so they become U+FFFD as text columns store them. */
+const wellFormed = (text: string) => text.replace(/\p{Surrogate}/gu, "\uFFFD");
+
+/** Polar's metadata value: a string of 1 to 500 characters (NUL is refused for every input), a number or a boolean. */
+const MetadataValue = z.union([
+  z.string().min(1).max(500).transform(wellFormed),
+  // Refused as pydantic refuses a number past a bound; the bounds are stated for the API description.
+  z
+    .number()
+    .refine((value) => value <= METADATA_NUMBER_LIMIT, { error: `Input should be less than or equal to ${METADATA_NUMBER_LIMIT}`, params: { type: "less_than_equal" } })
+    .refine((value) => value >= -METADATA_NUMBER_LIMIT, { error: `Input should be greater than or equal to ${-METADATA_NUMBER_LIMIT}`, params: { type: "greater_than_equal" } })
+    .meta({ minimum: -METADATA_NUMBER_LIMIT, maximum: METADATA_NUMBER_LIMIT }),
+  z.boolean(),
+]);
 
 /**
  * One event of a batch, for a customer known by its id or by the seller's own id for it. A single
@@ -15,7 +36,7 @@ const EventCreate = z
     organization_id: z.string().nullish(),
     external_id: z.string().max(256).nullish(),
     parent_id: z.string().nullish(),
-    metadata: z.record(z.string().min(1).max(40), MetadataValue).optional(),
+    metadata: z.record(z.string().min(1).max(40).transform(wellFormed), MetadataValue).optional(),
     customer_id: z.string().optional(),
     member_id: z.string().nullish(),
     external_customer_id: z.string().min(1).optional(),
@@ -45,7 +66,7 @@ export const UserEvent = z
     label: z.string(),
     name: z.string(),
     source: z.literal("user"),
-    metadata: z.record(z.string(), MetadataValue),
+    metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   })
   .meta({ id: "UserEvent" });
 

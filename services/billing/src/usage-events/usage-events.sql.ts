@@ -1,4 +1,4 @@
-import { pageOf, type Knex, type Sort } from "@tollgate/kit";
+import { pageOf, WorkFailures, type Knex, type Sort } from "@tollgate/kit";
 import { arrayBindings } from "../http/jsonb.js";
 import { whereMetadata } from "../http/metadata.js";
 import type { Aggregation, Filter } from "../meters/filter.js";
@@ -65,27 +65,42 @@ export async function countEventNames(db: Knex, organizationId: string, names: {
   );
 }
 
-/** What measuring reads of an event: the columns a pass sends to billing, and no more. */
-export type UnmeasuredEvent = Pick<UsageEventRow, "organization_id" | "name" | "source" | "timestamp" | "customer_id" | "external_customer_id" | "metadata">;
+/**
+ * What measuring reads of an event: the columns a pass sends to billing, and no more; its id, to set
+ * it aside should it fail, and whether it failed before (its failures are forgotten once it is measured).
+ */
+export type UnmeasuredEvent = Pick<UsageEventRow, "id" | "organization_id" | "name" | "source" | "timestamp" | "customer_id" | "external_customer_id" | "metadata"> & { failed_before: boolean };
+
+/** The name measuring goes by among set-aside work: an event it keeps failing on is set aside under it. */
+export const MEASUREMENT_WORKER = "usage_measurement";
 
 /**
  * Takes up to `limit` events waiting to be measured, as the transaction's own: they wait no more once
- * it commits, and again if it rolls back. Another replica's measurer takes others.
+ * it commits, and again if it rolls back. Another replica's measurer takes others. An event that
+ * failed and has since been set aside keeps waiting, passed over, until its seller asks for it
+ * again; only events that failed are looked up for that.
  */
 export async function takeUnmeasured(db: Knex, limit: number): Promise<UnmeasuredEvent[]> {
+  const notSetAside = WorkFailures.notSetAside(MEASUREMENT_WORKER, "usage_events_unmeasured.event_id");
   const { rows } = await db.raw<{ rows: UnmeasuredEvent[] }>(
     `with taken as (
        delete from usage_events_unmeasured
-       where sequence = any(array(select sequence from usage_events_unmeasured order by sequence limit ? for update skip locked))
-       returning event_id
+       where sequence = any(array(select sequence from usage_events_unmeasured where not failed or ${notSetAside.sql} order by sequence limit ? for update skip locked))
+       returning event_id, failed
      )
      -- By key, both the rows taken and their events: as an IN and a join, Postgres plans hash joins
      -- that read the whole backlog and every event there is, at every pass.
-     select e.organization_id, e.name, e.source, e.timestamp, e.customer_id, e.external_customer_id, e.metadata
+     select e.id, e.organization_id, e.name, e.source, e.timestamp, e.customer_id, e.external_customer_id, e.metadata, taken.failed as failed_before
      from taken cross join lateral (select * from usage_events where usage_events.id = taken.event_id) e`,
-    [limit],
+    [...notSetAside.bindings, limit],
   );
   return rows;
+}
+
+/** Puts events that failed to be measured back in line (behind those waiting), for a later pass to try again or pass over. */
+export async function putBackFailed(db: Knex, eventIds: string[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await db.raw("insert into usage_events_unmeasured (event_id, failed) select unnest(?::text[]), true", [eventIds]);
 }
 
 /**
