@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import { createDatabase } from "@tollgate/kit";
 import { ARTIFACTS, chooseCountry, fillCheckout, grantAdmin, mailedLink, newPerson, openShop, organizationIdOf, screenshotFailure, signUp, site, startBrowsing, stopBrowsing, type Person, type ShopApi } from "./browser.js";
 import { bypassingCatalogs, layoutBreaks, untranslated, visibleTexts } from "./text-checks.js";
 
@@ -144,6 +145,8 @@ const SCREENS: Screen[] = [
   },
   { name: "seller-new-product-empty", viewer: "admin", path: () => `/${world.slug}/products/new`, act: send },
   { name: "seller-products-as-member", viewer: "invitee", path: () => `/${world.memberSlug}/products` },
+  { name: "seller-set-aside-work", viewer: "admin", path: () => `/${world.slug}/set-aside-work` },
+  { name: "seller-set-aside-work-none", viewer: "invitee", path: () => `/${world.memberSlug}/set-aside-work` },
   {
     name: "verification-sent",
     viewer: "admin",
@@ -159,7 +162,7 @@ const SCREENS: Screen[] = [
 
 
 beforeAll(async () => {
-  await startBrowsing();
+  const tollgate = await startBrowsing();
   const admin = await newPerson();
   const stamp = Date.now();
   await signUp(admin.page, "Ada Admin", `ada-${stamp}@example.com`);
@@ -179,7 +182,8 @@ beforeAll(async () => {
     await buyer.page.getByRole("heading", { name: buyer.say("checkout.thankYou") }).waitFor();
     paid.push(checkout);
   }
-  const { customer_id: customerId } = await api<{ customer_id: string }>(`/v1/checkouts/${paid[0]?.id}`);
+  const { customer_id: customerId, organization_id: organizationId } = await api<{ customer_id: string; organization_id: string }>(`/v1/checkouts/${paid[0]?.id}`);
+  await setAsideForScreens(tollgate.databaseUrl, organizationId, customerId);
 
   const invitee = await newPerson();
   const inviteeEmail = `grace-${stamp}@example.com`;
@@ -200,6 +204,19 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(stopBrowsing);
+
+/**
+ * A background item of the seller's as it stands once set aside, for the console's banner and its
+ * Needs-attention screen to show (the workers' own tests make real ones: test/security/workers-isolation.test.ts).
+ */
+async function setAsideForScreens(databaseUrl: string, organizationId: string, customerId: string): Promise<void> {
+  const billing = createDatabase({ url: databaseUrl, schema: "billing", poolMax: 1 });
+  try {
+    await billing("set_aside_work").insert({ worker: "customer_state", item: customerId, organization_id: organizationId, reason: "value out of range: overflow", failures: 5, set_aside_at: new Date() });
+  } finally {
+    await billing.destroy();
+  }
+}
 
 /** Opens `screen` as its viewer would, in `locale`, and waits until nothing on it is still loading. */
 async function visit(screen: Screen, locale: string, viewport: { width: number; height: number }): Promise<Page> {
@@ -239,6 +256,7 @@ const NOT_FROM_CATALOGS = [
   /^(Tollgate|Operator|Ada Admin|Grace Invitee|Lighthouse Books|Harbour Maps|Field guide|Tide tables|(lighthouse|harbour)-\d+)( ▾)?$/, // the brand, and what people typed (a menu's ▾ after it)
   /^\p{L}+ \d{1,2}, \d{4}( at \d{1,2}:\d{2}\s[AP]M)?$/u, // dates, which Intl writes (in English for the pseudo-locale)
   /^(Русский|Українська|English|Español|Deutsch|Polski|Français|Türkçe|Pseudo \(en-XA\))$/, // each language by its own name
+  /^value out of range: overflow$/, // a set-aside item's reason, as Postgres gave it
 ];
 
 describe("every screen, in the pseudo-locale and at phone width", () => {

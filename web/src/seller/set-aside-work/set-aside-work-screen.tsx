@@ -19,7 +19,7 @@ const messages = defineMessages({
   loading: { id: "seller.setAside.loading", defaultMessage: "Loading set-aside work…" },
   none: { id: "seller.setAside.none", defaultMessage: "Nothing needs your attention" },
   noneHint: { id: "seller.setAside.noneHint", defaultMessage: "If a webhook, a usage event, a renewal or a payment keeps failing, it shows here with the reason." },
-  when: { id: "seller.setAside.column.when", defaultMessage: "Set aside" },
+  setAsideAt: defineMessage<{ at: string }>({ id: "seller.setAside.setAsideAt", defaultMessage: "Set aside {at}" }),
   what: { id: "seller.setAside.column.what", defaultMessage: "What" },
   reason: { id: "seller.setAside.column.reason", defaultMessage: "Last failure" },
   failures: defineMessage<{ failures: number }>({ id: "seller.setAside.failures", defaultMessage: "{failures, plural, one {failed once} other {failed # times}}" }),
@@ -46,7 +46,6 @@ export function SetAsideWorkScreen() {
 
   const column = createColumnHelper<SetAsideItem>();
   const columns = [
-    column.accessor("set_aside_at", { header: () => <FormattedMessage {...messages.when} />, cell: (info) => longDateTime(info.getValue()) }),
     column.display({
       id: "what",
       header: () => <FormattedMessage {...messages.what} />,
@@ -55,6 +54,8 @@ export function SetAsideWorkScreen() {
           <FormattedMessage {...workerLabel(original.worker)} />
           <br />
           <code translate="no">{original.item_id}</code>
+          <br />
+          <span className="muted">{intl.formatMessage(messages.setAsideAt, { at: longDateTime(original.set_aside_at) })}</span>
         </>
       ),
     }),
