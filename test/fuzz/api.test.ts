@@ -70,6 +70,16 @@ const POLAR_ALLOWED: Allowed[] = [
     place: /^body\.custom_field_data\..* \w+$/,
     reason: "answers are checked against the custom fields attached to the checkout's product (type, length, range, options; other slugs refused), which the body's schema cannot say; Polar refuses them with pydantic's 422 at the slug",
   },
+  {
+    operation: /^GET \/v1\/(?:metrics\/|meters\/\{id\}\/quantities)$/,
+    place: "query.timezone TimeZoneName",
+    reason: "a time zone must be one this Postgres knows (pg_timezone_names, read at start), a list the schema does not carry; Polar refuses an unknown zone with a 422 at the field too",
+  },
+  {
+    operation: /./,
+    place: /^(?:query|body)\.\S+ datetime_parsing$/,
+    reason: "moments are bounded to the years 1 to 9999 in UTC, as Postgres and Polar keep them; RFC 3339's date-time allows year 0, and an offset can carry a written year 1 or 9999 beyond them, which a format cannot say",
+  },
 ];
 const BETTER_AUTH_ALLOWED: Allowed[] = [];
 
