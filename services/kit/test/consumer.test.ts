@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { AckPolicy, DeliverPolicy } from "@nats-io/jetstream";
+import { nanos } from "@nats-io/transport-node";
 import { defineEvent, memberAdded, type EventEnvelope } from "@tollgate/proto";
 import {
   connectBus,
@@ -240,6 +242,82 @@ describe("durable consumers", () => {
     } finally {
       await consumer.stop();
       await away.destroy();
+    }
+  });
+
+  it("keeps an event whose handler outlasts the ack wait with its replica, telling JetStream it is still working on it", async () => {
+    let calls = 0;
+    const slowly = async () => {
+      calls += 1;
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+    };
+    const replicas = await Promise.all([startConsumer("slow", "a", { ackWaitMs: 1_000, before: slowly }), startConsumer("slow", "b", { ackWaitMs: 1_000, before: slowly })]);
+    try {
+      await publish(envelope(1));
+      await until(async () => (await effectCount()) === 1);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(calls).toBe(1);
+      for (const [index, { metrics }] of replicas.entries()) expect(await counterValue(metrics, "bus_consumer_redeliveries_total", { consumer: "slow" }), `replica ${index}`).toBe(0);
+    } finally {
+      await Promise.all(replicas.map(({ consumer }) => consumer.stop()));
+    }
+  });
+
+  it("gives the events a replica took and never acknowledged (it died) to another within seconds, on a durable an older release made with a 30 s ack wait", async () => {
+    const stream = publisher.names.eventStream;
+    await publisher.jsm.consumers.add(stream, {
+      durable_name: "orphaned",
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(30_000),
+      filter_subject: publisher.names.eventSubject(itemCreated.type),
+    });
+    const { consumer: upgraded } = await startConsumer("orphaned", "a");
+    await upgraded.stop();
+    for (const item of [1, 2, 3]) await publish(envelope(item));
+    // A replica takes the three events and dies before acknowledging any.
+    const dying = await connect();
+    let taken = 0;
+    for await (const message of await (await dying.js.consumers.get(stream, "orphaned")).fetch({ max_messages: 3, expires: 5_000 })) taken += message.info.deliveryCount;
+    expect(taken).toBe(3);
+    await dying.nc.close();
+    const died = Date.now();
+    const { consumer } = await startConsumer("orphaned", "b");
+    try {
+      await until(async () => (await effectCount()) === 3, 40_000);
+      expect(Date.now() - died).toBeLessThan(10_000);
+    } finally {
+      await consumer.stop();
+    }
+  });
+
+  it("leaves nothing to the ack wait when it stops: the events it took are applied before it goes", async () => {
+    let release = () => {};
+    const first = new Promise<void>((resolve) => (release = resolve));
+    let begun = false;
+    const stopping = await startConsumer("handover", "a", {
+      batchSize: 1,
+      ackWaitMs: 30_000,
+      before: (item) => {
+        if (item !== 0) return Promise.resolve();
+        begun = true;
+        return first;
+      },
+    });
+    for (const item of [0, 1, 2, 3, 4]) await publish(envelope(item));
+    // It is applying the first event, and has taken the next one meanwhile.
+    await until(() => Promise.resolve(begun));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const other = await startConsumer("handover", "b", { batchSize: 1, ackWaitMs: 30_000 });
+    try {
+      const stopped = stopping.consumer.stop();
+      release();
+      await stopped;
+      const released = Date.now();
+      await until(async () => (await effectCount()) === 5, 10_000);
+      expect(Date.now() - released).toBeLessThan(5_000);
+    } finally {
+      await other.consumer.stop();
     }
   });
 

@@ -56,10 +56,17 @@ export interface ConsumerDefinition<Context = HandlerContext> {
   retryDelaysMs?: number[];
   /** How many events one replica pulls at a time. */
   batchSize?: number;
+  /** How long an event a replica took waits for its ack before JetStream hands it to another (see ACK_WAIT_MS). */
+  ackWaitMs?: number;
 }
 
 export const DEFAULT_RETRY_DELAYS_MS = [1_000, 5_000, 15_000, 60_000, 300_000];
-const ACK_WAIT_MS = 30_000;
+/**
+ * How long JetStream waits for the ack of an event it handed out before handing it to another
+ * replica: what a replica that dies holding events costs. A live one tells JetStream every third of
+ * this that it is still working on the events it holds, so a slow batch is not handed out twice.
+ */
+const ACK_WAIT_MS = 5_000;
 
 type Outcome = "applied" | "duplicate";
 
@@ -152,6 +159,7 @@ export class EventConsumer<Context = HandlerContext> {
   private readonly handlers: Map<string, EventHandler<Context>>;
   private readonly maxDeliveries: number;
   private readonly retryDelaysMs: number[];
+  private readonly ackWaitMs: number;
   private messages: ConsumerMessages | null = null;
   private loop: Promise<void> | null = null;
   private stopping = false;
@@ -164,13 +172,14 @@ export class EventConsumer<Context = HandlerContext> {
     checkConsumes(deps.bus.process, definition.name, [...this.handlers.keys()]);
     this.maxDeliveries = definition.maxDeliveries ?? 10;
     this.retryDelaysMs = definition.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.ackWaitMs = definition.ackWaitMs ?? ACK_WAIT_MS;
   }
 
   async start(): Promise<void> {
     const { bus } = this.deps;
     const stream = bus.names.eventStream;
     const changeable = {
-      ack_wait: nanos(ACK_WAIT_MS),
+      ack_wait: nanos(this.ackWaitMs),
       max_deliver: this.maxDeliveries,
       filter_subject: bus.names.eventSubject(narrowestFilter([...this.handlers.keys()])),
     };
@@ -196,6 +205,9 @@ export class EventConsumer<Context = HandlerContext> {
     this.loop = (async () => {
       // Events that arrive while a batch is being applied wait here and go together in the next one.
       const waiting: JsMsg[] = [];
+      // Every event taken and not yet acknowledged, handed back or set aside: JetStream hears that this replica is still on it.
+      const held = new Set<JsMsg>();
+      const working = setInterval(() => held.forEach((message) => message.working()), this.ackWaitMs / 3);
       let applying: Promise<void> | null = null;
       const applyWaiting = async () => {
         while (waiting.length > 0) {
@@ -205,15 +217,21 @@ export class EventConsumer<Context = HandlerContext> {
             this.deps.logger.error({ err: error, consumer: this.definition.name }, "could not record an event's outcome");
             for (const message of batch) message.nak(this.retryDelaysMs[0]);
           });
+          batch.forEach((message) => held.delete(message));
         }
         applying = null;
       };
-      for await (const message of messages) {
-        waiting.push(message);
-        applying ??= applyWaiting();
-        if (waiting.length >= batchLimit) await applying;
+      try {
+        for await (const message of messages) {
+          held.add(message);
+          waiting.push(message);
+          applying ??= applyWaiting();
+          if (waiting.length >= batchLimit) await applying;
+        }
+        await applying;
+      } finally {
+        clearInterval(working);
       }
-      await applying;
     })();
   }
 
@@ -272,7 +290,7 @@ export class EventConsumer<Context = HandlerContext> {
    * Runs `work`, and again after the first retry delay for as long as it fails for want of Postgres
    * (restarting, unreachable). The events are not at fault then and must not use up their attempts,
    * after the last of which JetStream hands them out no more (and no dead letter could be written
-   * either): they are held here, JetStream told at each try that they are being worked on. A consumer
+   * either): they are held here, JetStream told meanwhile that they are being worked on. A consumer
    * that is stopping hands them back instead.
    */
   private async whilePostgresIsAway<Result>(handled: { message: JsMsg }[], work: () => Promise<Result>): Promise<Result> {
@@ -282,7 +300,6 @@ export class EventConsumer<Context = HandlerContext> {
       } catch (error) {
         if (this.stopping || !isDatabaseUnreachable(error)) throw error;
         if (attempt === 1) this.deps.logger.warn({ err: error, consumer: this.definition.name, events: handled.length }, "Postgres is away; holding the events until it is back");
-        for (const { message } of handled) message.working();
         await new Promise((resolve) => setTimeout(resolve, this.retryDelaysMs[0] ?? 0));
       }
     }
