@@ -9,7 +9,7 @@ export { createDatabase, failureReason, isDatabaseUnreachable, type Knex } from 
 export { storableText } from "./db/storable-text.js";
 export { prepared } from "./db/prepared.js";
 export { postgresTimeZones } from "./db/time-zones.js";
-export { claim, claimableSql, claimStatement, heldSql, release, takeSql, whileHeld, type Claimed, type Lease, type Statement } from "./db/leases.js";
+export { claim, claimableSql, claimStatement, heldSql, LeaseKeeper, release, takeSql, whileHeld, type Claimed, type Keeping, type Lease, type Statement } from "./db/leases.js";
 export { migrate, pendingMigrations } from "./db/migrate.js";
 export type { Migration, Migrations } from "./db/migrations.js";
 export { connectBus, ensureEventStream, natsConnectOptions, natsSettingsOf, type BusConnection, type NatsSettings } from "./bus/connection.js";

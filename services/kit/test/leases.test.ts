@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { claim, claimStatement, createDatabase, release, whileHeld, type Knex, type Lease } from "@tollgate/kit";
+import { claim, claimStatement, createDatabase, createLogger, LeaseKeeper, release, whileHeld, type Knex, type Lease } from "@tollgate/kit";
 import { createTestEnvironment } from "@tollgate/kit/testing";
 
 const SCHEMA = "leases_test";
@@ -39,6 +39,8 @@ beforeEach(async () => {
 });
 
 const claimJobs = (limit: number) => claim<JobRow>(db, jobs, { limit, leaseMs: LEASE_MS });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const logger = createLogger({ service: "leases-test", level: "silent" });
 
 describe("leases", () => {
   it("claim due items oldest first, count the claim, and leave future and held items alone", async () => {
@@ -115,5 +117,52 @@ describe("leases", () => {
     const claimOfB = claimStatement(jobs, { limit: 5, leaseMs: LEASE_MS, where: { sql: "item.id like ?", bindings: ["b-%"] }, returning: "item.id" });
     const { rows } = await db.raw<{ rows: { id: string; upper: string }[] }>(`with claimed as (${claimOfB.sql}) select id, upper(id) as upper from claimed`, claimOfB.bindings);
     expect(rows).toEqual([{ id: "b-1", upper: "B-1" }]);
+  });
+
+  it("keep an item held for as long as its work goes on past a short lease, and let it go within the lease once the work ends", async () => {
+    const leaseMs = 1_000;
+    await db("jobs").insert({ id: "slow", run_at: ago(5) });
+    const [claimed] = await claim<JobRow>(db, jobs, { limit: 1, leaseMs });
+    if (!claimed) throw new Error("nothing claimed");
+    const keeper = new LeaseKeeper<JobRow>({ db, lease: jobs, leaseMs, logger, claimOf: (job) => ({ key: job.id, mark: job.attempts }) });
+    // Another replica looks for work all the while: how long it took to take the job, if it did.
+    const takenBySomeoneElse = async (within: number) => {
+      const started = Date.now();
+      while (Date.now() - started < within) {
+        if ((await claimJobs(1)).length > 0) return Date.now() - started;
+        await sleep(50);
+      }
+      return null;
+    };
+    expect(await keeper.whileHolding([claimed], () => takenBySomeoneElse(2.5 * leaseMs))).toBeNull();
+    expect(await takenBySomeoneElse(3 * leaseMs)).toBeLessThan(leaseMs + 500);
+    const [row] = await db<JobRow>("jobs").where({ id: "slow" });
+    expect(row?.attempts).toBe(2);
+  });
+
+  it("extend only the claims that still hold their items", async () => {
+    await db("jobs").insert([
+      { id: "kept", run_at: ago(5) },
+      { id: "taken", run_at: ago(4) },
+      { id: "settled", run_at: ago(3) },
+    ]);
+    const claimed = await claim<JobRow>(db, jobs, { limit: 3, leaseMs: 1_000 });
+    // Since the claim: "taken" was claimed again by another replica, "settled" was settled.
+    await db("jobs").where({ id: "taken" }).update({ attempts: 5 });
+    await db("jobs").where({ id: "settled" }).update({ done: true, leased_until: null });
+    const before = await db<JobRow>("jobs").orderBy("id");
+    const keeper = new LeaseKeeper<JobRow>({ db, lease: jobs, leaseMs: 1_000, logger, claimOf: (job) => ({ key: job.id, mark: job.attempts }) });
+    await keeper.whileHolding(claimed, () => sleep(500));
+    const after = await db<JobRow>("jobs").orderBy("id");
+    const leaseEnds = (rows: JobRow[]) => Object.fromEntries(rows.map((job) => [job.id, job.leased_until?.getTime() ?? null]));
+    expect(leaseEnds(after).kept).toBeGreaterThan(leaseEnds(before).kept ?? Infinity);
+    expect(leaseEnds(after).taken).toBe(leaseEnds(before).taken);
+    expect(leaseEnds(after).settled).toBeNull();
+    expect(after.map((job) => job.attempts)).toEqual(before.map((job) => job.attempts));
+  });
+
+  it("refuse to keep a lease that counts no claims, whose end tells one claim from the next", () => {
+    const uncounted: Lease = { table: "jobs", key: "id", attempts: null };
+    expect(() => new LeaseKeeper<JobRow>({ db, lease: uncounted, leaseMs: 1_000, logger, claimOf: (job) => ({ key: job.id, mark: job.attempts }) })).toThrow(/counts no claims/);
   });
 });

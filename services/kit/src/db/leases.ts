@@ -1,3 +1,4 @@
+import type { Logger } from "../logger.js";
 import type { Knex } from "./connection.js";
 
 /**
@@ -53,11 +54,13 @@ export function claimableSql(lease: Lease, alias: string): string {
   return `${alias}.${runAtOf(lease)} <= ${dueBy} and (${alias}.leased_until is null or ${alias}.leased_until < now())${pendingOf(lease, alias)}`;
 }
 
+// To the millisecond, so the lease's end as JavaScript reads it back still tells this claim.
+const leaseEndSql = `leased_until = date_trunc('milliseconds', now() + make_interval(secs => ?))`;
+
 /** The SET list of a claim of the item as `alias`: held for `leaseMs`, its claim counted. */
 export function takeSql(lease: Lease, alias: string, leaseMs: number): Statement {
   const attempts = attemptsOf(lease);
-  // To the millisecond, so the lease's end as JavaScript reads it back still tells this claim.
-  const sets = [`leased_until = date_trunc('milliseconds', now() + make_interval(secs => ?))`];
+  const sets = [leaseEndSql];
   if (attempts) sets.push(`${attempts} = ${alias}.${attempts} + 1`);
   if (lease.touched) sets.push(`${lease.touched} = now()`);
   return { sql: sets.join(", "), bindings: [leaseMs / 1000] };
@@ -120,3 +123,76 @@ export async function release(db: Knex, lease: Lease, items: (Claimed & { mark: 
 /** Narrows an update of the lease's table to the item while the claim `item` still holds it. */
 export const whileHeld = <Query extends Knex.QueryBuilder>(lease: Lease, query: Query, item: Claimed): Query =>
   query.where(`${lease.table}.${lease.key}`, item.key).whereRaw(heldSql(lease, lease.table, "?"), [item.mark] as Knex.RawBinding[]) as Query;
+
+/** What a {@link LeaseKeeper} needs: the table's lease, how long a lease lasts, and each item's claim. */
+export interface Keeping<Item> {
+  db: Knex;
+  lease: Lease;
+  /** How long an item stays held past its holder's last extension. */
+  leaseMs: number;
+  logger: Logger;
+  claimOf: (item: Item) => Claimed & { mark: number };
+}
+
+/**
+ * Keeps the items a replica works on held for as long as it works on them, so that leases can be
+ * short: every fifth of `leaseMs`, their leases are extended to `leaseMs` from then. A replica that
+ * dies lets its items go within `leaseMs`, whatever the work; a live one keeps them however long its
+ * work takes (a slow endpoint, a slow processor), four missed extensions in a row included. Only for a
+ * lease that counts its claims: extending a lease must not change what tells one claim from the next.
+ */
+export class LeaseKeeper<Item> {
+  /** The items held, by key, with their claims' marks and how many pieces of work hold each. */
+  private readonly held = new Map<string, { mark: number; holders: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private extending = false;
+
+  constructor(private readonly keeping: Keeping<Item>) {
+    if (!attemptsOf(keeping.lease)) throw new Error(`a lease on ${keeping.lease.table} counts no claims, so it cannot be extended`);
+  }
+
+  /** Runs `work` while keeping `items` held; once it is done, each lease runs out `leaseMs` after its last extension, unless settled first. */
+  async whileHolding<Result>(items: Item[], work: () => Promise<Result>): Promise<Result> {
+    const claims = items.map(this.keeping.claimOf);
+    for (const { key, mark } of claims) {
+      const held = this.held.get(key);
+      if (held?.mark === mark) held.holders += 1;
+      else this.held.set(key, { mark, holders: 1 });
+    }
+    this.timer ??= setInterval(() => void this.extend(), this.keeping.leaseMs / 5).unref();
+    try {
+      return await work();
+    } finally {
+      for (const { key, mark } of claims) {
+        const held = this.held.get(key);
+        if (held?.mark === mark && --held.holders === 0) this.held.delete(key);
+      }
+      if (this.held.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = null;
+      }
+    }
+  }
+
+  /** One extension of every lease held; an item being settled right now (locked) is passed over, its lease soon to end anyway. */
+  private async extend(): Promise<void> {
+    if (this.extending || this.held.size === 0) return;
+    this.extending = true;
+    const { db, lease, leaseMs, logger } = this.keeping;
+    const held = [...this.held];
+    try {
+      await db.raw(
+        `update ${lease.table} item set ${leaseEndSql}
+         where item.${lease.key} in (
+           select item.${lease.key} from ${lease.table} item join unnest(?::text[], ?::int[]) as held(key, mark) on item.${lease.key} = held.key
+           where ${heldSql(lease, "item", "held.mark")}
+           for update of item skip locked)`,
+        [leaseMs / 1000, held.map(([key]) => key), held.map(([, { mark }]) => mark)],
+      );
+    } catch (error) {
+      logger.warn({ err: error, table: lease.table, items: held.length }, "could not extend the leases of items in hand; they are let go if this lasts");
+    } finally {
+      this.extending = false;
+    }
+  }
+}
