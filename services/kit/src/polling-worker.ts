@@ -1,11 +1,16 @@
+import { isDatabaseUnreachable } from "./db/connection.js";
 import type { Logger } from "./logger.js";
 import { SerialRunner } from "./serial-runner.js";
 import type { Worker } from "./service.js";
 
+/** How soon a pass that failed for want of Postgres is tried again, however long the worker's interval. */
+const UNREACHABLE_RETRY_MS = 1_000;
+
 /**
  * A worker that works in passes: one every `intervalMs`, and one at once when woken (new work has
  * arrived). Passes never overlap, and stopping waits for the one in progress. A failed pass is
- * logged and the next one tries again.
+ * logged and the next one tries again; one that failed because Postgres was away, within a second,
+ * so that the work left undone (a renewal a crash cut short) goes on as soon as Postgres is back.
  */
 export abstract class PollingWorker implements Worker {
   private readonly runner: SerialRunner;
@@ -15,7 +20,10 @@ export abstract class PollingWorker implements Worker {
     this.intervalMs = options.intervalMs;
     this.runner = new SerialRunner(
       () => this.pass(),
-      (error) => options.logger.error({ err: error }, options.failure),
+      (error) => {
+        options.logger.error({ err: error }, options.failure);
+        if (isDatabaseUnreachable(error) && this.intervalMs > UNREACHABLE_RETRY_MS) setTimeout(() => this.wake(), UNREACHABLE_RETRY_MS).unref();
+      },
     );
   }
 

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { resolveSession } from "@tollgate/proto";
-import { closeServer, connectBus, createDatabase, createHttpApp, createLogger, listen, Metrics, polarErrors, request, respond, type BusConnection, type Knex } from "@tollgate/kit";
+import { closeServer, connectBus, createDatabase, createHttpApp, createLogger, listen, Metrics, polarErrors, PollingWorker, request, respond, type BusConnection, type Knex } from "@tollgate/kit";
 import { createTestEnvironment, freePort } from "@tollgate/kit/testing";
 
 /**
@@ -66,4 +66,29 @@ it.each(["/nothing-listening", "/ended-under-a-query", "/asks-another-service"])
 
 it("still answers a query that is wrong with 500", async () => {
   expect((await fetch(`${base}/wrong-query`)).status).toBe(500);
+});
+
+/** A worker polling once a minute whose first pass runs `first`; it counts its passes. */
+class OncePerMinute extends PollingWorker {
+  passes = 0;
+
+  constructor(private readonly first: () => Promise<unknown>) {
+    super({ intervalMs: 60_000, logger: createLogger({ service: "unreachable", level: "silent" }), failure: "the pass failed" });
+  }
+
+  protected async pass(): Promise<void> {
+    this.passes += 1;
+    if (this.passes === 1) await this.first();
+  }
+}
+
+it("tries a background worker's pass that failed for want of Postgres again within a second, not at its next poll; a wrong query waits for that", async () => {
+  const workers = [new OncePerMinute(() => nobody.raw("select 1")), new OncePerMinute(() => other.raw("select * from no_such_table"))];
+  await Promise.all(workers.map((worker) => worker.start()));
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(workers.map((worker) => worker.passes)).toEqual([2, 1]);
+  } finally {
+    await Promise.all(workers.map((worker) => worker.stop()));
+  }
 });
