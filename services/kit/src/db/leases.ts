@@ -151,30 +151,39 @@ export class LeaseKeeper<Item> {
     if (!attemptsOf(keeping.lease)) throw new Error(`a lease on ${keeping.lease.table} counts no claims, so it cannot be extended`);
   }
 
-  /** Runs `work` while keeping `items` held; once it is done, each lease runs out `leaseMs` after its last extension, unless settled first. */
-  async whileHolding<Result>(items: Item[], work: () => Promise<Result>): Promise<Result> {
-    const claims = items.map(this.keeping.claimOf);
-    for (const { key, mark } of claims) {
+  /** Keeps `items` held until they are let go: their leases are extended until then. */
+  hold(items: Item[]): void {
+    for (const { key, mark } of items.map(this.keeping.claimOf)) {
       const held = this.held.get(key);
       if (held?.mark === mark) held.holders += 1;
       else this.held.set(key, { mark, holders: 1 });
     }
-    this.timer ??= setInterval(() => void this.extend(), this.keeping.leaseMs / 5).unref();
-    try {
-      return await work();
-    } finally {
-      for (const { key, mark } of claims) {
-        const held = this.held.get(key);
-        if (held?.mark === mark && --held.holders === 0) this.held.delete(key);
-      }
-      if (this.held.size === 0 && this.timer) {
-        clearInterval(this.timer);
-        this.timer = null;
-      }
+    if (this.held.size > 0) this.timer ??= setInterval(() => void this.extend(), this.keeping.leaseMs / 5).unref();
+  }
+
+  /** Stops extending the leases of `items`: each runs out `leaseMs` after its last extension, unless settled first. */
+  letGo(items: Item[]): void {
+    for (const { key, mark } of items.map(this.keeping.claimOf)) {
+      const held = this.held.get(key);
+      if (held?.mark === mark && --held.holders === 0) this.held.delete(key);
+    }
+    if (this.held.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
     }
   }
 
-  /** One extension of every lease held; an item being settled right now (locked) is passed over, its lease soon to end anyway. */
+  /** Runs `work` while keeping `items` held. */
+  async whileHolding<Result>(items: Item[], work: () => Promise<Result>): Promise<Result> {
+    this.hold(items);
+    try {
+      return await work();
+    } finally {
+      this.letGo(items);
+    }
+  }
+
+  /** One extension of every lease held; an item being settled right now (its row locked) is passed over until the next. */
   private async extend(): Promise<void> {
     if (this.extending || this.held.size === 0) return;
     this.extending = true;
