@@ -10,20 +10,26 @@ const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 let stack: DispatcherStack;
 let shop: Seller;
 const replicas: SpawnedProcess[] = [];
+/** A receiver for the slow delivery, its endpoint made while the stack's own dispatcher (which the tests stop) still serves the API. */
+let slowReceiver: WebhookReceiver;
 
 beforeAll(async () => {
   stack = await startDispatcherStack();
   shop = await stack.seller();
+  slowReceiver = await new WebhookReceiver().start();
+  const endpoint = await shop.polar.webhooks.createWebhookEndpoint({ url: slowReceiver.url, format: "raw", events: ["customer.created"] });
+  slowReceiver.secrets = [endpoint.secret];
 });
 
 afterAll(async () => {
   for (const replica of replicas) if (replica.child.exitCode === null) replica.child.kill("SIGKILL");
+  await slowReceiver?.stop();
   await stack?.stop();
 });
 
 /** A dispatcher process of its own, on the stack's database and bus, as a second deployment replica would be. */
-async function startReplica(): Promise<SpawnedProcess> {
-  const replica = spawnTypeScript(main, { env: { ...stack.dispatcherEnv, PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", LOG_LEVEL: "info" } });
+async function startReplica(settings: Record<string, string> = {}): Promise<SpawnedProcess> {
+  const replica = spawnTypeScript(main, { env: { ...stack.dispatcherEnv, PORT: "0", HOST: "127.0.0.1", LOG_FORMAT: "json", LOG_LEVEL: "info", ...settings } });
   replicas.push(replica);
   await replica.waitFor(/webhook-dispatcher is listening/, 30_000);
   return replica;
@@ -53,5 +59,19 @@ describe("a dispatcher killed mid-delivery", () => {
     expect(requests[1]?.id).toBe(inFlight?.id);
     expect(requests.every((request) => request.verified)).toBe(true);
     await receiver.stop();
+  });
+});
+
+describe("a dispatcher slow to deliver", () => {
+  it("keeps what it sends for as long as the send takes, though its lease is shorter and another replica looks for work all the while", { timeout: 60_000 }, async () => {
+    // Answered after 7 s, within the send's timeout but past the 5 s a claim holds an event unextended.
+    slowReceiver.answer = () => ({ status: 200, hold: new Promise((resolve) => setTimeout(resolve, 7_000)) });
+    for (const replica of replicas) if (replica.child.exitCode === null) replica.child.kill("SIGKILL");
+    await Promise.all([startReplica({ WEBHOOK_TIMEOUT_MS: "9000" }), startReplica({ WEBHOOK_TIMEOUT_MS: "9000" })]);
+
+    await stack.announce("customer.created", shop.organizationId, { id: "cus_slow" });
+    await slowReceiver.waitFor(1, () => true, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 9_000));
+    expect(slowReceiver.received).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import { claimableSql, heldSql, release, takeSql, WorkFailures, type Knex, type Lease } from "@tollgate/kit";
+import { claimableSql, heldSql, LeaseKeeper, release, takeSql, WorkFailures, type Knex, type Lease, type Logger } from "@tollgate/kit";
 import type { EventStatus, WebhookEventRow } from "../events/events.sql.js";
 import type { EndpointRow } from "../endpoints/endpoints.sql.js";
 import type { AttemptResult } from "./sender.js";
@@ -23,6 +23,10 @@ export type ClaimedEvent = WebhookEventRow & Pick<EndpointRow, "url" | "format" 
 
 /** Pending events, each claimed by one replica while it sends it; a claim counts an attempt. */
 const deliveryLease: Lease = { table: "webhook_events", key: "id", touched: "modified_at", pending: (event) => `${event}.status = 'pending'` };
+
+/** Keeps the events a replica claimed held for as long as it is sending them and recording how it went. */
+export const deliveryKeeper = (db: Knex, leaseMs: number, logger: Logger) =>
+  new LeaseKeeper<Pick<ClaimedEvent, "id" | "attempts">>({ db, lease: deliveryLease, leaseMs, logger, claimOf: (event) => ({ key: event.id, mark: event.attempts }) });
 
 /**
  * Takes due events for sending and holds them for `leaseMs`, at most `limit` in all and, per

@@ -2,22 +2,19 @@ import { performance } from "node:perf_hooks";
 import { failureReason, isDatabaseUnreachable, PollingWorker, randomId, storableText } from "@tollgate/kit";
 import type { Dispatcher } from "../dispatcher.js";
 import { signingSecrets } from "../endpoints/secrets.js";
-import { claimDue, releaseClaims, settleAttempts, type ClaimedEvent, type Settlement } from "./deliveries.sql.js";
+import { claimDue, deliveryKeeper, releaseClaims, settleAttempts, type ClaimedEvent, type Settlement } from "./deliveries.sql.js";
 import { renderBody } from "./formats.js";
 import { disableIfFailing } from "./health.js";
 import type { WebhookSender } from "./sender.js";
 import { deliveryItem, WEBHOOK_DELIVERY } from "./set-aside.js";
 import { signatureHeader } from "./signing.js";
 
-/** The least time a lease leaves to record an attempt after its send has timed out. */
-const RECORDING_MS = 5_000;
-
 /**
- * How long a claimed event is held: a send that starts up to one timeout after the claim (later in a
- * run of an ordered endpoint) still has a whole timeout and 5 s to be recorded. A replica that dies
- * holding events lets them go when this ends.
+ * How long a claimed event stays held after its replica last said it was still on it (a LeaseKeeper
+ * says so from the claim until the attempt is recorded or the event let go): a replica that dies
+ * holding events lets them go within this.
  */
-export const leaseMs = (timeoutMs: number) => 2 * timeoutMs + RECORDING_MS;
+const LEASE_MS = 5_000;
 
 /** The delay before retry `attempt` (1 = the first retry): doubling from the base, ±20 % so failed bursts do not return in step. */
 export const retryDelayMs = (attempt: number, baseMs: number, random = Math.random) => Math.round(baseMs * 2 ** (attempt - 1) * (0.8 + 0.4 * random()));
@@ -44,12 +41,15 @@ export class DeliveryScheduler extends PollingWorker {
   private unsent: ClaimedEvent[] = [];
   /** Events whose failures this process counted, to be forgotten once they go through. */
   private readonly failing = new Set<string>();
+  /** Keeps every event claimed here and not yet settled held. */
+  private readonly claims: ReturnType<typeof deliveryKeeper>;
 
   constructor(
     private readonly dispatcher: Dispatcher,
     private readonly sender: WebhookSender,
   ) {
     super({ intervalMs: dispatcher.config.WEBHOOK_POLL_INTERVAL_MS, logger: dispatcher.logger, failure: "recording or claiming webhook deliveries failed" });
+    this.claims = deliveryKeeper(dispatcher.db, LEASE_MS, dispatcher.logger);
   }
 
   override async stop(): Promise<void> {
@@ -172,15 +172,15 @@ export class DeliveryScheduler extends PollingWorker {
   private async claimAndSend(): Promise<void> {
     const { config, db } = this.dispatcher;
     const sendingNow = [...this.inFlight.values()].reduce((sum, count) => sum + count, 0);
-    // A send may start only while its lease still covers a whole timeout and the time to record it.
+    // A run's later sends start only within a timeout of the claim; a slow endpoint's rest waits for another round.
     const sendBy = performance.now() + config.WEBHOOK_TIMEOUT_MS;
-    const lease = leaseMs(config.WEBHOOK_TIMEOUT_MS);
     const claimed = await claimDue(db, {
       limit: config.WEBHOOK_CONCURRENCY - sendingNow,
       perEndpoint: config.WEBHOOK_ENDPOINT_CONCURRENCY,
       inFlight: this.inFlight,
-      leaseMs: lease,
+      leaseMs: LEASE_MS,
     });
+    this.claims.hold(claimed);
     for (const event of claimed) this.inFlight.set(event.endpoint_id, (this.inFlight.get(event.endpoint_id) ?? 0) + 1);
     for (const run of sendingOrder(claimed)) {
       const sending = this.sendRun(run, sendBy).finally(() => {
@@ -191,7 +191,8 @@ export class DeliveryScheduler extends PollingWorker {
     }
   }
 
-  private freeSlots(events: Pick<ClaimedEvent, "endpoint_id">[]): void {
+  private freeSlots(events: Pick<ClaimedEvent, "id" | "endpoint_id" | "attempts">[]): void {
+    this.claims.letGo(events);
     for (const { endpoint_id: endpointId } of events) {
       const left = (this.inFlight.get(endpointId) ?? 1) - 1;
       if (left > 0) this.inFlight.set(endpointId, left);
@@ -201,8 +202,8 @@ export class DeliveryScheduler extends PollingWorker {
 
   /**
    * Sends events one after another, each recorded as it finishes. After a failure the rest are not
-   * sent (an ordered endpoint's later events wait for the failed one), nor once their lease runs
-   * short (a slow endpoint); they are let go.
+   * sent (an ordered endpoint's later events wait for the failed one), nor once a timeout has passed
+   * since the claim (a slow endpoint); they are let go.
    */
   private async sendRun(run: ClaimedEvent[], sendBy: number): Promise<void> {
     for (const [index, event] of run.entries()) {
