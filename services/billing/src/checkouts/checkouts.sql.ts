@@ -1,4 +1,4 @@
-import { claimStatement, pageOf, prepared, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Sort, type UnitOfWork } from "@tollgate/kit";
+import { claimStatement, LeaseKeeper, pageOf, prepared, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Logger, type Sort, type UnitOfWork } from "@tollgate/kit";
 import { rowsFromJson } from "../http/jsonb.js";
 import { whereMetadata, type Metadata } from "../http/metadata.js";
 import type { Address } from "../customers/customers.sql.js";
@@ -197,6 +197,10 @@ export interface PaymentJob {
 
 /** Payment jobs, each claimed by one replica while it pays. */
 const paymentJobLease: Lease = { table: "checkout_payment_jobs", key: "checkout_id" };
+
+/** Keeps the payment jobs a replica claimed held for as long as it is paying them. */
+export const paymentJobKeeper = (db: Knex, leaseMs: number, logger: Logger) =>
+  new LeaseKeeper<PaymentJob>({ db, lease: paymentJobLease, leaseMs, logger, claimOf: (job) => ({ key: job.checkout_id, mark: job.attempts }) });
 
 /** The payment worker's name for its items (checkouts) in `set_aside_work`. */
 export const PAYMENT_WORKER = "checkout_payment";

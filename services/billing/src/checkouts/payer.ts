@@ -10,7 +10,7 @@ import { recordPayment } from "../payments/payments.sql.js";
 import type { PaymentOutcome } from "../payments/processor.js";
 import { startSubscription, startsWithTrial } from "../subscriptions/service.js";
 import { sellerClock } from "../test-clock/clock.js";
-import { catalogOf, changedCheckout, checkoutFromJson, claimPaymentJobs, dropPaymentJob, lockTakingJob, PAYMENT_WORKER, retryPaymentJob, withCatalog, type CheckoutCatalog, type CheckoutRow, type PaymentJob } from "./checkouts.sql.js";
+import { catalogOf, changedCheckout, checkoutFromJson, claimPaymentJobs, dropPaymentJob, lockTakingJob, PAYMENT_WORKER, paymentJobKeeper, retryPaymentJob, withCatalog, type CheckoutCatalog, type CheckoutRow, type PaymentJob } from "./checkouts.sql.js";
 import { cardRequirementsOf, offerOf, type checkoutAmounts } from "./pricing.js";
 import { announceCheckout } from "./service.js";
 
@@ -21,12 +21,12 @@ interface ClaimedJob extends PaymentJob {
 }
 
 /**
- * How long a replica holds a payment it is making; one that dies lets it go when this ends, and its
- * buyer waits that long. Paying is one processor call and one transaction (milliseconds with the
- * sandbox), and one still running when its lease ends is harmless: the retry asks the processor under
- * the same idempotency key, and only the attempt that takes the job places the order.
+ * How long a payment stays held after its replica last said it was still making it (a LeaseKeeper
+ * says so while it is): one that dies lets it go within this, and its buyer waits that long. One
+ * still running when its lease ends is harmless: the retry asks the processor under the same
+ * idempotency key, and only the attempt that takes the job places the order.
  */
-const LEASE_MS = 15_000;
+const LEASE_MS = 5_000;
 /** A processor that keeps failing (not declining) gets this many tries before the checkout is failed. */
 const MAX_ATTEMPTS = 5;
 const retryDelayMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempts);
@@ -38,21 +38,26 @@ const retryDelayMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempt
  * retry with the same payment (same idempotency key), so there is still one payment and one order.
  */
 export class CheckoutPayments extends PollingWorker {
+  private readonly paying: ReturnType<typeof paymentJobKeeper>;
+
   constructor(
     private readonly billing: Pick<BillingParts, "db" | "config" | "logger" | "processor" | "failures">,
     private readonly units: Units,
   ) {
     super({ intervalMs: 1_000, logger: billing.logger, failure: "paying confirmed checkouts failed" });
+    this.paying = paymentJobKeeper(billing.db, LEASE_MS, billing.logger);
   }
 
   protected async pass(): Promise<void> {
     const jobs = await claimPaymentJobs(this.billing.db, { limit: 50, leaseMs: LEASE_MS });
-    const paid = await Promise.all(
-      jobs.map((claimed) => {
-        const { row, catalog } = withCatalog(claimed);
-        const checkout = row.checkout === null ? null : checkoutFromJson(row.checkout);
-        return this.payOnItsOwn({ ...row, checkout, catalog });
-      }),
+    const paid = await this.paying.whileHolding(jobs, () =>
+      Promise.all(
+        jobs.map((claimed) => {
+          const { row, catalog } = withCatalog(claimed);
+          const checkout = row.checkout === null ? null : checkoutFromJson(row.checkout);
+          return this.payOnItsOwn({ ...row, checkout, catalog });
+        }),
+      ),
     );
     await this.billing.failures.succeeded(PAYMENT_WORKER, paid.flatMap((checkoutId) => (checkoutId ? [checkoutId] : [])));
     if (jobs.length === 50) this.wake();

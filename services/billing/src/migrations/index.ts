@@ -21,6 +21,7 @@ import { usageMeters } from "./0019_usage_meters.js";
 import { metricsRollups } from "./0020_metrics_rollups.js";
 import { usagePeriods } from "./0021_usage_periods.js";
 import { unmeasuredFailures } from "./0022_unmeasured_failures.js";
+import { subscriptionLeaseClaims } from "./0023_subscription_lease_claims.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -47,4 +48,5 @@ export const billingMigrations: Migrations = {
   "0020_metrics_rollups": metricsRollups,
   "0021_usage_periods": usagePeriods,
   "0022_unmeasured_failures": unmeasuredFailures,
+  "0023_subscription_lease_claims": subscriptionLeaseClaims,
 };

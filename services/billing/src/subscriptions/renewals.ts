@@ -13,13 +13,14 @@ import { firstRetryAt, retryAt } from "./dunning.js";
 import { billableProrations, discountOn } from "./proration.js";
 import { announceSubscription, draftFor, revoke } from "./service.js";
 import { periodUsage, startNextPeriod } from "./usage.js";
-import { claimDueSubscriptions, dueButHeld, keepRenewalUsage, releaseClaim, RENEWAL_WORKER, settleClaim, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "./subscriptions.sql.js";
+import { claimDueSubscriptions, dueButHeld, keepRenewalUsage, releaseClaim, renewalKeeper, RENEWAL_WORKER, settleClaim, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "./subscriptions.sql.js";
 
 /**
- * How long a replica holds a subscription it renews: one processor call and one transaction. One
- * that dies lets it go when this ends; the retry charges under the same idempotency key.
+ * How long a subscription stays held after its replica last said it was still renewing it (a
+ * LeaseKeeper says so while it is): one that dies lets it go within this; the retry charges under
+ * the same idempotency key.
  */
-const LEASE_MS = 30_000;
+const LEASE_MS = 5_000;
 const BATCH = 10;
 /** How often catching up looks again for a due subscription another replica holds. */
 const HELD_POLL_MS = 50;
@@ -54,6 +55,8 @@ const totalOf = (order: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "
  * to be tried again at the next pass, and past the bound it is set aside for its seller to see.
  */
 export class SubscriptionRenewals extends PollingWorker {
+  private readonly renewing: ReturnType<typeof renewalKeeper>;
+
   constructor(
     private readonly billing: Pick<BillingParts, "db" | "config" | "processor" | "logger" | "failures">,
     private readonly units: Units,
@@ -61,6 +64,7 @@ export class SubscriptionRenewals extends PollingWorker {
     private readonly leaseMs = LEASE_MS,
   ) {
     super({ intervalMs: 10_000, logger: billing.logger, failure: "renewing subscriptions failed" });
+    this.renewing = renewalKeeper(billing.db, leaseMs, billing.logger);
   }
 
   protected async pass(): Promise<void> {
@@ -99,17 +103,19 @@ export class SubscriptionRenewals extends PollingWorker {
     const { db, failures } = this.billing;
     const due = await claimDueSubscriptions(db, { limit: BATCH, leaseMs: this.leaseMs, passOver: [...passOver], where });
     const advanced: string[] = [];
-    for (const subscription of due) {
-      try {
-        await this.advance(subscription);
-        advanced.push(subscription.id);
-      } catch (error) {
-        passOver.add(subscription.id);
-        await failures.failed({ worker: RENEWAL_WORKER, item: subscription.id, organizationId: subscription.organization_id }, error);
-        // Let go at once: the next pass tries it again, and nobody waits out its lease meanwhile.
-        await releaseClaim(db, subscription);
+    await this.renewing.whileHolding(due, async () => {
+      for (const subscription of due) {
+        try {
+          await this.advance(subscription);
+          advanced.push(subscription.id);
+        } catch (error) {
+          passOver.add(subscription.id);
+          await failures.failed({ worker: RENEWAL_WORKER, item: subscription.id, organizationId: subscription.organization_id }, error);
+          // Let go at once: the next pass tries it again, and nobody waits out its lease meanwhile.
+          await releaseClaim(db, subscription);
+        }
       }
-    }
+    });
     await failures.succeeded(RENEWAL_WORKER, advanced);
     return due.length;
   }

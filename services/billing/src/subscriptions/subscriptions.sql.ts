@@ -1,4 +1,4 @@
-import { claim, pageOf, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Sort, type Statement } from "@tollgate/kit";
+import { claim, LeaseKeeper, pageOf, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Logger, type Sort, type Statement } from "@tollgate/kit";
 import { sellerNowSql } from "../test-clock/clock.js";
 import { whereMetadata, type Metadata } from "../http/metadata.js";
 import type { Interval } from "../http/dates.js";
@@ -96,7 +96,7 @@ const renewalLease: Lease = {
   table: "subscriptions",
   key: "id",
   runAt: "next_action_at",
-  attempts: null,
+  attempts: "lease_claims",
   // crosses into organizations: the seller's test clock says what is due.
   dueBy: (subscription) => `(select ${sellerNowSql("seller")} from organizations seller where seller.id = ${subscription}.organization_id)`,
 };
@@ -104,8 +104,12 @@ const renewalLease: Lease = {
 /** The renewal worker's name for its items (subscriptions) in `set_aside_work`. */
 export const RENEWAL_WORKER = "subscription_renewal";
 
-/** A subscription as the renewal worker claimed it. */
-export type ClaimedSubscription = SubscriptionRow & { leased_until: Date; next_action_at: Date };
+/** A subscription as the renewal worker claimed it, with the count of its claims, which tells this one from the next. */
+export type ClaimedSubscription = SubscriptionRow & { leased_until: Date; next_action_at: Date; lease_claims: number };
+
+/** Keeps the subscriptions a replica claimed held for as long as it is renewing them. */
+export const renewalKeeper = (db: Knex, leaseMs: number, logger: Logger) =>
+  new LeaseKeeper<ClaimedSubscription>({ db, lease: renewalLease, leaseMs, logger, claimOf: (subscription) => ({ key: subscription.id, mark: subscription.lease_claims }) });
 
 /** What the renewal worker leaves alone: a subscription set aside, and those of `passOver`; `where` (SQL over `item`) narrows it further. */
 function renewable(passOver: string[], where?: Statement): Statement {
@@ -139,17 +143,17 @@ export async function dueButHeld(db: Knex, where: Statement, passOver: string[])
  * claimed for has passed (another replica, or a retry, settled it).
  */
 export async function settleClaim(trx: Knex, claimed: ClaimedSubscription): Promise<SubscriptionRow | undefined> {
-  const [row] = await whileHeld(renewalLease, trx("subscriptions").where({ next_action_at: claimed.next_action_at }).update({ leased_until: null }), { key: claimed.id, mark: claimed.leased_until }).returning<SubscriptionRow[]>("*");
+  const [row] = await whileHeld(renewalLease, trx("subscriptions").where({ next_action_at: claimed.next_action_at }).update({ leased_until: null }), { key: claimed.id, mark: claimed.lease_claims }).returning<SubscriptionRow[]>("*");
   return row;
 }
 
 /** Keeps the usage a renewal is about to bill on the subscription while its claim holds it: whether it did. */
 export const keepRenewalUsage = async (db: Knex, claimed: ClaimedSubscription, usage: PeriodUsage): Promise<boolean> =>
-  (await whileHeld(renewalLease, db("subscriptions").update({ renewal_usage: JSON.stringify(usage) }), { key: claimed.id, mark: claimed.leased_until })) > 0;
+  (await whileHeld(renewalLease, db("subscriptions").update({ renewal_usage: JSON.stringify(usage) }), { key: claimed.id, mark: claimed.lease_claims })) > 0;
 
 /** Lets go of a claimed subscription left as it was. */
 export const releaseClaim = (db: Knex, claimed: ClaimedSubscription) =>
-  whileHeld(renewalLease, db("subscriptions").update({ leased_until: null }), { key: claimed.id, mark: claimed.leased_until });
+  whileHeld(renewalLease, db("subscriptions").update({ leased_until: null }), { key: claimed.id, mark: claimed.lease_claims });
 
 /** A subscription locked for a change, so a renewal settling now sees the change or precedes it. */
 export const lockSubscription = (trx: Knex, id: string) => subscriptions(trx).where({ id }).forUpdate().first();
