@@ -232,4 +232,26 @@ describe("the mail queue", () => {
       await smtp.close();
     }
   });
+
+  it("is delivered once when the mail server takes longer than a lease to accept it, with another replica polling all the while", { timeout: 60_000 }, async () => {
+    // Past the 5 s a claim holds a mail unextended; the sending replica keeps extending it.
+    const smtp = await startSmtpCatcher({ delayMs: 7_000 });
+    const stack = await startAuthStack({ SMTP_URL: smtp.url });
+    const second = await startTestService(authService, stack.environment, {
+      AUTH_SECRET: stack.auth.context.config.AUTH_SECRET,
+      PUBLIC_URL,
+      SMTP_URL: smtp.url,
+    });
+    try {
+      await askForReset(stack, "slow.server@example.com");
+      await expect.poll(() => smtp.mails.length, { timeout: 20_000 }).toBe(1);
+      // Time for a second copy, sent by the other replica once the first claim's lease ran out, to arrive.
+      await new Promise((resolve) => setTimeout(resolve, 8_000));
+      expect(smtp.received("slow.server@example.com")).toHaveLength(1);
+    } finally {
+      await second.stop();
+      await stack.stop();
+      await smtp.close();
+    }
+  });
 });

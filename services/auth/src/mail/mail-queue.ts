@@ -1,18 +1,21 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { PollingWorker, type Knex, type Logger, type UnitOfWork, type WorkFailures } from "@tollgate/kit";
 import type { AuthConfig } from "../config.js";
-import { abandonMail, claimDueMails, insertMail, MAIL_WORKER, markMailFailed, markMailSent, type ClaimedMail, type Mail, type MailRow } from "./mails.sql.js";
+import { abandonMail, claimDueMails, insertMail, MAIL_WORKER, mailKeeper, markMailFailed, markMailSent, type ClaimedMail, type Mail, type MailRow } from "./mails.sql.js";
 
 const MAX_ATTEMPTS = 8;
 const POLL_MS = 1_000;
 const BATCH = 10;
 /**
- * A mail server that stops answering must not hold a mail for nodemailer's default ten minutes:
- * its lease would run out and another replica would send it too.
+ * A mail server that stops answering must not hold a mail for nodemailer's default ten minutes: its
+ * replica would keep it, and the rest of its batch waiting, all that time.
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
-/** How long a replica holds the mail it sends: the longest SMTP conversation the timeouts allow, and time to record it. */
-const LEASE_MS = SMTP_TIMEOUTS.connectionTimeout + SMTP_TIMEOUTS.greetingTimeout + SMTP_TIMEOUTS.socketTimeout + 10_000;
+/**
+ * How long a mail stays held after its replica last said it was still sending it (a LeaseKeeper says
+ * so while it is): one that dies lets it go within this.
+ */
+const LEASE_MS = 5_000;
 
 /** 2 s, 8 s, 32 s … capped at an hour: eight attempts over about two hours for a server that is down. */
 const retryDelayMs = (attempts: number) => Math.min(3600_000, 2_000 * 4 ** (attempts - 1));
@@ -35,11 +38,13 @@ const workItem = (mail: ClaimedMail) => ({ worker: MAIL_WORKER, item: mail.id, o
 export class MailQueue extends PollingWorker {
   private readonly transport: Transporter | null;
   private readonly deliver: Deliver | null;
+  private readonly sending: ReturnType<typeof mailKeeper>;
 
   constructor(
     private readonly deps: { db: Knex; logger: Logger; failures: WorkFailures; config: Pick<AuthConfig, "SMTP_URL" | "MAIL_FROM" | "NODE_ENV"> },
   ) {
     super({ intervalMs: POLL_MS, logger: deps.logger, failure: "mail delivery failed; retrying on the next poll" });
+    this.sending = mailKeeper(deps.db, LEASE_MS, deps.logger);
     const { SMTP_URL, MAIL_FROM, NODE_ENV } = deps.config;
     const transport = SMTP_URL ? nodemailer.createTransport({ url: SMTP_URL, ...SMTP_TIMEOUTS }) : null;
     this.transport = transport;
@@ -81,7 +86,7 @@ export class MailQueue extends PollingWorker {
     const { db, failures } = this.deps;
     await this.drain(BATCH, async () => {
       const due = await claimDueMails(db, BATCH, MAX_ATTEMPTS, LEASE_MS);
-      const sent = await Promise.all(due.map((mail) => this.sendOnItsOwn(mail)));
+      const sent = await this.sending.whileHolding(due, () => Promise.all(due.map((mail) => this.sendOnItsOwn(mail))));
       await failures.succeeded(MAIL_WORKER, sent.flatMap((id) => (id ? [id] : [])));
       return due.length;
     });

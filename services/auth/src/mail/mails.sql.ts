@@ -1,4 +1,4 @@
-import { claim, randomId, whileHeld, WorkFailures, type Knex, type Lease } from "@tollgate/kit";
+import { claim, LeaseKeeper, randomId, whileHeld, WorkFailures, type Knex, type Lease, type Logger } from "@tollgate/kit";
 
 export interface MailRow {
   id: string;
@@ -27,13 +27,17 @@ export const insertMail = (db: Knex, mail: Mail) =>
 
 /**
  * Mail waiting to be delivered, claimed by one replica at a time while it sends it. Its attempts
- * count failed deliveries, recorded when they fail, so a claim does not count them.
+ * count failed deliveries, recorded when they fail; its claims are counted apart.
  */
-const mailLease: Lease = { table: "mails", key: "id", attempts: null, pending: (mail) => `${mail}.sent_at is null` };
+const mailLease: Lease = { table: "mails", key: "id", attempts: "lease_claims", pending: (mail) => `${mail}.sent_at is null` };
 
-/** A mail as a claim returned it, held until `leased_until`. */
-export type ClaimedMail = MailRow & { leased_until: Date };
-type MailClaim = Pick<ClaimedMail, "id" | "leased_until">;
+/** A mail as a claim returned it, with the count of its claims, which tells this one from the next. */
+export type ClaimedMail = MailRow & { leased_until: Date; lease_claims: number };
+type MailClaim = Pick<ClaimedMail, "id" | "lease_claims">;
+
+/** Keeps the mail a replica claimed held for as long as it is sending it. */
+export const mailKeeper = (db: Knex, leaseMs: number, logger: Logger) =>
+  new LeaseKeeper<MailClaim>({ db, lease: mailLease, leaseMs, logger, claimOf: (mail) => ({ key: mail.id, mark: mail.lease_claims }) });
 
 /** The mail queue's name for its items (mails) in `set_aside_work`. */
 export const MAIL_WORKER = "mail";
@@ -48,7 +52,7 @@ export function claimDueMails(db: Knex, limit: number, maxAttempts: number, leas
 }
 
 /** Narrows an update to the mail while this replica's claim (as `claimed` returned it) still holds it. */
-const whileClaimed = (query: Knex.QueryBuilder, claimed: MailClaim) => whileHeld(mailLease, query, { key: claimed.id, mark: claimed.leased_until });
+const whileClaimed = (query: Knex.QueryBuilder, claimed: MailClaim) => whileHeld(mailLease, query, { key: claimed.id, mark: claimed.lease_claims });
 
 export const markMailSent = (db: Knex, claimed: MailClaim) =>
   whileClaimed(db<MailRow>("mails").update({ sent_at: new Date(), last_error: null, leased_until: null }), claimed);

@@ -6,6 +6,7 @@ import { activeOrganization } from "./0004_active_organization.js";
 import { providerAccounts } from "./0005_provider_accounts.js";
 import { mailLeases } from "./0006_mail_leases.js";
 import { userLocale } from "./0007_user_locale.js";
+import { mailLeaseClaims } from "./0008_mail_lease_claims.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const authMigrations: Migrations = {
@@ -16,4 +17,5 @@ export const authMigrations: Migrations = {
   "0005_provider_accounts": providerAccounts,
   "0006_mail_leases": mailLeases,
   "0007_user_locale": userLocale,
+  "0008_mail_lease_claims": mailLeaseClaims,
 };
