@@ -48,6 +48,19 @@ export abstract class PollingWorker implements Worker {
     return this.runner.isStopped;
   }
 
+  /**
+   * Runs work a request asked for outside the passes (bringing a seller up to their clock); when it
+   * fails for want of Postgres, a pass takes it up once Postgres is back rather than at the next poll.
+   */
+  protected async asked<Result>(work: () => Promise<Result>): Promise<Result> {
+    try {
+      return await work();
+    } catch (error) {
+      if (isDatabaseUnreachable(error)) this.wake();
+      throw error;
+    }
+  }
+
   /** Runs `batch` again while it handles a full `size` (more is waiting) and the worker is not stopping. */
   protected async drain(size: number, batch: () => Promise<number>): Promise<void> {
     while ((await batch()) === size && !this.stopping);

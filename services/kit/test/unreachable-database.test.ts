@@ -80,6 +80,11 @@ class OncePerMinute extends PollingWorker {
     this.passes += 1;
     if (this.passes === 1) await this.first();
   }
+
+  /** Work a request asks for outside the passes. */
+  ask(work: () => Promise<unknown>): Promise<unknown> {
+    return this.asked(work);
+  }
 }
 
 it("tries a background worker's pass that failed for want of Postgres again within a second, not at its next poll; a wrong query waits for that", async () => {
@@ -90,5 +95,20 @@ it("tries a background worker's pass that failed for want of Postgres again with
     expect(workers.map((worker) => worker.passes)).toEqual([2, 1]);
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
+  }
+});
+
+it("has a pass take up work a request asked for at once when it failed for want of Postgres; a wrong query is the request's alone", async () => {
+  const worker = new OncePerMinute(() => Promise.resolve());
+  await worker.start();
+  try {
+    await expect.poll(() => worker.passes).toBe(1);
+    await expect(worker.ask(() => other.raw("select * from no_such_table"))).rejects.toThrow();
+    await expect(worker.ask(() => nobody.raw("select 1"))).rejects.toThrow();
+    await expect.poll(() => worker.passes, { timeout: 1_000 }).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(worker.passes).toBe(2);
+  } finally {
+    await worker.stop();
   }
 });

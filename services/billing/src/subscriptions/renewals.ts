@@ -77,12 +77,12 @@ export class SubscriptionRenewals extends PollingWorker {
    * another replica holds rather than skipping them, so everything due has happened when this returns.
    */
   catchUp(organizationId: string): Promise<void> {
-    return this.bringUpToDate({ sql: "item.organization_id = ?", bindings: [organizationId] });
+    return this.asked(() => this.bringUpToDate({ sql: "item.organization_id = ?", bindings: [organizationId] }));
   }
 
   /** Renews one subscription now if it is due (a trial ended now), waiting for a replica that holds it. */
   renewNow(subscriptionId: string): Promise<void> {
-    return this.bringUpToDate({ sql: "item.id = ?", bindings: [subscriptionId] });
+    return this.asked(() => this.bringUpToDate({ sql: "item.id = ?", bindings: [subscriptionId] }));
   }
 
   /** Tries each subscription `where` picks that is due once (one that fails is left to the next pass). */
