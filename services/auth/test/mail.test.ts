@@ -35,6 +35,24 @@ async function signedInAdmin(stack: AuthStack, email: string) {
 
 const queuedMailTo = (db: Knex, to: string) => db("mails").where({ to_address: to }).first<QueuedMail | undefined>();
 
+/** Two auth replicas mailing through one server that takes `delayMs` to accept each message. */
+async function withTwoReplicas(delayMs: number, use: (stack: AuthStack, smtp: SmtpCatcher) => Promise<void>): Promise<void> {
+  const smtp = await startSmtpCatcher({ delayMs });
+  const stack = await startAuthStack({ SMTP_URL: smtp.url });
+  const second = await startTestService(authService, stack.environment, {
+    AUTH_SECRET: stack.auth.context.config.AUTH_SECRET,
+    PUBLIC_URL,
+    SMTP_URL: smtp.url,
+  });
+  try {
+    await use(stack, smtp);
+  } finally {
+    await second.stop();
+    await stack.stop();
+    await smtp.close();
+  }
+}
+
 describe("mail over SMTP", () => {
   let smtp: SmtpCatcher;
   let stack: AuthStack;
@@ -211,14 +229,7 @@ describe("the mail queue", () => {
 
   it("is delivered once even with two replicas working on it", async () => {
     // A slow server keeps each replica's batch in hand long enough for the other to poll meanwhile.
-    const smtp = await startSmtpCatcher({ delayMs: 40 });
-    const stack = await startAuthStack({ SMTP_URL: smtp.url });
-    const second = await startTestService(authService, stack.environment, {
-      AUTH_SECRET: stack.auth.context.config.AUTH_SECRET,
-      PUBLIC_URL,
-      SMTP_URL: smtp.url,
-    });
-    try {
+    await withTwoReplicas(40, async (stack, smtp) => {
       const recipients = Array.from({ length: 40 }, (_, index) => `replica.${index}@example.com`);
       await Promise.all(recipients.map((email) => askForReset(stack, email)));
       await expect.poll(() => smtp.mails.length, { timeout: 20_000 }).toBe(recipients.length);
@@ -226,32 +237,17 @@ describe("the mail queue", () => {
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       expect(smtp.mails).toHaveLength(recipients.length);
       expect(new Set(recipients.flatMap((email) => smtp.received(email).map(() => email))).size).toBe(recipients.length);
-    } finally {
-      await second.stop();
-      await stack.stop();
-      await smtp.close();
-    }
+    });
   });
 
   it("is delivered once when the mail server takes longer than a lease to accept it, with another replica polling all the while", { timeout: 60_000 }, async () => {
     // Past the 5 s a claim holds a mail unextended; the sending replica keeps extending it.
-    const smtp = await startSmtpCatcher({ delayMs: 7_000 });
-    const stack = await startAuthStack({ SMTP_URL: smtp.url });
-    const second = await startTestService(authService, stack.environment, {
-      AUTH_SECRET: stack.auth.context.config.AUTH_SECRET,
-      PUBLIC_URL,
-      SMTP_URL: smtp.url,
-    });
-    try {
+    await withTwoReplicas(7_000, async (stack, smtp) => {
       await askForReset(stack, "slow.server@example.com");
       await expect.poll(() => smtp.mails.length, { timeout: 20_000 }).toBe(1);
       // Time for a second copy, sent by the other replica once the first claim's lease ran out, to arrive.
       await new Promise((resolve) => setTimeout(resolve, 8_000));
       expect(smtp.received("slow.server@example.com")).toHaveLength(1);
-    } finally {
-      await second.stop();
-      await stack.stop();
-      await smtp.close();
-    }
+    });
   });
 });
