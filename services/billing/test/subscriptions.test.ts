@@ -41,6 +41,20 @@ describe("subscriptions", () => {
     await expect.poll(() => eventTypesAbout(stack, subscription.id)).toEqual(["subscription.created", "subscription.active", "subscription.updated", "subscription.updated"]);
   });
 
+  it("are renewed as soon as the lease of a replica that died renewing them runs out, not at the renewal worker's next poll", async () => {
+    const seller = await stack.seller();
+    const { subscription } = await subscribe(seller, "4242424242424242", "orphaned@example.com");
+    const { db, app } = stack.billing.context;
+    // Due in a second, and held until a second after by a replica that claimed it and died.
+    const dueAt = Date.now() + 1_000;
+    await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { currentBillingPeriodEnd: new Date(dueAt) } });
+    await db("subscriptions").where({ id: subscription.id }).update({ leased_until: new Date(dueAt + 1_000), lease_claims: db.raw("lease_claims + 1") });
+    await new Promise((resolve) => setTimeout(resolve, dueAt + 100 - Date.now()));
+    // A pass of the worker's (it polls every 10 s) finds it due but held.
+    app.renewals.wake();
+    await expect.poll(async () => (await ordersOf(seller, subscription.id)).length, { timeout: 4_000, interval: 100 }).toBe(2);
+  });
+
   it("go past due when a renewal is declined, retry on the dunning days, and are revoked after the last", async () => {
     const seller = await stack.seller();
     const { subscription } = await subscribe(seller, "4000000000000341", "declines@example.com");

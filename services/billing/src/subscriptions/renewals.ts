@@ -13,7 +13,7 @@ import { firstRetryAt, retryAt } from "./dunning.js";
 import { billableProrations, discountOn } from "./proration.js";
 import { announceSubscription, draftFor, revoke } from "./service.js";
 import { periodUsage, startNextPeriod } from "./usage.js";
-import { claimDueSubscriptions, dueButHeld, keepRenewalUsage, releaseClaim, renewalKeeper, RENEWAL_WORKER, settleClaim, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "./subscriptions.sql.js";
+import { claimDueSubscriptions, dueButHeld, dueHeldUntil, keepRenewalUsage, releaseClaim, renewalKeeper, RENEWAL_WORKER, settleClaim, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "./subscriptions.sql.js";
 
 /**
  * How long a subscription stays held after its replica last said it was still renewing it (a
@@ -24,6 +24,8 @@ const LEASE_MS = 5_000;
 const BATCH = 10;
 /** How often catching up looks again for a due subscription another replica holds. */
 const HELD_POLL_MS = 50;
+/** What a pass looks at: every seller's subscriptions. */
+const EVERY_SUBSCRIPTION: Statement = { sql: "true", bindings: [] };
 
 /** Charges the subscription's kept card; null when there is nothing to charge. Without a card, declined. */
 export async function chargeKeptCard(processor: PaymentProcessor, subscription: Pick<SubscriptionRow, "payment_method_id">, charge: { amount: number; currency: string; idempotencyKey: string }): Promise<PaymentOutcome | null> {
@@ -70,6 +72,10 @@ export class SubscriptionRenewals extends PollingWorker {
   protected async pass(): Promise<void> {
     const passOver = new Set<string>();
     await this.drain(BATCH, () => this.advanceDue(passOver));
+    // A due subscription another replica holds is looked at again as soon as its lease can have run
+    // out, rather than at the next poll: that replica may have died.
+    const heldUntil = await dueHeldUntil(this.billing.db, EVERY_SUBSCRIPTION, [...passOver]);
+    if (heldUntil) setTimeout(() => this.wake(), Math.max(0, heldUntil.getTime() - Date.now()) + HELD_POLL_MS).unref();
   }
 
   /**

@@ -127,15 +127,21 @@ function renewable(passOver: string[], where?: Statement): Statement {
 export const claimDueSubscriptions = (db: Knex, options: { limit: number; leaseMs: number; passOver: string[]; where?: Statement }) =>
   claim<ClaimedSubscription>(db, renewalLease, { limit: options.limit, leaseMs: options.leaseMs, where: renewable(options.passOver, options.where) });
 
-/** Whether a subscription `where` picks (SQL over `item`), neither set aside nor of `passOver`, is due but held by a replica renewing it. */
-export async function dueButHeld(db: Knex, where: Statement, passOver: string[]): Promise<boolean> {
+/**
+ * When the first lease held on a due subscription `where` picks (SQL over `item`), neither set aside
+ * nor of `passOver`, runs out unless its replica extends it; null when none is held.
+ */
+export async function dueHeldUntil(db: Knex, where: Statement, passOver: string[]): Promise<Date | null> {
   const narrowed = renewable(passOver, where);
-  const { rows } = await db.raw<{ rows: { held: boolean }[] }>(
-    `select exists (select 1 from subscriptions item where item.next_action_at <= ${renewalLease.dueBy?.("item") ?? "now()"} and item.leased_until >= now() and ${narrowed.sql}) as held`,
+  const { rows } = await db.raw<{ rows: { until: Date | null }[] }>(
+    `select min(item.leased_until) as until from subscriptions item where item.next_action_at <= ${renewalLease.dueBy?.("item") ?? "now()"} and item.leased_until >= now() and ${narrowed.sql}`,
     narrowed.bindings,
   );
-  return rows[0]?.held ?? false;
+  return rows[0]?.until ?? null;
 }
+
+/** Whether a subscription `where` picks (SQL over `item`), neither set aside nor of `passOver`, is due but held by a replica renewing it. */
+export const dueButHeld = async (db: Knex, where: Statement, passOver: string[]): Promise<boolean> => (await dueHeldUntil(db, where, passOver)) !== null;
 
 /**
  * Takes back the claim on a subscription, in the transaction that settles its due moment, and locks
