@@ -15,6 +15,9 @@ import { freePort } from "../../launcher/src/ports.js";
 
 const LAUNCHER = fileURLToPath(new URL("../../launcher/src/main.ts", import.meta.url));
 
+/** How long after a replica's exit the gateway may still be sending it requests, its event loop busy under load. */
+const GATEWAY_NOTICES_CLOSE_MS = 1_000;
+
 /** One moment the run disturbed on purpose, from when it began until everything it cut off was back. */
 export interface Disruption {
   /** `billing#1`, `nats-server`, `postgres`, … */
@@ -96,6 +99,10 @@ export class TollgateStack {
   /**
    * SIGKILL to one replica (or the gateway); resolves, with the moments, once the launcher has seen it
    * exit. The gateway's disruption lasts until it is ready again: nothing reaches Tollgate meanwhile.
+   * A replica's lasts a little past its exit: the gateway may still write a request into a kept-alive
+   * connection to it until its own event loop has handled that connection's close, and such a request
+   * (not safe to send again: the gateway cannot tell it apart from one the replica took and died on)
+   * fails.
    */
   async kill(label: string): Promise<Disruption> {
     const replica = this.replicas.get(label);
@@ -106,7 +113,8 @@ export class TollgateStack {
     await exited;
     const ended = performance.now();
     if (label === "gateway") await this.ready(label);
-    return { target: label, what: "killed", at, ended, until: performance.now(), detail: `pid ${replica.pid}` };
+    const until = label === "gateway" ? performance.now() : ended + GATEWAY_NOTICES_CLOSE_MS;
+    return { target: label, what: "killed", at, ended, until, detail: `pid ${replica.pid}` };
   }
 
   /** The processes (replicas and the gateway) that are not wholly ready right now: unready, or degraded (Redis away). */
