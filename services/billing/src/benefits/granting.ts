@@ -1,7 +1,6 @@
 import { randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
-import type { BillingConfig } from "../config.js";
 import { creditCustomerMeter } from "../customer-meters/customer-meters.sql.js";
-import { findCustomer, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
+import { findCustomer, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { insertLicenseKey, newLicenseKey, revokeLicenseKey, type LicenseKeyRow } from "../license-keys/license-keys.sql.js";
 import { displayKey } from "../license-keys/output.js";
@@ -9,20 +8,16 @@ import { productBenefits } from "../products/products.sql.js";
 import { findAnyBenefit, findGrant, grantedGrantsOf, insertGrant, unrevokedGrantsOf, updateGrant, type BenefitGrantRow, type BenefitRow, type GrantSource } from "./benefits.sql.js";
 import { benefitGrantJson } from "./output.js";
 
-/** What granting needs of the configuration: how long a customer's state webhook waits for more changes. */
-export type GrantingConfig = Pick<BillingConfig, "CUSTOMER_STATE_DEBOUNCE_MS">;
-
 /** Benefits a customer can only receive once they have connected an account there. */
 const NEEDS_ACCOUNT: Partial<Record<string, string>> = {
   discord: "The customer needs to connect a Discord account to receive this benefit.",
   github_repository: "The customer needs to connect a GitHub account to receive this benefit.",
 };
 
-async function announceGrant(unit: UnitOfWork, config: GrantingConfig, grant: BenefitGrantRow, benefit: BenefitRow, type: "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled"): Promise<void> {
+async function announceGrant(unit: UnitOfWork, grant: BenefitGrantRow, benefit: BenefitRow, type: "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled"): Promise<void> {
   const customer = await findCustomer(unit.db, grant.customer_id);
   if (!customer) return;
   announceBilling(unit, type, customer.organization_id, benefitGrantJson(grant, customer, benefit));
-  await scheduleStateChange(unit.db, customer.id, config.CUSTOMER_STATE_DEBOUNCE_MS);
 }
 
 /** What a meter credit benefit's grant records, as Polar's: the meter and units it credited, and when. */
@@ -71,7 +66,7 @@ function grantOf(benefit: BenefitRow, purchase: { organizationId: string; custom
  * Grants the product's benefits for a purchase (a license key is issued, a custom benefit or
  * downloadables are granted at once). A benefit already granted for this purchase is left as it is.
  */
-export async function grantBenefits(unit: UnitOfWork, config: GrantingConfig, purchase: { organizationId: string; customerId: string; productId: string; now: Date } & { source: GrantSource }): Promise<void> {
+export async function grantBenefits(unit: UnitOfWork, purchase: { organizationId: string; customerId: string; productId: string; now: Date } & { source: GrantSource }): Promise<void> {
   for (const benefit of await productBenefits(unit.db, purchase.productId)) {
     const existing = await findGrant(unit.db, purchase.source, benefit.id, purchase.customerId);
     if (existing && existing.revoked_at === null) continue;
@@ -83,14 +78,14 @@ export async function grantBenefits(unit: UnitOfWork, config: GrantingConfig, pu
           await insertGrant(unit.db, { id: randomId(32), benefit_id: benefit.id, customer_id: purchase.customerId, subscription_id: purchase.source.subscription_id ?? null, order_id: purchase.source.order_id ?? null, ...values }).returning("*")
         )[0];
     if (grant && credits(grant)) await creditFor(unit.db, purchase.organizationId, grant, 1);
-    if (grant) await announceGrant(unit, config, grant, benefit, existing ? "benefit_grant.updated" : "benefit_grant.created");
+    if (grant) await announceGrant(unit, grant, benefit, existing ? "benefit_grant.updated" : "benefit_grant.created");
   }
 }
 
 /**
  * Grants a new purchase its product's benefits, gathered in `unit` with their announcements. A new
- * purchase has no grants yet, so nothing is read; the caller schedules the customer's new state and
- * credits the customer's meters (creditNewPurchase).
+ * purchase has no grants yet, so nothing is read; the caller credits the customer's meters
+ * (creditNewPurchase).
  */
 export function grantNewPurchase(unit: UnitOfWork, purchase: { customer: CustomerRow; benefits: BenefitRow[]; now: Date; source: GrantSource }): void {
   const { customer, source } = purchase;
@@ -119,7 +114,7 @@ export function creditNewPurchase(db: Knex, customer: CustomerRow, benefits: Ben
 }
 
 /** Takes back what a purchase granted (its license keys stop validating, its meter credits are taken off). */
-export async function revokeBenefits(unit: UnitOfWork, config: GrantingConfig, source: GrantSource, now: Date): Promise<void> {
+export async function revokeBenefits(unit: UnitOfWork, source: GrantSource, now: Date): Promise<void> {
   const grants = await unrevokedGrantsOf(unit.db, source);
   for (const grant of grants) {
     const revoked = await updateGrant(unit.db, grant.id, { revoked_at: now, modified_at: new Date() });
@@ -127,15 +122,15 @@ export async function revokeBenefits(unit: UnitOfWork, config: GrantingConfig, s
     const keyId = (grant.properties as { license_key_id?: string }).license_key_id;
     if (keyId) await revokeLicenseKey(unit.db, keyId);
     if (credits(grant) && benefit) await creditFor(unit.db, benefit.organization_id, grant, -1);
-    if (revoked && benefit) await announceGrant(unit, config, revoked, benefit, "benefit_grant.revoked");
+    if (revoked && benefit) await announceGrant(unit, revoked, benefit, "benefit_grant.revoked");
   }
 }
 
 /** A subscription renewed: its granted benefits carry on into the new period (benefit_grant.cycled). */
-export async function cycleBenefits(unit: UnitOfWork, config: GrantingConfig, subscriptionId: string): Promise<void> {
+export async function cycleBenefits(unit: UnitOfWork, subscriptionId: string): Promise<void> {
   const grants = await grantedGrantsOf(unit.db, { subscription_id: subscriptionId });
   for (const grant of grants) {
     const benefit = await findAnyBenefit(unit.db, grant.benefit_id);
-    if (benefit) await announceGrant(unit, config, grant, benefit, "benefit_grant.cycled");
+    if (benefit) await announceGrant(unit, grant, benefit, "benefit_grant.cycled");
   }
 }

@@ -1,6 +1,6 @@
 import { invalidField, randomId, ValidationError, type UnitOfWork, type ValidationIssue } from "@tollgate/kit";
 import { answerIssues } from "../custom-fields/answers.js";
-import { findCustomer, findCustomerByExternalId, findOrCreateCustomer, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
+import { findCustomer, findCustomerByExternalId, findOrCreateCustomer, type CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
 import { redeemDiscount } from "../discounts/discounts.sql.js";
 import { announceBilling } from "../events.js";
@@ -12,7 +12,7 @@ import { announceCheckout, changeOpenCheckout, type ChangedCheckout, type Checko
 
 /** What a confirmation works with besides the checkout rules' own. */
 export interface ConfirmationDesk extends CheckoutDesk {
-  config: { PUBLIC_URL: string; CUSTOMER_STATE_DEBOUNCE_MS: number };
+  config: { PUBLIC_URL: string };
   /** Asks the payment worker to pay the confirmed checkout now rather than at its next poll. */
   wakePayments: () => void;
 }
@@ -63,10 +63,7 @@ async function payingCustomer(desk: ConfirmationDesk, unit: UnitOfWork, checkout
   // A second try finds the customer another confirmation made a moment ago.
   const paying = (await findOrCreateCustomer(unit.db, draft)) ?? (await findOrCreateCustomer(unit.db, draft));
   if (!paying) throw new Error(`checkout ${checkout.id}: no customer could be found or made for ${draft.email}`);
-  if (paying.created) {
-    announceBilling(unit, "customer.created", paying.customer.organization_id, customerJson(paying.customer));
-    unit.change(scheduleStateChange(unit.db, paying.customer.id, desk.config.CUSTOMER_STATE_DEBOUNCE_MS));
-  }
+  if (paying.created) announceBilling(unit, "customer.created", paying.customer.organization_id, customerJson(paying.customer));
   return paying.customer;
 }
 

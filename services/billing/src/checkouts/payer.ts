@@ -1,7 +1,7 @@
 import { PollingWorker, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { BillingParts } from "../billing.js";
 import { creditNewPurchase, grantNewPurchase } from "../benefits/granting.js";
-import { countOrder, scheduleStateChange } from "../customers/customers.sql.js";
+import { countOrder } from "../customers/customers.sql.js";
 import { discountWithProducts, releaseRedemption } from "../discounts/discounts.sql.js";
 import { invoiceNumberOf, type OrderRow } from "../orders/orders.sql.js";
 import { productLine } from "../orders/lines.js";
@@ -166,7 +166,6 @@ export class CheckoutPayments extends PollingWorker {
       unit.change(...creditNewPurchase(db, customer, product.benefits));
     }
     announceCheckout(this.billing, unit, changedCheckout(unit, checkout, { status: "succeeded" }), catalog);
-    unit.change(scheduleStateChange(db, customer.id, this.billing.config.CUSTOMER_STATE_DEBOUNCE_MS));
     return order;
   }
 

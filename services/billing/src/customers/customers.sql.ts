@@ -55,18 +55,15 @@ export async function updateCustomer(db: Knex, id: string, changes: CustomerChan
 }
 
 /**
- * Announces the customer's state once the changes to it have settled (see the state worker): a
- * change to await, or to write with a unit's others.
+ * Records that the customers' state changed now (each customer once): the state worker announces it
+ * once the burst has settled. A change to await, or to write with a unit's others.
  */
-export const scheduleStateChange = (db: Knex, customerId: string, delayMs: number): Knex.QueryBuilder => scheduleStateChanges(db, [customerId], delayMs);
-
-/** The same for many customers at once (each customer once). */
-export function scheduleStateChanges(db: Knex, customerIds: string[], delayMs: number): Knex.QueryBuilder {
-  const runAt = new Date(Date.now() + delayMs);
+export function scheduleStateChanges(db: Knex, customerIds: string[]): Knex.QueryBuilder {
+  const changedAt = new Date();
   return db("customer_state_changes")
-    .insert(customerIds.map((customerId) => ({ customer_id: customerId, run_at: runAt })))
+    .insert(customerIds.map((customerId) => ({ customer_id: customerId, changed_at: changedAt })))
     .onConflict("customer_id")
-    .merge({ run_at: runAt });
+    .merge({ changed_at: changedAt });
 }
 
 /** A customer row that came back as JSON (from a prepared statement: see `prepared`). */
@@ -185,15 +182,15 @@ export interface DueStateChange {
 }
 
 /**
- * The customers whose state change is due, their rows locked (FOR UPDATE SKIP LOCKED, so two
- * replicas never take one) and their holdings read, in one statement. Set-aside ones and those of
- * `passOver` are left; `only` narrows them to one customer.
+ * The customers whose state change is due (none changed it in the last `settleMs`), their rows locked
+ * (FOR UPDATE SKIP LOCKED, so two replicas never take one) and their holdings read, in one statement.
+ * Set-aside ones and those of `passOver` are left; `only` narrows them to one customer.
  */
-export async function dueStateChanges(db: Knex, { limit, passOver, only }: { limit: number; passOver: string[]; only?: string }): Promise<DueStateChange[]> {
+export async function dueStateChanges(db: Knex, { limit, passOver, only, settleMs }: { limit: number; passOver: string[]; only?: string; settleMs: number }): Promise<DueStateChange[]> {
   const notSetAside = WorkFailures.notSetAside(STATE_WORKER, "customer_state_changes.customer_id");
-  const narrowed = db("customer_state_changes").where("run_at", "<=", new Date()).whereRaw(notSetAside.sql, notSetAside.bindings).whereNotIn("customer_id", passOver);
+  const narrowed = db("customer_state_changes").where("changed_at", "<=", new Date(Date.now() - settleMs)).whereRaw(notSetAside.sql, notSetAside.bindings).whereNotIn("customer_id", passOver);
   if (only) void narrowed.where({ customer_id: only });
-  const due = narrowed.orderBy("run_at").limit(limit).forUpdate().skipLocked().select("customer_id").toSQL();
+  const due = narrowed.orderBy("changed_at").limit(limit).forUpdate().skipLocked().select("customer_id").toSQL();
   const held = holdingsOf(db, db.select("customer_id").from("due")).toSQL();
   const { rows } = await db.raw<{ rows: { customer_id: string; holdings: unknown }[] }>(
     `with due as (${due.sql}) select due.customer_id, to_json(held) as holdings from due left join (${held.sql}) held on held.id = due.customer_id`,

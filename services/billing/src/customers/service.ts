@@ -2,7 +2,7 @@ import { invalidField, isUniqueViolation, notFound, randomId, type Knex, type Un
 import type { z } from "zod";
 import { endCustomerSessions } from "../customer-sessions/service.js";
 import { announceBilling } from "../events.js";
-import { customerWithHoldings, insertCustomer, scheduleStateChange, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
+import { customerWithHoldings, insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 import type { CustomerCreateBody, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
 import { customerStateJson } from "./state.js";
@@ -10,12 +10,11 @@ import { customerStateJson } from "./state.js";
 /** What changing customers works with. */
 export interface CustomerDesk {
   units: Units;
-  config: { CUSTOMER_STATE_DEBOUNCE_MS: number };
 }
 
 /**
- * Writes a change to a customer with its announcements: the customer event now, their state once
- * the burst settles. Whoever changes a customer (the seller's API or the customer in the portal)
+ * Writes a change to a customer with its announcement: the customer event now, their state (which the
+ * event schedules) once the burst settles. Whoever changes a customer (the seller's API or the customer in the portal)
  * goes through here, so neither can forget to tell.
  */
 export function changeCustomer(desk: CustomerDesk, type: "customer.created" | "customer.updated" | "customer.deleted", write: (unit: UnitOfWork) => Promise<CustomerRow | undefined>): Promise<CustomerRow> {
@@ -23,7 +22,6 @@ export function changeCustomer(desk: CustomerDesk, type: "customer.created" | "c
     const customer = await write(unit);
     if (!customer) throw notFound("Customer");
     announceBilling(unit, type, customer.organization_id, customerJson(customer));
-    if (type !== "customer.deleted") unit.change(scheduleStateChange(unit.db, customer.id, desk.config.CUSTOMER_STATE_DEBOUNCE_MS));
     return customer;
   });
 }

@@ -60,7 +60,8 @@ const BATCH = 50;
 
 /**
  * Announces customer.state_changed for customers whose state changed, once per burst: every change
- * pushes the customer's row later, and the rows are taken when they come due (FOR UPDATE SKIP LOCKED,
+ * records when it came (billing events through announceBilling, meters through the measurer), and a
+ * customer's row is taken once no change has come for CUSTOMER_STATE_DEBOUNCE_MS (FOR UPDATE SKIP LOCKED,
  * so two replicas never announce one change twice). A batch takes one statement to read and one to
  * announce and clear; a customer whose state cannot be announced is set aside for its seller after a
  * few passes, and every other customer's is announced.
@@ -72,7 +73,7 @@ export class CustomerStateAnnouncer extends PollingWorker {
     super({ intervalMs: Math.max(100, Math.min(1_000, desk.config.CUSTOMER_STATE_DEBOUNCE_MS / 2)), logger: desk.logger, failure: "announcing customer states failed" });
     this.changes = {
       worker: STATE_WORKER,
-      due: dueStateChanges,
+      due: (db, which) => dueStateChanges(db, { ...which, settleMs: desk.config.CUSTOMER_STATE_DEBOUNCE_MS }),
       keyOf: (change) => change.customer_id,
       organizationOf: (change) => change.holdings?.organization_id ?? null,
       work: (unit, due) => {

@@ -60,7 +60,7 @@ function bySeller(events: UnmeasuredEvent[]): [string, UnmeasuredEvent[]][] {
  * see and send back. A failure for want of Postgres fails the pass as a whole, to be tried again.
  */
 export class UsageMeasurer extends PollingWorker {
-  constructor(private readonly desk: { units: Units; logger: Logger; failures: WorkFailures; config: { CUSTOMER_STATE_DEBOUNCE_MS: number } }) {
+  constructor(private readonly desk: { units: Units; logger: Logger; failures: WorkFailures; }) {
     super({ intervalMs: 250, logger: desk.logger, failure: "measuring usage events failed" });
   }
 
@@ -114,6 +114,6 @@ export class UsageMeasurer extends PollingWorker {
   private async addUsage(db: Knex, { organizationId, meters }: Seller, events: UnmeasuredEvent[]): Promise<void> {
     const customerIds = await measure(db, organizationId, events, meters);
     await countEventNames(db, organizationId, namesOf(events));
-    if (customerIds.length > 0) await scheduleStateChanges(db, customerIds.sort(), this.desk.config.CUSTOMER_STATE_DEBOUNCE_MS);
+    if (customerIds.length > 0) await scheduleStateChanges(db, customerIds.sort());
   }
 }

@@ -22,6 +22,7 @@ import { metricsRollups } from "./0020_metrics_rollups.js";
 import { usagePeriods } from "./0021_usage_periods.js";
 import { unmeasuredFailures } from "./0022_unmeasured_failures.js";
 import { subscriptionLeaseClaims } from "./0023_subscription_lease_claims.js";
+import { customerStateChangedAt } from "./0024_customer_state_changed_at.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -49,4 +50,5 @@ export const billingMigrations: Migrations = {
   "0021_usage_periods": usagePeriods,
   "0022_unmeasured_failures": unmeasuredFailures,
   "0023_subscription_lease_claims": subscriptionLeaseClaims,
+  "0024_customer_state_changed_at": customerStateChangedAt,
 };

@@ -68,7 +68,7 @@ export async function refundOrder(deps: { units: Units; processor: PaymentProces
       refunded_tax_amount: order.refunded_tax_amount + refund.tax_amount,
       status: refundedAmount >= netOf(order) ? "refunded" : "partially_refunded",
     });
-    if (refund.revoke_benefits) await revokeBenefits(unit, deps.config, { order_id: order.id }, await sellerNow(unit.db, order.organization_id));
+    if (refund.revoke_benefits) await revokeBenefits(unit, { order_id: order.id }, await sellerNow(unit.db, order.organization_id));
     announceBilling(unit, ["order.updated", "order.refunded"], order.organization_id, await shownOrder(unit.db, refunded));
     return refund;
   });

@@ -66,8 +66,8 @@ export async function changeProduct(
       if (invoiceNow) changed = await invoiceChange(unit, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines: prorations }, now);
     }
   }
-  await revokeBenefits(unit, billing.config, { subscription_id: subscription.id }, now);
-  await grantBenefits(unit, billing.config, { organizationId: subscription.organization_id, customerId: subscription.customer_id, productId: product.id, now, source: { subscription_id: subscription.id } });
+  await revokeBenefits(unit, { subscription_id: subscription.id }, now);
+  await grantBenefits(unit, { organizationId: subscription.organization_id, customerId: subscription.customer_id, productId: product.id, now, source: { subscription_id: subscription.id } });
   await announceSubscription(unit, billing.config, changed, "subscription.updated");
   return changed;
 }

@@ -185,7 +185,7 @@ export class SubscriptionRenewals extends PollingWorker {
       if (!outcome || outcome.status === "succeeded") {
         await markOrderPaid(unit, order);
         await announceSubscription(unit, config, cycled, ...(current.status === "trialing" ? (["subscription.updated", "subscription.active"] as const) : (["subscription.updated"] as const)));
-        await cycleBenefits(unit, config, current.id);
+        await cycleBenefits(unit, current.id);
         return;
       }
       const pastDue = await updateSubscription(unit.db, current.id, { status: "past_due", past_due_since: start, dunning_attempts: 0, next_action_at: firstRetryAt(start) });

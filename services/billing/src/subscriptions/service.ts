@@ -4,7 +4,7 @@ import type { BillingConfig } from "../config.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
 import { creditNewPurchase, grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
-import { customersWithIds, scheduleStateChange, type CustomerRow } from "../customers/customers.sql.js";
+import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { announceBilling } from "../events.js";
 import { productLine, type OrderLine } from "../orders/lines.js";
@@ -20,7 +20,7 @@ import { insertSubscription, updateSubscription, type SubscriptionRow } from "./
 import { meteredPricesOfSubscriptions, periodUsage, startNextPeriod } from "./usage.js";
 
 /** What the subscription rules read of the service's settings. */
-export type SubscriptionConfig = Pick<BillingConfig, "PUBLIC_URL" | "CUSTOMER_STATE_DEBOUNCE_MS" | "PAYMENT_PROCESSOR">;
+export type SubscriptionConfig = Pick<BillingConfig, "PUBLIC_URL" | "PAYMENT_PROCESSOR">;
 
 /** The subscriptions' metered prices with their meters and the customers' standings on them, read for all at once. */
 async function meteredPartsOf(db: Knex, rows: SubscriptionRow[]): Promise<(subscription: SubscriptionRow) => MeteredPart[]> {
@@ -65,10 +65,9 @@ export async function shownSubscription(db: Knex, subscription: SubscriptionRow,
 
 type SubscriptionEvent = "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due";
 
-/** Announces a subscription's new state, once per event type, with the unit that changed it; the customer's state follows. */
+/** Announces a subscription's new state, once per event type, with the unit that changed it (the customer's state follows). */
 export async function announceSubscription(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, ...types: SubscriptionEvent[]): Promise<void> {
   announceBilling(unit, types, subscription.organization_id, await shownSubscription(unit.db, subscription, config.PUBLIC_URL));
-  await scheduleStateChange(unit.db, subscription.customer_id, config.CUSTOMER_STATE_DEBOUNCE_MS);
 }
 
 /** Whether a checkout for this product starts with a free trial. */
@@ -81,7 +80,7 @@ export type Amounts = { amount: number; discount_amount: number; tax_amount: num
  * A subscription bought through a checkout, with its first order (paid, or nothing to pay during a
  * trial), added to `unit`: the order's events, then subscription.created and subscription.active,
  * as Polar sends them, with its meters, then the grants of its benefits. The caller counted the
- * customer's order (`invoiceNumber`) and schedules their new state.
+ * customer's order (`invoiceNumber`).
  */
 export async function startSubscription(
   unit: UnitOfWork,
@@ -224,7 +223,7 @@ export async function revoke(unit: UnitOfWork, config: SubscriptionConfig, subsc
     customer_cancellation_reason: ending.reason === undefined ? subscription.customer_cancellation_reason : ending.reason,
     customer_cancellation_comment: ending.comment === undefined ? subscription.customer_cancellation_comment : ending.comment,
   });
-  await revokeBenefits(unit, config, { subscription_id: subscription.id }, endedAt);
+  await revokeBenefits(unit, { subscription_id: subscription.id }, endedAt);
   await announceSubscription(unit, config, ended, ...(alreadyCanceled ? (["subscription.updated", "subscription.revoked"] as const) : (["subscription.updated", "subscription.canceled", "subscription.revoked"] as const)));
   if (!usage?.used) return ended;
   const lastOrder = await openOrder(unit, await usageOrderDraft(unit.db, subscription, usage.lines));
