@@ -3,7 +3,7 @@ import { advanceDays, eventTypesAbout, ordersOf, subscribe, useShop } from "../.
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 import { amountFor, chosenPrice } from "../src/checkouts/pricing.js";
 import { productsWithParts } from "../src/products/products.sql.js";
-import { changeProduct } from "../src/subscriptions/plan-changes.js";
+import { changeProduct } from "../src/flows/charge-change.js";
 import { lockSubscription } from "../src/subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../src/test-clock/clock.js";
 

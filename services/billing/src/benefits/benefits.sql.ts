@@ -82,11 +82,8 @@ export async function updateBenefit(db: Knex, id: string, changes: Partial<Pick<
 }
 
 /** The grants a purchase (its subscription, or its order) gave. */
-const grantsOf = (db: Knex, source: GrantSource) =>
+export const grantsOf = (db: Knex, source: GrantSource) =>
   db<BenefitGrantRow>("benefit_grants").where(source.subscription_id ? { subscription_id: source.subscription_id } : { order_id: source.order_id });
-
-/** The purchase's grant of one benefit to the customer, revoked or not. */
-export const findGrant = (db: Knex, source: GrantSource, benefitId: string, customerId: string) => grantsOf(db, source).where({ benefit_id: benefitId, customer_id: customerId }).first();
 
 /** The purchase's grants not revoked yet (granted or waiting for an account). */
 export const unrevokedGrantsOf = (db: Knex, source: GrantSource) => grantsOf(db, source).whereNull("revoked_at");
@@ -109,8 +106,13 @@ export const meterInUseByBenefits = async (db: Knex, meterId: string): Promise<b
 
 export const insertGrant = (db: Knex, grant: Omit<BenefitGrantRow, "created_at"> & Partial<Pick<BenefitGrantRow, "created_at">>) => db<BenefitGrantRow>("benefit_grants").insert(grant);
 
-export async function updateGrant(db: Knex, id: string, changes: Partial<Pick<BenefitGrantRow, "granted_at" | "revoked_at" | "properties" | "error" | "modified_at">>): Promise<BenefitGrantRow | undefined> {
-  const [row] = await db<BenefitGrantRow>("benefit_grants").where({ id }).update(changes).returning("*");
+type GrantChanges = Partial<Pick<BenefitGrantRow, "granted_at" | "revoked_at" | "properties" | "error" | "modified_at">>;
+
+/** A change to a grant: to write with a unit's others. */
+export const changeGrant = (db: Knex, id: string, changes: GrantChanges) => db<BenefitGrantRow>("benefit_grants").where({ id }).update(changes);
+
+export async function updateGrant(db: Knex, id: string, changes: GrantChanges): Promise<BenefitGrantRow | undefined> {
+  const [row] = await changeGrant(db, id, changes).returning("*");
   return row;
 }
 

@@ -4,8 +4,7 @@ import { findCustomer, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { insertLicenseKey, newLicenseKey, revokeLicenseKey, type LicenseKeyRow } from "../license-keys/license-keys.sql.js";
 import { displayKey } from "../license-keys/output.js";
-import { productBenefits } from "../products/products.sql.js";
-import { findAnyBenefit, findGrant, grantedGrantsOf, insertGrant, unrevokedGrantsOf, updateGrant, type BenefitGrantRow, type BenefitRow, type GrantSource } from "./benefits.sql.js";
+import { changeGrant, findAnyBenefit, grantedGrantsOf, grantsOf, insertGrant, unrevokedGrantsOf, updateGrant, type BenefitGrantRow, type BenefitRow, type GrantSource } from "./benefits.sql.js";
 import { benefitGrantJson } from "./output.js";
 
 /** Benefits a customer can only receive once they have connected an account there. */
@@ -62,48 +61,22 @@ function grantOf(benefit: BenefitRow, purchase: { organizationId: string; custom
   };
 }
 
-/**
- * Grants the product's benefits for a purchase (a license key is issued, a custom benefit or
- * downloadables are granted at once). A benefit already granted for this purchase is left as it is.
- */
-export async function grantBenefits(unit: UnitOfWork, purchase: { organizationId: string; customerId: string; productId: string; now: Date } & { source: GrantSource }): Promise<void> {
-  for (const benefit of await productBenefits(unit.db, purchase.productId)) {
-    const existing = await findGrant(unit.db, purchase.source, benefit.id, purchase.customerId);
-    if (existing && existing.revoked_at === null) continue;
-    const { values, licenseKey } = grantOf(benefit, purchase);
-    if (licenseKey) await insertLicenseKey(unit.db, licenseKey);
-    const grant = existing
-      ? await updateGrant(unit.db, existing.id, values)
-      : (
-          await insertGrant(unit.db, { id: randomId(32), benefit_id: benefit.id, customer_id: purchase.customerId, subscription_id: purchase.source.subscription_id ?? null, order_id: purchase.source.order_id ?? null, ...values }).returning("*")
-        )[0];
-    if (grant && credits(grant)) await creditFor(unit.db, purchase.organizationId, grant, 1);
-    if (grant) await announceGrant(unit, grant, benefit, existing ? "benefit_grant.updated" : "benefit_grant.created");
-  }
+/** What a purchase grants: the customer, the benefits of what they bought, and the order or subscription that grants them. */
+export interface Purchase {
+  customer: CustomerRow;
+  benefits: BenefitRow[];
+  source: GrantSource;
+  now: Date;
+  /** The meters the purchase bills by: the customer has each from the start, credited or not. */
+  billedMeterIds?: string[];
 }
 
 /**
- * Grants a new purchase its product's benefits, gathered in `unit` with their announcements. A new
- * purchase has no grants yet, so nothing is read; the caller credits the customer's meters
- * (creditNewPurchase).
+ * What a purchase credits the customer's meters: the units of its meter credit benefits, and a meter
+ * for each meter it bills by. One upsert per meter, so two credits on one meter never write its row
+ * twice in a statement.
  */
-export function grantNewPurchase(unit: UnitOfWork, purchase: { customer: CustomerRow; benefits: BenefitRow[]; now: Date; source: GrantSource }): void {
-  const { customer, source } = purchase;
-  for (const benefit of purchase.benefits) {
-    const { values, licenseKey } = grantOf(benefit, { organizationId: customer.organization_id, customerId: customer.id, now: purchase.now });
-    const grant: BenefitGrantRow = { id: randomId(32), benefit_id: benefit.id, customer_id: customer.id, subscription_id: source.subscription_id ?? null, order_id: source.order_id ?? null, ...values, created_at: new Date() };
-    if (licenseKey) unit.change(insertLicenseKey(unit.db, licenseKey));
-    unit.change(insertGrant(unit.db, grant));
-    announceBilling(unit, "benefit_grant.created", customer.organization_id, benefitGrantJson(grant, customer, benefit));
-  }
-}
-
-/**
- * What a new purchase credits the customer's meters: the units of its meter credit benefits, and a
- * meter for each meter it bills by (`billedMeterIds`) so the customer has it from the start. One
- * upsert per meter, so two credits on one meter never write its row twice in a statement.
- */
-export function creditNewPurchase(db: Knex, customer: CustomerRow, benefits: BenefitRow[], billedMeterIds: string[] = []): Knex.QueryBuilder[] {
+function creditsOf(db: Knex, { customer, benefits, billedMeterIds = [] }: Purchase): Knex.QueryBuilder[] {
   const creditedUnits = new Map(billedMeterIds.map((meterId) => [meterId, 0]));
   for (const benefit of benefits) {
     if (benefit.type !== "meter_credit") continue;
@@ -111,6 +84,41 @@ export function creditNewPurchase(db: Knex, customer: CustomerRow, benefits: Ben
     creditedUnits.set(meterId, (creditedUnits.get(meterId) ?? 0) + Number(benefit.properties.units));
   }
   return [...creditedUnits].map(([meterId, units]) => creditCustomerMeter(db, { organizationId: customer.organization_id, customerId: customer.id, meterId, units }));
+}
+
+/**
+ * Credits the customer's meters, written at once (what is shown next reads them), then grants the
+ * purchase its benefits, gathered in `unit` with their announcements (a license key is issued, a
+ * custom benefit or downloadables are granted at once). A benefit granted before by the same source
+ * (`earlier`, revoked since) is granted again on its grant.
+ */
+async function grantEach(unit: UnitOfWork, purchase: Purchase, earlier: BenefitGrantRow[]): Promise<void> {
+  const { customer, source, now } = purchase;
+  for (const credit of creditsOf(unit.db, purchase)) await credit;
+  for (const benefit of purchase.benefits) {
+    const { values, licenseKey } = grantOf(benefit, { organizationId: customer.organization_id, customerId: customer.id, now });
+    if (licenseKey) unit.change(insertLicenseKey(unit.db, licenseKey));
+    const before = earlier.find((grant) => grant.benefit_id === benefit.id);
+    if (before) unit.change(changeGrant(unit.db, before.id, values));
+    const grant: BenefitGrantRow = before
+      ? { ...before, ...values }
+      : { id: randomId(32), benefit_id: benefit.id, customer_id: customer.id, subscription_id: source.subscription_id ?? null, order_id: source.order_id ?? null, ...values, created_at: new Date() };
+    if (!before) unit.change(insertGrant(unit.db, grant));
+    announceBilling(unit, before ? "benefit_grant.updated" : "benefit_grant.created", customer.organization_id, benefitGrantJson(grant, customer, benefit));
+  }
+}
+
+/** A new purchase (an order paid, a subscription started): its meters credited and benefits granted. A new source has no grants yet, so none are read. */
+export const grantPurchase = (unit: UnitOfWork, purchase: Purchase): Promise<void> => grantEach(unit, purchase, []);
+
+/**
+ * A purchase that now grants other benefits (a subscription moved to another product): what it
+ * granted is taken back, then the new benefits are granted as for a new purchase, on the grants of
+ * benefits it granted before.
+ */
+export async function regrantPurchase(unit: UnitOfWork, purchase: Purchase): Promise<void> {
+  await revokeBenefits(unit, purchase.source, purchase.now);
+  await grantEach(unit, purchase, await grantsOf(unit.db, purchase.source));
 }
 
 /** Takes back what a purchase granted (its license keys stop validating, its meter credits are taken off). */

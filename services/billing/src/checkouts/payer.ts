@@ -1,17 +1,10 @@
-import { PollingWorker, type UnitOfWork, type Units } from "@tollgate/kit";
+import { PollingWorker, type Units } from "@tollgate/kit";
 import type { BillingParts } from "../billing.js";
-import { creditNewPurchase, grantNewPurchase } from "../benefits/granting.js";
-import { countOrder } from "../customers/customers.sql.js";
-import { discountWithProducts, releaseRedemption } from "../discounts/discounts.sql.js";
-import { invoiceNumberOf, type OrderRow } from "../orders/orders.sql.js";
-import { productLine } from "../orders/lines.js";
-import { placePaidOrder } from "../orders/service.js";
-import { recordPayment } from "../payments/payments.sql.js";
+import { settlePurchase } from "../flows/settle-purchase.js";
 import type { PaymentOutcome } from "../payments/processor.js";
-import { startSubscription, startsWithTrial } from "../subscriptions/service.js";
-import { sellerClock } from "../test-clock/clock.js";
+import { startsWithTrial } from "../subscriptions/service.js";
 import { catalogOf, changedCheckout, checkoutFromJson, claimPaymentJobs, dropPaymentJob, lockTakingJob, PAYMENT_WORKER, paymentJobKeeper, retryPaymentJob, withCatalog, type CheckoutCatalog, type CheckoutRow, type PaymentJob } from "./checkouts.sql.js";
-import { cardRequirementsOf, offerOf, type checkoutAmounts } from "./pricing.js";
+import { cardRequirementsOf, offerOf } from "./pricing.js";
 import { announceCheckout } from "./service.js";
 
 /** A claimed job, with its checkout and catalog as they were when it was claimed (no checkout if it is gone). */
@@ -32,9 +25,9 @@ const MAX_ATTEMPTS = 5;
 const retryDelayMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempts);
 
 /**
- * Pays confirmed checkouts and turns them into orders. The processor call sits between a claim
- * (a lease on the job) and one transaction that records the payment, places the order and closes
- * the checkout. A crash in between leaves the job to be claimed again; the processor answers the
+ * Pays confirmed checkouts. The processor call sits between a claim (a lease on the job) and one
+ * transaction that settles the purchase (flows/settle-purchase.ts): records the payment, places the
+ * order and closes the checkout. A crash in between leaves the job to be claimed again; the processor answers the
  * retry with the same payment (same idempotency key), so there is still one payment and one order.
  */
 export class CheckoutPayments extends PollingWorker {
@@ -104,69 +97,8 @@ export class CheckoutPayments extends PollingWorker {
     await this.units.run(async (unit) => {
       const locked = await lockTakingJob(unit.db, job);
       if (!locked?.jobTaken || locked.checkout.status !== "confirmed") return;
-      const current = locked.checkout;
-      const payment = { organization_id: current.organization_id, checkout_id: current.id, processor: this.billing.config.PAYMENT_PROCESSOR, amount: charged, currency: current.currency };
-      if (outcome?.status === "declined") {
-        unit.change(recordPayment(unit.db, { ...payment, order_id: null }, outcome));
-        this.declined(unit, current, catalog, outcome.message);
-      } else {
-        const order = await this.fulfil(unit, current, catalog, amounts, outcome?.paymentMethodId ?? null);
-        if (outcome) unit.change(recordPayment(unit.db, { ...payment, order_id: order.id }, outcome));
-      }
+      await settlePurchase(this.billing, unit, { checkout: locked.checkout, catalog, amounts, charged, outcome });
     });
-  }
-
-  /** The card was refused: the checkout opens again, saying why, and gives back its discount redemption. */
-  private declined(unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, reason: string): void {
-    if (checkout.discount_id) unit.change(releaseRedemption(unit.db, checkout.discount_id));
-    announceCheckout(this.billing, unit, changedCheckout(unit, checkout, { status: "open", payment_error: reason }), catalog);
-  }
-
-  /**
-   * Paid (or free): the order, and for a recurring product the subscription it starts, their
-   * benefits granted; then the checkout succeeds. All of it joins `unit`; the customer's order
-   * count, which numbers the invoice, is the one statement run here.
-   */
-  private async fulfil(unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, amounts: ReturnType<typeof checkoutAmounts>, paymentMethodId: string | null): Promise<OrderRow> {
-    if (!checkout.customer_id) throw new Error(`checkout ${checkout.id} lost its customer before its order`);
-    const { db } = unit;
-    const offer = offerOf(catalog, checkout);
-    const { product, price, seller } = offer;
-    const now = sellerClock(seller);
-    const customer = await countOrder(db, checkout.customer_id);
-    const invoiceNumber = invoiceNumberOf(seller, customer);
-    const discount = offer.discount ? await discountWithProducts(db, offer.discount) : null;
-    let order: OrderRow;
-    if (product.recurring_interval !== null) {
-      ({ order } = await startSubscription(unit, { checkout, offer, customer, amounts, paymentMethodId, now, invoiceNumber, discount, publicUrl: this.billing.config.PUBLIC_URL }));
-    } else {
-      order = placePaidOrder(
-        unit,
-        {
-          organization_id: checkout.organization_id,
-          customer_id: customer.id,
-          checkout_id: checkout.id,
-          subscription_id: null,
-          discount_id: checkout.discount_id,
-          billing_reason: "purchase",
-          currency: checkout.currency,
-          billing_name: checkout.customer_billing_name ?? checkout.customer_name,
-          billing_address: checkout.customer_billing_address,
-          custom_field_data: checkout.custom_field_data,
-          metadata: checkout.metadata,
-          product,
-          lines: [productLine(product, price, amounts.amount)],
-          discount_amount: amounts.discount_amount,
-          tax_amount: amounts.tax_amount,
-        },
-        invoiceNumber,
-        { customer, product, discount, subscription: null },
-      );
-      grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id } });
-      unit.change(...creditNewPurchase(db, customer, product.benefits));
-    }
-    announceCheckout(this.billing, unit, changedCheckout(unit, checkout, { status: "succeeded" }), catalog);
-    return order;
   }
 
   /** Tries the payment again later, or, after the last try, fails the checkout. */

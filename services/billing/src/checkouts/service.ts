@@ -3,6 +3,7 @@ import { HttpError, invalidField, notFound, randomId, reachable, type Knex, type
 import type { IdentityClaims } from "@tollgate/proto";
 import { findCustomer, findCustomerByExternalId, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
+import { releaseRedemption } from "../discounts/discounts.sql.js";
 import { sellerClock } from "../test-clock/clock.js";
 import {
   catalogOf,
@@ -52,6 +53,16 @@ export function announceCheckout(settings: CheckoutSettings, unit: UnitOfWork, c
   const json = checkoutJson(checkout, catalog, settings.config.PUBLIC_URL);
   announceBilling(unit, checkout.status === "expired" ? [type, "checkout.expired"] : type, checkout.organization_id, json);
   return json;
+}
+
+/** A confirmed checkout paid (or free, or with a trial): it succeeds. */
+export const succeedCheckout = (settings: CheckoutSettings, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog): CheckoutJson =>
+  announceCheckout(settings, unit, changedCheckout(unit, checkout, { status: "succeeded" }), catalog);
+
+/** The card was refused: the checkout opens again, saying why, and gives back its discount redemption. */
+export function reopenDeclined(settings: CheckoutSettings, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, reason: string): CheckoutJson {
+  if (checkout.discount_id) unit.change(releaseRedemption(unit.db, checkout.discount_id));
+  return announceCheckout(settings, unit, changedCheckout(unit, checkout, { status: "open", payment_error: reason }), catalog);
 }
 
 /** Expires the locked, open, overdue checkouts given, with the unit's other writes. */

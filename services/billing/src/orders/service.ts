@@ -14,6 +14,9 @@ export async function shownOrder(db: Knex, row: OrderRow): Promise<OrderJson> {
   return json;
 }
 
+/** The total an order charges. */
+export const orderTotal = (order: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "tax_amount">) => order.subtotal_amount - order.discount_amount + order.tax_amount;
+
 /** What an order is for: its lines, less a discount, plus tax. */
 export type OrderDraft = Pick<OrderRow, "organization_id" | "customer_id" | "checkout_id" | "discount_id" | "billing_reason" | "currency" | "billing_name" | "billing_address" | "custom_field_data" | "metadata"> & {
   subscription_id: string | null;

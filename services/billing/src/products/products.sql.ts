@@ -182,15 +182,6 @@ export async function replaceLinks(db: Knex, table: "product_benefits" | "produc
   if (rows.length > 0) await db(table).insert(rows.map((row, position) => ({ product_id: productId, position, ...row })));
 }
 
-// crosses into benefits: a product's benefits in the order the product lists them, in one statement.
-/** The benefits a product grants (deleted ones left out), in the product's order. */
-export const productBenefits = (db: Knex, productId: string) =>
-  db<BenefitRow>("benefits")
-    .join("product_benefits", "product_benefits.benefit_id", "benefits.id")
-    .where({ "product_benefits.product_id": productId, "benefits.is_deleted": false })
-    .orderBy("product_benefits.position")
-    .select<BenefitRow[]>("benefits.*");
-
 /** The metered prices the products bill usage by, not archived. */
 export const meteredPricesOf = (db: Knex, productIds: string[]) =>
   db<PriceRow>("product_prices").whereIn("product_id", productIds).where({ amount_type: "metered_unit", is_archived: false }).orderBy("position");

@@ -3,21 +3,22 @@ import { invalidField, randomId, HttpError, type Knex, type UnitOfWork, type Uni
 import type { BillingConfig } from "../config.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
-import { creditNewPurchase, grantNewPurchase, revokeBenefits } from "../benefits/granting.js";
+import { revokeBenefits } from "../benefits/granting.js";
 import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { announceBilling } from "../events.js";
 import { productLine, type OrderLine } from "../orders/lines.js";
-import { findOrder, type OrderRow } from "../orders/orders.sql.js";
-import { openOrder, placePaidOrder, voidOrder, type OrderDraft } from "../orders/service.js";
+import { findOrder } from "../orders/orders.sql.js";
+import { openOrder, voidOrder, type OrderDraft } from "../orders/service.js";
 import type { PriceRow } from "../products/prices.js";
-import { pricesWithIds, productsWithParts, type ProductRow } from "../products/products.sql.js";
+import { pricesWithIds, productsWithParts, type ProductRow, type ProductWithParts } from "../products/products.sql.js";
 import { addInterval } from "../http/dates.js";
 import { standingsOf } from "../customer-meters/customer-meters.sql.js";
 import { metersWithIds } from "../meters/meters.sql.js";
 import { subscriptionJsonOf, type MeteredPart } from "./output.js";
 import { insertSubscription, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 import { meteredPricesOfSubscriptions, periodUsage, startNextPeriod } from "./usage.js";
+import { firstRetryAt } from "./dunning.js";
 
 /** What the subscription rules read of the service's settings. */
 export type SubscriptionConfig = Pick<BillingConfig, "PUBLIC_URL" | "PAYMENT_PROCESSOR">;
@@ -70,6 +71,13 @@ export async function announceSubscription(unit: UnitOfWork, config: Subscriptio
   announceBilling(unit, types, subscription.organization_id, await shownSubscription(unit.db, subscription, config.PUBLIC_URL));
 }
 
+/** A charge of the subscription failed at `failedAt`: it falls past due, and dunning retries the charge. */
+export async function fallPastDue(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, failedAt: Date): Promise<SubscriptionRow> {
+  const pastDue = await updateSubscription(unit.db, subscription.id, { charge_order_id: null, status: "past_due", past_due_since: failedAt, dunning_attempts: 0, next_action_at: firstRetryAt(failedAt) });
+  await announceSubscription(unit, config, pastDue, "subscription.updated", "subscription.past_due");
+  return pastDue;
+}
+
 /** Whether a checkout for this product starts with a free trial. */
 export const startsWithTrial = (product: Pick<ProductRow, "trial_interval">, checkout: Pick<CheckoutRow, "allow_trial">) => product.trial_interval !== null && checkout.allow_trial;
 
@@ -77,16 +85,12 @@ export const startsWithTrial = (product: Pick<ProductRow, "trial_interval">, che
 export type Amounts = { amount: number; discount_amount: number; tax_amount: number };
 
 /**
- * A subscription bought through a checkout, with its first order (paid, or nothing to pay during a
- * trial), added to `unit`: the order's events, then subscription.created and subscription.active,
- * as Polar sends them, with its meters, then the grants of its benefits. The caller counted the
- * customer's order (`invoiceNumber`).
+ * A subscription bought through a checkout, starting `now` (trialing, when the checkout allows the
+ * product's trial), added to the unit's writes. Its first order, grants and announcement are the
+ * purchase's (flows/start-subscription.ts).
  */
-export async function startSubscription(
-  unit: UnitOfWork,
-  purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; amounts: Amounts; paymentMethodId: string | null; now: Date; invoiceNumber: string; discount: DiscountWithProducts | null; publicUrl: string },
-): Promise<{ subscription: SubscriptionRow; order: OrderRow }> {
-  const { checkout, offer, customer, now, discount } = purchase;
+export function startSubscription(unit: UnitOfWork, purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; paymentMethodId: string | null; now: Date }): SubscriptionRow {
+  const { checkout, offer, customer, now } = purchase;
   const { product, price } = offer;
   const interval = product.recurring_interval ?? "month";
   const intervalCount = product.recurring_interval_count ?? 1;
@@ -131,22 +135,20 @@ export async function startSubscription(
     modified_at: null,
   };
   unit.change(insertSubscription(unit.db, subscription));
-  const amounts = trialEnd ? { amount: 0, discount_amount: 0, tax_amount: 0 } : purchase.amounts;
-  const order = placePaidOrder(
-    unit,
-    { ...draftFor(subscription, product, price, amounts), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address },
-    purchase.invoiceNumber,
-    { customer, product, discount, subscription },
-  );
-  // The customer's meters for the product's metered prices (and its meter credits) start now, written
-  // before the announcement so that subscription.created shows them as every later read does.
-  const billedMeterIds = product.prices.flatMap((candidate) => (candidate.amount_type === "metered_unit" && !candidate.is_archived && candidate.price_currency === subscription.currency && candidate.meter_id ? [candidate.meter_id] : []));
-  const credits = creditNewPurchase(unit.db, customer, product.benefits, billedMeterIds);
-  for (const credit of credits) await credit;
-  const metered = billedMeterIds.length > 0 ? (await meteredPartsOf(unit.db, [subscription]))(subscription) : [];
-  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { customer, product, price, discount, metered }, purchase.publicUrl));
-  grantNewPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
-  return { subscription, order };
+  return subscription;
+}
+
+/** The meters a subscription bills by: its product's live metered prices in its currency. */
+export const billedMeterIdsOf = (product: ProductWithParts, currency: string): string[] =>
+  product.prices.flatMap((candidate) => (candidate.amount_type === "metered_unit" && !candidate.is_archived && candidate.price_currency === currency && candidate.meter_id ? [candidate.meter_id] : []));
+
+/**
+ * A new subscription announced, as Polar does: subscription.created and subscription.active, shown
+ * with the parts the purchase read and its meters as the customer now stands on them.
+ */
+export async function announceStarted(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, parts: { customer: CustomerRow; product: ProductWithParts; price: PriceRow; discount: DiscountWithProducts | null }): Promise<void> {
+  const metered = billedMeterIdsOf(parts.product, subscription.currency).length > 0 ? (await meteredPartsOf(unit.db, [subscription]))(subscription) : [];
+  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { ...parts, metered }, config.PUBLIC_URL));
 }
 
 /** An order of the subscription for its plan, with any proration lines waiting for it. */

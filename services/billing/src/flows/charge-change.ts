@@ -1,15 +1,19 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { BillingParts } from "../billing.js";
-import { grantBenefits, revokeBenefits } from "../benefits/granting.js";
+import { regrantPurchase } from "../benefits/granting.js";
+import { findCustomer } from "../customers/customers.sql.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
-import type { OrderLine } from "../orders/lines.js";
-import { openOrder, type OrderDraft } from "../orders/service.js";
-import type { PriceRow } from "../products/prices.js";
-import { findProduct, type ProductRow } from "../products/products.sql.js";
 import { addInterval } from "../http/dates.js";
-import { billableProrations, discountOn, periodLeft, remainingTimeLine, unusedTimeLine } from "./proration.js";
-import { announceSubscription, draftFor } from "./service.js";
-import { updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
+import type { OrderLine } from "../orders/lines.js";
+import { findOrder } from "../orders/orders.sql.js";
+import { markOrderPaid, openOrder, orderTotal, type OrderDraft } from "../orders/service.js";
+import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service.js";
+import type { PriceRow } from "../products/prices.js";
+import { findProduct, type ProductWithParts } from "../products/products.sql.js";
+import { billableProrations, discountOn, periodLeft, remainingTimeLine, unusedTimeLine } from "../subscriptions/proration.js";
+import { announceSubscription, draftFor, fallPastDue } from "../subscriptions/service.js";
+import { updateSubscription, type ClaimedSubscription, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
+import type { ChargingParts, UnderClaim } from "./renew-period.js";
 
 /** What a plan change works with: the settings. */
 type PlanChangeParts = Pick<BillingParts, "config">;
@@ -37,7 +41,7 @@ export async function changeProduct(
   billing: PlanChangeParts,
   unit: UnitOfWork,
   subscription: SubscriptionRow,
-  target: { product: ProductRow; price: PriceRow; amount: number; behaviour: "invoice" | "prorate"; now: Date },
+  target: { product: ProductWithParts; price: PriceRow; amount: number; behaviour: "invoice" | "prorate"; now: Date },
 ): Promise<SubscriptionRow> {
   const { db } = unit;
   const { product, price, amount, behaviour, now } = target;
@@ -66,8 +70,37 @@ export async function changeProduct(
       if (invoiceNow) changed = await invoiceChange(unit, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines: prorations }, now);
     }
   }
-  await revokeBenefits(unit, { subscription_id: subscription.id }, now);
-  await grantBenefits(unit, { organizationId: subscription.organization_id, customerId: subscription.customer_id, productId: product.id, now, source: { subscription_id: subscription.id } });
+  const customer = await findCustomer(unit.db, subscription.customer_id);
+  if (!customer) throw new Error(`subscription ${subscription.id} has lost its customer`);
+  await regrantPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
   await announceSubscription(unit, billing.config, changed, "subscription.updated");
   return changed;
+}
+
+/**
+ * The order a plan change (or the end of the subscription) opened, charged to the kept card under
+ * the order's own key, outside any transaction; then, under the claim, the payment recorded. Paid, a
+ * running subscription goes on to its period's end; declined, it falls past due and dunning retries
+ * the order, while an ended one leaves its last order unpaid.
+ */
+export async function chargeChangeOrder(billing: ChargingParts, subscription: ClaimedSubscription, orderId: string, underClaim: UnderClaim): Promise<void> {
+  const { db, config } = billing;
+  const order = await findOrder(db, orderId);
+  if (!order) throw new Error(`subscription ${subscription.id} lost the order ${orderId} it was to charge`);
+  const total = orderTotal(order);
+  const outcome = order.status === "pending" ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { amount: total, currency: order.currency, idempotencyKey: `order:${order.id}` }) : null;
+  const changedAt = subscription.next_action_at;
+  await underClaim(async (unit, current) => {
+    if (outcome) recordCharge(unit, config, chargeOfOrder(order, total), outcome);
+    if (order.status !== "pending" || !outcome || outcome.status === "succeeded") {
+      if (order.status === "pending") await markOrderPaid(unit, order);
+      await updateSubscription(unit.db, current.id, { charge_order_id: null, next_action_at: current.ended_at ? null : current.current_period_end });
+      return;
+    }
+    if (current.ended_at) {
+      await updateSubscription(unit.db, current.id, { charge_order_id: null, next_action_at: null });
+      return;
+    }
+    await fallPastDue(unit, config, current, changedAt);
+  });
 }

@@ -1,0 +1,107 @@
+import type { UnitOfWork } from "@tollgate/kit";
+import type { BillingParts } from "../billing.js";
+import { cycleBenefits } from "../benefits/granting.js";
+import { findDiscount } from "../discounts/discounts.sql.js";
+import { addInterval } from "../http/dates.js";
+import { orders } from "../orders/orders.sql.js";
+import { markOrderPaid, openOrder, orderTotal, voidOrder } from "../orders/service.js";
+import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service.js";
+import { findPrice, findProduct } from "../products/products.sql.js";
+import { retryAt } from "../subscriptions/dunning.js";
+import { billableProrations, discountOn } from "../subscriptions/proration.js";
+import { announceSubscription, draftFor, fallPastDue, revoke } from "../subscriptions/service.js";
+import { keepRenewalUsage, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
+import { periodUsage, startNextPeriod } from "../subscriptions/usage.js";
+
+/** What charging a subscription works with. */
+export type ChargingParts = Pick<BillingParts, "db" | "config" | "processor">;
+
+/**
+ * Runs `work` in one unit of work if the renewal worker's claim still holds the subscription at the
+ * moment it was claimed for (`current`: the subscription as it is then); else does nothing.
+ */
+export type UnderClaim = (work: (unit: UnitOfWork, current: SubscriptionRow) => Promise<void>) => Promise<void>;
+
+/**
+ * The idempotency key of a subscription's charge for the period starting at `periodStart` (and of a
+ * dunning retry of it): a retry after a crash asks the processor again under the same key, so the
+ * period is charged once.
+ */
+const renewalKey = (subscription: Pick<SubscriptionRow, "id">, periodStart: Date, retry?: number) =>
+  `renewal:${subscription.id}:${periodStart.toISOString()}${retry === undefined ? "" : `:retry:${retry}`}`;
+
+/**
+ * The usage of the period that ended, read once and kept on the subscription under the claim:
+ * a retry after a crash between the charge and the settling bills the same lines for the same
+ * amount under the same key. Null when the claim no longer holds the subscription.
+ */
+async function keptUsage(billing: ChargingParts, subscription: ClaimedSubscription): Promise<PeriodUsage | null> {
+  if (subscription.renewal_usage) return subscription.renewal_usage;
+  const usage = await periodUsage(billing.db, subscription);
+  return (await keepRenewalUsage(billing.db, subscription, usage)) ? usage : null;
+}
+
+/**
+ * A new period: its order (the plan less its discount, the prorations it bills, the usage of the
+ * period that ended) charged to the kept card outside any transaction; then, under the claim, the
+ * order opened, the period moved on, the meters' new period started and the payment recorded. Paid,
+ * the order is paid, the subscription goes on and its benefits cycle; declined, it falls past due.
+ */
+export async function renewPeriod(billing: ChargingParts, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
+  const { db, config } = billing;
+  const [product, price, discountRow] = await Promise.all([
+    findProduct(db, subscription.product_id),
+    findPrice(db, subscription.product_price_id),
+    subscription.discount_id ? findDiscount(db, subscription.discount_id) : undefined,
+  ]);
+  if (!product || !price) throw new Error(`subscription ${subscription.id} has lost its product or price`);
+  const start = subscription.current_period_end;
+  const end = addInterval(start, subscription.recurring_interval, subscription.recurring_interval_count);
+  const discount = discountOn(subscription, discountRow ?? null, start);
+  const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
+  const usage = await keptUsage(billing, subscription);
+  if (!usage) return;
+  const draft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount, tax_amount: 0 }, [...billed, ...usage.lines]);
+  const total = orderTotal({ subtotal_amount: draft.lines.reduce((sum, line) => sum + line.amount, 0), discount_amount: draft.discount_amount, tax_amount: draft.tax_amount });
+  const outcome = await chargeKeptCard(billing.processor, subscription.payment_method_id, { amount: total, currency: subscription.currency, idempotencyKey: renewalKey(subscription, start) });
+  await underClaim(async (unit, current) => {
+    const order = await openOrder(unit, draft);
+    const cycled = await updateSubscription(unit.db, current.id, { current_period_start: start, current_period_end: end, next_action_at: end, status: "active", pending_prorations: leftover, discount_applied_at: discount.appliedAt, renewal_usage: null });
+    await startNextPeriod(unit.db, usage);
+    if (outcome) recordCharge(unit, config, chargeOfOrder(order, total), outcome);
+    if (outcome && outcome.status !== "succeeded") {
+      await fallPastDue(unit, config, current, start);
+      return;
+    }
+    await markOrderPaid(unit, order);
+    await announceSubscription(unit, config, cycled, ...(current.status === "trialing" ? (["subscription.updated", "subscription.active"] as const) : (["subscription.updated"] as const)));
+    await cycleBenefits(unit, current.id);
+  });
+}
+
+/** A dunning retry of the unpaid order: paid → active again; the last one failing → revoked, the order void. */
+export async function retryRenewal(billing: ChargingParts, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
+  const { db, config } = billing;
+  const order = await orders(db).where({ subscription_id: subscription.id, status: "pending" }).orderBy("created_at", "desc").first();
+  const attempt = subscription.dunning_attempts + 1;
+  const total = order ? orderTotal(order) : 0;
+  const outcome = order ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { amount: total, currency: order.currency, idempotencyKey: renewalKey(subscription, subscription.current_period_start, attempt) }) : null;
+  const paid = order !== undefined && (!outcome || outcome.status === "succeeded");
+  await underClaim(async (unit, current) => {
+    if (order && outcome) recordCharge(unit, config, chargeOfOrder(order, total), outcome);
+    if (order && paid) {
+      await markOrderPaid(unit, order);
+      const recovered = await updateSubscription(unit.db, current.id, { status: "active", past_due_since: null, dunning_attempts: 0, next_action_at: current.current_period_end });
+      await announceSubscription(unit, config, recovered, "subscription.updated", "subscription.active");
+      return;
+    }
+    const next = current.past_due_since ? retryAt(current.past_due_since, attempt) : null;
+    if (next) {
+      await updateSubscription(unit.db, current.id, { dunning_attempts: attempt, next_action_at: next });
+      return;
+    }
+    if (order) await voidOrder(unit, order);
+    // Its last period went unpaid: nothing more is billed for it.
+    await revoke(unit, config, await updateSubscription(unit.db, current.id, { dunning_attempts: attempt }), subscription.next_action_at, { billUsage: false });
+  });
+}

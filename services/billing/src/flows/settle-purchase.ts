@@ -1,0 +1,85 @@
+import type { UnitOfWork } from "@tollgate/kit";
+import type { BillingParts } from "../billing.js";
+import { grantPurchase } from "../benefits/granting.js";
+import type { CheckoutCatalog, CheckoutRow } from "../checkouts/checkouts.sql.js";
+import { offerOf, type checkoutAmounts } from "../checkouts/pricing.js";
+import { reopenDeclined, succeedCheckout } from "../checkouts/service.js";
+import { countOrder } from "../customers/customers.sql.js";
+import { discountWithProducts } from "../discounts/discounts.sql.js";
+import { productLine } from "../orders/lines.js";
+import { invoiceNumberOf, type OrderRow } from "../orders/orders.sql.js";
+import { placePaidOrder } from "../orders/service.js";
+import type { PaymentOutcome } from "../payments/processor.js";
+import { recordCharge } from "../payments/service.js";
+import { sellerClock } from "../test-clock/clock.js";
+import { startPurchasedSubscription } from "./start-subscription.js";
+
+/** A confirmed checkout whose payment the processor answered (no answer: nothing was charged), as the payment worker took it. */
+export interface AnsweredCheckout {
+  checkout: CheckoutRow;
+  catalog: CheckoutCatalog;
+  amounts: ReturnType<typeof checkoutAmounts>;
+  /** What the card was charged: nothing during a trial. */
+  charged: number;
+  outcome: PaymentOutcome | null;
+}
+
+/**
+ * Settles a confirmed checkout in `unit`, once its payment is answered: declined, the payment is
+ * recorded and the checkout opens again; paid (or free), the purchase is fulfilled, the payment
+ * recorded against its order, and the checkout succeeds.
+ */
+export async function settlePurchase(billing: Pick<BillingParts, "config">, unit: UnitOfWork, answered: AnsweredCheckout): Promise<void> {
+  const { checkout, catalog, outcome } = answered;
+  const charge = { organizationId: checkout.organization_id, checkoutId: checkout.id, amount: answered.charged, currency: checkout.currency };
+  if (outcome?.status === "declined") {
+    recordCharge(unit, billing.config, { ...charge, orderId: null }, outcome);
+    reopenDeclined(billing, unit, checkout, catalog, outcome.message);
+    return;
+  }
+  const order = await fulfil(billing, unit, answered, outcome?.paymentMethodId ?? null);
+  succeedCheckout(billing, unit, checkout, catalog);
+  if (outcome) recordCharge(unit, billing.config, { ...charge, orderId: order.id }, outcome);
+}
+
+/**
+ * What was bought: for a recurring product the subscription it starts (with its first order), else
+ * an order paid and its benefits granted; a subscription keeps the card saved (`paymentMethodId`). The customer's order count, which numbers the invoice, is
+ * the one statement run here; the rest joins `unit`.
+ */
+async function fulfil(billing: Pick<BillingParts, "config">, unit: UnitOfWork, { checkout, catalog, amounts }: AnsweredCheckout, paymentMethodId: string | null): Promise<OrderRow> {
+  if (!checkout.customer_id) throw new Error(`checkout ${checkout.id} lost its customer before its order`);
+  const offer = offerOf(catalog, checkout);
+  const { product, price, seller } = offer;
+  const now = sellerClock(seller);
+  const customer = await countOrder(unit.db, checkout.customer_id);
+  const invoiceNumber = invoiceNumberOf(seller, customer);
+  const discount = offer.discount ? await discountWithProducts(unit.db, offer.discount) : null;
+  if (product.recurring_interval !== null) {
+    return startPurchasedSubscription(billing, unit, { checkout, offer, customer, amounts, paymentMethodId, now, invoiceNumber, discount });
+  }
+  const order = placePaidOrder(
+    unit,
+    {
+      organization_id: checkout.organization_id,
+      customer_id: customer.id,
+      checkout_id: checkout.id,
+      subscription_id: null,
+      discount_id: checkout.discount_id,
+      billing_reason: "purchase",
+      currency: checkout.currency,
+      billing_name: checkout.customer_billing_name ?? checkout.customer_name,
+      billing_address: checkout.customer_billing_address,
+      custom_field_data: checkout.custom_field_data,
+      metadata: checkout.metadata,
+      product,
+      lines: [productLine(product, price, amounts.amount)],
+      discount_amount: amounts.discount_amount,
+      tax_amount: amounts.tax_amount,
+    },
+    invoiceNumber,
+    { customer, product, discount, subscription: null },
+  );
+  await grantPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id } });
+  return order;
+}

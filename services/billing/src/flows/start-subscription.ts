@@ -1,0 +1,44 @@
+import type { UnitOfWork } from "@tollgate/kit";
+import type { BillingParts } from "../billing.js";
+import { grantPurchase } from "../benefits/granting.js";
+import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
+import type { Offer } from "../checkouts/pricing.js";
+import type { CustomerRow } from "../customers/customers.sql.js";
+import type { DiscountWithProducts } from "../discounts/discounts.sql.js";
+import type { OrderRow } from "../orders/orders.sql.js";
+import { placePaidOrder } from "../orders/service.js";
+import { announceStarted, billedMeterIdsOf, draftFor, startSubscription, type Amounts } from "../subscriptions/service.js";
+
+/** A checkout of a recurring product, paid (or nothing to pay during a trial), as the purchase read it. */
+export interface SubscriptionPurchase {
+  checkout: CheckoutRow;
+  offer: Offer;
+  customer: CustomerRow;
+  amounts: Amounts;
+  paymentMethodId: string | null;
+  now: Date;
+  /** From the customer's order count (countOrder), which numbers their invoices. */
+  invoiceNumber: string;
+  discount: DiscountWithProducts | null;
+}
+
+/**
+ * A subscription started by a checkout, added to `unit`: the subscription, its first order (paid;
+ * nothing to pay during a trial), its benefits granted and its meters credited (each meter it bills
+ * by starts now), then subscription.created and subscription.active, showing those meters.
+ */
+export async function startPurchasedSubscription(billing: Pick<BillingParts, "config">, unit: UnitOfWork, purchase: SubscriptionPurchase): Promise<OrderRow> {
+  const { checkout, offer, customer, now, discount } = purchase;
+  const { product, price } = offer;
+  const subscription = startSubscription(unit, { checkout, offer, customer, paymentMethodId: purchase.paymentMethodId, now });
+  const amounts = subscription.status === "trialing" ? { amount: 0, discount_amount: 0, tax_amount: 0 } : purchase.amounts;
+  const order = placePaidOrder(
+    unit,
+    { ...draftFor(subscription, product, price, amounts), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address },
+    purchase.invoiceNumber,
+    { customer, product, discount, subscription },
+  );
+  await grantPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id }, billedMeterIds: billedMeterIdsOf(product, subscription.currency) });
+  await announceStarted(unit, billing.config, subscription, { customer, product, price, discount });
+  return order;
+}

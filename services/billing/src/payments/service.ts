@@ -1,0 +1,38 @@
+import type { UnitOfWork } from "@tollgate/kit";
+import type { BillingConfig } from "../config.js";
+import type { OrderRow } from "../orders/orders.sql.js";
+import { recordPayment } from "./payments.sql.js";
+import type { PaymentOutcome, PaymentProcessor } from "./processor.js";
+
+/** What a charge was for: the checkout it paid, or the order (a checkout's once placed, a renewal's, a change's). */
+export interface Charge {
+  organizationId: string;
+  checkoutId: string | null;
+  orderId: string | null;
+  amount: number;
+  currency: string;
+}
+
+/** A charge of `amount` for an order alone (a renewal's, a change's, a dunning retry's). */
+export const chargeOfOrder = (order: Pick<OrderRow, "id" | "organization_id" | "currency">, amount: number): Charge => ({ organizationId: order.organization_id, checkoutId: null, orderId: order.id, amount, currency: order.currency });
+
+/**
+ * The processor's answer to a charge, recorded with the unit's other changes: the one place a
+ * payment's record is made, whichever flow charged.
+ */
+export function recordCharge(unit: UnitOfWork, config: Pick<BillingConfig, "PAYMENT_PROCESSOR">, charge: Charge, outcome: PaymentOutcome): void {
+  unit.change(
+    recordPayment(
+      unit.db,
+      { organization_id: charge.organizationId, checkout_id: charge.checkoutId, order_id: charge.orderId, processor: config.PAYMENT_PROCESSOR, amount: charge.amount, currency: charge.currency },
+      outcome,
+    ),
+  );
+}
+
+/** Charges a kept card (a subscription's); null when there is nothing to charge. Without a card, declined. */
+export async function chargeKeptCard(processor: PaymentProcessor, paymentMethodId: string | null, charge: { amount: number; currency: string; idempotencyKey: string }): Promise<PaymentOutcome | null> {
+  if (charge.amount === 0) return null;
+  if (!paymentMethodId) return { status: "declined", processorPaymentId: null, card: null, declineCode: "card_declined", message: "No card is kept for this subscription." };
+  return processor.chargeSaved({ ...charge, paymentMethodId });
+}
