@@ -14,6 +14,9 @@ export async function shownOrder(db: Knex, row: OrderRow): Promise<OrderJson> {
   return json;
 }
 
+/** What an order was paid before tax: what refunds are asked for in, and what it can be refunded at most. */
+export const orderNet = (order: Pick<OrderRow, "subtotal_amount" | "discount_amount">) => order.subtotal_amount - order.discount_amount;
+
 /** The total an order charges. */
 export const orderTotal = (order: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "tax_amount">) => order.subtotal_amount - order.discount_amount + order.tax_amount;
 
@@ -89,4 +92,16 @@ export async function voidOrder(unit: UnitOfWork, order: OrderRow): Promise<Orde
   const voided = await updateOrder(unit.db, order.id, { status: "void" });
   announceBilling(unit, "order.updated", voided.organization_id, await shownOrder(unit.db, voided));
   return voided;
+}
+
+/** Part or all of a paid order was refunded (`amount`, and `taxAmount` of its tax): order.updated, then order.refunded. */
+export async function refundOrderPart(unit: UnitOfWork, order: OrderRow, refunded: { amount: number; taxAmount: number }): Promise<OrderRow> {
+  const refundedAmount = order.refunded_amount + refunded.amount;
+  const changed = await updateOrder(unit.db, order.id, {
+    refunded_amount: refundedAmount,
+    refunded_tax_amount: order.refunded_tax_amount + refunded.taxAmount,
+    status: refundedAmount >= orderNet(order) ? "refunded" : "partially_refunded",
+  });
+  announceBilling(unit, ["order.updated", "order.refunded"], changed.organization_id, await shownOrder(unit.db, changed));
+  return changed;
 }

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, pgInteger, queryFlag, reachable, repeated, sorting, type Endpoint, type OrganizationAccess, type Knex, type Units } from "@tollgate/kit";
-import type { BillingConfig } from "../config.js";
+import { refundOrder } from "../flows/refund.js";
 import { metadataInput } from "../http/metadata.js";
 import { findOrder } from "../orders/orders.sql.js";
 import type { PaymentProcessor } from "../payments/processor.js";
 import { refundJson } from "./output.js";
 import { pageOfRefunds, REFUND_REASONS, REFUND_SORTABLE } from "./refunds.sql.js";
 import { Refund, RefundList } from "./schemas.js";
-import { refundOrder } from "./service.js";
 
 const createBody = z.object({
   order_id: z.string(),
@@ -20,12 +19,12 @@ const createBody = z.object({
 
 const TAG = "refunds";
 
-export function refundEndpoints({ db, units, access, processor, config }: { db: Knex; units: Units; access: OrganizationAccess; processor: PaymentProcessor; config: BillingConfig }): Endpoint[] {
+export function refundEndpoints({ db, units, access, processor }: { db: Knex; units: Units; access: OrganizationAccess; processor: PaymentProcessor }): Endpoint[] {
   return [
     defineEndpoint("/v1/refunds/", { method: "POST", status: 201, body: createBody, response: Refund, summary: "Refund an order, in part or in full", tag: TAG }, async ({ body, identity }) => {
       const order = await reachable(access, identity, "refunds:write", await findOrder(db, body.order_id), "Order");
       const { order_id: _orderId, comment, ...request } = body;
-      return refundJson(await refundOrder({ units, processor, config }, order.id, { ...request, comment: comment ?? null }));
+      return refundJson(await refundOrder({ units, processor }, order.id, { ...request, comment: comment ?? null }));
     }),
 
     defineEndpoint(
