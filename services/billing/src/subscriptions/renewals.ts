@@ -20,10 +20,10 @@ const EVERY_SUBSCRIPTION: Statement = { sql: "true", bindings: [] };
 
 /**
  * Renews subscriptions, charges the orders plan changes opened, ends canceled ones and retries
- * past-due charges when their moment comes in the seller's clock. Each due subscription is claimed with a lease; its card is charged outside any
- * transaction under a key derived from the subscription and the period; then one unit of work, taken
- * only while the claim still holds the subscription at the moment it was claimed for, records the
- * payment, places the order, moves the period on and announces it. Times come from the schedule,
+ * past-due charges when their moment comes in the seller's clock. Each due subscription is claimed
+ * with a lease and handed to its flow (flows/renew-period.ts, flows/charge-change.ts): its card is
+ * charged outside any transaction, then one unit of work, taken only while the claim still holds the
+ * subscription at the moment it was claimed for, settles what the charge did. Times come from the schedule,
  * not the clock, so a service that was down catches up period by period, each once.
  *
  * A subscription whose due moment fails holds nobody else back: its failure is counted, it is let go
