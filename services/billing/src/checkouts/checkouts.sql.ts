@@ -1,6 +1,6 @@
 import { claimStatement, LeaseKeeper, pageOf, prepared, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Logger, type Sort, type UnitOfWork } from "@tollgate/kit";
-import { rowsFromJson } from "../http/jsonb.js";
-import { whereMetadata, type Metadata } from "../http/metadata.js";
+import { rowsFromJson } from "../db/json-rows.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { Address } from "../customers/customers.sql.js";
 import type { DiscountRow } from "../discounts/discounts.sql.js";
 import type { SellerRow } from "../organizations/organizations.sql.js";

@@ -1,5 +1,5 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
-import { whereMetadata, type Metadata } from "../http/metadata.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
 import { countOrder, customerIdsWithExternalIds, customersWithIds, type Address, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, type DiscountWithProducts } from "../discounts/discounts.sql.js";

@@ -7,7 +7,7 @@ import type { OrderLine } from "../orders/lines.js";
 import { openOrder, type OrderDraft } from "../orders/service.js";
 import type { PriceRow } from "../products/prices.js";
 import { findProduct, type ProductRow } from "../products/products.sql.js";
-import { addInterval } from "../http/dates.js";
+import { addInterval } from "../calendar/intervals.js";
 import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "./proration.js";
 import { announceSubscription, draftFor } from "./service.js";
 import { updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";

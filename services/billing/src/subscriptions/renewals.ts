@@ -9,7 +9,7 @@ import { markOrderPaid, openOrder, voidOrder, type OrderDraft } from "../orders/
 import { recordPayment } from "../payments/payments.sql.js";
 import type { PaymentOutcome, PaymentProcessor } from "../payments/processor.js";
 import { findPrice, findProduct } from "../products/products.sql.js";
-import { addInterval } from "../http/dates.js";
+import { addInterval } from "../calendar/intervals.js";
 import { firstRetryAt, retryAt } from "./dunning.js";
 import { billableProrations } from "./proration.js";
 import { announceSubscription, draftFor, revoke } from "./service.js";

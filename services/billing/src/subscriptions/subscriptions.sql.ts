@@ -1,7 +1,7 @@
 import { claim, LeaseKeeper, pageOf, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Logger, type Sort, type Statement } from "@tollgate/kit";
 import { sellerNowSql } from "../test-clock/clock.js";
-import { whereMetadata, type Metadata } from "../http/metadata.js";
-import type { Interval } from "../http/dates.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
+import type { Interval } from "../calendar/intervals.js";
 import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
 import type { OrderLine } from "../orders/lines.js";
 import type { MeterPeriodEnd } from "../customer-meters/customer-meters.sql.js";
