@@ -187,3 +187,12 @@ function discountTermReads(file: string): string[] {
   visit(source);
   return reads;
 }
+
+describe("billing's http/ folder", () => {
+  it("holds what is HTTP: no store imports from it (stores' helpers live in db/)", () => {
+    const storeImports = billingFiles()
+      .filter((file) => file.endsWith(".sql.ts"))
+      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/from "\.\.\/http\/([^"]+)"/g)].map((found) => `${path.relative(repository, file)} imports http/${found[1]}`));
+    expect(storeImports.length, `stores importing http/:\n${storeImports.join("\n")}`).toBe(0);
+  });
+});
