@@ -1,10 +1,10 @@
 import { invalidField, type Knex } from "@tollgate/kit";
 import type { Address } from "../customers/customers.sql.js";
-import { revisedAnswers } from "../custom-fields/answers.js";
+import { revisedAnswers, type Answers } from "../custom-fields/answers.js";
 import { findDiscount, findDiscountByCode, type DiscountRow } from "../discounts/discounts.sql.js";
 import { discountProblem } from "../discounts/service.js";
 import { amountFor, chosenPrice } from "../products/prices.js";
-import type { CheckoutCatalog, CheckoutChanges, CheckoutRow, CustomFieldData } from "./checkouts.sql.js";
+import type { CheckoutCatalog, CheckoutChanges, CheckoutRow } from "./checkouts.sql.js";
 
 /** What the seller (by API) or the customer (on the page) may change on an open checkout. */
 export interface Revision {
@@ -14,7 +14,7 @@ export interface Revision {
   /** The seller picks a discount by id; the customer types a code (when the checkout allows codes). */
   discount_id?: string | null | undefined;
   discount_code?: string | null | undefined;
-  custom_field_data?: CustomFieldData | undefined;
+  custom_field_data?: Answers | undefined;
   customer_name?: string | null | undefined;
   customer_email?: string | null | undefined;
   customer_billing_name?: string | null | undefined;
