@@ -2,12 +2,13 @@ import type { UnitOfWork } from "@tollgate/kit";
 import type { BillingParts } from "../billing.js";
 import { grantBenefits, revokeBenefits } from "../benefits/granting.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
+import { discountForPeriod } from "../discounts/rules.js";
 import type { OrderLine } from "../orders/lines.js";
 import { openOrder, type OrderDraft } from "../orders/service.js";
 import type { PriceRow } from "../products/prices.js";
 import { findProduct, type ProductRow } from "../products/products.sql.js";
-import { addInterval } from "../http/dates.js";
-import { billableProrations, discountOn, periodLeft, remainingTimeLine, unusedTimeLine } from "./proration.js";
+import { addInterval } from "../calendar/intervals.js";
+import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "./proration.js";
 import { announceSubscription, draftFor } from "./service.js";
 import { updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
@@ -54,7 +55,7 @@ export async function changeProduct(
     if (intervalChanged) {
       // The old period ends now: its waiting prorations are billed with the new one's first order.
       const end = addInterval(now, interval, intervalCount);
-      const discount = discountOn(subscription, subscription.discount_id ? ((await findDiscount(db, subscription.discount_id)) ?? null) : null, now);
+      const discount = discountForPeriod(subscription, subscription.discount_id ? ((await findDiscount(db, subscription.discount_id)) ?? null) : null, now);
       const { billed, leftover } = billableProrations(amount - discount.amount, [unused, ...subscription.pending_prorations]);
       changed = await updateSubscription(db, subscription.id, { ...plan, current_period_start: now, current_period_end: end, next_action_at: end, pending_prorations: leftover, discount_applied_at: discount.appliedAt });
       changed = await invoiceChange(unit, changed, draftFor(changed, product, price, { amount, discount_amount: discount.amount, tax_amount: 0 }, billed), now);

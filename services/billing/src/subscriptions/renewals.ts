@@ -3,14 +3,15 @@ import { PollingWorker, type Statement, type UnitOfWork, type Units } from "@tol
 import type { BillingParts } from "../billing.js";
 import { cycleBenefits } from "../benefits/granting.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
+import { discountForPeriod } from "../discounts/rules.js";
 import { findOrder, orders, type OrderRow } from "../orders/orders.sql.js";
 import { markOrderPaid, openOrder, voidOrder, type OrderDraft } from "../orders/service.js";
 import { recordPayment } from "../payments/payments.sql.js";
 import type { PaymentOutcome, PaymentProcessor } from "../payments/processor.js";
 import { findPrice, findProduct } from "../products/products.sql.js";
-import { addInterval } from "../http/dates.js";
+import { addInterval } from "../calendar/intervals.js";
 import { firstRetryAt, retryAt } from "./dunning.js";
-import { billableProrations, discountOn } from "./proration.js";
+import { billableProrations } from "./proration.js";
 import { announceSubscription, draftFor, revoke } from "./service.js";
 import { periodUsage, startNextPeriod } from "./usage.js";
 import { claimDueSubscriptions, dueButHeld, dueHeldUntil, keepRenewalUsage, releaseClaim, renewalKeeper, RENEWAL_WORKER, settleClaim, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "./subscriptions.sql.js";
@@ -161,7 +162,7 @@ export class SubscriptionRenewals extends PollingWorker {
     if (!product || !price) throw new Error(`subscription ${subscription.id} has lost its product or price`);
     const start = subscription.current_period_end;
     const end = addInterval(start, subscription.recurring_interval, subscription.recurring_interval_count);
-    const discount = discountOn(subscription, discountRow ?? null, start);
+    const discount = discountForPeriod(subscription, discountRow ?? null, start);
     const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
     // The usage of the period that ended is billed with it, as read before the first try to charge.
     const usage = subscription.renewal_usage ?? (await this.keepUsage(subscription));
