@@ -156,3 +156,43 @@ function crossingsOver(node: ts.Node, position: number, text: string): string[] 
   comments.push(text.slice((statement ?? node).getFullStart(), position));
   return comments.flatMap((comment) => [...comment.matchAll(CROSSING)].flatMap((found) => found[1]?.split(/,\s*|\s+and\s+/).map((domain) => domain.trim()) ?? []));
 }
+
+/** A discount's terms, as its row names them: only the discounts domain reads them (its rules, its output). */
+const DISCOUNT_TERMS = new Set(["basis_points", "duration_in_months", "max_redemptions", "redemptions_count"]);
+
+describe("discount rules", () => {
+  it("live in discounts/: no other billing file reads a discount's terms", () => {
+    const readers = billingFiles()
+      .filter((file) => !path.relative(billingSource, file).startsWith(`discounts${path.sep}`))
+      .flatMap(discountTermReads);
+    expect(readers.length, `discount terms read outside discounts/ (call discounts/rules.ts or discounts/output.ts):\n${readers.join("\n")}`).toBe(0);
+  });
+});
+
+/**
+ * Where `file` reads a discount's terms: `x.basis_points` and the like, or `discount.duration` (a
+ * word other rows may use, so only on something named for a discount), as `file:line name`.
+ */
+function discountTermReads(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const reads: string[] = [];
+  const visit = (node: ts.Node) => {
+    const name = ts.isPropertyAccessExpression(node) ? node.name.text : ts.isBindingElement(node) ? (node.propertyName ?? node.name).getText(source) : undefined;
+    const owner = ts.isPropertyAccessExpression(node) ? node.expression.getText(source) : "";
+    if (name && (DISCOUNT_TERMS.has(name) || (name === "duration" && /discount/i.test(owner)))) {
+      reads.push(`${path.relative(repository, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${name}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return reads;
+}
+
+describe("billing's http/ folder", () => {
+  it("holds what is HTTP: no store imports from it (stores' helpers live in db/)", () => {
+    const storeImports = billingFiles()
+      .filter((file) => file.endsWith(".sql.ts"))
+      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/from "\.\.\/http\/([^"]+)"/g)].map((found) => `${path.relative(repository, file)} imports http/${found[1]}`));
+    expect(storeImports.length, `stores importing http/:\n${storeImports.join("\n")}`).toBe(0);
+  });
+});

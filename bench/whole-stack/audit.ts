@@ -8,7 +8,7 @@
  * from being recorded.
  */
 import type { BusConnection, Knex } from "@tollgate/kit";
-import { addInterval } from "../../services/billing/src/http/dates.js";
+import { addInterval } from "../../services/billing/src/calendar/intervals.js";
 import {
   confirmedCheckouts,
   customerStatesPending,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { advanceDays, eventTypesAbout, ordersOf, subscribe, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
-import { amountFor, chosenPrice } from "../src/checkouts/pricing.js";
+import { amountFor, chosenPrice } from "../src/products/prices.js";
 import { productsWithParts } from "../src/products/products.sql.js";
 import { changeProduct } from "../src/flows/charge-change.js";
 import { lockSubscription } from "../src/subscriptions/subscriptions.sql.js";

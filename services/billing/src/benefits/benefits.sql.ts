@@ -1,5 +1,5 @@
 import { pageOf, type Knex, type Sort } from "@tollgate/kit";
-import { whereMetadata, type Metadata } from "../http/metadata.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { BenefitType } from "./properties.js";
 
 export interface BenefitGrantRow {

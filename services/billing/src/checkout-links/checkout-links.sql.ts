@@ -1,6 +1,6 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
 import { discounts, discountsWithProducts, type DiscountWithProducts } from "../discounts/discounts.sql.js";
-import type { Metadata } from "../http/metadata.js";
+import type { Metadata } from "../db/metadata.js";
 import { productsWithParts, type ProductWithParts } from "../products/products.sql.js";
 
 /** A lasting link that opens a fresh checkout for its products each time it is followed. */

@@ -1,6 +1,7 @@
 import { claimStatement, LeaseKeeper, pageOf, prepared, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Logger, type Sort, type UnitOfWork } from "@tollgate/kit";
-import { rowsFromJson } from "../http/jsonb.js";
-import { whereMetadata, type Metadata } from "../http/metadata.js";
+import { rowsFromJson } from "../db/json-rows.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
+import type { Answers } from "../custom-fields/answers.js";
 import type { Address } from "../customers/customers.sql.js";
 import type { DiscountRow } from "../discounts/discounts.sql.js";
 import type { SellerRow } from "../organizations/organizations.sql.js";
@@ -8,9 +9,6 @@ import { PRODUCT_PARTS, withParts, type ProductWithJsonParts, type ProductWithPa
 import { sellerNowSql } from "../test-clock/clock.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
-
-/** Answers to a seller's custom fields, by slug. */
-export type CustomFieldData = Record<string, string | number | boolean | null>;
 
 export interface CheckoutRow {
   id: string;
@@ -38,7 +36,7 @@ export interface CheckoutRow {
   customer_billing_address: Address | null;
   customer_tax_id: string | null;
   customer_metadata: Metadata;
-  custom_field_data: CustomFieldData;
+  custom_field_data: Answers;
   metadata: Metadata;
   success_url: string | null;
   return_url: string | null;

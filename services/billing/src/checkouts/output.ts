@@ -1,4 +1,4 @@
-import type { DiscountRow } from "../discounts/discounts.sql.js";
+import { checkoutDiscountJson } from "../discounts/output.js";
 import { sellerSummaryJson } from "../organizations/output.js";
 import { priceJson } from "../products/prices.js";
 import { productJson, publicProductJson } from "../products/output.js";
@@ -23,19 +23,6 @@ export function billingAddressFields(checkout: Pick<CheckoutRow, "require_billin
   if (!paymentFormRequired) return { country: "disabled", state: "disabled", city: "disabled", postal_code: "disabled", line1: "disabled", line2: "disabled" };
   const taxed: FieldMode = needsState ? "required" : "disabled";
   return { country: "required", state: taxed, city: "disabled", postal_code: taxed, line1: "disabled", line2: "disabled" };
-}
-
-/** A discount as a checkout shows it: its terms and code, not its bookkeeping. */
-function checkoutDiscountJson(discount: DiscountRow) {
-  return {
-    id: discount.id,
-    name: discount.name,
-    code: discount.code,
-    type: discount.type,
-    duration: discount.duration,
-    ...(discount.duration === "repeating" ? { duration_in_months: discount.duration_in_months } : {}),
-    ...(discount.type === "fixed" ? { amount: discount.amount, currency: discount.currency, amounts: { [discount.currency ?? "usd"]: discount.amount } } : { basis_points: discount.basis_points }),
-  };
 }
 
 /** The checkout as its seller sees it (Polar's Checkout), made from its catalog. */

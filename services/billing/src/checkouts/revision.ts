@@ -1,9 +1,10 @@
 import { invalidField, type Knex } from "@tollgate/kit";
 import type { Address } from "../customers/customers.sql.js";
-import { revisedAnswers } from "../custom-fields/answers.js";
-import { findDiscount, findDiscountByCode, productIdsOfDiscount, type DiscountRow } from "../discounts/discounts.sql.js";
-import type { CheckoutCatalog, CheckoutChanges, CheckoutRow, CustomFieldData } from "./checkouts.sql.js";
-import { amountFor, chosenPrice, discountProblemOf } from "./pricing.js";
+import { revisedAnswers, type Answers } from "../custom-fields/answers.js";
+import { findDiscount, findDiscountByCode, type DiscountRow } from "../discounts/discounts.sql.js";
+import { discountProblem } from "../discounts/service.js";
+import { amountFor, chosenPrice } from "../products/prices.js";
+import type { CheckoutCatalog, CheckoutChanges, CheckoutRow } from "./checkouts.sql.js";
 
 /** What the seller (by API) or the customer (on the page) may change on an open checkout. */
 export interface Revision {
@@ -13,7 +14,7 @@ export interface Revision {
   /** The seller picks a discount by id; the customer types a code (when the checkout allows codes). */
   discount_id?: string | null | undefined;
   discount_code?: string | null | undefined;
-  custom_field_data?: CustomFieldData | undefined;
+  custom_field_data?: Answers | undefined;
   customer_name?: string | null | undefined;
   customer_email?: string | null | undefined;
   customer_billing_name?: string | null | undefined;
@@ -84,9 +85,4 @@ async function discountOf(db: Knex, checkout: CheckoutRow, revision: Revision): 
   const found = await findDiscount(db, revision.discount_id);
   if (!found || found.organization_id !== checkout.organization_id) throw invalidField(["discount_id"], "Discount not found", revision.discount_id);
   return found;
-}
-
-/** Why a discount cannot be used on this product now (read with the products it is limited to), or null when it can. */
-export async function discountProblem(db: Knex, discount: DiscountRow, productId: string, currency: string, now = new Date()): Promise<string | null> {
-  return discountProblemOf(discount, await productIdsOfDiscount(db, discount.id), productId, currency, now);
 }

@@ -4,6 +4,7 @@ import type { IdentityClaims } from "@tollgate/proto";
 import { findCustomer, findCustomerByExternalId, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { releaseRedemption } from "../discounts/discounts.sql.js";
+import { amountFor, chosenPrice } from "../products/prices.js";
 import { sellerClock } from "../test-clock/clock.js";
 import {
   catalogOf,
@@ -20,7 +21,7 @@ import {
   type CHECKOUT_SORTABLE,
 } from "./checkouts.sql.js";
 import { checkoutJson, type CheckoutJson } from "./output.js";
-import { amountFor, chosenPrice, offerOf } from "./pricing.js";
+import { offerOf } from "./pricing.js";
 import { revise, type Revision } from "./revision.js";
 import type { CheckoutUpdateBody } from "./schemas.js";
 

@@ -1,4 +1,4 @@
-import { arrayBindings } from "../http/jsonb.js";
+import { arrayBindings } from "../db/arrays.js";
 import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
 import type { CustomerDelta, CustomerValue } from "../meters/rollups.js";
 

@@ -1,6 +1,6 @@
 import { pageOf, prepared, WorkFailures, type Knex, type Sort } from "@tollgate/kit";
-import { rowsFromJson } from "../http/jsonb.js";
-import { whereMetadata, type Metadata } from "../http/metadata.js";
+import { rowsFromJson } from "../db/json-rows.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
 
 export interface Address {
   line1: string | null;

@@ -1,7 +1,7 @@
 import { PollingWorker, workBatch, type BatchedItems, type Knex, type Logger, type Units, type WorkFailures } from "@tollgate/kit";
 import type { BenefitGrantRow } from "../benefits/benefits.sql.js";
 import { announceBilling } from "../events.js";
-import { rowsFromJson } from "../http/jsonb.js";
+import { rowsFromJson } from "../db/json-rows.js";
 import type { CustomerMeterRow } from "../customer-meters/customer-meters.sql.js";
 import type { PriceRow } from "../products/prices.js";
 import { subscriptionFieldsJson, subscriptionMeterFieldsJson } from "../subscriptions/output.js";

@@ -1,5 +1,5 @@
 import { pageOf, type Knex, type Sort } from "@tollgate/kit";
-import type { Metadata } from "../http/metadata.js";
+import type { Metadata } from "../db/metadata.js";
 import type { ProductRow } from "../products/products.sql.js";
 
 export interface DiscountRow {

@@ -1,5 +1,15 @@
 import { productFieldsJson } from "../products/output.js";
-import type { DiscountWithProducts } from "./discounts.sql.js";
+import type { DiscountRow, DiscountWithProducts } from "./discounts.sql.js";
+
+/** A discount's terms as Polar shows them: the fields of its type and duration. */
+const termsJson = (discount: DiscountRow) => ({
+  type: discount.type,
+  duration: discount.duration,
+  ...(discount.duration === "repeating" ? { duration_in_months: discount.duration_in_months } : {}),
+  ...(discount.type === "fixed"
+    ? { amount: discount.amount, currency: discount.currency, amounts: { [discount.currency ?? "usd"]: discount.amount } }
+    : { basis_points: discount.basis_points }),
+});
 
 /** A discount as Polar shows it: the fields of its type and duration, with the products it is for. */
 export const discountJson = (discount: DiscountWithProducts) => ({
@@ -15,12 +25,10 @@ export const discountJson = (discount: DiscountWithProducts) => ({
   redemptions_count: discount.redemptions_count,
   organization_id: discount.organization_id,
   products: discount.products.map(productFieldsJson),
-  type: discount.type,
-  duration: discount.duration,
-  ...(discount.duration === "repeating" ? { duration_in_months: discount.duration_in_months } : {}),
-  ...(discount.type === "fixed"
-    ? { amount: discount.amount, currency: discount.currency, amounts: { [discount.currency ?? "usd"]: discount.amount } }
-    : { basis_points: discount.basis_points }),
+  ...termsJson(discount),
 });
 
 export type DiscountJson = ReturnType<typeof discountJson>;
+
+/** A discount as a checkout shows it: its terms and code, not its bookkeeping. */
+export const checkoutDiscountJson = (discount: DiscountRow) => ({ id: discount.id, name: discount.name, code: discount.code, ...termsJson(discount) });

@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import { invalidField, isUniqueViolation, notPermitted, randomId, ValidationError, type Knex, type Units, type ValidationIssue } from "@tollgate/kit";
 import { productIdsOf } from "../products/products.sql.js";
-import { discountWithProducts, insertDiscount, replaceDiscountProducts, updateDiscount, type DiscountColumns, type DiscountRow } from "./discounts.sql.js";
+import { discountWithProducts, insertDiscount, productIdsOfDiscount, replaceDiscountProducts, updateDiscount, type DiscountColumns, type DiscountRow } from "./discounts.sql.js";
 import { discountJson } from "./output.js";
+import { discountProblemOf } from "./rules.js";
 import type { DiscountCreate, DiscountUpdate } from "./schemas.js";
 
 /** What the discounts' rules work with. */
@@ -89,4 +90,9 @@ export async function changeDiscount({ db, units }: DiscountDesk, existing: Disc
   checkTerms(merged);
   await checkProducts(db, existing.organization_id, body.products);
   return save(units, (trx) => updateDiscount(trx, existing.id, merged), body.products, merged.code);
+}
+
+/** Why a discount cannot be used on this product now (read with the products it is limited to), or null when it can. */
+export async function discountProblem(db: Knex, discount: DiscountRow, productId: string, currency: string, now = new Date()): Promise<string | null> {
+  return discountProblemOf(discount, await productIdsOfDiscount(db, discount.id), productId, currency, now);
 }

@@ -1,5 +1,5 @@
 import { pageOf, type Knex } from "@tollgate/kit";
-import { jsonbArray } from "../http/jsonb.js";
+import { jsonbArray } from "../db/arrays.js";
 
 export type FileService = "downloadable" | "product_media" | "organization_avatar";
 

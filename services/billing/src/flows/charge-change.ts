@@ -3,14 +3,15 @@ import type { BillingParts } from "../billing.js";
 import { regrantPurchase } from "../benefits/granting.js";
 import { findCustomer } from "../customers/customers.sql.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
-import { addInterval } from "../http/dates.js";
+import { discountForPeriod } from "../discounts/rules.js";
+import { addInterval } from "../calendar/intervals.js";
 import type { OrderLine } from "../orders/lines.js";
 import { findOrder } from "../orders/orders.sql.js";
 import { markOrderPaid, openOrder, orderTotal, type OrderDraft } from "../orders/service.js";
 import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service.js";
 import type { PriceRow } from "../products/prices.js";
 import { findProduct, type ProductWithParts } from "../products/products.sql.js";
-import { billableProrations, discountOn, periodLeft, remainingTimeLine, unusedTimeLine } from "../subscriptions/proration.js";
+import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "../subscriptions/proration.js";
 import { announceSubscription, draftFor, fallPastDue } from "../subscriptions/service.js";
 import { updateSubscription, type ClaimedSubscription, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { ChargingParts, UnderClaim } from "./renew-period.js";
@@ -58,7 +59,7 @@ export async function changeProduct(
     if (intervalChanged) {
       // The old period ends now: its waiting prorations are billed with the new one's first order.
       const end = addInterval(now, interval, intervalCount);
-      const discount = discountOn(subscription, subscription.discount_id ? ((await findDiscount(db, subscription.discount_id)) ?? null) : null, now);
+      const discount = discountForPeriod(subscription, subscription.discount_id ? ((await findDiscount(db, subscription.discount_id)) ?? null) : null, now);
       const { billed, leftover } = billableProrations(amount - discount.amount, [unused, ...subscription.pending_prorations]);
       changed = await updateSubscription(db, subscription.id, { ...plan, current_period_start: now, current_period_end: end, next_action_at: end, pending_prorations: leftover, discount_applied_at: discount.appliedAt });
       changed = await invoiceChange(unit, changed, draftFor(changed, product, price, { amount, discount_amount: discount.amount, tax_amount: 0 }, billed), now);

@@ -1,4 +1,3 @@
-import type { Knex } from "@tollgate/kit";
 import type { Request } from "express";
 import { z } from "zod";
 
@@ -6,8 +5,6 @@ import { z } from "zod";
 export const metadataInput = z
   .record(z.string().min(1).max(40), z.union([z.string().max(500), z.number(), z.boolean()]))
   .refine((metadata) => Object.keys(metadata).length <= 50, { error: "Metadata can have at most 50 keys" });
-
-export type Metadata = z.output<typeof metadataInput>;
 
 /** Metadata as it goes out, for the answers that carry it. */
 export const metadataOutput = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));
@@ -25,9 +22,4 @@ export function metadataFilters(req: Request): Map<string, string[]> {
     filters.set(key, values);
   }
   return filters;
-}
-
-/** Narrows `query` to rows whose `column` (jsonb) matches every metadata filter. */
-export function whereMetadata(query: Knex.QueryBuilder, column: string, filters: Map<string, string[]>): void {
-  for (const [key, values] of filters) void query.whereRaw(`(??->>?) = any(?)`, [column, key, values]);
 }

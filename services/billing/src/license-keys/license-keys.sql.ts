@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
 import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
-import { addInterval } from "../http/dates.js";
+import { addInterval } from "../calendar/intervals.js";
 
 export type LicenseKeyStatus = "granted" | "revoked" | "disabled";
 

@@ -1,6 +1,6 @@
-import { arrayBindings } from "../http/jsonb.js";
+import { arrayBindings } from "../db/arrays.js";
 import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
-import type { Metadata } from "../http/metadata.js";
+import type { Metadata } from "../db/metadata.js";
 import type { Aggregation, Filter } from "./filter.js";
 import type { RollupDelta, Tally, UniqueValue } from "./rollups.js";
 

@@ -1,6 +1,6 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
-import { whereMetadata, type Metadata } from "../http/metadata.js";
-import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
+import type { Answers } from "../custom-fields/answers.js";
 import { countOrder, customerIdsWithExternalIds, customersWithIds, type Address, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { findSellerIncludingDeleted } from "../organizations/organizations.sql.js";
@@ -30,7 +30,7 @@ export interface OrderRow {
   billing_name: string | null;
   billing_address: Address | null;
   invoice_number: string;
-  custom_field_data: CustomFieldData;
+  custom_field_data: Answers;
   metadata: Metadata;
   created_at: Date;
   modified_at: Date | null;

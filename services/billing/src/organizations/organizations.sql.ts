@@ -1,5 +1,5 @@
 import { pageOf, type Knex, type Sort } from "@tollgate/kit";
-import { jsonbArray } from "../http/jsonb.js";
+import { jsonbArray } from "../db/arrays.js";
 
 export interface SocialLink {
   platform: string;

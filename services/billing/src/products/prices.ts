@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ValidationError, type ValidationIssue } from "@tollgate/kit";
+import { invalidField, ValidationError, type ValidationIssue } from "@tollgate/kit";
 
 /** What the smallest charge is in a few currencies, in minor units (Polar's list); 50 elsewhere. */
 const MINIMUM_AMOUNT: Record<string, number> = { gbp: 30, mxn: 10, thb: 10, jpy: 50, krw: 50, huf: 17_500, czk: 1_500, inr: 6_000, hkd: 400 };
@@ -141,4 +141,57 @@ export function priceJson(price: PriceRow) {
     default:
       return common;
   }
+}
+
+/** Amount types a checkout can sell today; seat-based prices come with seats. */
+const SELLABLE = new Set<PriceRow["amount_type"]>(["fixed", "custom", "free", "metered_unit"]);
+
+export const isSellable = (price: PriceRow) => SELLABLE.has(price.amount_type) && !price.is_archived;
+
+/**
+ * The product's price a checkout sells, or a subscription moves to: the one named, else its first
+ * sellable price in the currency. A metered price is chosen only when the product has no other: it is billed by usage at
+ * each renewal, beside the price the subscription starts with.
+ */
+export function chosenPrice(product: { id: string; prices: PriceRow[] }, currency: string | null, priceId: string | null | undefined, field: (string | number)[]): PriceRow {
+  const { prices } = product;
+  if (priceId) {
+    const named = prices.find((price) => price.id === priceId);
+    if (!named || !isSellable(named)) throw invalidField(["product_price_id"], "Price not found, archived, or not one a checkout can sell yet", priceId);
+    return named;
+  }
+  const metered = (price: PriceRow) => price.amount_type === "metered_unit";
+  const sellable = prices.filter(isSellable).sort((a, b) => Number(metered(a)) - Number(metered(b)));
+  const chosen = sellable.find((price) => price.price_currency === currency) ?? (currency === null ? sellable[0] : undefined);
+  if (!chosen) throw invalidField(field, currency ? `The product has no price in ${currency.toUpperCase()} that a checkout can sell` : "The product has no price a checkout can sell", product.id);
+  return chosen;
+}
+
+/**
+ * What the chosen price costs before any discount: its amount, nothing when free or metered, and for a
+ * pay-what-you-want price what the customer asked for (or the preset), within its bounds.
+ */
+export function amountFor(price: PriceRow, requested: number | null | undefined, field: (string | number)[]): number {
+  // A metered price costs nothing up front: its usage is billed at each renewal.
+  if (price.amount_type === "free" || price.amount_type === "metered_unit") return 0;
+  if (price.amount_type === "fixed") return price.price_amount ?? 0;
+  const minimum = price.minimum_amount ?? minimumAmount(price.price_currency);
+  const amount = requested ?? price.preset_amount ?? minimum;
+  // Polar lets a pay-what-you-want price be 0 ("free, or pay what you want").
+  if (amount !== 0 && amount < minimum) throw invalidField(field, `Must be at least ${minimum} (or 0)`, amount);
+  if (price.maximum_amount !== null && amount > price.maximum_amount) throw invalidField(field, `Must be at most ${price.maximum_amount}`, amount);
+  return amount;
+}
+
+export type MeteredPrice = Pick<PriceRow, "id" | "unit_amount" | "cap_amount" | "price_currency">;
+
+/**
+ * What a metered price bills for `units` consumed beyond the credits: unit_amount × units, rounded
+ * half up to the minor unit as Polar does, and no more than the cap.
+ */
+export function meteredAmount(price: MeteredPrice, units: number): { amount: number; capped: boolean } {
+  // Twelve decimals of unit amount times a double: fifteen significant digits is what they hold exactly.
+  const exact = Number((Number(price.unit_amount) * Math.max(0, units)).toPrecision(15));
+  const rounded = Math.floor(exact + 0.5);
+  return price.cap_amount !== null && rounded > price.cap_amount ? { amount: price.cap_amount, capped: true } : { amount: rounded, capped: false };
 }

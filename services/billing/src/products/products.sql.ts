@@ -1,6 +1,6 @@
 import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
-import { whereMetadata, type Metadata } from "../http/metadata.js";
-import { rowsFromJson } from "../http/jsonb.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
+import { rowsFromJson } from "../db/json-rows.js";
 import type { BenefitRow } from "../benefits/benefits.sql.js";
 import type { CustomFieldRow } from "../custom-fields/custom-fields.sql.js";
 import type { FileRow } from "../files/files.sql.js";

@@ -1,5 +1,5 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
-import type { Metadata } from "../http/metadata.js";
+import type { Metadata } from "../db/metadata.js";
 
 export const REFUND_REASONS = ["duplicate", "fraudulent", "customer_request", "service_disruption", "satisfaction_guarantee", "dispute_prevention", "other"] as const;
 

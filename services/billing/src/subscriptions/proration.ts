@@ -1,10 +1,6 @@
-import type { DiscountRow } from "../discounts/discounts.sql.js";
 import type { OrderLine } from "../orders/lines.js";
-import { discountAmountOf } from "../checkouts/pricing.js";
 import type { PriceRow } from "../products/prices.js";
 import type { SubscriptionRow } from "./subscriptions.sql.js";
-
-const DAY_MS = 86_400_000;
 
 /**
  * Proration lines as an order bills them: a credit never takes the order below nothing, and what is
@@ -45,22 +41,3 @@ export const remainingTimeLine = (planName: string, price: Pick<PriceRow, "id">,
   proration: true,
   product_price_id: price.id,
 });
-
-/**
- * What the subscription's discount takes off its plan for the period starting at `periodStart`, as
- * Polar reckons it: a forever discount always, a repeating one for its months from when it was first
- * applied, a once discount on its first order only. A discount applied by an update is first
- * applied at the next renewal. `appliedAt` is when it was first taken off, from now on.
- */
-export function discountOn(
-  subscription: Pick<SubscriptionRow, "amount" | "currency" | "discount_applied_at">,
-  discount: DiscountRow | null,
-  periodStart: Date,
-): { amount: number; appliedAt: Date | null } {
-  if (!discount) return { amount: 0, appliedAt: subscription.discount_applied_at };
-  const firstUse = subscription.discount_applied_at === null;
-  const appliedAt = subscription.discount_applied_at ?? periodStart;
-  const monthsIn = (periodStart.getTime() - appliedAt.getTime()) / (30 * DAY_MS);
-  const applies = discount.duration === "forever" || (discount.duration === "repeating" && monthsIn < (discount.duration_in_months ?? 0)) || (discount.duration === "once" && firstUse);
-  return { amount: applies ? discountAmountOf(discount, subscription.amount, subscription.currency) : 0, appliedAt };
-}

@@ -12,7 +12,7 @@ import { findOrder } from "../orders/orders.sql.js";
 import { openOrder, voidOrder, type OrderDraft } from "../orders/service.js";
 import type { PriceRow } from "../products/prices.js";
 import { pricesWithIds, productsWithParts, type ProductRow, type ProductWithParts } from "../products/products.sql.js";
-import { addInterval } from "../http/dates.js";
+import { addInterval } from "../calendar/intervals.js";
 import { standingsOf } from "../customer-meters/customer-meters.sql.js";
 import { metersWithIds } from "../meters/meters.sql.js";
 import { subscriptionJsonOf, type MeteredPart } from "./output.js";

@@ -1,8 +1,8 @@
 import { claim, LeaseKeeper, pageOf, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Logger, type Sort, type Statement } from "@tollgate/kit";
 import { sellerNowSql } from "../test-clock/clock.js";
-import { whereMetadata, type Metadata } from "../http/metadata.js";
-import type { Interval } from "../http/dates.js";
-import type { CustomFieldData } from "../checkouts/checkouts.sql.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
+import type { Interval } from "../calendar/intervals.js";
+import type { Answers } from "../custom-fields/answers.js";
 import type { OrderLine } from "../orders/lines.js";
 import type { MeterPeriodEnd } from "../customer-meters/customer-meters.sql.js";
 
@@ -57,7 +57,7 @@ export interface SubscriptionRow {
   pending_prorations: OrderLine[];
   /** The usage a renewal in flight bills, kept under its claim until it settles (a retry bills the same). */
   renewal_usage: PeriodUsage | null;
-  custom_field_data: CustomFieldData;
+  custom_field_data: Answers;
   metadata: Metadata;
   created_at: Date;
   modified_at: Date | null;

@@ -1,12 +1,12 @@
 import { HttpError, invalidField, reachable, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { BillingParts } from "../billing.js";
-import { amountFor, chosenPrice } from "../checkouts/pricing.js";
-import { discountProblem } from "../checkouts/revision.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import { changeProduct } from "../flows/charge-change.js";
+import { discountProblem } from "../discounts/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { subscriptionSettingsOf } from "../organizations/output.js";
+import { amountFor, chosenPrice } from "../products/prices.js";
 import { productsWithParts } from "../products/products.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import type { SubscriptionRenewals } from "./renewals.js";

@@ -1,6 +1,6 @@
 import { pageOf, WorkFailures, type Knex, type Sort } from "@tollgate/kit";
-import { arrayBindings } from "../http/jsonb.js";
-import { whereMetadata } from "../http/metadata.js";
+import { arrayBindings } from "../db/arrays.js";
+import { whereMetadata } from "../db/metadata.js";
 import type { Aggregation, Filter } from "../meters/filter.js";
 import { contributionSql, filterSql } from "../meters/filter.sql.js";
 import { periodBindings, periodOf, periodRange, type PeriodQuery, type PeriodTally } from "../meters/meters.sql.js";

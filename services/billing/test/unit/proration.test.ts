@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DiscountRow } from "../../src/discounts/discounts.sql.js";
 import type { OrderLine } from "../../src/orders/lines.js";
-import { discountRow } from "./rows.js";
-import { billableProrations, discountOn, periodLeft, remainingTimeLine, unusedTimeLine } from "../../src/subscriptions/proration.js";
+import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "../../src/subscriptions/proration.js";
 
 const PERIOD = { current_period_start: new Date("2026-03-01T00:00:00Z"), current_period_end: new Date("2026-03-31T00:00:00Z") };
 const MID_PERIOD = new Date("2026-03-16T00:00:00Z");
@@ -14,9 +12,6 @@ function change(from: number, to: number, now: Date) {
   const lines = [remainingTimeLine("Pro", { id: "price_pro" }, to, fraction), unusedTimeLine({ amount: from, product_price_id: "price_basic" }, "Basic", fraction)];
   return { lines, net: lines.reduce((sum, each) => sum + each.amount, 0) };
 }
-
-/** A discount that lasts for ever unless said otherwise. */
-const discount = (overrides: Partial<DiscountRow>) => discountRow({ duration: "forever", ...overrides });
 
 describe("proration", () => {
   it("charges half the difference for an upgrade half way through the period", () => {
@@ -55,30 +50,5 @@ describe("proration", () => {
   it("bills every line as it is when the order stays above nothing", () => {
     const prorations = [line("Remaining time on Pro", 1_500), line("Unused time on Basic", -500)];
     expect(billableProrations(1_000, prorations)).toEqual({ billed: prorations, leftover: [] });
-  });
-});
-
-describe("a subscription's discount at renewal", () => {
-  const subscription = { amount: 1_000, currency: "usd", discount_applied_at: PERIOD.current_period_start };
-
-  it("takes a forever discount off every period", () => {
-    expect(discountOn(subscription, discount({ duration: "forever" }), new Date("2027-03-01T00:00:00Z"))).toEqual({ amount: 200, appliedAt: PERIOD.current_period_start });
-  });
-
-  it("takes a repeating discount off for its months from when it was first applied, then stops", () => {
-    const threeMonths = discount({ duration: "repeating", duration_in_months: 3 });
-    expect(discountOn(subscription, threeMonths, new Date("2026-05-01T00:00:00Z")).amount).toBe(200);
-    expect(discountOn(subscription, threeMonths, new Date("2026-06-01T00:00:00Z")).amount).toBe(0);
-  });
-
-  it("takes a once discount off its first order only, and starts one applied by an update at the renewal", () => {
-    const once = discount({ duration: "once" });
-    expect(discountOn(subscription, once, new Date("2026-04-01T00:00:00Z")).amount).toBe(0);
-    const renewal = new Date("2026-04-01T00:00:00Z");
-    expect(discountOn({ ...subscription, discount_applied_at: null }, once, renewal)).toEqual({ amount: 200, appliedAt: renewal });
-  });
-
-  it("takes nothing off without a discount", () => {
-    expect(discountOn(subscription, null, new Date("2026-04-01T00:00:00Z"))).toEqual({ amount: 0, appliedAt: PERIOD.current_period_start });
   });
 });

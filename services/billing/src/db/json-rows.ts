@@ -1,8 +1,3 @@
-import type { Knex } from "@tollgate/kit";
-
-/** A value for a jsonb column that holds an array: pg would send a JS array as a Postgres array. */
-export const jsonbArray = (db: Knex, items: unknown[]) => db.raw("?::jsonb", [JSON.stringify(items)]);
-
 /**
  * Rows that came back as JSON (`json_agg` of a table's rows, to read a parent and its children in
  * one statement), with their timestamp columns made Dates again, as pg gives them when the same
@@ -18,9 +13,3 @@ export function rowsFromJson<Row>(rows: unknown, timestamps: readonly (keyof Row
     return revived as Row;
   });
 }
-
-/**
- * Columns of a batch as Postgres arrays, one binding each, for `unnest(?::text[], …)`: pg sends a
- * JS array (nulls included) as one, which knex's binding types do not spell out.
- */
-export const arrayBindings = (columns: readonly unknown[]) => columns as unknown as readonly Knex.Value[];
