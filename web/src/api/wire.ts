@@ -20,6 +20,7 @@ export type Product = Schemas["Product"];
 export type Price = Schemas["ProductPrice"];
 export type Benefit = Schemas["Benefit"];
 export type CustomField = Schemas["CustomField"];
+export type AttachedCustomField = Schemas["AttachedCustomField"];
 export type Discount = Schemas["Discount"];
 export type Customer = Schemas["Customer"];
 export type CustomerState = Schemas["CustomerState"];
