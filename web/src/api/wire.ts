@@ -13,6 +13,7 @@ export type RequestBody<Path extends keyof paths, Method extends "post" | "patch
   ? Body
   : never;
 
+export type Pagination = Schemas["Pagination"];
 export type Organization = Schemas["Organization"];
 export type AccessToken = Schemas["OrganizationAccessToken"];
 export type AccessTokenCreated = Schemas["OrganizationAccessTokenCreateResponse"];
