@@ -45,6 +45,7 @@ export type FileRead = Schemas["FileRead"];
 export type FileUpload = Schemas["FileUpload"];
 export type SetAsideWork = Schemas["SetAsideWork"];
 export type TestClock = Schemas["TestClock"];
+export type SandboxConfirmationToken = Schemas["SandboxConfirmationToken"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
 

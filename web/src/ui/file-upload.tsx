@@ -1,7 +1,7 @@
 import { useId, useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { describeError, request, type ApiError } from "../api/client";
-import type { FileRead, FileUpload } from "../api/wire";
+import type { FileRead, FileUpload, RequestBody } from "../api/wire";
 import { Alert } from "./components";
 
 const messages = defineMessages({
@@ -69,7 +69,7 @@ export async function uploadFile(file: File, service: FileService, organizationI
     if ("error" in result) return { data: null, error: result.error };
     completed.push({ number: part.number, checksum_etag: result.etag, checksum_sha256_base64: part.checksum_sha256_base64 });
   }
-  return request<UploadedFile>(`/v1/files/${started.data.id}/uploaded`, { method: "POST", body: { id: started.data.upload.id, path: started.data.upload.path, parts: completed } });
+  return request<UploadedFile>(`/v1/files/${started.data.id}/uploaded`, { method: "POST", body: { id: started.data.upload.id, path: started.data.upload.path, parts: completed } satisfies RequestBody<"/v1/files/{id}/uploaded", "post"> });
 }
 
 type UploadState = { phase: "idle" } | { phase: "uploading"; name: string; share: number } | { phase: "done"; name: string } | { phase: "failed"; message: string };

@@ -30,4 +30,4 @@ export const updateCustomer = (id: string, body: RequestBody<"/v1/customers/{id}
 export const deleteCustomer = (id: string) => request<null>(`/v1/customers/${id}`, { method: "DELETE" });
 
 /** A customer session: its `customer_portal_url` opens the portal as the customer. */
-export const openCustomerSession = (customerId: string) => request<CustomerSession>("/v1/customer-sessions/", { method: "POST", body: { customer_id: customerId } });
+export const openCustomerSession = (customerId: string) => request<CustomerSession>("/v1/customer-sessions/", { method: "POST", body: { customer_id: customerId } satisfies RequestBody<"/v1/customer-sessions/", "post"> });
