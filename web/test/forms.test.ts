@@ -31,13 +31,14 @@ describe("form rules", () => {
   });
 
   it("checks the answers to a seller's questions on the checkout, and sends them as Polar's custom_field_data", () => {
-    const question = (slug: string, type: CheckoutQuestion["custom_field"]["type"], required: boolean, properties: CheckoutQuestion["custom_field"]["properties"] = {}): CheckoutQuestion => ({
-      custom_field_id: slug,
-      order: 0,
-      required,
-      custom_field: { slug, name: slug, type, properties },
-    });
-    const questions = [question("company", "text", true, { max_length: 5 }), question("seats", "number", false, { ge: 1, le: 10 }), question("terms", "checkbox", true), question("size", "select", false)];
+    const field = (slug: string) => ({ id: slug, created_at: "2026-01-01T00:00:00Z", modified_at: null, metadata: {}, organization_id: "seller", slug, name: slug });
+    const question = (required: boolean, custom_field: CheckoutQuestion["custom_field"]): CheckoutQuestion => ({ custom_field_id: custom_field.id, order: 0, required, custom_field });
+    const questions = [
+      question(true, { ...field("company"), type: "text", properties: { max_length: 5 } }),
+      question(false, { ...field("seats"), type: "number", properties: { ge: 1, le: 10 } }),
+      question(true, { ...field("terms"), type: "checkbox", properties: {} }),
+      question(false, { ...field("size"), type: "select", properties: { options: [] } }),
+    ];
     const form = checkoutFormFor(questions);
     const buyer = { needsCard: false, email: "ada@example.com", name: "", country: "gb", state: "", postalCode: "", cardNumber: "", expiry: "", cvc: "" };
     expect(problems(form.safeParse({ ...buyer, answers: {} }))).toEqual({ "answers.company": "Answer this question", "answers.terms": "Tick this box to go on" });

@@ -1,6 +1,7 @@
 import { defineMessages } from "react-intl";
 import { t } from "../i18n/translate";
 import { messageForCode } from "./error-messages";
+import type { Pagination } from "./wire";
 
 /**
  * The one way the app talks to the gateway. Every call resolves, never rejects: with the data, or
@@ -16,7 +17,7 @@ export interface ApiError {
 /** Polar's answer to a list: one page of items, and how many there are in all. */
 export interface Listing<Item> {
   items: Item[];
-  pagination: { total_count: number; max_page: number };
+  pagination: Pagination;
 }
 
 export type ApiResult<T> = { data: T; error: null } | { data: null; error: ApiError };

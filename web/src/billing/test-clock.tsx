@@ -2,14 +2,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl, type MessageTag } from "react-intl";
 import { describeError, request } from "../api/client";
+import type { RequestBody, TestClock } from "../api/wire";
 import { longDateTime } from "../i18n/format";
 import { permission } from "../organizations/permissions";
 import { Alert, Button, Card } from "../ui/components";
-
-interface Clock {
-  now: string;
-  offset_seconds: number;
-}
 
 const DAY_SECONDS = 86_400;
 
@@ -36,10 +32,10 @@ export function TestClockCard({ organizationId, role }: { organizationId: string
   const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const path = `/v1/sandbox/clock/${encodeURIComponent(organizationId)}`;
-  const clock = useQuery({ queryKey: ["test-clock", organizationId], queryFn: () => request<Clock>(path) });
+  const clock = useQuery({ queryKey: ["test-clock", organizationId], queryFn: () => request<TestClock>(path) });
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const advance = useMutation({
-    mutationFn: (days: number) => request<Clock>(`${path}/advance`, { method: "POST", body: { days } }),
+    mutationFn: (days: number) => request<TestClock>(`${path}/advance`, { method: "POST", body: { days } satisfies RequestBody<"/v1/sandbox/clock/{organization_id}/advance", "post"> }),
     onSuccess: async (result, days) => {
       setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: formatMessage(messages.movedAhead, { days }) });
       await queryClient.invalidateQueries({ queryKey: ["test-clock", organizationId] });

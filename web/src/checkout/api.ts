@@ -1,47 +1,10 @@
 import { describeError, request } from "../api/client";
 import { processorText } from "../api/error-messages";
-import type { CheckoutQuestion } from "../forms/checkout";
-import type { SellerIdentity } from "../ui/seller-frame";
+import type { CheckoutProduct, CheckoutPublic as PublicCheckout } from "../api/wire";
 
-export type Interval = "day" | "week" | "month" | "year";
-
-/** What the page needs of Polar's CheckoutProduct. */
-export interface CheckoutProduct {
-  name: string;
-  description: string | null;
-  recurring_interval: Interval | null;
-  recurring_interval_count: number | null;
-  medias: { id: string; name: string; mime_type: string; public_url?: string }[];
-  benefits: { id: string; description: string }[];
-}
-
-/** What the page needs of Polar's CheckoutPublic. */
-export interface PublicCheckout {
-  id: string;
-  status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
-  /** Before discount and tax. */
-  amount: number;
-  discount_amount: number;
-  tax_amount: number;
-  total_amount: number;
-  currency: string;
-  success_url: string;
-  customer_email: string | null;
-  customer_name: string | null;
-  is_payment_form_required: boolean;
-  payment_processor_metadata: Record<string, string>;
-  active_trial_interval: Interval | null;
-  active_trial_interval_count: number | null;
-  product: CheckoutProduct | null;
-  discount: { name: string; code: string | null } | null;
-  allow_discount_codes: boolean;
-  is_discount_applicable: boolean;
-  /** The seller's questions, from the product: Polar's attached custom fields. */
-  attached_custom_fields: CheckoutQuestion[];
-  organization: SellerIdentity;
-  /** The buyer's language as the seller set it (Polar's `locale`), if any. */
-  locale?: string | null;
-}
+/** What the hosted checkout page reads: Polar's CheckoutPublic and its product. */
+export type { CheckoutProduct, CheckoutPublic as PublicCheckout } from "../api/wire";
+export type Interval = NonNullable<CheckoutProduct["recurring_interval"]>;
 
 export const checkoutPath = (clientSecret: string) => `/v1/checkouts/client/${encodeURIComponent(clientSecret)}`;
 

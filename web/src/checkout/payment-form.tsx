@@ -4,6 +4,7 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { useForm, type FieldPath } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { request, type ApiError } from "../api/client";
+import type { RequestBody, SandboxConfirmationToken } from "../api/wire";
 import { placeRefusals } from "../forms/refusals";
 import { checkoutFormFor, customFieldData, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "../forms/checkout";
 import { money } from "../i18n/format";
@@ -80,9 +81,9 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
     const [month, year] = values.expiry.split("/").map((part) => Number(part.trim()));
     let confirmationTokenId: string | null = null;
     if (needsCard) {
-      const token = await request<{ id: string }>("/v1/sandbox/confirmation-tokens", {
+      const token = await request<SandboxConfirmationToken>("/v1/sandbox/confirmation-tokens", {
         method: "POST",
-        body: { card_number: values.cardNumber, exp_month: month, exp_year: 2000 + (year ?? 0), cvc: values.cvc },
+        body: { card_number: values.cardNumber, exp_month: month ?? 0, exp_year: 2000 + (year ?? 0), cvc: values.cvc } satisfies RequestBody<"/v1/sandbox/confirmation-tokens", "post">,
       });
       if (token.error) return showRefusal(token.error);
       confirmationTokenId = token.data.id;
@@ -95,7 +96,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
         customer_billing_address: { country: values.country, state: values.state || null, postal_code: values.postalCode || null },
         custom_field_data: customFieldData(questions, values.answers),
         confirmation_token_id: confirmationTokenId,
-      },
+      } satisfies RequestBody<"/v1/checkouts/client/{client_secret}/confirm", "post">,
     });
     if (confirmed.error) return showRefusal(confirmed.error);
     // The card is charged in the background; the checkout says when it is done.

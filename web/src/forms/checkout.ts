@@ -1,7 +1,7 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
-import type { CustomField } from "../seller/custom-fields/custom-fields-api";
+import type { AttachedCustomField } from "../api/wire";
 import { atLeast, atMost, email, says, trimmed } from "./schemas";
 
 /**
@@ -28,13 +28,8 @@ const messages = defineMessages({
 /** Countries whose addresses need a state and postal code to be taxed; the checkout asks for them there. */
 export const STATE_COUNTRIES = new Set(["US", "CA"]);
 
-/** What the checkout needs of Polar's AttachedCustomField. */
-export interface CheckoutQuestion {
-  custom_field_id: string;
-  order: number;
-  required: boolean;
-  custom_field: Pick<CustomField, "slug" | "name" | "type" | "properties">;
-}
+/** A question the checkout asks: Polar's AttachedCustomField. */
+export type CheckoutQuestion = AttachedCustomField;
 
 /** An answer as the form holds it: what was typed or chosen, or whether the box is ticked. */
 export type Answer = string | boolean;

@@ -64,10 +64,10 @@ export function customFieldFormOf(field: CustomField): CustomFieldForm {
     label: properties.form_label ?? "",
     helpText: properties.form_help_text ?? "",
     placeholder: properties.form_placeholder ?? "",
-    textarea: properties.textarea ?? false,
-    min: text(field.type === "text" ? properties.min_length : properties.ge),
-    max: text(field.type === "text" ? properties.max_length : properties.le),
-    options: properties.options?.length ? properties.options : emptyCustomFieldForm().options,
+    textarea: field.type === "text" ? (field.properties.textarea ?? false) : false,
+    min: text(field.type === "text" ? field.properties.min_length : field.type === "number" || field.type === "date" ? field.properties.ge : undefined),
+    max: text(field.type === "text" ? field.properties.max_length : field.type === "number" || field.type === "date" ? field.properties.le : undefined),
+    options: field.type === "select" && field.properties.options.length ? field.properties.options : emptyCustomFieldForm().options,
   };
 }
 
@@ -75,13 +75,18 @@ export function customFieldFormOf(field: CustomField): CustomFieldForm {
 export function customFieldChangeOf(form: CustomFieldForm): CustomFieldChange {
   const given = (text: string) => (text.trim() ? boundOf(form.type, text) : undefined);
   const shown = { form_label: form.label || undefined, form_help_text: form.helpText || undefined, form_placeholder: form.placeholder || undefined };
-  const limits =
-    form.type === "text"
-      ? { textarea: form.textarea, min_length: given(form.min), max_length: given(form.max) }
-      : form.type === "number" || form.type === "date"
-        ? { ge: given(form.min), le: given(form.max) }
-        : form.type === "select"
-          ? { options: form.options }
-          : {};
-  return { type: form.type, slug: form.slug, name: form.name, properties: { ...shown, ...limits } };
+  const named = { slug: form.slug, name: form.name };
+  const bounds = { ge: given(form.min), le: given(form.max) };
+  switch (form.type) {
+    case "text":
+      return { ...named, type: "text", properties: { ...shown, textarea: form.textarea, min_length: given(form.min), max_length: given(form.max) } };
+    case "number":
+      return { ...named, type: "number", properties: { ...shown, ...bounds } };
+    case "date":
+      return { ...named, type: "date", properties: { ...shown, ...bounds } };
+    case "select":
+      return { ...named, type: "select", properties: { ...shown, options: form.options } };
+    case "checkbox":
+      return { ...named, type: "checkbox", properties: shown };
+  }
 }

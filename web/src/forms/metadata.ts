@@ -1,6 +1,9 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
+import type { Product } from "../api/wire";
 import { t } from "../i18n/translate";
+
+type Metadata = Product["metadata"];
 
 /** Metadata as forms take it: a JSON object typed in a text field (organizations, products, customers). */
 
@@ -23,4 +26,5 @@ export const metadataText = z.string().check(
   { error: () => t(messages.metadata, { example: '{"plan": "pro"}' }) },
   ),
 );
-export const parseMetadata = (text: string): Record<string, unknown> | undefined => (text.trim() ? (JSON.parse(text) as Record<string, unknown>) : undefined);
+/** Typed as the API's metadata (scalar values): the API, not this form, refuses a nested value, on the field. */
+export const parseMetadata = (text: string): Metadata | undefined => (text.trim() ? (JSON.parse(text) as Metadata) : undefined);

@@ -72,7 +72,9 @@ function GrantDetails({ grant, access, keys, downloads }: { grant: BenefitGrant;
   switch (benefit.type) {
     case "license_keys": {
       if (!keys.data) return <Unread query={keys} loading={messages.loadingKey} access={access} />;
-      const licenseKey = keys.data.items.find((candidate) => candidate.id === grant.properties.license_key_id);
+      // The grant's own type is known only through its benefit's, so its properties are checked for the key.
+      const keyId = "license_key_id" in grant.properties ? grant.properties.license_key_id : undefined;
+      const licenseKey = keys.data.items.find((candidate) => candidate.id === keyId);
       return licenseKey ? <LicenseKeyView licenseKey={licenseKey} /> : <p className="muted">{formatMessage(messages.keyOnItsWay)}</p>;
     }
     case "downloadables": {

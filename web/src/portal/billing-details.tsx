@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import type { z } from "zod";
+import type { RequestBody } from "../api/wire";
 import { placeRefusals } from "../forms/refusals";
 import { billingDetailsForm, type BillingDetailsForm } from "../forms/address";
 import { Alert, Button, Card, Field } from "../ui/components";
@@ -82,7 +83,7 @@ function BillingDetailsEditor({ access, customer }: { access: PortalAccess; cust
         billing_name: billingName || null,
         billing_address: country ? { line1: line1 || null, line2: line2 || null, postal_code: postalCode || null, city: city || null, state: state || null, country } : null,
         tax_id: taxId || null,
-      },
+      } satisfies RequestBody<"/v1/customer-portal/customers/me", "patch">,
     });
     if (saved.error) {
       const unplaced = saved.error.status === 401 ? failureText(saved.error, access) : placeRefusals(saved.error, FIELD_OF, form.setError);

@@ -4,6 +4,7 @@ import { orThrow, type Session } from "../api/auth-client";
 import { request } from "../api/client";
 import { RequireSession } from "../shell";
 import { Alert, Card, EmptyState, Loading, Page } from "../ui/components";
+import type { PurchasedOrder, PurchasedSubscription } from "../api/wire";
 import { LIST_LIMIT, type Listing, type Order, type Subscription } from "./api";
 import { OrdersList, PartialListNote, SubscriptionSummary } from "./purchase-views";
 
@@ -26,8 +27,6 @@ const messages = defineMessages({
   },
 });
 
-type FromSeller<Purchase> = Purchase & { organization: { name: string; slug: string } | null };
-
 interface SellerPurchases {
   /** The seller's name; null for purchases whose seller is gone. */
   name: string | null;
@@ -36,9 +35,9 @@ interface SellerPurchases {
 }
 
 /** Purchases under the seller they were made from, in the order the sellers first appear. */
-function bySeller(subscriptions: FromSeller<Subscription>[], orders: FromSeller<Order>[]): [string, SellerPurchases][] {
+function bySeller(subscriptions: PurchasedSubscription[], orders: PurchasedOrder[]): [string, SellerPurchases][] {
   const sellers = new Map<string, SellerPurchases>();
-  const of = ({ organization }: FromSeller<unknown>) => {
+  const of = ({ organization }: PurchasedSubscription | PurchasedOrder) => {
     const key = organization?.slug ?? "";
     const found = sellers.get(key) ?? { name: organization?.name ?? null, subscriptions: [], orders: [] };
     sellers.set(key, found);
@@ -51,8 +50,8 @@ function bySeller(subscriptions: FromSeller<Subscription>[], orders: FromSeller<
 
 function PurchasesBySeller({ session }: { session: Session }) {
   const { formatMessage } = useIntl();
-  const subscriptions = useQuery({ queryKey: ["purchases", "subscriptions"], queryFn: () => orThrow(request<Listing<FromSeller<Subscription>>>(`/v1/me/subscriptions/?limit=${LIST_LIMIT}`)) });
-  const orders = useQuery({ queryKey: ["purchases", "orders"], queryFn: () => orThrow(request<Listing<FromSeller<Order>>>(`/v1/me/orders/?limit=${LIST_LIMIT}`)) });
+  const subscriptions = useQuery({ queryKey: ["purchases", "subscriptions"], queryFn: () => orThrow(request<Listing<PurchasedSubscription>>(`/v1/me/subscriptions/?limit=${LIST_LIMIT}`)) });
+  const orders = useQuery({ queryKey: ["purchases", "orders"], queryFn: () => orThrow(request<Listing<PurchasedOrder>>(`/v1/me/orders/?limit=${LIST_LIMIT}`)) });
   if (subscriptions.isPending || orders.isPending) return <Loading message={messages.loading} />;
   const sellers = bySeller(subscriptions.data?.items ?? [], orders.data?.items ?? []);
   const { email, emailVerified } = session.user;

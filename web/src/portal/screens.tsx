@@ -4,6 +4,7 @@ import { useEffect, useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { orThrow } from "../api/auth-client";
 import { request } from "../api/client";
+import type { RequestBody } from "../api/wire";
 import { longDate } from "../i18n/format";
 import { usePageLocale } from "../i18n/provider";
 import { Alert, Button, Card, EmptyState, Loading, Page } from "../ui/components";
@@ -79,7 +80,7 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
   const [resuming, setResuming] = useState(false);
   const change = async (cancel: boolean): Promise<boolean> => {
     setOutcome(null);
-    const changed = await portalRequest<Subscription>(access, `subscriptions/${encodeURIComponent(subscription.id)}`, { method: "PATCH", body: { cancel_at_period_end: cancel } });
+    const changed = await portalRequest<Subscription>(access, `subscriptions/${encodeURIComponent(subscription.id)}`, { method: "PATCH", body: { cancel_at_period_end: cancel } satisfies RequestBody<"/v1/customer-portal/subscriptions/{id}", "patch"> });
     if (changed.error) {
       setOutcome({ tone: "error", text: failureText(changed.error, access) });
       return false;

@@ -1,6 +1,7 @@
 import { useId, useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { describeError, request, type ApiError } from "../api/client";
+import type { FileRead, FileUpload, RequestBody } from "../api/wire";
 import { Alert } from "./components";
 
 const messages = defineMessages({
@@ -11,33 +12,10 @@ const messages = defineMessages({
 });
 
 /** What the files API serves: downloadables, product media and organization avatars. */
-export type FileService = "downloadable" | "product_media" | "organization_avatar";
-
+export type FileService = FileUpload["service"];
 /** What the console reads of an uploaded file (Polar's FileRead). */
-export interface UploadedFile {
-  id: string;
-  name: string;
-  mime_type: string;
-  size: number;
-  size_readable: string;
-  service: FileService;
-  is_uploaded: boolean;
-  /** Only for media and avatars, which anyone may load. */
-  public_url?: string;
-}
-
-interface UploadPart {
-  number: number;
-  chunk_start: number;
-  chunk_end: number;
-  checksum_sha256_base64: string | null;
-  url: string;
-  headers: Record<string, string>;
-}
-
-interface StartedUpload extends UploadedFile {
-  upload: { id: string; path: string; parts: UploadPart[] };
-}
+export type UploadedFile = FileRead;
+type UploadPart = FileUpload["upload"]["parts"][number];
 
 /** S3 takes parts of at least 5 MiB but the last; 10 MiB keeps a large file to few requests. */
 const PART_SIZE = 10 * 1024 * 1024;
@@ -74,7 +52,7 @@ export async function uploadFile(file: File, service: FileService, organizationI
     return { number: index + 1, chunk_start: start, chunk_end: Math.min(file.size, start + PART_SIZE) - 1, blob: file.slice(start, start + PART_SIZE) };
   });
   const parts = await Promise.all(chunks.map(async ({ blob, ...part }) => ({ ...part, checksum_sha256_base64: await sha256Base64(blob) })));
-  const started = await request<StartedUpload>("/v1/files/", {
+  const started = await request<FileUpload>("/v1/files/", {
     method: "POST",
     body: { organization_id: organizationId, service, name: file.name, mime_type: file.type || "application/octet-stream", size: file.size, upload: { parts } },
   });
@@ -91,7 +69,7 @@ export async function uploadFile(file: File, service: FileService, organizationI
     if ("error" in result) return { data: null, error: result.error };
     completed.push({ number: part.number, checksum_etag: result.etag, checksum_sha256_base64: part.checksum_sha256_base64 });
   }
-  return request<UploadedFile>(`/v1/files/${started.data.id}/uploaded`, { method: "POST", body: { id: started.data.upload.id, path: started.data.upload.path, parts: completed } });
+  return request<UploadedFile>(`/v1/files/${started.data.id}/uploaded`, { method: "POST", body: { id: started.data.upload.id, path: started.data.upload.path, parts: completed } satisfies RequestBody<"/v1/files/{id}/uploaded", "post"> });
 }
 
 type UploadState = { phase: "idle" } | { phase: "uploading"; name: string; share: number } | { phase: "done"; name: string } | { phase: "failed"; message: string };

@@ -1,4 +1,7 @@
 import { request, type Listing } from "../../api/client";
+import type { AccessToken, AccessTokenCreated, RequestBody } from "../../api/wire";
+
+export type { AccessToken } from "../../api/wire";
 
 /**
  * The resources an organization access token may reach, with the kinds of access Polar's scopes
@@ -10,16 +13,6 @@ export const SCOPE_RESOURCES: { resource: string; access: ("read" | "write")[] }
   { resource: "payments", access: ["read"] },
   { resource: "customer_sessions", access: ["write"] },
 ];
-
-/** What the console reads of a token (Polar's OrganizationAccessToken): never the token itself. */
-export interface AccessToken {
-  id: string;
-  comment: string;
-  scopes: string[];
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-}
 
 export interface AccessTokenQuery {
   organizationId: string;
@@ -34,13 +27,11 @@ export function listAccessTokens({ organizationId, sorting, page, limit }: Acces
 }
 
 /** Polar's OrganizationAccessTokenCreate: `expires_in` an ISO duration ("P30D"), none for a token that does not expire. */
-export interface AccessTokenCreate {
-  organization_id: string;
-  comment: string;
-  expires_in: string | null;
-  scopes: string[];
-}
+export type AccessTokenCreate = RequestBody<"/v1/organization-access-tokens/", "post">;
+export type Scope = AccessTokenCreate["scopes"][number];
+/** Whether `name` is one of the scopes the form offers, which are the API's (`resource:read`, `resource:write`). */
+export const isScope = (name: string): name is Scope => SCOPE_RESOURCES.some(({ resource, access }) => access.some((kind) => `${resource}:${kind}` === name));
 
-export const createAccessToken = (body: AccessTokenCreate) => request<{ organization_access_token: AccessToken; token: string }>("/v1/organization-access-tokens/", { method: "POST", body });
+export const createAccessToken = (body: AccessTokenCreate) => request<AccessTokenCreated>("/v1/organization-access-tokens/", { method: "POST", body });
 
 export const revokeAccessToken = (id: string) => request<null>(`/v1/organization-access-tokens/${id}`, { method: "DELETE" });

@@ -8,7 +8,7 @@ import { accessTokenForm, TOKEN_LIFETIMES, type AccessTokenForm } from "../../fo
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { CopyButton } from "../../ui/copy-button";
 import { useSeller } from "../space";
-import { createAccessToken, SCOPE_RESOURCES } from "./access-tokens-api";
+import { createAccessToken, isScope, SCOPE_RESOURCES } from "./access-tokens-api";
 
 const messages = defineMessages({
   title: { id: "seller.accessTokens.new.title", defaultMessage: "New access token" },
@@ -48,7 +48,7 @@ export function NewTokenForm() {
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
-    const result = await createAccessToken({ organization_id: seller.id, comment: values.comment, expires_in: expiresIn(values.lifetime), scopes: values.scopes });
+    const result = await createAccessToken({ organization_id: seller.id, comment: values.comment, expires_in: expiresIn(values.lifetime), scopes: values.scopes.filter(isScope) });
     if (result.error) return setFailure(placeRefusals(result.error, { comment: "comment", expires_in: "lifetime", scopes: "scopes" }, form.setError));
     setToken(result.data.token);
     form.reset();

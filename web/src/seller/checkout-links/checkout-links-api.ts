@@ -1,26 +1,11 @@
 import { request, type Listing } from "../../api/client";
+import type { CheckoutLink, RequestBody } from "../../api/wire";
 import type { PageRequest } from "../../ui/server-listing";
 
-/** What the console reads of a checkout link (Polar's CheckoutLink). */
-export interface CheckoutLink {
-  id: string;
-  label: string | null;
-  url: string;
-  success_url: string | null;
-  allow_discount_codes: boolean;
-  created_at: string;
-  products: { id: string; name: string }[];
-  discount: { id: string; name: string } | null;
-}
+export type { CheckoutLink } from "../../api/wire";
 
-/** A new link as the form sends it (Polar's CheckoutLinkCreateProducts). */
-export interface CheckoutLinkCreate {
-  products: string[];
-  label: string | null;
-  discount_id: string | null;
-  success_url: string | null;
-  allow_discount_codes: boolean;
-}
+/** A new link as the form sends it (Polar's CheckoutLinkCreateProducts); the processor is the API's to add. */
+export type CheckoutLinkCreate = Omit<RequestBody<"/v1/checkout-links/", "post">, "payment_processor">;
 
 export function listCheckoutLinks(organizationId: string, page: PageRequest) {
   const query = new URLSearchParams({ organization_id: organizationId, sorting: page.sorting, page: String(page.page), limit: String(page.limit) });

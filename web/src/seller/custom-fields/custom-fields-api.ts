@@ -1,39 +1,17 @@
 import { request, type Listing } from "../../api/client";
+import type { CustomField, RequestBody } from "../../api/wire";
 import type { PageRequest } from "../../ui/server-listing";
+
+export type { CustomField } from "../../api/wire";
 
 export const CUSTOM_FIELD_TYPES = ["text", "number", "date", "checkbox", "select"] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
 /** What every type shows on the checkout form, and each type's own limits (Polar's CustomField*Properties). */
-export interface CustomFieldProperties {
-  form_label?: string;
-  form_help_text?: string;
-  form_placeholder?: string;
-  textarea?: boolean;
-  min_length?: number;
-  max_length?: number;
-  /** For numbers the bounds; for dates Unix seconds. */
-  ge?: number;
-  le?: number;
-  options?: { value: string; label: string }[];
-}
+export type CustomFieldProperties = CustomField["properties"];
 
-/** What the console reads of a custom field (Polar's CustomField). */
-export interface CustomField {
-  id: string;
-  type: CustomFieldType;
-  slug: string;
-  name: string;
-  created_at: string;
-  properties: CustomFieldProperties;
-}
-
-export interface CustomFieldChange {
-  type: CustomFieldType;
-  slug: string;
-  name: string;
-  properties: CustomFieldProperties;
-}
+/** A field as the form sends it (Polar's CustomFieldCreate, by type); the caller adds the organization. */
+export type CustomFieldChange = RequestBody<"/v1/custom-fields/", "post">;
 
 export function listCustomFields(organizationId: string, filter: { type: CustomFieldType | ""; search: string }, page: PageRequest) {
   const query = new URLSearchParams({ organization_id: organizationId, sorting: page.sorting, page: String(page.page), limit: String(page.limit) });

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { request, type Listing } from "../../api/client";
+import type { Benefit, Meter, Product } from "../../api/wire";
 import { longDate, money } from "../../i18n/format";
 import { Card } from "../../ui/components";
 import { useSeller } from "../space";
@@ -30,10 +31,10 @@ const messages = defineMessages({
 function useNames(seller: string, resource: "products" | "benefits" | "meters", wanted: boolean): Map<string, string> {
   const names = useQuery({
     queryKey: [resource, { organizationId: seller, names: true }],
-    queryFn: () => request<Listing<{ id: string; name?: string; description?: string }>>(`/v1/${resource}/?organization_id=${seller}&limit=100`),
+    queryFn: () => request<Listing<Product | Benefit | Meter>>(`/v1/${resource}/?organization_id=${seller}&limit=100`),
     enabled: wanted,
   });
-  return new Map((names.data?.data?.items ?? []).map((item) => [item.id, item.name ?? item.description ?? item.id]));
+  return new Map((names.data?.data?.items ?? []).map((item) => [item.id, "name" in item ? item.name : item.description]));
 }
 
 /** A customer's active subscriptions, granted benefits and meters (Polar's customer state). */

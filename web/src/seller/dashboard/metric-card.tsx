@@ -33,16 +33,17 @@ const TIME_FORMATS: Record<MetricInterval, Intl.DateTimeFormatOptions> = {
  */
 export function MetricCard({ metric, current, previous, interval, currency }: { metric: DashboardMetric; current: Metrics; previous: Metrics | undefined; interval: MetricInterval; currency: string }) {
   const intl = useIntl();
-  const type = current.metrics[metric].type;
+  // The API leaves a metric out (null) only when it was not asked for, and the dashboard asks for each it shows.
+  const type = current.metrics[metric]?.type ?? "scalar";
   const format = useCallback(
     (value: number) =>
       type === "percentage" ? intl.formatNumber(value, { style: "percent", maximumFractionDigits: 1 }) : type === "scalar" ? intl.formatNumber(value) : money(Math.round(value), currency),
     [intl, type, currency],
   );
   const formatTime = useCallback((at: Date) => intl.formatDate(at, TIME_FORMATS[interval]), [intl, interval]);
-  const points = current.periods.map((period) => ({ at: new Date(period.timestamp), value: period[metric] }));
-  const total = current.totals[metric];
-  const before = previous?.totals[metric];
+  const points = current.periods.map((period) => ({ at: new Date(period.timestamp), value: period[metric] ?? 0 }));
+  const total = current.totals[metric] ?? 0;
+  const before = previous?.totals[metric] ?? undefined;
   const title = intl.formatMessage(messages[metric]);
   return (
     <section className="metric-card" aria-label={title}>

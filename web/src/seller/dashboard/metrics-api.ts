@@ -18,18 +18,10 @@ export const DASHBOARD_METRICS = [
 
 export type DashboardMetric = (typeof DASHBOARD_METRICS)[number];
 
-/** Polar's MetricsResponse, for the metrics asked for. */
-export interface Metrics {
-  periods: ({ timestamp: string } & Record<DashboardMetric, number>)[];
-  totals: Record<DashboardMetric, number>;
-  metrics: Record<DashboardMetric, { slug: string; type: "scalar" | "currency" | "currency_sub_cent" | "percentage" }>;
-}
+/** Polar's MetricsResponse and MetricsLimits. */
+import type { MetricsLimits, MetricsResponse as Metrics } from "../../api/wire";
 
-/** Polar's MetricsLimits: how long a range each interval may span. */
-export interface MetricsLimits {
-  min_date: string;
-  intervals: Record<MetricInterval | "hour", { min_days: number; max_days: number }>;
-}
+export type { Metrics, MetricsLimits };
 
 export interface MetricsQuery {
   organizationId: string;

@@ -1,29 +1,10 @@
 import { request, type Listing } from "../../api/client";
+import type { LicenseKey, LicenseKeyActivation, RequestBody } from "../../api/wire";
 
-export type LicenseKeyStatus = "granted" | "revoked" | "disabled";
+export type { LicenseKey } from "../../api/wire";
 
-/** What the console reads of a license key (Polar's LicenseKeyRead). */
-export interface LicenseKey {
-  id: string;
-  created_at: string;
-  benefit_id: string;
-  customer: { id: string; email: string; name: string | null };
-  display_key: string;
-  status: LicenseKeyStatus;
-  limit_activations: number | null;
-  usage: number;
-  limit_usage: number | null;
-  validations: number;
-  last_validated_at: string | null;
-  expires_at: string | null;
-}
-
-export interface Activation {
-  id: string;
-  label: string;
-  meta: Record<string, string | number | boolean>;
-  created_at: string;
-}
+export type LicenseKeyStatus = LicenseKey["status"];
+export type Activation = LicenseKeyActivation;
 
 export interface LicenseKeyQuery {
   organizationId: string;
@@ -42,13 +23,7 @@ export function listLicenseKeys({ organizationId, benefitId, sorting, page, limi
 export const getLicenseKey = (id: string) => request<LicenseKey & { activations: Activation[] }>(`/v1/license-keys/${id}`);
 
 /** Polar's LicenseKeyUpdate. */
-export interface LicenseKeyUpdate {
-  status?: LicenseKeyStatus;
-  usage?: number;
-  limit_usage?: number | null;
-  limit_activations?: number | null;
-  expires_at?: string | null;
-}
+export type LicenseKeyUpdate = RequestBody<"/v1/license-keys/{id}", "patch">;
 
 export const updateLicenseKey = (id: string, body: LicenseKeyUpdate) => request<LicenseKey>(`/v1/license-keys/${id}`, { method: "PATCH", body });
 

@@ -1,4 +1,7 @@
 import { request, type Listing } from "../../api/client";
+import type { Order, Refund, RequestBody } from "../../api/wire";
+
+export type { Order, Refund } from "../../api/wire";
 
 export const ORDER_STATUSES = ["pending", "paid", "refunded", "partially_refunded", "void"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -10,32 +13,6 @@ export type BillingType = (typeof BILLING_TYPES)[number];
 /** Polar's refund reasons. */
 export const REFUND_REASONS = ["customer_request", "duplicate", "fraudulent", "service_disruption", "satisfaction_guarantee", "dispute_prevention", "other"] as const;
 export type RefundReason = (typeof REFUND_REASONS)[number];
-
-/** What the console reads of an order (Polar's Order). */
-export interface Order {
-  id: string;
-  created_at: string;
-  status: OrderStatus;
-  billing_reason: BillingReason;
-  subtotal_amount: number;
-  discount_amount: number;
-  net_amount: number;
-  tax_amount: number;
-  total_amount: number;
-  refunded_amount: number;
-  refunded_tax_amount: number;
-  currency: string;
-  invoice_number: string;
-  description: string;
-  customer_id: string;
-  customer: { id: string; email: string; name: string | null };
-  product: { id: string; name: string } | null;
-  discount: { name: string } | null;
-  subscription_id: string | null;
-  items: { id: string; label: string; amount: number; tax_amount: number; proration: boolean }[];
-  /** The buyer's answers to the seller's questions, by each custom field's slug. */
-  custom_field_data: Record<string, string | number | boolean | null>;
-}
 
 /** What may be refunded of an order: refunds are asked for before tax, and tax goes back in proportion. */
 export const refundableOf = (order: Pick<Order, "net_amount" | "refunded_amount">) => Math.max(0, order.net_amount - order.refunded_amount);
@@ -81,26 +58,8 @@ export function listOrders({ organizationId, sorting, page, limit, status, billi
 
 export const getOrder = (id: string) => request<Order>(`/v1/orders/${id}`);
 
-/** What the console reads of a refund (Polar's Refund). */
-export interface Refund {
-  id: string;
-  created_at: string;
-  status: "pending" | "succeeded" | "failed" | "canceled";
-  reason: RefundReason;
-  amount: number;
-  tax_amount: number;
-  currency: string;
-  revoke_benefits: boolean;
-}
-
 export const listRefunds = (orderId: string) => request<Listing<Refund>>(`/v1/refunds/?order_id=${orderId}&limit=100&sorting=-created_at`);
 
-export interface RefundCreate {
-  order_id: string;
-  amount: number;
-  reason: RefundReason;
-  comment: string | null;
-  revoke_benefits: boolean;
-}
+export type RefundCreate = RequestBody<"/v1/refunds/", "post">;
 
 export const createRefund = (body: RefundCreate) => request<Refund>("/v1/refunds/", { method: "POST", body });

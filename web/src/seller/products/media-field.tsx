@@ -37,7 +37,7 @@ export function MediaField({ form, organizationId }: { form: UseFormReturn<Produ
         organizationId={organizationId}
         accept="image/png,image/jpeg,image/gif,image/webp,image/avif"
         label={formatMessage(messages.add)}
-        onUploaded={(file) => setMedias([...form.getValues("medias"), { id: file.id, name: file.name, public_url: file.public_url }])}
+        onUploaded={(file) => setMedias([...form.getValues("medias"), { id: file.id, name: file.name, public_url: "public_url" in file ? file.public_url : undefined }])}
       />
     </section>
   );

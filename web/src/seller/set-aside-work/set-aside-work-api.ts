@@ -1,18 +1,9 @@
 import { useQueries } from "@tanstack/react-query";
 import { request, type ApiError, type Listing } from "../../api/client";
+import type { SetAsideWork } from "../../api/wire";
 
 /** Background work that kept failing and was set aside, so everything else went on (the services' SetAsideWork). */
-export interface SetAsideWork {
-  id: string;
-  created_at: string;
-  modified_at: string;
-  set_aside_at: string;
-  worker: string;
-  item_id: string;
-  organization_id: string;
-  reason: string;
-  failures: number;
-}
+export type { SetAsideWork } from "../../api/wire";
 
 /** Each service lists the work it set aside: billing's workers, and the webhook dispatcher's deliveries. */
 export const SET_ASIDE_SOURCES = ["/v1/set-aside-work", "/v1/webhooks/set-aside-work"] as const;
@@ -28,9 +19,7 @@ const listSetAside = (source: SetAsideSource, organizationId: string) => request
 export const retrySetAside = (source: SetAsideSource, id: string) => request<object>(`${source}/${encodeURIComponent(id)}/retry`, { method: "POST" });
 
 /** An item with the service that set it aside, which is where it is sent back to work. */
-export interface SetAsideItem extends SetAsideWork {
-  source: SetAsideSource;
-}
+export type SetAsideItem = SetAsideWork & { source: SetAsideSource };
 
 /** The seller's set-aside work from every service, newest first, with how many there are and the first failure to read them. */
 export function useSetAsideWork(sellerId: string, options: { refetchInterval?: number } = {}) {

@@ -1,29 +1,12 @@
 import { request } from "../../api/client";
-import type { SOCIAL_PLATFORMS } from "../../forms/seller-settings";
-import type { ProrationBehavior } from "../subscriptions/subscriptions-api";
+import type { Organization, RequestBody } from "../../api/wire";
 
-export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
+export type { Organization } from "../../api/wire";
 
-/** What the console reads and changes of the seller (Polar's Organization). */
-export interface Organization {
-  id: string;
-  name: string;
-  email: string | null;
-  website: string | null;
-  avatar_url: string | null;
-  socials: { platform: SocialPlatform; url: string }[];
-  subscription_settings: { allow_multiple_subscriptions: boolean; allow_customer_updates: boolean; proration_behavior: ProrationBehavior };
-}
+export type SocialPlatform = Organization["socials"][number]["platform"];
 
-/** Polar's OrganizationUpdate, the parts the settings screen sends. */
-export interface OrganizationUpdate {
-  name?: string;
-  email?: string | null;
-  website?: string | null;
-  avatar_url?: string | null;
-  socials?: { platform: SocialPlatform; url: string }[];
-  subscription_settings?: Partial<Organization["subscription_settings"]>;
-}
+/** Polar's OrganizationUpdate, of which the settings screen sends parts. */
+export type OrganizationUpdate = RequestBody<"/v1/organizations/{id}", "patch">;
 
 export const organizationQueryKey = (id: string) => ["organization", id];
 

@@ -1,26 +1,9 @@
 import { request, type Listing } from "../../api/client";
-import type { Interval } from "../products/products-api";
+import type { RequestBody, Subscription } from "../../api/wire";
 
-export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+export type { Subscription } from "../../api/wire";
 
-/** What the console reads of a subscription (Polar's Subscription). */
-export interface Subscription {
-  id: string;
-  status: SubscriptionStatus;
-  amount: number;
-  currency: string;
-  recurring_interval: Interval;
-  recurring_interval_count: number;
-  current_period_start: string;
-  current_period_end: string;
-  cancel_at_period_end: boolean;
-  started_at: string | null;
-  ends_at: string | null;
-  ended_at: string | null;
-  customer: { id: string; email: string; name: string | null };
-  product: { id: string; name: string };
-  discount: { id: string; name: string; code: string | null } | null;
-}
+export type SubscriptionStatus = Subscription["status"];
 
 /** Which subscriptions the list shows: Polar's `active` and `cancel_at_period_end` filters, in the seller's words. */
 export const STANDINGS = ["all", "active", "ending", "ended"] as const;
@@ -55,10 +38,9 @@ export function listSubscriptions({ organizationId, productId, customerId, stand
 
 export const getSubscription = (id: string) => request<Subscription>(`/v1/subscriptions/${id}`);
 
-export type ProrationBehavior = "invoice" | "prorate";
-
+export type ProrationBehavior = NonNullable<Extract<SubscriptionUpdate, { proration_behavior?: unknown }>["proration_behavior"]>;
 /** Polar's SubscriptionUpdate: one kind of change per call. */
-export type SubscriptionUpdate = { cancel_at_period_end: boolean } | { product_id: string; proration_behavior: ProrationBehavior } | { discount_id: string | null };
+export type SubscriptionUpdate = RequestBody<"/v1/subscriptions/{id}", "patch">;
 
 export const updateSubscription = (id: string, body: SubscriptionUpdate) => request<Subscription>(`/v1/subscriptions/${id}`, { method: "PATCH", body });
 

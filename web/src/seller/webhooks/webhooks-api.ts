@@ -1,5 +1,7 @@
-import type { WebhookEventType } from "../../../../proto/src/webhook-event-types";
 import { request, type Listing } from "../../api/client";
+import type { RequestBody, WebhookDelivery, WebhookEndpoint } from "../../api/wire";
+
+export type { WebhookDelivery, WebhookEndpoint } from "../../api/wire";
 
 export const WEBHOOK_FORMATS = ["raw", "discord", "slack"] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
@@ -7,34 +9,8 @@ export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 // Billing's own list (a zod-free module of proto), so a new event type reaches the form without a copy to keep.
 export { WEBHOOK_EVENT_TYPES } from "../../../../proto/src/webhook-event-types";
 
-/** Polar's WebhookEndpoint. */
-export interface WebhookEndpoint {
-  id: string;
-  created_at: string;
-  url: string;
-  name: string | null;
-  format: WebhookFormat;
-  secret: string;
-  events: WebhookEventType[];
-  enabled: boolean;
-}
-
-/** Polar's WebhookDelivery, with its event. */
-export interface WebhookDelivery {
-  id: string;
-  created_at: string;
-  succeeded: boolean;
-  http_code: number | null;
-  response: string | null;
-  duration_ms: number | null;
-  webhook_event: { id: string; type: WebhookEventType; payload: string | null; succeeded: boolean | null };
-}
-
-export interface EndpointChange {
-  url: string;
-  format: WebhookFormat;
-  events: WebhookEventType[];
-}
+/** What the form sends of an endpoint (Polar's WebhookEndpointCreate, less the organization the caller adds). */
+export type EndpointChange = Pick<RequestBody<"/v1/webhooks/endpoints", "post">, "url" | "format" | "events">;
 
 export const listEndpoints = ({ organizationId, page, limit }: { organizationId: string; page: number; limit: number }) =>
   request<Listing<WebhookEndpoint>>(`/v1/webhooks/endpoints?${new URLSearchParams({ organization_id: organizationId, page: String(page), limit: String(limit) }).toString()}`);
