@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, ValidationError, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { authError } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { requireFreshSession, requireSession } from "../sessions/current-session.js";
@@ -43,7 +43,7 @@ function accountToUnlink(accounts: AccountRow[], { accountId, providerId }: z.ou
   return candidates[0];
 }
 
-export function accountEndpoints(auth: Auth): Endpoint[] {
+export function accountEndpoints(auth: Parts): Endpoint[] {
   return [
     defineEndpoint(
       "/list-accounts",

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
 import { revokeSessions, startSession } from "../sessions/service.js";
@@ -44,7 +44,7 @@ export async function endDisallowedImpersonations(config: AdminSettings, unit: U
  * gives that same session a new token: the admin is back in their own session (its id, sign-in time,
  * expiry and active organization, as with better-auth), and no stored value can open a session.
  */
-export function impersonationEndpoints(auth: Auth): Endpoint[] {
+export function impersonationEndpoints(auth: Parts): Endpoint[] {
   const { config, cookies, db } = auth;
   return [
     defineEndpoint(

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, HttpError, isoTimestamp, randomId, type Endpoint } from "@tollgate/kit";
 import { userBanned, userCreated, userUpdated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
@@ -89,7 +89,7 @@ function validEmail(value: unknown): string {
   return email;
 }
 
-export function adminEndpoints(auth: Auth): Endpoint[] {
+export function adminEndpoints(auth: Parts): Endpoint[] {
   const { config, db, units, passwords } = auth;
 
   async function existingUser(id: string): Promise<UserRow> {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
@@ -18,7 +18,7 @@ const RESET_TOKEN_LENGTH = 24;
 const RESET_TOKEN_SECONDS = 3600;
 const SAME_ANSWER = { status: true, message: "If this email exists in our system, check your email for the reset link" };
 
-export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
+export function resetPasswordEndpoints(auth: Parts): Endpoint[] {
   const { config, db, passwords } = auth;
 
   /** better-auth's redirect from a reset link: the callback resolved against the auth base URL (its error page without one). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, isUniqueViolation, randomId, type Endpoint } from "@tollgate/kit";
 import { userCreated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
 import { LocaleTag, preferredLocale } from "../i18n/locales.js";
@@ -23,7 +23,7 @@ function unsavedUser(fields: Pick<UserRow, "id" | "name" | "email" | "image" | "
   return { ...fields, email_verified: false, role: "user", banned: false, ban_reason: null, ban_expires: null, created_at: now, updated_at: now };
 }
 
-export function credentialEndpoints(auth: Auth): Endpoint[] {
+export function credentialEndpoints(auth: Parts): Endpoint[] {
   const { config, db, passwords } = auth;
   return [
     defineEndpoint(

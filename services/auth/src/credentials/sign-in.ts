@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { preferredLocale } from "../i18n/locales.js";
 import { startSession } from "../sessions/service.js";
@@ -20,7 +20,7 @@ export interface SignInRequest {
  * timing tells whether the account exists.
  */
 export async function signInWithPassword(
-  auth: Auth,
+  auth: Parts,
   user: UserRow | undefined,
   body: SignInRequest,
   http: { req: Request; res: Response },

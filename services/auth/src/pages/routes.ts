@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { escapeHtml } from "../http/html.js";
 import { preferredLocale, type Locale } from "../i18n/locales.js";
 import { translate } from "../i18n/translate.js";
@@ -29,7 +29,7 @@ a{display:inline-block;margin-top:1.5rem;color:#fff;background:#1b1f24;padding:.
 </html>`;
 }
 
-export function pageEndpoints(auth: Auth): Endpoint[] {
+export function pageEndpoints(auth: Parts): Endpoint[] {
   return [
     defineEndpoint("/ok", { method: "GET", response: z.strictObject({ ok: z.boolean() }), summary: "Check that the API answers", tag: "Default" }, () => Promise.resolve({ ok: true })),
     defineEndpoint(

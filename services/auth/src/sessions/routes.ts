@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { betterAuthErrors, defineEndpoint, HttpError, queryFlag, type Endpoint } from "@tollgate/kit";
 import { STALE_SESSION_HEADER } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { StatusAnswer, SuccessAnswer } from "../http/schemas.js";
 import { userJson } from "../users/output.js";
 import { findCurrentSession, requireFreshSession, requireSession } from "./current-session.js";
@@ -13,7 +13,7 @@ import { extendSession, hashToken, listUserSessions } from "./sessions.sql.js";
 
 const flag = queryFlag().optional();
 
-export function sessionEndpoints(auth: Auth): Endpoint[] {
+export function sessionEndpoints(auth: Parts): Endpoint[] {
   const { config, cookies, db } = auth;
   return [
     defineEndpoint(

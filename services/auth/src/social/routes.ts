@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect, withQuery } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
 import { requestLocale } from "../i18n/locales.js";
@@ -62,16 +62,16 @@ const callbackParams = z.object({
  */
 const MAX_ONWARD_URL_LENGTH = 8 * 1024;
 
-const redirectUri = (auth: Auth, provider: ConfiguredProvider) => authUrl(auth.config, `/callback/${provider.definition.id}`);
+const redirectUri = (auth: Parts, provider: ConfiguredProvider) => authUrl(auth.config, `/callback/${provider.definition.id}`);
 
-function providerOf(auth: Auth, id: string): ConfiguredProvider {
+function providerOf(auth: Parts, id: string): ConfiguredProvider {
   const provider = auth.providers.get(id);
   if (!provider) throw authError(404, "PROVIDER_NOT_FOUND");
   return provider;
 }
 
 /** The person behind an ID token a client presents, or the error better-auth answers with. */
-async function identityFromIdToken(auth: Auth, provider: ConfiguredProvider, idToken: z.output<typeof idTokenBody>): Promise<ProviderIdentity & { email: string }> {
+async function identityFromIdToken(auth: Parts, provider: ConfiguredProvider, idToken: z.output<typeof idTokenBody>): Promise<ProviderIdentity & { email: string }> {
   if (!acceptsIdTokens(provider)) throw authError(404, "ID_TOKEN_NOT_SUPPORTED");
   const claims = await verifyIdToken(provider, idToken.token, idToken.nonce);
   if (!claims) throw authError(401, "INVALID_TOKEN");
@@ -91,7 +91,7 @@ async function identityFromIdToken(auth: Auth, provider: ConfiguredProvider, idT
 
 /** Starts a redirect flow: the state, its cookie, and where the browser goes next. */
 async function redirectToProvider(
-  auth: Auth,
+  auth: Parts,
   res: Response,
   provider: ConfiguredProvider,
   body: { callbackURL?: string; errorCallbackURL?: string; newUserCallbackURL?: string; scopes?: string[]; loginHint?: string; additionalParams?: Record<string, string>; disableRedirect?: boolean; requestSignUp?: boolean },
@@ -122,7 +122,7 @@ async function redirectToProvider(
  * or a link. Every failure sends the browser to the flow's error URL (the error page by default)
  * with better-auth's code.
  */
-async function completeFlow(auth: Auth, providerId: string, query: unknown, req: Request, res: Response): Promise<void> {
+async function completeFlow(auth: Parts, providerId: string, query: unknown, req: Request, res: Response): Promise<void> {
   const errorPage = authUrl(auth.config, "/error");
   const params = callbackParams.safeParse(query);
   if (!params.success) return res.redirect(302, withQuery(errorPage, { error: "invalid_callback_request" }));
@@ -161,7 +161,7 @@ async function completeFlow(auth: Auth, providerId: string, query: unknown, req:
   res.redirect(302, outcome.isNew ? (flow.newUserURL ?? flow.callbackURL) : flow.callbackURL);
 }
 
-export function socialEndpoints(auth: Auth): Endpoint[] {
+export function socialEndpoints(auth: Parts): Endpoint[] {
   const { config } = auth;
   const assertRedirects = (body: { callbackURL?: string; errorCallbackURL?: string; newUserCallbackURL?: string }) => {
     assertTrustedRedirect(config, body.callbackURL);

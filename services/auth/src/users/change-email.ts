@@ -2,7 +2,7 @@ import type { Response } from "express";
 import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import type { AuthErrorCode } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
@@ -17,7 +17,7 @@ import { findUserByEmail, findUserById, updateUser, type UserChanges, type UserR
 
 /** Changes the user's address and announces it; the browser's cookie cache shows it at once. */
 async function setEmail(
-  auth: Auth,
+  auth: Parts,
   unit: UnitOfWork,
   current: CurrentSession | null,
   res: Response,
@@ -31,7 +31,7 @@ async function setEmail(
   return changed;
 }
 
-export function changeEmailEndpoints(auth: Auth): Endpoint[] {
+export function changeEmailEndpoints(auth: Parts): Endpoint[] {
   return [
     defineEndpoint(
       "/change-email",
@@ -86,7 +86,7 @@ export function changeEmailEndpoints(auth: Auth): Endpoint[] {
  * new address, so it is verified.
  */
 export async function completeEmailChange(
-  auth: Auth,
+  auth: Parts,
   claims: VerificationClaims & { updateTo: string },
   current: CurrentSession | null,
   res: Response,

@@ -4,7 +4,7 @@ import { defineEndpoint, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import { userDeleted } from "@tollgate/proto";
 import { endDisallowedImpersonations } from "../admin/impersonation.js";
 import type { AdminSettings } from "../admin/permissions.js";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { findCredentialAccount } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
@@ -32,7 +32,7 @@ export async function removeUser(config: AdminSettings, unit: UnitOfWork, userId
 }
 
 /** Deletes the user and signs the browser out. */
-async function deleteCurrentUser(auth: Auth, current: CurrentSession, res: Response, token?: string): Promise<void> {
+async function deleteCurrentUser(auth: Parts, current: CurrentSession, res: Response, token?: string): Promise<void> {
   await auth.units.run(async (unit) => {
     if (token !== undefined && (await consumeVerification(unit.db, "delete-account", token)) !== current.user.id) throw authError(404, "INVALID_TOKEN");
     await removeUser(auth.config, unit, current.user.id);
@@ -40,7 +40,7 @@ async function deleteCurrentUser(auth: Auth, current: CurrentSession, res: Respo
   auth.cookies.clear(res);
 }
 
-export function deleteUserEndpoints(auth: Auth): Endpoint[] {
+export function deleteUserEndpoints(auth: Parts): Endpoint[] {
   const { config, db, passwords } = auth;
   return [
     defineEndpoint(

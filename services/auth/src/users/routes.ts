@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { authError } from "../http/errors.js";
 import { LocaleTag } from "../i18n/locales.js";
 import { StatusAnswer } from "../http/schemas.js";
@@ -12,7 +12,7 @@ import { userEventData } from "./output.js";
 import { assertUsernameAvailable, normalizeUsername, usernameProblem } from "./username.js";
 import { findUserByUsername, updateUser, type UserChanges } from "./users.sql.js";
 
-export function userEndpoints(auth: Auth): Endpoint[] {
+export function userEndpoints(auth: Parts): Endpoint[] {
   const { db } = auth;
   return [
     defineEndpoint(

@@ -3,7 +3,7 @@ import type { Response } from "express";
 import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect, withQuery } from "../http/callback-url.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { preferredLocale } from "../i18n/locales.js";
@@ -31,7 +31,7 @@ function failVerification(res: Response, callbackURL: string | undefined, code: 
   res.redirect(302, withQuery(callbackURL, { error: code }));
 }
 
-export function verificationEndpoints(auth: Auth): Endpoint[] {
+export function verificationEndpoints(auth: Parts): Endpoint[] {
   const { config, db } = auth;
   return [
     defineEndpoint(

@@ -6,7 +6,7 @@ import { orgError, type OrgErrorCode } from "../http/errors.js";
 import { organizationIdFor, requireMembership } from "../membership.js";
 import { countMembers, findMember, findMemberByEmail, insertMember } from "../members/members.sql.js";
 import { memberEventData, memberJson } from "../members/output.js";
-import type { Org } from "../org.js";
+import type { Parts } from "../parts.js";
 import { findOrganizationById } from "../organizations/organizations.sql.js";
 import { CREATOR_ROLE, hasPermission, isOwner, roleList, roleText, unknownRoles } from "../roles/permissions.js";
 import { addTeamMember, findTeam } from "../teams/teams.sql.js";
@@ -33,7 +33,7 @@ function requireVerifiedAddress(caller: Caller, refusal: OrgErrorCode): void {
   if (!caller.user.email_verified) throw orgError(403, refusal);
 }
 
-export function invitationEndpoints(org: Org): Endpoint[] {
+export function invitationEndpoints(org: Parts): Endpoint[] {
   const { config, db, units } = org;
   const expiry = () => new Date(Date.now() + config.INVITATION_EXPIRES_IN_SECONDS * 1000);
 

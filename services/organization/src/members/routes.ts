@@ -4,7 +4,7 @@ import { memberUpdated } from "@tollgate/proto";
 import { requireCaller } from "../caller.js";
 import { orgError } from "../http/errors.js";
 import { organizationIdFor, requireMembership } from "../membership.js";
-import type { Org } from "../org.js";
+import type { Parts } from "../parts.js";
 import { findOrganizationBySlug } from "../organizations/organizations.sql.js";
 import { hasPermission, isOwner, roleList, roleText, unknownRoles } from "../roles/permissions.js";
 import { findMember, findMemberByEmail, findMemberById, membersWithUsers, updateMemberRole } from "./members.sql.js";
@@ -15,7 +15,7 @@ import { Member, MemberPage, MemberRole, MemberWithUser, PermissionCheck, Remove
 
 const role = z.union([z.string(), z.array(z.string())]);
 
-export function memberEndpoints(org: Org): Endpoint[] {
+export function memberEndpoints(org: Parts): Endpoint[] {
   const { db } = org;
 
   /** The organization named by id or slug, else the caller's active one; the caller must belong to it. */

@@ -8,7 +8,7 @@ import { listInvitations } from "../invitations/invitations.sql.js";
 import { organizationIdFor, requirePermission } from "../membership.js";
 import { memberEventData, memberJson, memberWithUserJson } from "../members/output.js";
 import { findMember, insertMember, membersWithUsers } from "../members/members.sql.js";
-import type { Org } from "../org.js";
+import type { Parts } from "../parts.js";
 import { CREATOR_ROLE, hasPermission, isOwner, roleList } from "../roles/permissions.js";
 import { teamEventData, teamJson } from "../teams/output.js";
 import { addTeamMember, insertTeam, listTeams } from "../teams/teams.sql.js";
@@ -25,7 +25,7 @@ import {
   type OrganizationRow,
 } from "./organizations.sql.js";
 
-export function organizationEndpoints(org: Org): Endpoint[] {
+export function organizationEndpoints(org: Parts): Endpoint[] {
   const { config, db, units } = org;
 
   /** The organization named by slug or id, else the active one; null when none is named or active, an error when the one named does not exist. */

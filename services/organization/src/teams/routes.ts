@@ -5,7 +5,7 @@ import { requireCaller } from "../caller.js";
 import { orgError, type OrgErrorCode } from "../http/errors.js";
 import { organizationIdFor } from "../membership.js";
 import { findMember } from "../members/members.sql.js";
-import type { Org } from "../org.js";
+import type { Parts } from "../parts.js";
 import { hasPermission } from "../roles/permissions.js";
 import { teamEventData, teamJson, teamMemberJson } from "./output.js";
 import { Team, TeamMember, TeamRemoval } from "./schemas.js";
@@ -25,7 +25,7 @@ import {
 
 const teamMembershipBody = z.object({ teamId: z.string(), userId: z.coerce.string(), organizationId: z.string().optional() });
 
-export function teamEndpoints(org: Org): Endpoint[] {
+export function teamEndpoints(org: Parts): Endpoint[] {
   const { config, db, units } = org;
 
   /** The team a caller adds people to or takes them out of: they must be allowed to change members. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, listResource, momentInput, notFound, pageJson, pageOf, paging, reachable, repeated, type Endpoint } from "@tollgate/kit";
 import { WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
-import type { Dispatcher } from "../dispatcher.js";
+import type { Parts } from "../parts.js";
 import { findEvent, findEvents, requeue, type WebhookEventRow } from "../events/events.sql.js";
 import type { DeliveryRow } from "./deliveries.sql.js";
 import { deliveryJson } from "./output.js";
@@ -21,7 +21,7 @@ const deliveryFilters = z.object({
   event_type: repeated(z.enum(WEBHOOK_EVENT_TYPES)),
 });
 
-export function deliveryEndpoints(dispatcher: Dispatcher): Endpoint[] {
+export function deliveryEndpoints(dispatcher: Parts): Endpoint[] {
   const { db, access } = dispatcher;
 
   return [

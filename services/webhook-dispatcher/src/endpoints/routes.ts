@@ -3,7 +3,7 @@ import { defineEndpoint, listResource, pageJson, pageOf, paging, randomId, reach
 import { WEBHOOK_EVENT_TYPES, type IdentityClaims } from "@tollgate/proto";
 import { newSecret } from "../deliveries/signing.js";
 import { WEBHOOK_FORMATS } from "../deliveries/formats.js";
-import type { Dispatcher } from "../dispatcher.js";
+import type { Parts } from "../parts.js";
 import { skipPending } from "../events/events.sql.js";
 import { endpoints, findEndpoint, insertEndpoint, updateEndpoint, type EndpointRow } from "./endpoints.sql.js";
 import { endpointJson } from "./output.js";
@@ -15,7 +15,7 @@ const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).transform((types) => [..
 const id = z.object({ id: z.string() });
 const TAG = "webhooks";
 
-export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
+export function endpointEndpoints(dispatcher: Parts): Endpoint[] {
   const { db, units, access, vault, config, wakeScheduler } = dispatcher;
   const url = endpointUrl(config);
   const endpoint = async (identity: IdentityClaims, scope: "webhooks:read" | "webhooks:write", endpointId: string) =>
