@@ -2,7 +2,7 @@ import express, { Router } from "express";
 import { authCookieName, betterAuthErrors, defineService, mountEndpoints, SecretVault, serveApiDescription, type ServiceContext } from "@tollgate/kit";
 import { clearActiveOrganization, getSessionContext, resolveSession, setActiveOrganization, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
-import { adminEndpoints } from "./admin/routes.js";
+import { adminEndpoints } from "./admin/routes/index.js";
 import type { Parts } from "./parts.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";

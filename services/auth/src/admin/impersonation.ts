@@ -3,7 +3,7 @@ import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@toll
 import type { Parts } from "../parts.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
-import { revokeSessions, startSession } from "../sessions/service.js";
+import { revokeSessions, startSession } from "../sessions/issuance.js";
 import { SessionWithUser } from "../sessions/schemas.js";
 import { sessionCacheOf, sessionJson } from "../sessions/output.js";
 import { findSessionById, listImpersonationsInvolving, rekeySession } from "../sessions/sessions.sql.js";

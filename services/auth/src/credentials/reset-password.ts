@@ -7,7 +7,7 @@ import { StatusAnswer } from "../http/schemas.js";
 import { authUrl } from "../mail/links.js";
 import { preferredLocale } from "../i18n/locales.js";
 import { accountLinkMail } from "../mail/messages.js";
-import { revokeSessions } from "../sessions/service.js";
+import { revokeSessions } from "../sessions/issuance.js";
 import { findUserByEmail, findUserById } from "../users/users.sql.js";
 import { consumeVerification, createVerification, peekVerification } from "../verification/verifications.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";

@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import type { Parts } from "../parts.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { preferredLocale } from "../i18n/locales.js";
-import { startSession } from "../sessions/service.js";
+import { startSession } from "../sessions/issuance.js";
 import { userJson } from "../users/output.js";
 import { liftExpiredBan, type UserRow } from "../users/users.sql.js";
 import { sendVerificationMail } from "../verification/send.js";

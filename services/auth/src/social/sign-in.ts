@@ -3,7 +3,7 @@ import { userCreated, userUpdated } from "@tollgate/proto";
 import type { Parts } from "../parts.js";
 import type { Locale } from "../i18n/locales.js";
 import { deleteOtherAccounts, findAccountByKey, insertProviderAccount, updateAccount, type ProviderTokenColumns } from "../accounts/accounts.sql.js";
-import { revokeSessions } from "../sessions/service.js";
+import { revokeSessions } from "../sessions/issuance.js";
 import { findSessionById } from "../sessions/sessions.sql.js";
 import { userEventData } from "../users/output.js";
 import { findUserByEmail, findUserById, insertUser, liftExpiredBan, updateUser, type UserRow } from "../users/users.sql.js";
