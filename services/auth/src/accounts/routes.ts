@@ -5,20 +5,8 @@ import { authError } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { requireFreshSession, requireSession } from "../sessions/current-session.js";
 import { deleteAccount, listAccounts, type AccountRow } from "./accounts.sql.js";
+import { accountJson } from "./output.js";
 import { Account, UnlinkRequest } from "./schemas.js";
-
-/** An account as better-auth lists it: never a password or provider token. */
-function accountJson(account: AccountRow) {
-  return {
-    id: account.id,
-    providerId: account.provider_id,
-    accountId: account.account_id,
-    userId: account.user_id,
-    scopes: account.scope?.split(",").filter(Boolean) ?? [],
-    createdAt: account.created_at,
-    updatedAt: account.updated_at,
-  };
-}
 
 /**
  * The account a request to unlink means: the row named, or the provider's account (the one with the
