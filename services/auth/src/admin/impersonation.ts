@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { authError } from "../http/errors.js";
@@ -10,6 +9,7 @@ import { findSessionById, listImpersonationsInvolving, rekeySession } from "../s
 import { userJson } from "../users/output.js";
 import { findUserById, liftExpiredBan, type UserRow } from "../users/users.sql.js";
 import { hasPermission, mayActAs, requirePermission, type AdminSettings } from "./permissions.js";
+import { ImpersonationRequest } from "./schemas.js";
 
 /** better-auth's default impersonationSessionDuration. */
 const IMPERSONATION_SECONDS = 3600;
@@ -49,7 +49,7 @@ export function impersonationEndpoints(auth: Parts): Endpoint[] {
   return [
     defineEndpoint(
       "/admin/impersonate-user",
-      { method: "POST", body: z.object({ userId: z.coerce.string() }), response: SessionWithUser, summary: "Act as a user in a new session of theirs, for an hour at most", tag: "Admin" },
+      { method: "POST", body: ImpersonationRequest, response: SessionWithUser, summary: "Act as a user in a new session of theirs, for an hour at most", tag: "Admin" },
       async ({ body, identity, req, res }) => {
         const admin = await requirePermission(auth, identity, req, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
         const found = await findUserById(db, body.userId);

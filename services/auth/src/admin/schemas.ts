@@ -84,3 +84,5 @@ export const PasswordChange = z.object({ newPassword: z.string().min(1, "newPass
 export const PermissionQuestion = z
   .object({ userId: z.coerce.string().optional(), role: z.string().optional() })
   .and(z.xor([z.object({ permission: z.record(z.string(), z.array(z.string())) }), z.object({ permissions: z.record(z.string(), z.array(z.string())) })]));
+
+export const ImpersonationRequest = z.object({ userId: z.coerce.string() });

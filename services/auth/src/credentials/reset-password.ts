@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
@@ -12,7 +11,7 @@ import { findUserByEmail, findUserById } from "../users/users.sql.js";
 import { consumeVerification, createVerification, peekVerification } from "../verification/verifications.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
 import { assertPasswordLength } from "./password-policy.js";
-import { ResetRequested } from "./schemas.js";
+import { PasswordReset, PasswordResetQuery, ResetLinkParams, ResetLinkQuery, ResetRequest, ResetRequested } from "./schemas.js";
 
 const RESET_TOKEN_LENGTH = 24;
 const RESET_TOKEN_SECONDS = 3600;
@@ -29,7 +28,7 @@ export function resetPasswordEndpoints(auth: Parts): Endpoint[] {
   };
 
   const requestReset = (path: string, summary: string) =>
-    defineEndpoint(path, { method: "POST", body: z.object({ email: z.email(), redirectTo: z.string().optional() }), response: ResetRequested, summary, tag: "Default" }, async ({ body, req }) => {
+    defineEndpoint(path, { method: "POST", body: ResetRequest, response: ResetRequested, summary, tag: "Default" }, async ({ body, req }) => {
       assertTrustedRedirect(config, body.redirectTo, "INVALID_REDIRECT_URL");
       const user = await findUserByEmail(db, body.email.toLowerCase());
       // The same answer either way: the form must not reveal which addresses have accounts.
@@ -51,8 +50,8 @@ export function resetPasswordEndpoints(auth: Parts): Endpoint[] {
       "/reset-password/:token",
       {
         method: "GET",
-        params: z.object({ token: z.string() }),
-        query: z.object({ callbackURL: z.string() }),
+        params: ResetLinkParams,
+        query: ResetLinkQuery,
         status: 302,
         produces: "text/html",
         summary: "Follow an e-mailed reset link: on to the callback with the token, or with `error` when it is no good",
@@ -70,8 +69,8 @@ export function resetPasswordEndpoints(auth: Parts): Endpoint[] {
       "/reset-password",
       {
         method: "POST",
-        body: z.object({ newPassword: z.string(), token: z.string().optional() }),
-        query: z.object({ token: z.string().optional() }),
+        body: PasswordReset,
+        query: PasswordResetQuery,
         response: StatusAnswer,
         summary: "Set a new password with a reset token, ending every session of the user",
         tag: "Default",

@@ -25,3 +25,15 @@ export const EmailSignIn = z.object({ email: z.string(), password: z.string(), c
 export const UsernameSignIn = z.object({ username: z.string(), password: z.string(), callbackURL: z.string().optional(), rememberMe: z.boolean().optional() });
 
 export const PasswordChange = z.object({ newPassword: z.string(), currentPassword: z.string(), revokeOtherSessions: z.boolean().optional() });
+
+export const ResetRequest = z.object({ email: z.email(), redirectTo: z.string().optional() });
+
+/** The link in a reset mail: its token in the path, and the app's page to go on to. */
+export const ResetLinkParams = z.object({ token: z.string() });
+
+export const ResetLinkQuery = z.object({ callbackURL: z.string() });
+
+/** A new password, with the reset token in the body or (as older clients send it) the query. */
+export const PasswordReset = z.object({ newPassword: z.string(), token: z.string().optional() });
+
+export const PasswordResetQuery = z.object({ token: z.string().optional() });

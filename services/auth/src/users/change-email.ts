@@ -1,5 +1,4 @@
 import type { Response } from "express";
-import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
 import type { Parts } from "../parts.js";
@@ -14,6 +13,7 @@ import { queueVerificationMail, verifyEmailUrl } from "../verification/send.js";
 import { signVerificationToken, VERIFICATION_TTL_SECONDS, type VerificationClaims } from "../verification/tokens.js";
 import { userEventData } from "./output.js";
 import { findUserByEmail, findUserById, updateUser, type UserChanges, type UserRow } from "./users.sql.js";
+import { EmailChange } from "./schemas.js";
 
 /** Changes the user's address and announces it; the browser's cookie cache shows it at once. */
 async function setEmail(
@@ -37,7 +37,7 @@ export function changeEmailEndpoints(auth: Parts): Endpoint[] {
       "/change-email",
       {
         method: "POST",
-        body: z.object({ newEmail: z.email(), callbackURL: z.string().optional() }),
+        body: EmailChange,
         response: StatusAnswer,
         summary: "Change the signed-in user's e-mail address (a verified one only once the new address is confirmed)",
         tag: "Default",

@@ -1,5 +1,4 @@
 import type { Response } from "express";
-import { z } from "zod";
 import { defineEndpoint, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import { userDeleted } from "@tollgate/proto";
 import { endDisallowedImpersonations } from "../admin/impersonation.js";
@@ -14,7 +13,7 @@ import { preferredLocale } from "../i18n/locales.js";
 import { accountLinkMail } from "../mail/messages.js";
 import { findCurrentSession, requireSession, type CurrentSession } from "../sessions/current-session.js";
 import { consumeVerification, createVerification } from "../verification/verifications.sql.js";
-import { UserDeletion } from "./schemas.js";
+import { DeletionConfirmation, DeletionRequest, UserDeletion } from "./schemas.js";
 import { deleteUser } from "./users.sql.js";
 
 const DELETE_TOKEN_LENGTH = 32;
@@ -47,7 +46,7 @@ export function deleteUserEndpoints(auth: Parts): Endpoint[] {
       "/delete-user",
       {
         method: "POST",
-        body: z.object({ password: z.string().optional(), token: z.string().optional(), callbackURL: z.string().optional() }),
+        body: DeletionRequest,
         response: UserDeletion,
         summary: "Delete the signed-in user, or mail the link that does when deletion must be confirmed",
         tag: "Default",
@@ -89,7 +88,7 @@ export function deleteUserEndpoints(auth: Parts): Endpoint[] {
       "/delete-user/callback",
       {
         method: "GET",
-        query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
+        query: DeletionConfirmation,
         // With a callbackURL the browser is sent there instead.
         response: UserDeletion,
         summary: "Follow the e-mailed link that confirms deleting the signed-in user",

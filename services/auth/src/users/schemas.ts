@@ -39,3 +39,11 @@ export const ProfileChange = z.object({
 });
 
 export const UsernameQuestion = z.object({ username: z.string() });
+
+/** delete-user: the password, or a fresh session, or the token of a confirmation mail. */
+export const DeletionRequest = z.object({ password: z.string().optional(), token: z.string().optional(), callbackURL: z.string().optional() });
+
+/** The link in a deletion mail. */
+export const DeletionConfirmation = z.object({ token: z.string(), callbackURL: z.string().optional() });
+
+export const EmailChange = z.object({ newEmail: z.email(), callbackURL: z.string().optional() });
