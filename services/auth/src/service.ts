@@ -2,8 +2,8 @@ import express, { Router } from "express";
 import { authCookieName, betterAuthErrors, defineService, mountEndpoints, SecretVault, serveApiDescription, type ServiceContext } from "@tollgate/kit";
 import { clearActiveOrganization, getSessionContext, resolveSession, setActiveOrganization, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
-import { adminEndpoints } from "./admin/routes.js";
-import type { Auth } from "./auth.js";
+import { adminEndpoints } from "./admin/routes/index.js";
+import type { Parts } from "./parts.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";
 import { invitationMailConsumer, webhookAlertMailConsumer } from "./mail/consumer.js";
@@ -27,7 +27,7 @@ import { configuredProviders } from "./social/settings.js";
 import { providerTokenEndpoints } from "./social/tokens.js";
 
 /** The service's parts, built once when it starts and shared by its routes, workers, consumers and responders. */
-function authOf(context: ServiceContext<AuthConfig>): Auth {
+function partsOf(context: ServiceContext<AuthConfig>): Parts {
   const { config, db, units, logger, identity } = context;
   return {
     config,
@@ -56,7 +56,7 @@ export const authService = defineService({
   errors: betterAuthErrors,
   env: authEnv,
   migrations: authMigrations,
-  setup: authOf,
+  setup: partsOf,
   routes(router, context) {
     const auth = context.app;
     const api = Router();

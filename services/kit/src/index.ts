@@ -84,7 +84,7 @@ export {
   type RunningService,
   type ServiceConfig,
   type ServiceContext,
-  type ServiceParts,
+  type HookContext,
   type ServiceDefinition,
   type Worker,
 } from "./service.js";

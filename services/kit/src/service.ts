@@ -55,7 +55,7 @@ export interface ServiceContext<Config> {
 type NoExtraEnv = z.ZodObject<Record<never, never>>;
 
 /** What a service's routes, consumers, responders and workers are given: the context, and the parts its `setup` built. */
-export type ServiceParts<Config, App> = ServiceContext<Config> & { app: App };
+export type HookContext<Config, App> = ServiceContext<Config> & { app: App };
 
 export interface ServiceDefinition<Env extends z.ZodObject = NoExtraEnv, App = undefined> {
   /** The NATS queue group, the event `source` and the log `service` field. */
@@ -74,12 +74,12 @@ export interface ServiceDefinition<Env extends z.ZodObject = NoExtraEnv, App = u
    * for what it reads once at start (Postgres's time zones, say).
    */
   setup?(context: ServiceContext<ServiceConfig<Env>>): App | Promise<App>;
-  consumers?(context: ServiceParts<ServiceConfig<Env>, App>): ConsumerDefinition[];
+  consumers?(context: HookContext<ServiceConfig<Env>, App>): ConsumerDefinition[];
   /** Registers NATS request handlers with `context.respond`. */
-  responders?(context: ServiceParts<ServiceConfig<Env>, App>): void;
-  routes?(router: Router, context: ServiceParts<ServiceConfig<Env>, App>): void;
+  responders?(context: HookContext<ServiceConfig<Env>, App>): void;
+  routes?(router: Router, context: HookContext<ServiceConfig<Env>, App>): void;
   /** Background work driven from Postgres rows (mail delivery, sweeps); started and stopped with the service. */
-  workers?(context: ServiceParts<ServiceConfig<Env>, App>): Worker[];
+  workers?(context: HookContext<ServiceConfig<Env>, App>): Worker[];
 }
 
 export interface Worker {
@@ -157,7 +157,7 @@ export interface RunningService<Config, App = unknown> {
   /** Where Prometheus scrapes /metrics (METRICS_PORT), if anywhere. */
   metricsUrl: string | null;
   server: Server;
-  context: ServiceParts<Config, App>;
+  context: HookContext<Config, App>;
   /** Graceful stop: refuse new work, finish in-flight requests and events, close connections. */
   stop(): Promise<void>;
 }
@@ -248,7 +248,7 @@ export async function startService<Env extends z.ZodObject, App>(
         subscriptions.push(respond(bus, requestDefinition, { queue: definition.name, logger }, handler));
       },
     };
-    const context: ServiceParts<ServiceConfig<Env>, App> = { ...base, app: definition.setup ? await definition.setup(base) : (undefined as App) };
+    const context: HookContext<ServiceConfig<Env>, App> = { ...base, app: definition.setup ? await definition.setup(base) : (undefined as App) };
 
     const relay = new OutboxRelay({ db, databaseUrl: config.DATABASE_URL, schema, bus, logger, metrics, pollIntervalMs: config.OUTBOX_POLL_MS });
     await relay.start();

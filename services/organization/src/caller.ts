@@ -1,7 +1,7 @@
 import { getSessionContext, type IdentityClaims } from "@tollgate/proto";
 import type { z } from "zod";
 import { orgError } from "./http/errors.js";
-import type { Org } from "./org.js";
+import type { Parts } from "./parts.js";
 import { upsertUser } from "./users/users.sql.js";
 
 export type Caller = NonNullable<z.output<typeof getSessionContext.response>["session"]>;
@@ -10,7 +10,7 @@ export type Caller = NonNullable<z.output<typeof getSessionContext.response>["se
  * The signed-in caller with their session's active organization, from the auth service. The
  * caller's profile is refreshed in the users projection on the way, so member views always have it.
  */
-export async function requireCaller(org: Org, identity: IdentityClaims): Promise<Caller> {
+export async function requireCaller(org: Parts, identity: IdentityClaims): Promise<Caller> {
   if (identity.kind !== "user") throw orgError(401, "UNAUTHORIZED");
   const { session } = await org.request(getSessionContext, { session_id: identity.session_id });
   if (!session) throw orgError(401, "UNAUTHORIZED");

@@ -1,7 +1,7 @@
 import type { Caller } from "./caller.js";
 import { orgError, type OrgErrorCode } from "./http/errors.js";
 import { findMember, type MemberRow } from "./members/members.sql.js";
-import type { Org } from "./org.js";
+import type { Parts } from "./parts.js";
 import { hasPermission } from "./roles/permissions.js";
 
 /** The organization a request is about: the one named, else the session's active one. */
@@ -12,7 +12,7 @@ export function organizationIdFor(caller: Caller, given: string | undefined, mis
 }
 
 /** The caller's membership in the organization; refused with `missing` when there is none. */
-export async function requireMembership(org: Org, organizationId: string, caller: Caller, missing: OrgErrorCode = "MEMBER_NOT_FOUND"): Promise<MemberRow> {
+export async function requireMembership(org: Parts, organizationId: string, caller: Caller, missing: OrgErrorCode = "MEMBER_NOT_FOUND"): Promise<MemberRow> {
   const member = await findMember(org.db, organizationId, caller.user_id);
   if (!member) throw orgError(400, missing);
   return member;
@@ -20,7 +20,7 @@ export async function requireMembership(org: Org, organizationId: string, caller
 
 /** The caller's membership, allowed to do `wanted`; else 403 with the plugin's code. */
 export async function requirePermission(
-  org: Org,
+  org: Parts,
   organizationId: string,
   caller: Caller,
   wanted: Parameters<typeof hasPermission>[1],

@@ -4,7 +4,7 @@ import { organizationEnv } from "./config.js";
 import { invitationEndpoints } from "./invitations/routes.js";
 import { memberEndpoints } from "./members/routes.js";
 import { organizationMigrations } from "./migrations/index.js";
-import type { Org } from "./org.js";
+import type { Parts } from "./parts.js";
 import { organizationEndpoints } from "./organizations/routes.js";
 import { teamEndpoints } from "./teams/routes.js";
 import { usersConsumer } from "./users/consumer.js";
@@ -17,7 +17,7 @@ export const organizationService = defineService({
   errors: betterAuthErrors,
   env: organizationEnv,
   migrations: organizationMigrations,
-  setup: ({ config, db, units, logger, request }): Org => ({ config, db, units, logger, request }),
+  setup: ({ config, db, units, logger, request }): Parts => ({ config, db, units, logger, request }),
   routes(router, context) {
     const org = context.app;
     const api = Router();

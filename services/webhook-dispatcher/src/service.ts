@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, SecretVault, serveApiDescription, setAsideEndpoints, type ServiceContext } from "@tollgate/kit";
 import { dispatcherEnv, type DispatcherConfig } from "./config.js";
-import type { Dispatcher } from "./dispatcher.js";
+import type { Parts } from "./parts.js";
 import { deliveryEndpoints } from "./deliveries/routes.js";
 import { DeliveryScheduler } from "./deliveries/scheduler.js";
 import { WebhookSender } from "./deliveries/sender.js";
@@ -15,7 +15,7 @@ import { dispatcherMigrations } from "./migrations/index.js";
 /** The dispatcher's parts, built once when it starts and shared by its routes, consumers and workers. */
 function partsOf({ config, db, units, logger, failures }: ServiceContext<DispatcherConfig>) {
   const sender = new WebhookSender({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivateUrls: config.WEBHOOKS_ALLOW_PRIVATE_URLS, userAgent: `Tollgate-Webhooks/1.0 (+${config.PUBLIC_URL})` });
-  const dispatcher: Dispatcher = {
+  const dispatcher: Parts = {
     config,
     db,
     units,

@@ -1,40 +1,18 @@
 import { z } from "zod";
 import { defineEndpoint, ValidationError, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { authError } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { requireFreshSession, requireSession } from "../sessions/current-session.js";
 import { deleteAccount, listAccounts, type AccountRow } from "./accounts.sql.js";
-import { Account } from "./schemas.js";
-
-/** An account as better-auth lists it: never a password or provider token. */
-function accountJson(account: AccountRow) {
-  return {
-    id: account.id,
-    providerId: account.provider_id,
-    accountId: account.account_id,
-    userId: account.user_id,
-    scopes: account.scope?.split(",").filter(Boolean) ?? [],
-    createdAt: account.created_at,
-    updatedAt: account.updated_at,
-  };
-}
-
-/**
- * better-auth 1.7 names the account row (`accountId`); earlier clients, and our own description of the
- * endpoint, name the provider (`providerId`) and optionally the provider's id for the person. One of
- * the two is required, as a union rather than a refine, so that the API's description says so too.
- */
-const unlinkBody = z.union(
-  [z.object({ accountId: z.string(), providerId: z.string().optional() }), z.object({ accountId: z.string().optional(), providerId: z.string() })],
-  { error: "accountId or providerId is required" },
-);
+import { accountJson } from "./output.js";
+import { Account, UnlinkRequest } from "./schemas.js";
 
 /**
  * The account a request to unlink means: the row named, or the provider's account (the one with the
  * person's id at the provider, when given). A provider with several accounts linked must be told which.
  */
-function accountToUnlink(accounts: AccountRow[], { accountId, providerId }: z.output<typeof unlinkBody>): AccountRow | undefined {
+function accountToUnlink(accounts: AccountRow[], { accountId, providerId }: z.output<typeof UnlinkRequest>): AccountRow | undefined {
   if (providerId === undefined) return accounts.find((account) => account.id === accountId);
   const candidates = accounts.filter((account) => account.provider_id === providerId && (accountId === undefined || account.account_id === accountId || account.id === accountId));
   if (candidates.length > 1) {
@@ -43,7 +21,7 @@ function accountToUnlink(accounts: AccountRow[], { accountId, providerId }: z.ou
   return candidates[0];
 }
 
-export function accountEndpoints(auth: Auth): Endpoint[] {
+export function accountEndpoints(auth: Parts): Endpoint[] {
   return [
     defineEndpoint(
       "/list-accounts",
@@ -55,7 +33,7 @@ export function accountEndpoints(auth: Auth): Endpoint[] {
     ),
     defineEndpoint(
       "/unlink-account",
-      { method: "POST", body: unlinkBody, response: StatusAnswer, summary: "Unlink a provider's account from the signed-in user", tag: "Default" },
+      { method: "POST", body: UnlinkRequest, response: StatusAnswer, summary: "Unlink a provider's account from the signed-in user", tag: "Default" },
       async ({ body, identity, req }) => {
         const { user } = await requireFreshSession(auth, identity, req);
         const accounts = await listAccounts(auth.db, user.id);

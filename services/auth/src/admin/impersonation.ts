@@ -1,15 +1,15 @@
-import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
-import { revokeSessions, startSession } from "../sessions/service.js";
+import { revokeSessions, startSession } from "../sessions/issuance.js";
 import { SessionWithUser } from "../sessions/schemas.js";
 import { sessionCacheOf, sessionJson } from "../sessions/output.js";
 import { findSessionById, listImpersonationsInvolving, rekeySession } from "../sessions/sessions.sql.js";
 import { userJson } from "../users/output.js";
 import { findUserById, liftExpiredBan, type UserRow } from "../users/users.sql.js";
 import { hasPermission, mayActAs, requirePermission, type AdminSettings } from "./permissions.js";
+import { ImpersonationRequest } from "./schemas.js";
 
 /** better-auth's default impersonationSessionDuration. */
 const IMPERSONATION_SECONDS = 3600;
@@ -44,12 +44,12 @@ export async function endDisallowedImpersonations(config: AdminSettings, unit: U
  * gives that same session a new token: the admin is back in their own session (its id, sign-in time,
  * expiry and active organization, as with better-auth), and no stored value can open a session.
  */
-export function impersonationEndpoints(auth: Auth): Endpoint[] {
+export function impersonationEndpoints(auth: Parts): Endpoint[] {
   const { config, cookies, db } = auth;
   return [
     defineEndpoint(
       "/admin/impersonate-user",
-      { method: "POST", body: z.object({ userId: z.coerce.string() }), response: SessionWithUser, summary: "Act as a user in a new session of theirs, for an hour at most", tag: "Admin" },
+      { method: "POST", body: ImpersonationRequest, response: SessionWithUser, summary: "Act as a user in a new session of theirs, for an hour at most", tag: "Admin" },
       async ({ body, identity, req, res }) => {
         const admin = await requirePermission(auth, identity, req, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
         const found = await findUserById(db, body.userId);

@@ -1,6 +1,6 @@
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Request } from "express";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import type { AuthConfig } from "../config.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { requireSession, type CurrentSession } from "../sessions/current-session.js";
@@ -71,7 +71,7 @@ export const knownRole = (role: string) => statementsOf(role) !== undefined;
 
 /** The signed-in caller, if allowed `wanted`; else 401, or 403 with the admin plugin's code for the action. */
 export async function requirePermission(
-  auth: Auth,
+  auth: Parts,
   identity: IdentityClaims,
   req: Request,
   wanted: Permissions,

@@ -1,24 +1,23 @@
-import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { authUrl } from "../mail/links.js";
 import { preferredLocale } from "../i18n/locales.js";
 import { accountLinkMail } from "../mail/messages.js";
-import { revokeSessions } from "../sessions/service.js";
+import { revokeSessions } from "../sessions/issuance.js";
 import { findUserByEmail, findUserById } from "../users/users.sql.js";
 import { consumeVerification, createVerification, peekVerification } from "../verification/verifications.sql.js";
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
 import { assertPasswordLength } from "./password-policy.js";
-import { ResetRequested } from "./schemas.js";
+import { PasswordReset, PasswordResetQuery, ResetLinkParams, ResetLinkQuery, ResetRequest, ResetRequested } from "./schemas.js";
 
 const RESET_TOKEN_LENGTH = 24;
 const RESET_TOKEN_SECONDS = 3600;
 const SAME_ANSWER = { status: true, message: "If this email exists in our system, check your email for the reset link" };
 
-export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
+export function resetPasswordEndpoints(auth: Parts): Endpoint[] {
   const { config, db, passwords } = auth;
 
   /** better-auth's redirect from a reset link: the callback resolved against the auth base URL (its error page without one). */
@@ -29,7 +28,7 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
   };
 
   const requestReset = (path: string, summary: string) =>
-    defineEndpoint(path, { method: "POST", body: z.object({ email: z.email(), redirectTo: z.string().optional() }), response: ResetRequested, summary, tag: "Default" }, async ({ body, req }) => {
+    defineEndpoint(path, { method: "POST", body: ResetRequest, response: ResetRequested, summary, tag: "Default" }, async ({ body, req }) => {
       assertTrustedRedirect(config, body.redirectTo, "INVALID_REDIRECT_URL");
       const user = await findUserByEmail(db, body.email.toLowerCase());
       // The same answer either way: the form must not reveal which addresses have accounts.
@@ -51,8 +50,8 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
       "/reset-password/:token",
       {
         method: "GET",
-        params: z.object({ token: z.string() }),
-        query: z.object({ callbackURL: z.string() }),
+        params: ResetLinkParams,
+        query: ResetLinkQuery,
         status: 302,
         produces: "text/html",
         summary: "Follow an e-mailed reset link: on to the callback with the token, or with `error` when it is no good",
@@ -70,8 +69,8 @@ export function resetPasswordEndpoints(auth: Auth): Endpoint[] {
       "/reset-password",
       {
         method: "POST",
-        body: z.object({ newPassword: z.string(), token: z.string().optional() }),
-        query: z.object({ token: z.string().optional() }),
+        body: PasswordReset,
+        query: PasswordResetQuery,
         response: StatusAnswer,
         summary: "Set a new password with a reset token, ending every session of the user",
         tag: "Default",

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { defineEndpoint, isUniqueViolation, randomId, type Endpoint } from "@tollgate/kit";
 import { userCreated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
-import { LocaleTag, preferredLocale } from "../i18n/locales.js";
+import { preferredLocale } from "../i18n/locales.js";
 import { requireSession } from "../sessions/current-session.js";
-import { revokeSessions, startSession } from "../sessions/service.js";
+import { revokeSessions, startSession } from "../sessions/issuance.js";
 import { SignedIn } from "../sessions/schemas.js";
 import { userEventData, userJson } from "../users/output.js";
 import { assertUsernameAvailable, normalizeUsername, usernameProblem } from "../users/username.js";
@@ -14,7 +14,7 @@ import { findUserByEmail, findUserByUsername, insertUser, type UserRow } from ".
 import { findCredentialAccount, insertCredentialAccount, setAccountPassword } from "./credentials.sql.js";
 import { queueVerificationMail } from "../verification/send.js";
 import { assertPasswordLength } from "./password-policy.js";
-import { TokenAndUser } from "./schemas.js";
+import { EmailSignIn, PasswordChange, SignUp, TokenAndUser, UsernameSignIn } from "./schemas.js";
 import { signInWithPassword } from "./sign-in.js";
 
 /** What a new user would look like, without storing it. */
@@ -23,7 +23,7 @@ function unsavedUser(fields: Pick<UserRow, "id" | "name" | "email" | "image" | "
   return { ...fields, email_verified: false, role: "user", banned: false, ban_reason: null, ban_expires: null, created_at: now, updated_at: now };
 }
 
-export function credentialEndpoints(auth: Auth): Endpoint[] {
+export function credentialEndpoints(auth: Parts): Endpoint[] {
   const { config, db, passwords } = auth;
   return [
     defineEndpoint(
@@ -33,17 +33,7 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
         response: TokenAndUser,
         summary: "Sign up with an e-mail address and password (signed in at once unless the address must be verified first)",
         tag: "Default",
-        body: z.object({
-          name: z.string(),
-          email: z.email(),
-          password: z.string().min(1),
-          image: z.string().optional(),
-          callbackURL: z.string().optional(),
-          rememberMe: z.boolean().optional(),
-          username: z.string().optional(),
-          displayUsername: z.string().optional(),
-          locale: LocaleTag.nullable().optional(),
-        }),
+        body: SignUp,
       },
       async ({ body, req, res }) => {
         assertPasswordLength(config, body.password);
@@ -94,7 +84,7 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
       "/sign-in/email",
       {
         method: "POST",
-        body: z.object({ email: z.string(), password: z.string(), callbackURL: z.string().optional(), rememberMe: z.boolean().optional() }),
+        body: EmailSignIn,
         response: SignedIn,
         summary: "Sign in with an e-mail address and password",
         tag: "Default",
@@ -112,7 +102,7 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
       "/sign-in/username",
       {
         method: "POST",
-        body: z.object({ username: z.string(), password: z.string(), callbackURL: z.string().optional(), rememberMe: z.boolean().optional() }),
+        body: UsernameSignIn,
         response: SignedIn,
         summary: "Sign in with a username and password",
         tag: "Username",
@@ -132,7 +122,7 @@ export function credentialEndpoints(auth: Auth): Endpoint[] {
       "/change-password",
       {
         method: "POST",
-        body: z.object({ newPassword: z.string(), currentPassword: z.string(), revokeOtherSessions: z.boolean().optional() }),
+        body: PasswordChange,
         response: TokenAndUser,
         summary: "Change the signed-in user's password; with revokeOtherSessions, every other session ends",
         tag: "Default",

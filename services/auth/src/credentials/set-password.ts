@@ -1,5 +1,5 @@
 import { ReplyError } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { AUTH_ERRORS } from "../http/errors.js";
 import { findSessionById } from "../sessions/sessions.sql.js";
 import { findUserById } from "../users/users.sql.js";
@@ -10,7 +10,7 @@ import { findCredentialAccount, insertCredentialAccount, setAccountPassword } fr
  * change it with the current one instead. The token must be the gateway's and its session still live,
  * as better-auth's set-password asks for a session.
  */
-export async function setFirstPassword(auth: Auth, identityToken: string, newPassword: string): Promise<{ status: true }> {
+export async function setFirstPassword(auth: Parts, identityToken: string, newPassword: string): Promise<{ status: true }> {
   const { config } = auth;
   const identity = auth.identity.verify(identityToken)?.claims;
   const session = identity?.kind === "user" ? await findSessionById(auth.db, identity.session_id) : undefined;

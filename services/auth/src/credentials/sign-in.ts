@@ -1,8 +1,8 @@
 import type { Request, Response } from "express";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { preferredLocale } from "../i18n/locales.js";
-import { startSession } from "../sessions/service.js";
+import { startSession } from "../sessions/issuance.js";
 import { userJson } from "../users/output.js";
 import { liftExpiredBan, type UserRow } from "../users/users.sql.js";
 import { sendVerificationMail } from "../verification/send.js";
@@ -20,7 +20,7 @@ export interface SignInRequest {
  * timing tells whether the account exists.
  */
 export async function signInWithPassword(
-  auth: Auth,
+  auth: Parts,
   user: UserRow | undefined,
   body: SignInRequest,
   http: { req: Request; res: Response },

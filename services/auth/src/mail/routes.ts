@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, HttpError, StartupError, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import type { AuthConfig } from "../config.js";
 import { isAdminUser } from "../admin/permissions.js";
 import { requireSession } from "../sessions/current-session.js";
@@ -28,7 +28,7 @@ function mailboxRefusal(config: Pick<AuthConfig, "NODE_ENV" | "PUBLIC_URL">): st
  * passwords, so it exists only when asked for (DEV_MAILBOX) on a site nobody else can reach, and only
  * platform admins may read it; a setting that cannot be honoured stops the service at start.
  */
-export function mailboxEndpoints(auth: Auth): Endpoint[] {
+export function mailboxEndpoints(auth: Parts): Endpoint[] {
   if (!auth.config.DEV_MAILBOX) return [];
   const refusal = mailboxRefusal(auth.config);
   if (refusal) throw new StartupError(refusal);

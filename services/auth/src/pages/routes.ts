@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { escapeHtml } from "../http/html.js";
 import { preferredLocale, type Locale } from "../i18n/locales.js";
 import { translate } from "../i18n/translate.js";
 import { findCurrentSession } from "../sessions/current-session.js";
+import { ApiAnswers, ErrorPageQuery } from "./schemas.js";
 
 /** Where the error code goes in its translated sentence, so the code alone is set as code. */
 const CODE_SLOT = "\u0000";
@@ -29,14 +29,14 @@ a{display:inline-block;margin-top:1.5rem;color:#fff;background:#1b1f24;padding:.
 </html>`;
 }
 
-export function pageEndpoints(auth: Auth): Endpoint[] {
+export function pageEndpoints(auth: Parts): Endpoint[] {
   return [
-    defineEndpoint("/ok", { method: "GET", response: z.strictObject({ ok: z.boolean() }), summary: "Check that the API answers", tag: "Default" }, () => Promise.resolve({ ok: true })),
+    defineEndpoint("/ok", { method: "GET", response: ApiAnswers, summary: "Check that the API answers", tag: "Default" }, () => Promise.resolve({ ok: true })),
     defineEndpoint(
       "/error",
       {
         method: "GET",
-        query: z.object({ error: z.string().optional() }),
+        query: ErrorPageQuery,
         produces: "text/html",
         summary: "The page a flow that cannot return to the app ends on, in the signed-in user's language, else the browser's",
         tag: "Default",

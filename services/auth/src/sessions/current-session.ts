@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import { SESSION_TOKEN_HEADER, type IdentityClaims } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { authError } from "../http/errors.js";
 import { findUserById, type UserRow } from "../users/users.sql.js";
 import { findSessionById, type SessionRow } from "./sessions.sql.js";
@@ -13,7 +13,7 @@ export interface CurrentSession {
 }
 
 /** The caller's live session, from the identity the gateway resolved; null when signed out. */
-export async function findCurrentSession(auth: Auth, identity: IdentityClaims, req: Request): Promise<CurrentSession | null> {
+export async function findCurrentSession(auth: Parts, identity: IdentityClaims, req: Request): Promise<CurrentSession | null> {
   if (identity.kind !== "user") return null;
   const session = await findSessionById(auth.db, identity.session_id);
   if (!session || session.expires_at <= new Date()) return null;
@@ -22,14 +22,14 @@ export async function findCurrentSession(auth: Auth, identity: IdentityClaims, r
   return { session, user, token: req.get(SESSION_TOKEN_HEADER) ?? null };
 }
 
-export async function requireSession(auth: Auth, identity: IdentityClaims, req: Request): Promise<CurrentSession> {
+export async function requireSession(auth: Parts, identity: IdentityClaims, req: Request): Promise<CurrentSession> {
   const current = await findCurrentSession(auth, identity, req);
   if (!current) throw authError(401, "UNAUTHORIZED");
   return current;
 }
 
 /** Sensitive actions need a session signed in recently, not one kept alive for days. */
-export async function requireFreshSession(auth: Auth, identity: IdentityClaims, req: Request): Promise<CurrentSession> {
+export async function requireFreshSession(auth: Parts, identity: IdentityClaims, req: Request): Promise<CurrentSession> {
   const current = await requireSession(auth, identity, req);
   const freshAgeMs = auth.config.SESSION_FRESH_AGE_SECONDS * 1000;
   if (freshAgeMs > 0 && Date.now() - current.session.created_at.getTime() >= freshAgeMs) throw authError(403, "SESSION_NOT_FRESH");

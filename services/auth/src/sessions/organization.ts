@@ -1,11 +1,11 @@
 import type { z } from "zod";
 import { sessionChanged, type getSessionContext } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { findUserById } from "../users/users.sql.js";
 import { clearActiveOrganizationOf, findSessionById, setActiveOrganizationOf } from "./sessions.sql.js";
 
 /** The caller's session as the organization service needs it, or null once it has ended. */
-export async function sessionContext(auth: Auth, sessionId: string): Promise<z.input<typeof getSessionContext.response>> {
+export async function sessionContext(auth: Parts, sessionId: string): Promise<z.input<typeof getSessionContext.response>> {
   const session = await findSessionById(auth.db, sessionId);
   if (!session || session.expires_at <= new Date()) return { session: null };
   const user = await findUserById(auth.db, session.user_id);
@@ -21,7 +21,7 @@ export async function sessionContext(auth: Auth, sessionId: string): Promise<z.i
   };
 }
 
-export async function setActive(auth: Auth, sessionId: string, organizationId: string | null, teamId: string | null | undefined): Promise<{ status: true }> {
+export async function setActive(auth: Parts, sessionId: string, organizationId: string | null, teamId: string | null | undefined): Promise<{ status: true }> {
   await setActiveOrganizationOf(auth.db, sessionId, organizationId, teamId);
   return { status: true };
 }
@@ -30,7 +30,7 @@ export async function setActive(auth: Auth, sessionId: string, organizationId: s
  * Clears an organization (or just one of its teams) from a user's sessions after they leave; their
  * other devices see it once the gateway's cache drops them on session.changed.
  */
-export function clearActive(auth: Auth, userId: string, organizationId: string, teamId?: string): Promise<{ cleared: number }> {
+export function clearActive(auth: Parts, userId: string, organizationId: string, teamId?: string): Promise<{ cleared: number }> {
   return auth.units.run(async (unit) => {
     const cleared = await clearActiveOrganizationOf(unit.db, userId, organizationId, teamId);
     if (cleared > 0) unit.announce(sessionChanged, { user_id: userId });

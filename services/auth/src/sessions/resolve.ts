@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { resolveSession } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { userJson } from "../users/output.js";
 import { findUserById } from "../users/users.sql.js";
 import { refreshDueAt } from "./refresh.js";
@@ -14,7 +14,7 @@ type Resolved = z.input<typeof resolveSession.response>;
  * get-session body the gateway may serve from its cache. An expired session is deleted when it is
  * next presented, as better-auth does.
  */
-export async function resolveSessionByTokenHash(auth: Auth, tokenHash: string): Promise<Resolved> {
+export async function resolveSessionByTokenHash(auth: Parts, tokenHash: string): Promise<Resolved> {
   const { db } = auth;
   const session = await findSessionByTokenHash(db, tokenHash);
   if (!session) return { session: null };

@@ -1,26 +1,24 @@
 import { z } from "zod";
-import { betterAuthErrors, defineEndpoint, HttpError, queryFlag, type Endpoint } from "@tollgate/kit";
+import { betterAuthErrors, defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
 import { STALE_SESSION_HEADER } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { StatusAnswer, SuccessAnswer } from "../http/schemas.js";
 import { userJson } from "../users/output.js";
 import { findCurrentSession, requireFreshSession, requireSession } from "./current-session.js";
-import { revokeSessions } from "./service.js";
+import { revokeSessions } from "./issuance.js";
 import { refreshDueAt } from "./refresh.js";
-import { Session, SessionWithUser } from "./schemas.js";
+import { Session, SessionQuery, SessionRevocation, SessionWithUser } from "./schemas.js";
 import { sessionCacheOf, sessionJson } from "./output.js";
 import { extendSession, hashToken, listUserSessions } from "./sessions.sql.js";
 
-const flag = queryFlag().optional();
-
-export function sessionEndpoints(auth: Auth): Endpoint[] {
+export function sessionEndpoints(auth: Parts): Endpoint[] {
   const { config, cookies, db } = auth;
   return [
     defineEndpoint(
       "/get-session",
       {
         method: "GET",
-        query: z.object({ disableCookieCache: flag, disableRefresh: flag }),
+        query: SessionQuery,
         response: SessionWithUser.nullable(),
         summary: "Get the signed-in session and its user (null when signed out)",
         tag: "Default",
@@ -61,7 +59,7 @@ export function sessionEndpoints(auth: Auth): Endpoint[] {
     }),
     defineEndpoint(
       "/revoke-session",
-      { method: "POST", body: z.object({ token: z.string().min(1) }), response: StatusAnswer, summary: "End one of the signed-in user's sessions", tag: "Default" },
+      { method: "POST", body: SessionRevocation, response: StatusAnswer, summary: "End one of the signed-in user's sessions", tag: "Default" },
       async ({ body, identity, req, res }) => {
         const current = await requireSession(auth, identity, req);
         const sessions = await listUserSessions(db, current.user.id);

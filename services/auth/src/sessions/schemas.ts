@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp } from "@tollgate/kit";
+import { isoTimestamp, queryFlag } from "@tollgate/kit";
 import { User } from "../users/schemas.js";
 
 /** better-auth's Session, with the admin and organization plugins' fields. */
@@ -24,3 +24,10 @@ export const SessionWithUser = z.strictObject({ session: Session, user: User });
 
 /** A sign-in's answer: the new session's token and the user, and the callback the client may go on to. */
 export const SignedIn = z.strictObject({ redirect: z.boolean(), token: z.string(), url: z.string().optional(), user: User });
+
+const flag = queryFlag().optional();
+
+/** get-session's switches: skip the cookie cache, or leave the session's expiry as it is. */
+export const SessionQuery = z.object({ disableCookieCache: flag, disableRefresh: flag });
+
+export const SessionRevocation = z.object({ token: z.string().min(1) });

@@ -1,60 +1,23 @@
 import type { Request, Response } from "express";
 import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect, withQuery } from "../http/callback-url.js";
 import { authError } from "../http/errors.js";
 import { requestLocale } from "../i18n/locales.js";
 import { authUrl } from "../mail/links.js";
 import { requireSession } from "../sessions/current-session.js";
-import { startSession } from "../sessions/service.js";
+import { startSession } from "../sessions/issuance.js";
 import { SignedIn } from "../sessions/schemas.js";
 import { userJson } from "../users/output.js";
 import { acceptsIdTokens, claimsOf, verifyIdToken } from "./id-token.js";
 import { authorizationUrl, exchangeCode } from "./oauth2.js";
 import { fetchProfile } from "./profile.js";
 import type { ProviderTokens } from "./providers/types.js";
-import { ProviderRedirect, SocialLinked, SocialProviders } from "./schemas.js";
+import { type IdTokenSignIn, ProviderCallback, ProviderIdParams, ProviderRedirect, SocialLink, SocialLinked, SocialProviders, SocialSignIn } from "./schemas.js";
 import type { ConfiguredProvider } from "./settings.js";
 import { linkProviderAccount, linkSessionLive, signInWithProvider, type ProviderIdentity } from "./sign-in.js";
 import { beginFlow, takeFlowState } from "./state.js";
-
-/** Extra parameters a client may add to the authorization request (the flow's own are kept). */
-const additionalParams = z.record(z.string(), z.string()).optional();
-
-const idTokenBody = z.object({
-  token: z.string(),
-  nonce: z.string().optional(),
-  accessToken: z.string().optional(),
-  refreshToken: z.string().optional(),
-  // Milliseconds since the epoch, up to the last moment a date can hold.
-  expiresAt: z.number().min(0).max(8.64e15).optional(),
-});
-
-const redirectFields = {
-  provider: z.string(),
-  callbackURL: z.string().optional(),
-  errorCallbackURL: z.string().optional(),
-  scopes: z.array(z.string()).optional(),
-  disableRedirect: z.boolean().optional(),
-  loginHint: z.string().optional(),
-  requestSignUp: z.boolean().optional(),
-  additionalParams,
-  additionalData: z.record(z.string(), z.unknown()).optional(),
-};
-
-/** What a provider's callback carries, in the query (or Apple's posted form). */
-const callbackParams = z.object({
-  code: z.string().optional(),
-  error: z.string().optional(),
-  error_description: z.string().optional(),
-  state: z.string().optional(),
-  /** Apple's JSON with the person's name, on their first sign-in. */
-  user: z.string().optional(),
-  /** VK's device id, repeated in the code exchange. */
-  device_id: z.string().optional(),
-  iss: z.string().optional(),
-});
 
 /**
  * The longest address the posted callback passes on: a Location header must fit, with the rest of
@@ -62,16 +25,16 @@ const callbackParams = z.object({
  */
 const MAX_ONWARD_URL_LENGTH = 8 * 1024;
 
-const redirectUri = (auth: Auth, provider: ConfiguredProvider) => authUrl(auth.config, `/callback/${provider.definition.id}`);
+const redirectUri = (auth: Parts, provider: ConfiguredProvider) => authUrl(auth.config, `/callback/${provider.definition.id}`);
 
-function providerOf(auth: Auth, id: string): ConfiguredProvider {
+function providerOf(auth: Parts, id: string): ConfiguredProvider {
   const provider = auth.providers.get(id);
   if (!provider) throw authError(404, "PROVIDER_NOT_FOUND");
   return provider;
 }
 
 /** The person behind an ID token a client presents, or the error better-auth answers with. */
-async function identityFromIdToken(auth: Auth, provider: ConfiguredProvider, idToken: z.output<typeof idTokenBody>): Promise<ProviderIdentity & { email: string }> {
+async function identityFromIdToken(auth: Parts, provider: ConfiguredProvider, idToken: z.output<typeof IdTokenSignIn>): Promise<ProviderIdentity & { email: string }> {
   if (!acceptsIdTokens(provider)) throw authError(404, "ID_TOKEN_NOT_SUPPORTED");
   const claims = await verifyIdToken(provider, idToken.token, idToken.nonce);
   if (!claims) throw authError(401, "INVALID_TOKEN");
@@ -91,7 +54,7 @@ async function identityFromIdToken(auth: Auth, provider: ConfiguredProvider, idT
 
 /** Starts a redirect flow: the state, its cookie, and where the browser goes next. */
 async function redirectToProvider(
-  auth: Auth,
+  auth: Parts,
   res: Response,
   provider: ConfiguredProvider,
   body: { callbackURL?: string; errorCallbackURL?: string; newUserCallbackURL?: string; scopes?: string[]; loginHint?: string; additionalParams?: Record<string, string>; disableRedirect?: boolean; requestSignUp?: boolean },
@@ -122,9 +85,9 @@ async function redirectToProvider(
  * or a link. Every failure sends the browser to the flow's error URL (the error page by default)
  * with better-auth's code.
  */
-async function completeFlow(auth: Auth, providerId: string, query: unknown, req: Request, res: Response): Promise<void> {
+async function completeFlow(auth: Parts, providerId: string, query: unknown, req: Request, res: Response): Promise<void> {
   const errorPage = authUrl(auth.config, "/error");
-  const params = callbackParams.safeParse(query);
+  const params = ProviderCallback.safeParse(query);
   if (!params.success) return res.redirect(302, withQuery(errorPage, { error: "invalid_callback_request" }));
   const { code, state, error, error_description: description } = params.data;
   if (!state) return res.redirect(302, withQuery(errorPage, { error: "state_not_found" }));
@@ -161,7 +124,7 @@ async function completeFlow(auth: Auth, providerId: string, query: unknown, req:
   res.redirect(302, outcome.isNew ? (flow.newUserURL ?? flow.callbackURL) : flow.callbackURL);
 }
 
-export function socialEndpoints(auth: Auth): Endpoint[] {
+export function socialEndpoints(auth: Parts): Endpoint[] {
   const { config } = auth;
   const assertRedirects = (body: { callbackURL?: string; errorCallbackURL?: string; newUserCallbackURL?: string }) => {
     assertTrustedRedirect(config, body.callbackURL);
@@ -173,7 +136,7 @@ export function socialEndpoints(auth: Auth): Endpoint[] {
       "/sign-in/social",
       {
         method: "POST",
-        body: z.object({ ...redirectFields, newUserCallbackURL: z.string().optional(), idToken: idTokenBody.optional() }),
+        body: SocialSignIn,
         response: z.union([ProviderRedirect, SignedIn]),
         summary: "Sign in with a social provider: where to send the browser, or with an ID token, signed in at once",
         tag: "Default",
@@ -198,7 +161,7 @@ export function socialEndpoints(auth: Auth): Endpoint[] {
       "/callback/:id",
       {
         method: "GET",
-        params: z.object({ id: z.string() }),
+        params: ProviderIdParams,
         status: 302,
         produces: "text/html",
         summary: "Where a provider sends the browser back: on to the flow's callback, or its error URL",
@@ -214,14 +177,14 @@ export function socialEndpoints(auth: Auth): Endpoint[] {
       "/callback/:id",
       {
         method: "POST",
-        params: z.object({ id: z.string() }),
+        params: ProviderIdParams,
         status: 302,
         produces: "text/html",
         summary: "Where a provider posts its answer (Apple's form_post): on to the GET callback",
         tag: "Default",
       },
       ({ params, req, res }) => {
-        const fields = { ...callbackParams.partial().catch({}).parse(req.body), ...callbackParams.partial().catch({}).parse(req.query) };
+        const fields = { ...ProviderCallback.partial().catch({}).parse(req.body), ...ProviderCallback.partial().catch({}).parse(req.query) };
         const query = new URLSearchParams(Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
         const onward = authUrl(config, `/callback/${encodeURIComponent(params.id)}?${query.toString()}`);
         // No provider posts this much: such an answer goes to the error page, not into a header nothing can read.
@@ -234,7 +197,7 @@ export function socialEndpoints(auth: Auth): Endpoint[] {
       "/link-social",
       {
         method: "POST",
-        body: z.object({ ...redirectFields, idToken: idTokenBody.optional() }),
+        body: SocialLink,
         response: z.union([ProviderRedirect, SocialLinked]),
         summary: "Link a social provider's account to the signed-in user",
         tag: "Default",

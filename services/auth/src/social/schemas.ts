@@ -29,3 +29,48 @@ export const RefreshedTokens = z.strictObject({
   providerId: z.string(),
   accountId: z.string(),
 });
+
+/** Extra parameters a client may add to the authorization request (the flow's own are kept). */
+const additionalParams = z.record(z.string(), z.string()).optional();
+
+export const IdTokenSignIn = z.object({
+  token: z.string(),
+  nonce: z.string().optional(),
+  accessToken: z.string().optional(),
+  refreshToken: z.string().optional(),
+  // Milliseconds since the epoch, up to the last moment a date can hold.
+  expiresAt: z.number().min(0).max(8.64e15).optional(),
+});
+
+const redirectFields = {
+  provider: z.string(),
+  callbackURL: z.string().optional(),
+  errorCallbackURL: z.string().optional(),
+  scopes: z.array(z.string()).optional(),
+  disableRedirect: z.boolean().optional(),
+  loginHint: z.string().optional(),
+  requestSignUp: z.boolean().optional(),
+  additionalParams,
+  additionalData: z.record(z.string(), z.unknown()).optional(),
+};
+
+/** What a provider's callback carries, in the query (or Apple's posted form). */
+export const ProviderCallback = z.object({
+  code: z.string().optional(),
+  error: z.string().optional(),
+  error_description: z.string().optional(),
+  state: z.string().optional(),
+  /** Apple's JSON with the person's name, on their first sign-in. */
+  user: z.string().optional(),
+  /** VK's device id, repeated in the code exchange. */
+  device_id: z.string().optional(),
+  iss: z.string().optional(),
+});
+
+
+export const SocialSignIn = z.object({ ...redirectFields, newUserCallbackURL: z.string().optional(), idToken: IdTokenSignIn.optional() });
+
+export const SocialLink = z.object({ ...redirectFields, idToken: IdTokenSignIn.optional() });
+
+/** A provider named in the path. */
+export const ProviderIdParams = z.object({ id: z.string() });

@@ -1,9 +1,9 @@
 import { randomId, type SecretVault, type UnitOfWork } from "@tollgate/kit";
 import { userCreated, userUpdated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import type { Locale } from "../i18n/locales.js";
 import { deleteOtherAccounts, findAccountByKey, insertProviderAccount, updateAccount, type ProviderTokenColumns } from "../accounts/accounts.sql.js";
-import { revokeSessions } from "../sessions/service.js";
+import { revokeSessions } from "../sessions/issuance.js";
 import { findSessionById } from "../sessions/sessions.sql.js";
 import { userEventData } from "../users/output.js";
 import { findUserByEmail, findUserById, insertUser, liftExpiredBan, updateUser, type UserRow } from "../users/users.sql.js";
@@ -50,7 +50,7 @@ export const mergeScopes = (stored: string | null, granted: string[]) =>
  * is trusted (the provider is trusted, or says it verified it) and linking is on; and, when configured,
  * only if the existing user verified it too, so nobody can pre-register someone else's address.
  */
-function mayLinkImplicitly(auth: Auth, { provider, profile }: ProviderIdentity, existing: UserRow): boolean {
+function mayLinkImplicitly(auth: Parts, { provider, profile }: ProviderIdentity, existing: UserRow): boolean {
   const { config } = auth;
   if (!config.ACCOUNT_LINKING_ENABLED || (!provider.trusted && !profile.emailVerified)) return false;
   return !config.ACCOUNT_LINKING_REQUIRE_LOCAL_EMAIL_VERIFIED || existing.email_verified;
@@ -74,7 +74,7 @@ async function evictUnprovenHolder(unit: UnitOfWork, userId: string, keptAccount
  * are stored sealed; the account's scopes change only when a user links it on purpose.
  */
 export async function signInWithProvider(
-  auth: Auth,
+  auth: Parts,
   identity: ProviderIdentity & { email: string },
   options: { requestSignUp?: boolean; callbackURL?: string; /** The browser's language, for mail to a user who chose none. */ requestLocale: Locale },
 ): Promise<SignInOutcome> {
@@ -120,13 +120,13 @@ async function confirmAddress(unit: UnitOfWork, user: UserRow, { profile }: Prov
 }
 
 /** Whether the session that began a link flow is still the user's, and live, when the provider answers. */
-export async function linkSessionLive(auth: Auth, link: { userId: string; sessionId: string }): Promise<boolean> {
+export async function linkSessionLive(auth: Parts, link: { userId: string; sessionId: string }): Promise<boolean> {
   const session = await findSessionById(auth.db, link.sessionId);
   return Boolean(session && session.user_id === link.userId && session.expires_at > new Date());
 }
 
 /** Adds a provider's account to a signed-in user, or refreshes its tokens and scopes if it is theirs already. */
-export async function linkProviderAccount(auth: Auth, identity: ProviderIdentity, link: { userId: string; email: string }): Promise<{ ok: true } | { ok: false; error: LinkFailure }> {
+export async function linkProviderAccount(auth: Parts, identity: ProviderIdentity, link: { userId: string; email: string }): Promise<{ ok: true } | { ok: false; error: LinkFailure }> {
   const { provider, profile, tokens } = identity;
   const { config, db } = auth;
   if (!config.ACCOUNT_LINKING_ENABLED || (!provider.trusted && !profile.emailVerified)) return { ok: false, error: "unable_to_link_account" };

@@ -2,7 +2,7 @@ import type { Request, Response } from "express";
 import { z } from "zod";
 import { randomId } from "@tollgate/kit";
 import { OAUTH_STATE_HEADER } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { consumeVerification, createVerification } from "../verification/verifications.sql.js";
 
 /** A sign-in or link flow lives 10 minutes from its start to the provider's callback. */
@@ -24,7 +24,7 @@ export type FlowState = z.output<typeof flowState>;
  * Begins a flow: its state record (32-character state, 128-character PKCE verifier) and the signed
  * cookie that ties it to this browser. Returns the state and verifier for the authorization URL.
  */
-export async function beginFlow(auth: Auth, res: Response, state: Omit<FlowState, "codeVerifier">): Promise<{ state: string; codeVerifier: string }> {
+export async function beginFlow(auth: Parts, res: Response, state: Omit<FlowState, "codeVerifier">): Promise<{ state: string; codeVerifier: string }> {
   const codeVerifier = randomId(128);
   const token = await createVerification(auth.db, "oauth-state", JSON.stringify({ ...state, codeVerifier }), STATE_LIFETIME_SECONDS, 32);
   auth.cookies.issueState(res, token, STATE_LIFETIME_SECONDS);
@@ -37,7 +37,7 @@ export type TakenState = { ok: true; flow: FlowState } | { ok: false; error: "pl
  * Uses a callback's state up: the record goes whatever happens, so a state works once. Missing or
  * expired, the flow must start again; a state this browser did not begin is a mismatch.
  */
-export async function takeFlowState(auth: Auth, req: Request, res: Response, state: string): Promise<TakenState> {
+export async function takeFlowState(auth: Parts, req: Request, res: Response, state: string): Promise<TakenState> {
   const stored = await consumeVerification(auth.db, "oauth-state", state);
   auth.cookies.clearState(res);
   const parsed = stored === null ? null : flowState.safeParse(JSON.parse(stored));

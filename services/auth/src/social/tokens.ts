@@ -2,7 +2,7 @@ import type { IdentityClaims } from "@tollgate/proto";
 import type { Request } from "express";
 import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { findUserAccount, updateAccount, type AccountRow } from "../accounts/accounts.sql.js";
 import { authError } from "../http/errors.js";
 import { requireSession } from "../sessions/current-session.js";
@@ -27,7 +27,7 @@ const accountSelection = z.union([
 const scopesOf = (account: AccountRow) => account.scope?.split(",").filter(Boolean) ?? [];
 
 /** The signed-in user's account and its provider, or better-auth's error for why there is none to use. */
-async function selectedAccount(auth: Auth, identity: IdentityClaims, req: Request, selection: z.output<typeof accountSelection>) {
+async function selectedAccount(auth: Parts, identity: IdentityClaims, req: Request, selection: z.output<typeof accountSelection>) {
   const { user } = await requireSession(auth, identity, req);
   const account = "accountId" in selection ? await findUserAccount(auth.db, user.id, selection.accountId) : undefined;
   if (!account) throw authError(400, "ACCOUNT_NOT_FOUND");
@@ -37,7 +37,7 @@ async function selectedAccount(auth: Auth, identity: IdentityClaims, req: Reques
 }
 
 /** Refreshes an account's tokens at the provider and stores what it gives (a refresh token it does not rotate is kept). */
-async function refreshAccount(auth: Auth, provider: ConfiguredProvider, account: AccountRow, refreshToken: string): Promise<{ tokens: ProviderTokens; account: AccountRow }> {
+async function refreshAccount(auth: Parts, provider: ConfiguredProvider, account: AccountRow, refreshToken: string): Promise<{ tokens: ProviderTokens; account: AccountRow }> {
   const tokens = await refreshTokens(provider, refreshToken);
   const updated = await updateAccount(auth.db, account.id, sealTokens(auth.vault, tokens));
   return { tokens, account: updated ?? account };
@@ -45,7 +45,7 @@ async function refreshAccount(auth: Auth, provider: ConfiguredProvider, account:
 
 const isoOrUndefined = (date: Date | null) => date?.toISOString() ?? undefined;
 
-export function providerTokenEndpoints(auth: Auth): Endpoint[] {
+export function providerTokenEndpoints(auth: Parts): Endpoint[] {
   const { vault } = auth;
   return [
     defineEndpoint(

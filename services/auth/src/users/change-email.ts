@@ -1,8 +1,7 @@
 import type { Response } from "express";
-import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
 import type { AuthErrorCode } from "../http/errors.js";
 import { StatusAnswer } from "../http/schemas.js";
@@ -14,10 +13,11 @@ import { queueVerificationMail, verifyEmailUrl } from "../verification/send.js";
 import { signVerificationToken, VERIFICATION_TTL_SECONDS, type VerificationClaims } from "../verification/tokens.js";
 import { userEventData } from "./output.js";
 import { findUserByEmail, findUserById, updateUser, type UserChanges, type UserRow } from "./users.sql.js";
+import { EmailChange } from "./schemas.js";
 
 /** Changes the user's address and announces it; the browser's cookie cache shows it at once. */
 async function setEmail(
-  auth: Auth,
+  auth: Parts,
   unit: UnitOfWork,
   current: CurrentSession | null,
   res: Response,
@@ -31,13 +31,13 @@ async function setEmail(
   return changed;
 }
 
-export function changeEmailEndpoints(auth: Auth): Endpoint[] {
+export function changeEmailEndpoints(auth: Parts): Endpoint[] {
   return [
     defineEndpoint(
       "/change-email",
       {
         method: "POST",
-        body: z.object({ newEmail: z.email(), callbackURL: z.string().optional() }),
+        body: EmailChange,
         response: StatusAnswer,
         summary: "Change the signed-in user's e-mail address (a verified one only once the new address is confirmed)",
         tag: "Default",
@@ -86,7 +86,7 @@ export function changeEmailEndpoints(auth: Auth): Endpoint[] {
  * new address, so it is verified.
  */
 export async function completeEmailChange(
-  auth: Auth,
+  auth: Parts,
   claims: VerificationClaims & { updateTo: string },
   current: CurrentSession | null,
   res: Response,

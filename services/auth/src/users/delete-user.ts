@@ -1,10 +1,9 @@
 import type { Response } from "express";
-import { z } from "zod";
 import { defineEndpoint, type Endpoint, type UnitOfWork } from "@tollgate/kit";
 import { userDeleted } from "@tollgate/proto";
 import { endDisallowedImpersonations } from "../admin/impersonation.js";
 import type { AdminSettings } from "../admin/permissions.js";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { findCredentialAccount } from "../credentials/credentials.sql.js";
 import { assertPasswordLength } from "../credentials/password-policy.js";
 import { assertTrustedRedirect } from "../http/callback-url.js";
@@ -14,7 +13,7 @@ import { preferredLocale } from "../i18n/locales.js";
 import { accountLinkMail } from "../mail/messages.js";
 import { findCurrentSession, requireSession, type CurrentSession } from "../sessions/current-session.js";
 import { consumeVerification, createVerification } from "../verification/verifications.sql.js";
-import { UserDeletion } from "./schemas.js";
+import { DeletionConfirmation, DeletionRequest, UserDeletion } from "./schemas.js";
 import { deleteUser } from "./users.sql.js";
 
 const DELETE_TOKEN_LENGTH = 32;
@@ -32,7 +31,7 @@ export async function removeUser(config: AdminSettings, unit: UnitOfWork, userId
 }
 
 /** Deletes the user and signs the browser out. */
-async function deleteCurrentUser(auth: Auth, current: CurrentSession, res: Response, token?: string): Promise<void> {
+async function deleteCurrentUser(auth: Parts, current: CurrentSession, res: Response, token?: string): Promise<void> {
   await auth.units.run(async (unit) => {
     if (token !== undefined && (await consumeVerification(unit.db, "delete-account", token)) !== current.user.id) throw authError(404, "INVALID_TOKEN");
     await removeUser(auth.config, unit, current.user.id);
@@ -40,14 +39,14 @@ async function deleteCurrentUser(auth: Auth, current: CurrentSession, res: Respo
   auth.cookies.clear(res);
 }
 
-export function deleteUserEndpoints(auth: Auth): Endpoint[] {
+export function deleteUserEndpoints(auth: Parts): Endpoint[] {
   const { config, db, passwords } = auth;
   return [
     defineEndpoint(
       "/delete-user",
       {
         method: "POST",
-        body: z.object({ password: z.string().optional(), token: z.string().optional(), callbackURL: z.string().optional() }),
+        body: DeletionRequest,
         response: UserDeletion,
         summary: "Delete the signed-in user, or mail the link that does when deletion must be confirmed",
         tag: "Default",
@@ -89,7 +88,7 @@ export function deleteUserEndpoints(auth: Auth): Endpoint[] {
       "/delete-user/callback",
       {
         method: "GET",
-        query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
+        query: DeletionConfirmation,
         // With a callbackURL the browser is sent there instead.
         response: UserDeletion,
         summary: "Follow the e-mailed link that confirms deleting the signed-in user",

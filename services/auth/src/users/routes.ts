@@ -1,18 +1,16 @@
-import { z } from "zod";
 import { defineEndpoint, HttpError, type Endpoint } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { authError } from "../http/errors.js";
-import { LocaleTag } from "../i18n/locales.js";
 import { StatusAnswer } from "../http/schemas.js";
 import { requireSession } from "../sessions/current-session.js";
 import { sessionCacheOf } from "../sessions/output.js";
-import { UsernameAvailability } from "./schemas.js";
+import { ProfileChange, UsernameAvailability, UsernameQuestion } from "./schemas.js";
 import { userEventData } from "./output.js";
 import { assertUsernameAvailable, normalizeUsername, usernameProblem } from "./username.js";
 import { findUserByUsername, updateUser, type UserChanges } from "./users.sql.js";
 
-export function userEndpoints(auth: Auth): Endpoint[] {
+export function userEndpoints(auth: Parts): Endpoint[] {
   const { db } = auth;
   return [
     defineEndpoint(
@@ -22,15 +20,7 @@ export function userEndpoints(auth: Auth): Endpoint[] {
         response: StatusAnswer,
         summary: "Change the signed-in user's name, picture, username or language",
         tag: "Default",
-        body: z.object({
-          name: z.string().optional(),
-          image: z.string().nullable().optional(),
-          username: z.string().optional(),
-          displayUsername: z.string().optional(),
-          // Null gives the choice back to the browser's languages.
-          locale: LocaleTag.nullable().optional(),
-          email: z.unknown().optional(),
-        }),
+        body: ProfileChange,
       },
       async ({ body, identity, req, res }) => {
         const current = await requireSession(auth, identity, req);
@@ -58,7 +48,7 @@ export function userEndpoints(auth: Auth): Endpoint[] {
 
     defineEndpoint(
       "/is-username-available",
-      { method: "POST", body: z.object({ username: z.string() }), response: UsernameAvailability, summary: "Check whether a username is free to take", tag: "Username" },
+      { method: "POST", body: UsernameQuestion, response: UsernameAvailability, summary: "Check whether a username is free to take", tag: "Username" },
       async ({ body }) => {
         if (!body.username) throw authError(422, "INVALID_USERNAME");
         const problem = usernameProblem(body.username);

@@ -26,3 +26,24 @@ export const User = z
 export const UserDeletion = z.strictObject({ success: z.boolean(), message: z.string() });
 
 export const UsernameAvailability = z.strictObject({ available: z.boolean() });
+
+/** update-user's fields; `email` is there only to be refused. */
+export const ProfileChange = z.object({
+  name: z.string().optional(),
+  image: z.string().nullable().optional(),
+  username: z.string().optional(),
+  displayUsername: z.string().optional(),
+  // Null gives the choice back to the browser's languages.
+  locale: LocaleTag.nullable().optional(),
+  email: z.unknown().optional(),
+});
+
+export const UsernameQuestion = z.object({ username: z.string() });
+
+/** delete-user: the password, or a fresh session, or the token of a confirmation mail. */
+export const DeletionRequest = z.object({ password: z.string().optional(), token: z.string().optional(), callbackURL: z.string().optional() });
+
+/** The link in a deletion mail. */
+export const DeletionConfirmation = z.object({ token: z.string(), callbackURL: z.string().optional() });
+
+export const EmailChange = z.object({ newEmail: z.email(), callbackURL: z.string().optional() });

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Response } from "express";
-import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { userUpdated } from "@tollgate/proto";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import { assertTrustedRedirect, withQuery } from "../http/callback-url.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
 import { preferredLocale } from "../i18n/locales.js";
@@ -12,7 +11,7 @@ import { findCurrentSession } from "../sessions/current-session.js";
 import { completeEmailChange } from "../users/change-email.js";
 import { userEventData, userJson } from "../users/output.js";
 import { findUserByEmail, updateUser } from "../users/users.sql.js";
-import { EmailVerified } from "./schemas.js";
+import { EmailVerification, EmailVerified, VerificationMailRequest } from "./schemas.js";
 import { sendVerificationMail } from "./send.js";
 import { readVerificationToken } from "./tokens.js";
 
@@ -31,14 +30,14 @@ function failVerification(res: Response, callbackURL: string | undefined, code: 
   res.redirect(302, withQuery(callbackURL, { error: code }));
 }
 
-export function verificationEndpoints(auth: Auth): Endpoint[] {
+export function verificationEndpoints(auth: Parts): Endpoint[] {
   const { config, db } = auth;
   return [
     defineEndpoint(
       "/send-verification-email",
       {
         method: "POST",
-        body: z.object({ email: z.email(), callbackURL: z.string().optional() }),
+        body: VerificationMailRequest,
         response: StatusAnswer,
         summary: "Send (again) the link that verifies an e-mail address",
         tag: "Default",
@@ -65,7 +64,7 @@ export function verificationEndpoints(auth: Auth): Endpoint[] {
       "/verify-email",
       {
         method: "GET",
-        query: z.object({ token: z.string(), callbackURL: z.string().optional() }),
+        query: EmailVerification,
         // With a callbackURL the browser is sent there instead (with `error` added on failure).
         response: EmailVerified,
         summary: "Follow an e-mailed link: verify the address, or complete a change of address",

@@ -1,242 +1,71 @@
 import { z } from "zod";
-import { defineEndpoint, HttpError, type Endpoint, type UnitOfWork } from "@tollgate/kit";
-import { invitationAccepted, invitationCanceled, invitationCreated, invitationRejected, memberAdded, setActiveOrganization } from "@tollgate/proto";
-import { requireCaller, type Caller } from "../caller.js";
-import { orgError, type OrgErrorCode } from "../http/errors.js";
-import { organizationIdFor, requireMembership } from "../membership.js";
-import { countMembers, findMember, findMemberByEmail, insertMember } from "../members/members.sql.js";
-import { memberEventData, memberJson } from "../members/output.js";
-import type { Org } from "../org.js";
-import { findOrganizationById } from "../organizations/organizations.sql.js";
-import { CREATOR_ROLE, hasPermission, isOwner, roleList, roleText, unknownRoles } from "../roles/permissions.js";
-import { addTeamMember, findTeam } from "../teams/teams.sql.js";
-import { findUserById } from "../users/users.sql.js";
-import { invitationEventData, invitationJson } from "./output.js";
-import { Invitation, InvitationAnswer, InvitationDetails, ReceivedInvitation } from "./schemas.js";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
+import { requireCaller } from "../caller.js";
+import { memberJson } from "../members/output.js";
+import type { Parts } from "../parts.js";
+import { invitationJson } from "./output.js";
 import {
-  extendInvitation,
-  findInvitation,
-  insertInvitation,
-  invitationsForEmail,
-  listInvitations,
-  pendingInvitations,
-  transitionInvitation,
-  type InvitationRow,
-} from "./invitations.sql.js";
+  Invitation,
+  InvitationAnswer,
+  InvitationDetails,
+  InvitationIdBody,
+  InvitationIdQuery,
+  InvitationListQuery,
+  InvitationRequest,
+  ReceivedInvitation,
+  ReceivedInvitationQuery,
+} from "./schemas.js";
+import { acceptInvitation, cancelInvitation, invitationForRecipient, inviteMember, organizationInvitations, receivedInvitations, rejectInvitation } from "./service.js";
 
-/**
- * Invitations go to an e-mail address, so only someone who has proven the address is theirs may see
- * or answer them: anyone can sign up with an address they do not own (by default nobody has to verify
- * it to sign in), and would otherwise join as whatever role was meant for its owner.
- */
-function requireVerifiedAddress(caller: Caller, refusal: OrgErrorCode): void {
-  if (!caller.user.email_verified) throw orgError(403, refusal);
-}
-
-export function invitationEndpoints(org: Org): Endpoint[] {
-  const { config, db, units } = org;
-  const expiry = () => new Date(Date.now() + config.INVITATION_EXPIRES_IN_SECONDS * 1000);
-
-  /** An invitation the caller may see or answer: pending, unexpired, and addressed to their verified e-mail. */
-  async function addressedToCaller(invitationId: string, caller: Caller, unverified: OrgErrorCode): Promise<InvitationRow> {
-    const invitation = await findInvitation(db, invitationId);
-    if (!invitation || invitation.status !== "pending" || invitation.expires_at <= new Date()) throw orgError(400, "INVITATION_NOT_FOUND");
-    if (invitation.email.toLowerCase() !== caller.user.email.toLowerCase()) throw orgError(403, "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
-    requireVerifiedAddress(caller, unverified);
-    return invitation;
-  }
-
-  function announce(unit: UnitOfWork, invitation: InvitationRow, organizationName: string, caller: Caller) {
-    unit.announce(invitationCreated, {
-      ...invitationEventData(invitation),
-      organization_name: organizationName,
-      role: invitation.role,
-      team_id: invitation.team_id,
-      inviter_id: caller.user_id,
-      inviter_name: caller.user.name,
-      inviter_email: caller.user.email,
-      expires_at: invitation.expires_at.toISOString(),
-      accept_url: `${config.PUBLIC_URL.replace(/\/$/, "")}/accept-invitation/${invitation.id}`,
-    });
-  }
-
+export function invitationEndpoints(org: Parts): Endpoint[] {
   return [
     defineEndpoint(
       "/organization/invite-member",
-      {
-        method: "POST",
-        body: z.object({
-          email: z.string(),
-          role: z.union([z.string(), z.array(z.string())]),
-          organizationId: z.string().optional(),
-          resend: z.boolean().optional(),
-          teamId: z.union([z.string(), z.array(z.string())]).optional(),
-        }),
-        response: Invitation,
-        summary: "Invite an e-mail address to an organization (resend renews a pending invitation)",
-        tag: "Organization",
-      },
-      async ({ body, identity }) => {
-        const caller = await requireCaller(org, identity);
-        const organizationId = organizationIdFor(caller, body.organizationId, "ORGANIZATION_NOT_FOUND");
-        const email = body.email.toLowerCase();
-        if (!z.email().safeParse(email).success) throw orgError(400, "INVALID_EMAIL");
-        const inviter = await requireMembership(org, organizationId, caller);
-        if (!hasPermission(inviter.role, { invitation: ["create"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
-        const roles = roleList(body.role);
-        if (roles.length === 0) throw orgError(400, "ROLE_NOT_FOUND");
-        const unknown = unknownRoles(roles);
-        if (unknown.length > 0) throw new HttpError(400, "ROLE_NOT_FOUND", `ROLE_NOT_FOUND: ${unknown.join(", ")}`);
-        if (roles.includes(CREATOR_ROLE) && !isOwner(inviter.role)) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
-        if (await findMemberByEmail(db, organizationId, email)) throw orgError(400, "USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
-        const organization = await findOrganizationById(db, organizationId);
-        if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
-
-        const [existing] = await pendingInvitations(db, organizationId, email);
-        if (existing) {
-          if (!body.resend) throw orgError(400, "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
-          // Resending renews the invitation and its mail.
-          return units.run(async (unit) => {
-            const renewed = await extendInvitation(unit.db, existing.id, expiry());
-            if (!renewed) throw orgError(400, "INVITATION_NOT_FOUND");
-            announce(unit, renewed, organization.name, caller);
-            return invitationJson(renewed);
-          });
-        }
-        if ((await pendingInvitations(db, organizationId)).length >= config.INVITATION_LIMIT) throw orgError(403, "INVITATION_LIMIT_REACHED");
-        const teamIds = body.teamId === undefined ? [] : Array.isArray(body.teamId) ? body.teamId : [body.teamId];
-        for (const teamId of teamIds) if (!(await findTeam(db, organizationId, teamId))) throw orgError(400, "TEAM_NOT_FOUND");
-
-        return units.run(async (unit) => {
-          const invitation = await insertInvitation(unit.db, {
-            organization_id: organizationId,
-            email,
-            role: roleText(roles),
-            team_id: teamIds.length > 0 ? teamIds.join(",") : null,
-            inviter_id: caller.user_id,
-            expires_at: expiry(),
-          });
-          announce(unit, invitation, organization.name, caller);
-          return invitationJson(invitation);
-        });
-      },
+      { method: "POST", body: InvitationRequest, response: Invitation, summary: "Invite an e-mail address to an organization (resend renews a pending invitation)", tag: "Organization" },
+      async ({ body, identity }) => invitationJson(await inviteMember(org, await requireCaller(org, identity), body)),
     ),
 
     defineEndpoint(
       "/organization/accept-invitation",
-      {
-        method: "POST",
-        body: z.object({ invitationId: z.string() }),
-        response: InvitationAnswer,
-        summary: "Accept an invitation: join the organization and make it the active one",
-        tag: "Organization",
-      },
+      { method: "POST", body: InvitationIdBody, response: InvitationAnswer, summary: "Accept an invitation: join the organization and make it the active one", tag: "Organization" },
       async ({ body, identity }) => {
-        const caller = await requireCaller(org, identity);
-        const invitation = await addressedToCaller(body.invitationId, caller, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
-        if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
-        if ((await countMembers(db, invitation.organization_id)) >= config.MEMBERSHIP_LIMIT) throw orgError(403, "ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
-        const teamIds = invitation.team_id ? invitation.team_id.split(",") : [];
-        const { accepted, member } = await units.run(async (unit) => {
-          // Only one of concurrent accepts moves it from pending; the others find nothing to accept.
-          const accepted = await transitionInvitation(unit.db, invitation.id, "pending", "accepted");
-          if (!accepted) throw orgError(400, "INVITATION_NOT_FOUND");
-          const member = await insertMember(unit.db, { organization_id: accepted.organization_id, user_id: caller.user_id, role: accepted.role });
-          for (const teamId of teamIds) {
-            if (!(await findTeam(unit.db, accepted.organization_id, teamId))) throw orgError(400, "TEAM_NOT_FOUND");
-            await addTeamMember(unit.db, teamId, caller.user_id);
-          }
-          unit.announce(invitationAccepted, invitationEventData(accepted));
-          unit.announce(memberAdded, memberEventData(member));
-          return { accepted, member };
-        });
-        await org.request(setActiveOrganization, {
-          session_id: caller.id,
-          organization_id: accepted.organization_id,
-          ...(teamIds.length === 1 && { team_id: teamIds[0] }),
-        });
+        const { accepted, member } = await acceptInvitation(org, await requireCaller(org, identity), body.invitationId);
         return { invitation: invitationJson(accepted), member: memberJson(member) };
       },
     ),
 
     defineEndpoint(
       "/organization/reject-invitation",
-      { method: "POST", body: z.object({ invitationId: z.string() }), response: InvitationAnswer, summary: "Turn an invitation down", tag: "Organization" },
-      async ({ body, identity }) => {
-        const caller = await requireCaller(org, identity);
-        const invitation = await addressedToCaller(body.invitationId, caller, "EMAIL_VERIFICATION_REQUIRED_BEFORE_ACCEPTING_OR_REJECTING_INVITATION");
-        return units.run(async (unit) => {
-          const rejected = await transitionInvitation(unit.db, invitation.id, "pending", "rejected");
-          if (!rejected) throw orgError(400, "INVITATION_NOT_FOUND");
-          unit.announce(invitationRejected, invitationEventData(rejected));
-          return { invitation: invitationJson(rejected), member: null };
-        });
-      },
+      { method: "POST", body: InvitationIdBody, response: InvitationAnswer, summary: "Turn an invitation down", tag: "Organization" },
+      async ({ body, identity }) => ({ invitation: invitationJson(await rejectInvitation(org, await requireCaller(org, identity), body.invitationId)), member: null }),
     ),
 
     defineEndpoint(
       "/organization/cancel-invitation",
-      { method: "POST", body: z.object({ invitationId: z.string() }), response: Invitation, summary: "Withdraw a pending invitation", tag: "Organization" },
-      async ({ body, identity }) => {
-        const caller = await requireCaller(org, identity);
-        const invitation = await findInvitation(db, body.invitationId);
-        if (!invitation) throw orgError(400, "INVITATION_NOT_FOUND");
-        const member = await requireMembership(org, invitation.organization_id, caller);
-        if (!hasPermission(member.role, { invitation: ["cancel"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
-        return units.run(async (unit) => {
-          const canceled = await transitionInvitation(unit.db, invitation.id, "pending", "canceled");
-          if (!canceled) throw orgError(400, "INVITATION_NOT_FOUND");
-          unit.announce(invitationCanceled, invitationEventData(canceled));
-          return invitationJson(canceled);
-        });
-      },
+      { method: "POST", body: InvitationIdBody, response: Invitation, summary: "Withdraw a pending invitation", tag: "Organization" },
+      async ({ body, identity }) => invitationJson(await cancelInvitation(org, await requireCaller(org, identity), body.invitationId)),
     ),
 
     defineEndpoint(
       "/organization/get-invitation",
-      { method: "GET", query: z.object({ id: z.string() }), response: InvitationDetails, summary: "Get an invitation addressed to the caller, with its organization and inviter", tag: "Organization" },
+      { method: "GET", query: InvitationIdQuery, response: InvitationDetails, summary: "Get an invitation addressed to the caller, with its organization and inviter", tag: "Organization" },
       async ({ query, identity }) => {
-        const caller = await requireCaller(org, identity);
-        const invitation = await addressedToCaller(query.id, caller, "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
-        const organization = await findOrganizationById(db, invitation.organization_id);
-        if (!organization) throw orgError(400, "ORGANIZATION_NOT_FOUND");
-        if (!(await findMember(db, invitation.organization_id, invitation.inviter_id))) throw orgError(400, "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
-        const inviter = await findUserById(db, invitation.inviter_id);
-        return { ...invitationJson(invitation), organizationName: organization.name, organizationSlug: organization.slug, inviterEmail: inviter?.email ?? "" };
+        const { invitation, organization, inviterEmail } = await invitationForRecipient(org, await requireCaller(org, identity), query.id);
+        return { ...invitationJson(invitation), organizationName: organization.name, organizationSlug: organization.slug, inviterEmail };
       },
     ),
 
     defineEndpoint(
       "/organization/list-invitations",
-      { method: "GET", query: z.object({ organizationId: z.string().optional() }), response: z.array(Invitation), summary: "List an organization's invitations", tag: "Organization" },
-      async ({ query, identity }) => {
-        const caller = await requireCaller(org, identity);
-        const organizationId = query.organizationId ?? caller.active_organization_id;
-        if (!organizationId) throw new HttpError(400, "BAD_REQUEST", "Organization ID is required");
-        const member = await findMember(db, organizationId, caller.user_id);
-        if (!member) throw new HttpError(403, "FORBIDDEN", "You are not a member of this organization");
-        if (!hasPermission(member.role, { invitation: ["create"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
-        const invitations = await listInvitations(db, organizationId);
-        return invitations.filter((invitation) => isOwner(member.role) || !roleList(invitation.role).includes(CREATOR_ROLE)).map(invitationJson);
-      },
+      { method: "GET", query: InvitationListQuery, response: z.array(Invitation), summary: "List an organization's invitations", tag: "Organization" },
+      async ({ query, identity }) => (await organizationInvitations(org, await requireCaller(org, identity), query.organizationId)).map(invitationJson),
     ),
 
     defineEndpoint(
       "/organization/list-user-invitations",
-      { method: "GET", query: z.object({ email: z.string().optional() }), response: z.array(ReceivedInvitation), summary: "List the pending invitations addressed to the caller", tag: "Organization" },
-      async ({ query, identity }) => {
-        const caller = await requireCaller(org, identity);
-        // Only one's own: a different address would let anyone read other people's invitations.
-        if (query.email && query.email.toLowerCase() !== caller.user.email.toLowerCase()) throw orgError(403, "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
-        requireVerifiedAddress(caller, "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
-        const invitations = await invitationsForEmail(db, caller.user.email);
-        return Promise.all(
-          invitations.map(async (invitation) => {
-            const organization = await findOrganizationById(db, invitation.organization_id);
-            return { ...invitationJson(invitation), organizationName: organization?.name ?? null };
-          }),
-        );
-      },
+      { method: "GET", query: ReceivedInvitationQuery, response: z.array(ReceivedInvitation), summary: "List the pending invitations addressed to the caller", tag: "Organization" },
+      async ({ query, identity }) =>
+        (await receivedInvitations(org, await requireCaller(org, identity), query.email)).map(({ invitation, organizationName }) => ({ ...invitationJson(invitation), organizationName })),
     ),
   ];
 }

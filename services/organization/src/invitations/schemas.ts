@@ -28,3 +28,20 @@ export const ReceivedInvitation = Invitation.extend({
   // better-auth 1.7 names the organization; null only if it is gone.
   organizationName: z.string().nullable(),
 });
+
+export const InvitationRequest = z.object({
+  email: z.string(),
+  role: z.union([z.string(), z.array(z.string())]),
+  organizationId: z.string().optional(),
+  resend: z.boolean().optional(),
+  teamId: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+/** An invitation named in a request body. */
+export const InvitationIdBody = z.object({ invitationId: z.string() });
+
+export const InvitationIdQuery = z.object({ id: z.string() });
+
+export const InvitationListQuery = z.object({ organizationId: z.string().optional() });
+
+export const ReceivedInvitationQuery = z.object({ email: z.string().optional() });

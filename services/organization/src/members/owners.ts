@@ -1,6 +1,6 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import { orgError, type OrgErrorCode } from "../http/errors.js";
-import type { Org } from "../org.js";
+import type { Parts } from "../parts.js";
 import { lockOrganization } from "../organizations/organizations.sql.js";
 import { ownersOf } from "./members.sql.js";
 
@@ -11,7 +11,7 @@ import { ownersOf } from "./members.sql.js";
  * two owners leaving, removing or demoting each other at once go one after the other and the second
  * finds itself the only owner; checked beforehand, each would have seen the other and let both through.
  */
-export async function keepingAnOwner<T>(org: Org, organizationId: string, refusal: OrgErrorCode, change: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+export async function keepingAnOwner<T>(org: Parts, organizationId: string, refusal: OrgErrorCode, change: (unit: UnitOfWork) => Promise<T>): Promise<T> {
   return org.units.run(async (unit) => {
     if (!(await lockOrganization(unit.db, organizationId))) throw orgError(400, "ORGANIZATION_NOT_FOUND");
     // An organization that has no owner already (left so before this rule held) may still lose members.

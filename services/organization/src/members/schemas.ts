@@ -23,3 +23,27 @@ export const RemovedMember = z.strictObject({ member: Member });
 
 /** Whether the caller's role in the organization grants the permissions asked about. */
 export const PermissionCheck = z.strictObject({ error: z.null(), success: z.boolean() });
+
+const role = z.union([z.string(), z.array(z.string())]);
+
+export const MemberRemoval = z.object({ memberIdOrEmail: z.string(), organizationId: z.string().optional() });
+
+export const MemberRoleChange = z.object({ role, memberId: z.string(), organizationId: z.string().optional() });
+
+/** An organization named by id or slug (else the active one), and optionally another member's user. */
+export const MemberRoleQuery = z.object({ userId: z.string().optional(), organizationId: z.string().optional(), organizationSlug: z.string().optional() });
+
+export const MemberListQuery = z.object({
+  limit: z.coerce.number().int().min(0).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  organizationId: z.string().optional(),
+  organizationSlug: z.string().optional(),
+});
+
+export const LeaveRequest = z.object({ organizationId: z.string() });
+
+export const PermissionQuestion = z.object({
+  organizationId: z.string().optional(),
+  permissions: z.record(z.string(), z.array(z.string())).optional(),
+  permission: z.record(z.string(), z.array(z.string())).optional(),
+});

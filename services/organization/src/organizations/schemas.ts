@@ -24,3 +24,36 @@ export const FullOrganization = Organization.extend({ members: z.array(MemberWit
 
 /** check-slug's answer when the slug is free; a taken one is refused with an error. */
 export const SlugFree = z.strictObject({ status: z.boolean() });
+
+/** An organization named by id or slug; neither means the session's active one. */
+export const OrganizationQuery = z.object({ organizationId: z.string().optional(), organizationSlug: z.string().optional() });
+
+export const FullOrganizationQuery = OrganizationQuery.extend({ membersLimit: z.coerce.number().int().positive().optional() });
+
+export const OrganizationCreate = z.object({
+  name: z.string().min(1),
+  slug: z.string().min(1),
+  userId: z.coerce.string().optional(),
+  logo: z.string().nullish(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  keepCurrentActiveOrganization: z.boolean().optional(),
+});
+
+export const SlugQuestion = z.object({ slug: z.string() });
+
+export const OrganizationUpdate = z.object({
+  data: z
+    .object({
+      name: z.string().min(1).optional(),
+      slug: z.string().min(1).optional(),
+      logo: z.string().nullish(),
+      metadata: z.record(z.string(), z.unknown()).optional(),
+    })
+    .partial(),
+  organizationId: z.string().optional(),
+});
+
+export const OrganizationIdBody = z.object({ organizationId: z.string() });
+
+/** The organization to make active: by id or slug, or null to clear it. */
+export const ActiveOrganizationChoice = z.object({ organizationId: z.string().nullable().optional(), organizationSlug: z.string().optional() });

@@ -24,3 +24,19 @@ export const TeamMember = z
 
 /** What removing a team, or someone from one, answers. */
 export const TeamRemoval = z.strictObject({ message: z.string() });
+
+export const TeamCreate = z.object({ name: z.string().min(1), organizationId: z.string().optional() });
+
+export const TeamRemovalRequest = z.object({ teamId: z.string(), organizationId: z.string().optional() });
+
+export const TeamUpdate = z.object({ teamId: z.string(), data: z.object({ name: z.string().min(1).optional(), organizationId: z.string().optional() }) });
+
+export const TeamListQuery = z.object({ organizationId: z.string().optional() });
+
+/** The team to make active, or null to clear it. */
+export const ActiveTeamChoice = z.object({ teamId: z.string().nullable().optional() });
+
+export const TeamMemberQuery = z.object({ teamId: z.string().optional() });
+
+/** A user put into or taken out of a team. */
+export const TeamMembership = z.object({ teamId: z.string(), userId: z.coerce.string(), organizationId: z.string().optional() });

@@ -1,7 +1,9 @@
 import { claimableSql, heldSql, LeaseKeeper, release, takeSql, WorkFailures, type Knex, type Lease, type Logger } from "@tollgate/kit";
 import type { EventStatus, WebhookEventRow } from "../events/events.sql.js";
 import type { EndpointRow } from "../endpoints/endpoints.sql.js";
+import type { z } from "zod";
 import type { AttemptResult } from "./sender.js";
+import type { DeliveryFilters } from "./schemas.js";
 import { WEBHOOK_DELIVERY } from "./set-aside.js";
 
 /** One attempt to deliver an event (Polar's WebhookDelivery). */
@@ -127,4 +129,23 @@ export async function settleAttempts(db: Knex, settlements: Settlement[]): Promi
 export async function lastAttemptsFailed(db: Knex, endpointId: string, count: number): Promise<boolean> {
   const recent = await db<DeliveryRow>("webhook_deliveries").where({ endpoint_id: endpointId }).orderBy("created_at", "desc").orderBy("id").limit(count).select("succeeded");
   return recent.length === count && recent.every((attempt) => !attempt.succeeded);
+}
+
+const STATUS_CLASSES = { "2xx": [200, 299], "3xx": [300, 399], "4xx": [400, 499], "5xx": [500, 599] } as const;
+
+/** The deliveries of these organizations' events that match the filters, newest first once paged. */
+export function deliveriesFound(db: Knex, organizationIds: string[], filters: z.output<typeof DeliveryFilters>) {
+  const found = db<DeliveryRow>("webhook_deliveries")
+    // crosses into events: the filters are on the event a delivery sent, read in the same statement.
+    .join<WebhookEventRow>("webhook_events", "webhook_events.id", "webhook_deliveries.webhook_event_id")
+    .whereIn("webhook_events.organization_id", organizationIds)
+    .select("webhook_deliveries.*");
+  if (filters.endpoint_id) void found.whereIn("webhook_deliveries.endpoint_id", filters.endpoint_id);
+  if (filters.start_timestamp) void found.where("webhook_deliveries.created_at", ">=", filters.start_timestamp);
+  if (filters.end_timestamp) void found.where("webhook_deliveries.created_at", "<=", filters.end_timestamp);
+  if (filters.succeeded !== undefined) void found.where("webhook_deliveries.succeeded", filters.succeeded);
+  if (filters.http_code_class) void found.whereBetween("webhook_deliveries.http_code", [...STATUS_CLASSES[filters.http_code_class]]);
+  if (filters.event_type) void found.whereIn("webhook_events.type", filters.event_type);
+  if (filters.query) void found.where("webhook_events.payload", "ilike", `%${filters.query.replace(/[\\%_]/g, (char) => `\\${char}`)}%`);
+  return found;
 }

@@ -1,6 +1,6 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import { webhookEndpointDisabled } from "@tollgate/proto";
-import type { Dispatcher } from "../dispatcher.js";
+import type { Parts } from "../parts.js";
 import { skipPending } from "../events/events.sql.js";
 import { lockEnabledEndpoint, updateEndpoint } from "../endpoints/endpoints.sql.js";
 import { lastAttemptsFailed } from "./deliveries.sql.js";
@@ -10,7 +10,7 @@ import { lastAttemptsFailed } from "./deliveries.sql.js";
  * organization's owners and admins are mailed (through the auth service, by event). Row-locking the
  * endpoint makes replicas agree that it happened once.
  */
-export async function disableIfFailing(dispatcher: Pick<Dispatcher, "config" | "access" | "logger">, unit: UnitOfWork, endpointId: string): Promise<boolean> {
+export async function disableIfFailing(dispatcher: Pick<Parts, "config" | "access" | "logger">, unit: UnitOfWork, endpointId: string): Promise<boolean> {
   const { config, access } = dispatcher;
   const threshold = config.WEBHOOK_DISABLE_AFTER_FAILURES;
   if (!(await lastAttemptsFailed(unit.db, endpointId, threshold))) return false;

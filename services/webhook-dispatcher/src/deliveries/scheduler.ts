@@ -1,6 +1,6 @@
 import { performance } from "node:perf_hooks";
 import { failureReason, isDatabaseUnreachable, PollingWorker, randomId, storableText } from "@tollgate/kit";
-import type { Dispatcher } from "../dispatcher.js";
+import type { Parts } from "../parts.js";
 import { signingSecrets } from "../endpoints/secrets.js";
 import { claimDue, deliveryKeeper, releaseClaims, settleAttempts, type ClaimedEvent, type Settlement } from "./deliveries.sql.js";
 import { renderBody } from "./formats.js";
@@ -45,7 +45,7 @@ export class DeliveryScheduler extends PollingWorker {
   private readonly claims: ReturnType<typeof deliveryKeeper>;
 
   constructor(
-    private readonly dispatcher: Dispatcher,
+    private readonly dispatcher: Parts,
     private readonly sender: WebhookSender,
   ) {
     super({ intervalMs: dispatcher.config.WEBHOOK_POLL_INTERVAL_MS, logger: dispatcher.logger, failure: "recording or claiming webhook deliveries failed" });

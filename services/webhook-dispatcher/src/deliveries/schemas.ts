@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp } from "@tollgate/kit";
+import { isoTimestamp, momentInput, paging, repeated } from "@tollgate/kit";
 import { WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
 
 /** Polar's WebhookEvent: `succeeded` is null while attempts remain. */
@@ -30,3 +30,17 @@ export const WebhookDelivery = z
     webhook_event: WebhookEvent,
   })
   .meta({ id: "WebhookDelivery" });
+
+export const DeliveryFilters = z.object({
+  ...paging,
+  endpoint_id: repeated(z.string()),
+  start_timestamp: momentInput().optional(),
+  end_timestamp: momentInput().optional(),
+  succeeded: z.enum(["true", "false"]).transform((value) => value === "true").optional(),
+  query: z.string().optional(),
+  http_code_class: z.enum(["2xx", "3xx", "4xx", "5xx"]).optional(),
+  event_type: repeated(z.enum(WEBHOOK_EVENT_TYPES)),
+});
+
+/** An event named in the path. */
+export const EventIdParams = z.object({ id: z.string() });

@@ -1,21 +1,17 @@
-import { z } from "zod";
-import { defineEndpoint, listResource, pageJson, pageOf, paging, randomId, reachable, repeated, type Endpoint } from "@tollgate/kit";
-import { WEBHOOK_EVENT_TYPES, type IdentityClaims } from "@tollgate/proto";
+import { defineEndpoint, listResource, pageJson, pageOf, randomId, reachable, type Endpoint } from "@tollgate/kit";
+import type { IdentityClaims } from "@tollgate/proto";
 import { newSecret } from "../deliveries/signing.js";
-import { WEBHOOK_FORMATS } from "../deliveries/formats.js";
-import type { Dispatcher } from "../dispatcher.js";
+import type { Parts } from "../parts.js";
 import { skipPending } from "../events/events.sql.js";
 import { endpoints, findEndpoint, insertEndpoint, updateEndpoint, type EndpointRow } from "./endpoints.sql.js";
 import { endpointJson } from "./output.js";
-import { WebhookEndpoint } from "./schemas.js";
+import { EndpointCreate, EndpointIdParams, EndpointListQuery, EndpointUpdate, WebhookEndpoint } from "./schemas.js";
 import { rotatedSecret } from "./secrets.js";
 import { endpointUrl } from "./url-policy.js";
 
-const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).transform((types) => [...new Set(types)]);
-const id = z.object({ id: z.string() });
 const TAG = "webhooks";
 
-export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
+export function endpointEndpoints(dispatcher: Parts): Endpoint[] {
   const { db, units, access, vault, config, wakeScheduler } = dispatcher;
   const url = endpointUrl(config);
   const endpoint = async (identity: IdentityClaims, scope: "webhooks:read" | "webhooks:write", endpointId: string) =>
@@ -35,7 +31,7 @@ export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
   return [
     defineEndpoint(
       "/v1/webhooks/endpoints",
-      { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()) }), response: listResource(WebhookEndpoint, "ListResource_WebhookEndpoint_"), summary: "List webhook endpoints", tag: TAG },
+      { method: "GET", query: EndpointListQuery, response: listResource(WebhookEndpoint, "ListResource_WebhookEndpoint_"), summary: "List webhook endpoints", tag: TAG },
       async ({ query, identity }) => {
         const found = endpoints(db).whereIn("organization_id", await access.organizationIds(identity, "webhooks:read"));
         if (query.organization_id) void found.whereIn("organization_id", query.organization_id);
@@ -52,14 +48,7 @@ export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
         response: WebhookEndpoint,
         summary: "Create a webhook endpoint",
         tag: TAG,
-        body: z.object({
-          url,
-          name: z.string().min(1).max(255).nullish(),
-          format: z.enum(WEBHOOK_FORMATS),
-          events: eventTypes,
-          organization_id: z.string().nullish(),
-          ordered: z.boolean().default(true),
-        }),
+        body: EndpointCreate(url),
       },
       async ({ body, identity }) => {
         const organizationId = await access.organizationFor(identity, "webhooks:write", body.organization_id);
@@ -78,24 +67,17 @@ export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "GET", params: id, response: WebhookEndpoint, summary: "Get a webhook endpoint", tag: TAG }, async ({ params, identity }) => json(identity, await endpoint(identity, "webhooks:read", params.id))),
+    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "GET", params: EndpointIdParams, response: WebhookEndpoint, summary: "Get a webhook endpoint", tag: TAG }, async ({ params, identity }) => json(identity, await endpoint(identity, "webhooks:read", params.id))),
 
     defineEndpoint(
       "/v1/webhooks/endpoints/:id",
       {
         method: "PATCH",
-        params: id,
+        params: EndpointIdParams,
         response: WebhookEndpoint,
         summary: "Update a webhook endpoint",
         tag: TAG,
-        body: z.object({
-          url: url.nullish(),
-          name: z.string().min(1).max(255).nullish(),
-          format: z.enum(WEBHOOK_FORMATS).nullish(),
-          events: eventTypes.nullish(),
-          enabled: z.boolean().nullish(),
-          ordered: z.boolean().nullish(),
-        }),
+        body: EndpointUpdate(url),
       },
       async ({ params, body, identity }) => {
         const existing = await endpoint(identity, "webhooks:write", params.id);
@@ -111,11 +93,11 @@ export function endpointEndpoints(dispatcher: Dispatcher): Endpoint[] {
       },
     ),
 
-    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "DELETE", status: 204, params: id, summary: "Delete a webhook endpoint", tag: TAG }, async ({ params, identity }) => {
+    defineEndpoint("/v1/webhooks/endpoints/:id", { method: "DELETE", status: 204, params: EndpointIdParams, summary: "Delete a webhook endpoint", tag: TAG }, async ({ params, identity }) => {
       await change(await endpoint(identity, "webhooks:write", params.id), { deleted_at: new Date() });
     }),
 
-    defineEndpoint("/v1/webhooks/endpoints/:id/secret", { method: "PATCH", params: id, response: WebhookEndpoint, summary: "Rotate a webhook endpoint's secret", tag: TAG }, async ({ params, identity }) => {
+    defineEndpoint("/v1/webhooks/endpoints/:id/secret", { method: "PATCH", params: EndpointIdParams, response: WebhookEndpoint, summary: "Rotate a webhook endpoint's secret", tag: TAG }, async ({ params, identity }) => {
       const existing = await endpoint(identity, "webhooks:write", params.id);
       return json(identity, await change(existing, rotatedSecret(vault, existing, config.WEBHOOK_ROTATION_OVERLAP_SECONDS)));
     }),

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { isoTimestamp } from "@tollgate/kit";
+import { isoTimestamp, paging, repeated } from "@tollgate/kit";
 import { WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
 import { WEBHOOK_FORMATS } from "../deliveries/formats.js";
+import type { EndpointUrl } from "./url-policy.js";
 
 /** Polar's WebhookEndpoint, with `ordered`, Tollgate's own opt-out of in-order delivery. */
 export const WebhookEndpoint = z
@@ -19,3 +20,33 @@ export const WebhookEndpoint = z
     ordered: z.boolean().meta({ description: "Events reach this endpoint one at a time, in the order they happened" }),
   })
   .meta({ id: "WebhookEndpoint" });
+
+/** The events an endpoint asks for, each once. */
+const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).transform((types) => [...new Set(types)]);
+
+export const EndpointListQuery = z.object({ ...paging, organization_id: repeated(z.string()) });
+
+/** An endpoint named in the path. */
+export const EndpointIdParams = z.object({ id: z.string() });
+
+/** A new endpoint, its address held to `url`, the deployment's policy for endpoint addresses. */
+export const EndpointCreate = (url: EndpointUrl) =>
+  z.object({
+    url,
+    name: z.string().min(1).max(255).nullish(),
+    format: z.enum(WEBHOOK_FORMATS),
+    events: eventTypes,
+    organization_id: z.string().nullish(),
+    ordered: z.boolean().default(true),
+  });
+
+/** Changes to an endpoint; a field left out or null stays as it is (a name set to null clears it). */
+export const EndpointUpdate = (url: EndpointUrl) =>
+  z.object({
+    url: url.nullish(),
+    name: z.string().min(1).max(255).nullish(),
+    format: z.enum(WEBHOOK_FORMATS).nullish(),
+    events: eventTypes.nullish(),
+    enabled: z.boolean().nullish(),
+    ordered: z.boolean().nullish(),
+  });

@@ -24,3 +24,6 @@ export function endpointUrl(config: DispatcherConfig) {
       if (problem) context.addIssue({ code: "custom", message: `Endpoints may not point at private addresses: ${problem}` });
     });
 }
+
+/** The schema of an endpoint's address under a deployment's policy. */
+export type EndpointUrl = ReturnType<typeof endpointUrl>;

@@ -1,5 +1,5 @@
 import { PollingWorker } from "@tollgate/kit";
-import type { Dispatcher } from "../dispatcher.js";
+import type { Parts } from "../parts.js";
 import { WEBHOOK_DELIVERY } from "../deliveries/set-aside.js";
 import { deleteSettledBefore } from "./events.sql.js";
 
@@ -9,7 +9,7 @@ const BATCH = 1_000;
 
 /** Deletes events (payloads and attempts with them) older than the retention period, hourly; any replica may, deleting twice is harmless. */
 export class EventRetention extends PollingWorker {
-  constructor(private readonly dispatcher: Dispatcher) {
+  constructor(private readonly dispatcher: Parts) {
     super({ intervalMs: HOUR_MS, logger: dispatcher.logger, failure: "pruning old webhook events failed" });
   }
 

@@ -1,8 +1,8 @@
 import type { Knex, Logger, OrganizationAccess, SecretVault, Units, WorkFailures } from "@tollgate/kit";
 import type { DispatcherConfig } from "./config.js";
 
-/** What every endpoint, consumer and worker of the dispatcher works with, built once when it starts. */
-export interface Dispatcher {
+/** The parts the dispatcher's `setup` builds once when it starts, for its endpoints, consumers and workers. */
+export interface Parts {
   config: DispatcherConfig;
   db: Knex;
   /** The one way to change state, announce it and act once it is committed. */

@@ -1,7 +1,7 @@
 import type { Request, Response } from "express";
 import { sessionRevoked } from "@tollgate/proto";
 import type { Knex, UnitOfWork } from "@tollgate/kit";
-import type { Auth } from "../auth.js";
+import type { Parts } from "../parts.js";
 import type { UserRow } from "../users/users.sql.js";
 import { sessionCacheOf } from "./output.js";
 import { deleteSessions, insertSession, listImpersonationsFrom, type SessionRow } from "./sessions.sql.js";
@@ -14,7 +14,7 @@ const BROWSER_SESSION_SECONDS = 24 * 3600;
  * cookie on the response.
  */
 export async function startSession(
-  auth: Auth,
+  auth: Parts,
   db: Knex,
   res: Response,
   user: UserRow,

@@ -5,8 +5,8 @@ import type { MailQueue } from "./mail/mail-queue.js";
 import type { SessionCookies } from "./sessions/session-cookie.js";
 import type { ConfiguredProvider } from "./social/settings.js";
 
-/** What every auth endpoint works with, built once when the service starts. */
-export interface Auth {
+/** The parts auth's `setup` builds once when the service starts, for its endpoints, workers, consumers and responders. */
+export interface Parts {
   config: AuthConfig;
   db: Knex;
   /** The one way to change state, announce it and act once it is committed. */

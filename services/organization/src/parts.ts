@@ -1,8 +1,8 @@
 import type { Knex, Logger, ServiceContext, Units } from "@tollgate/kit";
 import type { OrgConfig } from "./config.js";
 
-/** What every organization endpoint works with. */
-export interface Org {
+/** The parts organization's `setup` builds once when the service starts, for its endpoints and consumers. */
+export interface Parts {
   config: OrgConfig;
   db: Knex;
   /** The one way to change state, announce it and act once it is committed. */
