@@ -94,6 +94,24 @@ describe("billing's tables", () => {
   });
 });
 
+describe("billing's routes", () => {
+  it("call their domain's service, never a *.sql.ts store", () => {
+    const isRoutes = (file: string) => /(^|\/)routes(\.ts$|\/)/.test(path.relative(billingSource, file).split(path.sep).join("/"));
+    const storeImports = billingFiles()
+      .filter(isRoutes)
+      .flatMap((file) => importsOf(file).filter((imported) => imported.endsWith(".sql.js")).map((imported) => `${path.relative(repository, file)} imports ${imported}`));
+    expect(storeImports, `routes reading or writing a store:\n${storeImports.join("\n")}`).toEqual([]);
+  });
+});
+
+/** The modules `file` imports or re-exports, as written. */
+function importsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
+  return source.statements.flatMap((statement) =>
+    (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? [statement.moduleSpecifier.text] : [],
+  );
+}
+
 /** The kit's tables in every service's schema, and the migrations' own bookkeeping. */
 const KIT_TABLES = new Set(["outbox", "inbox", "dead_letters", "memberships", "migrations", "migrations_lock", "set_aside_work"]);
 

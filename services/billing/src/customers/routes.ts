@@ -2,10 +2,9 @@ import { z } from "zod";
 import { defineEndpoint, notFound, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
-import { CUSTOMER_SORTABLE, findCustomer, findCustomerByExternalId, pageOfCustomers } from "./customers.sql.js";
 import { customerJson } from "./output.js";
-import { Customer, CustomerCreateBody, CustomerList, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
-import { createCustomer, customerState, removeCustomer, reviseCustomer, type CustomerDesk } from "./service.js";
+import { Customer, CustomerCreateBody, CustomerList, CUSTOMER_SORT_KEYS, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
+import { createCustomer, customerState, findCustomer, findCustomerByExternalId, pageOfCustomers, removeCustomer, reviseCustomer, type CustomerDesk } from "./service.js";
 import { CustomerState } from "./state-schemas.js";
 
 const TAG = "customers";
@@ -35,7 +34,7 @@ export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: Organ
           organization_id: repeated(z.string()),
           email: z.string().optional(),
           query: z.string().optional(),
-          sorting: sorting(Object.keys(CUSTOMER_SORTABLE) as (keyof typeof CUSTOMER_SORTABLE)[], "-created_at"),
+          sorting: sorting(CUSTOMER_SORT_KEYS, "-created_at"),
         }),
         response: CustomerList,
         summary: "List customers",

@@ -7,6 +7,9 @@ import { customerJson } from "./output.js";
 import type { CustomerCreateBody, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
 import { customerStateJson } from "./state.js";
 
+// The reads the routes make, as the store has them: a customer by id or external id, a page of them.
+export { findCustomer, findCustomerByExternalId, pageOfCustomers } from "./customers.sql.js";
+
 /** What changing customers works with. */
 export interface CustomerDesk {
   units: Units;

@@ -5,6 +5,9 @@ import { discountWithProducts, insertDiscount, replaceDiscountProducts, updateDi
 import { discountJson } from "./output.js";
 import type { DiscountCreate, DiscountUpdate } from "./schemas.js";
 
+// The reads the routes make, as the store has them: a discount by id, a page of them, with their products.
+export { discountsWithProducts, discountWithProducts, findDiscount, pageOfDiscounts } from "./discounts.sql.js";
+
 /** What the discounts' rules work with. */
 export interface DiscountDesk {
   db: Knex;
@@ -89,4 +92,9 @@ export async function changeDiscount({ db, units }: DiscountDesk, existing: Disc
   checkTerms(merged);
   await checkProducts(db, existing.organization_id, body.products);
   return save(units, (trx) => updateDiscount(trx, existing.id, merged), body.products, merged.code);
+}
+
+/** A deleted discount is kept for the orders that used it; its code is free again. */
+export async function removeDiscount(db: Knex, discount: DiscountRow): Promise<void> {
+  await updateDiscount(db, discount.id, { deleted_at: new Date() });
 }

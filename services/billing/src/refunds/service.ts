@@ -10,6 +10,9 @@ import { sellerNow } from "../test-clock/clock.js";
 import { refundJson } from "./output.js";
 import { insertRefund, updateRefund, type RefundRow } from "./refunds.sql.js";
 
+// The read the routes make, as the store has it: a page of refunds.
+export { pageOfRefunds } from "./refunds.sql.js";
+
 /** What a seller asks to refund of an order. */
 export type RefundRequest = Pick<RefundRow, "reason" | "amount" | "revoke_benefits" | "metadata"> & { comment: string | null };
 

@@ -19,6 +19,9 @@ import { subscriptionJsonOf, type MeteredPart } from "./output.js";
 import { insertSubscription, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 import { meteredPricesOfSubscriptions, periodUsage, startNextPeriod } from "./usage.js";
 
+// The reads the routes make, as the store has them: a subscription by id, a page of them.
+export { findSubscription, pageOfSubscriptions } from "./subscriptions.sql.js";
+
 /** What the subscription rules read of the service's settings. */
 export type SubscriptionConfig = Pick<BillingConfig, "PUBLIC_URL" | "CUSTOMER_STATE_DEBOUNCE_MS" | "PAYMENT_PROCESSOR">;
 
