@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
-import { customerOf, mine } from "../customer-portal/service.js";
+import { customerOf, mine } from "../customer-sessions/service.js";
 import { CUSTOMER_METER_SORT_KEYS, CustomerCustomerMeter, CustomerCustomerMeterList, CustomerMeter, CustomerMeterList } from "./schemas.js";
 import { customerMetersJson, findCustomerMeter, pageOfCustomerMeters, portalCustomerMetersJson } from "./service.js";
 
