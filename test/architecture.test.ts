@@ -3,9 +3,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import madge from "madge";
 import ts from "typescript";
-import { describe, expect, it } from "vitest";
+import { inject, describe, expect, it } from "vitest";
+import { createDatabase, databaseUrl } from "@tollgate/kit/testing";
+import { createDatabase as connectTo, migrate } from "@tollgate/kit";
+import { billingMigrations } from "../services/billing/src/migrations/index.js";
 
-/** The shape the code keeps, checked on its text: no database, no services. */
+/** The shape the code keeps, checked on its text (and on billing's migrated tables): no services. */
 
 const repository = fileURLToPath(new URL("..", import.meta.url));
 
@@ -42,6 +45,9 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   payments: ["payments", "customer_payment_methods", "sandbox_confirmation_tokens", "sandbox_operations", "sandbox_payment_methods"],
   subscriptions: ["subscriptions"],
   refunds: ["refunds"],
+  meters: ["meters", "meter_rollups", "meter_unique_values"],
+  "customer-meters": ["customer_meters", "customer_meter_values"],
+  "usage-events": ["usage_events", "usage_event_names", "usage_events_unmeasured"],
   metrics: ["order_hours", "order_product_hours", "checkout_hours", "checkout_product_hours"],
   "customer-portal": [],
   "test-clock": [],
@@ -68,6 +74,11 @@ describe("billing's tables", () => {
   const mentions = billingFiles().flatMap(tableMentions);
   const isStore = (mention: TableMention) => mention.file.endsWith(".sql.ts");
 
+  it("each have an owner: every table billing's migrations make is in TABLES_OF_DOMAIN", async () => {
+    const unowned = (await billingTables()).filter((table) => !KIT_TABLES.has(table) && !OWNER_OF_TABLE.has(table));
+    expect(unowned, `tables no domain owns (add them to TABLES_OF_DOMAIN):\n${unowned.join("\n")}`).toEqual([]);
+  }, 60_000);
+
   it("are named only in *.sql.ts stores", () => {
     const outsideStores = mentions.filter((mention) => !isStore(mention)).map(describeMention);
     expect(outsideStores.length, `tables named outside a store:\n${outsideStores.join("\n")}`).toBe(0);
@@ -82,6 +93,42 @@ describe("billing's tables", () => {
     expect(trespasses.length, `stores naming another domain's tables:\n${trespasses.join("\n")}`).toBe(0);
   });
 });
+
+describe("billing's routes", () => {
+  it("call their domain's service, never a *.sql.ts store", () => {
+    const isRoutes = (file: string) => /(^|\/)routes(\.ts$|\/)/.test(path.relative(billingSource, file).split(path.sep).join("/"));
+    const storeImports = billingFiles()
+      .filter(isRoutes)
+      .flatMap((file) => importsOf(file).filter((imported) => imported.endsWith(".sql.js")).map((imported) => `${path.relative(repository, file)} imports ${imported}`));
+    expect(storeImports, `routes reading or writing a store:\n${storeImports.join("\n")}`).toEqual([]);
+  });
+});
+
+/** The modules `file` imports or re-exports, as written. */
+function importsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
+  return source.statements.flatMap((statement) =>
+    (ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier) ? [statement.moduleSpecifier.text] : [],
+  );
+}
+
+/** The kit's tables in every service's schema, and the migrations' own bookkeeping. */
+const KIT_TABLES = new Set(["outbox", "inbox", "dead_letters", "memberships", "migrations", "migrations_lock", "set_aside_work"]);
+
+/** The tables billing's migrations make, read from a database migrated for this test: the migrations build some names in code. */
+async function billingTables(): Promise<string[]> {
+  const { postgresUrl, runId } = inject("tollgate");
+  const database = `${runId}_architecture`;
+  await createDatabase(postgresUrl, database);
+  const url = databaseUrl(postgresUrl, database);
+  await migrate({ url, schema: "billing" }, billingMigrations);
+  const db = connectTo({ url, schema: "billing", poolMax: 1 });
+  try {
+    return await db("information_schema.tables").where({ table_schema: "billing" }).orderBy("table_name").pluck<string[]>("table_name");
+  } finally {
+    await db.destroy();
+  }
+}
 
 /** Billing's TypeScript files, its migrations left out (they make every table). */
 function billingFiles(): string[] {

@@ -29,7 +29,8 @@ import { refundEndpoints } from "./refunds/routes.js";
 import { SubscriptionRenewals } from "./subscriptions/renewals.js";
 import { subscriptionEndpoints } from "./subscriptions/routes.js";
 import { testClockEndpoints } from "./test-clock/routes.js";
-import { CustomerStateAnnouncer } from "./customers/state.js";
+import { CustomerStateAnnouncer } from "./customer-state/announcer.js";
+import { customerStateView } from "./customer-state/service.js";
 import { discountEndpoints } from "./discounts/routes.js";
 import { LocalFileStorage } from "./files/local-storage.js";
 import { fileEndpoints, localUploadEndpoints } from "./files/routes.js";
@@ -118,7 +119,7 @@ export const billingService = defineService({
       ...customFieldEndpoints(desk),
       ...discountEndpoints(desk),
       ...benefitEndpoints(desk),
-      ...customerEndpoints(desk),
+      ...customerEndpoints({ ...desk, state: customerStateView(billing.db) }),
       ...checkoutEndpoints({ ...desk, wakePayments: () => payments.wake() }),
       ...checkoutLinkEndpoints(desk),
       ...orderEndpoints(desk),

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint, notFound, pageJson, paging, repeated, sorting } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { ACCESS_TOKEN_SORTABLE, findAccessToken, pageOfAccessTokens } from "./access-tokens.sql.js";
 import { accessTokenJson } from "./output.js";
-import { OrganizationAccessToken, OrganizationAccessTokenCreateResponse, OrganizationAccessTokenList } from "./schemas.js";
+import { ACCESS_TOKEN_SORT_KEYS, OrganizationAccessToken, OrganizationAccessTokenCreateResponse, OrganizationAccessTokenList } from "./schemas.js";
 import { SCOPES } from "./scopes.js";
-import { changeAccessToken, createAccessToken, removeAccessToken, type TokenDesk } from "./service.js";
+import { changeAccessToken, createAccessToken, findAccessToken, pageOfAccessTokens, removeAccessToken, type TokenDesk } from "./service.js";
 
 const scopes = z.array(z.enum(SCOPES)).min(1);
 
@@ -40,7 +39,7 @@ export function accessTokenEndpoints(desk: TokenDesk): Endpoint[] {
       "/v1/organization-access-tokens/",
       {
         method: "GET",
-        query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(Object.keys(ACCESS_TOKEN_SORTABLE) as (keyof typeof ACCESS_TOKEN_SORTABLE)[], "-created_at") }),
+        query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(ACCESS_TOKEN_SORT_KEYS, "-created_at") }),
         response: OrganizationAccessTokenList,
         summary: "List organization access tokens",
         tag: TAG,

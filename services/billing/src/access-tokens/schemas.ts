@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
 import { SCOPES } from "./scopes.js";
+import { ACCESS_TOKEN_SORTABLE } from "./access-tokens.sql.js";
 
 /** A token as it is shown: never the token itself, which only its creator saw, once. */
 export const OrganizationAccessToken = z
@@ -21,3 +22,6 @@ export const OrganizationAccessTokenList = listResource(OrganizationAccessToken,
 export const OrganizationAccessTokenCreateResponse = z
   .strictObject({ organization_access_token: OrganizationAccessToken, token: z.string().meta({ description: "polar_oat_…: shown this once" }) })
   .meta({ id: "OrganizationAccessTokenCreateResponse" });
+
+/** The properties a list of tokens may be sorted by. */
+export const ACCESS_TOKEN_SORT_KEYS = Object.keys(ACCESS_TOKEN_SORTABLE) as (keyof typeof ACCESS_TOKEN_SORTABLE)[];

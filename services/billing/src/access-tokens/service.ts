@@ -2,6 +2,9 @@ import { invalidField, notFound, notPermitted, type Knex, type OrganizationAcces
 import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import { deleteAccessToken, insertAccessToken, updateAccessToken, type AccessTokenRow } from "./access-tokens.sql.js";
 
+// The reads the routes make, as the store has them: a token by id, a page of them.
+export { findAccessToken, pageOfAccessTokens } from "./access-tokens.sql.js";
+
 /** What the token rules work with. */
 export interface TokenDesk {
   db: Knex;

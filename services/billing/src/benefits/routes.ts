@@ -2,11 +2,10 @@ import { z } from "zod";
 import { defineEndpoint, type Endpoint, type OrganizationAccess, pageJson, paging, queryFlag, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
-import { BENEFIT_SORTABLE, findBenefit, pageOfBenefits } from "./benefits.sql.js";
 import { benefitJson } from "./output.js";
 import { BENEFIT_TYPES } from "./properties.js";
-import { Benefit, BenefitCreate, BenefitGrantList, BenefitList, BenefitUpdate } from "./schemas.js";
-import { changeBenefit, createBenefit, deleteBenefit, shownGrants, type BenefitDesk } from "./service.js";
+import { Benefit, BenefitCreate, BenefitGrantList, BenefitList, BENEFIT_SORT_KEYS, BenefitUpdate } from "./schemas.js";
+import { changeBenefit, createBenefit, deleteBenefit, findBenefit, pageOfBenefits, shownGrants, type BenefitDesk } from "./service.js";
 
 const TAG = "benefits";
 
@@ -30,7 +29,7 @@ export function benefitEndpoints(desk: BenefitDesk & { access: OrganizationAcces
           id: repeated(z.string()),
           exclude_id: repeated(z.string()),
           query: z.string().optional(),
-          sorting: sorting(Object.keys(BENEFIT_SORTABLE) as (keyof typeof BENEFIT_SORTABLE)[], "-created_at"),
+          sorting: sorting(BENEFIT_SORT_KEYS, "-created_at"),
         }),
         response: BenefitList,
         summary: "List benefits",

@@ -4,6 +4,7 @@ import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Customer } from "../customers/schemas.js";
 import { CustomerOrganization } from "../organizations/schemas.js";
 import { BENEFIT_PROPERTIES, BENEFIT_TYPES, type BenefitType } from "./properties.js";
+import { BENEFIT_SORTABLE } from "./benefits.sql.js";
 
 /** What anyone sees of a benefit: what it is, not how it is configured. */
 const publicFields = {
@@ -146,3 +147,6 @@ export const BenefitUpdate = z.object({
   metadata: metadataInput.optional(),
   properties: z.record(z.string(), z.unknown()).nullish(),
 });
+
+/** The properties a list of benefits may be sorted by. */
+export const BENEFIT_SORT_KEYS = Object.keys(BENEFIT_SORTABLE) as (keyof typeof BENEFIT_SORTABLE)[];

@@ -11,6 +11,9 @@ import { BENEFIT_PROPERTIES, storedProperties, type BenefitType } from "./proper
 import { benefitGrantJson, benefitJson } from "./output.js";
 import type { BenefitCreate, BenefitUpdate } from "./schemas.js";
 
+// The reads the routes make, as the store has them: a benefit by id, a page of them.
+export { findBenefit, pageOfBenefits } from "./benefits.sql.js";
+
 /** What the benefits' rules work with. */
 export interface BenefitDesk {
   db: Knex;

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import type { CheckoutDesk } from "../checkouts/service.js";
-import { CHECKOUT_LINK_SORTABLE, findCheckoutLink, pageOfCheckoutLinks, updateCheckoutLink } from "./checkout-links.sql.js";
-import { CheckoutLink, CheckoutLinkCreateBody, CheckoutLinkList, CheckoutLinkPrefill, CheckoutLinkUpdateBody } from "./schemas.js";
-import { createLink, openFromLink, reviseLink, shownLinks } from "./service.js";
+import { CHECKOUT_LINK_SORT_KEYS, CheckoutLink, CheckoutLinkCreateBody, CheckoutLinkList, CheckoutLinkPrefill, CheckoutLinkUpdateBody } from "./schemas.js";
+import { createLink, findCheckoutLink, openFromLink, pageOfCheckoutLinks, removeLink, reviseLink, shownLinks } from "./service.js";
 
 const TAG = "checkout-links";
 
@@ -18,7 +17,7 @@ export function checkoutLinkEndpoints(desk: CheckoutDesk): Endpoint[] {
       "/v1/checkout-links/",
       {
         method: "GET",
-        query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(Object.keys(CHECKOUT_LINK_SORTABLE) as (keyof typeof CHECKOUT_LINK_SORTABLE)[], "-created_at") }),
+        query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(CHECKOUT_LINK_SORT_KEYS, "-created_at") }),
         response: CheckoutLinkList,
         summary: "List checkout links",
         tag: TAG,
@@ -38,10 +37,9 @@ export function checkoutLinkEndpoints(desk: CheckoutDesk): Endpoint[] {
       reviseLink(desk, await reachable(access, identity, "checkout_links:write", await findCheckoutLink(db, params.id), "Checkout link"), body),
     ),
 
-    defineEndpoint("/v1/checkout-links/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a checkout link", tag: TAG }, async ({ params, identity }) => {
-      const link = await reachable(access, identity, "checkout_links:write", await findCheckoutLink(db, params.id), "Checkout link");
-      await updateCheckoutLink(db, link.id, { deleted_at: new Date() });
-    }),
+    defineEndpoint("/v1/checkout-links/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a checkout link", tag: TAG }, async ({ params, identity }) =>
+      removeLink(db, await reachable(access, identity, "checkout_links:write", await findCheckoutLink(db, params.id), "Checkout link")),
+    ),
 
     // Public: whoever follows the link gets a fresh checkout of their own.
     defineEndpoint(

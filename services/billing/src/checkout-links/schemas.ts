@@ -3,6 +3,7 @@ import { isoTimestamp, listResource, webUrl } from "@tollgate/kit";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Discount } from "../discounts/schemas.js";
 import { Product } from "../products/schemas.js";
+import { CHECKOUT_LINK_SORTABLE } from "./checkout-links.sql.js";
 
 export const CheckoutLink = z
   .strictObject({
@@ -53,3 +54,6 @@ export const CheckoutLinkCreateBody = z.object({
 export const CheckoutLinkUpdateBody = z.object({ ...settings, products: z.array(z.string()).min(1).nullish() });
 /** What following a link may fill in on the checkout it opens. */
 export const CheckoutLinkPrefill = z.object({ customer_email: z.email().optional(), customer_name: z.string().max(256).optional(), discount_code: z.string().optional() });
+
+/** The properties a list of checkout links may be sorted by. */
+export const CHECKOUT_LINK_SORT_KEYS = Object.keys(CHECKOUT_LINK_SORTABLE) as (keyof typeof CHECKOUT_LINK_SORTABLE)[];

@@ -9,6 +9,9 @@ import { findCheckoutLinkBySecret, insertCheckoutLink, linksWithParts, updateChe
 import { checkoutLinkJson } from "./output.js";
 import type { CheckoutLinkCreateBody, CheckoutLinkPrefill, CheckoutLinkUpdateBody } from "./schemas.js";
 
+// The reads the routes make, as the store has them: a link by id, a page of them.
+export { findCheckoutLink, pageOfCheckoutLinks } from "./checkout-links.sql.js";
+
 /** Checkout links as Polar shows them, with their products and discount, read for all at once. */
 export async function shownLinks(db: Knex, rows: CheckoutLinkRow[], publicUrl: string) {
   const parts = await linksWithParts(db, rows);
@@ -90,4 +93,9 @@ export async function openFromLink(desk: CheckoutDesk, clientSecret: string, pre
     });
   // A prefill that does not hold (a spent discount code) is dropped rather than keep the buyer out.
   return open(prefill).catch((error: ValidationError) => (Object.keys(prefill).length > 0 ? open({}) : Promise.reject(error)));
+}
+
+/** A deleted link is kept, marked: it no longer opens checkouts nor shows in lists. */
+export async function removeLink(db: Knex, link: CheckoutLinkRow): Promise<void> {
+  await updateCheckoutLink(db, link.id, { deleted_at: new Date() });
 }

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
-import { CHECKOUT_SORTABLE, findCheckout } from "./checkouts.sql.js";
 import { confirmCheckout, type ConfirmationDesk } from "./confirmation.js";
 import { checkoutPublicJson } from "./output.js";
-import { Checkout, CheckoutClientUpdateBody, CheckoutConfirmBody, CheckoutCreateBody, CheckoutList, CheckoutPublic, CheckoutPublicConfirmed, CheckoutUpdateBody } from "./schemas.js";
-import { checkoutPage, createCheckout, reviseCheckout, settingsOf, shownCheckout } from "./service.js";
+import { Checkout, CheckoutClientUpdateBody, CheckoutConfirmBody, CheckoutCreateBody, CheckoutList, CheckoutPublic, CheckoutPublicConfirmed, CHECKOUT_SORT_KEYS, CheckoutUpdateBody } from "./schemas.js";
+import { checkoutPage, createCheckout, findCheckout, reviseCheckout, settingsOf, shownCheckout } from "./service.js";
 
 const TAG = "checkouts";
 
@@ -28,7 +27,7 @@ export function checkoutEndpoints(desk: ConfirmationDesk): Endpoint[] {
           customer_id: repeated(z.string()),
           status: repeated(z.enum(["open", "expired", "confirmed", "succeeded", "failed"])),
           query: z.string().optional(),
-          sorting: sorting(Object.keys(CHECKOUT_SORTABLE) as (keyof typeof CHECKOUT_SORTABLE)[], "-created_at"),
+          sorting: sorting(CHECKOUT_SORT_KEYS, "-created_at"),
         }),
         response: CheckoutList,
         summary: "List checkout sessions",

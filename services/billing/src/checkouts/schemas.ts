@@ -8,6 +8,7 @@ import { discountForms } from "../discounts/schemas.js";
 import { CustomerOrganization, TaxBehavior } from "../organizations/schemas.js";
 import { priceAmount } from "../products/prices.js";
 import { CheckoutProduct, Interval, ProductPrice } from "../products/schemas.js";
+import { CHECKOUT_SORTABLE } from "./checkouts.sql.js";
 
 const BillingAddressFieldMode = z.enum(["required", "optional", "disabled"]);
 
@@ -157,3 +158,6 @@ export const CheckoutUpdateBody = z.object({ ...customerDetails, ...sellerSettin
 export const CheckoutClientUpdateBody = z.object({ ...customerDetails, discount_code: z.string().nullish() });
 /** The customer's confirmation, with the card as a confirmation token. */
 export const CheckoutConfirmBody = CheckoutClientUpdateBody.extend({ confirmation_token_id: z.string().nullish() });
+
+/** The properties a list of checkouts may be sorted by. */
+export const CHECKOUT_SORT_KEYS = Object.keys(CHECKOUT_SORTABLE) as (keyof typeof CHECKOUT_SORTABLE)[];

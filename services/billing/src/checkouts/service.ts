@@ -25,6 +25,9 @@ import { offerOf } from "./pricing.js";
 import { revise, type Revision } from "./revision.js";
 import type { CheckoutUpdateBody } from "./schemas.js";
 
+// The read the routes make, as the store has it: a checkout by id, for the access check before a change.
+export { findCheckout } from "./checkouts.sql.js";
+
 /** The settings of the service that checkouts are shown and announced with. */
 export interface CheckoutSettings {
   config: { PUBLIC_URL: string };

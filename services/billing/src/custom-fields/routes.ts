@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint, type Knex, type OrganizationAccess, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { CUSTOM_FIELD_SORTABLE, deleteCustomField, findCustomField, pageOfCustomFields } from "./custom-fields.sql.js";
 import { customFieldJson } from "./output.js";
 import { CUSTOM_FIELD_TYPES } from "./properties.js";
-import { CustomField, CustomFieldCreate, CustomFieldList, CustomFieldUpdate } from "./schemas.js";
-import { changeCustomField, createCustomField } from "./service.js";
+import { CUSTOM_FIELD_SORT_KEYS, CustomField, CustomFieldCreate, CustomFieldList, CustomFieldUpdate } from "./schemas.js";
+import { changeCustomField, createCustomField, findCustomField, pageOfCustomFields, removeCustomField } from "./service.js";
 
 const TAG = "custom-fields";
 
@@ -25,7 +24,7 @@ export function customFieldEndpoints({ db, access }: { db: Knex; access: Organiz
           organization_id: repeated(z.string()),
           query: z.string().optional(),
           type: repeated(z.enum(CUSTOM_FIELD_TYPES)),
-          sorting: sorting(Object.keys(CUSTOM_FIELD_SORTABLE) as (keyof typeof CUSTOM_FIELD_SORTABLE)[], "slug"),
+          sorting: sorting(CUSTOM_FIELD_SORT_KEYS, "slug"),
         }),
         response: CustomFieldList,
         summary: "List custom fields",
@@ -46,9 +45,8 @@ export function customFieldEndpoints({ db, access }: { db: Knex; access: Organiz
       customFieldJson(await changeCustomField(db, await field(identity, "custom_fields:write", params.id), body)),
     ),
 
-    defineEndpoint("/v1/custom-fields/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a custom field", tag: TAG }, async ({ params, identity }) => {
-      // Products that asked for it stop asking; values already given are kept with their orders.
-      await deleteCustomField(db, (await field(identity, "custom_fields:write", params.id)).id);
-    }),
+    defineEndpoint("/v1/custom-fields/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a custom field", tag: TAG }, async ({ params, identity }) =>
+      removeCustomField(db, await field(identity, "custom_fields:write", params.id)),
+    ),
   ];
 }

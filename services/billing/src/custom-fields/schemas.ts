@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { CUSTOM_FIELD_TYPES, PROPERTIES } from "./properties.js";
+import { CUSTOM_FIELD_SORTABLE } from "./custom-fields.sql.js";
 
 /** Answers to a seller's custom fields, by slug: taken on checkouts, kept on orders and subscriptions. */
 export const CustomFieldData = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
@@ -60,3 +61,6 @@ export const CustomFieldUpdate = z.object({
   metadata: metadataInput.optional(),
   properties: z.record(z.string(), z.unknown()).nullish(),
 });
+
+/** The properties a list of custom fields may be sorted by. */
+export const CUSTOM_FIELD_SORT_KEYS = Object.keys(CUSTOM_FIELD_SORTABLE) as (keyof typeof CUSTOM_FIELD_SORTABLE)[];

@@ -1,8 +1,11 @@
 import type { z } from "zod";
 import { invalidField, isUniqueViolation, parseNested, randomId, type Knex } from "@tollgate/kit";
-import { insertCustomField, updateCustomField, type CustomFieldRow } from "./custom-fields.sql.js";
+import { deleteCustomField, insertCustomField, updateCustomField, type CustomFieldRow } from "./custom-fields.sql.js";
 import { PROPERTIES } from "./properties.js";
 import type { CustomFieldCreate, CustomFieldUpdate } from "./schemas.js";
+
+// The reads the routes make, as the store has them: a field by id, a page of them.
+export { findCustomField, pageOfCustomFields } from "./custom-fields.sql.js";
 
 /** Slugs are unique within an organization: they key the answers stored on orders. */
 async function withSlugUnique<Result>(slug: string | null | undefined, write: () => Promise<Result>): Promise<Result> {
@@ -32,4 +35,9 @@ export async function changeCustomField(db: Knex, existing: CustomFieldRow, body
     }),
   );
   return updated ?? existing;
+}
+
+/** Products that asked for the field stop asking; values already given are kept with their orders. */
+export async function removeCustomField(db: Knex, field: CustomFieldRow): Promise<void> {
+  await deleteCustomField(db, field.id);
 }

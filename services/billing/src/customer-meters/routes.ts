@@ -1,11 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
-import { customerOf, mine } from "../customer-portal/service.js";
-import { CUSTOMER_METER_SORTABLE, findCustomerMeter, pageOfCustomerMeters } from "./customer-meters.sql.js";
-import { CustomerCustomerMeter, CustomerCustomerMeterList, CustomerMeter, CustomerMeterList } from "./schemas.js";
-import { customerMetersJson, portalCustomerMetersJson } from "./service.js";
-
-const SORTABLE = Object.keys(CUSTOMER_METER_SORTABLE) as (keyof typeof CUSTOMER_METER_SORTABLE)[];
+import { customerOf, mine } from "../customer-sessions/service.js";
+import { CUSTOMER_METER_SORT_KEYS, CustomerCustomerMeter, CustomerCustomerMeterList, CustomerMeter, CustomerMeterList } from "./schemas.js";
+import { customerMetersJson, findCustomerMeter, pageOfCustomerMeters, portalCustomerMetersJson } from "./service.js";
 
 /** Customer meters: each customer's consumption, credits and balance on each meter, for the seller and in the portal. */
 export function customerMeterEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }): Endpoint[] {
@@ -20,7 +17,7 @@ export function customerMeterEndpoints({ db, access }: { db: Knex; access: Organ
           customer_id: repeated(z.string()),
           external_customer_id: repeated(z.string()),
           meter_id: repeated(z.string()),
-          sorting: sorting(SORTABLE, "-modified_at"),
+          sorting: sorting(CUSTOMER_METER_SORT_KEYS, "-modified_at"),
         }),
         response: CustomerMeterList,
         summary: "List customer meters",
@@ -42,7 +39,7 @@ export function customerMeterEndpoints({ db, access }: { db: Knex; access: Organ
       "/v1/customer-portal/meters/",
       {
         method: "GET",
-        query: z.object({ ...paging, meter_id: repeated(z.string()), query: z.string().optional(), sorting: sorting(SORTABLE, "-modified_at") }),
+        query: z.object({ ...paging, meter_id: repeated(z.string()), query: z.string().optional(), sorting: sorting(CUSTOMER_METER_SORT_KEYS, "-modified_at") }),
         response: CustomerCustomerMeterList,
         summary: "List the customer's meters",
         tag: "customer_portal",

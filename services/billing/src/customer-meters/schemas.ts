@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
 import { Meter } from "../meters/schemas.js";
+import { CUSTOMER_METER_SORTABLE } from "./customer-meters.sql.js";
 
 const standing = {
   id: z.string(),
@@ -23,3 +24,6 @@ const CustomerCustomerMeterMeter = z
   .meta({ id: "CustomerCustomerMeterMeter" });
 export const CustomerCustomerMeter = z.strictObject({ ...standing, meter: CustomerCustomerMeterMeter }).meta({ id: "CustomerCustomerMeter" });
 export const CustomerCustomerMeterList = listResource(CustomerCustomerMeter, "ListResource_CustomerCustomerMeter_");
+
+/** The properties a list of customer meters may be sorted by. */
+export const CUSTOMER_METER_SORT_KEYS = Object.keys(CUSTOMER_METER_SORTABLE) as (keyof typeof CUSTOMER_METER_SORTABLE)[];

@@ -4,6 +4,9 @@ import { metersWithIds } from "../meters/meters.sql.js";
 import type { CustomerMeterRow } from "./customer-meters.sql.js";
 import { customerMeterJson, portalCustomerMeterJson } from "./output.js";
 
+// The reads the routes make, as the store has them: a customer meter by id, a page of them.
+export { findCustomerMeter, pageOfCustomerMeters } from "./customer-meters.sql.js";
+
 /** The customers and meters of these rows, read for all at once. */
 async function partsOf(db: Knex, rows: CustomerMeterRow[]) {
   const [customers, meters] = await Promise.all([customersWithIds(db, [...new Set(rows.map((row) => row.customer_id))]), metersWithIds(db, [...new Set(rows.map((row) => row.meter_id))])]);

@@ -1,9 +1,10 @@
 import type { z } from "zod";
-import { HttpError, invalidField, notFound, pageJson, polarErrors, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
+import { HttpError, invalidField, notFound, pageJson, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { benefitsWithIds, findAnyBenefit, findCustomersGrant, liveDownloadableGrants, pageOfCustomersGrants, type BenefitGrantRow, type CustomerGrantFilter } from "../benefits/benefits.sql.js";
 import { findCustomer, setDefaultPaymentMethod, updateCustomer, type CustomerChanges, type CustomerRow } from "../customers/customers.sql.js";
 import { changeCustomer } from "../customers/service.js";
+import { customerOf, mine } from "../customer-sessions/service.js";
 import { uploadedFilesWithIds } from "../files/files.sql.js";
 import type { FileStorage } from "../files/storage.js";
 import { findCustomersLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, pageOfCustomersLicenseKeys } from "../license-keys/license-keys.sql.js";
@@ -37,18 +38,6 @@ type PageRequest = { page: number; limit: number };
 
 /** Polar's answer for a change the portal does not offer. */
 const notOffered = (message: string) => new HttpError(403, "NotPermitted", message);
-
-/** The customer a portal call is for: only a customer session opens the portal. */
-export function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string } {
-  if (identity.kind !== "customer_session") throw new HttpError(401, polarErrors.codes.unauthorized, "A customer session token is required.");
-  return identity;
-}
-
-/** The row, found among the customer's own, or 404 whether it is someone else's or nobody's. */
-export function mine<Row>(found: Row | undefined, what: string): Row {
-  if (!found) throw notFound(what);
-  return found;
-}
 
 /** The seller, as the portal names it beside products and benefits. */
 async function portalOrganization(db: Knex, organizationId: string) {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { invalidField, randomId, type Knex, type OrganizationAccess, type UnitOfWork } from "@tollgate/kit";
+import { HttpError, invalidField, notFound, polarErrors, randomId, type Knex, type OrganizationAccess, type UnitOfWork } from "@tollgate/kit";
 import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import { findCustomer, findCustomerByExternalId } from "../customers/customers.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
@@ -34,4 +34,16 @@ export async function openCustomerSession(
  */
 export async function endCustomerSessions(unit: UnitOfWork, customerId: string): Promise<void> {
   for (const session of await deleteCustomerSessions(unit.db, customerId)) unit.announce(accessTokenRevoked, { id: session.id, token_hash: session.token_hash });
+}
+
+/** The customer a portal call is for: only a customer session opens the portal. */
+export function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string } {
+  if (identity.kind !== "customer_session") throw new HttpError(401, polarErrors.codes.unauthorized, "A customer session token is required.");
+  return identity;
+}
+
+/** The row, found among the customer's own, or 404 whether it is someone else's or nobody's. */
+export function mine<Row>(found: Row | undefined, what: string): Row {
+  if (!found) throw notFound(what);
+  return found;
 }

@@ -2,16 +2,14 @@ import { z } from "zod";
 import { defineEndpoint, notFound, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
-import { CUSTOMER_SORTABLE, findCustomer, findCustomerByExternalId, pageOfCustomers } from "./customers.sql.js";
 import { customerJson } from "./output.js";
-import { Customer, CustomerCreateBody, CustomerList, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
-import { createCustomer, customerState, removeCustomer, reviseCustomer, type CustomerDesk } from "./service.js";
-import { CustomerState } from "./state-schemas.js";
+import { Customer, CustomerCreateBody, CustomerList, CUSTOMER_SORT_KEYS, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
+import { createCustomer, findCustomer, findCustomerByExternalId, pageOfCustomers, removeCustomer, reviseCustomer, type CustomerDesk, type CustomerStateView } from "./service.js";
 
 const TAG = "customers";
 
-export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: OrganizationAccess }): Endpoint[] {
-  const { db, access } = desk;
+export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: OrganizationAccess; state: CustomerStateView }): Endpoint[] {
+  const { db, access, state } = desk;
   const byId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", id: string) => reachable(access, identity, scope, await findCustomer(db, id), "Customer");
   const byExternalId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", externalId: string) => {
     const customer = await findCustomerByExternalId(db, await access.organizationIds(identity, scope), externalId);
@@ -35,7 +33,7 @@ export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: Organ
           organization_id: repeated(z.string()),
           email: z.string().optional(),
           query: z.string().optional(),
-          sorting: sorting(Object.keys(CUSTOMER_SORTABLE) as (keyof typeof CUSTOMER_SORTABLE)[], "-created_at"),
+          sorting: sorting(CUSTOMER_SORT_KEYS, "-created_at"),
         }),
         response: CustomerList,
         summary: "List customers",
@@ -57,8 +55,8 @@ export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: Organ
     defineEndpoint("/v1/customers/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), query: deleteQuery, summary: "Delete a customer, or anonymize them", tag: TAG }, async ({ params, query, identity }) =>
       removeCustomer(desk, await byId(identity, "customers:write", params.id), query.anonymize),
     ),
-    defineEndpoint("/v1/customers/:id/state", { method: "GET", params: z.object({ id: z.string() }), response: CustomerState, summary: "Get a customer's state", tag: TAG }, async ({ params, identity }) =>
-      customerState(db, await byId(identity, "customers:read", params.id)),
+    defineEndpoint("/v1/customers/:id/state", { method: "GET", params: z.object({ id: z.string() }), response: state.response, summary: "Get a customer's state", tag: TAG }, async ({ params, identity }) =>
+      state.of(await byId(identity, "customers:read", params.id)),
     ),
 
     defineEndpoint("/v1/customers/external/:externalId", { method: "GET", params: z.object({ externalId: z.string() }), response: Customer, summary: "Get a customer by external ID", tag: TAG }, async ({ params, identity }) =>
@@ -74,8 +72,8 @@ export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: Organ
       { method: "DELETE", status: 204, params: z.object({ externalId: z.string() }), query: deleteQuery, summary: "Delete a customer by external ID, or anonymize them", tag: TAG },
       async ({ params, query, identity }) => removeCustomer(desk, await byExternalId(identity, "customers:write", params.externalId), query.anonymize),
     ),
-    defineEndpoint("/v1/customers/external/:externalId/state", { method: "GET", params: z.object({ externalId: z.string() }), response: CustomerState, summary: "Get a customer's state by external ID", tag: TAG }, async ({ params, identity }) =>
-      customerState(db, await byExternalId(identity, "customers:read", params.externalId)),
+    defineEndpoint("/v1/customers/external/:externalId/state", { method: "GET", params: z.object({ externalId: z.string() }), response: state.response, summary: "Get a customer's state by external ID", tag: TAG }, async ({ params, identity }) =>
+      state.of(await byExternalId(identity, "customers:read", params.externalId)),
     ),
   ];
 }

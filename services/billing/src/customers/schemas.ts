@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
 import { addressInput } from "../http/address.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
+import { CUSTOMER_SORTABLE } from "./customers.sql.js";
 
 /** A postal address as it goes out: every line present, null when not given. */
 export const Address = z
@@ -62,3 +63,6 @@ export const CustomerCreateBody = z.object({
 export const CustomerUpdateBody = z.object({ ...editable, email: email.nullish(), external_id: z.string().min(1).nullish(), type: z.literal("individual").nullish() });
 /** A change to a customer found by external id (which, there, cannot change). */
 export const CustomerUpdateByExternalIdBody = z.object({ ...editable, email: email.nullish() });
+
+/** The properties a list of customers may be sorted by. */
+export const CUSTOMER_SORT_KEYS = Object.keys(CUSTOMER_SORTABLE) as (keyof typeof CUSTOMER_SORTABLE)[];

@@ -1,11 +1,22 @@
-import { invalidField, isUniqueViolation, notFound, randomId, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
+import { invalidField, isUniqueViolation, notFound, randomId, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { z } from "zod";
 import { endCustomerSessions } from "../customer-sessions/service.js";
 import { announceBilling } from "../events.js";
-import { customerWithHoldings, insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
+import { insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 import type { CustomerCreateBody, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
-import { customerStateJson } from "./state.js";
+
+// The reads the routes make, as the store has them: a customer by id or external id, a page of them.
+export { findCustomer, findCustomerByExternalId, pageOfCustomers } from "./customers.sql.js";
+
+/**
+ * The customer's state (`/v1/customers/{id}/state`), served with the customer but made by the read model above
+ * the customers (customer-state/), which the composition root hands in.
+ */
+export interface CustomerStateView {
+  response: z.ZodType;
+  of(customer: CustomerRow): Promise<unknown>;
+}
 
 /** What changing customers works with. */
 export interface CustomerDesk {
@@ -83,6 +94,3 @@ export async function removeCustomer(desk: CustomerDesk, existing: CustomerRow, 
     });
   });
 }
-
-/** Everything a customer has now, as Polar's CustomerState. */
-export const customerState = async (db: Knex, customer: CustomerRow) => customerStateJson(await customerWithHoldings(db, customer.id));

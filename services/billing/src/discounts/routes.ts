@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint, type OrganizationAccess, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { discountsWithProducts, discountWithProducts, DISCOUNT_SORTABLE, findDiscount, pageOfDiscounts, updateDiscount } from "./discounts.sql.js";
 import { discountJson } from "./output.js";
-import { Discount, DiscountCreate, DiscountList, DiscountUpdate } from "./schemas.js";
-import { changeDiscount, createDiscount, type DiscountDesk } from "./service.js";
+import { Discount, DISCOUNT_SORT_KEYS, DiscountCreate, DiscountList, DiscountUpdate } from "./schemas.js";
+import { changeDiscount, createDiscount, discountsWithProducts, discountWithProducts, findDiscount, pageOfDiscounts, removeDiscount, type DiscountDesk } from "./service.js";
 
 const TAG = "discounts";
 
@@ -21,7 +20,7 @@ export function discountEndpoints(desk: DiscountDesk & { access: OrganizationAcc
       "/v1/discounts/",
       {
         method: "GET",
-        query: z.object({ ...paging, organization_id: repeated(z.string()), query: z.string().optional(), sorting: sorting(Object.keys(DISCOUNT_SORTABLE) as (keyof typeof DISCOUNT_SORTABLE)[], "-created_at") }),
+        query: z.object({ ...paging, organization_id: repeated(z.string()), query: z.string().optional(), sorting: sorting(DISCOUNT_SORT_KEYS, "-created_at") }),
         response: DiscountList,
         summary: "List discounts",
         tag: TAG,
@@ -41,10 +40,8 @@ export function discountEndpoints(desk: DiscountDesk & { access: OrganizationAcc
       changeDiscount(desk, await discount(identity, "discounts:write", params.id), body),
     ),
 
-    defineEndpoint("/v1/discounts/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a discount", tag: TAG }, async ({ params, identity }) => {
-      const existing = await discount(identity, "discounts:write", params.id);
-      // Kept for the orders that used it; its code is free again.
-      await updateDiscount(db, existing.id, { deleted_at: new Date() });
-    }),
+    defineEndpoint("/v1/discounts/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a discount", tag: TAG }, async ({ params, identity }) =>
+      removeDiscount(db, await discount(identity, "discounts:write", params.id)),
+    ),
   ];
 }

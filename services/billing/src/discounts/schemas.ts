@@ -3,6 +3,7 @@ import { isoTimestamp, listResource, momentInput, pgInteger } from "@tollgate/ki
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { priceAmount } from "../products/prices.js";
 import { productFields } from "../products/schemas.js";
+import { DISCOUNT_SORTABLE } from "./discounts.sql.js";
 
 /** A discount's terms: its amount by type, and how long it lasts by duration. */
 const fixed = { type: z.literal("fixed"), amount: z.int(), currency: z.string(), amounts: z.record(z.string(), z.int()) };
@@ -84,3 +85,6 @@ export const DiscountUpdate = z.object({
   currency: z.string().regex(/^[A-Za-z]{3}$/).nullish(),
   basis_points: z.int().min(1).max(10_000).nullish(),
 });
+
+/** The properties a list of discounts may be sorted by. */
+export const DISCOUNT_SORT_KEYS = Object.keys(DISCOUNT_SORTABLE) as (keyof typeof DISCOUNT_SORTABLE)[];

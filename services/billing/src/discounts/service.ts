@@ -6,6 +6,9 @@ import { discountJson } from "./output.js";
 import { discountProblemOf } from "./rules.js";
 import type { DiscountCreate, DiscountUpdate } from "./schemas.js";
 
+// The reads the routes make, as the store has them: a discount by id, a page of them, with their products.
+export { discountsWithProducts, discountWithProducts, findDiscount, pageOfDiscounts } from "./discounts.sql.js";
+
 /** What the discounts' rules work with. */
 export interface DiscountDesk {
   db: Knex;
@@ -95,4 +98,9 @@ export async function changeDiscount({ db, units }: DiscountDesk, existing: Disc
 /** Why a discount cannot be used on this product now (read with the products it is limited to), or null when it can. */
 export async function discountProblem(db: Knex, discount: DiscountRow, productId: string, currency: string, now = new Date()): Promise<string | null> {
   return discountProblemOf(discount, await productIdsOfDiscount(db, discount.id), productId, currency, now);
+}
+
+/** A deleted discount is kept for the orders that used it; its code is free again. */
+export async function removeDiscount(db: Knex, discount: DiscountRow): Promise<void> {
+  await updateDiscount(db, discount.id, { deleted_at: new Date() });
 }

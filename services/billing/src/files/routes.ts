@@ -2,11 +2,10 @@ import { pipeline } from "node:stream/promises";
 import { z } from "zod";
 import { defineEndpoint, HttpError, polarErrors, type Endpoint, type Knex, notFound, type OrganizationAccess, pageJson, paging, repeated, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { findFile, pageOfFiles, updateFile, type FileRow } from "./files.sql.js";
 import type { LocalFileStorage } from "./local-storage.js";
 import { fileJson } from "./output.js";
 import { Checksum, FileCreate, FileRead, FileReadList, FileUpload } from "./schemas.js";
-import { completeUpload, deleteFile, startUpload, type FileDesk } from "./service.js";
+import { changeFile, completeUpload, deleteFile, findFile, pageOfFiles, startUpload, type FileDesk, type FileRow } from "./service.js";
 import { serveInert } from "./serving.js";
 import { UploadMismatch } from "./storage.js";
 
@@ -51,11 +50,7 @@ export function fileEndpoints(desk: FileDesk & { access: OrganizationAccess }): 
         summary: "Rename a file, or change its version",
         tag: TAG,
       },
-      async ({ params, body, identity }) => {
-        const existing = await file(identity, "files:write", params.id);
-        const updated = await updateFile(db, existing.id, { ...(body.name ? { name: body.name } : {}), ...(body.version !== undefined ? { version: body.version } : {}) });
-        return json(updated ?? existing);
-      },
+      async ({ params, body, identity }) => json(await changeFile(db, await file(identity, "files:write", params.id), body)),
     ),
 
     defineEndpoint("/v1/files/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a file", tag: TAG }, async ({ params, identity }) => {

@@ -6,6 +6,9 @@ import { fileUploadJson } from "./output.js";
 import type { FileCreate, UploadPartDeclared } from "./schemas.js";
 import { UploadMismatch, type CompletedPart, type FileStorage } from "./storage.js";
 
+// The reads the routes make, as the store has them: a file by id, a page of them.
+export { findFile, pageOfFiles, type FileRow } from "./files.sql.js";
+
 /** What files' rules work with. */
 export interface FileDesk {
   db: Knex;
@@ -91,4 +94,10 @@ export async function completeUpload(desk: FileDesk, existing: FileRow, upload: 
 export async function deleteFile(desk: FileDesk, existing: FileRow): Promise<void> {
   await updateFile(desk.db, existing.id, { deleted_at: new Date() });
   await desk.storage.remove(existing);
+}
+
+/** A new name (an empty one keeps the old) or version (null clears it); the file as it now is. */
+export async function changeFile(db: Knex, file: FileRow, changes: { name?: string | null; version?: string | null }): Promise<FileRow> {
+  const updated = await updateFile(db, file.id, { ...(changes.name ? { name: changes.name } : {}), ...(changes.version !== undefined ? { version: changes.version } : {}) });
+  return updated ?? file;
 }

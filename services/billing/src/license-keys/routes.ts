@@ -1,9 +1,19 @@
 import { z } from "zod";
 import { defineEndpoint, notFound, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { findActivation, findLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, licenseKeyWithCustomer, pageOfLicenseKeys, updateLicenseKey } from "./license-keys.sql.js";
 import { activationJson, licenseKeyJson, licenseKeyWithActivationsJson } from "./output.js";
-import { activateLicenseKey, deactivateLicenseKey, validateLicenseKey } from "./service.js";
+import {
+  activateLicenseKey,
+  changeLicenseKey,
+  deactivateLicenseKey,
+  findActivation,
+  findLicenseKey,
+  licenseKeysWithCustomers,
+  licenseKeyWithActivations,
+  licenseKeyWithCustomer,
+  pageOfLicenseKeys,
+  validateLicenseKey,
+} from "./service.js";
 import { LicenseKeyActivate, LicenseKeyActivationRead, LicenseKeyDeactivate, LicenseKeyList, LicenseKeyRead, LicenseKeyUpdate, LicenseKeyValidate, LicenseKeyWithActivations, ValidatedLicenseKey } from "./schemas.js";
 
 const TAG = "license_keys";
@@ -46,15 +56,9 @@ export function licenseKeyEndpoints({ db, access }: { db: Knex; access: Organiza
     defineEndpoint("/v1/license-keys/:id", { method: "GET", params: z.object({ id: z.string() }), response: LicenseKeyWithActivations, summary: "Get a license key", tag: TAG }, async ({ params, identity }) =>
       licenseKeyWithActivationsJson(await licenseKeyWithActivations(db, await key(identity, "license_keys:read", params.id))),
     ),
-    defineEndpoint("/v1/license-keys/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: LicenseKeyUpdate, response: LicenseKeyRead, summary: "Update a license key", tag: TAG }, async ({ params, body, identity }) => {
-      const existing = await key(identity, "license_keys:write", params.id);
-      const changes: Parameters<typeof updateLicenseKey>[2] = {};
-      if (body.status) changes.status = body.status;
-      for (const field of ["usage", "limit_activations", "limit_usage", "expires_at"] as const) {
-        if (body[field] !== undefined) Object.assign(changes, { [field]: body[field] });
-      }
-      return licenseKeyJson(await licenseKeyWithCustomer(db, await updateLicenseKey(db, existing.id, changes)));
-    }),
+    defineEndpoint("/v1/license-keys/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: LicenseKeyUpdate, response: LicenseKeyRead, summary: "Update a license key", tag: TAG }, async ({ params, body, identity }) =>
+      licenseKeyJson(await licenseKeyWithCustomer(db, await changeLicenseKey(db, await key(identity, "license_keys:write", params.id), body))),
+    ),
     defineEndpoint(
       "/v1/license-keys/:id/activations/:activation_id",
       { method: "GET", params: z.object({ id: z.string(), activation_id: z.string() }), response: LicenseKeyActivationRead, summary: "Get a license key's activation", tag: TAG },

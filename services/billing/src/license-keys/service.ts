@@ -1,7 +1,12 @@
+import type { z } from "zod";
 import { notFound, notPermitted, PG_INTEGER_MAX, type Knex } from "@tollgate/kit";
 import { sellerNow } from "../test-clock/clock.js";
 import { countActivations, deleteActivation, findActivation, insertActivation, licenseKeyWithCustomer, lockLicenseKey, updateLicenseKey, type ActivationRow, type LicenseKeyRow } from "./license-keys.sql.js";
 import { activationJson, licenseKeyJson } from "./output.js";
+import type { LicenseKeyUpdate } from "./schemas.js";
+
+// The reads the routes make, as the store has them: a key by id, a page of them, with their customers or activations.
+export { findActivation, findLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, licenseKeyWithCustomer, pageOfLicenseKeys } from "./license-keys.sql.js";
 
 /** Whether `given` holds every condition an activation was made with (same keys, same values). */
 const meets = (required: Record<string, unknown>, given: Record<string, unknown> | undefined) => Object.entries(required).every(([name, value]) => JSON.stringify(given?.[name]) === JSON.stringify(value));
@@ -75,4 +80,14 @@ export const activateLicenseKey = (db: Knex, request: KeyRequest<typeof activate
 
 export async function deactivateLicenseKey(db: Knex, request: KeyRequest<typeof deactivateKey>): Promise<void> {
   await db.transaction((trx) => deactivateKey(trx, request));
+}
+
+/** The seller's changes to a key: those given, the rest as they were. */
+export async function changeLicenseKey(db: Knex, key: LicenseKeyRow, body: z.output<typeof LicenseKeyUpdate>): Promise<LicenseKeyRow> {
+  const changes: Parameters<typeof updateLicenseKey>[2] = {};
+  if (body.status) changes.status = body.status;
+  for (const field of ["usage", "limit_activations", "limit_usage", "expires_at"] as const) {
+    if (body[field] !== undefined) Object.assign(changes, { [field]: body[field] });
+  }
+  return updateLicenseKey(db, key.id, changes);
 }

@@ -2,10 +2,9 @@ import { z } from "zod";
 import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess, type Units } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
-import { findMeter, METER_SORTABLE, pageOfMeters } from "./meters.sql.js";
 import { meterJson } from "./output.js";
-import { Meter, MeterCreate, MeterList, MeterQuantities, meterQuantitiesQuery, MeterUpdate } from "./schemas.js";
-import { changeMeter, createMeter, customerKeysFor, meterQuantities } from "./service.js";
+import { Meter, MeterCreate, MeterList, MeterQuantities, meterQuantitiesQuery, METER_SORT_KEYS, MeterUpdate } from "./schemas.js";
+import { changeMeter, createMeter, customerKeysFor, findMeter, meterQuantities, pageOfMeters } from "./service.js";
 
 const TAG = "meters";
 
@@ -22,7 +21,7 @@ export function meterEndpoints({ db, units, access, timeZones }: { db: Knex; uni
           organization_id: repeated(z.string()),
           query: z.string().optional(),
           is_archived: queryFlag().optional(),
-          sorting: sorting(Object.keys(METER_SORTABLE) as (keyof typeof METER_SORTABLE)[], "name"),
+          sorting: sorting(METER_SORT_KEYS, "name"),
         }),
         response: MeterList,
         summary: "List meters",

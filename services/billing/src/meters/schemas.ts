@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isoTimestamp, listResource, momentInput, timeZoneName, trimmedText } from "@tollgate/kit";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Aggregation, Filter } from "./filter.js";
+import { METER_SORTABLE } from "./meters.sql.js";
 
 const MeterUnit = z.enum(["scalar", "token", "custom"]);
 export const Interval = z.enum(["hour", "day", "week", "month", "year"]);
@@ -68,3 +69,6 @@ export const MeterQuantities = z
     total: z.number(),
   })
   .meta({ id: "MeterQuantities" });
+
+/** The properties a list of meters may be sorted by. */
+export const METER_SORT_KEYS = Object.keys(METER_SORTABLE) as (keyof typeof METER_SORTABLE)[];

@@ -10,6 +10,9 @@ import { clearRollups, distinctInRange, holdMetersAlone, insertMeter, periodsBet
 import { ALL_CUSTOMERS, quantityOf, type Tally } from "./rollups.js";
 import type { CustomerAggregationFunction, MeterCreate, MeterUpdate } from "./schemas.js";
 
+// The reads the routes make, as the store has them: a meter by id, a page of them.
+export { findMeter, pageOfMeters } from "./meters.sql.js";
+
 /** A custom unit is shown with its label, so it needs one. */
 function checkUnit(unit: string | null | undefined, customLabel: string | null | undefined): void {
   if (unit === "custom" && !customLabel) throw invalidField(["custom_label"], "custom_label is required when unit is custom", customLabel ?? null);

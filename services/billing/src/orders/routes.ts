@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint, momentInput, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
-import { findOrder, ORDER_SORTABLE, ORDER_STATUSES, pageOfOrders } from "./orders.sql.js";
-import { shownOrder, shownOrders } from "./service.js";
-import { Order, OrderList } from "./schemas.js";
+import { findOrder, pageOfOrders, shownOrder, shownOrders } from "./service.js";
+import { Order, OrderList, ORDER_SORT_KEYS, ORDER_STATUSES } from "./schemas.js";
 
 const TAG = "orders";
 
@@ -29,7 +28,7 @@ export function orderEndpoints({ db, access }: { db: Knex; access: OrganizationA
           status: repeated(z.enum(ORDER_STATUSES)),
           created_after: createdBound,
           created_before: createdBound,
-          sorting: sorting(Object.keys(ORDER_SORTABLE) as (keyof typeof ORDER_SORTABLE)[], "-created_at"),
+          sorting: sorting(ORDER_SORT_KEYS, "-created_at"),
         }),
         response: OrderList,
         summary: "List orders",

@@ -6,6 +6,10 @@ import { Address, Customer } from "../customers/schemas.js";
 import { Discount } from "../discounts/schemas.js";
 import { productFields } from "../products/schemas.js";
 import { OrderSubscription } from "../subscriptions/schemas.js";
+import { ORDER_SORTABLE } from "./orders.sql.js";
+
+// The statuses an order passes through, which a list may be narrowed to.
+export { ORDER_STATUSES } from "./orders.sql.js";
 
 const OrderItemSchema = z
   .strictObject({
@@ -62,3 +66,6 @@ export const Order = z
   .meta({ id: "Order" });
 
 export const OrderList = listResource(Order, "ListResource_Order_");
+
+/** The properties a list of orders may be sorted by. */
+export const ORDER_SORT_KEYS = Object.keys(ORDER_SORTABLE) as (keyof typeof ORDER_SORTABLE)[];

@@ -5,6 +5,9 @@ import type { OrderLine } from "./lines.js";
 import { orderJson, orderJsonOf, type OrderJson } from "./output.js";
 import { insertOrder, nextInvoiceNumber, ordersWithParts, updateOrder, type OrderParts, type OrderRow, type OrderStatus, type OrderWithItems } from "./orders.sql.js";
 
+// The reads the routes make, as the store has them: an order by id, a page of them.
+export { findOrder, pageOfOrders } from "./orders.sql.js";
+
 /** Orders as Polar shows them, read with their parts for all at once. */
 export const shownOrders = async (db: Knex, rows: OrderRow[]): Promise<OrderJson[]> => (await ordersWithParts(db, rows)).map(orderJson);
 

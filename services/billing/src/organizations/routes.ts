@@ -2,9 +2,8 @@ import { z } from "zod";
 import { defineEndpoint, type Endpoint, type Knex, notFound, type OrganizationAccess, pageJson, paging, sorting, type Units } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { sellerJson } from "./output.js";
-import { findSeller, pageOfSellers, SELLER_SORTABLE, type SellerRow } from "./organizations.sql.js";
-import { Organization, OrganizationList, OrganizationUpdate } from "./schemas.js";
-import { changeSeller } from "./service.js";
+import { Organization, OrganizationList, OrganizationUpdate, SELLER_SORT_KEYS } from "./schemas.js";
+import { changeSeller, findSeller, pageOfSellers, type SellerRow } from "./service.js";
 
 const TAG = "organizations";
 
@@ -20,7 +19,7 @@ export function organizationEndpoints({ db, units, access }: { db: Knex; units: 
       "/v1/organizations/",
       {
         method: "GET",
-        query: z.object({ ...paging, slug: z.string().optional(), sorting: sorting(Object.keys(SELLER_SORTABLE) as (keyof typeof SELLER_SORTABLE)[], "created_at") }),
+        query: z.object({ ...paging, slug: z.string().optional(), sorting: sorting(SELLER_SORT_KEYS, "created_at") }),
         response: OrganizationList,
         summary: "List organizations",
         tag: TAG,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, pgInteger, webUrl } from "@tollgate/kit";
 import { CUSTOMER_EMAILS } from "./output.js";
+import { SELLER_SORTABLE } from "./organizations.sql.js";
 
 export const SOCIAL_PLATFORMS = ["x", "github", "facebook", "instagram", "youtube", "tiktok", "linkedin", "threads", "discord", "other"] as const;
 
@@ -134,3 +135,6 @@ export const OrganizationUpdate = z.object({
   default_presentment_currency: z.string().length(3).nullish(),
   default_tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullish(),
 });
+
+/** The properties a list of organizations may be sorted by. */
+export const SELLER_SORT_KEYS = Object.keys(SELLER_SORTABLE) as (keyof typeof SELLER_SORTABLE)[];

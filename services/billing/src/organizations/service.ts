@@ -5,6 +5,9 @@ import { sellerJson, subscriptionSettingsOf } from "./output.js";
 import { updateSeller, type SellerChanges, type SellerRow } from "./organizations.sql.js";
 import type { OrganizationUpdate } from "./schemas.js";
 
+// The reads the routes make, as the store has them: an organization by id, a page of them.
+export { findSeller, pageOfSellers, type SellerRow } from "./organizations.sql.js";
+
 /** What a seller's update changes: settings given are merged into the seller's, field by field. */
 function sellerChangesOf(seller: SellerRow, body: z.output<typeof OrganizationUpdate>): SellerChanges {
   const changes: SellerChanges = {};

@@ -3,9 +3,8 @@ import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorti
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { productJson } from "./output.js";
-import { findProduct, pageOfProducts, PRODUCT_SORTABLE, productsWithParts, productWithParts } from "./products.sql.js";
-import { Product, ProductCreate, ProductList, ProductUpdate } from "./schemas.js";
-import { changeProduct, createProduct, setProductBenefits, type Catalog } from "./service.js";
+import { Product, ProductCreate, ProductList, PRODUCT_SORT_KEYS, ProductUpdate } from "./schemas.js";
+import { changeProduct, createProduct, findProduct, pageOfProducts, productsWithParts, productWithParts, setProductBenefits, type Catalog } from "./service.js";
 
 const TAG = "products";
 
@@ -31,7 +30,7 @@ export function productEndpoints(catalog: Catalog & { access: OrganizationAccess
           is_recurring: queryFlag().optional(),
           benefit_id: repeated(z.string()),
           visibility: repeated(z.enum(["public", "private", "draft"])),
-          sorting: sorting(Object.keys(PRODUCT_SORTABLE) as (keyof typeof PRODUCT_SORTABLE)[], "-created_at"),
+          sorting: sorting(PRODUCT_SORT_KEYS, "-created_at"),
         }),
         response: ProductList,
         summary: "List products",

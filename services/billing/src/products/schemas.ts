@@ -6,6 +6,7 @@ import { AttachedCustomField } from "../custom-fields/schemas.js";
 import { ProductMediaFileRead } from "../files/schemas.js";
 import { TaxBehavior } from "../organizations/schemas.js";
 import { priceCreate, priceUpdate } from "./prices.js";
+import { PRODUCT_SORTABLE } from "./products.sql.js";
 
 /** How often a subscription renews, and how long a trial lasts, in units of it. */
 export const Interval = z.enum(["day", "week", "month", "year"]);
@@ -120,3 +121,6 @@ export const ProductUpdate = z.object({
 
 /** The media and custom fields a product is shown with, as a seller sets them; those left out stay. */
 export type ProductLinks = Pick<z.output<typeof ProductUpdate>, "medias" | "attached_custom_fields">;
+
+/** The properties a list of products may be sorted by. */
+export const PRODUCT_SORT_KEYS = Object.keys(PRODUCT_SORTABLE) as (keyof typeof PRODUCT_SORTABLE)[];

@@ -12,6 +12,9 @@ import { checkPrices, type PriceCreate } from "./prices.js";
 import { addPrices, archivePricesExcept, insertProduct, pricesOfProducts, productWithParts, replaceLinks, updateProduct, type ProductRow } from "./products.sql.js";
 import type { ProductCreate, ProductLinks, ProductUpdate } from "./schemas.js";
 
+// The reads the routes make, as the store has them: a product by id, a page of them, with their parts.
+export { findProduct, pageOfProducts, productsWithParts, productWithParts } from "./products.sql.js";
+
 /** What the catalog's rules work with. */
 export interface Catalog {
   db: Knex;

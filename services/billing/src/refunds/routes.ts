@@ -2,11 +2,11 @@ import { z } from "zod";
 import { defineEndpoint, pageJson, paging, pgInteger, queryFlag, reachable, repeated, sorting, type Endpoint, type OrganizationAccess, type Knex, type Units } from "@tollgate/kit";
 import { refundOrder } from "../flows/refund.js";
 import { metadataInput } from "../http/metadata.js";
-import { findOrder } from "../orders/orders.sql.js";
+import { findOrder } from "../orders/service.js";
 import type { PaymentProcessor } from "../payments/processor.js";
 import { refundJson } from "./output.js";
-import { pageOfRefunds, REFUND_REASONS, REFUND_SORTABLE } from "./refunds.sql.js";
-import { Refund, RefundList } from "./schemas.js";
+import { Refund, RefundList, REFUND_REASONS, REFUND_SORT_KEYS } from "./schemas.js";
+import { pageOfRefunds } from "./service.js";
 
 const createBody = z.object({
   order_id: z.string(),
@@ -39,7 +39,7 @@ export function refundEndpoints({ db, units, access, processor }: { db: Knex; un
           subscription_id: repeated(z.string()),
           customer_id: repeated(z.string()),
           succeeded: queryFlag().optional(),
-          sorting: sorting(Object.keys(REFUND_SORTABLE) as (keyof typeof REFUND_SORTABLE)[], "-created_at"),
+          sorting: sorting(REFUND_SORT_KEYS, "-created_at"),
         }),
         response: RefundList,
         summary: "List refunds",

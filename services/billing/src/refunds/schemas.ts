@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
 import { metadataOutput } from "../http/metadata.js";
-import { REFUND_REASONS } from "./refunds.sql.js";
+import { REFUND_REASONS, REFUND_SORTABLE } from "./refunds.sql.js";
+
+// The reasons a seller may give for a refund.
+export { REFUND_REASONS } from "./refunds.sql.js";
 
 export const Refund = z
   .strictObject({
@@ -25,3 +28,6 @@ export const Refund = z
   .meta({ id: "Refund" });
 
 export const RefundList = listResource(Refund, "ListResource_Refund_");
+
+/** The properties a list of refunds may be sorted by. */
+export const REFUND_SORT_KEYS = Object.keys(REFUND_SORTABLE) as (keyof typeof REFUND_SORTABLE)[];

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
 import { Subscription, SubscriptionList, SubscriptionListQuery, SubscriptionUpdateBody } from "./schemas.js";
-import { findSubscription, pageOfSubscriptions } from "./subscriptions.sql.js";
-import { shownSubscription, shownSubscriptions } from "./service.js";
+import { findSubscription, pageOfSubscriptions, shownSubscription, shownSubscriptions } from "./service.js";
 import { revokeNow, updateSubscriptionAsAsked, type SubscriptionDesk } from "./updates.js";
 
 const TAG = "subscriptions";

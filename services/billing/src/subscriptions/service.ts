@@ -20,6 +20,9 @@ import { insertSubscription, updateSubscription, type SubscriptionRow } from "./
 import { meteredPricesOfSubscriptions, periodUsage, startNextPeriod } from "./usage.js";
 import { firstRetryAt } from "./dunning.js";
 
+// The reads the routes make, as the store has them: a subscription by id, a page of them.
+export { findSubscription, pageOfSubscriptions } from "./subscriptions.sql.js";
+
 /** What the subscription rules read of the service's settings. */
 export type SubscriptionConfig = Pick<BillingConfig, "PUBLIC_URL" | "PAYMENT_PROCESSOR">;
 

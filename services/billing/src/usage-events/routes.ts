@@ -3,9 +3,8 @@ import { defineEndpoint, momentInput, pageJson, paging, reachable, repeated, sor
 import { metadataFilters } from "../http/metadata.js";
 import { Filter } from "../meters/filter.js";
 import { eventNameJson } from "./output.js";
-import { EventList, EventNameList, EventsIngest, EventsIngestResponse, UserEvent } from "./schemas.js";
-import { eventsJson, ingestEvents, listEvents } from "./service.js";
-import { EVENT_NAME_SORTABLE, findEvent, pageOfEventNames } from "./usage-events.sql.js";
+import { EventList, EventNameList, EVENT_NAME_SORT_KEYS, EventsIngest, EventsIngestResponse, UserEvent } from "./schemas.js";
+import { eventsJson, findEvent, ingestEvents, listEvents, pageOfEventNames } from "./service.js";
 
 const TAG = "events";
 
@@ -66,7 +65,7 @@ export function usageEventEndpoints({ db, units, access, wakeMeasurer }: { db: K
           organization_id: repeated(z.string()),
           source: repeated(z.enum(["user", "system"])),
           query: z.string().optional(),
-          sorting: sorting(Object.keys(EVENT_NAME_SORTABLE) as (keyof typeof EVENT_NAME_SORTABLE)[], "-last_seen"),
+          sorting: sorting(EVENT_NAME_SORT_KEYS, "-last_seen"),
         }),
         response: EventNameList,
         summary: "List the names of events",

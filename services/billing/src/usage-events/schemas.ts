@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, momentInput } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
+import { EVENT_NAME_SORTABLE } from "./usage-events.sql.js";
 
 /**
  * How large a number in an event's metadata may be. Polar types it only as a JSON number; here meters
@@ -77,3 +78,6 @@ export const EventName = z
   .meta({ id: "EventName" });
 
 export const EventNameList = listResource(EventName, "ListResource_EventName_");
+
+/** The properties a list of event names may be sorted by. */
+export const EVENT_NAME_SORT_KEYS = Object.keys(EVENT_NAME_SORTABLE) as (keyof typeof EVENT_NAME_SORTABLE)[];

@@ -8,6 +8,9 @@ import { eventJson } from "./output.js";
 import type { EventCreate } from "./schemas.js";
 import { appendEvents, childCounts, eventsReferenced, pageOfEvents, type CustomerMatch, type EventFilter, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
 
+// The reads the routes make, as the store has them: an event by id, a page of event names.
+export { findEvent, pageOfEventNames } from "./usage-events.sql.js";
+
 /**
  * UUIDs of version 7 for a batch: the time in milliseconds first, so new events' ids sort last and
  * land together at the right edge of the primary key, instead of on pages all over it (a random id's
