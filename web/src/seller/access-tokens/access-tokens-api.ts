@@ -1,4 +1,4 @@
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 
 /**
  * The resources an organization access token may reach, with the kinds of access Polar's scopes

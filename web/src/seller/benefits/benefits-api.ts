@@ -1,4 +1,4 @@
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 import type { PageRequest } from "../../ui/server-listing";
 
 export const BENEFIT_TYPES = ["custom", "license_keys", "downloadables", "meter_credit", "discord", "github_repository"] as const;

@@ -1,4 +1,4 @@
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 import type { PageRequest } from "../../ui/server-listing";
 
 /** What the console reads of a checkout link (Polar's CheckoutLink). */

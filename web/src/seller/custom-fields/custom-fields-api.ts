@@ -1,4 +1,4 @@
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 import type { PageRequest } from "../../ui/server-listing";
 
 export const CUSTOM_FIELD_TYPES = ["text", "number", "date", "checkbox", "select"] as const;

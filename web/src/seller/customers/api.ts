@@ -1,4 +1,4 @@
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 import type { Address } from "../../portal/api";
 
 /** What the console reads of a customer (Polar's Customer). */

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 import { longDate, money } from "../../i18n/format";
 import { Card } from "../../ui/components";
 import { useSeller } from "../space";
@@ -33,7 +33,7 @@ function useNames(seller: string, resource: "products" | "benefits" | "meters", 
     queryFn: () => request<Listing<{ id: string; name?: string; description?: string }>>(`/v1/${resource}/?organization_id=${seller}&limit=100`),
     enabled: wanted,
   });
-  return new Map((names.data?.data?.items ?? []).map((item) => [item.id, item.name ?? item.description ?? item.id]));
+  return new Map((names.data?.items ?? []).map((item) => [item.id, item.name ?? item.description ?? item.id]));
 }
 
 /** A customer's active subscriptions, granted benefits and meters (Polar's customer state). */

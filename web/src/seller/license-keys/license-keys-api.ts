@@ -1,4 +1,4 @@
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 
 export type LicenseKeyStatus = "granted" | "revoked" | "disabled";
 

@@ -1,4 +1,4 @@
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 
 export const ORDER_STATUSES = ["pending", "paid", "refunded", "partially_refunded", "void"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

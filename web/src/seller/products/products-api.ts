@@ -1,4 +1,4 @@
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 import type { UploadedFile } from "../../ui/file-upload";
 
 export type Interval = "day" | "week" | "month" | "year";

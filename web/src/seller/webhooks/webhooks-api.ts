@@ -1,5 +1,5 @@
 import type { WebhookEventType } from "../../../../proto/src/webhook-event-types";
-import { request, type Listing } from "../../api/client";
+import { type Listing, request } from "../../api/client";
 
 export const WEBHOOK_FORMATS = ["raw", "discord", "slack"] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
