@@ -3,7 +3,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag } from "react-intl";
 import { authClient, viaAuth, type Session } from "./api/auth-client";
-import { describeError, type ApiError } from "./api/client";
+import { type ApiError, describeError, failureOf } from "./api/client";
 import { Button } from "./ui/components";
 
 const messages = defineMessages({
@@ -26,9 +26,13 @@ function ImpersonationBanner({ session }: { session: Session }) {
   if (!session.session.impersonatedBy) return null;
   const stop = async () => {
     setBusy(true);
-    const result = await viaAuth(() => authClient.admin.stopImpersonating());
-    setBusy(false);
-    if (result.error) return setFailure(result.error);
+    try {
+      await viaAuth(() => authClient.admin.stopImpersonating());
+    } catch (reason) {
+      return setFailure(failureOf(reason));
+    } finally {
+      setBusy(false);
+    }
     await queryClient.invalidateQueries();
     await navigate({ to: "/admin/users" });
   };
@@ -49,9 +53,10 @@ function UnverifiedBanner({ session }: { session: Session }) {
   if (session.user.emailVerified) return null;
   const send = async () => {
     setState("sending");
-    const result = await viaAuth(() => authClient.sendVerificationEmail({ email: session.user.email, callbackURL: "/verified" }));
-    if (result.error) {
-      setFailure(result.error);
+    try {
+      await viaAuth(() => authClient.sendVerificationEmail({ email: session.user.email, callbackURL: "/verified" }));
+    } catch (reason) {
+      setFailure(failureOf(reason));
       return setState("idle");
     }
     setState("sent");

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeError, errorCode, fetchWithRetry, isRetryable, request, retryDelay } from "../src/api/client";
+import { ApiFailure, describeError, errorCode, failureOf, fetchWithRetry, isRetryable, request, retryDelay } from "../src/api/client";
 
 /** A real HTTP peer whose answers the tests script, counting the requests it gets. */
 let server: Server;
@@ -40,19 +40,21 @@ describe("the app's API client", () => {
     const { waits, sleep } = recordingSleep();
     served = 0;
     const result = await request<{ method: string }>(`${base}/things`, { sleep });
-    expect(result).toEqual({ data: { method: "GET", url: "/things" }, error: null });
+    expect(result).toEqual({ method: "GET", url: "/things" });
     expect(served).toBe(3);
     expect(waits).toEqual([1000, 1000]);
   });
 
-  it("gives a failure as {status, statusText, body} once the retries are spent, and never retries a client error", async () => {
+  it("rejects with an ApiFailure carrying {status, statusText, body} once the retries are spent, and never retries a client error", async () => {
     const { sleep } = recordingSleep();
     script.push({ status: 503, body: '{"message":"down"}' }, { status: 503, body: '{"message":"down"}' }, { status: 503, body: '{"message":"still down"}' });
-    expect(await request(`${base}/down`, { sleep })).toEqual({ data: null, error: { status: 503, statusText: "Service Unavailable", body: { message: "still down" } } });
+    const down = await request(`${base}/down`, { sleep }).catch((reason: unknown) => reason);
+    expect(down).toBeInstanceOf(ApiFailure);
+    expect(failureOf(down)).toEqual({ status: 503, statusText: "Service Unavailable", body: { message: "still down" } });
     served = 0;
     script.push({ status: 422, body: '{"detail":"bad"}' });
-    const refused = await request(`${base}/refused`, { sleep });
-    expect(refused.error).toMatchObject({ status: 422, body: { detail: "bad" } });
+    const refused = await request(`${base}/refused`, { sleep }).catch((reason: unknown) => failureOf(reason));
+    expect(refused).toMatchObject({ status: 422, body: { detail: "bad" } });
     expect(served).toBe(1);
   });
 
@@ -60,21 +62,20 @@ describe("the app's API client", () => {
     const { waits, sleep } = recordingSleep();
     served = 0;
     script.push({ status: 503, body: "{}" });
-    expect((await request(`${base}/write`, { method: "POST", body: { a: 1 }, sleep })).error?.status).toBe(503);
+    expect((await request<never>(`${base}/write`, { method: "POST", body: { a: 1 }, sleep }).catch((reason: unknown) => failureOf(reason))).status).toBe(503);
     expect(served).toBe(1);
     script.push({ status: 503, body: "{}" });
     const retried = await request<{ method: string }>(`${base}/write`, { method: "POST", body: { a: 1 }, sleep, retry: { type: "exponential", attempts: 3, baseDelay: 50 } });
-    expect(retried.data?.method).toBe("POST");
+    expect(retried.method).toBe("POST");
     expect(waits).toEqual([50]);
   });
 
-  it("turns a network failure into an error result instead of throwing", async () => {
+  it("rejects a network failure as an ApiFailure with status 0", async () => {
     const { waits, sleep } = recordingSleep();
-    const result = await request("http://127.0.0.1:1/nowhere", { sleep, retry: { type: "linear", attempts: 1, delay: 10 } });
-    expect(result.data).toBeNull();
-    expect(result.error).toMatchObject({ status: 0, statusText: "Network error" });
+    const failure = await request<never>("http://127.0.0.1:1/nowhere", { sleep, retry: { type: "linear", attempts: 1, delay: 10 } }).catch((reason: unknown) => failureOf(reason));
+    expect(failure).toMatchObject({ status: 0, statusText: "Network error" });
     expect(waits).toEqual([10]);
-    expect(describeError(result.error ?? { status: 0, statusText: "", body: null })).toBe("Tollgate could not be reached. Check your connection and try again.");
+    expect(describeError(failure)).toBe("Tollgate could not be reached. Check your connection and try again.");
     await expect(fetchWithRetry("http://127.0.0.1:1/nowhere", {}, { sleep, retry: { type: "linear", attempts: 0 } })).rejects.toThrow();
   });
 

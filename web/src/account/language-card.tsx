@@ -1,11 +1,11 @@
 import { useState, type FormEvent } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import type { Session } from "../api/auth-client";
-import type { ApiResult } from "../api/client";
+import { type ApiError, describeError, failureOf } from "../api/client";
 import { isLocale, LOCALE_NAMES, LOCALES } from "../i18n/index";
 import { useLocaleControl } from "../i18n/provider";
 import { Button, Card, Field } from "../ui/components";
-import { outcomeOf, OutcomeAlert } from "./outcome";
+import { OutcomeAlert } from "../ui/outcome";
 
 const messages = defineMessages({
   title: { id: "account.language.title", defaultMessage: "Language" },
@@ -22,13 +22,16 @@ export function LanguageCard({ session }: { session: Session }) {
   const [chosen, setChosen] = useState(session.user.locale ?? "");
   const [busy, setBusy] = useState(false);
   // The save's result, put in words when shown: saving may change the language the words are in.
-  const [saved, setSaved] = useState<ApiResult<unknown> | null>(null);
+  const [saved, setSaved] = useState<{ failure: ApiError | null } | null>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
-    const result = await choose(isLocale(chosen) ? chosen : null);
+    try {
+      setSaved((await choose(isLocale(chosen) ? chosen : null)) ? { failure: null } : null);
+    } catch (reason) {
+      setSaved({ failure: failureOf(reason) });
+    }
     setBusy(false);
-    setSaved(result);
   };
   return (
     <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
@@ -45,7 +48,7 @@ export function LanguageCard({ session }: { session: Session }) {
             </select>
           )}
         </Field>
-        <OutcomeAlert outcome={saved && outcomeOf(saved, formatMessage(messages.saved))} />
+        <OutcomeAlert outcome={saved && (saved.failure ? { tone: "error", text: describeError(saved.failure) } : { tone: "success", text: formatMessage(messages.saved) })} />
         <Button type="submit" busy={busy}>
           {formatMessage(messages.submit)}
         </Button>

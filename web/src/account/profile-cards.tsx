@@ -3,12 +3,12 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { authClient, orThrow, viaAuth, type Session } from "../api/auth-client";
+import { authClient, viaAuth, type Session } from "../api/auth-client";
 import { authMessages } from "../auth/auth-card";
 import { PASSWORD_MIN } from "../forms/sign-in";
 import { changeEmailForm, changePasswordForm, profileForm, type ProfileForm } from "../forms/account";
 import { Button, Card, Field, Loading } from "../ui/components";
-import { outcomeOf, OutcomeAlert, type Outcome } from "./outcome";
+import { outcomeOf, OutcomeAlert, type Outcome } from "../ui/outcome";
 
 const messages = defineMessages({
   profile: { id: "account.profile.title", defaultMessage: "Profile" },
@@ -48,8 +48,7 @@ export function ProfileCard({ session }: { session: Session }) {
   const form = useForm<ProfileForm>({ resolver: zodResolver(profileForm), defaultValues: { name: user.name, image: user.image ?? "", username: user.displayUsername ?? user.username ?? "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async ({ name, image, username }) => {
-    const result = await viaAuth(() => authClient.updateUser({ name, image: image || null, ...(username ? { username } : {}) }));
-    setOutcome(outcomeOf(result, formatMessage(messages.profileSaved)));
+    setOutcome(await outcomeOf(viaAuth(() => authClient.updateUser({ name, image: image || null, ...(username ? { username } : {}) })), formatMessage(messages.profileSaved)));
     await queryClient.invalidateQueries();
   });
   return (
@@ -79,8 +78,7 @@ export function EmailCard({ session }: { session: Session }) {
   const form = useForm({ resolver: zodResolver(changeEmailForm), defaultValues: { newEmail: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async ({ newEmail }) => {
-    const result = await viaAuth(() => authClient.changeEmail({ newEmail, callbackURL: "/verified" }));
-    setOutcome(outcomeOf(result, formatMessage(messages.emailChangeSent, { email: session.user.emailVerified ? session.user.email : newEmail })));
+    setOutcome(await outcomeOf(viaAuth(() => authClient.changeEmail({ newEmail, callbackURL: "/verified" })), formatMessage(messages.emailChangeSent, { email: session.user.emailVerified ? session.user.email : newEmail })));
   });
   return (
     <Card title={formatMessage(messages.emailTitle)} description={formatMessage(messages.emailNow, { email: session.user.email, verified: session.user.emailVerified ? "yes" : "no" })}>
@@ -98,7 +96,7 @@ export function EmailCard({ session }: { session: Session }) {
 }
 
 export function useAccounts() {
-  return useQuery({ queryKey: ["accounts"], queryFn: () => orThrow(viaAuth(() => authClient.listAccounts())) });
+  return useQuery({ queryKey: ["accounts"], queryFn: () => viaAuth(() => authClient.listAccounts()) });
 }
 
 export function PasswordCard({ session }: { session: Session }) {
@@ -109,14 +107,13 @@ export function PasswordCard({ session }: { session: Session }) {
   const { errors, isSubmitting } = form.formState;
   const hasPassword = accounts.data?.some((account) => account.providerId === "credential");
   const submit = form.handleSubmit(async ({ currentPassword, password, revokeOtherSessions }) => {
-    const result = await viaAuth(() => authClient.changePassword({ currentPassword, newPassword: password, revokeOtherSessions }));
-    setOutcome(outcomeOf(result, formatMessage(messages.passwordChanged)));
-    if (!result.error) form.reset();
+    const result = await outcomeOf(viaAuth(() => authClient.changePassword({ currentPassword, newPassword: password, revokeOtherSessions })), formatMessage(messages.passwordChanged));
+    setOutcome(result);
+    if (result?.tone === "success") form.reset();
   });
   // Setting a first password is a server-only call in better-auth: people without one get a link instead.
   const sendSetLink = async () => {
-    const result = await viaAuth(() => authClient.requestPasswordReset({ email: session.user.email, redirectTo: "/reset-password" }));
-    setOutcome(outcomeOf(result, formatMessage(messages.setLinkSent, { email: session.user.email })));
+    setOutcome(await outcomeOf(viaAuth(() => authClient.requestPasswordReset({ email: session.user.email, redirectTo: "/reset-password" })), formatMessage(messages.setLinkSent, { email: session.user.email })));
   };
   if (accounts.isPending) return <Loading message={messages.loadingMethods} />;
   if (!hasPassword) {

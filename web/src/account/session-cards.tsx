@@ -2,14 +2,15 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { authClient, orThrow, viaAuth, type ApiFailure, type Session } from "../api/auth-client";
-import { describeError, type ApiError, type ApiResult } from "../api/client";
+import { authClient, viaAuth, type Session } from "../api/auth-client";
+import type { ApiFailure } from "../api/client";
+import { type ApiError, describeError, describeFailure, failureOf } from "../api/client";
 import { useSocialProviders } from "../auth/social-buttons";
 import { relativeTime } from "../i18n/format";
 import { t } from "../i18n/translate";
 import { Alert, Button, Card, Field, Loading } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
-import { outcomeOf, OutcomeAlert, type Outcome } from "./outcome";
+import { outcomeOf, OutcomeAlert, type Outcome } from "../ui/outcome";
 import { useAccounts } from "./profile-cards";
 
 const messages = defineMessages({
@@ -61,13 +62,13 @@ export function SessionsCard({ session }: { session: Session }) {
   const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const sessions = useQuery({ queryKey: ["sessions"], queryFn: () => orThrow(viaAuth(() => authClient.listSessions())) });
+  const sessions = useQuery({ queryKey: ["sessions"], queryFn: () => viaAuth(() => authClient.listSessions()) });
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const act = async (call: () => Promise<ApiResult<unknown>>, success: string) => {
-    const result = await call();
-    setOutcome(outcomeOf(result, success));
+  const act = async (call: () => Promise<unknown>, success: string) => {
+    const result = await outcomeOf(call(), success);
+    setOutcome(result);
     await queryClient.invalidateQueries({ queryKey: ["sessions"] });
-    return !result.error;
+    return result?.tone === "success";
   };
   return (
     <Card title={formatMessage(messages.sessionsTitle)}>
@@ -125,13 +126,16 @@ export function LinkedAccountsCard() {
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<ApiError | null>(null);
   const unlink = useMutation<unknown, ApiFailure, string>({
-    mutationFn: (accountId) => orThrow(viaAuth(() => authClient.unlinkAccount({ accountId }))),
+    mutationFn: (accountId) => viaAuth(() => authClient.unlinkAccount({ accountId })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ["accounts"] }),
   });
   const link = async (provider: string) => {
     setFailure(null);
-    const result = await viaAuth(() => authClient.linkSocial({ provider, callbackURL: "/account", errorCallbackURL: "/auth-error" }));
-    if (result.error) setFailure(result.error);
+    try {
+      await viaAuth(() => authClient.linkSocial({ provider, callbackURL: "/account", errorCallbackURL: "/auth-error" }));
+    } catch (reason) {
+      setFailure(failureOf(reason));
+    }
   };
   if (accounts.isPending) return <Loading message={messages.loadingLinked} />;
   const linked = accounts.data ?? [];
@@ -184,13 +188,15 @@ export function DeleteAccountCard() {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const hasPassword = accounts.data?.some((account) => account.providerId === "credential") ?? false;
   const remove = async () => {
-    const result = await viaAuth(() => authClient.deleteUser({ callbackURL: "/", ...(hasPassword ? { password } : {}) }));
-    if (result.error) {
-      setOutcome(outcomeOf(result, ""));
+    let result: { message: string };
+    try {
+      result = await viaAuth(() => authClient.deleteUser({ callbackURL: "/", ...(hasPassword ? { password } : {}) }));
+    } catch (reason) {
+      setOutcome({ tone: "error", text: describeFailure(reason) });
       return false;
     }
     // better-auth's own answer when deletion waits for the mailed link (a protocol value, not shown text).
-    if (result.data.message === "Verification email sent") {
+    if (result.message === "Verification email sent") {
       setOutcome({ tone: "success", text: formatMessage(messages.deletionLinkSent) });
       return true;
     }

@@ -1,3 +1,4 @@
+import { outcomeOf } from "../ui/outcome";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
@@ -5,8 +6,8 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { deviceName, unknownAddress } from "../account/session-cards";
-import { authClient, orThrow, viaAuth } from "../api/auth-client";
-import { describeError, type ApiResult } from "../api/client";
+import { authClient, viaAuth } from "../api/auth-client";
+import { describeFailure } from "../api/client";
 import { banExpiresIn, banForm, setPasswordForm } from "../forms/admin";
 import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
@@ -71,18 +72,18 @@ function UserDetail({ userId }: { userId: string }) {
   const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const user = useQuery({ queryKey: ["admin-user", userId], queryFn: () => orThrow(viaAuth(() => authClient.admin.getUser({ query: { id: userId } }))) });
-  const sessions = useQuery({ queryKey: ["admin-user-sessions", userId], queryFn: () => orThrow(viaAuth(() => authClient.admin.listUserSessions({ userId }))) });
+  const user = useQuery({ queryKey: ["admin-user", userId], queryFn: () => viaAuth(() => authClient.admin.getUser({ query: { id: userId } })) });
+  const sessions = useQuery({ queryKey: ["admin-user-sessions", userId], queryFn: () => viaAuth(() => authClient.admin.listUserSessions({ userId })) });
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const ban = useForm({ resolver: zodResolver(banForm), defaultValues: { reason: "", days: "" } });
   const password = useForm({ resolver: zodResolver(setPasswordForm), defaultValues: { password: "" } });
-  const act = async (call: () => Promise<ApiResult<unknown>>, success: string) => {
-    const result = await call();
-    setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: success });
+  const act = async (call: () => Promise<unknown>, success: string) => {
+    const result = await outcomeOf(call(), success);
+    setOutcome(result);
     await queryClient.invalidateQueries({ queryKey: ["admin-user", userId] });
     await queryClient.invalidateQueries({ queryKey: ["admin-user-sessions", userId] });
     await queryClient.invalidateQueries({ queryKey: ["admin-users"] });
-    return !result.error;
+    return result?.tone === "success";
   };
   if (user.isPending) return <Loading message={messages.loading} />;
   if (user.error || !user.data) return <Alert tone="error">{user.error?.message ?? formatMessage(messages.noSuchUser)}</Alert>;
@@ -90,8 +91,11 @@ function UserDetail({ userId }: { userId: string }) {
   const name = data.name;
   const isAdmin = data.role?.split(",").includes("admin") ?? false;
   const impersonate = async () => {
-    const result = await viaAuth(() => authClient.admin.impersonateUser({ userId }));
-    if (result.error) return setOutcome({ tone: "error", text: describeError(result.error) });
+    try {
+      await viaAuth(() => authClient.admin.impersonateUser({ userId }));
+    } catch (reason) {
+      return setOutcome({ tone: "error", text: describeFailure(reason) });
+    }
     await queryClient.invalidateQueries();
     await navigate({ to: "/" });
   };

@@ -6,8 +6,8 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { authClient, orThrow, viaAuth } from "../api/auth-client";
-import { describeError } from "../api/client";
+import { authClient, viaAuth } from "../api/auth-client";
+import { describeFailure } from "../api/client";
 import { createUserForm } from "../forms/admin";
 import { longDate } from "../i18n/format";
 import { RequireSession } from "../shell";
@@ -117,8 +117,11 @@ function CreateUserDialog() {
   const form = useForm({ resolver: zodResolver(createUserForm), defaultValues: { name: "", email: "", password: "", role: "user" as const } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
-    const result = await viaAuth(() => authClient.admin.createUser(values));
-    if (result.error) return setFailure(describeError(result.error));
+    try {
+      await viaAuth(() => authClient.admin.createUser(values));
+    } catch (reason) {
+      return setFailure(describeFailure(reason));
+    }
     await queryClient.invalidateQueries({ queryKey: ["admin-users"] });
     form.reset();
     setFailure(null);
@@ -179,7 +182,7 @@ function UsersTable() {
   const effective = { ...query, search };
   const users = useQuery({
     queryKey: ["admin-users", effective],
-    queryFn: () => orThrow(viaAuth(() => authClient.admin.listUsers({ query: listQuery(effective) }))),
+    queryFn: () => viaAuth(() => authClient.admin.listUsers({ query: listQuery(effective) })),
     placeholderData: (previous) => previous,
   });
   const table = useReactTable({

@@ -1,6 +1,6 @@
 import { createAuthClient } from "better-auth/react";
 import { adminClient, inferAdditionalFields, organizationClient, usernameClient } from "better-auth/client/plugins";
-import { fetchWithRetry, networkError, type ApiError, type ApiResult } from "./client";
+import { ApiFailure, fetchWithRetry, networkError } from "./client";
 import { queryClient, SESSION_KEY } from "./query-client";
 
 /**
@@ -24,21 +24,20 @@ interface BetterAuthError {
   code?: string;
 }
 
-/** A better-auth client call as an ApiResult: its error becomes `{status, statusText, body: {code, message}}`. */
-export async function viaAuth<T>(call: () => Promise<{ data: T | null; error: BetterAuthError | null }>): Promise<ApiResult<T>> {
+/**
+ * A better-auth client call as the app's other calls are: its data, or a rejection with an
+ * ApiFailure whose failure is `{status, statusText, body: {code, message}}`.
+ */
+export async function viaAuth<T>(call: () => Promise<{ data: T | null; error: BetterAuthError | null }>): Promise<T> {
+  let answer: { data: T | null; error: BetterAuthError | null };
   try {
-    const { data, error } = await call();
-    if (error) {
-      const failure: ApiError = { status: error.status, statusText: error.statusText, body: { code: error.code, message: error.message } };
-      return { data: null, error: failure };
-    }
-    return { data: data as T, error: null };
+    answer = await call();
   } catch (error) {
-    return { data: null, error: networkError(error) };
+    throw new ApiFailure(networkError(error));
   }
+  const { data, error } = answer;
+  if (error) throw new ApiFailure({ status: error.status, statusText: error.statusText, body: { code: error.code, message: error.message } });
+  return data as T;
 }
-
-// Kept importable from here, where the app's code has always found them.
-export { ApiFailure, orThrow } from "./client";
 
 export type Session = NonNullable<(typeof authClient)["$Infer"]["Session"]>;

@@ -4,9 +4,9 @@ import { messageForCode } from "./error-messages";
 import type { Pagination } from "./wire";
 
 /**
- * The one way the app talks to the gateway. Every call resolves, never rejects: with the data, or
- * with the failure as `{status, statusText, body}` (status 0 when the network failed), so a screen
- * can always say what went wrong next to what caused it.
+ * The one way the app talks to the gateway. Every call resolves with the data or rejects with an
+ * `ApiFailure` carrying the failure as `{status, statusText, body}` (status 0 when the network
+ * failed), so TanStack Query's `error`, retries and error states work the same on every screen.
  */
 export interface ApiError {
   status: number;
@@ -19,8 +19,6 @@ export interface Listing<Item> {
   items: Item[];
   pagination: Pagination;
 }
-
-export type ApiResult<T> = { data: T; error: null } | { data: null; error: ApiError };
 
 /** Waits between attempts: the same delay each time, or doubling from a base up to a cap. */
 export type RetryPolicy =
@@ -97,8 +95,8 @@ export interface RequestOptions extends FetchSettings {
   signal?: AbortSignal;
 }
 
-/** A JSON call to the gateway (`path` like `/v1/products/`), with the session cookie. */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+/** A JSON call to the gateway (`path` like `/v1/products/`), with the session cookie; rejects with an ApiFailure. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const { method = "GET", body, headers, signal, ...settings } = options;
   let response: Response;
   try {
@@ -114,11 +112,11 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       settings,
     );
   } catch (error) {
-    return { data: null, error: networkError(error) };
+    throw new ApiFailure(networkError(error));
   }
   const parsed = await bodyOf(response);
-  if (!response.ok) return { data: null, error: { status: response.status, statusText: response.statusText, body: parsed } };
-  return { data: parsed as T, error: null };
+  if (!response.ok) throw new ApiFailure({ status: response.status, statusText: response.statusText, body: parsed });
+  return parsed as T;
 }
 
 /** The API's machine-readable code for a failure (better-auth's `code`, Polar's `error`), if it gave one. */
@@ -154,7 +152,23 @@ export function describeError(error: ApiError): string {
   return `${error.status} ${error.statusText || t(messages.requestFailed)}`;
 }
 
-/** An ApiError as a rejection, for TanStack Query's queryFn and mutationFn, which expect one. */
+/** Why a call was rejected, as an ApiError: an ApiFailure's own, anything else as a network failure. */
+export const failureOf = (reason: unknown): ApiError => (reason instanceof ApiFailure ? reason.failure : networkError(reason));
+
+/** A rejected call in words, in the reader's language (see describeError). */
+export const describeFailure = (reason: unknown) => describeError(failureOf(reason));
+
+/** Awaits a call for a screen that only says how it went: null once it resolved, else its failure in words. */
+export async function failureIn(call: Promise<unknown>): Promise<string | null> {
+  try {
+    await call;
+    return null;
+  } catch (reason) {
+    return describeFailure(reason);
+  }
+}
+
+/** The rejection of every API call: the ApiError it carries, and that failure in words as its message. */
 export class ApiFailure extends Error {
   constructor(readonly failure: ApiError) {
     super(describeError(failure));
@@ -162,13 +176,7 @@ export class ApiFailure extends Error {
   }
 }
 
-export async function orThrow<T>(result: Promise<ApiResult<T>>): Promise<T> {
-  const { data, error } = await result;
-  if (error) throw new ApiFailure(error);
-  return data;
-}
-
-// Every queryFn and mutationFn here rejects with an ApiFailure (see orThrow).
+// Every queryFn and mutationFn here rejects with an ApiFailure (see request).
 declare module "@tanstack/react-query" {
   interface Register {
     defaultError: ApiFailure;

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { Session } from "./auth-client";
-import { orThrow, request } from "./client";
+import { request } from "./client";
 import { SESSION_KEY } from "./query-client";
 
 /** The fields of better-auth's user and session that its own client turns into Dates. */
@@ -19,7 +19,7 @@ export function useSession() {
   return useQuery({
     queryKey: SESSION_KEY,
     queryFn: async (): Promise<Session | null> => {
-      const answer = await orThrow(request<Session | null>("/api/auth/get-session"));
+      const answer = await request<Session | null>("/api/auth/get-session");
       return answer && { session: withDates(answer.session), user: withDates(answer.user) };
     },
   });

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth } from "../api/auth-client";
-import { describeError, type ApiError } from "../api/client";
+import { type ApiError, describeError, failureOf } from "../api/client";
 import { forgotPasswordForm, resetPasswordForm } from "../forms/schemas";
 import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, NewPasswordFields } from "./auth-card";
@@ -29,8 +29,11 @@ export function ForgotPasswordScreen() {
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async ({ email }) => {
     setFailure(null);
-    const result = await viaAuth(() => authClient.requestPasswordReset({ email, redirectTo: "/reset-password" }));
-    if (result.error) return setFailure(result.error);
+    try {
+      await viaAuth(() => authClient.requestPasswordReset({ email, redirectTo: "/reset-password" }));
+    } catch (reason) {
+      return setFailure(failureOf(reason));
+    }
     setSentTo(email);
   });
   return (
@@ -69,8 +72,11 @@ export function ResetPasswordScreen() {
   const token = search.token;
   const submit = form.handleSubmit(async ({ password }) => {
     setFailure(null);
-    const result = await viaAuth(() => authClient.resetPassword({ newPassword: password, token }));
-    if (result.error) return setFailure(result.error);
+    try {
+      await viaAuth(() => authClient.resetPassword({ newPassword: password, token }));
+    } catch (reason) {
+      return setFailure(failureOf(reason));
+    }
     setDone(true);
   });
   return (

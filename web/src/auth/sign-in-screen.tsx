@@ -3,7 +3,7 @@ import { Link, useNavigate, useSearch } from "@tanstack/react-router";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag, useIntl } from "react-intl";
-import { describeError, type ApiError } from "../api/client";
+import { type ApiError, describeError, failureOf } from "../api/client";
 import { isEmailIdentifier, signInResolver, type SignInForm } from "../forms/sign-in";
 import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, safeRedirect } from "./auth-card";
@@ -31,10 +31,13 @@ export function SignInScreen() {
     setFailure(null);
     // better-auth's client loads on the first submit: the page itself does without it.
     const { authClient, viaAuth } = await import("../api/auth-client");
-    const result = isEmailIdentifier(identifier)
-      ? await viaAuth(() => authClient.signIn.email({ email: identifier, password, rememberMe }))
-      : await viaAuth(() => authClient.signIn.username({ username: identifier, password, rememberMe }));
-    if (result.error) return setFailure(result.error);
+    try {
+      await (isEmailIdentifier(identifier)
+        ? viaAuth(() => authClient.signIn.email({ email: identifier, password, rememberMe }))
+        : viaAuth(() => authClient.signIn.username({ username: identifier, password, rememberMe })));
+    } catch (reason) {
+      return setFailure(failureOf(reason));
+    }
     await queryClient.invalidateQueries();
     await navigate({ to: safeRedirect(search.redirect) });
   });

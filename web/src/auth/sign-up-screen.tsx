@@ -4,7 +4,7 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag, useIntl } from "react-intl";
-import { describeError, type ApiError } from "../api/client";
+import { type ApiError, describeError, failureOf } from "../api/client";
 import { signUpForm, type SignUpForm } from "../forms/schemas";
 import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, NewPasswordFields } from "./auth-card";
@@ -32,10 +32,14 @@ export function SignUpScreen() {
   const submit = form.handleSubmit(async ({ name, email, username, password }) => {
     setFailure(null);
     const { authClient, viaAuth } = await import("../api/auth-client");
-    const result = await viaAuth(() => authClient.signUp.email({ name, email, password, callbackURL: "/verified", ...(username ? { username } : {}) }));
-    if (result.error) return setFailure(result.error);
+    let result: { token: string | null };
+    try {
+      result = await viaAuth(() => authClient.signUp.email({ name, email, password, callbackURL: "/verified", ...(username ? { username } : {}) }));
+    } catch (reason) {
+      return setFailure(failureOf(reason));
+    }
     // With verification required there is no session yet: the person must open the mailed link first.
-    if (!result.data.token) return setCheckInbox(email);
+    if (!result.token) return setCheckInbox(email);
     await queryClient.invalidateQueries();
     await navigate({ to: "/" });
   });

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
-import { describeError, orThrow, request, type ApiError } from "../api/client";
+import { type ApiError, describeError, failureOf, request } from "../api/client";
 import { Alert, Button } from "../ui/components";
 
 const messages = defineMessages({
@@ -18,7 +18,7 @@ interface SocialProvider {
 export function useSocialProviders() {
   return useQuery({
     queryKey: ["social-providers"],
-    queryFn: () => orThrow(request<{ providers: SocialProvider[] }>("/api/auth/social-providers")),
+    queryFn: () => request<{ providers: SocialProvider[] }>("/api/auth/social-providers"),
     select: (answer) => answer.providers,
     staleTime: 5 * 60_000,
   });
@@ -35,12 +35,11 @@ export function SocialButtons({ mode, callbackURL = "/" }: { mode: "sign-in" | "
     setStarting(provider);
     setError(null);
     const { authClient, viaAuth } = await import("../api/auth-client");
-    const result = await viaAuth(() =>
-      authClient.signIn.social({ provider, callbackURL, errorCallbackURL: "/auth-error", newUserCallbackURL: callbackURL, requestSignUp: mode === "sign-up" }),
-    );
-    // On success the client sends the browser to the provider; only a failure comes back here.
-    if (result.error) {
-      setError(result.error);
+    try {
+      await viaAuth(() => authClient.signIn.social({ provider, callbackURL, errorCallbackURL: "/auth-error", newUserCallbackURL: callbackURL, requestSignUp: mode === "sign-up" }));
+    } catch (reason) {
+      // On success the client sends the browser to the provider; only a failure comes back here.
+      setError(failureOf(reason));
       setStarting(null);
     }
   };

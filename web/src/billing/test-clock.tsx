@@ -36,19 +36,18 @@ export function TestClockCard({ organizationId, role }: { organizationId: string
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const advance = useMutation({
     mutationFn: (days: number) => request<TestClock>(`${path}/advance`, { method: "POST", body: { days } satisfies RequestBody<"/v1/sandbox/clock/{organization_id}/advance", "post"> }),
-    onSuccess: async (result, days) => {
-      setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: formatMessage(messages.movedAhead, { days }) });
-      await queryClient.invalidateQueries({ queryKey: ["test-clock", organizationId] });
-    },
+    onSuccess: (_, days) => setOutcome({ tone: "success", text: formatMessage(messages.movedAhead, { days }) }),
+    onError: (error) => setOutcome({ tone: "error", text: describeError(error.failure) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ["test-clock", organizationId] }),
   });
-  if (clock.data?.error?.status === 404) return null;
+  if (clock.error?.failure.status === 404) return null;
   const may = permission(role, "update");
-  const current = clock.data?.data;
+  const current = clock.data;
   const daysAhead = current ? Math.round(current.offset_seconds / DAY_SECONDS) : 0;
   return (
     <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
       {clock.isPending && <p className="muted">{formatMessage(messages.reading)}</p>}
-      {clock.data?.error && <Alert tone="error">{describeError(clock.data.error)}</Alert>}
+      {clock.error && <Alert tone="error">{describeError(clock.error.failure)}</Alert>}
       {current && (
         <p>
           {formatMessage(messages.billingTime, { time: longDateTime(current.now), strong: (chunks) => <strong>{chunks}</strong> })}{" "}

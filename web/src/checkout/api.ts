@@ -1,4 +1,4 @@
-import { describeError, request } from "../api/client";
+import { request } from "../api/client";
 import { processorText } from "../api/error-messages";
 import type { CheckoutProduct, CheckoutPublic as PublicCheckout } from "../api/wire";
 
@@ -11,11 +11,7 @@ export const checkoutPath = (clientSecret: string) => `/v1/checkouts/client/${en
 /** The checkout's query: the screen reads it and the form refreshes it once the payment is settled. */
 export const checkoutQuery = (clientSecret: string) => ({
   queryKey: ["checkout", clientSecret],
-  queryFn: async () => {
-    const result = await request<PublicCheckout>(checkoutPath(clientSecret));
-    if (result.error) throw new Error(describeError(result.error));
-    return result.data;
-  },
+  queryFn: () => request<PublicCheckout>(checkoutPath(clientSecret)),
 });
 
 /** Why the checkout's last payment failed, in the reader's language when the reason is a known one. */

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { defineMessage, defineMessages, useIntl, type MessageDescriptor } from "react-intl";
-import { describeError, orThrow, request, type ApiError } from "../api/client";
+import { describeError, request, type ApiError } from "../api/client";
 import type { RequestBody } from "../api/wire";
 import { t } from "../i18n/translate";
 import { Button, Field } from "../ui/components";
@@ -37,7 +37,7 @@ export function DiscountCode({ checkout, clientSecret }: { checkout: PublicCheck
   const [code, setCode] = useState("");
   const [refusal, setRefusal] = useState<string | null>(null);
   const change = useMutation({
-    mutationFn: (discountCode: string | null) => orThrow(request<PublicCheckout>(checkoutPath(clientSecret), { method: "PATCH", body: { discount_code: discountCode } satisfies RequestBody<"/v1/checkouts/client/{client_secret}", "patch"> })),
+    mutationFn: (discountCode: string | null) => request<PublicCheckout>(checkoutPath(clientSecret), { method: "PATCH", body: { discount_code: discountCode } satisfies RequestBody<"/v1/checkouts/client/{client_secret}", "patch"> }),
     onSuccess: (changed) => {
       queryClient.setQueryData(checkoutQuery(clientSecret).queryKey, changed);
       setCode("");

@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useMemo, useState } from "react";
 import { useForm, type FieldPath } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { request, type ApiError } from "../api/client";
+import { request } from "../api/client";
 import type { RequestBody, SandboxConfirmationToken } from "../api/wire";
 import { placeRefusals } from "../forms/refusals";
 import { checkoutFormFor, customFieldData, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "../forms/checkout";
@@ -74,39 +74,41 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
 
   /** Puts the server's refusals next to their fields; what has no field is said above the button. */
   const fieldOf = useMemo(() => ({ ...FIELD_OF, ...Object.fromEntries(questions.map(({ custom_field: { slug } }) => [`custom_field_data.${slug}`, `answers.${slug}` as const])) }), [questions]);
-  const showRefusal = (error: ApiError) => setFailure(placeRefusals(error, fieldOf, form.setError));
+  const showRefusal = (reason: unknown) => setFailure(placeRefusals(reason, fieldOf, form.setError));
 
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
     const [month, year] = values.expiry.split("/").map((part) => Number(part.trim()));
     let confirmationTokenId: string | null = null;
-    if (needsCard) {
-      const token = await request<SandboxConfirmationToken>("/v1/sandbox/confirmation-tokens", {
+    try {
+      if (needsCard) {
+        const token = await request<SandboxConfirmationToken>("/v1/sandbox/confirmation-tokens", {
+          method: "POST",
+          body: { card_number: values.cardNumber, exp_month: month ?? 0, exp_year: 2000 + (year ?? 0), cvc: values.cvc } satisfies RequestBody<"/v1/sandbox/confirmation-tokens", "post">,
+        });
+        confirmationTokenId = token.id;
+      }
+      await request<PublicCheckout>(`${path}/confirm`, {
         method: "POST",
-        body: { card_number: values.cardNumber, exp_month: month ?? 0, exp_year: 2000 + (year ?? 0), cvc: values.cvc } satisfies RequestBody<"/v1/sandbox/confirmation-tokens", "post">,
+        body: {
+          customer_email: values.email,
+          customer_name: values.name || null,
+          customer_billing_address: { country: values.country, state: values.state || null, postal_code: values.postalCode || null },
+          custom_field_data: customFieldData(questions, values.answers),
+          confirmation_token_id: confirmationTokenId,
+        } satisfies RequestBody<"/v1/checkouts/client/{client_secret}/confirm", "post">,
       });
-      if (token.error) return showRefusal(token.error);
-      confirmationTokenId = token.data.id;
+    } catch (reason) {
+      return showRefusal(reason);
     }
-    const confirmed = await request<PublicCheckout>(`${path}/confirm`, {
-      method: "POST",
-      body: {
-        customer_email: values.email,
-        customer_name: values.name || null,
-        customer_billing_address: { country: values.country, state: values.state || null, postal_code: values.postalCode || null },
-        custom_field_data: customFieldData(questions, values.answers),
-        confirmation_token_id: confirmationTokenId,
-      } satisfies RequestBody<"/v1/checkouts/client/{client_secret}/confirm", "post">,
-    });
-    if (confirmed.error) return showRefusal(confirmed.error);
-    // The card is charged in the background; the checkout says when it is done.
+    // The card is charged in the background; the checkout says when it is done (a failed look is tried again).
     for (let waited = 0; waited < 60; waited++) {
-      const latest = await request<PublicCheckout>(path);
-      if (latest.data && latest.data.status !== "confirmed") {
-        if (latest.data.status !== "succeeded") return setFailure(paymentErrorOf(latest.data) ?? formatMessage(messages.paymentFailed));
+      const latest = await request<PublicCheckout>(path).catch(() => null);
+      if (latest && latest.status !== "confirmed") {
+        if (latest.status !== "succeeded") return setFailure(paymentErrorOf(latest) ?? formatMessage(messages.paymentFailed));
         // The screen shows the paid checkout: thanks, and where the buyer goes next.
-        queryClient.setQueryData(checkoutQuery(clientSecret).queryKey, latest.data);
-        const next = successRedirectOf(latest.data);
+        queryClient.setQueryData(checkoutQuery(clientSecret).queryKey, latest);
+        const next = successRedirectOf(latest);
         if (next) window.location.assign(next);
         return;
       }

@@ -1,12 +1,13 @@
-import { describeError, type ApiError } from "../api/client";
+import { describeError, failureOf } from "../api/client";
 import { processorText } from "../api/error-messages";
 
 /**
- * Puts a refused request's messages next to their fields: each 422 issue's `loc` after "body", joined
+ * Puts a rejected request's messages next to their fields: each 422 issue's `loc` after "body", joined
  * with dots ("billing_address.country"), is looked up in `fieldOf`. Returns what is left to say above
  * the button (every other failure in words), or null when each message found its field.
  */
-export function placeRefusals<Name extends string>(error: ApiError, fieldOf: Record<string, Name>, setError: (name: Name, error: { message: string }) => void): string | null {
+export function placeRefusals<Name extends string>(reason: unknown, fieldOf: Record<string, Name>, setError: (name: Name, error: { message: string }) => void): string | null {
+  const error = failureOf(reason);
   const detail = (error.body as { detail?: unknown } | null)?.detail;
   if (error.status !== 422 || !Array.isArray(detail)) return describeError(error);
   const unplaced: string[] = [];

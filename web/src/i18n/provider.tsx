@@ -1,7 +1,6 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import { RawIntlProvider } from "react-intl";
 import { useSession } from "../api/session";
-import type { ApiResult } from "../api/client";
 import { chooseLocale, storedLocale, storeLocale } from "./choice";
 import { DEFAULT_LOCALE, PSEUDO_LOCALE, type Locale, type ShippedLocale } from "./index";
 import { activateIntl, intlFor, type Catalog } from "./translate";
@@ -20,10 +19,10 @@ interface LocaleControl {
   locale: Locale;
   /**
    * The person's choice (null: none, the browser's languages decide), remembered in this browser and,
-   * when signed in, saved as the user's `locale`. Resolves to the save's result, or null when nothing
-   * was saved (signed out, or the pseudo-locale, which is for this browser only).
+   * when signed in, saved as the user's `locale`. Resolves to whether it was saved to the account (not
+   * when signed out, nor for the pseudo-locale, which is for this browser only); rejects when saving failed.
    */
-  choose: (locale: Locale | null) => Promise<ApiResult<unknown> | null>;
+  choose: (locale: Locale | null) => Promise<boolean>;
   /** A page's own language (a checkout's or customer's `locale`), or null to leave the choice to the person. */
   setPageLocale: (locale: string | null) => void;
 }
@@ -86,10 +85,10 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
       choose: (chosen) => {
         storeLocale(chosen);
         setStored(chosen);
-        if (!userId || chosen === PSEUDO_LOCALE) return Promise.resolve(null);
+        if (!userId || chosen === PSEUDO_LOCALE) return Promise.resolve(false);
         setSaving({ userId, locale: chosen });
         // better-auth's client loads only when something is saved through it (see api/session.ts).
-        return import("../api/auth-client").then(({ authClient, viaAuth }) => viaAuth(() => authClient.updateUser({ locale: chosen })));
+        return import("../api/auth-client").then(({ authClient, viaAuth }) => viaAuth(() => authClient.updateUser({ locale: chosen })).then(() => true));
       },
       setPageLocale,
     }),

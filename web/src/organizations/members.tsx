@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth, type Session } from "../api/auth-client";
-import { describeError, type ApiResult } from "../api/client";
+import { describeFailure } from "../api/client";
 import { inviteForm, ROLES } from "../forms/organizations";
 import { longDateTime } from "../i18n/format";
 import { Alert, Button, Card, EmptyState, Field } from "../ui/components";
@@ -38,7 +38,7 @@ export function MembersCard({ organization, role, session }: { organization: Ful
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
-  const run = async (call: () => Promise<ApiResult<unknown>>) => setFailure(await act(call));
+  const run = async (call: () => Promise<unknown>) => setFailure(await act(call));
   const changeRoles = permission(role, "change-role");
   return (
     <Card title={formatMessage(messages.members)}>
@@ -74,11 +74,13 @@ export function MembersCard({ organization, role, session }: { organization: Ful
                   <Button
                     variant="secondary"
                     onClick={() =>
-                      void viaAuth(() => authClient.organization.leave({ organizationId: organization.id })).then(async (result) => {
-                        if (result.error) return setFailure(describeError(result.error));
-                        await queryClient.invalidateQueries();
-                        await navigate({ to: "/" });
-                      })
+                      void viaAuth(() => authClient.organization.leave({ organizationId: organization.id })).then(
+                        async () => {
+                          await queryClient.invalidateQueries();
+                          await navigate({ to: "/" });
+                        },
+                        (reason: unknown) => setFailure(describeFailure(reason)),
+                      )
                     }
                   >
                     {formatMessage(messages.leave)}

@@ -1,8 +1,8 @@
+import { failureIn } from "../api/client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { defineMessages, useIntl } from "react-intl";
-import { authClient, orThrow, viaAuth } from "../api/auth-client";
-import { describeError, type ApiResult } from "../api/client";
+import { authClient, viaAuth } from "../api/auth-client";
 import { permission, type OrganizationAction } from "./permissions";
 
 /** What the organization's cards share: its query, the way they act on it, and its roles' names. */
@@ -10,7 +10,7 @@ import { permission, type OrganizationAction } from "./permissions";
 export function useFullOrganization(slug: string) {
   return useQuery({
     queryKey: ["organization", slug],
-    queryFn: () => orThrow(viaAuth(() => authClient.organization.getFullOrganization({ query: { organizationSlug: slug } }))),
+    queryFn: () => viaAuth(() => authClient.organization.getFullOrganization({ query: { organizationSlug: slug } })),
   });
 }
 export type FullOrganization = NonNullable<ReturnType<typeof useFullOrganization>["data"]>;
@@ -26,13 +26,13 @@ export function Gated({ role, action, children }: { role: string | undefined; ac
   );
 }
 
-/** Runs an organization call, then refreshes the organization; the result's error for the screen. */
+/** Runs an organization call, then refreshes the organization; its failure in words for the screen, or null. */
 export function useOrganizationAction(slug: string) {
   const queryClient = useQueryClient();
-  return async (call: () => Promise<ApiResult<unknown>>): Promise<string | null> => {
-    const result = await call();
+  return async (call: () => Promise<unknown>): Promise<string | null> => {
+    const failure = await failureIn(call());
     await queryClient.invalidateQueries({ queryKey: ["organization", slug] });
-    return result.error ? describeError(result.error) : null;
+    return failure;
   };
 }
 

@@ -1,7 +1,7 @@
-import { authClient, orThrow, viaAuth } from "../api/auth-client";
+import { authClient, viaAuth } from "../api/auth-client";
 
 /** The signed-in person's organizations, as the header's switcher and the start page list them. */
 export const organizationsQuery = {
   queryKey: ["organizations"],
-  queryFn: () => orThrow(viaAuth(() => authClient.organization.list())),
+  queryFn: () => viaAuth(() => authClient.organization.list()),
 };

@@ -1,9 +1,9 @@
+import { failureIn } from "../api/client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { authClient, orThrow, viaAuth, type Session } from "../api/auth-client";
-import { describeError } from "../api/client";
+import { authClient, viaAuth, type Session } from "../api/auth-client";
 import { TestClockCard } from "../billing/test-clock";
 import { RequireSession } from "../shell";
 import { Alert, Button, Loading, Page } from "../ui/components";
@@ -83,7 +83,7 @@ function InvitationDecision({ id, session }: { id: string; session: Session }) {
   const roleName = useRoleName();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const invitation = useQuery({ queryKey: ["invitation", id], queryFn: () => orThrow(viaAuth(() => authClient.organization.getInvitation({ query: { id } }))), retry: false });
+  const invitation = useQuery({ queryKey: ["invitation", id], queryFn: () => viaAuth(() => authClient.organization.getInvitation({ query: { id } })), retry: false });
   const [failure, setFailure] = useState<string | null>(null);
   const [rejected, setRejected] = useState(false);
   const [busy, setBusy] = useState<"accept" | "reject" | null>(null);
@@ -108,11 +108,9 @@ function InvitationDecision({ id, session }: { id: string; session: Session }) {
   const data = invitation.data;
   const decide = async (accept: boolean) => {
     setBusy(accept ? "accept" : "reject");
-    const result = accept
-      ? await viaAuth(() => authClient.organization.acceptInvitation({ invitationId: id }))
-      : await viaAuth(() => authClient.organization.rejectInvitation({ invitationId: id }));
+    const failure = await failureIn(accept ? viaAuth(() => authClient.organization.acceptInvitation({ invitationId: id })) : viaAuth(() => authClient.organization.rejectInvitation({ invitationId: id })));
     setBusy(null);
-    if (result.error) return setFailure(describeError(result.error));
+    if (failure !== null) return setFailure(failure);
     await queryClient.invalidateQueries();
     if (!accept) return setRejected(true);
     await navigate({ to: "/organizations/$slug", params: { slug: data.organizationSlug } });

@@ -5,12 +5,13 @@ import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth } from "../api/auth-client";
-import { describeError } from "../api/client";
+import { describeFailure, failureIn, failureOf } from "../api/client";
 import { organizationForm, slug as slugRule, type OrganizationForm } from "../forms/organizations";
 import { parseMetadata } from "../forms/metadata";
 import { slugify } from "../forms/slugify";
 import { RequireSession } from "../shell";
 import { Alert, Button, Card, Field, Page } from "../ui/components";
+import { outcomeOf } from "../ui/outcome";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { Gated, type FullOrganization } from "./organization";
 import { permission } from "./permissions";
@@ -53,11 +54,10 @@ function useSlugAvailability(candidate: string, unchangedFrom?: string): Availab
     setAvailability("checking");
     let current = true;
     const timer = setTimeout(() => {
-      void viaAuth(() => authClient.organization.checkSlug({ slug: candidate })).then((result) => {
-        if (!current) return;
-        if (result.error) setAvailability(result.error.status === 400 ? "taken" : "error");
-        else setAvailability(result.data.status ? "free" : "taken");
-      });
+      void viaAuth(() => authClient.organization.checkSlug({ slug: candidate })).then(
+        (result) => current && setAvailability(result.status ? "free" : "taken"),
+        (reason: unknown) => current && setAvailability(failureOf(reason).status === 400 ? "taken" : "error"),
+      );
     }, 350);
     return () => {
       current = false;
@@ -113,10 +113,10 @@ export function CreateOrganizationScreen() {
   const availability = useSlugAvailability(slug);
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
-    const result = await viaAuth(() =>
-      authClient.organization.create({ name: values.name, slug: values.slug, ...(values.logo ? { logo: values.logo } : {}), metadata: parseMetadata(values.metadata) }),
+    const failure = await failureIn(
+      viaAuth(() => authClient.organization.create({ name: values.name, slug: values.slug, ...(values.logo ? { logo: values.logo } : {}), metadata: parseMetadata(values.metadata) })),
     );
-    if (result.error) return setFailure(describeError(result.error));
+    if (failure !== null) return setFailure(failure);
     await queryClient.invalidateQueries();
     await navigate({ to: "/organizations/$slug", params: { slug: values.slug } });
   });
@@ -162,21 +162,25 @@ export function SettingsCard({ organization, role }: { organization: FullOrganiz
   const availability = useSlugAvailability(form.watch("slug"), organization.slug);
   const update = permission(role, "update");
   const submit = form.handleSubmit(async (values) => {
-    const result = await viaAuth(() =>
-      authClient.organization.update({
-        organizationId: organization.id,
-        data: { name: values.name, slug: values.slug, logo: values.logo || undefined, metadata: parseMetadata(values.metadata) },
-      }),
+    const result = await outcomeOf(
+      viaAuth(() =>
+        authClient.organization.update({
+          organizationId: organization.id,
+          data: { name: values.name, slug: values.slug, logo: values.logo || undefined, metadata: parseMetadata(values.metadata) },
+        }),
+      ),
+      formatMessage(messages.saved),
     );
-    setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: formatMessage(messages.saved) });
-    if (result.error) return;
+    setOutcome(result);
+    if (result?.tone === "error") return;
     await queryClient.invalidateQueries();
     if (values.slug !== organization.slug) await navigate({ to: "/organizations/$slug", params: { slug: values.slug } });
   });
   const remove = async () => {
-    const result = await viaAuth(() => authClient.organization.delete({ organizationId: organization.id }));
-    if (result.error) {
-      setOutcome({ tone: "error", text: describeError(result.error) });
+    try {
+      await viaAuth(() => authClient.organization.delete({ organizationId: organization.id }));
+    } catch (reason) {
+      setOutcome({ tone: "error", text: describeFailure(reason) });
       return false;
     }
     await queryClient.invalidateQueries();

@@ -3,8 +3,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { authClient, orThrow, viaAuth, type ApiFailure } from "../api/auth-client";
-import { errorCode } from "../api/client";
+import { authClient, viaAuth } from "../api/auth-client";
+import { type ApiFailure, errorCode } from "../api/client";
 import { teamForm } from "../forms/organizations";
 import { Alert, Button, Card, EmptyState, Field, Loading } from "../ui/components";
 import { organizationMessages, useOrganizationAction, type FullOrganization } from "./organization";
@@ -36,10 +36,10 @@ function TeamMembers({ organization, teamId, teamName, manageable }: { organizat
   const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const key = ["team-members", teamId];
-  const members = useQuery({ queryKey: key, queryFn: () => orThrow(viaAuth(() => authClient.organization.listTeamMembers({ query: { teamId } }))) });
+  const members = useQuery({ queryKey: key, queryFn: () => viaAuth(() => authClient.organization.listTeamMembers({ query: { teamId } })) });
   const change = useMutation<unknown, ApiFailure, { userId: string; add: boolean }>({
     mutationFn: ({ userId, add }) =>
-      add ? orThrow(viaAuth(() => authClient.organization.addTeamMember({ teamId, userId }))) : orThrow(viaAuth(() => authClient.organization.removeTeamMember({ teamId, userId }))),
+      add ? viaAuth(() => authClient.organization.addTeamMember({ teamId, userId })) : viaAuth(() => authClient.organization.removeTeamMember({ teamId, userId })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
     onSuccess: (_, { add }) => setNotice(formatMessage(add ? messages.added : messages.removed)),
   });

@@ -1,5 +1,4 @@
-import { orThrow } from "../api/auth-client";
-import { request, type ApiResult, type RequestOptions } from "../api/client";
+import { request, type RequestOptions } from "../api/client";
 import type { CustomerOrder, CustomerOrganizationData as PortalOrganization, CustomerSubscription, PurchasedOrder, PurchasedSubscription } from "../api/wire";
 
 export type { Listing } from "../api/client";
@@ -29,14 +28,14 @@ export interface PortalAccess {
 }
 
 /** A portal call, as the customer whose session token it carries. */
-export function portalRequest<T>(access: PortalAccess, path: string, options: Omit<RequestOptions, "headers"> = {}): Promise<ApiResult<T>> {
+export function portalRequest<T>(access: PortalAccess, path: string, options: Omit<RequestOptions, "headers"> = {}): Promise<T> {
   return request<T>(`/v1/customer-portal/${path}`, { ...options, headers: { authorization: `Bearer ${access.token}` } });
 }
 
 /** A portal read for TanStack Query, keyed by seller and token so another link never shows stale data. */
 export const portalQuery = <T>(access: PortalAccess, path: string) => ({
   queryKey: ["customer-portal", access.seller.slug, access.token, path],
-  queryFn: () => orThrow(portalRequest<T>(access, path)),
+  queryFn: () => portalRequest<T>(access, path),
 });
 
 /** Where a tab keeps a seller's portal token once it is out of the address bar. */

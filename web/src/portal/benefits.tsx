@@ -1,6 +1,6 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import type { ApiFailure } from "../api/auth-client";
+import type { ApiFailure } from "../api/client";
 import { longDate } from "../i18n/format";
 import { Card, EmptyState } from "../ui/components";
 import { CopyButton } from "../ui/copy-button";

@@ -1,3 +1,4 @@
+import { failureOf } from "../api/client";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -77,21 +78,23 @@ function BillingDetailsEditor({ access, customer }: { access: PortalAccess; cust
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async ({ billingName, line1, line2, postalCode, city, state, country, taxId }) => {
     setOutcome(null);
-    const saved = await portalRequest<PortalCustomer>(access, ME, {
-      method: "PATCH",
-      body: {
-        billing_name: billingName || null,
-        billing_address: country ? { line1: line1 || null, line2: line2 || null, postal_code: postalCode || null, city: city || null, state: state || null, country } : null,
-        tax_id: taxId || null,
-      } satisfies RequestBody<"/v1/customer-portal/customers/me", "patch">,
-    });
-    if (saved.error) {
-      const unplaced = saved.error.status === 401 ? failureText(saved.error, access) : placeRefusals(saved.error, FIELD_OF, form.setError);
+    let saved: PortalCustomer;
+    try {
+      saved = await portalRequest<PortalCustomer>(access, ME, {
+        method: "PATCH",
+        body: {
+          billing_name: billingName || null,
+          billing_address: country ? { line1: line1 || null, line2: line2 || null, postal_code: postalCode || null, city: city || null, state: state || null, country } : null,
+          tax_id: taxId || null,
+        } satisfies RequestBody<"/v1/customer-portal/customers/me", "patch">,
+      });
+    } catch (reason) {
+      const unplaced = failureOf(reason).status === 401 ? failureText(reason, access) : placeRefusals(reason, FIELD_OF, form.setError);
       if (unplaced) setOutcome({ tone: "error", text: unplaced });
       return;
     }
-    form.reset(formValuesOf(saved.data));
-    queryClient.setQueryData(portalQuery<PortalCustomer>(access, ME).queryKey, saved.data);
+    form.reset(formValuesOf(saved));
+    queryClient.setQueryData(portalQuery<PortalCustomer>(access, ME).queryKey, saved);
     setOutcome({ tone: "success", text: formatMessage(messages.saved) });
   });
   return (

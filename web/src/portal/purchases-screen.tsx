@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { orThrow, type Session } from "../api/auth-client";
+import { type Session } from "../api/auth-client";
 import { request } from "../api/client";
 import { RequireSession } from "../shell";
 import { Alert, Card, EmptyState, Loading, Page } from "../ui/components";
@@ -50,8 +50,8 @@ function bySeller(subscriptions: PurchasedSubscription[], orders: PurchasedOrder
 
 function PurchasesBySeller({ session }: { session: Session }) {
   const { formatMessage } = useIntl();
-  const subscriptions = useQuery({ queryKey: ["purchases", "subscriptions"], queryFn: () => orThrow(request<Listing<PurchasedSubscription>>(`/v1/me/subscriptions/?limit=${LIST_LIMIT}`)) });
-  const orders = useQuery({ queryKey: ["purchases", "orders"], queryFn: () => orThrow(request<Listing<PurchasedOrder>>(`/v1/me/orders/?limit=${LIST_LIMIT}`)) });
+  const subscriptions = useQuery({ queryKey: ["purchases", "subscriptions"], queryFn: () => request<Listing<PurchasedSubscription>>(`/v1/me/subscriptions/?limit=${LIST_LIMIT}`) });
+  const orders = useQuery({ queryKey: ["purchases", "orders"], queryFn: () => request<Listing<PurchasedOrder>>(`/v1/me/orders/?limit=${LIST_LIMIT}`) });
   if (subscriptions.isPending || orders.isPending) return <Loading message={messages.loading} />;
   const sellers = bySeller(subscriptions.data?.items ?? [], orders.data?.items ?? []);
   const { email, emailVerified } = session.user;

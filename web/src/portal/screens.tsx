@@ -2,7 +2,6 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { orThrow } from "../api/auth-client";
 import { request } from "../api/client";
 import type { RequestBody } from "../api/wire";
 import { longDate } from "../i18n/format";
@@ -80,13 +79,15 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
   const [resuming, setResuming] = useState(false);
   const change = async (cancel: boolean): Promise<boolean> => {
     setOutcome(null);
-    const changed = await portalRequest<Subscription>(access, `subscriptions/${encodeURIComponent(subscription.id)}`, { method: "PATCH", body: { cancel_at_period_end: cancel } satisfies RequestBody<"/v1/customer-portal/subscriptions/{id}", "patch"> });
-    if (changed.error) {
-      setOutcome({ tone: "error", text: failureText(changed.error, access) });
+    let changed: Subscription;
+    try {
+      changed = await portalRequest<Subscription>(access, `subscriptions/${encodeURIComponent(subscription.id)}`, { method: "PATCH", body: { cancel_at_period_end: cancel } satisfies RequestBody<"/v1/customer-portal/subscriptions/{id}", "patch"> });
+    } catch (reason) {
+      setOutcome({ tone: "error", text: failureText(reason, access) });
       return false;
     }
     queryClient.setQueryData<Listing<Subscription>>(portalQuery(access, SUBSCRIPTIONS).queryKey, (listing) =>
-      listing && { ...listing, items: listing.items.map((item) => (item.id === changed.data.id ? changed.data : item)) },
+      listing && { ...listing, items: listing.items.map((item) => (item.id === changed.id ? changed : item)) },
     );
     setOutcome({ tone: "success", text: formatMessage(cancel ? messages.canceled : messages.resumed) });
     return true;
@@ -201,7 +202,7 @@ export function CustomerPortalScreen() {
   const token = usePortalToken(slug);
   const seller = useQuery({
     queryKey: ["customer-portal", slug],
-    queryFn: () => orThrow(request<PortalOrganization>(`/v1/customer-portal/organizations/${encodeURIComponent(slug)}`)),
+    queryFn: () => request<PortalOrganization>(`/v1/customer-portal/organizations/${encodeURIComponent(slug)}`),
   });
   if (seller.isPending) {
     return (

@@ -1,9 +1,10 @@
 import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useIntl, type MessageDescriptor } from "react-intl";
-import { describeError, type ApiResult } from "../api/client";
-import { Alert, Button, EmptyState, Field, Loading, Page } from "../ui/components";
+import type { ApiFailure } from "../api/client";
+import { Button, EmptyState, Field, Page } from "../ui/components";
 import { DeleteAction } from "../ui/delete-action";
+import { QueryState } from "../ui/query-state";
 import { ServerListing, type useServerListing } from "../ui/server-listing";
 import { useSeller } from "./space";
 
@@ -80,14 +81,21 @@ export function TypeFilter<Type extends string>({ label, anyLabel, types, labelO
 }
 
 /** A row's edit link and delete button, for those who may change things; the list under `listKey` is refreshed after a delete. */
-export function RowActions({ edit, remove, listKey, says }: { edit?: ReactNode; remove: (() => Promise<ApiResult<unknown>>) | null; listKey: string; says: { delete: string; deleteTitle: string; deleteText: string } }) {
+export function RowActions({ edit, remove, listKey, says }: { edit?: ReactNode; remove: (() => Promise<unknown>) | null; listKey: string; says: { delete: string; deleteTitle: string; deleteText: string } }) {
   const { mayChange } = useSeller();
   const queryClient = useQueryClient();
   if (!mayChange) return null;
   return (
     <span className="row-actions">
       {edit}
-      {remove && <DeleteAction label={says.delete} title={says.deleteTitle} description={says.deleteText} remove={remove} onRemoved={() => queryClient.invalidateQueries({ queryKey: [listKey] })} />}
+      {remove && (
+        <DeleteAction
+          label={says.delete} title={says.deleteTitle} description={says.deleteText} remove={async () => {
+            await remove();
+            await queryClient.invalidateQueries({ queryKey: [listKey] });
+          }}
+        />
+      )}
     </span>
   );
 }
@@ -117,20 +125,13 @@ export function NewScreen({ title, intro, children }: { title: string; intro: st
 }
 
 /** A loaded thing's form, for those who may change it: a placeholder while it loads, its failure in words. */
-export function EditScreen<Thing>({ title, loading, loaded, nameOf, children }: { title: string; loading: MessageDescriptor; loaded: UseQueryResult<ApiResult<Thing>>; nameOf: (thing: Thing) => string; children: (thing: Thing) => ReactNode }) {
+export function EditScreen<Thing>({ title, loading, loaded, nameOf, children }: { title: string; loading: MessageDescriptor; loaded: UseQueryResult<Thing, ApiFailure>; nameOf: (thing: Thing) => string; children: (thing: Thing) => ReactNode }) {
   const seller = useSeller();
-  const thing = loaded.data?.data;
   return (
-    <Page title={title} description={thing ? nameOf(thing) : undefined}>
-      {loaded.isPending ? (
-        <Loading message={loading} />
-      ) : loaded.data?.error ? (
-        <Alert tone="error">{describeError(loaded.data.error)}</Alert>
-      ) : seller.mayChange && thing ? (
-        children(thing)
-      ) : (
-        <p className="muted">{seller.readOnlyReason}</p>
-      )}
+    <Page title={title} description={loaded.data ? nameOf(loaded.data) : undefined}>
+      <QueryState query={loaded} loading={loading}>
+        {(thing) => (seller.mayChange ? children(thing) : <p className="muted">{seller.readOnlyReason}</p>)}
+      </QueryState>
     </Page>
   );
 }

@@ -13,7 +13,7 @@ export function ProductPicker({ organizationId, legend, hint, selected, onChange
   const { formatMessage } = useIntl();
   const query = { organizationId, search: "", archived: false, sorting: "-created_at", page: 1, limit: 100 };
   const products = useQuery({ queryKey: ["products", query], queryFn: () => listProducts(query) });
-  const items = products.data?.data?.items ?? [];
+  const items = products.data?.items ?? [];
   return (
     <fieldset className="fieldset" aria-invalid={error ? true : undefined}>
       <legend>{legend}</legend>

@@ -1,13 +1,13 @@
 import { useState } from "react";
-import { describeError, type ApiResult } from "../api/client";
+import { describeFailure } from "../api/client";
 import { Alert, Button } from "./components";
 import { ConfirmDialog } from "./confirm-dialog";
 
 /**
  * A row's delete button: asks first, then deletes, and says in the dialog why it could not.
- * `remove` is the API call; `onRemoved` refreshes what showed the row.
+ * `remove` deletes it (a mutation that refreshes what showed the row) and rejects when it could not.
  */
-export function DeleteAction({ label, title, description, remove, onRemoved }: { label: string; title: string; description: string; remove: () => Promise<ApiResult<unknown>>; onRemoved: () => Promise<void> }) {
+export function DeleteAction({ label, title, description, remove }: { label: string; title: string; description: string; remove: () => Promise<unknown> }) {
   const [failure, setFailure] = useState<string | null>(null);
   return (
     <ConfirmDialog
@@ -20,13 +20,13 @@ export function DeleteAction({ label, title, description, remove, onRemoved }: {
       description={description}
       confirmLabel={label}
       onConfirm={async () => {
-        const result = await remove();
-        if (result.error) {
-          setFailure(describeError(result.error));
+        try {
+          await remove();
+          return true;
+        } catch (reason) {
+          setFailure(describeFailure(reason));
           return false;
         }
-        await onRemoved();
-        return true;
       }}
     >
       {failure && <Alert tone="error">{failure}</Alert>}

@@ -1,6 +1,6 @@
 import { useId, useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { describeError, request, type ApiError } from "../api/client";
+import { ApiFailure, describeError, failureOf, request } from "../api/client";
 import type { FileRead, FileUpload, RequestBody } from "../api/wire";
 import { Alert } from "./components";
 
@@ -26,18 +26,18 @@ async function sha256Base64(blob: Blob): Promise<string> {
 }
 
 /** Sends one part with XMLHttpRequest, the one browser API that reports an upload's progress; resolves with its ETag. */
-function sendPart(part: UploadPart, body: Blob, onSent: (bytes: number) => void): Promise<{ etag: string } | { error: ApiError }> {
-  return new Promise((resolve) => {
+function sendPart(part: UploadPart, body: Blob, onSent: (bytes: number) => void): Promise<string> {
+  return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("PUT", part.url);
     for (const [name, value] of Object.entries(part.headers)) xhr.setRequestHeader(name, value);
     xhr.upload.onprogress = (event) => onSent(event.loaded);
     xhr.onload = () => {
       const etag = xhr.getResponseHeader("etag");
-      if (xhr.status >= 200 && xhr.status < 300 && etag) resolve({ etag });
-      else resolve({ error: { status: xhr.status, statusText: xhr.statusText, body: xhr.responseText } });
+      if (xhr.status >= 200 && xhr.status < 300 && etag) resolve(etag);
+      else reject(new ApiFailure({ status: xhr.status, statusText: xhr.statusText, body: xhr.responseText }));
     };
-    xhr.onerror = () => resolve({ error: { status: 0, statusText: "Network error", body: null } });
+    xhr.onerror = () => reject(new ApiFailure({ status: 0, statusText: "Network error", body: null }));
     xhr.send(body);
   });
 }
@@ -46,7 +46,7 @@ function sendPart(part: UploadPart, body: Blob, onSent: (bytes: number) => void)
  * Uploads a file as the files API takes it: declared in parts with their checksums, each part sent
  * to its signed URL, then marked uploaded. `onProgress` hears the share of bytes sent, 0 to 1.
  */
-export async function uploadFile(file: File, service: FileService, organizationId: string, onProgress: (share: number) => void): Promise<{ data: UploadedFile; error: null } | { data: null; error: ApiError }> {
+export async function uploadFile(file: File, service: FileService, organizationId: string, onProgress: (share: number) => void): Promise<UploadedFile> {
   const chunks = Array.from({ length: Math.max(1, Math.ceil(file.size / PART_SIZE)) }, (_, index) => {
     const start = index * PART_SIZE;
     return { number: index + 1, chunk_start: start, chunk_end: Math.min(file.size, start + PART_SIZE) - 1, blob: file.slice(start, start + PART_SIZE) };
@@ -56,20 +56,18 @@ export async function uploadFile(file: File, service: FileService, organizationI
     method: "POST",
     body: { organization_id: organizationId, service, name: file.name, mime_type: file.type || "application/octet-stream", size: file.size, upload: { parts } },
   });
-  if (started.error) return started;
   const sent = new Map<number, number>();
   const completed: { number: number; checksum_etag: string; checksum_sha256_base64: string | null }[] = [];
-  for (const part of started.data.upload.parts) {
+  for (const part of started.upload.parts) {
     const chunk = chunks.find((candidate) => candidate.number === part.number);
     if (!chunk) continue;
-    const result = await sendPart(part, chunk.blob, (bytes) => {
+    const etag = await sendPart(part, chunk.blob, (bytes) => {
       sent.set(part.number, bytes);
       onProgress([...sent.values()].reduce((sum, value) => sum + value, 0) / file.size);
     });
-    if ("error" in result) return { data: null, error: result.error };
-    completed.push({ number: part.number, checksum_etag: result.etag, checksum_sha256_base64: part.checksum_sha256_base64 });
+    completed.push({ number: part.number, checksum_etag: etag, checksum_sha256_base64: part.checksum_sha256_base64 });
   }
-  return request<UploadedFile>(`/v1/files/${started.data.id}/uploaded`, { method: "POST", body: { id: started.data.upload.id, path: started.data.upload.path, parts: completed } satisfies RequestBody<"/v1/files/{id}/uploaded", "post"> });
+  return request<UploadedFile>(`/v1/files/${started.id}/uploaded`, { method: "POST", body: { id: started.upload.id, path: started.upload.path, parts: completed } satisfies RequestBody<"/v1/files/{id}/uploaded", "post"> });
 }
 
 type UploadState = { phase: "idle" } | { phase: "uploading"; name: string; share: number } | { phase: "done"; name: string } | { phase: "failed"; message: string };
@@ -81,13 +79,16 @@ export function FileUpload({ service, organizationId, accept, label, onUploaded 
   const [state, setState] = useState<UploadState>({ phase: "idle" });
   const upload = async (file: File) => {
     setState({ phase: "uploading", name: file.name, share: 0 });
-    const result = await uploadFile(file, service, organizationId, (share) => setState({ phase: "uploading", name: file.name, share }));
-    if (result.error) {
-      const partRefused = result.error.status !== 0 && typeof result.error.body === "string";
-      return setState({ phase: "failed", message: partRefused ? formatMessage(messages.partRefused, { status: result.error.status }) : describeError(result.error) });
+    let uploaded: UploadedFile;
+    try {
+      uploaded = await uploadFile(file, service, organizationId, (share) => setState({ phase: "uploading", name: file.name, share }));
+    } catch (reason) {
+      const failure = failureOf(reason);
+      const partRefused = failure.status !== 0 && typeof failure.body === "string";
+      return setState({ phase: "failed", message: partRefused ? formatMessage(messages.partRefused, { status: failure.status }) : describeError(failure) });
     }
     setState({ phase: "done", name: file.name });
-    onUploaded(result.data);
+    onUploaded(uploaded);
   };
   return (
     <div className="file-upload">

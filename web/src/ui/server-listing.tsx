@@ -2,8 +2,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getCoreRowModel, useReactTable, type ColumnDef, type SortingState } from "@tanstack/react-table";
 import { useState, type ReactNode } from "react";
 import type { MessageDescriptor } from "react-intl";
-import { describeError, type ApiResult, type Listing } from "../api/client";
-import { Alert, Loading } from "./components";
+import type { Listing } from "../api/client";
+import { QueryState } from "./query-state";
 import { DataTable, Pager } from "./data-table";
 
 const PAGE_SIZE = 20;
@@ -22,7 +22,7 @@ export interface PageRequest {
  * A list the server sorts and pages, shown in a table: `key` names the query (with the filters that
  * change it, which send the reader back to the first page), `load` fetches one page.
  */
-export function useServerListing<Row>({ key, load, columns, initialSorting }: { key: unknown[]; load: (page: PageRequest) => Promise<ApiResult<Listing<Row>>>; columns: ColumnDef<Row, never>[]; initialSorting: SortingState }) {
+export function useServerListing<Row>({ key, load, columns, initialSorting }: { key: unknown[]; load: (page: PageRequest) => Promise<Listing<Row>>; columns: ColumnDef<Row, never>[]; initialSorting: SortingState }) {
   const [sorting, setSorting] = useState<SortingState>(initialSorting);
   const [pageOf, setPageOf] = useState({ key: JSON.stringify(key), page: 0 });
   // A change of filters starts again from the first page.
@@ -30,7 +30,7 @@ export function useServerListing<Row>({ key, load, columns, initialSorting }: { 
   const request: PageRequest = { sorting: sortingParameter(sorting, sortingParameter(initialSorting, "-created_at")), page: page + 1, limit: PAGE_SIZE };
   const query = useQuery({ queryKey: [...key, request], queryFn: () => load(request), placeholderData: keepPreviousData });
   const table = useReactTable({
-    data: query.data?.data?.items ?? [],
+    data: query.data?.items ?? [],
     columns,
     state: { sorting },
     manualSorting: true,
@@ -44,8 +44,8 @@ export function useServerListing<Row>({ key, load, columns, initialSorting }: { 
     table,
     query,
     page,
-    pages: Math.max(1, query.data?.data?.pagination.max_page ?? 1),
-    total: query.data?.data?.pagination.total_count ?? 0,
+    pages: Math.max(1, query.data?.pagination.max_page ?? 1),
+    total: query.data?.pagination.total_count ?? 0,
     setPage: (next: number) => setPageOf({ key: JSON.stringify(key), page: next }),
   };
 }
@@ -54,18 +54,13 @@ export function useServerListing<Row>({ key, load, columns, initialSorting }: { 
 export function ServerListing<Row>({ listing, loading, empty }: { listing: ReturnType<typeof useServerListing<Row>>; loading: MessageDescriptor; empty: ReactNode }) {
   const { query, table, total, page, pages, setPage } = listing;
   return (
-    <>
-      {query.data?.error && <Alert tone="error">{describeError(query.data.error)}</Alert>}
-      {query.isPending ? (
-        <Loading message={loading} />
-      ) : total === 0 ? (
-        empty
-      ) : (
+    <QueryState query={query} loading={loading} isEmpty={() => total === 0} empty={empty}>
+      {() => (
         <>
           <DataTable table={table} busy={query.isFetching} />
           <Pager page={page} pages={pages} onPage={setPage} />
         </>
       )}
-    </>
+    </QueryState>
   );
 }

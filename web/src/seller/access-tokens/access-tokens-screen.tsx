@@ -2,7 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
+import { describeFailure } from "../../api/client";
 import { longDate } from "../../i18n/format";
 import { Alert, Button, EmptyState, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
@@ -38,9 +38,10 @@ function RevokeButton({ token }: { token: AccessToken }) {
   const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
   const revoke = async () => {
-    const result = await revokeAccessToken(token.id);
-    if (result.error) {
-      setFailure(describeError(result.error));
+    try {
+      await revokeAccessToken(token.id);
+    } catch (reason) {
+      setFailure(describeFailure(reason));
       return false;
     }
     await queryClient.invalidateQueries({ queryKey: ["access-tokens"] });

@@ -48,9 +48,13 @@ export function NewTokenForm() {
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
-    const result = await createAccessToken({ organization_id: seller.id, comment: values.comment, expires_in: expiresIn(values.lifetime), scopes: values.scopes.filter(isScope) });
-    if (result.error) return setFailure(placeRefusals(result.error, { comment: "comment", expires_in: "lifetime", scopes: "scopes" }, form.setError));
-    setToken(result.data.token);
+    let created: Awaited<ReturnType<typeof createAccessToken>>;
+    try {
+      created = await createAccessToken({ organization_id: seller.id, comment: values.comment, expires_in: expiresIn(values.lifetime), scopes: values.scopes.filter(isScope) });
+    } catch (reason) {
+      return setFailure(placeRefusals(reason, { comment: "comment", expires_in: "lifetime", scopes: "scopes" }, form.setError));
+    }
+    setToken(created.token);
     form.reset();
     await queryClient.invalidateQueries({ queryKey: ["access-tokens"] });
   });

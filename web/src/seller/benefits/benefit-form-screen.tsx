@@ -55,8 +55,11 @@ function BenefitEditor({ benefit }: { benefit?: Benefit }) {
   const toList = () => navigate({ to: "/$slug/benefits", params: { slug: seller.slug } });
   const submit = form.handleSubmit(async (values) => {
     const change = benefitChangeOf(values);
-    const result = benefit ? await updateBenefit(benefit.id, change) : await createBenefit(seller.id, change);
-    if (result.error) return setFailure(placeRefusals(result.error, FIELD_OF, form.setError));
+    try {
+      await (benefit ? updateBenefit(benefit.id, change) : createBenefit(seller.id, change));
+    } catch (reason) {
+      return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
+    }
     await queryClient.invalidateQueries({ queryKey: ["benefits"] });
     await toList();
   });

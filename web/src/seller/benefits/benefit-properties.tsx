@@ -99,7 +99,7 @@ export function DownloadableFields({ form, organizationId }: { form: Form; organ
   const { formatMessage } = useIntl();
   const { field, fieldState } = useController({ control: form.control, name: "files" });
   const files = useQuery({ queryKey: ["files", organizationId, field.value], queryFn: () => listFiles(organizationId, field.value), enabled: field.value.length > 0 });
-  const nameOf = (id: string) => files.data?.data?.items.find((file) => file.id === id);
+  const nameOf = (id: string) => files.data?.items.find((file) => file.id === id);
   return (
     <fieldset className="fieldset">
       <legend>{formatMessage(messages.filesLabel)}</legend>
@@ -126,7 +126,7 @@ export function MeterCreditFields({ form, organizationId }: { form: Form; organi
   const { formatMessage } = useIntl();
   const { errors } = form.formState;
   const meters = useQuery({ queryKey: ["meters", organizationId, "picker"], queryFn: () => listMeters(organizationId) });
-  const choices = meters.data?.data?.items ?? [];
+  const choices = meters.data?.items ?? [];
   return (
     <>
       <Field label={formatMessage(messages.meter)} hint={meters.isSuccess && choices.length === 0 ? formatMessage(messages.noMeters) : undefined} error={errors.meterId?.message}>

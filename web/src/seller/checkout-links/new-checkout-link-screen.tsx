@@ -50,8 +50,11 @@ export function NewCheckoutLinkScreen() {
   const discounts = useQuery({ queryKey: ["discounts", seller.id, "", page], queryFn: () => listDiscounts(seller.id, "", page) });
   const toList = () => navigate({ to: "/$slug/checkout-links", params: { slug: seller.slug } });
   const submit = form.handleSubmit(async (values) => {
-    const result = await createCheckoutLink(checkoutLinkCreateOf(values));
-    if (result.error) return setFailure(placeRefusals(result.error, FIELD_OF, form.setError));
+    try {
+      await createCheckoutLink(checkoutLinkCreateOf(values));
+    } catch (reason) {
+      return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
+    }
     await queryClient.invalidateQueries({ queryKey: ["checkout-links"] });
     await toList();
   });
@@ -66,7 +69,7 @@ export function NewCheckoutLinkScreen() {
           {(ids) => (
             <select {...ids} {...form.register("discountId")}>
               <option value="">{formatMessage(messages.noDiscount)}</option>
-              {(discounts.data?.data?.items ?? []).map((discount) => (
+              {(discounts.data?.items ?? []).map((discount) => (
                 <option key={discount.id} value={discount.id}>
                   {discount.name}
                 </option>

@@ -73,8 +73,11 @@ function CustomFieldEditor({ field }: { field?: CustomField }) {
   const toList = () => navigate({ to: "/$slug/custom-fields", params: { slug: seller.slug } });
   const submit = form.handleSubmit(async (values) => {
     const change = customFieldChangeOf(values);
-    const result = field ? await updateCustomField(field.id, change) : await createCustomField(seller.id, change);
-    if (result.error) return setFailure(placeRefusals(result.error, FIELD_OF, form.setError));
+    try {
+      await (field ? updateCustomField(field.id, change) : createCustomField(seller.id, change));
+    } catch (reason) {
+      return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
+    }
     await queryClient.invalidateQueries({ queryKey: ["custom-fields"] });
     await toList();
   });

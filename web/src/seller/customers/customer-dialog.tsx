@@ -92,8 +92,11 @@ function CustomerFormFields({ customer, onDone }: { customer?: Customer; onDone:
     const fields = fieldsOf(values);
     // An external id, once set, cannot change: it is sent only while it is missing.
     const { external_id, ...rest } = fields;
-    const result = customer ? await updateCustomer(customer.id, customer.external_id ? rest : { ...rest, ...(external_id && { external_id }) }) : await createCustomer(seller.id, fields);
-    if (result.error) return setFailure(placeRefusals(result.error, FIELD_OF, form.setError));
+    try {
+      await (customer ? updateCustomer(customer.id, customer.external_id ? rest : { ...rest, ...(external_id && { external_id }) }) : createCustomer(seller.id, fields));
+    } catch (reason) {
+      return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
+    }
     await queryClient.invalidateQueries({ queryKey: ["customers"] });
     onDone();
   });

@@ -2,9 +2,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
+import { describeFailure } from "../../api/client";
+import { QueryState } from "../../ui/query-state";
 import { longDate } from "../../i18n/format";
-import { Alert, Button, Card, Loading, Page } from "../../ui/components";
+import { Alert, Button, Card, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { Facts } from "../../ui/facts";
 import { OrdersTable } from "../orders/orders-table";
@@ -32,13 +33,17 @@ const messages = defineMessages({
 
 /** A customer: who they are, what they have now, their orders; open their portal, edit or delete them. */
 export function CustomerScreen() {
-  const { formatMessage } = useIntl();
   const { customerId = "" } = useParams({ strict: false });
   const state = useQuery({ queryKey: ["customers", "state", customerId], queryFn: () => getCustomerState(customerId) });
-  if (state.isPending) return <Loading message={messages.loading} />;
-  if (state.data?.error) return <Alert tone="error">{describeError(state.data.error)}</Alert>;
-  const customer = state.data?.data;
-  if (!customer) return null;
+  return (
+    <QueryState query={state} loading={messages.loading}>
+      {(customer) => <CustomerPage customer={customer} />}
+    </QueryState>
+  );
+}
+
+function CustomerPage({ customer }: { customer: CustomerState }) {
+  const { formatMessage } = useIntl();
   return (
     <Page title={customer.name ?? customer.email} description={formatMessage(messages.since, { date: longDate(customer.created_at) })} actions={<CustomerActions customer={customer} />}>
       <Card title={formatMessage(messages.details)}>
@@ -74,21 +79,24 @@ function CustomerActions({ customer }: { customer: CustomerState }) {
     setFailure(null);
     setOpening(true);
     const tab = window.open("", "_blank");
-    const session = await openCustomerSession(customer.id);
-    setOpening(false);
-    if (session.error) {
+    try {
+      const session = await openCustomerSession(customer.id);
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = session.customer_portal_url;
+      }
+    } catch (reason) {
       tab?.close();
-      return setFailure(describeError(session.error));
-    }
-    if (tab) {
-      tab.opener = null;
-      tab.location.href = session.data.customer_portal_url;
+      setFailure(describeFailure(reason));
+    } finally {
+      setOpening(false);
     }
   };
   const remove = async () => {
-    const result = await deleteCustomer(customer.id);
-    if (result.error) {
-      setFailure(describeError(result.error));
+    try {
+      await deleteCustomer(customer.id);
+    } catch (reason) {
+      setFailure(describeFailure(reason));
       return false;
     }
     await queryClient.invalidateQueries({ queryKey: ["customers"] });

@@ -34,7 +34,7 @@ function useNames(seller: string, resource: "products" | "benefits" | "meters", 
     queryFn: () => request<Listing<Product | Benefit | Meter>>(`/v1/${resource}/?organization_id=${seller}&limit=100`),
     enabled: wanted,
   });
-  return new Map((names.data?.data?.items ?? []).map((item) => [item.id, "name" in item ? item.name : item.description]));
+  return new Map((names.data?.items ?? []).map((item) => [item.id, "name" in item ? item.name : item.description]));
 }
 
 /** A customer's active subscriptions, granted benefits and meters (Polar's customer state). */

@@ -40,16 +40,16 @@ export function DashboardScreen() {
   const range = preset === "custom" ? custom : presetRange(preset);
   const valid = range.start <= range.end;
   const limits = useQuery({ queryKey: ["metrics-limits"], queryFn: getMetricsLimits, staleTime: Infinity });
-  const allowed = intervalsFor(range, limits.data?.data ?? undefined);
+  const allowed = intervalsFor(range, limits.data);
   const interval = fittingInterval(asked, allowed);
   const organization = useQuery({ queryKey: ["organization", seller.id], queryFn: () => getOrganization(seller.id) });
   const query = { organizationId: seller.id, startDate: range.start, endDate: range.end, interval, timezone };
   const before = previousRange(range);
   const current = useQuery({ queryKey: ["metrics", query], queryFn: () => getMetrics(query), enabled: valid, placeholderData: (previous) => previous });
   const previous = useQuery({ queryKey: ["metrics", { ...query, startDate: before.start, endDate: before.end }], queryFn: () => getMetrics({ ...query, startDate: before.start, endDate: before.end }), enabled: valid });
-  const currency = organization.data?.data?.default_presentment_currency ?? "usd";
-  const figures = current.data?.data;
-  const error = current.data?.error ?? organization.data?.error;
+  const currency = organization.data?.default_presentment_currency ?? "usd";
+  const figures = current.data;
+  const error = current.error ?? organization.error;
 
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.description, { timezone })}>
@@ -76,10 +76,10 @@ export function DashboardScreen() {
         {preset === "custom" && (
           <>
             <Field label={formatMessage(messages.start)}>
-              {(ids) => <input {...ids} type="date" value={custom.start} min={limits.data?.data?.min_date} max={today()} onChange={(event) => event.target.value && setCustom({ ...custom, start: event.target.value })} />}
+              {(ids) => <input {...ids} type="date" value={custom.start} min={limits.data?.min_date} max={today()} onChange={(event) => event.target.value && setCustom({ ...custom, start: event.target.value })} />}
             </Field>
             <Field label={formatMessage(messages.end)} error={valid ? undefined : formatMessage(messages.endBeforeStart)}>
-              {(ids) => <input {...ids} type="date" value={custom.end} min={limits.data?.data?.min_date} onChange={(event) => event.target.value && setCustom({ ...custom, end: event.target.value })} />}
+              {(ids) => <input {...ids} type="date" value={custom.end} min={limits.data?.min_date} onChange={(event) => event.target.value && setCustom({ ...custom, end: event.target.value })} />}
             </Field>
           </>
         )}
@@ -95,14 +95,14 @@ export function DashboardScreen() {
           )}
         </Field>
       </div>
-      {error && <Alert tone="error">{describeError(error)}</Alert>}
+      {error && <Alert tone="error">{describeError(error.failure)}</Alert>}
       {valid && !figures && current.isPending ? (
         <Loading message={messages.loading} />
       ) : (
         figures && (
           <div className="metric-grid" aria-busy={current.isFetching || undefined}>
             {DASHBOARD_METRICS.map((metric) => (
-              <MetricCard key={metric} metric={metric} current={figures} previous={previous.data?.data ?? undefined} interval={interval} currency={currency} />
+              <MetricCard key={metric} metric={metric} current={figures} previous={previous.data} interval={interval} currency={currency} />
             ))}
           </div>
         )

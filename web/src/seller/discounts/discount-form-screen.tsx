@@ -72,8 +72,11 @@ function DiscountEditor({ discount }: { discount?: Discount }) {
   const toList = () => navigate({ to: "/$slug/discounts", params: { slug: seller.slug } });
   const submit = form.handleSubmit(async (values) => {
     const change = discountChangeOf(values);
-    const result = discount ? await updateDiscount(discount.id, change) : await createDiscount(seller.id, change);
-    if (result.error) return setFailure(placeRefusals(result.error, FIELD_OF, form.setError));
+    try {
+      await (discount ? updateDiscount(discount.id, change) : createDiscount(seller.id, change));
+    } catch (reason) {
+      return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
+    }
     await queryClient.invalidateQueries({ queryKey: ["discounts"] });
     await toList();
   });

@@ -38,14 +38,17 @@ export function LicenseKeyLimits({ licenseKey }: { licenseKey: LicenseKey }) {
   });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
-    const result = await updateLicenseKey(licenseKey.id, {
-      usage: Number(values.usage),
-      limit_usage: countOrNull(values.limitUsage),
-      limit_activations: countOrNull(values.limitActivations),
-      // The key works through the whole of its last day, in UTC as the server counts.
-      expires_at: values.expiresOn ? `${values.expiresOn}T23:59:59Z` : null,
-    });
-    if (result.error) return setOutcome({ tone: "error", text: placeRefusals(result.error, FIELD_OF, form.setError) ?? "" });
+    try {
+      await updateLicenseKey(licenseKey.id, {
+        usage: Number(values.usage),
+        limit_usage: countOrNull(values.limitUsage),
+        limit_activations: countOrNull(values.limitActivations),
+        // The key works through the whole of its last day, in UTC as the server counts.
+        expires_at: values.expiresOn ? `${values.expiresOn}T23:59:59Z` : null,
+      });
+    } catch (reason) {
+      return setOutcome({ tone: "error", text: placeRefusals(reason, FIELD_OF, form.setError) ?? "" });
+    }
     await queryClient.invalidateQueries({ queryKey: ["license-key", licenseKey.id] });
     await queryClient.invalidateQueries({ queryKey: ["license-keys"] });
     setOutcome({ tone: "success", text: formatMessage(messages.saved) });

@@ -2,9 +2,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
+import { failureIn } from "../../api/client";
+import { QueryState } from "../../ui/query-state";
 import { longDate, longDateTime } from "../../i18n/format";
-import { Alert, Button, Card, EmptyState, Loading, Page } from "../../ui/components";
+import { Alert, Button, Card, EmptyState, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
 import { LicenseKeyLimits } from "./license-key-limits";
@@ -38,13 +39,18 @@ const messages = defineMessages({
 
 /** One license key: who has it, how it is used, its devices, its limits, and whether it works. */
 export function LicenseKeyScreen() {
-  const { formatMessage } = useIntl();
   const { id } = useParams({ strict: false });
-  const seller = useSeller();
   const licenseKey = useQuery({ queryKey: ["license-key", id], queryFn: () => getLicenseKey(id ?? "") });
-  if (licenseKey.isPending) return <Loading message={messages.loading} />;
-  if (!licenseKey.data?.data) return <Alert tone="error">{licenseKey.data?.error ? describeError(licenseKey.data.error) : null}</Alert>;
-  const shown = licenseKey.data.data;
+  return (
+    <QueryState query={licenseKey} loading={messages.loading}>
+      {(shown) => <LicenseKeyPage shown={shown} />}
+    </QueryState>
+  );
+}
+
+function LicenseKeyPage({ shown }: { shown: Awaited<ReturnType<typeof getLicenseKey>> }) {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
   const facts: [string, string][] = [
     [formatMessage(messages.customer), shown.customer.email],
     [formatMessage(messages.validations), shown.last_validated_at ? formatMessage(messages.lastValidated, { count: shown.validations, date: longDateTime(shown.last_validated_at) }) : formatMessage(messages.neverValidated)],
@@ -90,11 +96,11 @@ function AccessCard({ licenseKey }: { licenseKey: LicenseKey }) {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const setStatus = async (status: LicenseKeyStatus) => {
-    const result = await updateLicenseKey(licenseKey.id, { status });
-    setFailure(result.error ? describeError(result.error) : null);
+    const failed = await failureIn(updateLicenseKey(licenseKey.id, { status }));
+    setFailure(failed);
     await queryClient.invalidateQueries({ queryKey: ["license-key", licenseKey.id] });
     await queryClient.invalidateQueries({ queryKey: ["license-keys"] });
-    return !result.error;
+    return failed === null;
   };
   const toggle = async () => {
     setBusy(true);

@@ -74,7 +74,7 @@ export function LicenseKeysScreen() {
           {(ids) => (
             <select {...ids} value={benefitId} onChange={(event) => setBenefitId(event.target.value)}>
               <option value="">{formatMessage(messages.anyBenefit)}</option>
-              {benefits.data?.data?.items.map((benefit) => (
+              {benefits.data?.items.map((benefit) => (
                 <option key={benefit.id} value={benefit.id}>
                   {benefit.description}
                 </option>

@@ -1,6 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
 import { defineMessages, useIntl } from "react-intl";
-import { orThrow } from "../../api/client";
 import { longDate } from "../../i18n/format";
 import { Card } from "../../ui/components";
 import { Facts } from "../../ui/facts";
@@ -24,7 +23,7 @@ export function OrderAnswers({ order }: { order: Order }) {
   const answered = Object.entries(order.custom_field_data).filter(([, answer]) => answer !== null && answer !== "");
   const fields = useQuery({
     queryKey: ["custom-fields", "all", organizationId],
-    queryFn: () => orThrow(listCustomFields(organizationId, { type: "", search: "" }, { sorting: "slug", page: 1, limit: 100 })),
+    queryFn: () => listCustomFields(organizationId, { type: "", search: "" }, { sorting: "slug", page: 1, limit: 100 }),
     enabled: answered.length > 0,
   });
   if (answered.length === 0) return null;

@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
+import { QueryState } from "../../ui/query-state";
 import { longDate, longDateTime, money } from "../../i18n/format";
-import { Alert, Card, Loading, Page } from "../../ui/components";
+import { Card, Page } from "../../ui/components";
 import { Facts } from "../../ui/facts";
 import { OrderAnswers } from "./order-answers";
 import { useSeller } from "../space";
@@ -13,6 +13,7 @@ import { RefundDialog } from "./refund-dialog";
 
 const messages = defineMessages({
   loading: { id: "seller.order.loading", defaultMessage: "Loading the order…" },
+  loadingRefunds: { id: "seller.order.loadingRefunds", defaultMessage: "Loading the refunds…" },
   title: defineMessage<{ number: string }>({ id: "seller.order.title", defaultMessage: "Order {number}" }),
   placed: defineMessage<{ date: string }>({ id: "seller.order.placed", defaultMessage: "Placed on {date}" }),
   back: { id: "seller.order.back", defaultMessage: "All orders" },
@@ -42,17 +43,17 @@ export function OrderScreen() {
   const { formatMessage } = useIntl();
   const { orderId } = useParams({ strict: false });
   const order = useQuery({ queryKey: ["orders", "one", orderId], queryFn: () => getOrder(orderId ?? "") });
-  if (order.isPending) return <Loading message={messages.loading} />;
-  if (order.data?.error) return <Alert tone="error">{describeError(order.data.error)}</Alert>;
-  const shown = order.data?.data;
-  if (!shown) return null;
   return (
-    <Page title={formatMessage(messages.title, { number: shown.invoice_number })} description={formatMessage(messages.placed, { date: longDateTime(shown.created_at) })} actions={<RefundDialog order={shown} />}>
-      <OrderSummary order={shown} />
-      <OrderAnswers order={shown} />
-      <OrderAmounts order={shown} />
-      <OrderRefunds order={shown} />
-    </Page>
+    <QueryState query={order} loading={messages.loading}>
+      {(shown) => (
+        <Page title={formatMessage(messages.title, { number: shown.invoice_number })} description={formatMessage(messages.placed, { date: longDateTime(shown.created_at) })} actions={<RefundDialog order={shown} />}>
+          <OrderSummary order={shown} />
+          <OrderAnswers order={shown} />
+          <OrderAmounts order={shown} />
+          <OrderRefunds order={shown} />
+        </Page>
+      )}
+    </QueryState>
   );
 }
 
@@ -123,19 +124,20 @@ function OrderAmounts({ order }: { order: Order }) {
 function OrderRefunds({ order }: { order: Order }) {
   const { formatMessage } = useIntl();
   const refunds = useQuery({ queryKey: ["refunds", order.id], queryFn: () => listRefunds(order.id) });
-  const items = refunds.data?.data?.items ?? [];
   return (
     <Card title={formatMessage(messages.refunds)}>
-      {refunds.data?.error && <Alert tone="error">{describeError(refunds.data.error)}</Alert>}
-      {refunds.isSuccess && items.length === 0 && <p className="muted">{formatMessage(messages.noRefunds)}</p>}
-      <ul className="list-plain">
-        {items.map((refund) => (
-          <li key={refund.id}>
-            <FormattedMessage {...messages.refundLine} values={{ amount: money(refund.amount + refund.tax_amount, refund.currency), date: longDate(refund.created_at), reason: formatMessage(refundReasonMessages[refund.reason]) }} />
-            {refund.revoke_benefits && <span className="badge">{formatMessage(messages.benefitsRevoked)}</span>}
-          </li>
-        ))}
-      </ul>
+      <QueryState query={refunds} loading={messages.loadingRefunds} isEmpty={(listing) => listing.items.length === 0} empty={<p className="muted">{formatMessage(messages.noRefunds)}</p>}>
+        {(listing) => (
+          <ul className="list-plain">
+            {listing.items.map((refund) => (
+              <li key={refund.id}>
+                <FormattedMessage {...messages.refundLine} values={{ amount: money(refund.amount + refund.tax_amount, refund.currency), date: longDate(refund.created_at), reason: formatMessage(refundReasonMessages[refund.reason]) }} />
+                {refund.revoke_benefits && <span className="badge">{formatMessage(messages.benefitsRevoked)}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </Card>
   );
 }

@@ -65,7 +65,7 @@ export function OrdersScreen() {
           {(ids) => (
             <select {...ids} value={filters.productId ?? ""} onChange={(event) => filter({ productId: event.target.value || undefined })}>
               {any}
-              {products.data?.data?.items.map((product) => (
+              {products.data?.items.map((product) => (
                 <option key={product.id} value={product.id}>
                   {product.name}
                 </option>
@@ -77,7 +77,7 @@ export function OrdersScreen() {
           {(ids) => (
             <select {...ids} value={filters.customerId ?? ""} onChange={(event) => filter({ customerId: event.target.value || undefined })}>
               {any}
-              {customers.data?.data?.items.map((customer) => (
+              {customers.data?.items.map((customer) => (
                 <option key={customer.id} value={customer.id}>
                   {customer.email}
                 </option>

@@ -71,8 +71,11 @@ function RefundFields({ order, left, onDone }: { order: Order; left: number; onD
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
-    const result = await createRefund({ order_id: order.id, amount: minorUnits(values.amount), reason: values.reason as RefundReason, comment: values.comment || null, revoke_benefits: values.revokeBenefits });
-    if (result.error) return setFailure(placeRefusals(result.error, FIELD_OF, form.setError));
+    try {
+      await createRefund({ order_id: order.id, amount: minorUnits(values.amount), reason: values.reason as RefundReason, comment: values.comment || null, revoke_benefits: values.revokeBenefits });
+    } catch (reason) {
+      return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
+    }
     await Promise.all([queryClient.invalidateQueries({ queryKey: ["orders"] }), queryClient.invalidateQueries({ queryKey: ["refunds", order.id] }), queryClient.invalidateQueries({ queryKey: ["customers"] })]);
     onDone();
   });

@@ -2,9 +2,9 @@ import { useQuery, type UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl, type MessageDescriptor } from "react-intl";
-import { describeError, type ApiResult, type Listing } from "../../api/client";
+import type { ApiFailure, Listing } from "../../api/client";
+import { QueryState } from "../../ui/query-state";
 import type { ProductForm } from "../../forms/products";
-import { Alert, Loading } from "../../ui/components";
 import { listBenefits, listCustomFields } from "./products-api";
 
 const messages = defineMessages({
@@ -23,23 +23,16 @@ const messages = defineMessages({
 const toggled = (ids: string[], id: string, on: boolean) => (on ? [...ids, id] : ids.filter((other) => other !== id));
 
 /** A picker's section: its title and hint, then the organization's items to pick from, once loaded, or why there are none. */
-function PickerSection<Item>({ title, hint, loading, none, list, children }: { title: string; hint: string; loading: MessageDescriptor; none: string; list: UseQueryResult<ApiResult<Listing<Item>>>; children: (items: Item[]) => ReactNode }) {
-  const items = list.data?.data?.items ?? [];
+function PickerSection<Item>({ title, hint, loading, none, list, children }: { title: string; hint: string; loading: MessageDescriptor; none: string; list: UseQueryResult<Listing<Item>, ApiFailure>; children: (items: Item[]) => ReactNode }) {
   return (
     <fieldset className="plain form-section">
       <legend>
         <h2>{title}</h2>
       </legend>
       <p className="hint">{hint}</p>
-      {list.isPending ? (
-        <Loading message={loading} />
-      ) : list.data?.error ? (
-        <Alert tone="error">{describeError(list.data.error)}</Alert>
-      ) : items.length === 0 ? (
-        <p className="muted">{none}</p>
-      ) : (
-        <ul className="list-plain">{children(items)}</ul>
-      )}
+      <QueryState query={list} loading={loading} isEmpty={(listing) => listing.items.length === 0} empty={<p className="muted">{none}</p>}>
+        {(listing) => <ul className="list-plain">{children(listing.items)}</ul>}
+      </QueryState>
     </fieldset>
   );
 }

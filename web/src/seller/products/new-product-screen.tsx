@@ -1,3 +1,4 @@
+import { failureIn } from "../../api/client";
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { defineMessages, useIntl } from "react-intl";
@@ -24,13 +25,11 @@ export function NewProductScreen() {
     // A new product has no live prices, so every row is a new price.
     const prices = pricesOf(values.prices) as PriceCreate[];
     const created = await createProduct({ ...productDetailsOf(values), organization_id: seller.id, prices });
-    if (created.error) return created.error;
-    const granted = values.benefits.length > 0 ? await setProductBenefits(created.data.id, values.benefits) : null;
+    const granted = values.benefits.length === 0 || (await failureIn(setProductBenefits(created.id, values.benefits))) === null;
     await queryClient.invalidateQueries({ queryKey: ["products"] });
     // The product exists either way: were its benefits refused, its own page shows which it grants, to try again there.
-    if (granted?.error) await navigate({ to: "/$slug/products/$productId", params: { slug: seller.slug, productId: created.data.id } });
+    if (!granted) await navigate({ to: "/$slug/products/$productId", params: { slug: seller.slug, productId: created.id } });
     else toProducts();
-    return null;
   };
   if (!seller.mayChange) return <Page title={formatMessage(messages.title)}>{seller.readOnlyReason}</Page>;
   return (

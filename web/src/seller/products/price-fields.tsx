@@ -36,7 +36,7 @@ export function PriceFields({ form, organizationId }: { form: UseFormReturn<Prod
   const rows = form.watch("prices");
   const metered = rows.some((row) => row.type === "metered_unit");
   const meters = useQuery({ queryKey: ["meters", organizationId], queryFn: () => listMeters(organizationId), enabled: metered });
-  const meterChoices = meters.data?.data?.items ?? [];
+  const meterChoices = meters.data?.items ?? [];
   const errors = form.formState.errors.prices;
   return (
     <fieldset className="plain">

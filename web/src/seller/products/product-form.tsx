@@ -2,7 +2,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm, type Path } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import type { ApiError } from "../../api/client";
 import { INTERVALS, productFieldsOf, productForm, type ProductForm } from "../../forms/products";
 import { placeRefusals } from "../../forms/refusals";
 import { Alert, Button, Field } from "../../ui/components";
@@ -56,7 +55,8 @@ export function ProductFormView({
   organizationId: string;
   readOnly: boolean;
   submitLabel: string;
-  onSave: (values: ProductForm) => Promise<ApiError | null>;
+  /** Saves the product; rejects with what the API refused, which the form places by its fields. */
+  onSave: (values: ProductForm) => Promise<void>;
   onCancel: () => void;
 }) {
   const { formatMessage } = useIntl();
@@ -68,8 +68,11 @@ export function ProductFormView({
   const cycles = existing ? (initial.interval ? INTERVALS : (["" as const] as const)) : (["", ...INTERVALS] as const);
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
-    const refusal = await onSave(values);
-    if (refusal) setFailure(placeRefusals(refusal, productFieldsOf(values.prices.length) as Record<string, Path<ProductForm>>, form.setError));
+    try {
+      await onSave(values);
+    } catch (reason) {
+      setFailure(placeRefusals(reason, productFieldsOf(values.prices.length) as Record<string, Path<ProductForm>>, form.setError));
+    }
   });
   return (
     <form className="card form" onSubmit={(event) => void submit(event)} noValidate>

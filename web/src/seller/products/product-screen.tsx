@@ -2,9 +2,10 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { describeError, networkError } from "../../api/client";
+import { describeFailure, failureIn } from "../../api/client";
+import { QueryState } from "../../ui/query-state";
 import { pricesOf, productDetailsOf, productFormOf, type ProductForm } from "../../forms/products";
-import { Alert, Button, Loading, Page } from "../../ui/components";
+import { Alert, Button, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
 import { PriceLabel } from "./price-label";
@@ -32,9 +33,11 @@ const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((
 export function ProductScreen() {
   const { productId } = useParams({ strict: false });
   const product = useQuery({ queryKey: ["products", "one", productId], queryFn: () => getProduct(productId ?? "") });
-  if (product.isPending) return <Loading message={messages.loading} />;
-  if (!product.data?.data) return <Alert tone="error">{describeError(product.data?.error ?? networkError(product.error))}</Alert>;
-  return <ProductEditor product={product.data.data} />;
+  return (
+    <QueryState query={product} loading={messages.loading}>
+      {(loaded) => <ProductEditor product={loaded} />}
+    </QueryState>
+  );
 }
 
 function ProductEditor({ product }: { product: Product }) {
@@ -47,33 +50,30 @@ function ProductEditor({ product }: { product: Product }) {
   const save = async (values: ProductForm) => {
     setNotice(null);
     const live = product.prices.filter((price) => !price.is_archived);
-    const updated = await updateProduct(product.id, { ...productDetailsOf(values), prices: pricesOf(values.prices, live) });
-    if (updated.error) return updated.error;
+    await updateProduct(product.id, { ...productDetailsOf(values), prices: pricesOf(values.prices, live) });
     const benefits = product.benefits.map((benefit) => benefit.id);
-    if (!sameIds(benefits, values.benefits)) {
-      const granted = await setProductBenefits(product.id, values.benefits);
-      if (granted.error) return granted.error;
-    }
+    if (!sameIds(benefits, values.benefits)) await setProductBenefits(product.id, values.benefits);
     await refresh();
     setNotice({ tone: "success", text: formatMessage(messages.saved) });
-    return null;
   };
   const setArchived = async (archived: boolean) => {
-    const result = await updateProduct(product.id, { is_archived: archived });
-    if (result.error) setNotice({ tone: "error", text: describeError(result.error) });
+    const failure = await failureIn(updateProduct(product.id, { is_archived: archived }));
+    if (failure !== null) setNotice({ tone: "error", text: failure });
     else await refresh();
     return true;
   };
   const preview = async () => {
     // Opened while the click is still the user's, so that the browser does not block it; sent to the checkout once it exists.
     const tab = window.open("about:blank", "_blank");
-    const checkout = await createCheckout(product.id);
-    if (checkout.error) {
+    let checkout: { url: string };
+    try {
+      checkout = await createCheckout(product.id);
+    } catch (reason) {
       tab?.close();
-      return setNotice({ tone: "error", text: describeError(checkout.error) });
+      return setNotice({ tone: "error", text: describeFailure(reason) });
     }
-    if (tab) tab.location.href = checkout.data.url;
-    else window.location.assign(checkout.data.url);
+    if (tab) tab.location.href = checkout.url;
+    else window.location.assign(checkout.url);
   };
   const actions = seller.mayChange && (
     <>

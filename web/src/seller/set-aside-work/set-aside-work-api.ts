@@ -1,5 +1,5 @@
 import { useQueries } from "@tanstack/react-query";
-import { request, type ApiError, type Listing } from "../../api/client";
+import { request, type Listing } from "../../api/client";
 import type { SetAsideWork } from "../../api/wire";
 
 /** Background work that kept failing and was set aside, so everything else went on (the services' SetAsideWork). */
@@ -30,10 +30,10 @@ export function useSetAsideWork(sellerId: string, options: { refetchInterval?: n
       refetchInterval: options.refetchInterval,
     })),
     combine: (results) => {
-      const items: SetAsideItem[] = results.flatMap((result, index) => (result.data?.data?.items ?? []).map((item) => ({ ...item, source: SET_ASIDE_SOURCES[index] ?? SET_ASIDE_SOURCES[0] })));
+      const items: SetAsideItem[] = results.flatMap((result, index) => (result.data?.items ?? []).map((item) => ({ ...item, source: SET_ASIDE_SOURCES[index] ?? SET_ASIDE_SOURCES[0] })));
       items.sort((a, b) => (a.set_aside_at < b.set_aside_at ? 1 : -1));
-      const total = results.reduce((sum, result) => sum + (result.data?.data?.pagination.total_count ?? 0), 0);
-      const error: ApiError | null = results.map((result) => result.data?.error ?? null).find((found) => found !== null) ?? null;
+      const total = results.reduce((sum, result) => sum + (result.data?.pagination.total_count ?? 0), 0);
+      const error = results.find((result) => result.error !== null)?.error ?? null;
       return { items, total, error, isPending: results.some((result) => result.isPending), isFetching: results.some((result) => result.isFetching) };
     },
   });

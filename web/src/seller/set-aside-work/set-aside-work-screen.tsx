@@ -1,3 +1,4 @@
+import { outcomeOf } from "../../ui/outcome";
 import { useQueryClient } from "@tanstack/react-query";
 import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useState } from "react";
@@ -38,9 +39,9 @@ export function SetAsideWorkScreen() {
 
   const retry = async (item: SetAsideItem) => {
     setRetrying(item.id);
-    const result = await retrySetAside(item.source, item.id);
+    const result = await outcomeOf(retrySetAside(item.source, item.id), intl.formatMessage(messages.retried));
     setRetrying(null);
-    setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: intl.formatMessage(messages.retried) });
+    setOutcome(result);
     await queryClient.invalidateQueries({ queryKey: setAsideKey(seller.id) });
   };
 
@@ -85,7 +86,7 @@ export function SetAsideWorkScreen() {
   return (
     <Page title={intl.formatMessage(messages.title)} description={intl.formatMessage(messages.description)}>
       {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      {work.error && <Alert tone="error">{describeError(work.error)}</Alert>}
+      {work.error && <Alert tone="error">{describeError(work.error.failure)}</Alert>}
       {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
       {work.isPending ? (
         <Loading message={messages.loading} />

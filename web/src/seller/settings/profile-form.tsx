@@ -48,8 +48,11 @@ export function ProfileForm({ organization }: { organization: Organization }) {
   const setSocials = (next: SellerProfileForm["socials"]) => form.setValue("socials", next, { shouldDirty: true });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
-    const result = await change({ name: values.name, email: values.email || null, website: values.website || null, avatar_url: values.avatarUrl || null, socials: values.socials });
-    if (result.error) return setOutcome({ tone: "error", text: placeRefusals(result.error, FIELD_OF, form.setError) ?? "" });
+    try {
+      await change({ name: values.name, email: values.email || null, website: values.website || null, avatar_url: values.avatarUrl || null, socials: values.socials });
+    } catch (reason) {
+      return setOutcome({ tone: "error", text: placeRefusals(reason, FIELD_OF, form.setError) ?? "" });
+    }
     setOutcome({ tone: "success", text: formatMessage(messages.saved) });
   });
   return (

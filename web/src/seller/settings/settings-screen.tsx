@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
-import { Alert, Loading, Page } from "../../ui/components";
+import { Page } from "../../ui/components";
+import { QueryState } from "../../ui/query-state";
 import { useSeller } from "../space";
 import { ProfileForm } from "./profile-form";
 import { getOrganization, organizationQueryKey } from "./settings-api";
@@ -21,16 +21,14 @@ export function SettingsScreen() {
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
       {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      {organization.isPending ? (
-        <Loading message={messages.loading} />
-      ) : organization.data?.data ? (
-        <div className="stack">
-          <ProfileForm organization={organization.data.data} />
-          <SubscriptionSettingsForm organization={organization.data.data} />
-        </div>
-      ) : (
-        organization.data?.error && <Alert tone="error">{describeError(organization.data.error)}</Alert>
-      )}
+      <QueryState query={organization} loading={messages.loading}>
+        {(loaded) => (
+          <div className="stack">
+            <ProfileForm organization={loaded} />
+            <SubscriptionSettingsForm organization={loaded} />
+          </div>
+        )}
+      </QueryState>
     </Page>
   );
 }

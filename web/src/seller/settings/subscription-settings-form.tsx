@@ -38,10 +38,13 @@ export function SubscriptionSettingsForm({ organization }: { organization: Organ
     values: { allowMultipleSubscriptions: settings.allow_multiple_subscriptions, allowCustomerUpdates: settings.allow_customer_updates, prorationBehavior: settings.proration_behavior },
   });
   const submit = form.handleSubmit(async (values) => {
-    const result = await change({
-      subscription_settings: { allow_multiple_subscriptions: values.allowMultipleSubscriptions, allow_customer_updates: values.allowCustomerUpdates, proration_behavior: values.prorationBehavior },
-    });
-    if (result.error) return setOutcome({ tone: "error", text: placeRefusals(result.error, FIELD_OF, form.setError) ?? "" });
+    try {
+      await change({
+        subscription_settings: { allow_multiple_subscriptions: values.allowMultipleSubscriptions, allow_customer_updates: values.allowCustomerUpdates, proration_behavior: values.prorationBehavior },
+      });
+    } catch (reason) {
+      return setOutcome({ tone: "error", text: placeRefusals(reason, FIELD_OF, form.setError) ?? "" });
+    }
     setOutcome({ tone: "success", text: formatMessage(messages.saved) });
   });
   return (

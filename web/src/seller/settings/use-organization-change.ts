@@ -5,9 +5,12 @@ import { organizationQueryKey, updateOrganization, type OrganizationUpdate } fro
 export function useOrganizationChange(id: string) {
   const queryClient = useQueryClient();
   return async (update: OrganizationUpdate) => {
-    const result = await updateOrganization(id, update);
-    if (result.data) queryClient.setQueryData(organizationQueryKey(id), result);
-    await queryClient.invalidateQueries({ queryKey: organizationQueryKey(id) });
-    return result;
+    try {
+      const changed = await updateOrganization(id, update);
+      queryClient.setQueryData(organizationQueryKey(id), changed);
+      return changed;
+    } finally {
+      await queryClient.invalidateQueries({ queryKey: organizationQueryKey(id) });
+    }
   };
 }

@@ -53,15 +53,18 @@ export function PlanChangeForm({ subscription }: { subscription: Subscription })
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const organization = useQuery({ queryKey: organizationQueryKey(seller.id), queryFn: () => getOrganization(seller.id) });
   const products = useQuery({ queryKey: ["products", "recurring", seller.id], queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }) });
-  const offered = (products.data?.data?.items ?? []).filter((product) => product.recurring_interval && product.id !== subscription.product.id);
-  const form = useForm<PlanChangeForm>({ resolver: zodResolver(planChangeForm), values: { productId: "", prorationBehavior: organization.data?.data?.subscription_settings.proration_behavior ?? "invoice" } });
+  const offered = (products.data?.items ?? []).filter((product) => product.recurring_interval && product.id !== subscription.product.id);
+  const form = useForm<PlanChangeForm>({ resolver: zodResolver(planChangeForm), values: { productId: "", prorationBehavior: organization.data?.subscription_settings.proration_behavior ?? "invoice" } });
   const { errors, isSubmitting } = form.formState;
   const chosen = offered.find((product) => product.id === form.watch("productId"));
   const periodEnd = formatDate(subscription.current_period_end, { dateStyle: "long" });
   const submit = form.handleSubmit(async (values) => {
-    const result = await change(() => updateSubscription(subscription.id, { product_id: values.productId, proration_behavior: values.prorationBehavior }));
-    if (result.error) return setOutcome({ tone: "error", text: placeRefusals(result.error, PLAN_FIELD_OF, form.setError) ?? "" });
-    setOutcome({ tone: "success", text: formatMessage(messages.changed, { product: result.data.product.name, amount: amount(result.data) }) });
+    try {
+      const changed = await change(() => updateSubscription(subscription.id, { product_id: values.productId, proration_behavior: values.prorationBehavior }));
+      setOutcome({ tone: "success", text: formatMessage(messages.changed, { product: changed.product.name, amount: amount(changed) }) });
+    } catch (reason) {
+      setOutcome({ tone: "error", text: placeRefusals(reason, PLAN_FIELD_OF, form.setError) ?? "" });
+    }
   });
   return (
     <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
@@ -107,8 +110,11 @@ export function DiscountForm({ subscription }: { subscription: Subscription }) {
   const discounts = useQuery({ queryKey: ["discounts", "choices", seller.id], queryFn: () => listDiscountChoices(seller.id) });
   const form = useForm<SubscriptionDiscountForm>({ resolver: zodResolver(subscriptionDiscountForm), values: { discountId: subscription.discount?.id ?? "" } });
   const submit = form.handleSubmit(async ({ discountId }) => {
-    const result = await change(() => updateSubscription(subscription.id, { discount_id: discountId || null }));
-    if (result.error) return setOutcome({ tone: "error", text: placeRefusals(result.error, { discount_id: "discountId" }, form.setError) ?? "" });
+    try {
+      await change(() => updateSubscription(subscription.id, { discount_id: discountId || null }));
+    } catch (reason) {
+      return setOutcome({ tone: "error", text: placeRefusals(reason, { discount_id: "discountId" }, form.setError) ?? "" });
+    }
     setOutcome({ tone: "success", text: formatMessage(messages.discountApplied) });
   });
   return (
@@ -118,7 +124,7 @@ export function DiscountForm({ subscription }: { subscription: Subscription }) {
           {(ids) => (
             <select {...ids} {...form.register("discountId")}>
               <option value="">{formatMessage(messages.noDiscount)}</option>
-              {discounts.data?.data?.items.map((discount) => (
+              {discounts.data?.items.map((discount) => (
                 <option key={discount.id} value={discount.id}>
                   {discount.code ? `${discount.name} (${discount.code})` : discount.name}
                 </option>

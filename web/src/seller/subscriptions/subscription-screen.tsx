@@ -1,10 +1,11 @@
+import { outcomeOf } from "../../ui/outcome";
 import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { useState, type ReactNode } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
+import { QueryState } from "../../ui/query-state";
 import { longDate } from "../../i18n/format";
-import { Alert, Button, Card, Loading, Page } from "../../ui/components";
+import { Alert, Button, Card, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
 import { DiscountForm, PlanChangeForm } from "./plan-change";
@@ -49,23 +50,24 @@ export function SubscriptionScreen() {
       {formatMessage(messages.back)}
     </Link>
   );
-  if (subscription.isPending) return <Loading message={messages.loading} />;
-  if (!subscription.data?.data) return <Alert tone="error">{subscription.data?.error ? describeError(subscription.data.error) : null}</Alert>;
-  const shown = subscription.data.data;
   return (
-    <Page title={formatMessage(messages.title, { product: shown.product.name })} description={back}>
-      {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      <div className="stack">
-        <Facts subscription={shown} />
-        {seller.mayChange && shown.status !== "canceled" && (
-          <>
-            <Cancellation subscription={shown} />
-            <PlanChangeForm subscription={shown} />
-            <DiscountForm subscription={shown} />
-          </>
-        )}
-      </div>
-    </Page>
+    <QueryState query={subscription} loading={messages.loading}>
+      {(shown) => (
+        <Page title={formatMessage(messages.title, { product: shown.product.name })} description={back}>
+          {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
+          <div className="stack">
+            <Facts subscription={shown} />
+            {seller.mayChange && shown.status !== "canceled" && (
+              <>
+                <Cancellation subscription={shown} />
+                <PlanChangeForm subscription={shown} />
+                <DiscountForm subscription={shown} />
+              </>
+            )}
+          </div>
+        </Page>
+      )}
+    </QueryState>
   );
 }
 
@@ -104,13 +106,13 @@ function Cancellation({ subscription }: { subscription: Subscription }) {
   const toggle = async () => {
     setBusy(true);
     const update: SubscriptionUpdate = { cancel_at_period_end: !ending };
-    const result = await change(() => updateSubscription(subscription.id, update));
+    const result = await outcomeOf(change(() => updateSubscription(subscription.id, update)), formatMessage(ending ? messages.uncanceled : messages.canceled));
     setBusy(false);
-    setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: formatMessage(ending ? messages.uncanceled : messages.canceled) });
+    setOutcome(result);
   };
   const revoke = async () => {
-    const result = await change(() => revokeSubscription(subscription.id));
-    setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: formatMessage(messages.revoked) });
+    const result = await outcomeOf(change(() => revokeSubscription(subscription.id)), formatMessage(messages.revoked));
+    setOutcome(result);
     return true;
   };
   return (

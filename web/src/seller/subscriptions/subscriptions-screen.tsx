@@ -97,7 +97,7 @@ export function SubscriptionsScreen() {
             {(ids) => (
               <select {...ids} value={productId} onChange={filterBy(setProductId)}>
                 <option value="">{formatMessage(messages.anyProduct)}</option>
-                {products.data?.data?.items
+                {products.data?.items
                   .filter((product) => product.recurring_interval)
                   .map((product) => (
                     <option key={product.id} value={product.id}>
@@ -111,7 +111,7 @@ export function SubscriptionsScreen() {
             {(ids) => (
               <select {...ids} value={customerId} onChange={filterBy(setCustomerId)}>
                 <option value="">{formatMessage(messages.anyCustomer)}</option>
-                {customers.data?.data?.items.map((customer) => (
+                {customers.data?.items.map((customer) => (
                   <option key={customer.id} value={customer.id}>
                     {customer.email}
                   </option>

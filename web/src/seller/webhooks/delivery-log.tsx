@@ -1,10 +1,11 @@
+import { outcomeOf } from "../../ui/outcome";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useCallback, useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { longDateTime } from "../../i18n/format";
-import { Alert, Button, Card, EmptyState, Loading } from "../../ui/components";
+import { Alert, Button, Card, EmptyState } from "../../ui/components";
+import { QueryState } from "../../ui/query-state";
 import { DataTable, Pager } from "../../ui/data-table";
 import { TimeChart } from "../../ui/time-chart";
 import { listDeliveries, redeliver, type WebhookDelivery } from "./webhooks-api";
@@ -97,8 +98,8 @@ export function DeliveryLog({ endpointId, mayRedeliver }: { endpointId: string; 
   const formatDay = useCallback((at: Date) => intl.formatDate(at, { day: "numeric", month: "short" }), [intl]);
 
   const sendAgain = async (delivery: WebhookDelivery) => {
-    const result = await redeliver(delivery.webhook_event.id);
-    setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: intl.formatMessage(messages.redelivered) });
+    const result = await outcomeOf(redeliver(delivery.webhook_event.id), intl.formatMessage(messages.redelivered));
+    setOutcome(result);
     await queryClient.invalidateQueries({ queryKey: ["webhook-deliveries"] });
   };
   const column = createColumnHelper<WebhookDelivery>();
@@ -120,26 +121,30 @@ export function DeliveryLog({ endpointId, mayRedeliver }: { endpointId: string; 
       ),
     }),
   ];
-  const table = useReactTable({ data: deliveries.data?.data?.items ?? [], columns, getCoreRowModel: getCoreRowModel() });
-  const total = deliveries.data?.data?.pagination.total_count ?? 0;
-  const rate = successByDay(sample.data?.data?.items ?? []);
+  const table = useReactTable({ data: deliveries.data?.items ?? [], columns, getCoreRowModel: getCoreRowModel() });
+  const total = deliveries.data?.pagination.total_count ?? 0;
+  const rate = successByDay(sample.data?.items ?? []);
   return (
     <Card title={intl.formatMessage(messages.title)}>
-      {deliveries.data?.error && <Alert tone="error">{describeError(deliveries.data.error)}</Alert>}
       {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
-      {deliveries.isPending ? (
-        <Loading message={messages.loading} />
-      ) : total === 0 ? (
-        <EmptyState title={intl.formatMessage(messages.none)}>
-          <p>{intl.formatMessage(messages.noneHint)}</p>
-        </EmptyState>
-      ) : (
-        <>
-          {rate.length > 0 && <TimeChart title={intl.formatMessage(messages.successRate)} points={rate} format={formatShare} formatTime={formatDay} />}
-          <DataTable table={table} busy={deliveries.isFetching} />
-          <Pager page={page} pages={Math.max(1, deliveries.data?.data?.pagination.max_page ?? 1)} onPage={setPage} />
-        </>
-      )}
+      <QueryState
+        query={deliveries}
+        loading={messages.loading}
+        isEmpty={() => total === 0}
+        empty={
+          <EmptyState title={intl.formatMessage(messages.none)}>
+            <p>{intl.formatMessage(messages.noneHint)}</p>
+          </EmptyState>
+        }
+      >
+        {(listing) => (
+          <>
+            {rate.length > 0 && <TimeChart title={intl.formatMessage(messages.successRate)} points={rate} format={formatShare} formatTime={formatDay} />}
+            <DataTable table={table} busy={deliveries.isFetching} />
+            <Pager page={page} pages={Math.max(1, listing.pagination.max_page)} onPage={setPage} />
+          </>
+        )}
+      </QueryState>
     </Card>
   );
 }

@@ -2,7 +2,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import type { ApiResult } from "../../api/client";
 import { placeRefusals } from "../../forms/refusals";
 import { webhookEndpointForm, type WebhookEndpointForm } from "../../forms/webhooks";
 import { Alert, Button, Field } from "../../ui/components";
@@ -35,7 +34,7 @@ export function EndpointForm({
 }: {
   endpoint?: WebhookEndpoint;
   submitLabel: string;
-  onSave: (values: WebhookEndpointForm) => Promise<ApiResult<WebhookEndpoint>>;
+  onSave: (values: WebhookEndpointForm) => Promise<WebhookEndpoint>;
   onSaved: (saved: WebhookEndpoint) => Promise<void>;
   onCancel?: () => void;
 }) {
@@ -48,9 +47,13 @@ export function EndpointForm({
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
-    const result = await onSave(values);
-    if (result.error) return setFailure(placeRefusals(result.error, FIELD_OF, form.setError));
-    await onSaved(result.data);
+    let saved: WebhookEndpoint;
+    try {
+      saved = await onSave(values);
+    } catch (reason) {
+      return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
+    }
+    await onSaved(saved);
   });
   return (
     <form className="form" onSubmit={(event) => void submit(event)} noValidate>

@@ -2,8 +2,9 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
-import { Alert, Button, Card, Loading, Page } from "../../ui/components";
+import { describeFailure, failureIn } from "../../api/client";
+import { Alert, Button, Card, Page } from "../../ui/components";
+import { QueryState } from "../../ui/query-state";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
 import { DeliveryLog } from "./delivery-log";
@@ -27,12 +28,13 @@ const messages = defineMessages({
 
 /** One webhook endpoint: its settings, on or off, its signing secret, and what was delivered to it. */
 export function WebhookEndpointScreen() {
-  const { formatMessage } = useIntl();
   const { endpointId = "" } = useParams({ strict: false });
   const endpoint = useQuery({ queryKey: ["webhook-endpoint", endpointId], queryFn: () => getEndpoint(endpointId) });
-  if (endpoint.isPending) return <Loading message={messages.loading} />;
-  if (endpoint.data?.error) return <Alert tone="error">{describeError(endpoint.data.error)}</Alert>;
-  return endpoint.data?.data ? <EndpointDetails endpoint={endpoint.data.data} /> : <p>{formatMessage(messages.loading)}</p>;
+  return (
+    <QueryState query={endpoint} loading={messages.loading}>
+      {(loaded) => <EndpointDetails endpoint={loaded} />}
+    </QueryState>
+  );
 }
 
 function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
@@ -47,15 +49,15 @@ function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
 
   const toggle = async () => {
     setSwitching(true);
-    const result = await updateEndpoint(endpoint.id, { enabled: !endpoint.enabled });
-    setFailure(result.error ? describeError(result.error) : null);
+    setFailure(await failureIn(updateEndpoint(endpoint.id, { enabled: !endpoint.enabled })));
     await refresh();
     setSwitching(false);
   };
   const remove = async () => {
-    const result = await deleteEndpoint(endpoint.id);
-    if (result.error) {
-      setFailure(describeError(result.error));
+    try {
+      await deleteEndpoint(endpoint.id);
+    } catch (reason) {
+      setFailure(describeFailure(reason));
       return false;
     }
     await queryClient.invalidateQueries({ queryKey: ["webhook-endpoints"] });

@@ -3,9 +3,9 @@ import { Link, useNavigate } from "@tanstack/react-router";
 import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { longDate } from "../../i18n/format";
-import { Alert, Button, Card, EmptyState, Loading, Page } from "../../ui/components";
+import { Button, Card, EmptyState, Page } from "../../ui/components";
+import { QueryState } from "../../ui/query-state";
 import { DataTable, Pager } from "../../ui/data-table";
 import { useSeller } from "../space";
 import { EndpointForm } from "./endpoint-form";
@@ -60,8 +60,8 @@ export function WebhookEndpointsScreen() {
   const [creating, setCreating] = useState(false);
   const query = { organizationId: seller.id, page: page + 1, limit: PAGE_SIZE };
   const endpoints = useQuery({ queryKey: ["webhook-endpoints", query], queryFn: () => listEndpoints(query), placeholderData: (previous) => previous });
-  const table = useReactTable({ data: endpoints.data?.data?.items ?? [], columns, getCoreRowModel: getCoreRowModel() });
-  const total = endpoints.data?.data?.pagination.total_count ?? 0;
+  const table = useReactTable({ data: endpoints.data?.items ?? [], columns, getCoreRowModel: getCoreRowModel() });
+  const total = endpoints.data?.pagination.total_count ?? 0;
   const create = seller.mayChange && !creating && <Button onClick={() => setCreating(true)}>{formatMessage(messages.create)}</Button>;
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.total, { total })} actions={create}>
@@ -79,22 +79,26 @@ export function WebhookEndpointsScreen() {
           />
         </Card>
       )}
-      {endpoints.data?.error && <Alert tone="error">{describeError(endpoints.data.error)}</Alert>}
-      {endpoints.isPending ? (
-        <Loading message={messages.loading} />
-      ) : total === 0 ? (
-        !creating && (
-          <EmptyState title={formatMessage(messages.none)}>
-            <p>{formatMessage(messages.noneHint)}</p>
-            {create}
-          </EmptyState>
-        )
-      ) : (
-        <>
-          <DataTable table={table} busy={endpoints.isFetching} />
-          <Pager page={page} pages={Math.max(1, endpoints.data?.data?.pagination.max_page ?? 1)} onPage={setPage} />
-        </>
-      )}
+      <QueryState
+        query={endpoints}
+        loading={messages.loading}
+        isEmpty={() => total === 0}
+        empty={
+          !creating && (
+            <EmptyState title={formatMessage(messages.none)}>
+              <p>{formatMessage(messages.noneHint)}</p>
+              {create}
+            </EmptyState>
+          )
+        }
+      >
+        {(listing) => (
+          <>
+            <DataTable table={table} busy={endpoints.isFetching} />
+            <Pager page={page} pages={Math.max(1, listing.pagination.max_page)} onPage={setPage} />
+          </>
+        )}
+      </QueryState>
     </Page>
   );
 }

@@ -1,6 +1,6 @@
+import { outcomeOf } from "../../ui/outcome";
 import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { Alert, Button, Card } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { rotateSecret, type WebhookEndpoint } from "./webhooks-api";
@@ -22,9 +22,9 @@ export function SigningSecret({ endpoint, onRotated }: { endpoint: WebhookEndpoi
   const [shown, setShown] = useState(false);
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const rotate = async () => {
-    const result = await rotateSecret(endpoint.id);
-    setOutcome(result.error ? { tone: "error", text: describeError(result.error) } : { tone: "success", text: formatMessage(messages.rotated) });
-    if (result.error) return false;
+    const result = await outcomeOf(rotateSecret(endpoint.id), formatMessage(messages.rotated));
+    setOutcome(result);
+    if (result?.tone === "error") return false;
     await onRotated();
     return true;
   };
