@@ -5,7 +5,7 @@ import { resolveAccessToken, resolveCustomerSession } from "@tollgate/proto";
 import { accessTokenEndpoints } from "./access-tokens/routes.js";
 import { useAccessToken } from "./access-tokens/access-tokens.sql.js";
 import { idempotency } from "./http/idempotency.js";
-import type { BillingParts } from "./billing.js";
+import type { Parts } from "./parts.js";
 import { billingEnv, type BillingConfig } from "./config.js";
 import { billingMigrations } from "./migrations/index.js";
 import { sellersConsumer } from "./organizations/consumer.js";
@@ -70,7 +70,7 @@ async function partsOf(context: ServiceContext<BillingConfig>) {
   // The payment processor PAYMENT_PROCESSOR names; the sandbox is the only one so far.
   const sandbox = new SandboxProcessor(db);
   const timeZones = await postgresTimeZones(db);
-  const parts: BillingParts = { config, db, units, logger, failures: context.failures, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox, timeZones };
+  const parts: Parts = { config, db, units, logger, failures: context.failures, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox, timeZones };
   return {
     ...parts,
     payments: new CheckoutPayments(parts, units),

@@ -1,5 +1,5 @@
 import { PollingWorker, type Units } from "@tollgate/kit";
-import type { BillingParts } from "../billing.js";
+import type { Parts } from "../parts.js";
 import { settlePurchase } from "../flows/settle-purchase.js";
 import type { PaymentOutcome } from "../payments/processor.js";
 import { startsWithTrial } from "../subscriptions/service.js";
@@ -34,7 +34,7 @@ export class CheckoutPayments extends PollingWorker {
   private readonly paying: ReturnType<typeof paymentJobKeeper>;
 
   constructor(
-    private readonly billing: Pick<BillingParts, "db" | "config" | "logger" | "processor" | "failures">,
+    private readonly billing: Pick<Parts, "db" | "config" | "logger" | "processor" | "failures">,
     private readonly units: Units,
   ) {
     super({ intervalMs: 1_000, logger: billing.logger, failure: "paying confirmed checkouts failed" });

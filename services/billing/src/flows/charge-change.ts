@@ -1,5 +1,5 @@
 import type { UnitOfWork } from "@tollgate/kit";
-import type { BillingParts } from "../billing.js";
+import type { Parts } from "../parts.js";
 import { regrantPurchase } from "../benefits/granting.js";
 import { findCustomer } from "../customers/customers.sql.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
@@ -17,7 +17,7 @@ import { updateSubscription, type ClaimedSubscription, type SubscriptionRow } fr
 import type { ChargingParts, UnderClaim } from "./renew-period.js";
 
 /** What a plan change works with: the settings. */
-type PlanChangeParts = Pick<BillingParts, "config">;
+type PlanChangeParts = Pick<Parts, "config">;
 
 /**
  * A plan change's charge now: an order of `lines`, opened with the change and charged to the kept

@@ -1,5 +1,5 @@
 import type { UnitOfWork } from "@tollgate/kit";
-import type { BillingParts } from "../billing.js";
+import type { Parts } from "../parts.js";
 import { cycleBenefits } from "../benefits/granting.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import { discountForPeriod } from "../discounts/rules.js";
@@ -15,7 +15,7 @@ import { keepRenewalUsage, updateSubscription, type ClaimedSubscription, type Pe
 import { periodUsage, startNextPeriod } from "../subscriptions/usage.js";
 
 /** What charging a subscription works with. */
-export type ChargingParts = Pick<BillingParts, "db" | "config" | "processor">;
+export type ChargingParts = Pick<Parts, "db" | "config" | "processor">;
 
 /**
  * Runs `work` in one unit of work if the renewal worker's claim still holds the subscription at the

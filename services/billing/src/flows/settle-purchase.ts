@@ -1,5 +1,5 @@
 import type { UnitOfWork } from "@tollgate/kit";
-import type { BillingParts } from "../billing.js";
+import type { Parts } from "../parts.js";
 import { grantPurchase } from "../benefits/granting.js";
 import type { CheckoutCatalog, CheckoutRow } from "../checkouts/checkouts.sql.js";
 import { offerOf, type checkoutAmounts } from "../checkouts/pricing.js";
@@ -29,7 +29,7 @@ export interface AnsweredCheckout {
  * recorded and the checkout opens again; paid (or free), the purchase is fulfilled, the payment
  * recorded against its order, and the checkout succeeds.
  */
-export async function settlePurchase(billing: Pick<BillingParts, "config">, unit: UnitOfWork, answered: AnsweredCheckout): Promise<void> {
+export async function settlePurchase(billing: Pick<Parts, "config">, unit: UnitOfWork, answered: AnsweredCheckout): Promise<void> {
   const { checkout, catalog, outcome } = answered;
   const charge = { organizationId: checkout.organization_id, checkoutId: checkout.id, amount: answered.charged, currency: checkout.currency };
   if (outcome?.status === "declined") {
@@ -47,7 +47,7 @@ export async function settlePurchase(billing: Pick<BillingParts, "config">, unit
  * an order paid and its benefits granted; a subscription keeps the card saved (`paymentMethodId`). The customer's order count, which numbers the invoice, is
  * the one statement run here; the rest joins `unit`.
  */
-async function fulfil(billing: Pick<BillingParts, "config">, unit: UnitOfWork, { checkout, catalog, amounts }: AnsweredCheckout, paymentMethodId: string | null): Promise<OrderRow> {
+async function fulfil(billing: Pick<Parts, "config">, unit: UnitOfWork, { checkout, catalog, amounts }: AnsweredCheckout, paymentMethodId: string | null): Promise<OrderRow> {
   if (!checkout.customer_id) throw new Error(`checkout ${checkout.id} lost its customer before its order`);
   const offer = offerOf(catalog, checkout);
   const { product, price, seller } = offer;

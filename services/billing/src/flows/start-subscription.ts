@@ -1,5 +1,5 @@
 import type { UnitOfWork } from "@tollgate/kit";
-import type { BillingParts } from "../billing.js";
+import type { Parts } from "../parts.js";
 import { grantPurchase } from "../benefits/granting.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
@@ -27,7 +27,7 @@ export interface SubscriptionPurchase {
  * nothing to pay during a trial), its benefits granted and its meters credited (each meter it bills
  * by starts now), then subscription.created and subscription.active, showing those meters.
  */
-export async function startPurchasedSubscription(billing: Pick<BillingParts, "config">, unit: UnitOfWork, purchase: SubscriptionPurchase): Promise<OrderRow> {
+export async function startPurchasedSubscription(billing: Pick<Parts, "config">, unit: UnitOfWork, purchase: SubscriptionPurchase): Promise<OrderRow> {
   const { checkout, offer, customer, now, discount } = purchase;
   const { product, price } = offer;
   const subscription = startSubscription(unit, { checkout, offer, customer, paymentMethodId: purchase.paymentMethodId, now });

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { PollingWorker, type Statement, type UnitOfWork, type Units } from "@tollgate/kit";
-import type { BillingParts } from "../billing.js";
+import type { Parts } from "../parts.js";
 import { chargeChangeOrder } from "../flows/charge-change.js";
 import { renewPeriod, retryRenewal, type UnderClaim } from "../flows/renew-period.js";
 import { revoke } from "./service.js";
@@ -33,7 +33,7 @@ export class SubscriptionRenewals extends PollingWorker {
   private readonly renewing: ReturnType<typeof renewalKeeper>;
 
   constructor(
-    private readonly billing: Pick<BillingParts, "db" | "config" | "processor" | "logger" | "failures">,
+    private readonly billing: Pick<Parts, "db" | "config" | "processor" | "logger" | "failures">,
     private readonly units: Units,
     /** How long a claim holds a subscription; shorter where a retry must come soon (a staged crash). */
     private readonly leaseMs = LEASE_MS,

@@ -1,6 +1,6 @@
 import { HttpError, invalidField, reachable, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import type { BillingParts } from "../billing.js";
+import type { Parts } from "../parts.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import { changeProduct } from "../flows/charge-change.js";
 import { discountProblem } from "../discounts/service.js";
@@ -16,7 +16,7 @@ import { findSubscription, lockSubscription, type SubscriptionRow } from "./subs
 
 /** What changing subscriptions works with. */
 export interface SubscriptionDesk {
-  billing: Pick<BillingParts, "db" | "access" | "config">;
+  billing: Pick<Parts, "db" | "access" | "config">;
   units: Units;
   renewals: Pick<SubscriptionRenewals, "renewNow">;
 }

@@ -7,9 +7,9 @@ import type { SandboxProcessor } from "./payments/sandbox.js";
 
 /**
  * The parts billing's `setup` builds once when the service starts. Nothing takes them all: each
- * function, worker and endpoint factory names the few it uses (`Pick<BillingParts, "db" | "config">`).
+ * function, worker and endpoint factory names the few it uses (`Pick<Parts, "db" | "config">`).
  */
-export interface BillingParts {
+export interface Parts {
   config: BillingConfig;
   db: Knex;
   units: Units;
