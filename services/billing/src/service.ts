@@ -109,34 +109,34 @@ export const billingService = defineService({
   routes(router, context) {
     const billing = context.app;
     const { renewals, payments, measurer } = billing;
-    const desk = { db: billing.db, units: billing.units, access: billing.access, config: billing.config, timeZones: billing.timeZones };
+    const parts: Parts = billing;
     const api = Router({ strict: false });
     api.use(idempotency(billing.redis, context.config.IDEMPOTENCY_TTL_SECONDS));
     const endpoints = [
-      ...organizationEndpoints(desk),
-      ...accessTokenEndpoints(desk),
-      ...productEndpoints(desk),
-      ...customFieldEndpoints(desk),
-      ...discountEndpoints(desk),
-      ...benefitEndpoints(desk),
-      ...customerEndpoints({ ...desk, state: customerStateView(billing.db) }),
-      ...checkoutEndpoints({ ...desk, wakePayments: () => payments.wake() }),
-      ...checkoutLinkEndpoints(desk),
-      ...orderEndpoints(desk),
-      ...metricEndpoints(desk),
-      ...subscriptionEndpoints({ billing, units: billing.units, renewals }),
-      ...refundEndpoints({ ...desk, processor: billing.processor }),
-      ...licenseKeyEndpoints(desk),
-      ...meterEndpoints(desk),
-      ...usageEventEndpoints({ ...desk, wakeMeasurer: () => measurer.wake() }),
-      ...customerMeterEndpoints(desk),
-      ...customerSessionEndpoints(desk),
-      ...customerPortalEndpoints({ ...desk, processor: billing.processor, storage: billing.storage, wakeRenewals: () => renewals.wake() }),
-      ...purchaseEndpoints(desk),
-      ...fileEndpoints({ ...desk, storage: billing.storage }),
+      ...organizationEndpoints(parts),
+      ...accessTokenEndpoints(parts),
+      ...productEndpoints(parts),
+      ...customFieldEndpoints(parts),
+      ...discountEndpoints(parts),
+      ...benefitEndpoints(parts),
+      ...customerEndpoints({ ...parts, state: customerStateView(parts.db) }),
+      ...checkoutEndpoints({ ...parts, wakePayments: () => payments.wake() }),
+      ...checkoutLinkEndpoints(parts),
+      ...orderEndpoints(parts),
+      ...metricEndpoints(parts),
+      ...subscriptionEndpoints({ ...parts, renewNow: (subscriptionId) => renewals.renewNow(subscriptionId) }),
+      ...refundEndpoints(parts),
+      ...licenseKeyEndpoints(parts),
+      ...meterEndpoints(parts),
+      ...usageEventEndpoints({ ...parts, wakeMeasurer: () => measurer.wake() }),
+      ...customerMeterEndpoints(parts),
+      ...customerSessionEndpoints(parts),
+      ...customerPortalEndpoints({ ...parts, wakeRenewals: () => renewals.wake() }),
+      ...purchaseEndpoints(parts),
+      ...fileEndpoints(parts),
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing.db, billing.storage) : []),
-      ...setAsideWorkEndpoints(desk, billing),
-      ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(desk, (organizationId) => renewals.catchUp(organizationId))] : []),
+      ...setAsideWorkEndpoints(parts, billing),
+      ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(parts, (organizationId) => renewals.catchUp(organizationId))] : []),
     ];
     mountEndpoints(api, endpoints);
     serveApiDescription(router, BILLING_API, endpoints);

@@ -1,8 +1,9 @@
-import { setAsideEndpoints, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { setAsideEndpoints, type Endpoint } from "@tollgate/kit";
 import { EXPIRY_WORKER, PAYMENT_WORKER } from "./checkouts/checkouts.sql.js";
 import { STATE_WORKER } from "./customers/customers.sql.js";
 import { RENEWAL_WORKER } from "./subscriptions/subscriptions.sql.js";
 import { MEASUREMENT_WORKER } from "./usage-events/usage-events.sql.js";
+import type { Parts } from "./parts.js";
 
 /** A worker that a retried item is handed back to. */
 interface Wakeable {
@@ -13,7 +14,7 @@ interface Wakeable {
  * Billing's background work a seller sees once it is set aside, under the scopes of what it works
  * on: `GET /v1/set-aside-work/` lists it, `POST /v1/set-aside-work/{id}/retry` tries an item again.
  */
-export function setAsideWorkEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }, workers: { renewals: Wakeable; payments: Wakeable; checkoutExpiry: Wakeable; customerStates: Wakeable; measurer: Wakeable }): Endpoint[] {
+export function setAsideWorkEndpoints({ db, access }: Pick<Parts, "db" | "access">, workers: { renewals: Wakeable; payments: Wakeable; checkoutExpiry: Wakeable; customerStates: Wakeable; measurer: Wakeable }): Endpoint[] {
   const { renewals, payments, checkoutExpiry, customerStates, measurer } = workers;
   return setAsideEndpoints("/v1/set-aside-work", {
     db,

@@ -4,14 +4,15 @@ import type { IdentityClaims } from "@tollgate/proto";
 import { accessTokenJson } from "./output.js";
 import { ACCESS_TOKEN_SORT_KEYS, OrganizationAccessToken, OrganizationAccessTokenCreateResponse, OrganizationAccessTokenList } from "./schemas.js";
 import { SCOPES } from "./scopes.js";
-import { changeAccessToken, createAccessToken, findAccessToken, pageOfAccessTokens, removeAccessToken, type TokenDesk } from "./service.js";
+import { changeAccessToken, createAccessToken, findAccessToken, pageOfAccessTokens, removeAccessToken } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const scopes = z.array(z.enum(SCOPES)).min(1);
 
 const TAG = "oauth2/organization_access_tokens";
 
-export function accessTokenEndpoints(desk: TokenDesk): Endpoint[] {
-  const { db, access } = desk;
+export function accessTokenEndpoints(parts: Pick<Parts, "db" | "units" | "access">): Endpoint[] {
+  const { db, access } = parts;
   const reachableToken = async (identity: IdentityClaims, scope: "organization_access_tokens:read" | "organization_access_tokens:write", id: string) => {
     const token = await findAccessToken(db, id);
     if (!token || !(await access.allows(identity, scope, token.organization_id))) throw notFound("Organization access token");
@@ -30,7 +31,7 @@ export function accessTokenEndpoints(desk: TokenDesk): Endpoint[] {
       },
       async ({ body, identity }) => {
         const organizationId = await access.organizationFor(identity, "organization_access_tokens:write", body.organization_id);
-        const { row, token } = await createAccessToken(desk, identity, organizationId, body);
+        const { row, token } = await createAccessToken(parts, identity, organizationId, body);
         return { organization_access_token: accessTokenJson(row), token };
       },
     ),
@@ -61,11 +62,11 @@ export function accessTokenEndpoints(desk: TokenDesk): Endpoint[] {
         summary: "Update an organization access token",
         tag: TAG,
       },
-      async ({ params, body, identity }) => accessTokenJson(await changeAccessToken(desk, identity, await reachableToken(identity, "organization_access_tokens:write", params.id), body)),
+      async ({ params, body, identity }) => accessTokenJson(await changeAccessToken(parts, identity, await reachableToken(identity, "organization_access_tokens:write", params.id), body)),
     ),
 
     defineEndpoint("/v1/organization-access-tokens/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete an organization access token", tag: TAG }, async ({ params, identity }) =>
-      removeAccessToken(desk, await reachableToken(identity, "organization_access_tokens:write", params.id)),
+      removeAccessToken(parts, await reachableToken(identity, "organization_access_tokens:write", params.id)),
     ),
   ];
 }

@@ -1,16 +1,11 @@
-import { invalidField, notFound, notPermitted, type Knex, type OrganizationAccess, type Scope, type Units } from "@tollgate/kit";
+import { invalidField, notFound, notPermitted, type OrganizationAccess, type Scope } from "@tollgate/kit";
 import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import { deleteAccessToken, insertAccessToken, updateAccessToken, type AccessTokenRow } from "./access-tokens.sql.js";
+import type { Parts } from "../parts.js";
 
 // The reads the routes make, as the store has them: a token by id, a page of them.
 export { findAccessToken, pageOfAccessTokens } from "./access-tokens.sql.js";
 
-/** What the token rules work with. */
-export interface TokenDesk {
-  db: Knex;
-  units: Units;
-  access: OrganizationAccess;
-}
 
 /** A token's holder grants no scope it lacks itself. */
 function ensureWithinCaller(access: OrganizationAccess, identity: IdentityClaims, requested: readonly Scope[]): void {
@@ -45,19 +40,19 @@ function expiryOf(expiresIn: string | null | undefined): Date | null {
 
 /** A new token of the organization, with no scope its creator lacks; the token itself is shown this once. */
 export async function createAccessToken(
-  desk: TokenDesk,
+  parts: Pick<Parts, "db" | "units" | "access">,
   identity: IdentityClaims,
   organizationId: string,
   request: { comment: string; expires_in?: string | null; scopes: Scope[] },
 ): Promise<{ row: AccessTokenRow; token: string }> {
-  ensureWithinCaller(desk.access, identity, request.scopes);
-  return insertAccessToken(desk.db, { organization_id: organizationId, comment: request.comment, scopes: [...new Set(request.scopes)], expires_at: expiryOf(request.expires_in) });
+  ensureWithinCaller(parts.access, identity, request.scopes);
+  return insertAccessToken(parts.db, { organization_id: organizationId, comment: request.comment, scopes: [...new Set(request.scopes)], expires_at: expiryOf(request.expires_in) });
 }
 
 /** Changes a token's comment or scopes; new scopes make the gateway forget what it cached of the token. */
-export async function changeAccessToken(desk: TokenDesk, identity: IdentityClaims, token: AccessTokenRow, changes: { comment?: string | null; scopes?: Scope[] | null }): Promise<AccessTokenRow> {
-  if (changes.scopes) ensureWithinCaller(desk.access, identity, changes.scopes);
-  return desk.units.run(async (unit) => {
+export async function changeAccessToken(parts: Pick<Parts, "db" | "units" | "access">, identity: IdentityClaims, token: AccessTokenRow, changes: { comment?: string | null; scopes?: Scope[] | null }): Promise<AccessTokenRow> {
+  if (changes.scopes) ensureWithinCaller(parts.access, identity, changes.scopes);
+  return parts.units.run(async (unit) => {
     const updated = await updateAccessToken(unit.db, token.id, {
       ...(changes.comment ? { comment: changes.comment } : {}),
       ...(changes.scopes ? { scopes: [...new Set(changes.scopes)] } : {}),
@@ -69,8 +64,8 @@ export async function changeAccessToken(desk: TokenDesk, identity: IdentityClaim
 }
 
 /** A deleted token is revoked: the gateway forgets it. */
-export async function removeAccessToken(desk: TokenDesk, token: AccessTokenRow): Promise<void> {
-  await desk.units.run(async (unit) => {
+export async function removeAccessToken(parts: Pick<Parts, "db" | "units" | "access">, token: AccessTokenRow): Promise<void> {
+  await parts.units.run(async (unit) => {
     const deleted = await deleteAccessToken(unit.db, token.id);
     if (deleted) unit.announce(accessTokenRevoked, { id: deleted.id, token_hash: deleted.token_hash });
   });

@@ -1,21 +1,22 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, type OrganizationAccess, pageJson, paging, queryFlag, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, pageJson, paging, queryFlag, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { benefitJson } from "./output.js";
 import { BENEFIT_TYPES } from "./properties.js";
 import { Benefit, BenefitCreate, BenefitGrantList, BenefitList, BENEFIT_SORT_KEYS, BenefitUpdate } from "./schemas.js";
-import { changeBenefit, createBenefit, deleteBenefit, findBenefit, pageOfBenefits, shownGrants, type BenefitDesk } from "./service.js";
+import { changeBenefit, createBenefit, deleteBenefit, findBenefit, pageOfBenefits, shownGrants } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "benefits";
 
-export function benefitEndpoints(desk: BenefitDesk & { access: OrganizationAccess }): Endpoint[] {
-  const { db, access } = desk;
+export function benefitEndpoints(parts: Pick<Parts, "db" | "units" | "access">): Endpoint[] {
+  const { db, access } = parts;
   const benefit = async (identity: IdentityClaims, scope: "benefits:read" | "benefits:write", id: string) => reachable(access, identity, scope, await findBenefit(db, id), "Benefit");
 
   return [
     defineEndpoint("/v1/benefits/", { method: "POST", status: 201, body: BenefitCreate, response: Benefit, summary: "Create a benefit", tag: TAG }, async ({ body, identity }) =>
-      benefitJson(await createBenefit(desk, await access.organizationFor(identity, "benefits:write", body.organization_id), body)),
+      benefitJson(await createBenefit(parts, await access.organizationFor(identity, "benefits:write", body.organization_id), body)),
     ),
 
     defineEndpoint(
@@ -47,11 +48,11 @@ export function benefitEndpoints(desk: BenefitDesk & { access: OrganizationAcces
     ),
 
     defineEndpoint("/v1/benefits/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: BenefitUpdate, response: Benefit, summary: "Update a benefit", tag: TAG }, async ({ params, body, identity }) =>
-      benefitJson(await changeBenefit(desk, await benefit(identity, "benefits:write", params.id), body)),
+      benefitJson(await changeBenefit(parts, await benefit(identity, "benefits:write", params.id), body)),
     ),
 
     defineEndpoint("/v1/benefits/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a benefit", tag: TAG }, async ({ params, identity }) =>
-      deleteBenefit(desk, await benefit(identity, "benefits:write", params.id)),
+      deleteBenefit(parts, await benefit(identity, "benefits:write", params.id)),
     ),
 
     defineEndpoint(

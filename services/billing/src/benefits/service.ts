@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { invalidField, notPermitted, pageJson, parseNested, randomId, type Knex, type Page, type Sort, type UnitOfWork, type Units } from "@tollgate/kit";
+import { invalidField, notPermitted, pageJson, parseNested, randomId, type Knex, type Page, type Sort, type UnitOfWork } from "@tollgate/kit";
 import { customersWithIds } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { findDownloadableFiles } from "../files/files.sql.js";
@@ -10,15 +10,11 @@ import { insertBenefit, pageOfGrants, updateBenefit, type BenefitRow, type GRANT
 import { BENEFIT_PROPERTIES, storedProperties, type BenefitType } from "./properties.js";
 import { benefitGrantJson, benefitJson } from "./output.js";
 import type { BenefitCreate, BenefitUpdate } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
 // The reads the routes make, as the store has them: a benefit by id, a page of them.
 export { findBenefit, pageOfBenefits } from "./benefits.sql.js";
 
-/** What the benefits' rules work with. */
-export interface BenefitDesk {
-  db: Knex;
-  units: Units;
-}
 
 /** A downloadable benefit hands out files: the seller's own, uploaded ones. */
 async function checkFiles(db: Knex, type: BenefitType, properties: Record<string, unknown>, organizationId: string): Promise<void> {
@@ -44,10 +40,10 @@ async function checkMeterCredits(db: Knex, type: BenefitType, properties: Record
 
 const announceBenefit = (unit: UnitOfWork, type: "benefit.created" | "benefit.updated", row: BenefitRow) => announceBilling(unit, type, row.organization_id, benefitJson(row));
 
-export async function createBenefit(desk: BenefitDesk, organizationId: string, body: z.output<typeof BenefitCreate>): Promise<BenefitRow> {
-  await checkFiles(desk.db, body.type, body.properties, organizationId);
-  await checkMeterCredits(desk.db, body.type, body.properties, organizationId);
-  return desk.units.run(async (unit) => {
+export async function createBenefit(parts: Pick<Parts, "db" | "units">, organizationId: string, body: z.output<typeof BenefitCreate>): Promise<BenefitRow> {
+  await checkFiles(parts.db, body.type, body.properties, organizationId);
+  await checkMeterCredits(parts.db, body.type, body.properties, organizationId);
+  return parts.units.run(async (unit) => {
     const created = await insertBenefit(unit.db, {
       id: randomId(32),
       organization_id: organizationId,
@@ -62,15 +58,15 @@ export async function createBenefit(desk: BenefitDesk, organizationId: string, b
 }
 
 /** Changes a benefit; it keeps its type, and new properties must suit it. */
-export async function changeBenefit(desk: BenefitDesk, existing: BenefitRow, body: z.output<typeof BenefitUpdate>): Promise<BenefitRow> {
+export async function changeBenefit(parts: Pick<Parts, "db" | "units">, existing: BenefitRow, body: z.output<typeof BenefitUpdate>): Promise<BenefitRow> {
   if (body.type !== existing.type) throw invalidField(["type"], `This benefit is of type ${existing.type}`, body.type);
   let properties: Record<string, unknown> | undefined;
   if (body.properties) {
     properties = storedProperties(existing.type, parseNested(BENEFIT_PROPERTIES[existing.type], ["properties"], body.properties));
-    await checkFiles(desk.db, existing.type, properties, existing.organization_id);
-    await checkMeterCredits(desk.db, existing.type, properties, existing.organization_id);
+    await checkFiles(parts.db, existing.type, properties, existing.organization_id);
+    await checkMeterCredits(parts.db, existing.type, properties, existing.organization_id);
   }
-  return desk.units.run(async (unit) => {
+  return parts.units.run(async (unit) => {
     const updated = await updateBenefit(unit.db, existing.id, {
       ...(body.description ? { description: body.description } : {}),
       ...(body.metadata ? { metadata: body.metadata } : {}),
@@ -83,9 +79,9 @@ export async function changeBenefit(desk: BenefitDesk, existing: BenefitRow, bod
 }
 
 /** A deleted benefit is kept for the grants that refer to it, and gone from products and lists. */
-export async function deleteBenefit(desk: BenefitDesk, existing: BenefitRow): Promise<void> {
+export async function deleteBenefit(parts: Pick<Parts, "db" | "units">, existing: BenefitRow): Promise<void> {
   if (!existing.deletable) throw notPermitted("This benefit cannot be deleted");
-  await desk.units.run(async (unit) => {
+  await parts.units.run(async (unit) => {
     const deleted = await updateBenefit(unit.db, existing.id, { is_deleted: true });
     await unlinkBenefit(unit.db, existing.id);
     if (deleted) announceBenefit(unit, "benefit.updated", deleted);

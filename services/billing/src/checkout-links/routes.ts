@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
-import type { CheckoutDesk } from "../checkouts/service.js";
+import type { Parts } from "../parts.js";
 import { CHECKOUT_LINK_SORT_KEYS, CheckoutLink, CheckoutLinkCreateBody, CheckoutLinkList, CheckoutLinkPrefill, CheckoutLinkUpdateBody } from "./schemas.js";
 import { createLink, findCheckoutLink, openFromLink, pageOfCheckoutLinks, removeLink, reviseLink, shownLinks } from "./service.js";
 
 const TAG = "checkout-links";
 
-export function checkoutLinkEndpoints(desk: CheckoutDesk): Endpoint[] {
-  const { db, access, config } = desk;
+export function checkoutLinkEndpoints(parts: Pick<Parts, "db" | "units" | "access" | "config">): Endpoint[] {
+  const { db, access, config } = parts;
   const publicUrl = config.PUBLIC_URL;
 
   return [
-    defineEndpoint("/v1/checkout-links/", { method: "POST", status: 201, body: CheckoutLinkCreateBody, response: CheckoutLink, summary: "Create a checkout link", tag: TAG }, async ({ body, identity }) => createLink(desk, identity, body)),
+    defineEndpoint("/v1/checkout-links/", { method: "POST", status: 201, body: CheckoutLinkCreateBody, response: CheckoutLink, summary: "Create a checkout link", tag: TAG }, async ({ body, identity }) => createLink(parts, identity, body)),
 
     defineEndpoint(
       "/v1/checkout-links/",
@@ -34,7 +34,7 @@ export function checkoutLinkEndpoints(desk: CheckoutDesk): Endpoint[] {
     }),
 
     defineEndpoint("/v1/checkout-links/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: CheckoutLinkUpdateBody, response: CheckoutLink, summary: "Update a checkout link", tag: TAG }, async ({ params, body, identity }) =>
-      reviseLink(desk, await reachable(access, identity, "checkout_links:write", await findCheckoutLink(db, params.id), "Checkout link"), body),
+      reviseLink(parts, await reachable(access, identity, "checkout_links:write", await findCheckoutLink(db, params.id), "Checkout link"), body),
     ),
 
     defineEndpoint("/v1/checkout-links/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a checkout link", tag: TAG }, async ({ params, identity }) =>
@@ -46,7 +46,7 @@ export function checkoutLinkEndpoints(desk: CheckoutDesk): Endpoint[] {
       "/v1/checkout-links/:client_secret/redirect",
       { method: "GET", status: 303, params: z.object({ client_secret: z.string() }), query: CheckoutLinkPrefill, produces: "text/html", summary: "Open a fresh checkout from a link, and redirect to it", tag: TAG },
       async ({ params, query, res }) => {
-        const checkout = await openFromLink(desk, params.client_secret, query);
+        const checkout = await openFromLink(parts, params.client_secret, query);
         res.redirect(303, checkout.json.url);
       },
     ),

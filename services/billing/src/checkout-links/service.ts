@@ -2,12 +2,13 @@ import { invalidField, notFound, randomId, type Knex, type ValidationError } fro
 import type { IdentityClaims } from "@tollgate/proto";
 import type { z } from "zod";
 import { readCatalog } from "../checkouts/checkouts.sql.js";
-import { openCheckout, type CheckoutDesk } from "../checkouts/service.js";
+import { openCheckout } from "../checkouts/service.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import { findPrice, findProduct, unarchivedProductsOf } from "../products/products.sql.js";
 import { findCheckoutLinkBySecret, insertCheckoutLink, linksWithParts, updateCheckoutLink, type CheckoutLinkRow, type CheckoutLinkSettings } from "./checkout-links.sql.js";
 import { checkoutLinkJson } from "./output.js";
 import type { CheckoutLinkCreateBody, CheckoutLinkPrefill, CheckoutLinkUpdateBody } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
 // The reads the routes make, as the store has them: a link by id, a page of them.
 export { findCheckoutLink, pageOfCheckoutLinks } from "./checkout-links.sql.js";
@@ -36,7 +37,7 @@ async function checkSelling(db: Knex, organizationId: string, productIds: string
 }
 
 /** A seller's new link, for products named as Polar lets them be: several, one, or one of its prices (its product). */
-export async function createLink({ db, access, config }: CheckoutDesk, identity: IdentityClaims, body: z.output<typeof CheckoutLinkCreateBody>) {
+export async function createLink({ db, access, config }: Pick<Parts, "db" | "units" | "access" | "config">, identity: IdentityClaims, body: z.output<typeof CheckoutLinkCreateBody>) {
   let productIds = body.products ?? (body.product_id ? [body.product_id] : []);
   if (body.product_price_id) {
     const price = await findPrice(db, body.product_price_id);
@@ -65,7 +66,7 @@ export async function createLink({ db, access, config }: CheckoutDesk, identity:
 }
 
 /** A change to a link, checked as a new one is. */
-export async function reviseLink({ db, config }: CheckoutDesk, link: CheckoutLinkRow, body: z.output<typeof CheckoutLinkUpdateBody>) {
+export async function reviseLink({ db, config }: Pick<Parts, "db" | "units" | "access" | "config">, link: CheckoutLinkRow, body: z.output<typeof CheckoutLinkUpdateBody>) {
   const changes: Partial<CheckoutLinkSettings> = {};
   if (body.products) changes.product_ids = body.products;
   for (const field of ["allow_discount_codes", "require_billing_address"] as const) {
@@ -81,12 +82,12 @@ export async function reviseLink({ db, config }: CheckoutDesk, link: CheckoutLin
 }
 
 /** Whoever follows a link gets a fresh checkout of their own, with the link's settings and what they prefilled. */
-export async function openFromLink(desk: CheckoutDesk, clientSecret: string, prefill: z.output<typeof CheckoutLinkPrefill>) {
-  const link = await findCheckoutLinkBySecret(desk.db, clientSecret);
+export async function openFromLink(parts: Pick<Parts, "db" | "units" | "access" | "config">, clientSecret: string, prefill: z.output<typeof CheckoutLinkPrefill>) {
+  const link = await findCheckoutLinkBySecret(parts.db, clientSecret);
   if (!link) throw notFound("Checkout link");
-  const catalog = await readCatalog(desk.db, link.product_ids);
+  const catalog = await readCatalog(parts.db, link.product_ids);
   const open = (revision: object) =>
-    openCheckout(desk, catalog, {
+    openCheckout(parts, catalog, {
       productIds: link.product_ids.filter((id) => catalog.products.get(id)?.organization_id === link.organization_id),
       revision: { ...revision, discount_id: link.discount_id },
       settings: { allow_discount_codes: link.allow_discount_codes, require_billing_address: link.require_billing_address, success_url: link.success_url, return_url: link.return_url, metadata: link.metadata },

@@ -8,14 +8,9 @@ import { changedCheckout, insertPaymentJob, type CheckoutRow } from "./checkouts
 import { billingAddressFields } from "./output.js";
 import { cardRequirementsOf, offerOf, type Offer } from "./pricing.js";
 import { revise, type Revision } from "./revision.js";
-import { announceCheckout, changeOpenCheckout, type ChangedCheckout, type CheckoutDesk } from "./service.js";
+import { announceCheckout, changeOpenCheckout, type ChangedCheckout } from "./service.js";
+import type { Parts } from "../parts.js";
 
-/** What a confirmation works with besides the checkout rules' own. */
-export interface ConfirmationDesk extends CheckoutDesk {
-  config: { PUBLIC_URL: string };
-  /** Asks the payment worker to pay the confirmed checkout now rather than at its next poll. */
-  wakePayments: () => void;
-}
 
 /**
  * Everything the customer must have given before paying, each missing piece reported where it
@@ -45,7 +40,7 @@ function checkComplete(checkout: CheckoutRow, offer: Offer, confirmationTokenId:
  * The seller's customer paying: the one named on the checkout, else found by external id or
  * e-mail, else a new one, whose customer.created (and state) joins the confirmation's changes.
  */
-async function payingCustomer(desk: ConfirmationDesk, unit: UnitOfWork, checkout: CheckoutRow): Promise<CustomerRow> {
+async function payingCustomer(unit: UnitOfWork, checkout: CheckoutRow): Promise<CustomerRow> {
   const named = checkout.customer_id ? await findCustomer(unit.db, checkout.customer_id) : undefined;
   const known = (named?.organization_id === checkout.organization_id ? named : undefined) ?? (checkout.external_customer_id ? await findCustomerByExternalId(unit.db, [checkout.organization_id], checkout.external_customer_id) : undefined);
   if (known) return known;
@@ -73,13 +68,13 @@ async function payingCustomer(desk: ConfirmationDesk, unit: UnitOfWork, checkout
  * queues the payment, in one transaction with the checkout row locked, so two confirms at once give
  * one confirmation and the other a 403.
  */
-export function confirmCheckout(desk: ConfirmationDesk, clientSecret: string, revision: Revision, confirmationTokenId: string | null | undefined): Promise<ChangedCheckout> {
-  return changeOpenCheckout(desk, { client_secret: clientSecret }, async (checkout, catalog, unit) => {
+export function confirmCheckout(parts: Pick<Parts, "db" | "units" | "access" | "config"> & { wakePayments: () => void }, clientSecret: string, revision: Revision, confirmationTokenId: string | null | undefined): Promise<ChangedCheckout> {
+  return changeOpenCheckout(parts, { client_secret: clientSecret }, async (checkout, catalog, unit) => {
     const revisionChanges = await revise(unit.db, checkout, revision, catalog);
     const revised = { ...checkout, ...revisionChanges };
     checkComplete(revised, offerOf(catalog, revised), confirmationTokenId);
     if (revised.discount_id && !(await redeemDiscount(unit.db, revised.discount_id))) throw invalidField(["discount_code"], "This discount code has been used up.", revised.discount_id);
-    const customer = await payingCustomer(desk, unit, revised);
+    const customer = await payingCustomer(unit, revised);
     const confirmed = changedCheckout(unit, checkout, { ...revisionChanges, status: "confirmed", customer_id: customer.id, payment_error: null });
     unit.change(
       insertPaymentJob(unit.db, {
@@ -90,7 +85,7 @@ export function confirmCheckout(desk: ConfirmationDesk, clientSecret: string, re
         run_at: new Date(),
       }),
     );
-    unit.afterCommit(desk.wakePayments);
-    return announceCheckout(desk, unit, confirmed, catalog);
+    unit.afterCommit(parts.wakePayments);
+    return announceCheckout(parts, unit, confirmed, catalog);
   });
 }

@@ -1,6 +1,7 @@
-import { PollingWorker, workBatch, type BatchedItems, type Knex, type Logger, type Units, type WorkFailures } from "@tollgate/kit";
+import { PollingWorker, workBatch, type BatchedItems } from "@tollgate/kit";
 import { EXPIRY_WORKER, overdueCheckouts, type CheckoutRow } from "./checkouts.sql.js";
-import { expire, type CheckoutSettings } from "./service.js";
+import { expire } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const BATCH = 100;
 
@@ -11,19 +12,19 @@ const BATCH = 100;
 export class CheckoutExpirySweep extends PollingWorker {
   private readonly overdue: BatchedItems<CheckoutRow>;
 
-  constructor(private readonly desk: CheckoutSettings & { db: Knex; units: Units; failures: WorkFailures; logger: Logger }) {
-    super({ intervalMs: 60_000, logger: desk.logger, failure: "expiring checkouts failed" });
+  constructor(private readonly parts: Pick<Parts, "db" | "units" | "failures" | "logger" | "config">) {
+    super({ intervalMs: 60_000, logger: parts.logger, failure: "expiring checkouts failed" });
     this.overdue = {
       worker: EXPIRY_WORKER,
       due: overdueCheckouts,
       keyOf: (checkout) => checkout.id,
       organizationOf: (checkout) => checkout.organization_id,
-      work: (unit, overdue) => expire(desk, unit, overdue),
+      work: (unit, overdue) => expire(parts, unit, overdue),
     };
   }
 
   protected async pass(): Promise<void> {
     const passOver = new Set<string>();
-    await this.drain(BATCH, () => workBatch(this.desk, this.overdue, BATCH, passOver));
+    await this.drain(BATCH, () => workBatch(this.parts, this.overdue, BATCH, passOver));
   }
 }

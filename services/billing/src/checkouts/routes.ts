@@ -1,19 +1,20 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
-import { confirmCheckout, type ConfirmationDesk } from "./confirmation.js";
+import { confirmCheckout } from "./confirmation.js";
 import { checkoutPublicJson } from "./output.js";
 import { Checkout, CheckoutClientUpdateBody, CheckoutConfirmBody, CheckoutCreateBody, CheckoutList, CheckoutPublic, CheckoutPublicConfirmed, CHECKOUT_SORT_KEYS, CheckoutUpdateBody } from "./schemas.js";
 import { checkoutPage, createCheckout, findCheckout, reviseCheckout, settingsOf, shownCheckout } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "checkouts";
 
-export function checkoutEndpoints(desk: ConfirmationDesk): Endpoint[] {
-  const { db, access } = desk;
+export function checkoutEndpoints(parts: Pick<Parts, "db" | "units" | "access" | "config"> & { wakePayments: () => void }): Endpoint[] {
+  const { db, access } = parts;
   return [
     defineEndpoint("/v1/checkouts/", { method: "POST", status: 201, body: CheckoutCreateBody, response: Checkout, summary: "Create a checkout session", tag: TAG }, async ({ body, identity }) => {
       const { products: productIds, product_id: productId, product_price_id: priceId, amount, currency, customer_id: customerId, external_customer_id: externalCustomerId, ...details } = body;
-      return createCheckout(desk, identity, { productIds, productId, priceId, amount, currency, customerId, externalCustomerId, revision: details, settings: settingsOf(body) });
+      return createCheckout(parts, identity, { productIds, productId, priceId, amount, currency, customerId, externalCustomerId, revision: details, settings: settingsOf(body) });
     }),
 
     defineEndpoint(
@@ -35,22 +36,22 @@ export function checkoutEndpoints(desk: ConfirmationDesk): Endpoint[] {
       },
       async ({ query, identity, req }) => {
         const filter = { organizationIds: await access.organizationIds(identity, "checkouts:read"), filters: query, text: query.query, metadata: metadataFilters(req) };
-        const { items, total } = await checkoutPage(desk, filter, { ...query, sort: query.sorting });
+        const { items, total } = await checkoutPage(parts, filter, { ...query, sort: query.sorting });
         return pageJson(items, total, query.limit);
       },
     ),
 
-    defineEndpoint("/v1/checkouts/:id", { method: "GET", params: z.object({ id: z.string() }), response: Checkout, summary: "Get a checkout session", tag: TAG }, async ({ params, identity }) => (await shownCheckout(desk, { id: params.id }, identity)).json),
+    defineEndpoint("/v1/checkouts/:id", { method: "GET", params: z.object({ id: z.string() }), response: Checkout, summary: "Get a checkout session", tag: TAG }, async ({ params, identity }) => (await shownCheckout(parts, { id: params.id }, identity)).json),
 
     defineEndpoint("/v1/checkouts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: CheckoutUpdateBody, response: Checkout, summary: "Update a checkout session", tag: TAG }, async ({ params, body, identity }) => {
       // The change itself takes the checkout's lock and expires it if its time is up.
       const checkout = await reachable(access, identity, "checkouts:write", await findCheckout(db, params.id), "Checkout");
-      return (await reviseCheckout(desk, { id: checkout.id }, body, settingsOf(body))).json;
+      return (await reviseCheckout(parts, { id: checkout.id }, body, settingsOf(body))).json;
     }),
 
     // The customer's side: the client secret is the credential, as it is for Polar's checkout page.
     defineEndpoint("/v1/checkouts/client/:client_secret", { method: "GET", params: z.object({ client_secret: z.string() }), response: CheckoutPublic, summary: "Get a checkout session by its client secret", tag: TAG }, async ({ params }) => {
-      const { json, catalog } = await shownCheckout(desk, { client_secret: params.client_secret });
+      const { json, catalog } = await shownCheckout(parts, { client_secret: params.client_secret });
       return checkoutPublicJson(json, catalog);
     }),
 
@@ -58,7 +59,7 @@ export function checkoutEndpoints(desk: ConfirmationDesk): Endpoint[] {
       "/v1/checkouts/client/:client_secret",
       { method: "PATCH", params: z.object({ client_secret: z.string() }), body: CheckoutClientUpdateBody, response: CheckoutPublic, summary: "Update a checkout session by its client secret", tag: TAG },
       async ({ params, body }) => {
-        const { json, catalog } = await reviseCheckout(desk, { client_secret: params.client_secret }, body);
+        const { json, catalog } = await reviseCheckout(parts, { client_secret: params.client_secret }, body);
         return checkoutPublicJson(json, catalog);
       },
     ),
@@ -68,7 +69,7 @@ export function checkoutEndpoints(desk: ConfirmationDesk): Endpoint[] {
       { method: "POST", params: z.object({ client_secret: z.string() }), body: CheckoutConfirmBody, response: CheckoutPublicConfirmed, summary: "Confirm and pay a checkout session by its client secret", tag: TAG },
       async ({ params, body }) => {
         const { confirmation_token_id: confirmationTokenId, ...revision } = body;
-        const { json, catalog } = await confirmCheckout(desk, params.client_secret, revision, confirmationTokenId);
+        const { json, catalog } = await confirmCheckout(parts, params.client_secret, revision, confirmationTokenId);
         // Customer sessions (for the portal link after paying) arrive with the customer portal.
         return { ...checkoutPublicJson(json, catalog), customer_session_token: null };
       },

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { HttpError, invalidField, notFound, randomId, reachable, type Knex, type OrganizationAccess, type Sort, type UnitOfWork, type Units } from "@tollgate/kit";
+import { HttpError, invalidField, notFound, randomId, reachable, type Sort, type UnitOfWork } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { findCustomer, findCustomerByExternalId, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
@@ -24,21 +24,11 @@ import { checkoutJson, type CheckoutJson } from "./output.js";
 import { offerOf } from "./pricing.js";
 import { revise, type Revision } from "./revision.js";
 import type { CheckoutUpdateBody } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
 // The read the routes make, as the store has it: a checkout by id, for the access check before a change.
 export { findCheckout } from "./checkouts.sql.js";
 
-/** The settings of the service that checkouts are shown and announced with. */
-export interface CheckoutSettings {
-  config: { PUBLIC_URL: string };
-}
-
-/** What the checkout rules work with. */
-export interface CheckoutDesk extends CheckoutSettings {
-  db: Knex;
-  units: Units;
-  access: OrganizationAccess;
-}
 
 /** How long a checkout stays open. */
 export const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -53,38 +43,38 @@ export type CheckoutKey = Pick<CheckoutRow, "id"> | Pick<CheckoutRow, "client_se
  * Announces a checkout's new state to the seller's webhooks with the changes that made it, and
  * gives back what it announced: the caller answers with it rather than read it all again.
  */
-export function announceCheckout(settings: CheckoutSettings, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, type: "checkout.created" | "checkout.updated" = "checkout.updated"): CheckoutJson {
-  const json = checkoutJson(checkout, catalog, settings.config.PUBLIC_URL);
+export function announceCheckout(parts: Pick<Parts, "config">, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, type: "checkout.created" | "checkout.updated" = "checkout.updated"): CheckoutJson {
+  const json = checkoutJson(checkout, catalog, parts.config.PUBLIC_URL);
   announceBilling(unit, checkout.status === "expired" ? [type, "checkout.expired"] : type, checkout.organization_id, json);
   return json;
 }
 
 /** A confirmed checkout paid (or free, or with a trial): it succeeds. */
-export const succeedCheckout = (settings: CheckoutSettings, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog): CheckoutJson =>
-  announceCheckout(settings, unit, changedCheckout(unit, checkout, { status: "succeeded" }), catalog);
+export const succeedCheckout = (parts: Pick<Parts, "config">, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog): CheckoutJson =>
+  announceCheckout(parts, unit, changedCheckout(unit, checkout, { status: "succeeded" }), catalog);
 
 /** The card was refused: the checkout opens again, saying why, and gives back its discount redemption. */
-export function reopenDeclined(settings: CheckoutSettings, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, reason: string): CheckoutJson {
+export function reopenDeclined(parts: Pick<Parts, "config">, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, reason: string): CheckoutJson {
   if (checkout.discount_id) unit.change(releaseRedemption(unit.db, checkout.discount_id));
-  return announceCheckout(settings, unit, changedCheckout(unit, checkout, { status: "open", payment_error: reason }), catalog);
+  return announceCheckout(parts, unit, changedCheckout(unit, checkout, { status: "open", payment_error: reason }), catalog);
 }
 
 /** Expires the locked, open, overdue checkouts given, with the unit's other writes. */
-export async function expire(settings: CheckoutSettings, unit: UnitOfWork, overdue: CheckoutRow[]): Promise<void> {
+export async function expire(parts: Pick<Parts, "config">, unit: UnitOfWork, overdue: CheckoutRow[]): Promise<void> {
   if (overdue.length === 0) return;
   const catalog = await catalogOf(unit.db, overdue);
-  for (const checkout of overdue) announceCheckout(settings, unit, changedCheckout(unit, checkout, { status: "expired" }), catalog);
+  for (const checkout of overdue) announceCheckout(parts, unit, changedCheckout(unit, checkout, { status: "expired" }), catalog);
 }
 
 /**
  * A checkout as it stands now, `now` in its seller's clock (read with its catalog): one left open
  * past its time is expired on the spot rather than at the next sweep.
  */
-async function current(desk: CheckoutDesk, checkout: CheckoutRow, now: Date): Promise<CheckoutRow> {
+async function current(parts: Pick<Parts, "db" | "units" | "access" | "config">, checkout: CheckoutRow, now: Date): Promise<CheckoutRow> {
   if (checkout.status !== "open" || checkout.expires_at > now) return checkout;
-  return desk.units.run(async (unit) => {
+  return parts.units.run(async (unit) => {
     const locked = await lockOverdueCheckout(unit.db, checkout.id, now);
-    if (locked) await expire(desk, unit, [locked]);
+    if (locked) await expire(parts, unit, [locked]);
     // Written now, to be read back as it is.
     await unit.write();
     return (await findCheckout(unit.db, checkout.id)) ?? checkout;
@@ -103,14 +93,14 @@ export interface ChangedCheckout {
  * `work` adds its changes and announcement to the unit, written in one statement when it returns.
  * A checkout found past its time is expired (and that is written) before the 403.
  */
-export async function changeOpenCheckout(desk: CheckoutDesk, which: CheckoutKey, work: (checkout: CheckoutRow, catalog: CheckoutCatalog, unit: UnitOfWork) => Promise<CheckoutJson>): Promise<ChangedCheckout> {
-  const outcome = await desk.units.run(async (unit): Promise<ChangedCheckout | { expired: CheckoutRow }> => {
+export async function changeOpenCheckout(parts: Pick<Parts, "db" | "units" | "access" | "config">, which: CheckoutKey, work: (checkout: CheckoutRow, catalog: CheckoutCatalog, unit: UnitOfWork) => Promise<CheckoutJson>): Promise<ChangedCheckout> {
+  const outcome = await parts.units.run(async (unit): Promise<ChangedCheckout | { expired: CheckoutRow }> => {
     const found = await checkoutWithCatalog(unit.db, which, true);
     if (!found) throw notFound("Checkout");
     const { checkout, catalog } = found;
     if (checkout.status === "open" && checkout.expires_at <= sellerClock(offerOf(catalog, checkout).seller)) {
       const expired = changedCheckout(unit, checkout, { status: "expired" });
-      announceCheckout(desk, unit, expired, catalog);
+      announceCheckout(parts, unit, expired, catalog);
       return { expired };
     }
     if (checkout.status !== "open") throw notOpen(checkout);
@@ -121,22 +111,22 @@ export async function changeOpenCheckout(desk: CheckoutDesk, which: CheckoutKey,
 }
 
 /** A checkout as it stands now and as shown, read with its catalog (and for a seller, checked to be theirs to read). */
-export async function shownCheckout(desk: CheckoutDesk, which: CheckoutKey, identity?: IdentityClaims): Promise<ChangedCheckout> {
-  const read = await checkoutWithCatalog(desk.db, which, false);
+export async function shownCheckout(parts: Pick<Parts, "db" | "units" | "access" | "config">, which: CheckoutKey, identity?: IdentityClaims): Promise<ChangedCheckout> {
+  const read = await checkoutWithCatalog(parts.db, which, false);
   if (!read) throw notFound("Checkout");
-  if (identity) await reachable(desk.access, identity, "checkouts:read", read.checkout, "Checkout");
+  if (identity) await reachable(parts.access, identity, "checkouts:read", read.checkout, "Checkout");
   const { catalog } = read;
-  const checkout = await current(desk, read.checkout, sellerClock(offerOf(catalog, read.checkout).seller));
-  return { json: checkoutJson(checkout, catalog, desk.config.PUBLIC_URL), catalog };
+  const checkout = await current(parts, read.checkout, sellerClock(offerOf(catalog, read.checkout).seller));
+  return { json: checkoutJson(checkout, catalog, parts.config.PUBLIC_URL), catalog };
 }
 
 /** A page of the seller's checkouts as they stand now. */
-export async function checkoutPage(desk: CheckoutDesk, filter: CheckoutFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CHECKOUT_SORTABLE> }) {
-  const { rows, total } = await pageOfCheckouts(desk.db, filter, page);
+export async function checkoutPage(parts: Pick<Parts, "db" | "units" | "access" | "config">, filter: CheckoutFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CHECKOUT_SORTABLE> }) {
+  const { rows, total } = await pageOfCheckouts(parts.db, filter, page);
   // The page's catalog holds each seller, and so each seller's clock.
-  const catalog = await catalogOf(desk.db, rows);
-  const shown = await Promise.all(rows.map(async (row) => current(desk, row, sellerClock(offerOf(catalog, row).seller))));
-  return { items: shown.map((row) => checkoutJson(row, catalog, desk.config.PUBLIC_URL)), total };
+  const catalog = await catalogOf(parts.db, rows);
+  const shown = await Promise.all(rows.map(async (row) => current(parts, row, sellerClock(offerOf(catalog, row).seller))));
+  return { items: shown.map((row) => checkoutJson(row, catalog, parts.config.PUBLIC_URL)), total };
 }
 
 /** The seller's settings a body changes, as columns. */
@@ -155,8 +145,8 @@ export function settingsOf(body: z.output<typeof CheckoutUpdateBody>): Partial<C
 }
 
 /** Applies a revision (and the seller's settings) to an open checkout and announces it. */
-export const reviseCheckout = (desk: CheckoutDesk, which: CheckoutKey, revision: Revision, settings: Partial<CheckoutRow> = {}) =>
-  changeOpenCheckout(desk, which, async (checkout, catalog, unit) => announceCheckout(desk, unit, changedCheckout(unit, checkout, { ...(await revise(unit.db, checkout, revision, catalog)), ...settings }), catalog));
+export const reviseCheckout = (parts: Pick<Parts, "db" | "units" | "access" | "config">, which: CheckoutKey, revision: Revision, settings: Partial<CheckoutRow> = {}) =>
+  changeOpenCheckout(parts, which, async (checkout, catalog, unit) => announceCheckout(parts, unit, changedCheckout(unit, checkout, { ...(await revise(unit.db, checkout, revision, catalog)), ...settings }), catalog));
 
 /** What a new checkout is asked to offer and start with. */
 export interface CheckoutRequest {
@@ -174,16 +164,16 @@ export interface CheckoutRequest {
 }
 
 /** A seller's new checkout: its products must all be one seller's, whose checkouts the caller may write. */
-export async function createCheckout(desk: CheckoutDesk, identity: IdentityClaims, request: CheckoutRequest): Promise<CheckoutJson> {
-  const catalog = await readCatalog(desk.db, request.productIds);
+export async function createCheckout(parts: Pick<Parts, "db" | "units" | "access" | "config">, identity: IdentityClaims, request: CheckoutRequest): Promise<CheckoutJson> {
+  const catalog = await readCatalog(parts.db, request.productIds);
   const offered = request.productIds.map((id) => catalog.products.get(id));
   const missing = offered.findIndex((product) => !product);
   if (missing >= 0) throw invalidField(["products", missing], "Product not found", request.productIds[missing]);
   const organizationId = offered[0]?.organization_id ?? "";
   for (const [index, product] of offered.entries()) {
-    if (product?.organization_id !== organizationId || !(await desk.access.allows(identity, "checkouts:write", organizationId))) throw invalidField(["products", index], "Product not found", request.productIds[index]);
+    if (product?.organization_id !== organizationId || !(await parts.access.allows(identity, "checkouts:write", organizationId))) throw invalidField(["products", index], "Product not found", request.productIds[index]);
   }
-  return (await openCheckout(desk, catalog, request)).json;
+  return (await openCheckout(parts, catalog, request)).json;
 }
 
 /**
@@ -192,8 +182,8 @@ export async function createCheckout(desk: CheckoutDesk, identity: IdentityClaim
  * default, its amount, and the request's details; written with its checkout.created in one
  * statement, and shown as announced.
  */
-export async function openCheckout(desk: CheckoutDesk, catalog: CheckoutCatalog, request: CheckoutRequest): Promise<ChangedCheckout> {
-  const { db } = desk;
+export async function openCheckout(parts: Pick<Parts, "db" | "units" | "access" | "config">, catalog: CheckoutCatalog, request: CheckoutRequest): Promise<ChangedCheckout> {
+  const { db } = parts;
   const offered = request.productIds.flatMap((id) => catalog.products.get(id) ?? []);
   for (const [index, product] of offered.entries()) {
     if (product.is_archived) throw invalidField(["products", index], "This product is archived", product.id);
@@ -250,10 +240,10 @@ export async function openCheckout(desk: CheckoutDesk, catalog: CheckoutCatalog,
   };
   const checkout = { ...draft, ...(await revise(db, draft, request.revision, catalog)), ...request.settings };
   // One statement, so no transaction: the checkout and its announcement are written together or not at all.
-  const json = await desk.units.run(
+  const json = await parts.units.run(
     (unit) => {
       unit.change(insertCheckout(unit.db, checkout));
-      return Promise.resolve(announceCheckout(desk, unit, checkout, catalog, "checkout.created"));
+      return Promise.resolve(announceCheckout(parts, unit, checkout, catalog, "checkout.created"));
     },
     { transaction: false },
   );

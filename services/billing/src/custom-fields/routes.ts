@@ -1,14 +1,15 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, type Knex, type OrganizationAccess, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { customFieldJson } from "./output.js";
 import { CUSTOM_FIELD_TYPES } from "./properties.js";
 import { CUSTOM_FIELD_SORT_KEYS, CustomField, CustomFieldCreate, CustomFieldList, CustomFieldUpdate } from "./schemas.js";
 import { changeCustomField, createCustomField, findCustomField, pageOfCustomFields, removeCustomField } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "custom-fields";
 
-export function customFieldEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }): Endpoint[] {
+export function customFieldEndpoints({ db, access }: Pick<Parts, "db" | "access">): Endpoint[] {
   const field = async (identity: IdentityClaims, scope: "custom_fields:read" | "custom_fields:write", id: string) => reachable(access, identity, scope, await findCustomField(db, id), "Custom field");
   return [
     defineEndpoint("/v1/custom-fields/", { method: "POST", status: 201, body: CustomFieldCreate, response: CustomField, summary: "Create a custom field", tag: TAG }, async ({ body, identity }) =>

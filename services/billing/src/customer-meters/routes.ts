@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import { customerOf, mine } from "../customer-sessions/service.js";
 import { CUSTOMER_METER_SORT_KEYS, CustomerCustomerMeter, CustomerCustomerMeterList, CustomerMeter, CustomerMeterList } from "./schemas.js";
 import { customerMetersJson, findCustomerMeter, pageOfCustomerMeters, portalCustomerMetersJson } from "./service.js";
+import type { Parts } from "../parts.js";
 
 /** Customer meters: each customer's consumption, credits and balance on each meter, for the seller and in the portal. */
-export function customerMeterEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }): Endpoint[] {
+export function customerMeterEndpoints({ db, access }: Pick<Parts, "db" | "access">): Endpoint[] {
   return [
     defineEndpoint(
       "/v1/customer-meters/",

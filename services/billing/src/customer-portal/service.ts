@@ -1,12 +1,11 @@
 import type { z } from "zod";
-import { HttpError, invalidField, notFound, pageJson, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
+import { HttpError, invalidField, notFound, pageJson, type Knex, type UnitOfWork } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { benefitsWithIds, findAnyBenefit, findCustomersGrant, liveDownloadableGrants, pageOfCustomersGrants, type BenefitGrantRow, type CustomerGrantFilter } from "../benefits/benefits.sql.js";
 import { findCustomer, setDefaultPaymentMethod, updateCustomer, type CustomerChanges, type CustomerRow } from "../customers/customers.sql.js";
 import { changeCustomer } from "../customers/service.js";
 import { customerOf, mine } from "../customer-sessions/service.js";
 import { uploadedFilesWithIds } from "../files/files.sql.js";
-import type { FileStorage } from "../files/storage.js";
 import { findCustomersLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, pageOfCustomersLicenseKeys } from "../license-keys/license-keys.sql.js";
 import { licenseKeyJson, licenseKeyWithActivationsJson } from "../license-keys/output.js";
 import { findCustomersOrder, orderIdsOfCheckouts, pageOfCustomersOrders, type OrderRow } from "../orders/orders.sql.js";
@@ -14,24 +13,14 @@ import { shownOrders } from "../orders/service.js";
 import { findSeller, findSellerBySlug } from "../organizations/organizations.sql.js";
 import { sellerJson, sellerSummaryJson } from "../organizations/output.js";
 import { savePaymentMethod } from "../payments/payments.sql.js";
-import type { PaymentProcessor } from "../payments/processor.js";
 import { productsWithParts, publicProductIds } from "../products/products.sql.js";
-import { cancelAtPeriodEnd, changeWhenNotRenewing, shownSubscriptions, uncancel, type SubscriptionConfig } from "../subscriptions/service.js";
+import { cancelAtPeriodEnd, changeWhenNotRenewing, shownSubscriptions, uncancel } from "../subscriptions/service.js";
 import { findCustomersSubscription, pageOfCustomersSubscriptions, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { customerGrantJson, customerOrderJson, customerSubscriptionJson, downloadableJson } from "./output.js";
 import type { CustomerBenefitGrantListQuery, CustomerBenefitGrantUpdate, CustomerOrderListQuery, CustomerPortalCustomerUpdate, CustomerSubscriptionListQuery, PortalSubscriptionUpdate } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
-/** What the customer portal works with. */
-export interface PortalDesk {
-  db: Knex;
-  units: Units;
-  config: SubscriptionConfig;
-  processor: PaymentProcessor;
-  storage: FileStorage;
-  /** Asks the renewal worker to look at the customer's past-due subscriptions now that they have a card. */
-  wakeRenewals: () => void;
-}
 
 /** Which page of a list the customer asks for. */
 type PageRequest = { page: number; limit: number };
@@ -51,28 +40,28 @@ async function portalOrganization(db: Knex, organizationId: string) {
 export const portalCustomer = async (db: Knex, identity: IdentityClaims): Promise<CustomerRow> => mine(await findCustomer(db, customerOf(identity).customer_id), "Customer");
 
 /** A customer corrects how their invoices are addressed; who they are is the seller's to change. An empty billing name gives back their own. */
-export function changeBillingDetails(desk: Pick<PortalDesk, "units" | "config">, identity: IdentityClaims, body: z.output<typeof CustomerPortalCustomerUpdate>): Promise<CustomerRow> {
+export function changeBillingDetails(parts: Pick<Parts, "units" | "config">, identity: IdentityClaims, body: z.output<typeof CustomerPortalCustomerUpdate>): Promise<CustomerRow> {
   const changes: CustomerChanges = {};
   if (body.billing_name !== undefined) changes.billing_name = body.billing_name || null;
   if (body.billing_address !== undefined) changes.billing_address = body.billing_address;
   if (body.tax_id !== undefined) changes.tax_id = body.tax_id;
   const customerId = customerOf(identity).customer_id;
-  return changeCustomer(desk, "customer.updated", (unit) => updateCustomer(unit.db, customerId, changes));
+  return changeCustomer(parts, "customer.updated", (unit) => updateCustomer(unit.db, customerId, changes));
 }
 
 /**
  * Keeps a card the customer gave for later charges; made their default, it is the card their
  * running subscriptions renew with, and past-due ones are tried again with it at once.
  */
-export async function saveCustomerCard(desk: Pick<PortalDesk, "units" | "processor" | "wakeRenewals">, identity: IdentityClaims, request: { confirmation_token_id: string; set_default: boolean }) {
+export async function saveCustomerCard(parts: Pick<Parts, "units" | "processor"> & { wakeRenewals: () => void }, identity: IdentityClaims, request: { confirmation_token_id: string; set_default: boolean }) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  const saved = await desk.processor.saveCard({ idempotencyKey: `card:${customerId}:${request.confirmation_token_id}`, confirmationTokenId: request.confirmation_token_id });
+  const saved = await parts.processor.saveCard({ idempotencyKey: `card:${customerId}:${request.confirmation_token_id}`, confirmationTokenId: request.confirmation_token_id });
   if (saved.status === "declined") throw invalidField(["confirmation_token_id"], saved.message, request.confirmation_token_id);
-  const method = await desk.units.run(async (unit) => {
+  const method = await parts.units.run(async (unit) => {
     const row = await savePaymentMethod(unit.db, { id: saved.paymentMethodId, customer_id: customerId, card: saved.card });
     if (request.set_default) {
       await setDefaultPaymentMethod(unit.db, customerId, saved.paymentMethodId);
-      if ((await useCard(unit.db, customerId, saved.paymentMethodId, await sellerNow(unit.db, organizationId))) > 0) unit.afterCommit(desk.wakeRenewals);
+      if ((await useCard(unit.db, customerId, saved.paymentMethodId, await sellerNow(unit.db, organizationId))) > 0) unit.afterCommit(parts.wakeRenewals);
     }
     return row;
   });
@@ -82,7 +71,7 @@ export async function saveCustomerCard(desk: Pick<PortalDesk, "units" | "process
 // Orders.
 
 /** The customer's orders as they see them, each product with its seller. */
-async function customerOrders({ db, config }: Pick<PortalDesk, "db" | "config">, organizationId: string, rows: OrderRow[]) {
+async function customerOrders({ db, config }: Pick<Parts, "db" | "config">, organizationId: string, rows: OrderRow[]) {
   const [organization, shown, bought] = await Promise.all([
     portalOrganization(db, organizationId),
     shownOrders(db, rows),
@@ -91,35 +80,35 @@ async function customerOrders({ db, config }: Pick<PortalDesk, "db" | "config">,
   return shown.map((order) => customerOrderJson(order, bought.find((candidate) => candidate.id === order.product_id), organization, config.PUBLIC_URL));
 }
 
-export async function customerOrderPage(desk: Pick<PortalDesk, "db" | "config">, identity: IdentityClaims, query: z.output<typeof CustomerOrderListQuery>) {
+export async function customerOrderPage(parts: Pick<Parts, "db" | "config">, identity: IdentityClaims, query: z.output<typeof CustomerOrderListQuery>) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  const { rows, total } = await pageOfCustomersOrders(desk.db, [customerId], { ...query, sort: query.sorting });
-  return pageJson(await customerOrders(desk, organizationId, rows), total, query.limit);
+  const { rows, total } = await pageOfCustomersOrders(parts.db, [customerId], { ...query, sort: query.sorting });
+  return pageJson(await customerOrders(parts, organizationId, rows), total, query.limit);
 }
 
-export async function customerOrder(desk: Pick<PortalDesk, "db" | "config">, identity: IdentityClaims, id: string) {
+export async function customerOrder(parts: Pick<Parts, "db" | "config">, identity: IdentityClaims, id: string) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  const [json] = await customerOrders(desk, organizationId, [mine(await findCustomersOrder(desk.db, id, customerId), "Order")]);
+  const [json] = await customerOrders(parts, organizationId, [mine(await findCustomersOrder(parts.db, id, customerId), "Order")]);
   return json;
 }
 
 // Subscriptions.
 
 /** The customer's subscriptions as they see them. */
-async function customerSubscriptions({ db, config }: Pick<PortalDesk, "db" | "config">, organizationId: string, rows: SubscriptionRow[]) {
+async function customerSubscriptions({ db, config }: Pick<Parts, "db" | "config">, organizationId: string, rows: SubscriptionRow[]) {
   const organization = await portalOrganization(db, organizationId);
   return (await shownSubscriptions(db, rows, config.PUBLIC_URL)).map((subscription) => customerSubscriptionJson(subscription, organization));
 }
 
-export async function customerSubscriptionPage(desk: Pick<PortalDesk, "db" | "config">, identity: IdentityClaims, query: z.output<typeof CustomerSubscriptionListQuery>) {
+export async function customerSubscriptionPage(parts: Pick<Parts, "db" | "config">, identity: IdentityClaims, query: z.output<typeof CustomerSubscriptionListQuery>) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  const { rows, total } = await pageOfCustomersSubscriptions(desk.db, [customerId], query.active, { ...query, sort: query.sorting });
-  return pageJson(await customerSubscriptions(desk, organizationId, rows), total, query.limit);
+  const { rows, total } = await pageOfCustomersSubscriptions(parts.db, [customerId], query.active, { ...query, sort: query.sorting });
+  return pageJson(await customerSubscriptions(parts, organizationId, rows), total, query.limit);
 }
 
-export async function customerSubscription(desk: Pick<PortalDesk, "db" | "config">, identity: IdentityClaims, id: string) {
+export async function customerSubscription(parts: Pick<Parts, "db" | "config">, identity: IdentityClaims, id: string) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  const [json] = await customerSubscriptions(desk, organizationId, [mine(await findCustomersSubscription(desk.db, id, customerId), "Subscription")]);
+  const [json] = await customerSubscriptions(parts, organizationId, [mine(await findCustomersSubscription(parts.db, id, customerId), "Subscription")]);
   return json;
 }
 
@@ -130,34 +119,34 @@ const alreadyCanceled = () => new HttpError(403, "AlreadyCanceledSubscription", 
  * renewal is in flight for it, when the seller lets customers change theirs; the subscription as the
  * customer now sees it.
  */
-function changeSubscription(desk: PortalDesk, identity: IdentityClaims, id: string, change: (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>) {
+function changeSubscription(parts: Pick<Parts, "units" | "config">, identity: IdentityClaims, id: string, change: (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
   const locked = async (db: Knex) => mine(await findCustomersSubscription(db, id, customerId, true), "Subscription");
-  return changeWhenNotRenewing(desk.units, locked, async (unit, subscription) => {
+  return changeWhenNotRenewing(parts.units, locked, async (unit, subscription) => {
     if (subscription.ended_at !== null || subscription.status === "canceled") throw alreadyCanceled();
     const seller = await findSeller(unit.db, organizationId);
     if (seller && !sellerJson(seller).subscription_settings.allow_customer_updates) throw notOffered("This seller does not let customers change their subscriptions here.");
     const changed = await change(unit, subscription, await sellerNow(unit.db, organizationId));
-    const [json] = await customerSubscriptions({ db: unit.db, config: desk.config }, organizationId, [changed]);
+    const [json] = await customerSubscriptions({ db: unit.db, config: parts.config }, organizationId, [changed]);
     return json;
   });
 }
 
 /** The customer cancels at the period's end, or takes that back; changing plans or seats is not offered here yet. */
-export function updateCustomerSubscription(desk: PortalDesk, identity: IdentityClaims, id: string, body: z.output<typeof PortalSubscriptionUpdate>) {
+export function updateCustomerSubscription(parts: Pick<Parts, "units" | "config">, identity: IdentityClaims, id: string, body: z.output<typeof PortalSubscriptionUpdate>) {
   if (body.product_id !== undefined || body.seats !== undefined) throw notOffered("Changing plans from the portal is not offered yet.");
-  return changeSubscription(desk, identity, id, async (unit, subscription, now) => {
-    if (body.cancel_at_period_end === true && !subscription.cancel_at_period_end) return cancelAtPeriodEnd(unit, desk.config, subscription, now, body.cancellation_reason ?? null, body.cancellation_comment ?? null);
-    if (body.cancel_at_period_end === false && subscription.cancel_at_period_end) return uncancel(unit, desk.config, subscription);
+  return changeSubscription(parts, identity, id, async (unit, subscription, now) => {
+    if (body.cancel_at_period_end === true && !subscription.cancel_at_period_end) return cancelAtPeriodEnd(unit, parts.config, subscription, now, body.cancellation_reason ?? null, body.cancellation_comment ?? null);
+    if (body.cancel_at_period_end === false && subscription.cancel_at_period_end) return uncancel(unit, parts.config, subscription);
     return subscription;
   });
 }
 
 /** The customer cancels at the period's end: they keep what they paid for until then. */
-export function cancelCustomerSubscription(desk: PortalDesk, identity: IdentityClaims, id: string) {
-  return changeSubscription(desk, identity, id, async (unit, subscription, now) => {
+export function cancelCustomerSubscription(parts: Pick<Parts, "units" | "config">, identity: IdentityClaims, id: string) {
+  return changeSubscription(parts, identity, id, async (unit, subscription, now) => {
     if (subscription.cancel_at_period_end) throw alreadyCanceled();
-    return cancelAtPeriodEnd(unit, desk.config, subscription, now, null, null);
+    return cancelAtPeriodEnd(unit, parts.config, subscription, now, null, null);
   });
 }
 
@@ -225,7 +214,7 @@ export const customerLicenseKey = async (db: Knex, identity: IdentityClaims, id:
 const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
 
 /** The files the customer's live grants (of one benefit, when named) give them, each with an address that fetches it for an hour; one page of them. */
-export async function customerDownloadables({ db, storage, config }: Pick<PortalDesk, "db" | "storage" | "config">, identity: IdentityClaims, benefitId: string | undefined, page: PageRequest) {
+export async function customerDownloadables({ db, storage, config }: Pick<Parts, "db" | "storage" | "config">, identity: IdentityClaims, benefitId: string | undefined, page: PageRequest) {
   const grants = await liveDownloadableGrants(db, customerOf(identity).customer_id, benefitId);
   const expiresAt = new Date(Date.now() + DOWNLOAD_URL_TTL_MS);
   const granted = grants.flatMap((grant) => ((grant.properties as { files?: string[] }).files ?? []).map((fileId) => ({ grant, fileId })));

@@ -1,12 +1,13 @@
-import { defineEndpoint, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { CustomerSession, CustomerSessionCreate } from "./schemas.js";
 import { openCustomerSession } from "./service.js";
+import type { Parts } from "../parts.js";
 
 /** `POST /v1/customer-sessions/`: a seller opens the customer portal for one of their customers. */
-export function customerSessionEndpoints(desk: { db: Knex; access: OrganizationAccess; config: { PUBLIC_URL: string } }): Endpoint[] {
+export function customerSessionEndpoints(parts: Pick<Parts, "db" | "access" | "config">): Endpoint[] {
   return [
     defineEndpoint("/v1/customer-sessions/", { method: "POST", status: 201, body: CustomerSessionCreate, response: CustomerSession, summary: "Open the customer portal for a customer", tag: "customer-sessions" }, async ({ body, identity }) =>
-      openCustomerSession(desk, identity, body),
+      openCustomerSession(parts, identity, body),
     ),
   ];
 }

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { HttpError, invalidField, notFound, polarErrors, randomId, type Knex, type OrganizationAccess, type UnitOfWork } from "@tollgate/kit";
+import { HttpError, invalidField, notFound, polarErrors, randomId, type UnitOfWork } from "@tollgate/kit";
 import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import { findCustomer, findCustomerByExternalId } from "../customers/customers.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { deleteCustomerSessions, insertCustomerSession } from "./customer-sessions.sql.js";
 import { customerSessionJson } from "./output.js";
+import type { Parts } from "../parts.js";
 
 /** How long a customer session opens the portal. */
 const SESSION_LIFETIME_MS = 60 * 60 * 1000;
@@ -13,7 +14,7 @@ const tokenHashOf = (token: string) => createHash("sha256").update(token).digest
 
 /** A seller opens the customer portal for one of their customers: a new bearer token, and the portal's address with it. */
 export async function openCustomerSession(
-  { db, access, config }: { db: Knex; access: OrganizationAccess; config: { PUBLIC_URL: string } },
+  { db, access, config }: Pick<Parts, "db" | "access" | "config">,
   identity: IdentityClaims,
   request: ({ customer_id: string } | { external_customer_id: string }) & { return_url?: string | null | undefined },
 ) {

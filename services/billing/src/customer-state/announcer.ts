@@ -1,7 +1,8 @@
-import { PollingWorker, workBatch, type BatchedItems, type Knex, type Logger, type Units, type WorkFailures } from "@tollgate/kit";
+import { PollingWorker, workBatch, type BatchedItems } from "@tollgate/kit";
 import { clearStateChanges, dueStateChanges, STATE_WORKER, type DueStateChange } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { customerStateJson } from "./output.js";
+import type { Parts } from "../parts.js";
 
 const BATCH = 50;
 
@@ -16,11 +17,11 @@ const BATCH = 50;
 export class CustomerStateAnnouncer extends PollingWorker {
   private readonly changes: BatchedItems<DueStateChange>;
 
-  constructor(private readonly desk: { db: Knex; units: Units; failures: WorkFailures; logger: Logger; config: { CUSTOMER_STATE_DEBOUNCE_MS: number } }) {
-    super({ intervalMs: Math.max(100, Math.min(1_000, desk.config.CUSTOMER_STATE_DEBOUNCE_MS / 2)), logger: desk.logger, failure: "announcing customer states failed" });
+  constructor(private readonly parts: Pick<Parts, "db" | "units" | "failures" | "logger" | "config">) {
+    super({ intervalMs: Math.max(100, Math.min(1_000, parts.config.CUSTOMER_STATE_DEBOUNCE_MS / 2)), logger: parts.logger, failure: "announcing customer states failed" });
     this.changes = {
       worker: STATE_WORKER,
-      due: (db, which) => dueStateChanges(db, { ...which, settleMs: desk.config.CUSTOMER_STATE_DEBOUNCE_MS }),
+      due: (db, which) => dueStateChanges(db, { ...which, settleMs: parts.config.CUSTOMER_STATE_DEBOUNCE_MS }),
       keyOf: (change) => change.customer_id,
       organizationOf: (change) => change.holdings?.organization_id ?? null,
       work: (unit, due) => {
@@ -35,6 +36,6 @@ export class CustomerStateAnnouncer extends PollingWorker {
 
   protected async pass(): Promise<void> {
     const passOver = new Set<string>();
-    await this.drain(BATCH, () => workBatch(this.desk, this.changes, BATCH, passOver));
+    await this.drain(BATCH, () => workBatch(this.parts, this.changes, BATCH, passOver));
   }
 }

@@ -1,15 +1,16 @@
 import { z } from "zod";
-import { defineEndpoint, notFound, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { defineEndpoint, notFound, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { customerJson } from "./output.js";
 import { Customer, CustomerCreateBody, CustomerList, CUSTOMER_SORT_KEYS, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
-import { createCustomer, findCustomer, findCustomerByExternalId, pageOfCustomers, removeCustomer, reviseCustomer, type CustomerDesk, type CustomerStateView } from "./service.js";
+import { createCustomer, findCustomer, findCustomerByExternalId, pageOfCustomers, removeCustomer, reviseCustomer, type CustomerStateView } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "customers";
 
-export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: OrganizationAccess; state: CustomerStateView }): Endpoint[] {
-  const { db, access, state } = desk;
+export function customerEndpoints(parts: Pick<Parts, "db" | "units" | "access"> & { state: CustomerStateView }): Endpoint[] {
+  const { db, access, state } = parts;
   const byId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", id: string) => reachable(access, identity, scope, await findCustomer(db, id), "Customer");
   const byExternalId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", externalId: string) => {
     const customer = await findCustomerByExternalId(db, await access.organizationIds(identity, scope), externalId);
@@ -21,7 +22,7 @@ export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: Organ
 
   return [
     defineEndpoint("/v1/customers/", { method: "POST", status: 201, body: CustomerCreateBody, response: Customer, summary: "Create a customer", tag: TAG }, async ({ body, identity }) =>
-      customerJson(await createCustomer(desk, await access.organizationFor(identity, "customers:write", body.organization_id), body)),
+      customerJson(await createCustomer(parts, await access.organizationFor(identity, "customers:write", body.organization_id), body)),
     ),
 
     defineEndpoint(
@@ -50,10 +51,10 @@ export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: Organ
       customerJson(await byId(identity, "customers:read", params.id)),
     ),
     defineEndpoint("/v1/customers/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: CustomerUpdateBody, response: Customer, summary: "Update a customer", tag: TAG }, async ({ params, body, identity }) =>
-      customerJson(await reviseCustomer(desk, await byId(identity, "customers:write", params.id), body)),
+      customerJson(await reviseCustomer(parts, await byId(identity, "customers:write", params.id), body)),
     ),
     defineEndpoint("/v1/customers/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), query: deleteQuery, summary: "Delete a customer, or anonymize them", tag: TAG }, async ({ params, query, identity }) =>
-      removeCustomer(desk, await byId(identity, "customers:write", params.id), query.anonymize),
+      removeCustomer(parts, await byId(identity, "customers:write", params.id), query.anonymize),
     ),
     defineEndpoint("/v1/customers/:id/state", { method: "GET", params: z.object({ id: z.string() }), response: state.response, summary: "Get a customer's state", tag: TAG }, async ({ params, identity }) =>
       state.of(await byId(identity, "customers:read", params.id)),
@@ -65,12 +66,12 @@ export function customerEndpoints(desk: CustomerDesk & { db: Knex; access: Organ
     defineEndpoint(
       "/v1/customers/external/:externalId",
       { method: "PATCH", params: z.object({ externalId: z.string() }), body: CustomerUpdateByExternalIdBody, response: Customer, summary: "Update a customer by external ID", tag: TAG },
-      async ({ params, body, identity }) => customerJson(await reviseCustomer(desk, await byExternalId(identity, "customers:write", params.externalId), body)),
+      async ({ params, body, identity }) => customerJson(await reviseCustomer(parts, await byExternalId(identity, "customers:write", params.externalId), body)),
     ),
     defineEndpoint(
       "/v1/customers/external/:externalId",
       { method: "DELETE", status: 204, params: z.object({ externalId: z.string() }), query: deleteQuery, summary: "Delete a customer by external ID, or anonymize them", tag: TAG },
-      async ({ params, query, identity }) => removeCustomer(desk, await byExternalId(identity, "customers:write", params.externalId), query.anonymize),
+      async ({ params, query, identity }) => removeCustomer(parts, await byExternalId(identity, "customers:write", params.externalId), query.anonymize),
     ),
     defineEndpoint("/v1/customers/external/:externalId/state", { method: "GET", params: z.object({ externalId: z.string() }), response: state.response, summary: "Get a customer's state by external ID", tag: TAG }, async ({ params, identity }) =>
       state.of(await byExternalId(identity, "customers:read", params.externalId)),

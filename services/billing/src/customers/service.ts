@@ -1,10 +1,11 @@
-import { invalidField, isUniqueViolation, notFound, randomId, type UnitOfWork, type Units } from "@tollgate/kit";
+import { invalidField, isUniqueViolation, notFound, randomId, type UnitOfWork } from "@tollgate/kit";
 import type { z } from "zod";
 import { endCustomerSessions } from "../customer-sessions/service.js";
 import { announceBilling } from "../events.js";
 import { insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 import type { CustomerCreateBody, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
 // The reads the routes make, as the store has them: a customer by id or external id, a page of them.
 export { findCustomer, findCustomerByExternalId, pageOfCustomers } from "./customers.sql.js";
@@ -18,18 +19,14 @@ export interface CustomerStateView {
   of(customer: CustomerRow): Promise<unknown>;
 }
 
-/** What changing customers works with. */
-export interface CustomerDesk {
-  units: Units;
-}
 
 /**
  * Writes a change to a customer with its announcement: the customer event now, their state (which the
  * event schedules) once the burst settles. Whoever changes a customer (the seller's API or the customer in the portal)
  * goes through here, so neither can forget to tell.
  */
-export function changeCustomer(desk: CustomerDesk, type: "customer.created" | "customer.updated" | "customer.deleted", write: (unit: UnitOfWork) => Promise<CustomerRow | undefined>): Promise<CustomerRow> {
-  return desk.units.run(async (unit) => {
+export function changeCustomer(parts: Pick<Parts, "units">, type: "customer.created" | "customer.updated" | "customer.deleted", write: (unit: UnitOfWork) => Promise<CustomerRow | undefined>): Promise<CustomerRow> {
+  return parts.units.run(async (unit) => {
     const customer = await write(unit);
     if (!customer) throw notFound("Customer");
     announceBilling(unit, type, customer.organization_id, customerJson(customer));
@@ -60,16 +57,16 @@ function conflictOf(error: unknown, customer: { email?: string; external_id?: st
 }
 
 /** A seller's new customer; its e-mail and external id are the seller's to give once. */
-export async function createCustomer(desk: CustomerDesk, organizationId: string, body: z.output<typeof CustomerCreateBody>): Promise<CustomerRow> {
+export async function createCustomer(parts: Pick<Parts, "units">, organizationId: string, body: z.output<typeof CustomerCreateBody>): Promise<CustomerRow> {
   try {
-    return await changeCustomer(desk, "customer.created", (unit) => insertCustomer(unit.db, { id: randomId(32), organization_id: organizationId, ...changesOf(body), email: body.email, external_id: body.external_id ?? null }));
+    return await changeCustomer(parts, "customer.created", (unit) => insertCustomer(unit.db, { id: randomId(32), organization_id: organizationId, ...changesOf(body), email: body.email, external_id: body.external_id ?? null }));
   } catch (error) {
     conflictOf(error, body);
   }
 }
 
 /** A seller's change to a customer. */
-export async function reviseCustomer(desk: CustomerDesk, existing: CustomerRow, body: z.output<typeof CustomerUpdateBody>): Promise<CustomerRow> {
+export async function reviseCustomer(parts: Pick<Parts, "units">, existing: CustomerRow, body: z.output<typeof CustomerUpdateBody>): Promise<CustomerRow> {
   const changes = changesOf(body);
   if (body.external_id !== undefined && body.external_id !== existing.external_id) {
     // Set once, while none is set: systems outside rely on it never moving.
@@ -77,15 +74,15 @@ export async function reviseCustomer(desk: CustomerDesk, existing: CustomerRow, 
     changes.external_id = body.external_id;
   }
   try {
-    return await changeCustomer(desk, "customer.updated", (unit) => updateCustomer(unit.db, existing.id, changes));
+    return await changeCustomer(parts, "customer.updated", (unit) => updateCustomer(unit.db, existing.id, changes));
   } catch (error) {
     conflictOf(error, { ...existing, ...changes });
   }
 }
 
 /** Deletes a customer, ending their portal sessions; anonymized, they also lose what identifies them. */
-export async function removeCustomer(desk: CustomerDesk, existing: CustomerRow, anonymize: boolean): Promise<void> {
-  await changeCustomer(desk, "customer.deleted", async (unit) => {
+export async function removeCustomer(parts: Pick<Parts, "units">, existing: CustomerRow, anonymize: boolean): Promise<void> {
+  await changeCustomer(parts, "customer.deleted", async (unit) => {
     await endCustomerSessions(unit, existing.id);
     return updateCustomer(unit.db, existing.id, {
       deleted_at: new Date(),

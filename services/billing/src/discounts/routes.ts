@@ -1,19 +1,20 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, type OrganizationAccess, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { discountJson } from "./output.js";
 import { Discount, DISCOUNT_SORT_KEYS, DiscountCreate, DiscountList, DiscountUpdate } from "./schemas.js";
-import { changeDiscount, createDiscount, discountsWithProducts, discountWithProducts, findDiscount, pageOfDiscounts, removeDiscount, type DiscountDesk } from "./service.js";
+import { changeDiscount, createDiscount, discountsWithProducts, discountWithProducts, findDiscount, pageOfDiscounts, removeDiscount } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "discounts";
 
-export function discountEndpoints(desk: DiscountDesk & { access: OrganizationAccess }): Endpoint[] {
-  const { db, access } = desk;
+export function discountEndpoints(parts: Pick<Parts, "db" | "units" | "access">): Endpoint[] {
+  const { db, access } = parts;
   const discount = async (identity: IdentityClaims, scope: "discounts:read" | "discounts:write", id: string) => reachable(access, identity, scope, await findDiscount(db, id), "Discount");
 
   return [
     defineEndpoint("/v1/discounts/", { method: "POST", status: 201, body: DiscountCreate, response: Discount, summary: "Create a discount", tag: TAG }, async ({ body, identity }) =>
-      createDiscount(desk, await access.organizationFor(identity, "discounts:write", body.organization_id), body),
+      createDiscount(parts, await access.organizationFor(identity, "discounts:write", body.organization_id), body),
     ),
 
     defineEndpoint(
@@ -37,7 +38,7 @@ export function discountEndpoints(desk: DiscountDesk & { access: OrganizationAcc
     ),
 
     defineEndpoint("/v1/discounts/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: DiscountUpdate, response: Discount, summary: "Update a discount", tag: TAG }, async ({ params, body, identity }) =>
-      changeDiscount(desk, await discount(identity, "discounts:write", params.id), body),
+      changeDiscount(parts, await discount(identity, "discounts:write", params.id), body),
     ),
 
     defineEndpoint("/v1/discounts/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a discount", tag: TAG }, async ({ params, identity }) =>

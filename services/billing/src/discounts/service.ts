@@ -5,15 +5,11 @@ import { discountWithProducts, insertDiscount, productIdsOfDiscount, replaceDisc
 import { discountJson } from "./output.js";
 import { discountProblemOf } from "./rules.js";
 import type { DiscountCreate, DiscountUpdate } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
 // The reads the routes make, as the store has them: a discount by id, a page of them, with their products.
 export { discountsWithProducts, discountWithProducts, findDiscount, pageOfDiscounts } from "./discounts.sql.js";
 
-/** What the discounts' rules work with. */
-export interface DiscountDesk {
-  db: Knex;
-  units: Units;
-}
 
 /** A discount's terms must add up: an amount for a fixed one, months for a repeating one, an end after the start. */
 function checkTerms(discount: DiscountColumns): void {
@@ -47,7 +43,7 @@ async function save(units: Units, write: (trx: Knex) => Promise<DiscountRow>, pr
   }
 }
 
-export async function createDiscount({ db, units }: DiscountDesk, organizationId: string, body: z.output<typeof DiscountCreate>) {
+export async function createDiscount({ db, units }: Pick<Parts, "db" | "units">, organizationId: string, body: z.output<typeof DiscountCreate>) {
   // Polar's multi-currency `amounts` (one entry here) stand in for amount and currency.
   const [amountsCurrency, amountsAmount] = body.type === "fixed" ? (Object.entries(body.amounts ?? {})[0] ?? []) : [];
   const columns: DiscountColumns = {
@@ -70,7 +66,7 @@ export async function createDiscount({ db, units }: DiscountDesk, organizationId
 }
 
 /** Changes a discount; once redeemed, what customers already got must stay what they got. */
-export async function changeDiscount({ db, units }: DiscountDesk, existing: DiscountRow, body: z.output<typeof DiscountUpdate>) {
+export async function changeDiscount({ db, units }: Pick<Parts, "db" | "units">, existing: DiscountRow, body: z.output<typeof DiscountUpdate>) {
   const changesTerms = ["type", "amount", "currency", "basis_points", "duration", "duration_in_months"].some((field) => body[field as keyof typeof body] != null);
   if (changesTerms && existing.redemptions_count > 0) throw notPermitted("This discount has been redeemed: its amount and duration can no longer change");
   const type = body.type ?? existing.type;

@@ -1,24 +1,25 @@
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
-import { defineEndpoint, HttpError, polarErrors, type Endpoint, type Knex, notFound, type OrganizationAccess, pageJson, paging, repeated, reachable } from "@tollgate/kit";
+import { defineEndpoint, HttpError, polarErrors, type Endpoint, type Knex, notFound, pageJson, paging, repeated, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { LocalFileStorage } from "./local-storage.js";
 import { fileJson } from "./output.js";
 import { Checksum, FileCreate, FileRead, FileReadList, FileUpload } from "./schemas.js";
-import { changeFile, completeUpload, deleteFile, findFile, pageOfFiles, startUpload, type FileDesk, type FileRow } from "./service.js";
+import { changeFile, completeUpload, deleteFile, findFile, pageOfFiles, startUpload, type FileRow } from "./service.js";
 import { serveInert } from "./serving.js";
 import { UploadMismatch } from "./storage.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "files";
-export function fileEndpoints(desk: FileDesk & { access: OrganizationAccess }): Endpoint[] {
-  const { db, access, config, storage } = desk;
+export function fileEndpoints(parts: Pick<Parts, "db" | "storage" | "config" | "access">): Endpoint[] {
+  const { db, access, config, storage } = parts;
   const publicUrl = config.PUBLIC_URL;
   const file = async (identity: IdentityClaims, scope: "files:read" | "files:write", id: string) => reachable(access, identity, scope, await findFile(db, id), "File");
   const json = (row: FileRow) => fileJson(row, publicUrl);
 
   return [
     defineEndpoint("/v1/files/", { method: "POST", status: 201, body: FileCreate, response: FileUpload, summary: "Start uploading a file", tag: TAG }, async ({ body, identity }) =>
-      startUpload(desk, await access.organizationFor(identity, "files:write", body.organization_id), body),
+      startUpload(parts, await access.organizationFor(identity, "files:write", body.organization_id), body),
     ),
 
     defineEndpoint(
@@ -31,7 +32,7 @@ export function fileEndpoints(desk: FileDesk & { access: OrganizationAccess }): 
         summary: "Complete a file's upload",
         tag: TAG,
       },
-      async ({ params, body, identity }) => json(await completeUpload(desk, await file(identity, "files:write", params.id), body)),
+      async ({ params, body, identity }) => json(await completeUpload(parts, await file(identity, "files:write", params.id), body)),
     ),
 
     defineEndpoint("/v1/files/", { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), ids: repeated(z.string()) }), response: FileReadList, summary: "List uploaded files", tag: TAG }, async ({ query, identity }) => {
@@ -54,7 +55,7 @@ export function fileEndpoints(desk: FileDesk & { access: OrganizationAccess }): 
     ),
 
     defineEndpoint("/v1/files/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a file", tag: TAG }, async ({ params, identity }) => {
-      await deleteFile(desk, await file(identity, "files:write", params.id));
+      await deleteFile(parts, await file(identity, "files:write", params.id));
     }),
 
     // Product media and avatars are public, as they are shown on checkout pages.

@@ -1,20 +1,14 @@
 import type { z } from "zod";
 import { invalidField, randomId, type Knex } from "@tollgate/kit";
-import type { BillingConfig } from "../config.js";
 import { insertFile, updateFile, type FileRow } from "./files.sql.js";
 import { fileUploadJson } from "./output.js";
 import type { FileCreate, UploadPartDeclared } from "./schemas.js";
-import { UploadMismatch, type CompletedPart, type FileStorage } from "./storage.js";
+import { UploadMismatch, type CompletedPart } from "./storage.js";
+import type { Parts } from "../parts.js";
 
 // The reads the routes make, as the store has them: a file by id, a page of them.
 export { findFile, pageOfFiles, type FileRow } from "./files.sql.js";
 
-/** What files' rules work with. */
-export interface FileDesk {
-  db: Knex;
-  storage: FileStorage;
-  config: Pick<BillingConfig, "PUBLIC_URL" | "FILE_MAX_SIZE" | "FILE_UPLOAD_URL_TTL_SECONDS">;
-}
 
 /** The parts must be numbered 1…n and cover the file's bytes exactly, in order, none but the last too small for the store. */
 function partsProblem(parts: z.output<typeof UploadPartDeclared>[], size: number, minimumPartSize: number): string | null {
@@ -33,8 +27,8 @@ function partsProblem(parts: z.output<typeof UploadPartDeclared>[], size: number
  * Starts an upload: the file is recorded, not yet uploaded, and the store hands out where each
  * declared part goes, for a while.
  */
-export async function startUpload(desk: FileDesk, organizationId: string, body: z.output<typeof FileCreate>) {
-  const { db, storage, config } = desk;
+export async function startUpload(parts: Pick<Parts, "db" | "storage" | "config">, organizationId: string, body: z.output<typeof FileCreate>) {
+  const { db, storage, config } = parts;
   if (body.size > config.FILE_MAX_SIZE) throw invalidField(["size"], `Files may be at most ${config.FILE_MAX_SIZE} bytes`, body.size);
   const problem = partsProblem(body.upload.parts, body.size, storage.minimumPartSize);
   if (problem) throw invalidField(["upload", "parts"], problem);
@@ -71,12 +65,12 @@ export async function startUpload(desk: FileDesk, organizationId: string, body: 
 }
 
 /** Completes an upload once the store has every part as declared; completing it again changes nothing. */
-export async function completeUpload(desk: FileDesk, existing: FileRow, upload: { id: string; path: string; parts: CompletedPart[] }): Promise<FileRow> {
+export async function completeUpload(parts: Pick<Parts, "db" | "storage" | "config">, existing: FileRow, upload: { id: string; path: string; parts: CompletedPart[] }): Promise<FileRow> {
   if (existing.is_uploaded) return existing;
   if (upload.id !== existing.id || upload.path !== existing.path) throw invalidField(["id"], "This is not the upload of this file", upload.id);
   try {
-    const stored = await desk.storage.complete(existing, upload.parts);
-    const updated = await updateFile(desk.db, existing.id, {
+    const stored = await parts.storage.complete(existing, upload.parts);
+    const updated = await updateFile(parts.db, existing.id, {
       is_uploaded: true,
       checksum_sha256_base64: stored.sha256Base64,
       checksum_sha256_hex: stored.sha256Hex,
@@ -91,9 +85,9 @@ export async function completeUpload(desk: FileDesk, existing: FileRow, upload: 
 }
 
 /** A deleted file is gone from lists at once, and from the store after. */
-export async function deleteFile(desk: FileDesk, existing: FileRow): Promise<void> {
-  await updateFile(desk.db, existing.id, { deleted_at: new Date() });
-  await desk.storage.remove(existing);
+export async function deleteFile(parts: Pick<Parts, "db" | "storage" | "config">, existing: FileRow): Promise<void> {
+  await updateFile(parts.db, existing.id, { deleted_at: new Date() });
+  await parts.storage.remove(existing);
 }
 
 /** A new name (an empty one keeps the old) or version (null clears it); the file as it now is. */

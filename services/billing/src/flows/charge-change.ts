@@ -14,10 +14,9 @@ import { findProduct, type ProductWithParts } from "../products/products.sql.js"
 import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "../subscriptions/proration.js";
 import { announceSubscription, draftFor, fallPastDue } from "../subscriptions/service.js";
 import { updateSubscription, type ClaimedSubscription, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
-import type { ChargingParts, UnderClaim } from "./renew-period.js";
+import type { UnderClaim } from "./renew-period.js";
 
 /** What a plan change works with: the settings. */
-type PlanChangeParts = Pick<Parts, "config">;
 
 /**
  * A plan change's charge now: an order of `lines`, opened with the change and charged to the kept
@@ -39,7 +38,7 @@ async function invoiceChange(unit: UnitOfWork, subscription: SubscriptionRow, dr
  * credit for the old plan's unused time. Benefits follow the new product.
  */
 export async function changeProduct(
-  billing: PlanChangeParts,
+  billing: Pick<Parts, "config">,
   unit: UnitOfWork,
   subscription: SubscriptionRow,
   target: { product: ProductWithParts; price: PriceRow; amount: number; behaviour: "invoice" | "prorate"; now: Date },
@@ -84,7 +83,7 @@ export async function changeProduct(
  * running subscription goes on to its period's end; declined, it falls past due and dunning retries
  * the order, while an ended one leaves its last order unpaid.
  */
-export async function chargeChangeOrder(billing: ChargingParts, subscription: ClaimedSubscription, orderId: string, underClaim: UnderClaim): Promise<void> {
+export async function chargeChangeOrder(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription, orderId: string, underClaim: UnderClaim): Promise<void> {
   const { db, config } = billing;
   const order = await findOrder(db, orderId);
   if (!order) throw new Error(`subscription ${subscription.id} lost the order ${orderId} it was to charge`);

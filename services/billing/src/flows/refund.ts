@@ -1,4 +1,3 @@
-import type { Units } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { revokeBenefits } from "../benefits/granting.js";
 import { lockOrder } from "../orders/orders.sql.js";
@@ -14,7 +13,7 @@ import { sellerNow } from "../test-clock/clock.js";
  * its benefits go if asked) or failed. The order row is locked throughout, so refunds side by side
  * never add up to more than was paid.
  */
-export function refundOrder(billing: Pick<Parts, "processor"> & { units: Units }, orderId: string, request: RefundRequest): Promise<RefundRow> {
+export function refundOrder(billing: Pick<Parts, "processor" | "units">, orderId: string, request: RefundRequest): Promise<RefundRow> {
   return billing.units.run(async (unit) => {
     const order = await lockOrder(unit.db, orderId);
     if (!order) throw new Error(`order ${orderId} is gone`);

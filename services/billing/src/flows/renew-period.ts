@@ -15,7 +15,6 @@ import { keepRenewalUsage, updateSubscription, type ClaimedSubscription, type Pe
 import { periodUsage, startNextPeriod } from "../subscriptions/usage.js";
 
 /** What charging a subscription works with. */
-export type ChargingParts = Pick<Parts, "db" | "config" | "processor">;
 
 /**
  * Runs `work` in one unit of work if the renewal worker's claim still holds the subscription at the
@@ -36,7 +35,7 @@ const renewalKey = (subscription: Pick<SubscriptionRow, "id">, periodStart: Date
  * a retry after a crash between the charge and the settling bills the same lines for the same
  * amount under the same key. Null when the claim no longer holds the subscription.
  */
-async function keptUsage(billing: ChargingParts, subscription: ClaimedSubscription): Promise<PeriodUsage | null> {
+async function keptUsage(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription): Promise<PeriodUsage | null> {
   if (subscription.renewal_usage) return subscription.renewal_usage;
   const usage = await periodUsage(billing.db, subscription);
   return (await keepRenewalUsage(billing.db, subscription, usage)) ? usage : null;
@@ -48,7 +47,7 @@ async function keptUsage(billing: ChargingParts, subscription: ClaimedSubscripti
  * order opened, the period moved on, the meters' new period started and the payment recorded. Paid,
  * the order is paid, the subscription goes on and its benefits cycle; declined, it falls past due.
  */
-export async function renewPeriod(billing: ChargingParts, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
+export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
   const { db, config } = billing;
   const [product, price, discountRow] = await Promise.all([
     findProduct(db, subscription.product_id),
@@ -81,7 +80,7 @@ export async function renewPeriod(billing: ChargingParts, subscription: ClaimedS
 }
 
 /** A dunning retry of the unpaid order: paid → active again; the last one failing → revoked, the order void. */
-export async function retryRenewal(billing: ChargingParts, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
+export async function retryRenewal(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
   const { db, config } = billing;
   const order = await orders(db).where({ subscription_id: subscription.id, status: "pending" }).orderBy("created_at", "desc").first();
   const attempt = subscription.dunning_attempts + 1;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEndpoint, notFound, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { defineEndpoint, notFound, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { activationJson, licenseKeyJson, licenseKeyWithActivationsJson } from "./output.js";
 import {
@@ -15,6 +15,7 @@ import {
   validateLicenseKey,
 } from "./service.js";
 import { LicenseKeyActivate, LicenseKeyActivationRead, LicenseKeyDeactivate, LicenseKeyList, LicenseKeyRead, LicenseKeyUpdate, LicenseKeyValidate, LicenseKeyWithActivations, ValidatedLicenseKey } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "license_keys";
 const PORTAL_TAG = "customer_portal";
@@ -24,7 +25,7 @@ const PORTAL_TAG = "customer_portal";
  * customer's software (through the customer portal paths, without one; the gateway limits those per
  * address) validates, activates and deactivates them.
  */
-export function licenseKeyEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }): Endpoint[] {
+export function licenseKeyEndpoints({ db, access }: Pick<Parts, "db" | "access">): Endpoint[] {
   const seller = async (identity: IdentityClaims, organizationId: string) => access.organizationFor(identity, "license_keys:write", organizationId);
   const key = async (identity: IdentityClaims, scope: "license_keys:read" | "license_keys:write", id: string) => reachable(access, identity, scope, await findLicenseKey(db, id), "License key");
 

@@ -1,9 +1,10 @@
-import { isDatabaseUnreachable, PollingWorker, type Knex, type Logger, type Units, type WorkFailures } from "@tollgate/kit";
+import { isDatabaseUnreachable, PollingWorker, type Knex } from "@tollgate/kit";
 import { scheduleStateChanges } from "../customers/customers.sql.js";
 import { countEventNames, MEASUREMENT_WORKER, putBackFailed, takeUnmeasured, type UnmeasuredEvent } from "../usage-events/usage-events.sql.js";
 import { measure } from "./measurements.js";
 import { holdMetersShared, metersOfOrganization } from "./meters.sql.js";
 import type { MeterDefinition } from "./rollups.js";
+import type { Parts } from "../parts.js";
 
 /** How many events one pass measures at most: a few seconds of ingestion at full speed. */
 const EVENTS_A_PASS = 20_000;
@@ -60,13 +61,13 @@ function bySeller(events: UnmeasuredEvent[]): [string, UnmeasuredEvent[]][] {
  * see and send back. A failure for want of Postgres fails the pass as a whole, to be tried again.
  */
 export class UsageMeasurer extends PollingWorker {
-  constructor(private readonly desk: { units: Units; logger: Logger; failures: WorkFailures; }) {
-    super({ intervalMs: 250, logger: desk.logger, failure: "measuring usage events failed" });
+  constructor(private readonly parts: Pick<Parts, "units" | "logger" | "failures">) {
+    super({ intervalMs: 250, logger: parts.logger, failure: "measuring usage events failed" });
   }
 
   protected pass(): Promise<void> {
     return this.drain(EVENTS_A_PASS, async () => {
-      const { taken, measuredAfterFailing } = await this.desk.units.run(async ({ db }) => {
+      const { taken, measuredAfterFailing } = await this.parts.units.run(async ({ db }) => {
         const events = await takeUnmeasured(db, EVENTS_A_PASS);
         const putBack: string[] = [];
         for (const [organizationId, sellerEvents] of bySeller(events)) putBack.push(...(await this.measureSeller(db, organizationId, sellerEvents)));
@@ -75,7 +76,7 @@ export class UsageMeasurer extends PollingWorker {
         return { taken: events.length, measuredAfterFailing: events.filter((event) => event.failed_before && !notMeasured.has(event.id)).map((event) => event.id) };
       });
       // Forgotten once the pass has committed: had it rolled back, those failures would still count.
-      if (measuredAfterFailing.length > 0) await this.desk.failures.succeeded(MEASUREMENT_WORKER, measuredAfterFailing);
+      if (measuredAfterFailing.length > 0) await this.parts.failures.succeeded(MEASUREMENT_WORKER, measuredAfterFailing);
       return taken;
     });
   }
@@ -102,7 +103,7 @@ export class UsageMeasurer extends PollingWorker {
       if (isDatabaseUnreachable(error)) throw error;
       const [event] = events;
       if (events.length === 1 && event) {
-        await this.desk.failures.failed({ worker: MEASUREMENT_WORKER, item: event.id, organizationId: seller.organizationId }, error);
+        await this.parts.failures.failed({ worker: MEASUREMENT_WORKER, item: event.id, organizationId: seller.organizationId }, error);
         return [event.id];
       }
       const half = Math.ceil(events.length / 2);

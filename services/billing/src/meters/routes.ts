@@ -1,15 +1,16 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess, type Units } from "@tollgate/kit";
+import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { meterJson } from "./output.js";
 import { Meter, MeterCreate, MeterList, MeterQuantities, meterQuantitiesQuery, METER_SORT_KEYS, MeterUpdate } from "./schemas.js";
 import { changeMeter, createMeter, customerKeysFor, findMeter, meterQuantities, pageOfMeters } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "meters";
 
 /** Meters: a filter over the seller's events and an aggregation of those that pass it. */
-export function meterEndpoints({ db, units, access, timeZones }: { db: Knex; units: Units; access: OrganizationAccess; timeZones: ReadonlySet<string> }): Endpoint[] {
+export function meterEndpoints({ db, units, access, timeZones }: Pick<Parts, "db" | "units" | "access" | "timeZones">): Endpoint[] {
   const meter = async (identity: IdentityClaims, scope: "meters:read" | "meters:write", id: string) => reachable(access, identity, scope, await findMeter(db, id), "Meter");
   return [
     defineEndpoint(

@@ -1,11 +1,12 @@
-import { defineEndpoint, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { metricsJson } from "./output.js";
 import { MetricsLimits, metricsQuery, MetricsResponse, TIME_INTERVALS } from "./schemas.js";
 import { INTERVAL_DAYS, metricsOf, MIN_DATE } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "metrics";
 
-export function metricEndpoints({ db, access, timeZones }: { db: Knex; access: OrganizationAccess; timeZones: ReadonlySet<string> }): Endpoint[] {
+export function metricEndpoints({ db, access, timeZones }: Pick<Parts, "db" | "access" | "timeZones">): Endpoint[] {
   return [
     defineEndpoint("/v1/metrics/", { method: "GET", query: metricsQuery(timeZones), response: MetricsResponse, summary: "Get metrics", tag: TAG }, async ({ query, identity }) =>
       metricsJson(await metricsOf(db, await access.organizationIds(identity, "metrics:read"), query)),

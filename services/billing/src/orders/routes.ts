@@ -1,15 +1,16 @@
 import { z } from "zod";
-import { defineEndpoint, momentInput, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { defineEndpoint, momentInput, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
 import { findOrder, pageOfOrders, shownOrder, shownOrders } from "./service.js";
 import { Order, OrderList, ORDER_SORT_KEYS, ORDER_STATUSES } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "orders";
 
 /** Polar's `created_after` and `created_before`: a moment, with its offset. */
 const createdBound = momentInput().optional();
 
-export function orderEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }): Endpoint[] {
+export function orderEndpoints({ db, access }: Pick<Parts, "db" | "access">): Endpoint[] {
   return [
     defineEndpoint(
       "/v1/orders/",

@@ -1,13 +1,14 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, type Knex, notFound, type OrganizationAccess, pageJson, paging, sorting, type Units } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, notFound, pageJson, paging, sorting } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { sellerJson } from "./output.js";
 import { Organization, OrganizationList, OrganizationUpdate, SELLER_SORT_KEYS } from "./schemas.js";
 import { changeSeller, findSeller, pageOfSellers, type SellerRow } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "organizations";
 
-export function organizationEndpoints({ db, units, access }: { db: Knex; units: Units; access: OrganizationAccess }): Endpoint[] {
+export function organizationEndpoints({ db, units, access }: Pick<Parts, "db" | "units" | "access">): Endpoint[] {
   /** The seller, if the caller may act on it with `scope`. */
   const reachableSeller = async (identity: IdentityClaims, scope: "organizations:read" | "organizations:write", id: string): Promise<SellerRow> => {
     const seller = (await access.allows(identity, scope, id)) ? await findSeller(db, id) : undefined;

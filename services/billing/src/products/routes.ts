@@ -1,20 +1,21 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint, type OrganizationAccess } from "@tollgate/kit";
+import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { productJson } from "./output.js";
 import { Product, ProductCreate, ProductList, PRODUCT_SORT_KEYS, ProductUpdate } from "./schemas.js";
-import { changeProduct, createProduct, findProduct, pageOfProducts, productsWithParts, productWithParts, setProductBenefits, type Catalog } from "./service.js";
+import { changeProduct, createProduct, findProduct, pageOfProducts, productsWithParts, productWithParts, setProductBenefits } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "products";
 
-export function productEndpoints(catalog: Catalog & { access: OrganizationAccess }): Endpoint[] {
-  const { db, access, config } = catalog;
+export function productEndpoints(parts: Pick<Parts, "db" | "units" | "config"> & Pick<Parts, "access">): Endpoint[] {
+  const { db, access, config } = parts;
   const product = async (identity: IdentityClaims, scope: "products:read" | "products:write", id: string) => reachable(access, identity, scope, await findProduct(db, id), "Product");
 
   return [
     defineEndpoint("/v1/products/", { method: "POST", status: 201, body: ProductCreate, response: Product, summary: "Create a product", tag: TAG }, async ({ body, identity }) =>
-      createProduct(catalog, await access.organizationFor(identity, "products:write", body.organization_id), body),
+      createProduct(parts, await access.organizationFor(identity, "products:write", body.organization_id), body),
     ),
 
     defineEndpoint(
@@ -48,13 +49,13 @@ export function productEndpoints(catalog: Catalog & { access: OrganizationAccess
     ),
 
     defineEndpoint("/v1/products/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: ProductUpdate, response: Product, summary: "Update a product", tag: TAG }, async ({ params, body, identity }) =>
-      changeProduct(catalog, await product(identity, "products:write", params.id), body),
+      changeProduct(parts, await product(identity, "products:write", params.id), body),
     ),
 
     defineEndpoint(
       "/v1/products/:id/benefits",
       { method: "POST", params: z.object({ id: z.string() }), body: z.object({ benefits: z.array(z.string()) }), response: Product, summary: "Set the benefits a product grants", tag: TAG },
-      async ({ params, body, identity }) => setProductBenefits(catalog, await product(identity, "products:write", params.id), body.benefits),
+      async ({ params, body, identity }) => setProductBenefits(parts, await product(identity, "products:write", params.id), body.benefits),
     ),
   ];
 }

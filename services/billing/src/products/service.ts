@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import { invalidField, randomId, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
-import type { BillingConfig } from "../config.js";
+import { invalidField, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
+import type { Parts } from "../parts.js";
 import { selectableBenefitIds } from "../benefits/benefits.sql.js";
 import { customFieldIdsOf } from "../custom-fields/custom-fields.sql.js";
 import { announceBilling } from "../events.js";
@@ -14,13 +14,6 @@ import type { ProductCreate, ProductLinks, ProductUpdate } from "./schemas.js";
 
 // The reads the routes make, as the store has them: a product by id, a page of them, with their parts.
 export { findProduct, pageOfProducts, productsWithParts, productWithParts } from "./products.sql.js";
-
-/** What the catalog's rules work with. */
-export interface Catalog {
-  db: Knex;
-  units: Units;
-  config: Pick<BillingConfig, "PUBLIC_URL">;
-}
 
 /** The first of `wanted` not among `found`, by position. */
 const firstMissing = (wanted: string[], found: string[]) => {
@@ -55,8 +48,8 @@ async function writeLinks(db: Knex, productId: string, { medias, attached_custom
 }
 
 /** The product as it now is, announced to the seller's webhooks. */
-async function announceProduct(catalog: Catalog, unit: UnitOfWork, type: "product.created" | "product.updated", row: ProductRow): Promise<ProductJson> {
-  const json = productJson(await productWithParts(unit.db, row.id), catalog.config.PUBLIC_URL);
+async function announceProduct(parts: Pick<Parts, "db" | "units" | "config">, unit: UnitOfWork, type: "product.created" | "product.updated", row: ProductRow): Promise<ProductJson> {
+  const json = productJson(await productWithParts(unit.db, row.id), parts.config.PUBLIC_URL);
   announceBilling(unit, type, row.organization_id, json);
   return json;
 }
@@ -65,14 +58,14 @@ async function announceProduct(catalog: Catalog, unit: UnitOfWork, type: "produc
 const currencyOf = async (db: Knex, organizationId: string) => (await findSeller(db, organizationId))?.default_presentment_currency ?? "usd";
 
 /** A new product: recurring when it has an interval (once by default), with a trial only then. */
-export async function createProduct(catalog: Catalog, organizationId: string, body: z.output<typeof ProductCreate>): Promise<ProductJson> {
+export async function createProduct(parts: Pick<Parts, "db" | "units" | "config">, organizationId: string, body: z.output<typeof ProductCreate>): Promise<ProductJson> {
   const recurring = Boolean(body.recurring_interval);
-  const fallbackCurrency = await currencyOf(catalog.db, organizationId);
+  const fallbackCurrency = await currencyOf(parts.db, organizationId);
   const prices = body.prices.map((price, index) => ({ price, index, currency: price.price_currency ?? fallbackCurrency, type: price.amount_type }));
   checkPrices(prices, recurring);
-  await checkMeters(catalog.db, organizationId, prices);
-  await checkLinks(catalog.db, organizationId, body);
-  return catalog.units.run(async (unit) => {
+  await checkMeters(parts.db, organizationId, prices);
+  await checkLinks(parts.db, organizationId, body);
+  return parts.units.run(async (unit) => {
     const created = await insertProduct(unit.db, {
       id: randomId(32),
       organization_id: organizationId,
@@ -88,7 +81,7 @@ export async function createProduct(catalog: Catalog, organizationId: string, bo
     });
     await addPrices(unit.db, created.id, prices, 0);
     await writeLinks(unit.db, created.id, body);
-    return announceProduct(catalog, unit, "product.created", created);
+    return announceProduct(parts, unit, "product.created", created);
   });
 }
 
@@ -97,13 +90,13 @@ export async function createProduct(catalog: Catalog, organizationId: string, bo
  * as such. Prices given replace the live ones: those named by id are kept, the others archived (never
  * deleted, orders refer to them), and new ones are added after.
  */
-export async function changeProduct(catalog: Catalog, existing: ProductRow, body: z.output<typeof ProductUpdate>): Promise<ProductJson> {
+export async function changeProduct(parts: Pick<Parts, "db" | "units" | "config">, existing: ProductRow, body: z.output<typeof ProductUpdate>): Promise<ProductJson> {
   const recurringInterval = body.recurring_interval !== undefined ? body.recurring_interval : existing.recurring_interval;
   if ((recurringInterval === null) !== (existing.recurring_interval === null)) {
     throw invalidField(["recurring_interval"], "A product cannot change between one-time and recurring", body.recurring_interval);
   }
-  const current = (await pricesOfProducts(catalog.db, [existing.id])).filter((price) => !price.is_archived);
-  const fallbackCurrency = await currencyOf(catalog.db, existing.organization_id);
+  const current = (await pricesOfProducts(parts.db, [existing.id])).filter((price) => !price.is_archived);
+  const fallbackCurrency = await currencyOf(parts.db, existing.organization_id);
   let kept: string[] | null = null;
   let added: { price: PriceCreate; currency: string }[] = [];
   if (body.prices) {
@@ -114,12 +107,12 @@ export async function changeProduct(catalog: Catalog, existing: ProductRow, body
       return { price, index, currency: existingPrice.price_currency, type: existingPrice.amount_type };
     });
     checkPrices(prices, recurringInterval !== null);
-    await checkMeters(catalog.db, existing.organization_id, prices);
+    await checkMeters(parts.db, existing.organization_id, prices);
     kept = prices.flatMap(({ price }) => ("id" in price ? [price.id] : []));
     added = prices.flatMap(({ price, currency }) => ("amount_type" in price ? [{ price, currency }] : []));
   }
-  await checkLinks(catalog.db, existing.organization_id, body);
-  return catalog.units.run(async (unit) => {
+  await checkLinks(parts.db, existing.organization_id, body);
+  return parts.units.run(async (unit) => {
     const updated = await updateProduct(unit.db, existing.id, {
       ...(body.name ? { name: body.name } : {}),
       ...(body.description !== undefined ? { description: body.description } : {}),
@@ -135,17 +128,17 @@ export async function changeProduct(catalog: Catalog, existing: ProductRow, body
       await addPrices(unit.db, existing.id, added, current.length);
     }
     await writeLinks(unit.db, existing.id, body);
-    return announceProduct(catalog, unit, "product.updated", updated);
+    return announceProduct(parts, unit, "product.updated", updated);
   });
 }
 
 /** Sets the benefits a product grants, in order: the seller's own benefits that may be attached. */
-export async function setProductBenefits(catalog: Catalog, existing: ProductRow, benefitIds: string[]): Promise<ProductJson> {
+export async function setProductBenefits(parts: Pick<Parts, "db" | "units" | "config">, existing: ProductRow, benefitIds: string[]): Promise<ProductJson> {
   const wanted = [...new Set(benefitIds)];
-  const missing = firstMissing(wanted, await selectableBenefitIds(catalog.db, existing.organization_id, wanted));
+  const missing = firstMissing(wanted, await selectableBenefitIds(parts.db, existing.organization_id, wanted));
   if (missing >= 0) throw invalidField(["benefits", missing], "Benefit not found", wanted[missing]);
-  return catalog.units.run(async (unit) => {
+  return parts.units.run(async (unit) => {
     await replaceLinks(unit.db, "product_benefits", existing.id, wanted.map((id) => ({ benefit_id: id })));
-    return announceProduct(catalog, unit, "product.updated", await updateProduct(unit.db, existing.id, {}));
+    return announceProduct(parts, unit, "product.updated", await updateProduct(unit.db, existing.id, {}));
   });
 }

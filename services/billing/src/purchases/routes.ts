@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { defineEndpoint, paging, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, paging, type Endpoint } from "@tollgate/kit";
 import { PurchasedOrderList, PurchasedSubscriptionList } from "./schemas.js";
 import { purchasedOrders, purchasedSubscriptions } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "me";
 
 /** A signed-in Tollgate user's purchases from every seller (see purchasedOrders): Tollgate's own, not Polar's. */
-export function purchaseEndpoints({ db, config }: { db: Knex; config: { PUBLIC_URL: string } }): Endpoint[] {
+export function purchaseEndpoints({ db, config }: Pick<Parts, "db" | "config">): Endpoint[] {
   return [
     defineEndpoint("/v1/me/orders/", { method: "GET", query: z.object(paging), response: PurchasedOrderList, summary: "List the signed-in user's orders from every seller", tag: TAG }, async ({ query, identity }) =>
       purchasedOrders(db, identity, query),

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, pgInteger, queryFlag, reachable, repeated, sorting, type Endpoint, type OrganizationAccess, type Knex, type Units } from "@tollgate/kit";
+import { defineEndpoint, pageJson, paging, pgInteger, queryFlag, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import { refundOrder } from "../flows/refund.js";
 import { metadataInput } from "../http/metadata.js";
 import { findOrder } from "../orders/service.js";
-import type { PaymentProcessor } from "../payments/processor.js";
 import { refundJson } from "./output.js";
 import { Refund, RefundList, REFUND_REASONS, REFUND_SORT_KEYS } from "./schemas.js";
 import { pageOfRefunds } from "./service.js";
+import type { Parts } from "../parts.js";
 
 const createBody = z.object({
   order_id: z.string(),
@@ -19,7 +19,7 @@ const createBody = z.object({
 
 const TAG = "refunds";
 
-export function refundEndpoints({ db, units, access, processor }: { db: Knex; units: Units; access: OrganizationAccess; processor: PaymentProcessor }): Endpoint[] {
+export function refundEndpoints({ db, units, access, processor }: Pick<Parts, "db" | "units" | "access" | "processor">): Endpoint[] {
   return [
     defineEndpoint("/v1/refunds/", { method: "POST", status: 201, body: createBody, response: Refund, summary: "Refund an order, in part or in full", tag: TAG }, async ({ body, identity }) => {
       const order = await reachable(access, identity, "refunds:write", await findOrder(db, body.order_id), "Order");

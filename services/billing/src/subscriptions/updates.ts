@@ -1,4 +1,4 @@
-import { HttpError, invalidField, reachable, type Knex, type UnitOfWork, type Units } from "@tollgate/kit";
+import { HttpError, invalidField, reachable, type Knex, type UnitOfWork } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Parts } from "../parts.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
@@ -9,24 +9,15 @@ import { subscriptionSettingsOf } from "../organizations/output.js";
 import { amountFor, chosenPrice } from "../products/prices.js";
 import { productsWithParts } from "../products/products.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
-import type { SubscriptionRenewals } from "./renewals.js";
 import type { SubscriptionUpdate } from "./schemas.js";
 import { cancelAtPeriodEnd, changeDiscount, changePeriodEnd, changeTrial, changeWhenNotRenewing, revoke, shownSubscription, stillRunning, uncancel } from "./service.js";
 import { findSubscription, lockSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
-/** What changing subscriptions works with. */
-export interface SubscriptionDesk {
-  billing: Pick<Parts, "db" | "access" | "config">;
-  units: Units;
-  renewals: Pick<SubscriptionRenewals, "renewNow">;
-}
-
 type Change = (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>;
 
 /** Changes a subscription with its row locked, once no renewal is in flight for it. */
-async function changed(desk: SubscriptionDesk, identity: IdentityClaims, id: string, change: Change): Promise<SubscriptionRow> {
-  const { billing, units } = desk;
-  const reached = await reachable(billing.access, identity, "subscriptions:write", await findSubscription(billing.db, id), "Subscription");
+async function changed({ db, units, access }: Pick<Parts, "db" | "units" | "access">, identity: IdentityClaims, id: string, change: Change): Promise<SubscriptionRow> {
+  const reached = await reachable(access, identity, "subscriptions:write", await findSubscription(db, id), "Subscription");
   const locked = async (db: Knex) => {
     const subscription = await lockSubscription(db, reached.id);
     if (!subscription) throw new Error(`subscription ${reached.id} is gone`);
@@ -36,8 +27,7 @@ async function changed(desk: SubscriptionDesk, identity: IdentityClaims, id: str
 }
 
 /** The change a request to update a subscription asks for: Polar's SubscriptionUpdate, one kind of change per call, told apart by its fields. */
-function changeAskedFor({ billing }: SubscriptionDesk, body: SubscriptionUpdate): Change {
-  const { config } = billing;
+function changeAskedFor({ config }: Pick<Parts, "config">, body: SubscriptionUpdate): Change {
   if (body.seats !== undefined) throw new HttpError(400, "NotASeatBasedSubscription", "This subscription does not support seat-based pricing.");
   const discountId = body.discount_id;
   if (discountId !== undefined) {
@@ -66,7 +56,7 @@ function changeAskedFor({ billing }: SubscriptionDesk, body: SubscriptionUpdate)
       const seller = await findSeller(unit.db, subscription.organization_id);
       const behaviour = body.proration_behavior ?? (seller ? subscriptionSettingsOf(seller).proration_behavior : "prorate");
       if (behaviour !== "invoice" && behaviour !== "prorate") throw invalidField(["proration_behavior"], "Only invoice and prorate are offered", behaviour);
-      return changeProduct(billing, unit, subscription, { product, price, amount: amountFor(price, null, ["product_id"]), behaviour, now });
+      return changeProduct({ config }, unit, subscription, { product, price, amount: amountFor(price, null, ["product_id"]), behaviour, now });
     };
   }
   const reason = body.customer_cancellation_reason ?? null;
@@ -86,23 +76,23 @@ function changeAskedFor({ billing }: SubscriptionDesk, body: SubscriptionUpdate)
  * it due at once: the renewal worker charges it after the change commits (outside any transaction,
  * as every charge is), and the answer shows the outcome.
  */
-export async function updateSubscriptionAsAsked(desk: SubscriptionDesk, identity: IdentityClaims, id: string, body: SubscriptionUpdate) {
-  let subscription = await changed(desk, identity, id, changeAskedFor(desk, body));
+export async function updateSubscriptionAsAsked(parts: Pick<Parts, "db" | "units" | "access" | "config"> & { renewNow: (subscriptionId: string) => Promise<void> }, identity: IdentityClaims, id: string, body: SubscriptionUpdate) {
+  let subscription = await changed(parts, identity, id, changeAskedFor(parts, body));
   if (body.trial_end === "now" || subscription.charge_order_id) {
-    await desk.renewals.renewNow(subscription.id);
-    const charged = await findSubscription(desk.billing.db, subscription.id);
+    await parts.renewNow(subscription.id);
+    const charged = await findSubscription(parts.db, subscription.id);
     if (!charged) throw new Error(`subscription ${subscription.id} is gone`);
     subscription = charged;
   }
-  return shownSubscription(desk.billing.db, subscription, desk.billing.config.PUBLIC_URL);
+  return shownSubscription(parts.db, subscription, parts.config.PUBLIC_URL);
 }
 
 /** Revokes a subscription now; the usage of its last period is charged before the answer. */
-export async function revokeNow(desk: SubscriptionDesk, identity: IdentityClaims, id: string) {
-  const subscription = await changed(desk, identity, id, (unit, subscription, now) => {
+export async function revokeNow(parts: Pick<Parts, "db" | "units" | "access" | "config"> & { renewNow: (subscriptionId: string) => Promise<void> }, identity: IdentityClaims, id: string) {
+  const subscription = await changed(parts, identity, id, (unit, subscription, now) => {
     stillRunning(subscription);
-    return revoke(unit, desk.billing.config, subscription, now, { billUsage: true });
+    return revoke(unit, parts.config, subscription, now, { billUsage: true });
   });
-  if (subscription.charge_order_id) await desk.renewals.renewNow(subscription.id);
-  return shownSubscription(desk.billing.db, subscription, desk.billing.config.PUBLIC_URL);
+  if (subscription.charge_order_id) await parts.renewNow(subscription.id);
+  return shownSubscription(parts.db, subscription, parts.config.PUBLIC_URL);
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, type Knex, type OrganizationAccess } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { advanceClock, sellerNow } from "./clock.js";
 import { TestClock } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
 const TAG = "sandbox/test-clock";
 
@@ -11,7 +12,7 @@ const clockJson = (organizationId: string, now: Date) => ({ organization_id: org
  * The sandbox's test clock: a seller moves their own billing time ahead to rehearse renewals,
  * trials, dunning and checkout expiry in seconds. Only with the sandbox processor, where no money moves.
  */
-export function testClockEndpoints({ db, access }: { db: Knex; access: OrganizationAccess }, catchUp: (organizationId: string) => Promise<void>): Endpoint[] {
+export function testClockEndpoints({ db, access }: Pick<Parts, "db" | "access">, catchUp: (organizationId: string) => Promise<void>): Endpoint[] {
   const params = z.object({ organization_id: z.string() });
   return [
     defineEndpoint("/v1/sandbox/clock/:organization_id", { method: "GET", params, response: TestClock, summary: "Get a seller's test clock", tag: TAG }, async ({ params, identity }) => {

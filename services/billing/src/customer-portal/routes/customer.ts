@@ -1,23 +1,24 @@
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { portalCustomerJson, savedCardJson } from "../output.js";
 import { CustomerPaymentMethodCreateSucceededResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodCreate } from "../schemas.js";
-import { changeBillingDetails, portalCustomer, saveCustomerCard, type PortalDesk } from "../service.js";
+import { changeBillingDetails, portalCustomer, saveCustomerCard } from "../service.js";
+import type { Parts } from "../../parts.js";
 
 const TAG = "customer_portal";
 
 /** The customer's own profile in the portal: read it, correct their billing details, and save a card. */
-export function portalCustomerEndpoints(desk: Pick<PortalDesk, "db" | "units" | "config" | "processor" | "wakeRenewals">): Endpoint[] {
+export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "config" | "processor"> & { wakeRenewals: () => void }): Endpoint[] {
   return [
     defineEndpoint("/v1/customer-portal/customers/me", { method: "GET", response: CustomerPortalCustomer, summary: "Get the customer", tag: TAG }, async ({ identity }) =>
-      portalCustomerJson(await portalCustomer(desk.db, identity)),
+      portalCustomerJson(await portalCustomer(parts.db, identity)),
     ),
     defineEndpoint("/v1/customer-portal/customers/me", { method: "PATCH", body: CustomerPortalCustomerUpdate, response: CustomerPortalCustomer, summary: "Update the customer's billing details", tag: TAG }, async ({ body, identity }) =>
-      portalCustomerJson(await changeBillingDetails(desk, identity, body)),
+      portalCustomerJson(await changeBillingDetails(parts, identity, body)),
     ),
     defineEndpoint(
       "/v1/customer-portal/customers/me/payment-methods",
       { method: "POST", status: 201, body: PaymentMethodCreate, response: CustomerPaymentMethodCreateSucceededResponse, summary: "Save a card for the customer", tag: TAG },
-      async ({ body, identity }) => savedCardJson(await saveCustomerCard(desk, identity, body)),
+      async ({ body, identity }) => savedCardJson(await saveCustomerCard(parts, identity, body)),
     ),
   ];
 }

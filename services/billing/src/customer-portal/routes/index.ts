@@ -1,5 +1,5 @@
 import type { Endpoint } from "@tollgate/kit";
-import type { PortalDesk } from "../service.js";
+import type { Parts } from "../../parts.js";
 import { portalBenefitGrantEndpoints } from "./benefit-grants.js";
 import { portalCustomerEndpoints } from "./customer.js";
 import { portalDownloadableEndpoints } from "./downloadables.js";
@@ -14,12 +14,12 @@ import { portalSubscriptionEndpoints } from "./subscriptions.js";
  * before anyone signs in, the seller's public page. Products come with their seller, as Polar's
  * portal shows them.
  */
-export const customerPortalEndpoints = (desk: PortalDesk): Endpoint[] => [
-  ...portalCustomerEndpoints(desk),
-  ...portalOrderEndpoints(desk),
-  ...portalSubscriptionEndpoints(desk),
-  ...portalDownloadableEndpoints(desk),
-  ...portalLicenseKeyEndpoints(desk),
-  ...portalOrganizationEndpoints(desk),
-  ...portalBenefitGrantEndpoints(desk),
+export const customerPortalEndpoints = (parts: Pick<Parts, "db" | "units" | "config" | "processor" | "storage"> & { wakeRenewals: () => void }): Endpoint[] => [
+  ...portalCustomerEndpoints(parts),
+  ...portalOrderEndpoints(parts),
+  ...portalSubscriptionEndpoints(parts),
+  ...portalDownloadableEndpoints(parts),
+  ...portalLicenseKeyEndpoints(parts),
+  ...portalOrganizationEndpoints(parts),
+  ...portalBenefitGrantEndpoints(parts),
 ];

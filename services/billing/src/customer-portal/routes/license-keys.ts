@@ -1,13 +1,14 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { LicenseKeyList, LicenseKeyWithActivations } from "../../license-keys/schemas.js";
 import { CustomerBenefitListQuery } from "../schemas.js";
 import { customerLicenseKey, customerLicenseKeyPage } from "../service.js";
+import type { Parts } from "../../parts.js";
 
 const TAG = "customer_portal";
 
 /** The customer's license keys, read in the portal (the key's own checks are in license-keys/routes.ts, for the customer's software). */
-export function portalLicenseKeyEndpoints({ db }: { db: Knex }): Endpoint[] {
+export function portalLicenseKeyEndpoints({ db }: Pick<Parts, "db">): Endpoint[] {
   return [
     defineEndpoint("/v1/customer-portal/license-keys/", { method: "GET", query: CustomerBenefitListQuery, response: LicenseKeyList, summary: "List the customer's license keys", tag: TAG }, async ({ query, identity }) =>
       customerLicenseKeyPage(db, identity, query.benefit_id, query),

@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { CustomerOrder, CustomerOrderList, CustomerOrderListQuery } from "../schemas.js";
-import { customerOrder, customerOrderPage, type PortalDesk } from "../service.js";
+import { customerOrder, customerOrderPage } from "../service.js";
+import type { Parts } from "../../parts.js";
 
 const TAG = "customer_portal";
 
 /** The customer's orders, each product with its seller, as Polar's portal shows them. */
-export function portalOrderEndpoints(desk: Pick<PortalDesk, "db" | "config">): Endpoint[] {
+export function portalOrderEndpoints(parts: Pick<Parts, "db" | "config">): Endpoint[] {
   return [
     defineEndpoint("/v1/customer-portal/orders/", { method: "GET", query: CustomerOrderListQuery, response: CustomerOrderList, summary: "List the customer's orders", tag: TAG }, async ({ query, identity }) =>
-      customerOrderPage(desk, identity, query),
+      customerOrderPage(parts, identity, query),
     ),
     defineEndpoint("/v1/customer-portal/orders/:id", { method: "GET", params: z.object({ id: z.string() }), response: CustomerOrder, summary: "Get one of the customer's orders", tag: TAG }, async ({ params, identity }) =>
-      customerOrder(desk, identity, params.id),
+      customerOrder(parts, identity, params.id),
     ),
   ];
 }

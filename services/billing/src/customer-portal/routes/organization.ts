@@ -1,11 +1,12 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, type Knex } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { customerOrganizationJson } from "../output.js";
 import { CustomerOrganizationData } from "../schemas.js";
 import { storefront } from "../service.js";
+import type { Parts } from "../../parts.js";
 
 /** What the customer portal shows of a seller before anyone signs in (Polar's CustomerOrganizationData). */
-export function portalOrganizationEndpoints({ db, config }: { db: Knex; config: { PUBLIC_URL: string } }): Endpoint[] {
+export function portalOrganizationEndpoints({ db, config }: Pick<Parts, "db" | "config">): Endpoint[] {
   return [
     defineEndpoint(
       "/v1/customer-portal/organizations/:slug",
