@@ -104,6 +104,43 @@ describe("billing's routes", () => {
   });
 });
 
+/**
+ * Billing's folders by tier, as CONTRIBUTING's "Tiers" lists them: 0 what every domain shares (the
+ * files beside the domains count as 0 too), 1 catalog, 2 customers, 3 commerce, 4 read models.
+ */
+const TIERS: Record<string, number> = {
+  db: 0, calendar: 0, http: 0, migrations: 0,
+  organizations: 1, "access-tokens": 1, "test-clock": 1, files: 1, "custom-fields": 1, products: 1, discounts: 1, benefits: 1, meters: 1,
+  users: 2, customers: 2, "customer-sessions": 2, "customer-meters": 2, "license-keys": 2, "benefit-grants": 2,
+  checkouts: 3, "checkout-links": 3, orders: 3, subscriptions: 3, payments: 3, refunds: 3, "usage-events": 3, flows: 3,
+  "customer-state": 4, "customer-portal": 4, purchases: 4, metrics: 4,
+};
+
+/** The tier of a file of billing's (relative to its src/): its folder's, or 0 beside the domains. */
+const tierOf = (relative: string) => (relative.includes("/") ? TIERS[relative.split("/")[0] ?? ""] : 0);
+
+describe("billing's tiers", () => {
+  it("place every folder of billing's", () => {
+    const folders = readdirSync(billingSource, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(folders.filter((folder) => !(folder in TIERS)), "folders missing from TIERS").toEqual([]);
+  });
+
+  it("are kept: no folder imports a folder of a higher tier (service.ts composes them)", () => {
+    const relativeOf = (file: string) => path.relative(billingSource, file).split(path.sep).join("/");
+    const upward = billingFiles()
+      .filter((file) => relativeOf(file).includes("/"))
+      .flatMap((file) => {
+        const from = relativeOf(file);
+        return importsOf(file)
+          .filter((imported) => imported.startsWith("."))
+          .map((imported) => relativeOf(path.resolve(path.dirname(file), imported)))
+          .filter((to) => to.includes("/") && (tierOf(to) ?? 0) > (tierOf(from) ?? 0))
+          .map((to) => `${from} (tier ${tierOf(from)}) imports ${to} (tier ${tierOf(to)})`);
+      });
+    expect(upward, `imports up a tier:\n${upward.join("\n")}`).toEqual([]);
+  });
+});
+
 /** The modules `file` imports or re-exports, as written. */
 function importsOf(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);

@@ -16,7 +16,7 @@
  */
 import { Agent, request } from "node:http";
 import { insertAccessToken } from "../../services/billing/src/access-tokens/access-tokens.sql.js";
-import { measure } from "../../services/billing/src/meters/measurements.js";
+import { measure } from "../../services/billing/src/usage-events/measurements.js";
 import { metersOfOrganization } from "../../services/billing/src/meters/meters.sql.js";
 import { unmeasuredCount } from "../../services/billing/src/usage-events/usage-events.sql.js";
 import type { MeasuredEvent } from "../../services/billing/src/meters/rollups.js";

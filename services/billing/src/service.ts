@@ -11,6 +11,7 @@ import { billingMigrations } from "./migrations/index.js";
 import { sellersConsumer } from "./organizations/consumer.js";
 import { organizationEndpoints } from "./organizations/routes.js";
 import { benefitEndpoints } from "./benefits/routes.js";
+import { benefitGrantEndpoints } from "./benefit-grants/routes.js";
 import { customFieldEndpoints } from "./custom-fields/routes.js";
 import { checkoutLinkEndpoints } from "./checkout-links/routes.js";
 import { checkoutEndpoints } from "./checkouts/routes.js";
@@ -38,9 +39,10 @@ import { S3FileStorage } from "./files/s3-storage.js";
 import { sandboxEndpoints } from "./payments/routes.js";
 import { SandboxProcessor } from "./payments/sandbox.js";
 import { productEndpoints } from "./products/routes.js";
-import { UsageMeasurer } from "./meters/measurer.js";
+import { UsageMeasurer } from "./usage-events/measurer.js";
+import { remeasuring } from "./usage-events/measurements.js";
 import { meterEndpoints } from "./meters/routes.js";
-import { usageEventEndpoints } from "./usage-events/routes.js";
+import { meterQuantityEndpoints, usageEventEndpoints } from "./usage-events/routes.js";
 import { customerMeterEndpoints } from "./customer-meters/routes.js";
 import { setAsideWorkEndpoints } from "./set-aside.js";
 
@@ -119,6 +121,7 @@ export const billingService = defineService({
       ...customFieldEndpoints(parts),
       ...discountEndpoints(parts),
       ...benefitEndpoints(parts),
+      ...benefitGrantEndpoints(parts),
       ...customerEndpoints({ ...parts, state: customerStateView(parts.db) }),
       ...checkoutEndpoints({ ...parts, wakePayments: () => payments.wake() }),
       ...checkoutLinkEndpoints(parts),
@@ -127,7 +130,8 @@ export const billingService = defineService({
       ...subscriptionEndpoints({ ...parts, renewNow: (subscriptionId) => renewals.renewNow(subscriptionId) }),
       ...refundEndpoints(parts),
       ...licenseKeyEndpoints(parts),
-      ...meterEndpoints(parts),
+      ...meterEndpoints({ ...parts, remeasuring }),
+      ...meterQuantityEndpoints(parts),
       ...usageEventEndpoints({ ...parts, wakeMeasurer: () => measurer.wake() }),
       ...customerMeterEndpoints(parts),
       ...customerSessionEndpoints(parts),

@@ -1,6 +1,4 @@
-import { customerJson } from "../customers/output.js";
-import type { CustomerRow } from "../customers/customers.sql.js";
-import type { BenefitGrantRow, BenefitRow } from "./benefits.sql.js";
+import type { BenefitRow } from "./benefits.sql.js";
 
 /** What a buyer or customer may see of a benefit (Polar's BenefitPublic): what it is, never how it is set up (a Discord bot's token, say). */
 export const benefitPublicJson = ({ properties: _properties, metadata: _metadata, ...shown }: ReturnType<typeof benefitJson>) => shown;
@@ -18,25 +16,4 @@ export const benefitJson = (benefit: BenefitRow) => ({
   organization_id: benefit.organization_id,
   metadata: benefit.metadata,
   properties: benefit.properties,
-});
-
-/** A grant as Polar shows it: with its customer and benefit in full. */
-export const benefitGrantJson = (grant: BenefitGrantRow, customer: CustomerRow, benefit: BenefitRow) => ({
-  id: grant.id,
-  created_at: grant.created_at,
-  modified_at: grant.modified_at,
-  granted_at: grant.granted_at,
-  is_granted: grant.granted_at !== null && grant.revoked_at === null,
-  revoked_at: grant.revoked_at,
-  is_revoked: grant.revoked_at !== null,
-  subscription_id: grant.subscription_id,
-  order_id: grant.order_id,
-  customer_id: grant.customer_id,
-  member_id: null,
-  benefit_id: grant.benefit_id,
-  error: grant.error,
-  customer: customerJson(customer),
-  member: null,
-  benefit: benefitJson(benefit),
-  properties: grant.properties,
 });

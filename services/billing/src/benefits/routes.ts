@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, pageJson, paging, queryFlag, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { benefitJson } from "./output.js";
 import { BENEFIT_TYPES } from "./properties.js";
-import { Benefit, BenefitCreate, BenefitGrantList, BenefitList, BENEFIT_SORT_KEYS, BenefitUpdate } from "./schemas.js";
-import { changeBenefit, createBenefit, deleteBenefit, findBenefit, pageOfBenefits, shownGrants } from "./service.js";
+import { Benefit, BenefitCreate, BenefitList, BENEFIT_SORT_KEYS, BenefitUpdate } from "./schemas.js";
+import { changeBenefit, createBenefit, deleteBenefit, findBenefit, pageOfBenefits } from "./service.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "benefits";
@@ -53,45 +53,6 @@ export function benefitEndpoints(parts: Pick<Parts, "db" | "units" | "access">):
 
     defineEndpoint("/v1/benefits/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a benefit", tag: TAG }, async ({ params, identity }) =>
       deleteBenefit(parts, await benefit(identity, "benefits:write", params.id)),
-    ),
-
-    defineEndpoint(
-      "/v1/benefits/:id/grants",
-      {
-        method: "GET",
-        params: z.object({ id: z.string() }),
-        query: z.object({ ...paging, is_granted: queryFlag().optional(), customer_id: repeated(z.string()) }),
-        response: BenefitGrantList,
-        summary: "List a benefit's grants",
-        tag: TAG,
-      },
-      async ({ params, query, identity }) => {
-        const granted = await benefit(identity, "benefits:read", params.id);
-        return shownGrants(db, { ...query, benefitIds: [granted.id], organizationIds: [granted.organization_id] }, { ...query, sort: [{ property: "created_at", descending: true }] });
-      },
-    ),
-
-    defineEndpoint(
-      "/v1/benefit-grants/",
-      {
-        method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          customer_id: repeated(z.string()),
-          external_customer_id: repeated(z.string()),
-          is_granted: queryFlag().optional(),
-          sorting: sorting(["created_at", "granted_at", "revoked_at"] as const, "-created_at"),
-        }),
-        response: BenefitGrantList,
-        summary: "List benefit grants",
-        tag: "benefit-grants",
-      },
-      async ({ query, identity }) => {
-        const reachableIds = await access.organizationIds(identity, "benefits:read");
-        const organizationIds = query.organization_id ? reachableIds.filter((id) => query.organization_id?.includes(id)) : reachableIds;
-        return shownGrants(db, { ...query, organizationIds, externalCustomerIds: query.external_customer_id }, { ...query, sort: query.sorting });
-      },
     ),
   ];
 }

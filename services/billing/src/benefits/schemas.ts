@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { isoTimestamp, listResource } from "@tollgate/kit";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
-import { Customer } from "../customers/schemas.js";
 import { CustomerOrganization } from "../organizations/schemas.js";
 import { BENEFIT_PROPERTIES, BENEFIT_TYPES, type BenefitType } from "./properties.js";
 import { BENEFIT_SORTABLE } from "./benefits.sql.js";
@@ -85,7 +84,7 @@ export const BenefitGrantProperties = {
     .strictObject({ last_credited_meter_id: z.string().optional(), last_credited_units: z.int().optional(), last_credited_at: z.string().optional() })
     .meta({ id: "BenefitGrantMeterCreditProperties" }),
 } satisfies Record<BenefitType, z.ZodType>;
-const grantProperties = z.union([BenefitGrantProperties.license_keys, BenefitGrantProperties.downloadables, BenefitGrantProperties.meter_credit, nothing]);
+export const grantProperties = z.union([BenefitGrantProperties.license_keys, BenefitGrantProperties.downloadables, BenefitGrantProperties.meter_credit, nothing]);
 
 /** Why a benefit is not granted yet: what the customer must do first. */
 const BenefitGrantError = z.strictObject({ message: z.string(), type: z.string(), timestamp: z.string() }).meta({ id: "BenefitGrantError" });
@@ -108,11 +107,6 @@ export const grantFields = {
   error: BenefitGrantError.nullable(),
 };
 
-const BenefitGrant = z
-  .strictObject({ ...grantFields, customer: Customer, member: z.null(), benefit: Benefit, properties: grantProperties })
-  .meta({ id: "BenefitGrant" });
-
-export const BenefitGrantList = listResource(BenefitGrant, "ListResource_BenefitGrant_");
 
 /** A benefit a customer holds now, as their state lists it. */
 export const CustomerStateBenefitGrant = z

@@ -1,14 +1,13 @@
 import type { z } from "zod";
-import { invalidField, notPermitted, pageJson, parseNested, randomId, type Knex, type Page, type Sort, type UnitOfWork } from "@tollgate/kit";
-import { customersWithIds } from "../customers/customers.sql.js";
+import { invalidField, notPermitted, parseNested, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
 import { announceBilling } from "../events.js";
 import { findDownloadableFiles } from "../files/files.sql.js";
 import { meterIdsOf } from "../meters/meters.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { unlinkBenefit } from "../products/products.sql.js";
-import { insertBenefit, pageOfGrants, updateBenefit, type BenefitRow, type GRANT_SORTABLE, type GrantFilter } from "./benefits.sql.js";
+import { insertBenefit, updateBenefit, type BenefitRow } from "./benefits.sql.js";
 import { BENEFIT_PROPERTIES, storedProperties, type BenefitType } from "./properties.js";
-import { benefitGrantJson, benefitJson } from "./output.js";
+import { benefitJson } from "./output.js";
 import type { BenefitCreate, BenefitUpdate } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
@@ -86,17 +85,4 @@ export async function deleteBenefit(parts: Pick<Parts, "db" | "units">, existing
     await unlinkBenefit(unit.db, existing.id);
     if (deleted) announceBenefit(unit, "benefit.updated", deleted);
   });
-}
-
-/** One page of grants as Polar shows them, each with its customer and benefit in full. */
-export async function shownGrants(db: Knex, filter: GrantFilter, page: { page: number; limit: number; sort: Sort<keyof typeof GRANT_SORTABLE> }): Promise<Page<ReturnType<typeof benefitGrantJson>>> {
-  const { rows, total, benefits } = await pageOfGrants(db, filter, page);
-  const customerById = new Map((await customersWithIds(db, rows.map((grant) => grant.customer_id))).map((customer) => [customer.id, customer]));
-  const benefitById = new Map(benefits.map((benefit) => [benefit.id, benefit]));
-  const items = rows.flatMap((grant) => {
-    const customer = customerById.get(grant.customer_id);
-    const benefit = benefitById.get(grant.benefit_id);
-    return customer && benefit ? [benefitGrantJson(grant, customer, benefit)] : [];
-  });
-  return pageJson(items, total, page.limit);
 }

@@ -1,6 +1,6 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
-import { regrantPurchase } from "../benefits/granting.js";
+import { regrantPurchase } from "../benefit-grants/granting.js";
 import { findCustomer } from "../customers/customers.sql.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import { discountForPeriod } from "../discounts/rules.js";

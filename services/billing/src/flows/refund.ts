@@ -1,5 +1,5 @@
 import type { Parts } from "../parts.js";
-import { revokeBenefits } from "../benefits/granting.js";
+import { revokeBenefits } from "../benefit-grants/granting.js";
 import { lockOrder } from "../orders/orders.sql.js";
 import { refundOrderPart } from "../orders/service.js";
 import { succeededPaymentOf } from "../payments/payments.sql.js";

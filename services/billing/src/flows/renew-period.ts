@@ -1,6 +1,6 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
-import { cycleBenefits } from "../benefits/granting.js";
+import { cycleBenefits } from "../benefit-grants/granting.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import { discountForPeriod } from "../discounts/rules.js";
 import { addInterval } from "../calendar/intervals.js";

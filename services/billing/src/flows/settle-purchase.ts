@@ -1,6 +1,6 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
-import { grantPurchase } from "../benefits/granting.js";
+import { grantPurchase } from "../benefit-grants/granting.js";
 import type { CheckoutCatalog, CheckoutRow } from "../checkouts/checkouts.sql.js";
 import { offerOf, type checkoutAmounts } from "../checkouts/pricing.js";
 import { reopenDeclined, succeedCheckout } from "../checkouts/service.js";

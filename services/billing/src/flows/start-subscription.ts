@@ -1,6 +1,6 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
-import { grantPurchase } from "../benefits/granting.js";
+import { grantPurchase } from "../benefit-grants/granting.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
 import type { CustomerRow } from "../customers/customers.sql.js";

@@ -1,16 +1,16 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { metadataFilters } from "../http/metadata.js";
 import { meterJson } from "./output.js";
-import { Meter, MeterCreate, MeterList, MeterQuantities, meterQuantitiesQuery, METER_SORT_KEYS, MeterUpdate } from "./schemas.js";
-import { changeMeter, createMeter, customerKeysFor, findMeter, meterQuantities, pageOfMeters } from "./service.js";
+import { Meter, MeterCreate, MeterList, METER_SORT_KEYS, MeterUpdate } from "./schemas.js";
+import { changeMeter, createMeter, findMeter, pageOfMeters, type Remeasuring } from "./service.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "meters";
 
 /** Meters: a filter over the seller's events and an aggregation of those that pass it. */
-export function meterEndpoints({ db, units, access, timeZones }: Pick<Parts, "db" | "units" | "access" | "timeZones">): Endpoint[] {
+export function meterEndpoints(parts: Pick<Parts, "db" | "units" | "access"> & { remeasuring: Remeasuring }): Endpoint[] {
+  const { db, access } = parts;
   const meter = async (identity: IdentityClaims, scope: "meters:read" | "meters:write", id: string) => reachable(access, identity, scope, await findMeter(db, id), "Meter");
   return [
     defineEndpoint(
@@ -35,30 +35,13 @@ export function meterEndpoints({ db, units, access, timeZones }: Pick<Parts, "db
       },
     ),
     defineEndpoint("/v1/meters/", { method: "POST", status: 201, body: MeterCreate, response: Meter, summary: "Create a meter", tag: TAG }, async ({ body, identity }) =>
-      meterJson(await createMeter(units, await access.organizationFor(identity, "meters:write", body.organization_id), body)),
+      meterJson(await createMeter(parts, await access.organizationFor(identity, "meters:write", body.organization_id), body)),
     ),
     defineEndpoint("/v1/meters/:id", { method: "GET", params: z.object({ id: z.string() }), response: Meter, summary: "Get a meter", tag: TAG }, async ({ params, identity }) =>
       meterJson(await meter(identity, "meters:read", params.id)),
     ),
     defineEndpoint("/v1/meters/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: MeterUpdate, response: Meter, summary: "Update or archive a meter", tag: TAG }, async ({ params, body, identity }) =>
-      meterJson(await changeMeter(units, await meter(identity, "meters:write", params.id), body)),
-    ),
-    defineEndpoint(
-      "/v1/meters/:id/quantities",
-      {
-        method: "GET",
-        params: z.object({ id: z.string() }),
-        query: meterQuantitiesQuery(timeZones).extend({ customer_id: repeated(z.string()), external_customer_id: repeated(z.string()) }),
-        response: MeterQuantities,
-        summary: "Get a meter's quantities per period",
-        tag: TAG,
-      },
-      async ({ params, query, identity, req }) => {
-        const found = await meter(identity, "meters:read", params.id);
-        const customerKeys = await customerKeysFor(db, found.organization_id, query.customer_id, query.external_customer_id, query.customer_aggregation_function !== undefined);
-        const { start_timestamp: start, end_timestamp: end, interval, timezone } = query;
-        return meterQuantities(db, found, { customerKeys, start, end, interval, timezone }, query.customer_aggregation_function, metadataFilters(req));
-      },
+      meterJson(await changeMeter(parts, await meter(identity, "meters:write", params.id), body)),
     ),
   ];
 }

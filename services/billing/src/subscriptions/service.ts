@@ -3,7 +3,7 @@ import { invalidField, randomId, HttpError, type Knex, type UnitOfWork, type Uni
 import type { BillingConfig } from "../config.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
-import { revokeBenefits } from "../benefits/granting.js";
+import { revokeBenefits } from "../benefit-grants/granting.js";
 import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { announceBilling } from "../events.js";

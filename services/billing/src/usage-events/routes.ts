@@ -1,9 +1,13 @@
 import { z } from "zod";
-import { defineEndpoint, momentInput, pageJson, paging, reachable, repeated, sorting, type Endpoint, type Knex, type OrganizationAccess, type Units } from "@tollgate/kit";
+import { defineEndpoint, momentInput, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
 import { Filter } from "../meters/filter.js";
+import { MeterQuantities, meterQuantitiesQuery } from "../meters/schemas.js";
+import { findMeter } from "../meters/service.js";
+import type { Parts } from "../parts.js";
 import { eventNameJson } from "./output.js";
 import { EventList, EventNameList, EVENT_NAME_SORT_KEYS, EventsIngest, EventsIngestResponse, UserEvent } from "./schemas.js";
+import { customerKeysFor, meterQuantities } from "./quantities.js";
 import { eventsJson, findEvent, ingestEvents, listEvents, pageOfEventNames } from "./service.js";
 
 const TAG = "events";
@@ -22,7 +26,7 @@ const jsonFilter = z
   .pipe(Filter);
 
 /** Usage events: the seller's system sends them in batches; meters measure them. */
-export function usageEventEndpoints({ db, units, access, wakeMeasurer }: { db: Knex; units: Units; access: OrganizationAccess; wakeMeasurer: () => void }): Endpoint[] {
+export function usageEventEndpoints({ db, units, access, wakeMeasurer }: Pick<Parts, "db" | "units" | "access"> & { wakeMeasurer: () => void }): Endpoint[] {
   return [
     defineEndpoint("/v1/events/ingest", { method: "POST", body: EventsIngest, response: EventsIngestResponse, summary: "Ingest a batch of events", tag: TAG }, async ({ body, identity }) =>
       ingestEvents(db, units, await access.organizationIds(identity, "events:write"), body.events, wakeMeasurer),
@@ -81,5 +85,28 @@ export function usageEventEndpoints({ db, units, access, wakeMeasurer }: { db: K
       const [json] = await eventsJson(db, [await reachable(access, identity, "events:read", await findEvent(db, params.id), "Event")]);
       return json;
     }),
+  ];
+}
+
+/** A meter's quantities per period: what it measured of the seller's usage events, in all or for some customers. */
+export function meterQuantityEndpoints({ db, access, timeZones }: Pick<Parts, "db" | "access" | "timeZones">): Endpoint[] {
+  return [
+    defineEndpoint(
+      "/v1/meters/:id/quantities",
+      {
+        method: "GET",
+        params: z.object({ id: z.string() }),
+        query: meterQuantitiesQuery(timeZones).extend({ customer_id: repeated(z.string()), external_customer_id: repeated(z.string()) }),
+        response: MeterQuantities,
+        summary: "Get a meter's quantities per period",
+        tag: "meters",
+      },
+      async ({ params, query, identity, req }) => {
+        const found = await reachable(access, identity, "meters:read", await findMeter(db, params.id), "Meter");
+        const customerKeys = await customerKeysFor(db, found.organization_id, query.customer_id, query.external_customer_id, query.customer_aggregation_function !== undefined);
+        const { start_timestamp: start, end_timestamp: end, interval, timezone } = query;
+        return meterQuantities(db, found, { customerKeys, start, end, interval, timezone }, query.customer_aggregation_function, metadataFilters(req));
+      },
+    ),
   ];
 }

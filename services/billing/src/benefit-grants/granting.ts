@@ -4,7 +4,7 @@ import { findCustomer, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { insertLicenseKey, newLicenseKey, revokeLicenseKey, type LicenseKeyRow } from "../license-keys/license-keys.sql.js";
 import { displayKey } from "../license-keys/output.js";
-import { changeGrant, findAnyBenefit, grantedGrantsOf, grantsOf, insertGrant, unrevokedGrantsOf, updateGrant, type BenefitGrantRow, type BenefitRow, type GrantSource } from "./benefits.sql.js";
+import { changeGrant, findAnyBenefit, grantedGrantsOf, grantsOf, insertGrant, unrevokedGrantsOf, updateGrant, type BenefitGrantRow, type BenefitRow, type GrantSource } from "../benefits/benefits.sql.js";
 import { benefitGrantJson } from "./output.js";
 
 /** Benefits a customer can only receive once they have connected an account there. */

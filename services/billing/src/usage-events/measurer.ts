@@ -1,9 +1,9 @@
 import { isDatabaseUnreachable, PollingWorker, type Knex } from "@tollgate/kit";
 import { scheduleStateChanges } from "../customers/customers.sql.js";
-import { countEventNames, MEASUREMENT_WORKER, putBackFailed, takeUnmeasured, type UnmeasuredEvent } from "../usage-events/usage-events.sql.js";
+import { countEventNames, MEASUREMENT_WORKER, putBackFailed, takeUnmeasured, type UnmeasuredEvent } from "./usage-events.sql.js";
 import { measure } from "./measurements.js";
-import { holdMetersShared, metersOfOrganization } from "./meters.sql.js";
-import type { MeterDefinition } from "./rollups.js";
+import { holdMetersShared, metersOfOrganization } from "../meters/meters.sql.js";
+import type { MeterDefinition } from "../meters/rollups.js";
 import type { Parts } from "../parts.js";
 
 /** How many events one pass measures at most: a few seconds of ingestion at full speed. */

@@ -1,8 +1,9 @@
 import type { Knex } from "@tollgate/kit";
-import { addCustomerValues, addToCustomerMeters, countDistinctValues } from "../customer-meters/customer-meters.sql.js";
-import { measuredEventsAfter } from "../usage-events/usage-events.sql.js";
-import { addToRollups, addUniqueValues } from "./meters.sql.js";
-import { foldEvents, type MeasuredEvent, type MeterDefinition } from "./rollups.js";
+import { addCustomerValues, addToCustomerMeters, countDistinctValues, resetConsumption } from "../customer-meters/customer-meters.sql.js";
+import { measuredEventsAfter } from "./usage-events.sql.js";
+import { addToRollups, addUniqueValues } from "../meters/meters.sql.js";
+import type { Remeasuring } from "../meters/service.js";
+import { foldEvents, type MeasuredEvent, type MeterDefinition } from "../meters/rollups.js";
 
 /** How many stored events a backfill reads at a time. */
 const BACKFILL_PAGE = 5_000;
@@ -42,3 +43,6 @@ export async function backfill(db: Knex, organizationId: string, meter: MeterDef
     after = { timestamp: last.timestamp, id: last.id };
   }
 }
+
+/** Measuring again with a new or redefined meter, as meters' changes are handed it. */
+export const remeasuring: Remeasuring = { resetConsumption, backfill };

@@ -1,0 +1,25 @@
+import type { BenefitGrantRow, BenefitRow } from "../benefits/benefits.sql.js";
+import { benefitJson } from "../benefits/output.js";
+import type { CustomerRow } from "../customers/customers.sql.js";
+import { customerJson } from "../customers/output.js";
+
+/** A grant as Polar shows it: with its customer and benefit in full. */
+export const benefitGrantJson = (grant: BenefitGrantRow, customer: CustomerRow, benefit: BenefitRow) => ({
+  id: grant.id,
+  created_at: grant.created_at,
+  modified_at: grant.modified_at,
+  granted_at: grant.granted_at,
+  is_granted: grant.granted_at !== null && grant.revoked_at === null,
+  revoked_at: grant.revoked_at,
+  is_revoked: grant.revoked_at !== null,
+  subscription_id: grant.subscription_id,
+  order_id: grant.order_id,
+  customer_id: grant.customer_id,
+  member_id: null,
+  benefit_id: grant.benefit_id,
+  error: grant.error,
+  customer: customerJson(customer),
+  member: null,
+  benefit: benefitJson(benefit),
+  properties: grant.properties,
+});
