@@ -8,12 +8,12 @@ import { planChangeForm, subscriptionDiscountForm, type PlanChangeForm, type Sub
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { PriceLabel } from "../products/price-label";
 import { productChoices } from "../products/queries";
-import { getOrganization, organizationQueryKey } from "../settings/settings-api";
+import { sellerOrganizationQuery } from "../settings/queries";
 import { useSeller } from "../space";
 import { useRecurringAmount } from "./standing";
 import { discountChoices } from "../discounts/queries";
 import { updateSubscription, type Subscription } from "./subscriptions-api";
-import { useSubscriptionChange } from "./use-subscription-change";
+import { useSubscriptionChange } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.planChange.title", defaultMessage: "Change the product" },
@@ -52,7 +52,7 @@ export function PlanChangeForm({ subscription }: { subscription: Subscription })
   const amount = useRecurringAmount();
   const change = useSubscriptionChange(subscription.id);
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const organization = useQuery({ queryKey: organizationQueryKey(seller.id), queryFn: () => getOrganization(seller.id) });
+  const organization = useQuery(sellerOrganizationQuery(seller.id));
   const products = useQuery(productChoices(seller.id, "name"));
   const offered = (products.data?.items ?? []).filter((product) => product.recurring_interval && product.id !== subscription.product.id);
   const form = useForm<PlanChangeForm>({ resolver: zodResolver(planChangeForm), values: { productId: "", prorationBehavior: organization.data?.subscription_settings.proration_behavior ?? "invoice" } });

@@ -11,6 +11,7 @@ import { ListScreen } from "../console-screens";
 import { useSeller } from "../space";
 import { StandingBadge, useRecurringAmount } from "./standing";
 import { customerChoices } from "../customers/queries";
+import { subscriptionKeys } from "./queries";
 import { listSubscriptions, STANDINGS, type Standing, type Subscription } from "./subscriptions-api";
 
 const messages = defineMessages({
@@ -70,7 +71,7 @@ export function SubscriptionsScreen() {
   const [customerId, setCustomerId] = useState("");
   const [standing, setStanding] = useState<Standing>("all");
   const listing = useServerListing({
-    key: ["subscriptions", seller.id, productId, customerId, standing],
+    key: subscriptionKeys.list({ organizationId: seller.id, productId, customerId, standing }),
     load: (page) => listSubscriptions({ organizationId: seller.id, productId, customerId, standing, ...page }),
     columns,
     initialSorting: [{ id: "started_at", desc: true }],
