@@ -334,3 +334,30 @@ function handWrittenWireTypes(file: string, names: Set<string>, schemas: Map<str
 }
 
 const holdsObjectType = (node: ts.Node): boolean => ts.isTypeLiteralNode(node) || ts.forEachChild(node, (child) => holdsObjectType(child) || undefined) === true;
+
+/** Files allowed to spell a query key: each area's queries module. */
+const isQueriesModule = (file: string) => path.basename(file) === "queries.ts";
+
+describe("the web app's query keys", () => {
+  it("are spelled only in a queries module: no string query key elsewhere", () => {
+    const offences = webFiles()
+      .filter((file) => !isQueriesModule(file))
+      .flatMap((file) => stringQueryKeys(file));
+    expect(offences.length, `string query keys outside a queries.ts (use the area's key factory):\n${offences.join("\n")}`).toBe(0);
+  });
+});
+
+/** `queryKey: ["…", …]` (and a server listing's `key: ["…", …]`) in `file`: a key written out where it is used. */
+function stringQueryKeys(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const offences: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && (node.name.text === "queryKey" || node.name.text === "key") && ts.isArrayLiteralExpression(node.initializer)) {
+      const [first] = node.initializer.elements;
+      if (first && ts.isStringLiteralLike(first)) offences.push(`${path.relative(repository, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${node.getText(source)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return offences;
+}

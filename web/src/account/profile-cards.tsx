@@ -1,11 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth, type Session } from "../api/auth-client";
 import { authMessages } from "../auth/auth-card";
 import { PASSWORD_MIN } from "../forms/sign-in";
+import { useLinkedAccounts } from "./queries";
 import { changeEmailForm, changePasswordForm, profileForm, type ProfileForm } from "../forms/account";
 import { Button, Card, Field, Loading } from "../ui/components";
 import { outcomeOf, OutcomeAlert, type Outcome } from "../ui/outcome";
@@ -95,13 +96,9 @@ export function EmailCard({ session }: { session: Session }) {
   );
 }
 
-export function useAccounts() {
-  return useQuery({ queryKey: ["accounts"], queryFn: () => viaAuth(() => authClient.listAccounts()) });
-}
-
 export function PasswordCard({ session }: { session: Session }) {
   const { formatMessage } = useIntl();
-  const accounts = useAccounts();
+  const accounts = useLinkedAccounts();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const form = useForm({ resolver: zodResolver(changePasswordForm), defaultValues: { currentPassword: "", password: "", confirm: "", revokeOtherSessions: true } });
   const { errors, isSubmitting } = form.formState;

@@ -1,9 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth, type Session } from "../api/auth-client";
-import type { ApiFailure } from "../api/client";
 import { type ApiError, describeError, describeFailure, failureOf } from "../api/client";
 import { useSocialProviders } from "../auth/social-buttons";
 import { relativeTime } from "../i18n/format";
@@ -11,7 +10,7 @@ import { t } from "../i18n/translate";
 import { Alert, Button, Card, Field, Loading } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { outcomeOf, OutcomeAlert, type Outcome } from "../ui/outcome";
-import { useAccounts } from "./profile-cards";
+import { sessionsQuery, useLinkedAccounts, useSessionChange, useUnlinkAccount } from "./queries";
 
 const messages = defineMessages({
   unknownDevice: { id: "account.device.unknown", defaultMessage: "Unknown device" },
@@ -62,12 +61,12 @@ export function SessionsCard({ session }: { session: Session }) {
   const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const sessions = useQuery({ queryKey: ["sessions"], queryFn: () => viaAuth(() => authClient.listSessions()) });
+  const sessions = useQuery(sessionsQuery);
+  const sessionChange = useSessionChange();
   const [outcome, setOutcome] = useState<Outcome>(null);
   const act = async (call: () => Promise<unknown>, success: string) => {
-    const result = await outcomeOf(call(), success);
+    const result = await outcomeOf(sessionChange.mutateAsync(call), success);
     setOutcome(result);
-    await queryClient.invalidateQueries({ queryKey: ["sessions"] });
     return result?.tone === "success";
   };
   return (
@@ -121,14 +120,10 @@ export function SessionsCard({ session }: { session: Session }) {
 
 export function LinkedAccountsCard() {
   const { formatMessage } = useIntl();
-  const accounts = useAccounts();
+  const accounts = useLinkedAccounts();
   const providers = useSocialProviders();
-  const queryClient = useQueryClient();
   const [failure, setFailure] = useState<ApiError | null>(null);
-  const unlink = useMutation<unknown, ApiFailure, string>({
-    mutationFn: (accountId) => viaAuth(() => authClient.unlinkAccount({ accountId })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["accounts"] }),
-  });
+  const unlink = useUnlinkAccount();
   const link = async (provider: string) => {
     setFailure(null);
     try {
@@ -181,7 +176,7 @@ export function LinkedAccountsCard() {
 
 export function DeleteAccountCard() {
   const { formatMessage } = useIntl();
-  const accounts = useAccounts();
+  const accounts = useLinkedAccounts();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [password, setPassword] = useState("");

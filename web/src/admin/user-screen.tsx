@@ -13,6 +13,7 @@ import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { Alert, Button, Card, Field, Loading, Page } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
+import { userQuery, userSessionsQuery, useUserChange } from "./queries";
 import { roleNames } from "./roles";
 import { adminMessages } from "./users-screen";
 
@@ -71,18 +72,16 @@ export function AdminUserScreen() {
 function UserDetail({ userId }: { userId: string }) {
   const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
+  const change = useUserChange(userId);
   const navigate = useNavigate();
-  const user = useQuery({ queryKey: ["admin-user", userId], queryFn: () => viaAuth(() => authClient.admin.getUser({ query: { id: userId } })) });
-  const sessions = useQuery({ queryKey: ["admin-user-sessions", userId], queryFn: () => viaAuth(() => authClient.admin.listUserSessions({ userId })) });
+  const user = useQuery(userQuery(userId));
+  const sessions = useQuery(userSessionsQuery(userId));
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const ban = useForm({ resolver: zodResolver(banForm), defaultValues: { reason: "", days: "" } });
   const password = useForm({ resolver: zodResolver(setPasswordForm), defaultValues: { password: "" } });
   const act = async (call: () => Promise<unknown>, success: string) => {
-    const result = await outcomeOf(call(), success);
+    const result = await outcomeOf(change.mutateAsync(call), success);
     setOutcome(result);
-    await queryClient.invalidateQueries({ queryKey: ["admin-user", userId] });
-    await queryClient.invalidateQueries({ queryKey: ["admin-user-sessions", userId] });
-    await queryClient.invalidateQueries({ queryKey: ["admin-users"] });
     return result?.tone === "success";
   };
   if (user.isPending) return <Loading message={messages.loading} />;

@@ -1,16 +1,16 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
 import * as Dialog from "@radix-ui/react-dialog";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { authClient, viaAuth } from "../api/auth-client";
 import { describeFailure } from "../api/client";
 import { createUserForm } from "../forms/admin";
 import { longDate } from "../i18n/format";
 import { RequireSession } from "../shell";
+import { useCreateUser, usersQuery, type ListUsersQuery } from "./queries";
 import { roleMessages, roleNames } from "./roles";
 import { Alert, Button, EmptyState, Field, Loading, Page } from "../ui/components";
 import { DataTable, Pager } from "../ui/data-table";
@@ -55,7 +55,7 @@ interface UserQuery {
 }
 
 /** The admin API's list-users query for what the table shows. */
-function listQuery({ search, status, role, sorting, page }: UserQuery) {
+function listQuery({ search, status, role, sorting, page }: UserQuery): ListUsersQuery {
   const [sort] = sorting;
   const filter =
     status !== "all"
@@ -111,18 +111,17 @@ const columns = [
 
 function CreateUserDialog() {
   const { formatMessage } = useIntl();
-  const queryClient = useQueryClient();
+  const create = useCreateUser();
   const [open, setOpen] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm({ resolver: zodResolver(createUserForm), defaultValues: { name: "", email: "", password: "", role: "user" as const } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
-      await viaAuth(() => authClient.admin.createUser(values));
+      await create.mutateAsync(values);
     } catch (reason) {
       return setFailure(describeFailure(reason));
     }
-    await queryClient.invalidateQueries({ queryKey: ["admin-users"] });
     form.reset();
     setFailure(null);
     setOpen(false);
@@ -180,11 +179,7 @@ function UsersTable() {
   const [query, setQuery] = useState<UserQuery>({ search: "", status: "all", role: "all", sorting: [{ id: "createdAt", desc: true }], page: 0 });
   const search = useDebounced(query.search, 300);
   const effective = { ...query, search };
-  const users = useQuery({
-    queryKey: ["admin-users", effective],
-    queryFn: () => viaAuth(() => authClient.admin.listUsers({ query: listQuery(effective) })),
-    placeholderData: (previous) => previous,
-  });
+  const users = useQuery({ ...usersQuery(listQuery(effective)), placeholderData: (previous) => previous });
   const table = useReactTable({
     data: users.data?.users ?? [],
     columns,

@@ -1,7 +1,8 @@
 import { createAuthClient } from "better-auth/react";
 import { adminClient, inferAdditionalFields, organizationClient, usernameClient } from "better-auth/client/plugins";
 import { ApiFailure, fetchWithRetry, networkError } from "./client";
-import { queryClient, SESSION_KEY } from "./query-client";
+import { authKeys } from "../auth/queries";
+import { queryClient } from "./query-client";
 
 /**
  * better-auth's own React client, unchanged, fetching through the app's one client (with its retries).
@@ -15,7 +16,7 @@ export const authClient = createAuthClient({
 
 // The app reads the session through its own query (api/session.ts); whatever this client changes
 // (a sign-in, a sign-out, a new name or language) reaches that query as it reaches better-auth's own.
-authClient.$store.listen("$sessionSignal", () => void queryClient.invalidateQueries({ queryKey: SESSION_KEY }));
+authClient.$store.listen("$sessionSignal", () => void queryClient.invalidateQueries({ queryKey: authKeys.session }));
 
 interface BetterAuthError {
   status: number;

@@ -7,6 +7,3 @@ export const queryClient = new QueryClient({
     queries: { retry: (count, error) => count < 1 && error instanceof ApiFailure && isRetryable(error.failure.status), staleTime: 10_000 },
   },
 });
-
-/** The signed-in person's session (api/session.ts), refreshed by better-auth's client after whatever it changes. */
-export const SESSION_KEY = ["session"] as const;

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { Session } from "./auth-client";
 import { request } from "./client";
-import { SESSION_KEY } from "./query-client";
+import { authKeys } from "../auth/queries";
 
 /** The fields of better-auth's user and session that its own client turns into Dates. */
 const DATE_FIELDS = ["createdAt", "updatedAt", "expiresAt", "banExpires"];
@@ -17,7 +17,7 @@ function withDates<Record extends object>(record: Record): Record {
  */
 export function useSession() {
   return useQuery({
-    queryKey: SESSION_KEY,
+    queryKey: authKeys.session,
     queryFn: async (): Promise<Session | null> => {
       const answer = await request<Session | null>("/api/auth/get-session");
       return answer && { session: withDates(answer.session), user: withDates(answer.user) };

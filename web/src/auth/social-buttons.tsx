@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
-import { type ApiError, describeError, failureOf, request } from "../api/client";
+import { type ApiError, describeError, failureOf } from "../api/client";
+import { socialProvidersQuery } from "./queries";
 import { Alert, Button } from "../ui/components";
 
 const messages = defineMessages({
@@ -9,19 +10,9 @@ const messages = defineMessages({
   signUpWith: { id: "auth.social.signUpWith", defaultMessage: "or sign up with" },
 });
 
-interface SocialProvider {
-  id: string;
-  name: string;
-}
-
 /** The providers the server has configured (Tollgate's own endpoint); none when it cannot tell. */
 export function useSocialProviders() {
-  return useQuery({
-    queryKey: ["social-providers"],
-    queryFn: () => request<{ providers: SocialProvider[] }>("/api/auth/social-providers"),
-    select: (answer) => answer.providers,
-    staleTime: 5 * 60_000,
-  });
+  return useQuery(socialProvidersQuery);
 }
 
 /** One button per configured provider; each starts better-auth's redirect flow. */

@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl, type MessageTag } from "react-intl";
-import { describeError, request } from "../api/client";
-import type { RequestBody, TestClock } from "../api/wire";
+import { describeError } from "../api/client";
+import { testClockQuery, useAdvanceTestClock } from "./queries";
 import { longDateTime } from "../i18n/format";
 import { permission } from "../organizations/permissions";
 import { Alert, Button, Card } from "../ui/components";
@@ -30,16 +30,14 @@ const messages = defineMessages({
  */
 export function TestClockCard({ organizationId, role }: { organizationId: string; role: string | undefined }) {
   const { formatMessage } = useIntl();
-  const queryClient = useQueryClient();
-  const path = `/v1/sandbox/clock/${encodeURIComponent(organizationId)}`;
-  const clock = useQuery({ queryKey: ["test-clock", organizationId], queryFn: () => request<TestClock>(path) });
+  const clock = useQuery(testClockQuery(organizationId));
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
-  const advance = useMutation({
-    mutationFn: (days: number) => request<TestClock>(`${path}/advance`, { method: "POST", body: { days } satisfies RequestBody<"/v1/sandbox/clock/{organization_id}/advance", "post"> }),
-    onSuccess: (_, days) => setOutcome({ tone: "success", text: formatMessage(messages.movedAhead, { days }) }),
-    onError: (error) => setOutcome({ tone: "error", text: describeError(error.failure) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ["test-clock", organizationId] }),
-  });
+  const advance = useAdvanceTestClock(organizationId);
+  const moveAhead = (days: number) =>
+    advance.mutate(days, {
+      onSuccess: () => setOutcome({ tone: "success", text: formatMessage(messages.movedAhead, { days }) }),
+      onError: (error) => setOutcome({ tone: "error", text: describeError(error.failure) }),
+    });
   if (clock.error?.failure.status === 404) return null;
   const may = permission(role, "update");
   const current = clock.data;
@@ -58,7 +56,7 @@ export function TestClockCard({ organizationId, role }: { organizationId: string
       {!may.allowed && <p className="muted">{may.reason}</p>}
       <div className="actions">
         {[1, 30].map((days) => (
-          <Button key={days} variant="secondary" disabled={!may.allowed || advance.isPending} busy={advance.isPending && advance.variables === days} onClick={() => advance.mutate(days)}>
+          <Button key={days} variant="secondary" disabled={!may.allowed || advance.isPending} busy={advance.isPending && advance.variables === days} onClick={() => moveAhead(days)}>
             {formatMessage(messages.advance, { days })}
           </Button>
         ))}

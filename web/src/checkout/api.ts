@@ -1,4 +1,3 @@
-import { request } from "../api/client";
 import { processorText } from "../api/error-messages";
 import type { CheckoutProduct, CheckoutPublic as PublicCheckout } from "../api/wire";
 
@@ -7,12 +6,6 @@ export type { CheckoutProduct, CheckoutPublic as PublicCheckout } from "../api/w
 export type Interval = NonNullable<CheckoutProduct["recurring_interval"]>;
 
 export const checkoutPath = (clientSecret: string) => `/v1/checkouts/client/${encodeURIComponent(clientSecret)}`;
-
-/** The checkout's query: the screen reads it and the form refreshes it once the payment is settled. */
-export const checkoutQuery = (clientSecret: string) => ({
-  queryKey: ["checkout", clientSecret],
-  queryFn: () => request<PublicCheckout>(checkoutPath(clientSecret)),
-});
 
 /** Why the checkout's last payment failed, in the reader's language when the reason is a known one. */
 export function paymentErrorOf(checkout: PublicCheckout): string | undefined {

@@ -5,7 +5,8 @@ import { describeError, request, type ApiError } from "../api/client";
 import type { RequestBody } from "../api/wire";
 import { t } from "../i18n/translate";
 import { Button, Field } from "../ui/components";
-import { checkoutPath, checkoutQuery, type PublicCheckout } from "./api";
+import { checkoutPath, type PublicCheckout } from "./api";
+import { checkoutQuery } from "./queries";
 
 const messages = defineMessages({
   code: { id: "checkout.discountCode", defaultMessage: "Discount code" },

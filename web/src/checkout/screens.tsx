@@ -4,7 +4,7 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { usePageLocale } from "../i18n/provider";
 import { Alert, Loading } from "../ui/components";
 import { SellerFrame } from "../ui/seller-frame";
-import { checkoutQuery } from "./api";
+import { checkoutQuery } from "./queries";
 import { DiscountCode } from "./discount-code";
 import { PaymentForm } from "./payment-form";
 import { CheckoutSuccess } from "./success";

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { request } from "../api/client";
+import { mailboxQuery } from "./queries";
 import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { Alert, Button, EmptyState, Loading, Page } from "../ui/components";
@@ -21,15 +21,6 @@ const messages = defineMessages({
   queued: { id: "mailbox.queued", defaultMessage: "queued" },
 });
 
-interface Mail {
-  id: string;
-  to: string;
-  subject: string;
-  text: string;
-  links: string[];
-  sent_at: string | null;
-}
-
 /** Links in mail name the public address; followed here they stay on whatever address the app is open at. */
 const onThisSite = (link: string) => {
   const url = new URL(link);
@@ -46,7 +37,7 @@ export function MailboxScreen() {
 
 function Mailbox() {
   const { formatMessage } = useIntl();
-  const mails = useQuery({ queryKey: ["mailbox"], queryFn: () => request<Mail[]>("/api/auth/dev/mailbox"), refetchInterval: 5_000 });
+  const mails = useQuery(mailboxQuery);
   return (
     <Page
       title={formatMessage(messages.title)}

@@ -2,7 +2,7 @@ import { Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { Alert, Loading, Page } from "../ui/components";
-import { useFullOrganization, type FullOrganization } from "./organization";
+import { useFullOrganization, type FullOrganization } from "./queries";
 
 const messages = defineMessages({
   loading: { id: "organizations.page.loading", defaultMessage: "Loading the organization…" },

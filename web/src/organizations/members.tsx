@@ -9,7 +9,8 @@ import { describeFailure } from "../api/client";
 import { inviteForm, ROLES } from "../forms/organizations";
 import { longDateTime } from "../i18n/format";
 import { Alert, Button, Card, EmptyState, Field } from "../ui/components";
-import { organizationMessages, useOrganizationAction, useRoleName, type FullOrganization } from "./organization";
+import { organizationMessages, useRoleName } from "./organization";
+import { useOrganizationAction, type FullOrganization } from "./queries";
 import { mayManageMember, permission } from "./permissions";
 
 const messages = defineMessages({

@@ -1,19 +1,8 @@
-import { failureIn } from "../api/client";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { defineMessages, useIntl } from "react-intl";
-import { authClient, viaAuth } from "../api/auth-client";
 import { permission, type OrganizationAction } from "./permissions";
 
-/** What the organization's cards share: its query, the way they act on it, and its roles' names. */
-
-export function useFullOrganization(slug: string) {
-  return useQuery({
-    queryKey: ["organization", slug],
-    queryFn: () => viaAuth(() => authClient.organization.getFullOrganization({ query: { organizationSlug: slug } })),
-  });
-}
-export type FullOrganization = NonNullable<ReturnType<typeof useFullOrganization>["data"]>;
+/** What the organization's cards share: gated controls and its roles' names (its query and actions are in queries.ts). */
 
 /** A control someone's role does not allow: disabled, with the reason beside it. */
 export function Gated({ role, action, children }: { role: string | undefined; action: OrganizationAction; children: (disabled: boolean) => ReactNode }) {
@@ -24,16 +13,6 @@ export function Gated({ role, action, children }: { role: string | undefined; ac
       {!check.allowed && <p className="hint">{check.reason}</p>}
     </>
   );
-}
-
-/** Runs an organization call, then refreshes the organization; its failure in words for the screen, or null. */
-export function useOrganizationAction(slug: string) {
-  const queryClient = useQueryClient();
-  return async (call: () => Promise<unknown>): Promise<string | null> => {
-    const failure = await failureIn(call());
-    await queryClient.invalidateQueries({ queryKey: ["organization", slug] });
-    return failure;
-  };
 }
 
 /** better-auth's role names, shown translated; a role the app does not know is shown as stored. */

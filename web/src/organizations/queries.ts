@@ -1,7 +1,47 @@
+import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
+import { failureIn } from "../api/client";
+import { useChange } from "../api/mutations";
 import { authClient, viaAuth } from "../api/auth-client";
 
-/** The signed-in person's organizations, as the header's switcher and the start page list them. */
-export const organizationsQuery = {
-  queryKey: ["organizations"],
-  queryFn: () => viaAuth(() => authClient.organization.list()),
+export const organizationKeys = {
+  /** The signed-in person's organizations, as the header's switcher and the start page list them. */
+  mine: ["organizations"] as const,
+  full: (slug: string) => ["organization", slug] as const,
+  invitation: (id: string) => ["invitation", id] as const,
+  teamMembers: (teamId: string) => ["team-members", teamId] as const,
 };
+
+export const organizationsQuery = queryOptions({ queryKey: organizationKeys.mine, queryFn: () => viaAuth(() => authClient.organization.list()) });
+
+export const teamMembersQuery = (teamId: string) => queryOptions({ queryKey: organizationKeys.teamMembers(teamId), queryFn: () => viaAuth(() => authClient.organization.listTeamMembers({ query: { teamId } })) });
+
+/** An invitation as its invitee opens it; not retried, as a missing one is an answer. */
+export const invitationQuery = (id: string) => queryOptions({ queryKey: organizationKeys.invitation(id), queryFn: () => viaAuth(() => authClient.organization.getInvitation({ query: { id } })), retry: false });
+
+/** The organization with its members, invitations and teams, as its screens show it. */
+export function useFullOrganization(slug: string) {
+  return useQuery({
+    queryKey: organizationKeys.full(slug),
+    queryFn: () => viaAuth(() => authClient.organization.getFullOrganization({ query: { organizationSlug: slug } })),
+  });
+}
+export type FullOrganization = NonNullable<ReturnType<typeof useFullOrganization>["data"]>;
+
+/** Runs an organization call, then refreshes the organization; its failure in words for the screen, or null. */
+export function useOrganizationAction(slug: string) {
+  const queryClient = useQueryClient();
+  return async (call: () => Promise<unknown>): Promise<string | null> => {
+    const failure = await failureIn(call());
+    await queryClient.invalidateQueries({ queryKey: organizationKeys.full(slug) });
+    return failure;
+  };
+}
+
+/** Adds someone to a team or takes them off it; refused or not, the team's list shows who is in it. */
+export const useTeamMembership = (teamId: string) =>
+  useChange(
+    ({ userId, add }: { userId: string; add: boolean }): Promise<unknown> =>
+      add ? viaAuth(() => authClient.organization.addTeamMember({ teamId, userId })) : viaAuth(() => authClient.organization.removeTeamMember({ teamId, userId })),
+    () => [organizationKeys.teamMembers(teamId)],
+    { evenIfRefused: true },
+  );

@@ -9,7 +9,8 @@ import { RequireSession } from "../shell";
 import { Alert, Button, Loading, Page } from "../ui/components";
 import { InvitationsCard, MembersCard } from "./members";
 import { WithOrganization } from "./loaded";
-import { useRoleName, type FullOrganization } from "./organization";
+import { useRoleName } from "./organization";
+import { invitationQuery, type FullOrganization } from "./queries";
 import { SettingsCard } from "./settings";
 import { TeamsCard } from "./teams";
 
@@ -83,7 +84,7 @@ function InvitationDecision({ id, session }: { id: string; session: Session }) {
   const roleName = useRoleName();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const invitation = useQuery({ queryKey: ["invitation", id], queryFn: () => viaAuth(() => authClient.organization.getInvitation({ query: { id } })), retry: false });
+  const invitation = useQuery(invitationQuery(id));
   const [failure, setFailure] = useState<string | null>(null);
   const [rejected, setRejected] = useState(false);
   const [busy, setBusy] = useState<"accept" | "reject" | null>(null);

@@ -13,7 +13,8 @@ import { RequireSession } from "../shell";
 import { Alert, Button, Card, Field, Page } from "../ui/components";
 import { outcomeOf } from "../ui/outcome";
 import { ConfirmDialog } from "../ui/confirm-dialog";
-import { Gated, type FullOrganization } from "./organization";
+import { Gated } from "./organization";
+import type { FullOrganization } from "./queries";
 import { permission } from "./permissions";
 
 const messages = defineMessages({

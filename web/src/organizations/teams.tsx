@@ -1,13 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth } from "../api/auth-client";
-import { type ApiFailure, errorCode } from "../api/client";
+import { errorCode } from "../api/client";
 import { teamForm } from "../forms/organizations";
 import { Alert, Button, Card, EmptyState, Field, Loading } from "../ui/components";
-import { organizationMessages, useOrganizationAction, type FullOrganization } from "./organization";
+import { organizationMessages } from "./organization";
+import { teamMembersQuery, useOrganizationAction, useTeamMembership, type FullOrganization } from "./queries";
 import { permission } from "./permissions";
 
 const messages = defineMessages({
@@ -34,16 +35,10 @@ const messages = defineMessages({
 
 function TeamMembers({ organization, teamId, teamName, manageable }: { organization: FullOrganization; teamId: string; teamName: string; manageable: boolean }) {
   const { formatMessage } = useIntl();
-  const queryClient = useQueryClient();
-  const key = ["team-members", teamId];
-  const members = useQuery({ queryKey: key, queryFn: () => viaAuth(() => authClient.organization.listTeamMembers({ query: { teamId } })) });
-  const change = useMutation<unknown, ApiFailure, { userId: string; add: boolean }>({
-    mutationFn: ({ userId, add }) =>
-      add ? viaAuth(() => authClient.organization.addTeamMember({ teamId, userId })) : viaAuth(() => authClient.organization.removeTeamMember({ teamId, userId })),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: key }),
-    onSuccess: (_, { add }) => setNotice(formatMessage(add ? messages.added : messages.removed)),
-  });
+  const members = useQuery(teamMembersQuery(teamId));
+  const change = useTeamMembership(teamId);
   const [notice, setNotice] = useState<string | null>(null);
+  const said = (add: boolean) => () => setNotice(formatMessage(add ? messages.added : messages.removed));
   const [candidate, setCandidate] = useState("");
   if (members.isPending) return <Loading message={messages.loadingMembers} />;
   // better-auth shows a team's members to its own members only.
@@ -69,7 +64,7 @@ function TeamMembers({ organization, teamId, teamName, manageable }: { organizat
                   type="button"
                   className="chip-remove"
                   aria-label={formatMessage(messages.removeFrom, { name: nameOf(userId), team: teamName })}
-                  onClick={() => change.mutate({ userId, add: false })}
+                  onClick={() => change.mutate({ userId, add: false }, { onSuccess: said(false) })}
                 >
                   ×
                 </button>
@@ -96,7 +91,14 @@ function TeamMembers({ organization, teamId, teamName, manageable }: { organizat
             disabled={!candidate}
             busy={change.isPending}
             aria-label={formatMessage(messages.addTo, { team: teamName })}
-            onClick={() => change.mutate({ userId: candidate, add: true }, { onSuccess: () => setCandidate("") })}
+            onClick={() =>
+              change.mutate({ userId: candidate, add: true }, {
+                onSuccess: () => {
+                  said(true)();
+                  setCandidate("");
+                },
+              })
+            }
           >
             {formatMessage(messages.add)}
           </Button>

@@ -32,12 +32,6 @@ export function portalRequest<T>(access: PortalAccess, path: string, options: Om
   return request<T>(`/v1/customer-portal/${path}`, { ...options, headers: { authorization: `Bearer ${access.token}` } });
 }
 
-/** A portal read for TanStack Query, keyed by seller and token so another link never shows stale data. */
-export const portalQuery = <T>(access: PortalAccess, path: string) => ({
-  queryKey: ["customer-portal", access.seller.slug, access.token, path],
-  queryFn: () => portalRequest<T>(access, path),
-});
-
 /** Where a tab keeps a seller's portal token once it is out of the address bar. */
 const tokenKey = (slug: string) => `tollgate.customer-portal.${slug}`;
 export const storedToken = (slug: string) => sessionStorage.getItem(tokenKey(slug));

@@ -4,7 +4,8 @@ import type { ApiFailure } from "../api/client";
 import { longDate } from "../i18n/format";
 import { Card, EmptyState } from "../ui/components";
 import { CopyButton } from "../ui/copy-button";
-import { LIST_LIMIT, portalQuery, type BenefitGrant, type Downloadable, type LicenseKey, type Listing, type PortalAccess } from "./api";
+import { portalQuery } from "./queries";
+import { LIST_LIMIT, type BenefitGrant, type Downloadable, type LicenseKey, type Listing, type PortalAccess } from "./api";
 import { Unread } from "./failures";
 
 const messages = defineMessages({

@@ -9,7 +9,8 @@ import type { RequestBody } from "../api/wire";
 import { placeRefusals } from "../forms/refusals";
 import { billingDetailsForm, type BillingDetailsForm } from "../forms/address";
 import { Alert, Button, Card, Field } from "../ui/components";
-import { portalQuery, portalRequest, type PortalAccess, type PortalCustomer } from "./api";
+import { portalRequest, type PortalAccess, type PortalCustomer } from "./api";
+import { portalQuery } from "./queries";
 import { failureText, Unread } from "./failures";
 
 const ME = "customers/me";

@@ -1,11 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { type Session } from "../api/auth-client";
-import { request } from "../api/client";
 import { RequireSession } from "../shell";
 import { Alert, Card, EmptyState, Loading, Page } from "../ui/components";
 import type { PurchasedOrder, PurchasedSubscription } from "../api/wire";
-import { LIST_LIMIT, type Listing, type Order, type Subscription } from "./api";
+import type { Order, Subscription } from "./api";
+import { purchasedOrdersQuery, purchasedSubscriptionsQuery } from "./queries";
 import { OrdersList, PartialListNote, SubscriptionSummary } from "./purchase-views";
 
 const messages = defineMessages({
@@ -50,8 +50,8 @@ function bySeller(subscriptions: PurchasedSubscription[], orders: PurchasedOrder
 
 function PurchasesBySeller({ session }: { session: Session }) {
   const { formatMessage } = useIntl();
-  const subscriptions = useQuery({ queryKey: ["purchases", "subscriptions"], queryFn: () => request<Listing<PurchasedSubscription>>(`/v1/me/subscriptions/?limit=${LIST_LIMIT}`) });
-  const orders = useQuery({ queryKey: ["purchases", "orders"], queryFn: () => request<Listing<PurchasedOrder>>(`/v1/me/orders/?limit=${LIST_LIMIT}`) });
+  const subscriptions = useQuery(purchasedSubscriptionsQuery);
+  const orders = useQuery(purchasedOrdersQuery);
   if (subscriptions.isPending || orders.isPending) return <Loading message={messages.loading} />;
   const sellers = bySeller(subscriptions.data?.items ?? [], orders.data?.items ?? []);
   const { email, emailVerified } = session.user;

@@ -2,14 +2,14 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useEffect, useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { request } from "../api/client";
 import type { RequestBody } from "../api/wire";
 import { longDate } from "../i18n/format";
 import { usePageLocale } from "../i18n/provider";
 import { Alert, Button, Card, EmptyState, Loading, Page } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { SellerFrame } from "../ui/seller-frame";
-import { LIST_LIMIT, portalQuery, portalRequest, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type PortalOrganization, type Subscription } from "./api";
+import { portalQuery, portalSellerQuery } from "./queries";
+import { LIST_LIMIT, portalRequest, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type Subscription } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
 import { expiredLinkText, failureText, Unread } from "./failures";
@@ -200,10 +200,7 @@ export function CustomerPortalScreen() {
   const { formatMessage } = useIntl();
   const { slug } = useParams({ from: "/$slug/portal" });
   const token = usePortalToken(slug);
-  const seller = useQuery({
-    queryKey: ["customer-portal", slug],
-    queryFn: () => request<PortalOrganization>(`/v1/customer-portal/organizations/${encodeURIComponent(slug)}`),
-  });
+  const seller = useQuery(portalSellerQuery(slug));
   if (seller.isPending) {
     return (
       <SellerFrame>

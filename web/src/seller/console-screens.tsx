@@ -1,4 +1,4 @@
-import { useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { useIntl, type MessageDescriptor } from "react-intl";
 import type { ApiFailure } from "../api/client";
@@ -80,20 +80,16 @@ export function TypeFilter<Type extends string>({ label, anyLabel, types, labelO
   );
 }
 
-/** A row's edit link and delete button, for those who may change things; the list under `listKey` is refreshed after a delete. */
-export function RowActions({ edit, remove, listKey, says }: { edit?: ReactNode; remove: (() => Promise<unknown>) | null; listKey: string; says: { delete: string; deleteTitle: string; deleteText: string } }) {
+/** A row's edit link and delete button, for those who may change things; `remove` is the domain's delete mutation, which refreshes its lists. */
+export function RowActions({ edit, remove, says }: { edit?: ReactNode; remove: (() => Promise<unknown>) | null; says: { delete: string; deleteTitle: string; deleteText: string } }) {
   const { mayChange } = useSeller();
-  const queryClient = useQueryClient();
   if (!mayChange) return null;
   return (
     <span className="row-actions">
       {edit}
       {remove && (
         <DeleteAction
-          label={says.delete} title={says.deleteTitle} description={says.deleteText} remove={async () => {
-            await remove();
-            await queryClient.invalidateQueries({ queryKey: [listKey] });
-          }}
+          label={says.delete} title={says.deleteTitle} description={says.deleteText} remove={remove}
         />
       )}
     </span>

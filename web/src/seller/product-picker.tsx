@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { defineMessages, useIntl } from "react-intl";
 import { Loading } from "../ui/components";
-import { listProducts } from "./products/products-api";
+import { productChoices } from "./products/queries";
 
 const messages = defineMessages({
   loading: { id: "seller.productPicker.loading", defaultMessage: "Loading products…" },
@@ -11,8 +11,7 @@ const messages = defineMessages({
 /** The seller's current products as checkboxes (the first hundred, newest first): which ones something applies to. */
 export function ProductPicker({ organizationId, legend, hint, selected, onChange, error }: { organizationId: string; legend: string; hint?: string; selected: string[]; onChange: (ids: string[]) => void; error?: string }) {
   const { formatMessage } = useIntl();
-  const query = { organizationId, search: "", archived: false, sorting: "-created_at", page: 1, limit: 100 };
-  const products = useQuery({ queryKey: ["products", query], queryFn: () => listProducts(query) });
+  const products = useQuery(productChoices(organizationId, "-created_at"));
   const items = products.data?.items ?? [];
   return (
     <fieldset className="fieldset" aria-invalid={error ? true : undefined}>

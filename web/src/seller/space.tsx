@@ -2,7 +2,7 @@ import { Link, Outlet, useParams } from "@tanstack/react-router";
 import { createContext, useContext } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { WithOrganization } from "../organizations/loaded";
-import type { FullOrganization } from "../organizations/organization";
+import type { FullOrganization } from "../organizations/queries";
 import { permission } from "../organizations/permissions";
 import { RequireSession } from "../shell";
 import { SetAsideBanner } from "./set-aside-work/set-aside-banner";

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, type QueryKey } from "@tanstack/react-query";
 import { getCoreRowModel, useReactTable, type ColumnDef, type SortingState } from "@tanstack/react-table";
 import { useState, type ReactNode } from "react";
 import type { MessageDescriptor } from "react-intl";
@@ -22,7 +22,7 @@ export interface PageRequest {
  * A list the server sorts and pages, shown in a table: `key` names the query (with the filters that
  * change it, which send the reader back to the first page), `load` fetches one page.
  */
-export function useServerListing<Row>({ key, load, columns, initialSorting }: { key: unknown[]; load: (page: PageRequest) => Promise<Listing<Row>>; columns: ColumnDef<Row, never>[]; initialSorting: SortingState }) {
+export function useServerListing<Row>({ key, load, columns, initialSorting }: { key: QueryKey; load: (page: PageRequest) => Promise<Listing<Row>>; columns: ColumnDef<Row, never>[]; initialSorting: SortingState }) {
   const [sorting, setSorting] = useState<SortingState>(initialSorting);
   const [pageOf, setPageOf] = useState({ key: JSON.stringify(key), page: 0 });
   // A change of filters starts again from the first page.

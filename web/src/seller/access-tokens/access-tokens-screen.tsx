@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { createColumnHelper } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
@@ -8,7 +7,8 @@ import { Alert, Button, EmptyState, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { useSeller } from "../space";
-import { listAccessTokens, revokeAccessToken, type AccessToken } from "./access-tokens-api";
+import { listAccessTokens, type AccessToken } from "./access-tokens-api";
+import { accessTokenKeys, useRevokeAccessToken } from "./queries";
 import { NewTokenForm } from "./new-token-form";
 
 const messages = defineMessages({
@@ -35,16 +35,15 @@ const messages = defineMessages({
 /** Revokes one token after asking; the list then reloads. */
 function RevokeButton({ token }: { token: AccessToken }) {
   const { formatMessage } = useIntl();
-  const queryClient = useQueryClient();
+  const revocation = useRevokeAccessToken();
   const [failure, setFailure] = useState<string | null>(null);
   const revoke = async () => {
     try {
-      await revokeAccessToken(token.id);
+      await revocation.mutateAsync(token.id);
     } catch (reason) {
       setFailure(describeFailure(reason));
       return false;
     }
-    await queryClient.invalidateQueries({ queryKey: ["access-tokens"] });
     return true;
   };
   return (
@@ -79,7 +78,7 @@ export function AccessTokensScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const listing = useServerListing({
-    key: ["access-tokens", seller.id],
+    key: accessTokenKeys.list(seller.id),
     load: (page) => listAccessTokens({ organizationId: seller.id, ...page }),
     columns: seller.mayChange ? [...columns, revokeColumn] : columns,
     initialSorting: [{ id: "created_at", desc: true }],

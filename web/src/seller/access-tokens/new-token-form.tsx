@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
@@ -8,7 +7,8 @@ import { accessTokenForm, TOKEN_LIFETIMES, type AccessTokenForm } from "../../fo
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { CopyButton } from "../../ui/copy-button";
 import { useSeller } from "../space";
-import { createAccessToken, isScope, SCOPE_RESOURCES } from "./access-tokens-api";
+import { isScope, SCOPE_RESOURCES } from "./access-tokens-api";
+import { useCreateAccessToken } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.accessTokens.new.title", defaultMessage: "New access token" },
@@ -41,22 +41,21 @@ const expiresIn = (lifetime: AccessTokenForm["lifetime"]) => (lifetime === "neve
 export function NewTokenForm() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
-  const queryClient = useQueryClient();
+  const create = useCreateAccessToken();
   const [failure, setFailure] = useState<string | null>(null);
   const [token, setToken] = useState<string | null>(null);
   const form = useForm<AccessTokenForm>({ resolver: zodResolver(accessTokenForm), defaultValues: { comment: "", lifetime: "30", scopes: [] } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
-    let created: Awaited<ReturnType<typeof createAccessToken>>;
+    let created: Awaited<ReturnType<typeof create.mutateAsync>>;
     try {
-      created = await createAccessToken({ organization_id: seller.id, comment: values.comment, expires_in: expiresIn(values.lifetime), scopes: values.scopes.filter(isScope) });
+      created = await create.mutateAsync({ organization_id: seller.id, comment: values.comment, expires_in: expiresIn(values.lifetime), scopes: values.scopes.filter(isScope) });
     } catch (reason) {
       return setFailure(placeRefusals(reason, { comment: "comment", expires_in: "lifetime", scopes: "scopes" }, form.setError));
     }
     setToken(created.token);
     form.reset();
-    await queryClient.invalidateQueries({ queryKey: ["access-tokens"] });
   });
   if (token)
     return (

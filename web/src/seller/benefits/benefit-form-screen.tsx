@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -9,7 +9,8 @@ import { placeRefusals } from "../../forms/refusals";
 import { Alert, Field } from "../../ui/components";
 import { EditScreen, FormActions, NewScreen } from "../console-screens";
 import { useSeller } from "../space";
-import { BENEFIT_TYPES, CREATABLE_TYPES, createBenefit, getBenefit, updateBenefit, type Benefit, type CreatableType } from "./benefits-api";
+import { BENEFIT_TYPES, CREATABLE_TYPES, type Benefit, type CreatableType } from "./benefits-api";
+import { benefitQuery, useCreateBenefit, useUpdateBenefit } from "./queries";
 import { DownloadableFields, LicenseKeyFields, MeterCreditFields, NoteFields } from "./benefit-properties";
 import { benefitTypeLabels } from "./benefit-type-label";
 
@@ -47,7 +48,8 @@ function BenefitEditor({ benefit }: { benefit?: Benefit }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const create = useCreateBenefit();
+  const update = useUpdateBenefit();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<BenefitForm>({ resolver: zodResolver(benefitForm), defaultValues: benefit ? benefitFormOf(benefit) : emptyBenefitForm() });
   const { errors, isSubmitting } = form.formState;
@@ -56,11 +58,10 @@ function BenefitEditor({ benefit }: { benefit?: Benefit }) {
   const submit = form.handleSubmit(async (values) => {
     const change = benefitChangeOf(values);
     try {
-      await (benefit ? updateBenefit(benefit.id, change) : createBenefit(seller.id, change));
+      await (benefit ? update.mutateAsync({ id: benefit.id, change }) : create.mutateAsync({ organizationId: seller.id, change }));
     } catch (reason) {
       return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
     }
-    await queryClient.invalidateQueries({ queryKey: ["benefits"] });
     await toList();
   });
   return (
@@ -104,7 +105,7 @@ export function NewBenefitScreen() {
 export function EditBenefitScreen() {
   const { formatMessage } = useIntl();
   const { id } = useParams({ strict: false });
-  const benefit = useQuery({ queryKey: ["benefits", "one", id], queryFn: () => getBenefit(id ?? "") });
+  const benefit = useQuery(benefitQuery(id ?? ""));
   return (
     <EditScreen title={formatMessage(messages.editTitle)} loading={messages.loading} loaded={benefit} nameOf={(loaded) => loaded.description}>
       {(loaded) => (isCreatable(loaded.type) ? <BenefitEditor benefit={loaded} /> : <Alert tone="info">{formatMessage(messages.connectionNeeded)}</Alert>)}

@@ -4,7 +4,8 @@ import { defineMessages, useIntl } from "react-intl";
 import type { BenefitForm } from "../../forms/benefits";
 import { Field } from "../../ui/components";
 import { FileUpload } from "../../ui/file-upload";
-import { listFiles, listMeters } from "./benefits-api";
+import { meterPicker } from "../products/queries";
+import { downloadableFiles } from "./queries";
 
 const messages = defineMessages({
   note: { id: "seller.benefit.note", defaultMessage: "Note" },
@@ -98,7 +99,7 @@ export function LicenseKeyFields({ form }: { form: Form }) {
 export function DownloadableFields({ form, organizationId }: { form: Form; organizationId: string }) {
   const { formatMessage } = useIntl();
   const { field, fieldState } = useController({ control: form.control, name: "files" });
-  const files = useQuery({ queryKey: ["files", organizationId, field.value], queryFn: () => listFiles(organizationId, field.value), enabled: field.value.length > 0 });
+  const files = useQuery({ ...downloadableFiles(organizationId, field.value), enabled: field.value.length > 0 });
   const nameOf = (id: string) => files.data?.items.find((file) => file.id === id);
   return (
     <fieldset className="fieldset">
@@ -125,7 +126,7 @@ export function DownloadableFields({ form, organizationId }: { form: Form; organ
 export function MeterCreditFields({ form, organizationId }: { form: Form; organizationId: string }) {
   const { formatMessage } = useIntl();
   const { errors } = form.formState;
-  const meters = useQuery({ queryKey: ["meters", organizationId, "picker"], queryFn: () => listMeters(organizationId) });
+  const meters = useQuery(meterPicker(organizationId));
   const choices = meters.data?.items ?? [];
   return (
     <>

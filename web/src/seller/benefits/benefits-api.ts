@@ -1,5 +1,5 @@
 import { request, type Listing } from "../../api/client";
-import type { Benefit, FileRead, Meter, RequestBody } from "../../api/wire";
+import type { Benefit, FileRead, RequestBody } from "../../api/wire";
 import type { PageRequest } from "../../ui/server-listing";
 
 export type { Benefit, Meter } from "../../api/wire";
@@ -28,11 +28,6 @@ export const getBenefit = (id: string) => request<Benefit>(`/v1/benefits/${id}`)
 export const createBenefit = (organizationId: string, body: BenefitChange) => request<Benefit>("/v1/benefits/", { method: "POST", body: { ...body, organization_id: organizationId } });
 export const updateBenefit = (id: string, body: BenefitChange) => request<Benefit>(`/v1/benefits/${id}`, { method: "PATCH", body });
 export const deleteBenefit = (id: string) => request<null>(`/v1/benefits/${id}`, { method: "DELETE" });
-
-export function listMeters(organizationId: string) {
-  const query = new URLSearchParams({ organization_id: organizationId, is_archived: "false", sorting: "name", limit: "100" });
-  return request<Listing<Meter>>(`/v1/meters/?${query.toString()}`);
-}
 
 /** What a downloadable benefit lists of its files (Polar's FileRead). */
 export type DownloadableFile = FileRead;

@@ -7,7 +7,8 @@ import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
 import { ListScreen, RowActions, SearchFilter, TypeFilter } from "../console-screens";
 import { useSeller } from "../space";
-import { BENEFIT_TYPES, deleteBenefit, listBenefits, type Benefit, type BenefitType } from "./benefits-api";
+import { BENEFIT_TYPES, listBenefits, type Benefit, type BenefitType } from "./benefits-api";
+import { benefitKeys, useDeleteBenefit } from "./queries";
 import { benefitTypeLabels } from "./benefit-type-label";
 
 const messages = defineMessages({
@@ -33,6 +34,7 @@ const messages = defineMessages({
 function BenefitActions({ benefit }: { benefit: Benefit }) {
   const { formatMessage } = useIntl();
   const { slug } = useSeller();
+  const remove = useDeleteBenefit();
   return (
     <RowActions
       edit={
@@ -40,8 +42,7 @@ function BenefitActions({ benefit }: { benefit: Benefit }) {
           {formatMessage(messages.edit)}
         </Link>
       }
-      remove={benefit.deletable ? () => deleteBenefit(benefit.id) : null}
-      listKey="benefits"
+      remove={benefit.deletable ? () => remove.mutateAsync(benefit.id) : null}
       says={{ delete: formatMessage(messages.delete), deleteTitle: formatMessage(messages.deleteTitle, { description: benefit.description }), deleteText: formatMessage(messages.deleteText) }}
     />
   );
@@ -62,7 +63,7 @@ export function BenefitsScreen() {
   const [search, setSearch] = useState("");
   const [type, setType] = useState<BenefitType | "">("");
   const filter = { type, search: useDebounced(search, 300) };
-  const listing = useServerListing({ key: ["benefits", seller.id, filter], load: (page) => listBenefits(seller.id, filter, page), columns, initialSorting: [{ id: "created_at", desc: true }] });
+  const listing = useServerListing({ key: benefitKeys.list(seller.id, filter), load: (page) => listBenefits(seller.id, filter, page), columns, initialSorting: [{ id: "created_at", desc: true }] });
   const filtered = filter.search !== "" || type !== "";
   const create = seller.mayChange && (
     <Link className="button button-primary" to="/$slug/benefits/new" params={{ slug: seller.slug }}>

@@ -5,7 +5,8 @@ import { CopyButton } from "../../ui/copy-button";
 import { useServerListing } from "../../ui/server-listing";
 import { ListScreen, RowActions } from "../console-screens";
 import { useSeller } from "../space";
-import { deleteCheckoutLink, listCheckoutLinks, type CheckoutLink } from "./checkout-links-api";
+import { listCheckoutLinks, type CheckoutLink } from "./checkout-links-api";
+import { checkoutLinkKeys, useDeleteCheckoutLink } from "./queries";
 import { QrCode } from "./qr-code";
 
 const messages = defineMessages({
@@ -47,6 +48,7 @@ function LinkCell({ link }: { link: CheckoutLink }) {
 /** The link's address to copy and its QR code (drawn only when asked for), and for those who may, deleting it. */
 function ShareCell({ link }: { link: CheckoutLink }) {
   const { formatMessage } = useIntl();
+  const remove = useDeleteCheckoutLink();
   return (
     <div className="row-actions">
       <CopyButton text={link.url} label={formatMessage(messages.copy)} />
@@ -55,8 +57,7 @@ function ShareCell({ link }: { link: CheckoutLink }) {
         <QrCode text={link.url} label={formatMessage(messages.qrLabel, { url: link.url })} />
       </details>
       <RowActions
-        remove={() => deleteCheckoutLink(link.id)}
-        listKey="checkout-links"
+        remove={() => remove.mutateAsync(link.id)}
         says={{ delete: formatMessage(messages.delete), deleteTitle: formatMessage(messages.deleteTitle), deleteText: formatMessage(messages.deleteText) }}
       />
     </div>
@@ -75,7 +76,7 @@ const columns = [
 export function CheckoutLinksScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
-  const listing = useServerListing({ key: ["checkout-links", seller.id], load: (page) => listCheckoutLinks(seller.id, page), columns, initialSorting: [{ id: "created_at", desc: true }] });
+  const listing = useServerListing({ key: checkoutLinkKeys.list(seller.id), load: (page) => listCheckoutLinks(seller.id, page), columns, initialSorting: [{ id: "created_at", desc: true }] });
   const create = seller.mayChange && (
     <Link className="button button-primary" to="/$slug/checkout-links/new" params={{ slug: seller.slug }}>
       {formatMessage(messages.create)}

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { useController, useForm } from "react-hook-form";
@@ -8,10 +8,10 @@ import { checkoutLinkCreateOf, checkoutLinkForm, type CheckoutLinkForm } from ".
 import { placeRefusals } from "../../forms/refusals";
 import { Alert, Field } from "../../ui/components";
 import { FormActions, NewScreen } from "../console-screens";
-import { listDiscounts } from "../discounts/discounts-api";
+import { discountChoices } from "../discounts/queries";
 import { ProductPicker } from "../product-picker";
 import { useSeller } from "../space";
-import { createCheckoutLink } from "./checkout-links-api";
+import { useCreateCheckoutLink } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.checkoutLink.title", defaultMessage: "New checkout link" },
@@ -41,21 +41,19 @@ export function NewCheckoutLinkScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<CheckoutLinkForm>({ resolver: zodResolver(checkoutLinkForm), defaultValues: { products: [], label: "", discountId: "", successUrl: "", allowDiscountCodes: true } });
   const { errors, isSubmitting } = form.formState;
   const products = useController({ control: form.control, name: "products" });
-  const page = { sorting: "name", page: 1, limit: 100 };
-  const discounts = useQuery({ queryKey: ["discounts", seller.id, "", page], queryFn: () => listDiscounts(seller.id, "", page) });
+  const discounts = useQuery(discountChoices(seller.id));
+  const create = useCreateCheckoutLink();
   const toList = () => navigate({ to: "/$slug/checkout-links", params: { slug: seller.slug } });
   const submit = form.handleSubmit(async (values) => {
     try {
-      await createCheckoutLink(checkoutLinkCreateOf(values));
+      await create.mutateAsync(checkoutLinkCreateOf(values));
     } catch (reason) {
       return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
     }
-    await queryClient.invalidateQueries({ queryKey: ["checkout-links"] });
     await toList();
   });
   return (

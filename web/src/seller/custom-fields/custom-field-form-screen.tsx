@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
@@ -10,7 +10,8 @@ import { slugify } from "../../forms/slugify";
 import { Alert, Field } from "../../ui/components";
 import { EditScreen, FormActions, NewScreen } from "../console-screens";
 import { useSeller } from "../space";
-import { CUSTOM_FIELD_TYPES, createCustomField, getCustomField, updateCustomField, type CustomField } from "./custom-fields-api";
+import { CUSTOM_FIELD_TYPES, type CustomField } from "./custom-fields-api";
+import { customFieldQuery, useCreateCustomField, useUpdateCustomField } from "./queries";
 import { customFieldTypeLabels } from "./custom-field-type-label";
 import { SelectOptions } from "./select-options";
 
@@ -64,7 +65,8 @@ function CustomFieldEditor({ field }: { field?: CustomField }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const create = useCreateCustomField();
+  const update = useUpdateCustomField();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<CustomFieldForm>({ resolver: zodResolver(customFieldForm), defaultValues: field ? customFieldFormOf(field) : emptyCustomFieldForm() });
   const { errors, isSubmitting, dirtyFields } = form.formState;
@@ -74,11 +76,10 @@ function CustomFieldEditor({ field }: { field?: CustomField }) {
   const submit = form.handleSubmit(async (values) => {
     const change = customFieldChangeOf(values);
     try {
-      await (field ? updateCustomField(field.id, change) : createCustomField(seller.id, change));
+      await (field ? update.mutateAsync({ id: field.id, change }) : create.mutateAsync({ organizationId: seller.id, change }));
     } catch (reason) {
       return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
     }
-    await queryClient.invalidateQueries({ queryKey: ["custom-fields"] });
     await toList();
   });
   const name = form.register("name");
@@ -160,7 +161,7 @@ export function NewCustomFieldScreen() {
 export function EditCustomFieldScreen() {
   const { formatMessage } = useIntl();
   const { id } = useParams({ strict: false });
-  const field = useQuery({ queryKey: ["custom-fields", "one", id], queryFn: () => getCustomField(id ?? "") });
+  const field = useQuery(customFieldQuery(id ?? ""));
   return (
     <EditScreen title={formatMessage(messages.editTitle)} loading={messages.loading} loaded={field} nameOf={(loaded) => loaded.name}>
       {(loaded) => <CustomFieldEditor field={loaded} />}

@@ -6,7 +6,8 @@ import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
 import { ListScreen, RowActions, SearchFilter, TypeFilter } from "../console-screens";
 import { useSeller } from "../space";
-import { CUSTOM_FIELD_TYPES, deleteCustomField, listCustomFields, type CustomField, type CustomFieldType } from "./custom-fields-api";
+import { CUSTOM_FIELD_TYPES, listCustomFields, type CustomField, type CustomFieldType } from "./custom-fields-api";
+import { customFieldKeys, useDeleteCustomField } from "./queries";
 import { customFieldTypeLabels } from "./custom-field-type-label";
 
 const messages = defineMessages({
@@ -31,6 +32,7 @@ const messages = defineMessages({
 
 function CustomFieldActions({ field }: { field: CustomField }) {
   const { formatMessage } = useIntl();
+  const remove = useDeleteCustomField();
   const { slug } = useSeller();
   return (
     <RowActions
@@ -39,8 +41,7 @@ function CustomFieldActions({ field }: { field: CustomField }) {
           {formatMessage(messages.edit)}
         </Link>
       }
-      remove={() => deleteCustomField(field.id)}
-      listKey="custom-fields"
+      remove={() => remove.mutateAsync(field.id)}
       says={{ delete: formatMessage(messages.delete), deleteTitle: formatMessage(messages.deleteTitle, { name: field.name }), deleteText: formatMessage(messages.deleteText) }}
     />
   );
@@ -61,7 +62,7 @@ export function CustomFieldsScreen() {
   const [search, setSearch] = useState("");
   const [type, setType] = useState<CustomFieldType | "">("");
   const filter = { type, search: useDebounced(search, 300) };
-  const listing = useServerListing({ key: ["custom-fields", seller.id, filter], load: (page) => listCustomFields(seller.id, filter, page), columns, initialSorting: [{ id: "name", desc: false }] });
+  const listing = useServerListing({ key: customFieldKeys.list(seller.id, filter), load: (page) => listCustomFields(seller.id, filter, page), columns, initialSorting: [{ id: "name", desc: false }] });
   const filtered = filter.search !== "" || type !== "";
   const create = seller.mayChange && (
     <Link className="button button-primary" to="/$slug/custom-fields/new" params={{ slug: seller.slug }}>

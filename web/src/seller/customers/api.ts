@@ -1,5 +1,5 @@
 import { request, type Listing } from "../../api/client";
-import type { Customer, CustomerSession, CustomerState, RequestBody } from "../../api/wire";
+import type { Benefit, Customer, CustomerSession, CustomerState, Meter, Product, RequestBody } from "../../api/wire";
 
 export type { Customer, CustomerState } from "../../api/wire";
 
@@ -31,3 +31,13 @@ export const deleteCustomer = (id: string) => request<null>(`/v1/customers/${id}
 
 /** A customer session: its `customer_portal_url` opens the portal as the customer. */
 export const openCustomerSession = (customerId: string) => request<CustomerSession>("/v1/customer-sessions/", { method: "POST", body: { customer_id: customerId } satisfies RequestBody<"/v1/customer-sessions/", "post"> });
+
+/** What the customer filters offer: the first hundred (Polar's largest page), by email. */
+export const listCustomerChoices = (organizationId: string) =>
+  request<Listing<Pick<Customer, "id" | "name" | "email">>>(`/v1/customers/?${new URLSearchParams({ organization_id: organizationId, limit: "100", sorting: "email" }).toString()}`);
+
+/** What a customer's state names only by id. */
+export type NamedResource = "products" | "benefits" | "meters";
+
+/** The first hundred of the seller's products, benefits or meters, for their names. */
+export const listNames = (organizationId: string, resource: NamedResource) => request<Listing<Product | Benefit | Meter>>(`/v1/${resource}/?organization_id=${organizationId}&limit=100`);

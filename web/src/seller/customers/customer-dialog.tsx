@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
@@ -10,7 +9,8 @@ import { parseMetadata } from "../../forms/metadata";
 import { Alert, Button, Field } from "../../ui/components";
 import { DialogClose, FormDialog } from "../../ui/form-dialog";
 import { useSeller } from "../space";
-import { createCustomer, updateCustomer, type Customer, type CustomerFields } from "./api";
+import type { Customer, CustomerFields } from "./api";
+import { useCreateCustomer, useUpdateCustomer } from "./queries";
 
 const messages = defineMessages({
   createTitle: { id: "seller.customer.form.createTitle", defaultMessage: "New customer" },
@@ -83,7 +83,8 @@ export function CustomerDialog({ customer, trigger }: { customer?: Customer; tri
 function CustomerFormFields({ customer, onDone }: { customer?: Customer; onDone: () => void }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
-  const queryClient = useQueryClient();
+  const create = useCreateCustomer();
+  const update = useUpdateCustomer();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<CustomerForm, unknown, z.output<typeof customerForm>>({ resolver: zodResolver(customerForm), defaultValues: formValuesOf(customer) });
   const { errors, isSubmitting } = form.formState;
@@ -93,11 +94,10 @@ function CustomerFormFields({ customer, onDone }: { customer?: Customer; onDone:
     // An external id, once set, cannot change: it is sent only while it is missing.
     const { external_id, ...rest } = fields;
     try {
-      await (customer ? updateCustomer(customer.id, customer.external_id ? rest : { ...rest, ...(external_id && { external_id }) }) : createCustomer(seller.id, fields));
+      await (customer ? update.mutateAsync({ id: customer.id, change: customer.external_id ? rest : { ...rest, ...(external_id && { external_id }) } }) : create.mutateAsync({ organizationId: seller.id, fields }));
     } catch (reason) {
       return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
     }
-    await queryClient.invalidateQueries({ queryKey: ["customers"] });
     onDone();
   });
   const text = (name: Exclude<keyof CustomerForm, "metadata">, label: string, extra: { hint?: string; disabled?: boolean; type?: string } = {}) => (

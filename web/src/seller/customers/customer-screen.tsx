@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
@@ -10,7 +10,8 @@ import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { Facts } from "../../ui/facts";
 import { OrdersTable } from "../orders/orders-table";
 import { useSeller } from "../space";
-import { deleteCustomer, getCustomerState, openCustomerSession, type CustomerState } from "./api";
+import { openCustomerSession, type CustomerState } from "./api";
+import { customerStateQuery, useDeleteCustomer } from "./queries";
 import { CustomerDialog } from "./customer-dialog";
 import { CustomerStateCard } from "./state-card";
 
@@ -34,7 +35,7 @@ const messages = defineMessages({
 /** A customer: who they are, what they have now, their orders; open their portal, edit or delete them. */
 export function CustomerScreen() {
   const { customerId = "" } = useParams({ strict: false });
-  const state = useQuery({ queryKey: ["customers", "state", customerId], queryFn: () => getCustomerState(customerId) });
+  const state = useQuery(customerStateQuery(customerId));
   return (
     <QueryState query={state} loading={messages.loading}>
       {(customer) => <CustomerPage customer={customer} />}
@@ -71,7 +72,7 @@ function CustomerActions({ customer }: { customer: CustomerState }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const deletion = useDeleteCustomer();
   const [failure, setFailure] = useState<string | null>(null);
   const [opening, setOpening] = useState(false);
   // The tab is opened at the click, so that the browser allows it, and sent to the portal once the session exists.
@@ -94,12 +95,11 @@ function CustomerActions({ customer }: { customer: CustomerState }) {
   };
   const remove = async () => {
     try {
-      await deleteCustomer(customer.id);
+      await deletion.mutateAsync(customer.id);
     } catch (reason) {
       setFailure(describeFailure(reason));
       return false;
     }
-    await queryClient.invalidateQueries({ queryKey: ["customers"] });
     await navigate({ to: "/$slug/customers", params: { slug: seller.slug } });
     return true;
   };

@@ -9,6 +9,7 @@ import { useDebounced } from "../../ui/use-debounced";
 import { ListScreen, SearchFilter } from "../console-screens";
 import { useSeller } from "../space";
 import { listCustomers, type Customer } from "./api";
+import { customerKeys } from "./queries";
 import { CustomerDialog } from "./customer-dialog";
 
 const messages = defineMessages({
@@ -49,7 +50,7 @@ export function CustomersScreen() {
   const [search, setSearch] = useState("");
   const settledSearch = useDebounced(search, 300);
   const listing = useServerListing({
-    key: ["customers", seller.id, settledSearch],
+    key: customerKeys.list(seller.id, settledSearch),
     load: (paging) => listCustomers({ organizationId: seller.id, search: settledSearch, ...paging }),
     columns,
     initialSorting: [{ id: "created_at", desc: true }],

@@ -1,11 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { request, type Listing } from "../../api/client";
-import type { Benefit, Meter, Product } from "../../api/wire";
 import { longDate, money } from "../../i18n/format";
 import { Card } from "../../ui/components";
 import { useSeller } from "../space";
-import type { CustomerState } from "./api";
+import type { CustomerState, NamedResource } from "./api";
+import { namesOf } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.customer.state.title", defaultMessage: "What they have now" },
@@ -28,12 +27,8 @@ const messages = defineMessages({
 });
 
 /** The names of a seller's products, benefits or meters by id, for lines that only carry ids. */
-function useNames(seller: string, resource: "products" | "benefits" | "meters", wanted: boolean): Map<string, string> {
-  const names = useQuery({
-    queryKey: [resource, { organizationId: seller, names: true }],
-    queryFn: () => request<Listing<Product | Benefit | Meter>>(`/v1/${resource}/?organization_id=${seller}&limit=100`),
-    enabled: wanted,
-  });
+function useNames(seller: string, resource: NamedResource, wanted: boolean): Map<string, string> {
+  const names = useQuery({ ...namesOf(seller, resource), enabled: wanted });
   return new Map((names.data?.items ?? []).map((item) => [item.id, "name" in item ? item.name : item.description]));
 }
 

@@ -5,7 +5,9 @@ import { describeError } from "../../api/client";
 import { Alert, Field, Loading, Page } from "../../ui/components";
 import { useSeller } from "../space";
 import { MetricCard } from "./metric-card";
-import { DASHBOARD_METRICS, getMetrics, getMetricsLimits, getOrganization, type MetricInterval } from "./metrics-api";
+import { sellerOrganizationQuery } from "../settings/queries";
+import { DASHBOARD_METRICS, type MetricInterval } from "./metrics-api";
+import { metricsLimitsQuery, metricsQuery } from "./queries";
 import { fittingInterval, intervalsFor, presetRange, previousRange, PRESETS, today, type DayRange, type Preset } from "./range";
 
 const messages = defineMessages({
@@ -39,14 +41,14 @@ export function DashboardScreen() {
   const [asked, setAsked] = useState<MetricInterval>("day");
   const range = preset === "custom" ? custom : presetRange(preset);
   const valid = range.start <= range.end;
-  const limits = useQuery({ queryKey: ["metrics-limits"], queryFn: getMetricsLimits, staleTime: Infinity });
+  const limits = useQuery(metricsLimitsQuery());
   const allowed = intervalsFor(range, limits.data);
   const interval = fittingInterval(asked, allowed);
-  const organization = useQuery({ queryKey: ["organization", seller.id], queryFn: () => getOrganization(seller.id) });
+  const organization = useQuery(sellerOrganizationQuery(seller.id));
   const query = { organizationId: seller.id, startDate: range.start, endDate: range.end, interval, timezone };
   const before = previousRange(range);
-  const current = useQuery({ queryKey: ["metrics", query], queryFn: () => getMetrics(query), enabled: valid, placeholderData: (previous) => previous });
-  const previous = useQuery({ queryKey: ["metrics", { ...query, startDate: before.start, endDate: before.end }], queryFn: () => getMetrics({ ...query, startDate: before.start, endDate: before.end }), enabled: valid });
+  const current = useQuery({ ...metricsQuery(query), enabled: valid, placeholderData: (previous) => previous });
+  const previous = useQuery({ ...metricsQuery({ ...query, startDate: before.start, endDate: before.end }), enabled: valid });
   const currency = organization.data?.default_presentment_currency ?? "usd";
   const figures = current.data;
   const error = current.error ?? organization.error;

@@ -39,6 +39,3 @@ export function getMetrics({ organizationId, startDate, endDate, interval, timez
 }
 
 export const getMetricsLimits = () => request<MetricsLimits>("/v1/metrics/limits");
-
-/** The seller's default currency, in which its figures are written (Polar's Organization). */
-export const getOrganization = (id: string) => request<{ id: string; default_presentment_currency: string }>(`/v1/organizations/${id}`);

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { useController, useForm } from "react-hook-form";
@@ -11,7 +11,8 @@ import { Alert, Field } from "../../ui/components";
 import { EditScreen, FormActions, NewScreen } from "../console-screens";
 import { ProductPicker } from "../product-picker";
 import { useSeller } from "../space";
-import { createDiscount, getDiscount, updateDiscount, type Discount } from "./discounts-api";
+import type { Discount } from "./discounts-api";
+import { discountQuery, useCreateDiscount, useUpdateDiscount } from "./queries";
 
 const messages = defineMessages({
   newTitle: { id: "seller.discount.newTitle", defaultMessage: "New discount" },
@@ -63,7 +64,8 @@ function DiscountEditor({ discount }: { discount?: Discount }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const create = useCreateDiscount();
+  const update = useUpdateDiscount();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<DiscountForm>({ resolver: zodResolver(discountForm), defaultValues: discount ? discountFormOf(discount) : emptyDiscountForm() });
   const { errors, isSubmitting } = form.formState;
@@ -73,11 +75,10 @@ function DiscountEditor({ discount }: { discount?: Discount }) {
   const submit = form.handleSubmit(async (values) => {
     const change = discountChangeOf(values);
     try {
-      await (discount ? updateDiscount(discount.id, change) : createDiscount(seller.id, change));
+      await (discount ? update.mutateAsync({ id: discount.id, change }) : create.mutateAsync({ organizationId: seller.id, change }));
     } catch (reason) {
       return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
     }
-    await queryClient.invalidateQueries({ queryKey: ["discounts"] });
     await toList();
   });
   return (
@@ -173,7 +174,7 @@ export function NewDiscountScreen() {
 export function EditDiscountScreen() {
   const { formatMessage } = useIntl();
   const { id } = useParams({ strict: false });
-  const discount = useQuery({ queryKey: ["discounts", "one", id], queryFn: () => getDiscount(id ?? "") });
+  const discount = useQuery(discountQuery(id ?? ""));
   return (
     <EditScreen title={formatMessage(messages.editTitle)} loading={messages.loading} loaded={discount} nameOf={(loaded) => loaded.name}>
       {(loaded) => <DiscountEditor discount={loaded} />}

@@ -19,3 +19,7 @@ export const getDiscount = (id: string) => request<Discount>(`/v1/discounts/${id
 export const createDiscount = (organizationId: string, body: DiscountChange) => request<Discount>("/v1/discounts/", { method: "POST", body: { ...body, organization_id: organizationId } });
 export const updateDiscount = (id: string, body: RequestBody<"/v1/discounts/{id}", "patch">) => request<Discount>(`/v1/discounts/${id}`, { method: "PATCH", body });
 export const deleteDiscount = (id: string) => request<null>(`/v1/discounts/${id}`, { method: "DELETE" });
+
+/** What the discount pickers offer: the first hundred (Polar's largest page), by name. */
+export const listDiscountChoices = (organizationId: string) =>
+  request<Listing<Pick<Discount, "id" | "name" | "code">>>(`/v1/discounts/?${new URLSearchParams({ organization_id: organizationId, limit: "100", sorting: "name" }).toString()}`);

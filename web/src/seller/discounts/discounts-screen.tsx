@@ -7,7 +7,8 @@ import { useDebounced } from "../../ui/use-debounced";
 import { ListScreen, RowActions, SearchFilter } from "../console-screens";
 import { useSeller } from "../space";
 import { DiscountTerms } from "./discount-terms";
-import { deleteDiscount, listDiscounts, type Discount } from "./discounts-api";
+import { listDiscounts, type Discount } from "./discounts-api";
+import { discountKeys, useDeleteDiscount } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.discounts.title", defaultMessage: "Discounts" },
@@ -32,6 +33,7 @@ const messages = defineMessages({
 
 function DiscountActions({ discount }: { discount: Discount }) {
   const { formatMessage } = useIntl();
+  const remove = useDeleteDiscount();
   const { slug } = useSeller();
   return (
     <RowActions
@@ -40,8 +42,7 @@ function DiscountActions({ discount }: { discount: Discount }) {
           {formatMessage(messages.edit)}
         </Link>
       }
-      remove={() => deleteDiscount(discount.id)}
-      listKey="discounts"
+      remove={() => remove.mutateAsync(discount.id)}
       says={{ delete: formatMessage(messages.delete), deleteTitle: formatMessage(messages.deleteTitle, { name: discount.name }), deleteText: formatMessage(messages.deleteText) }}
     />
   );
@@ -68,7 +69,7 @@ export function DiscountsScreen() {
   const seller = useSeller();
   const [search, setSearch] = useState("");
   const settledSearch = useDebounced(search, 300);
-  const listing = useServerListing({ key: ["discounts", seller.id, settledSearch], load: (page) => listDiscounts(seller.id, settledSearch, page), columns, initialSorting: [{ id: "created_at", desc: true }] });
+  const listing = useServerListing({ key: discountKeys.list(seller.id, settledSearch), load: (page) => listDiscounts(seller.id, settledSearch, page), columns, initialSorting: [{ id: "created_at", desc: true }] });
   const create = seller.mayChange && (
     <Link className="button button-primary" to="/$slug/discounts/new" params={{ slug: seller.slug }}>
       {formatMessage(messages.create)}

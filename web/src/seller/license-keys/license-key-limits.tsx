@@ -1,12 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import { countOrNull, licenseKeyLimitsForm, type LicenseKeyLimitsForm } from "../../forms/license-keys";
 import { placeRefusals } from "../../forms/refusals";
 import { Alert, Button, Card, Field } from "../../ui/components";
-import { updateLicenseKey, type LicenseKey } from "./license-keys-api";
+import type { LicenseKey } from "./license-keys-api";
+import { useUpdateLicenseKey } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.licenseKey.limits.title", defaultMessage: "Limits" },
@@ -25,7 +25,7 @@ const FIELD_OF: Record<string, keyof LicenseKeyLimitsForm> = { usage: "usage", l
 /** A key's usage, its limits on uses and devices, and the day it stops working. */
 export function LicenseKeyLimits({ licenseKey }: { licenseKey: LicenseKey }) {
   const { formatMessage } = useIntl();
-  const queryClient = useQueryClient();
+  const update = useUpdateLicenseKey();
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
   const form = useForm<LicenseKeyLimitsForm>({
     resolver: zodResolver(licenseKeyLimitsForm),
@@ -39,18 +39,16 @@ export function LicenseKeyLimits({ licenseKey }: { licenseKey: LicenseKey }) {
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
-      await updateLicenseKey(licenseKey.id, {
+      await update.mutateAsync({ id: licenseKey.id, change: {
         usage: Number(values.usage),
         limit_usage: countOrNull(values.limitUsage),
         limit_activations: countOrNull(values.limitActivations),
         // The key works through the whole of its last day, in UTC as the server counts.
         expires_at: values.expiresOn ? `${values.expiresOn}T23:59:59Z` : null,
-      });
+      } });
     } catch (reason) {
       return setOutcome({ tone: "error", text: placeRefusals(reason, FIELD_OF, form.setError) ?? "" });
     }
-    await queryClient.invalidateQueries({ queryKey: ["license-key", licenseKey.id] });
-    await queryClient.invalidateQueries({ queryKey: ["license-keys"] });
     setOutcome({ tone: "success", text: formatMessage(messages.saved) });
   });
   return (

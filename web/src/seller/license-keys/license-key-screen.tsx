@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
@@ -10,7 +10,8 @@ import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
 import { LicenseKeyLimits } from "./license-key-limits";
 import { LicenseKeyStatusBadge } from "./license-key-status";
-import { getLicenseKey, updateLicenseKey, type Activation, type LicenseKey, type LicenseKeyStatus } from "./license-keys-api";
+import { licenseKeyQuery, useSetLicenseKeyStatus } from "./queries";
+import { type Activation, type LicenseKeyPageData, type LicenseKey, type LicenseKeyStatus } from "./license-keys-api";
 
 const messages = defineMessages({
   loading: { id: "seller.licenseKey.loading", defaultMessage: "Loading the license key…" },
@@ -40,7 +41,7 @@ const messages = defineMessages({
 /** One license key: who has it, how it is used, its devices, its limits, and whether it works. */
 export function LicenseKeyScreen() {
   const { id } = useParams({ strict: false });
-  const licenseKey = useQuery({ queryKey: ["license-key", id], queryFn: () => getLicenseKey(id ?? "") });
+  const licenseKey = useQuery(licenseKeyQuery(id ?? ""));
   return (
     <QueryState query={licenseKey} loading={messages.loading}>
       {(shown) => <LicenseKeyPage shown={shown} />}
@@ -48,7 +49,7 @@ export function LicenseKeyScreen() {
   );
 }
 
-function LicenseKeyPage({ shown }: { shown: Awaited<ReturnType<typeof getLicenseKey>> }) {
+function LicenseKeyPage({ shown }: { shown: LicenseKeyPageData }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const facts: [string, string][] = [
@@ -92,14 +93,12 @@ function LicenseKeyPage({ shown }: { shown: Awaited<ReturnType<typeof getLicense
 /** Disable, enable again, or revoke for good after asking. */
 function AccessCard({ licenseKey }: { licenseKey: LicenseKey }) {
   const { formatMessage } = useIntl();
-  const queryClient = useQueryClient();
+  const statusChange = useSetLicenseKeyStatus();
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const setStatus = async (status: LicenseKeyStatus) => {
-    const failed = await failureIn(updateLicenseKey(licenseKey.id, { status }));
+    const failed = await failureIn(statusChange.mutateAsync({ id: licenseKey.id, change: { status } }));
     setFailure(failed);
-    await queryClient.invalidateQueries({ queryKey: ["license-key", licenseKey.id] });
-    await queryClient.invalidateQueries({ queryKey: ["license-keys"] });
     return failed === null;
   };
   const toggle = async () => {

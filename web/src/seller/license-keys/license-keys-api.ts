@@ -20,7 +20,9 @@ export function listLicenseKeys({ organizationId, benefitId, sorting, page, limi
   return request<Listing<LicenseKey>>(`/v1/license-keys/?${query.toString()}`);
 }
 
-export const getLicenseKey = (id: string) => request<LicenseKey & { activations: Activation[] }>(`/v1/license-keys/${id}`);
+/** A key with its activations, as its page shows it. */
+export type LicenseKeyPageData = LicenseKey & { activations: Activation[] };
+export const getLicenseKey = (id: string) => request<LicenseKeyPageData>(`/v1/license-keys/${id}`);
 
 /** Polar's LicenseKeyUpdate. */
 export type LicenseKeyUpdate = RequestBody<"/v1/license-keys/{id}", "patch">;

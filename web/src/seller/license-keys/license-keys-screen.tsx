@@ -9,7 +9,8 @@ import { useServerListing } from "../../ui/server-listing";
 import { ListScreen } from "../console-screens";
 import { useSeller } from "../space";
 import { LicenseKeyStatusBadge } from "./license-key-status";
-import { listLicenseKeyBenefits, listLicenseKeys, type LicenseKey } from "./license-keys-api";
+import { listLicenseKeys, type LicenseKey } from "./license-keys-api";
+import { licenseKeyBenefits, licenseKeyKeys } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.licenseKeys.title", defaultMessage: "License keys" },
@@ -56,12 +57,12 @@ export function LicenseKeysScreen() {
   const seller = useSeller();
   const [benefitId, setBenefitId] = useState("");
   const listing = useServerListing({
-    key: ["license-keys", seller.id, benefitId],
+    key: licenseKeyKeys.list(seller.id, benefitId),
     load: (page) => listLicenseKeys({ organizationId: seller.id, benefitId, ...page }),
     columns,
     initialSorting: [{ id: "created_at", desc: true }],
   });
-  const benefits = useQuery({ queryKey: ["benefits", "license_keys", seller.id], queryFn: () => listLicenseKeyBenefits(seller.id) });
+  const benefits = useQuery(licenseKeyBenefits(seller.id));
   return (
     <ListScreen
       title={formatMessage(messages.title)}

@@ -3,7 +3,8 @@ import { defineMessages, useIntl } from "react-intl";
 import { longDate } from "../../i18n/format";
 import { Card } from "../../ui/components";
 import { Facts } from "../../ui/facts";
-import { listCustomFields, type CustomField } from "../custom-fields/custom-fields-api";
+import type { CustomField } from "../custom-fields/custom-fields-api";
+import { customFieldsBySlug } from "../custom-fields/queries";
 import { useSeller } from "../space";
 import type { Order } from "./api";
 
@@ -21,11 +22,7 @@ export function OrderAnswers({ order }: { order: Order }) {
   const { formatMessage } = useIntl();
   const { id: organizationId } = useSeller();
   const answered = Object.entries(order.custom_field_data).filter(([, answer]) => answer !== null && answer !== "");
-  const fields = useQuery({
-    queryKey: ["custom-fields", "all", organizationId],
-    queryFn: () => listCustomFields(organizationId, { type: "", search: "" }, { sorting: "slug", page: 1, limit: 100 }),
-    enabled: answered.length > 0,
-  });
+  const fields = useQuery({ ...customFieldsBySlug(organizationId), enabled: answered.length > 0 });
   if (answered.length === 0) return null;
   const bySlug = new Map((fields.data?.items ?? []).map((field) => [field.slug, field]));
   const shown = (field: CustomField | undefined, answer: string | number | boolean) => {

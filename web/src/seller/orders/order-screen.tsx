@@ -7,7 +7,8 @@ import { Card, Page } from "../../ui/components";
 import { Facts } from "../../ui/facts";
 import { OrderAnswers } from "./order-answers";
 import { useSeller } from "../space";
-import { getOrder, listRefunds, refundableOf, type Order } from "./api";
+import { refundableOf, type Order } from "./api";
+import { orderQuery, refundsQuery } from "./queries";
 import { billingReasonMessages, refundReasonMessages, statusMessages } from "./labels";
 import { RefundDialog } from "./refund-dialog";
 
@@ -42,7 +43,7 @@ const messages = defineMessages({
 export function OrderScreen() {
   const { formatMessage } = useIntl();
   const { orderId } = useParams({ strict: false });
-  const order = useQuery({ queryKey: ["orders", "one", orderId], queryFn: () => getOrder(orderId ?? "") });
+  const order = useQuery(orderQuery(orderId ?? ""));
   return (
     <QueryState query={order} loading={messages.loading}>
       {(shown) => (
@@ -123,7 +124,7 @@ function OrderAmounts({ order }: { order: Order }) {
 
 function OrderRefunds({ order }: { order: Order }) {
   const { formatMessage } = useIntl();
-  const refunds = useQuery({ queryKey: ["refunds", order.id], queryFn: () => listRefunds(order.id) });
+  const refunds = useQuery(refundsQuery(order.id));
   return (
     <Card title={formatMessage(messages.refunds)}>
       <QueryState query={refunds} loading={messages.loadingRefunds} isEmpty={(listing) => listing.items.length === 0} empty={<p className="muted">{formatMessage(messages.noRefunds)}</p>}>

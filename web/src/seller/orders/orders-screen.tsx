@@ -2,9 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { Field, Page } from "../../ui/components";
-import { listProducts } from "../products/products-api";
+import { productChoices } from "../products/queries";
 import { useSeller } from "../space";
-import { listCustomerChoices } from "../subscriptions/subscriptions-api";
+import { customerChoices } from "../customers/queries";
 import { BILLING_TYPES, ORDER_STATUSES, type BillingType, type OrderFilters, type OrderStatus } from "./api";
 import { billingTypeMessages, statusMessages } from "./labels";
 import { OrdersTable } from "./orders-table";
@@ -27,11 +27,8 @@ export function OrdersScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const [filters, setFilters] = useState<OrderFilters>({});
-  const products = useQuery({
-    queryKey: ["products", { organizationId: seller.id, all: true }],
-    queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }),
-  });
-  const customers = useQuery({ queryKey: ["customers", "choices", seller.id], queryFn: () => listCustomerChoices(seller.id) });
+  const products = useQuery(productChoices(seller.id, "name"));
+  const customers = useQuery(customerChoices(seller.id));
   const filter = (changes: OrderFilters) => setFilters((current) => ({ ...current, ...changes }));
   const any = <option value="">{formatMessage(messages.any)}</option>;
   return (

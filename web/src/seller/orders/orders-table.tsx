@@ -6,6 +6,7 @@ import { EmptyState } from "../../ui/components";
 import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { useSeller } from "../space";
 import { listOrders, type Order, type OrderFilters } from "./api";
+import { orderKeys } from "./queries";
 import { billingReasonMessages, statusMessages } from "./labels";
 
 const messages = defineMessages({
@@ -50,7 +51,7 @@ export function OrdersTable({ filters }: { filters: OrderFilters }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const listing = useServerListing({
-    key: ["orders", seller.id, filters],
+    key: orderKeys.list(seller.id, filters),
     load: (paging) => listOrders({ organizationId: seller.id, ...filters, ...paging }),
     columns,
     initialSorting: [{ id: "created_at", desc: true }],

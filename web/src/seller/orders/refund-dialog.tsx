@@ -1,5 +1,4 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
@@ -11,8 +10,9 @@ import { activeLocale } from "../../i18n/translate";
 import { Alert, Button, Field } from "../../ui/components";
 import { DialogClose, FormDialog } from "../../ui/form-dialog";
 import { useSeller } from "../space";
-import { createRefund, REFUND_REASONS, refundableOf, type Order, type RefundReason } from "./api";
+import { REFUND_REASONS, refundableOf, type Order, type RefundReason } from "./api";
 import { refundReasonMessages } from "./labels";
+import { useCreateRefund } from "./queries";
 
 const messages = defineMessages({
   open: { id: "seller.refund.open", defaultMessage: "Refund" },
@@ -62,7 +62,7 @@ export function RefundDialog({ order }: { order: Order }) {
 
 function RefundFields({ order, left, onDone }: { order: Order; left: number; onDone: () => void }) {
   const { formatMessage } = useIntl();
-  const queryClient = useQueryClient();
+  const refund = useCreateRefund();
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<RefundForm>({
     resolver: zodResolver(refundForm(left, money(left, order.currency))),
@@ -72,11 +72,10 @@ function RefundFields({ order, left, onDone }: { order: Order; left: number; onD
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
-      await createRefund({ order_id: order.id, amount: minorUnits(values.amount), reason: values.reason as RefundReason, comment: values.comment || null, revoke_benefits: values.revokeBenefits });
+      await refund.mutateAsync({ order_id: order.id, amount: minorUnits(values.amount), reason: values.reason as RefundReason, comment: values.comment || null, revoke_benefits: values.revokeBenefits });
     } catch (reason) {
       return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
     }
-    await Promise.all([queryClient.invalidateQueries({ queryKey: ["orders"] }), queryClient.invalidateQueries({ queryKey: ["refunds", order.id] }), queryClient.invalidateQueries({ queryKey: ["customers"] })]);
     onDone();
   });
   return (

@@ -5,7 +5,7 @@ import { defineMessage, defineMessages, useIntl, type MessageDescriptor } from "
 import type { ApiFailure, Listing } from "../../api/client";
 import { QueryState } from "../../ui/query-state";
 import type { ProductForm } from "../../forms/products";
-import { listBenefits, listCustomFields } from "./products-api";
+import { benefitPicker, customFieldPicker } from "./queries";
 
 const messages = defineMessages({
   benefits: { id: "seller.productForm.benefits", defaultMessage: "Benefits" },
@@ -40,7 +40,7 @@ function PickerSection<Item>({ title, hint, loading, none, list, children }: { t
 /** Which of the organization's benefits the product grants. */
 export function BenefitPicker({ form, organizationId }: { form: UseFormReturn<ProductForm>; organizationId: string }) {
   const { formatMessage } = useIntl();
-  const benefits = useQuery({ queryKey: ["benefits", organizationId, "picker"], queryFn: () => listBenefits(organizationId) });
+  const benefits = useQuery(benefitPicker(organizationId));
   const chosen = form.watch("benefits");
   return (
     <PickerSection title={formatMessage(messages.benefits)} hint={formatMessage(messages.benefitsHint)} loading={messages.loadingBenefits} none={formatMessage(messages.noBenefits)} list={benefits}>
@@ -65,7 +65,7 @@ export function BenefitPicker({ form, organizationId }: { form: UseFormReturn<Pr
 /** Which of the organization's custom fields the product's checkout asks, and whether each must be answered. */
 export function CustomFieldPicker({ form, organizationId }: { form: UseFormReturn<ProductForm>; organizationId: string }) {
   const { formatMessage } = useIntl();
-  const fields = useQuery({ queryKey: ["custom-fields", organizationId, "picker"], queryFn: () => listCustomFields(organizationId) });
+  const fields = useQuery(customFieldPicker(organizationId));
   const attached = form.watch("customFields");
   const setAttached = (next: ProductForm["customFields"]) => form.setValue("customFields", next, { shouldDirty: true });
   return (

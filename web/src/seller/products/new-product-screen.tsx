@@ -1,12 +1,12 @@
 import { failureIn } from "../../api/client";
-import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
 import { defineMessages, useIntl } from "react-intl";
 import { emptyProductForm, pricesOf, productDetailsOf, type ProductForm } from "../../forms/products";
 import { Page } from "../../ui/components";
 import { useSeller } from "../space";
 import { ProductFormView } from "./product-form";
-import { createProduct, setProductBenefits, type PriceCreate } from "./products-api";
+import type { PriceCreate } from "./products-api";
+import { useCreateProduct, useSetProductBenefits } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.newProduct.title", defaultMessage: "New product" },
@@ -19,14 +19,14 @@ export function NewProductScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const create = useCreateProduct();
+  const setBenefits = useSetProductBenefits();
   const toProducts = () => void navigate({ to: "/$slug/products", params: { slug: seller.slug } });
   const save = async (values: ProductForm) => {
     // A new product has no live prices, so every row is a new price.
     const prices = pricesOf(values.prices) as PriceCreate[];
-    const created = await createProduct({ ...productDetailsOf(values), organization_id: seller.id, prices });
-    const granted = values.benefits.length === 0 || (await failureIn(setProductBenefits(created.id, values.benefits))) === null;
-    await queryClient.invalidateQueries({ queryKey: ["products"] });
+    const created = await create.mutateAsync({ ...productDetailsOf(values), organization_id: seller.id, prices });
+    const granted = values.benefits.length === 0 || (await failureIn(setBenefits.mutateAsync({ id: created.id, benefits: values.benefits }))) === null;
     // The product exists either way: were its benefits refused, its own page shows which it grants, to try again there.
     if (!granted) await navigate({ to: "/$slug/products/$productId", params: { slug: seller.slug, productId: created.id } });
     else toProducts();

@@ -3,7 +3,7 @@ import { useFieldArray, type UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { CURRENCIES, newPriceRow, PRICE_TYPES, type ProductForm } from "../../forms/products";
 import { Button, Field } from "../../ui/components";
-import { listMeters } from "./products-api";
+import { meterPicker } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.productForm.prices", defaultMessage: "Prices" },
@@ -35,7 +35,7 @@ export function PriceFields({ form, organizationId }: { form: UseFormReturn<Prod
   const prices = useFieldArray({ control: form.control, name: "prices" });
   const rows = form.watch("prices");
   const metered = rows.some((row) => row.type === "metered_unit");
-  const meters = useQuery({ queryKey: ["meters", organizationId], queryFn: () => listMeters(organizationId), enabled: metered });
+  const meters = useQuery({ ...meterPicker(organizationId), enabled: metered });
   const meterChoices = meters.data?.items ?? [];
   const errors = form.formState.errors.prices;
   return (

@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
@@ -10,7 +10,8 @@ import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
 import { PriceLabel } from "./price-label";
 import { ProductFormView } from "./product-form";
-import { createCheckout, getProduct, setProductBenefits, updateProduct, type Product } from "./products-api";
+import { createCheckout, type Product } from "./products-api";
+import { productQuery, useSetProductBenefits, useUpdateProduct } from "./queries";
 
 const messages = defineMessages({
   loading: { id: "seller.product.loading", defaultMessage: "Loading the product…" },
@@ -32,7 +33,7 @@ const sameIds = (a: string[], b: string[]) => a.length === b.length && a.every((
 /** One product, to change, archive or bring back, and to see on a checkout as a buyer would. */
 export function ProductScreen() {
   const { productId } = useParams({ strict: false });
-  const product = useQuery({ queryKey: ["products", "one", productId], queryFn: () => getProduct(productId ?? "") });
+  const product = useQuery(productQuery(productId ?? ""));
   return (
     <QueryState query={product} loading={messages.loading}>
       {(loaded) => <ProductEditor product={loaded} />}
@@ -44,22 +45,20 @@ function ProductEditor({ product }: { product: Product }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["products"] });
+  const update = useUpdateProduct();
+  const setBenefits = useSetProductBenefits();
   const save = async (values: ProductForm) => {
     setNotice(null);
     const live = product.prices.filter((price) => !price.is_archived);
-    await updateProduct(product.id, { ...productDetailsOf(values), prices: pricesOf(values.prices, live) });
+    await update.mutateAsync({ id: product.id, update: { ...productDetailsOf(values), prices: pricesOf(values.prices, live) } });
     const benefits = product.benefits.map((benefit) => benefit.id);
-    if (!sameIds(benefits, values.benefits)) await setProductBenefits(product.id, values.benefits);
-    await refresh();
+    if (!sameIds(benefits, values.benefits)) await setBenefits.mutateAsync({ id: product.id, benefits: values.benefits });
     setNotice({ tone: "success", text: formatMessage(messages.saved) });
   };
   const setArchived = async (archived: boolean) => {
-    const failure = await failureIn(updateProduct(product.id, { is_archived: archived }));
+    const failure = await failureIn(update.mutateAsync({ id: product.id, update: { is_archived: archived } }));
     if (failure !== null) setNotice({ tone: "error", text: failure });
-    else await refresh();
     return true;
   };
   const preview = async () => {

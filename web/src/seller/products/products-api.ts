@@ -1,5 +1,5 @@
 import { request, type Listing } from "../../api/client";
-import type { Benefit, Checkout, CustomField, Meter, Product, RequestBody } from "../../api/wire";
+import type { Checkout, Product, RequestBody } from "../../api/wire";
 
 export type { Benefit, CustomField, Meter, Price, Product } from "../../api/wire";
 export type Interval = NonNullable<Product["recurring_interval"]>;
@@ -34,12 +34,6 @@ export type ProductDetails = Omit<ProductCreate, "organization_id" | "prices">;
 export const createProduct = (body: ProductCreate) => request<Product>("/v1/products/", { method: "POST", body });
 export const updateProduct = (id: string, body: ProductUpdate) => request<Product>(`/v1/products/${id}`, { method: "PATCH", body });
 export const setProductBenefits = (id: string, benefits: string[]) => request<Product>(`/v1/products/${id}/benefits`, { method: "POST", body: { benefits } satisfies RequestBody<"/v1/products/{id}/benefits", "post"> });
-
-/** The pickers offer the first hundred of each (Polar's largest page), which is all a seller has in practice. */
-const firstPage = (organizationId: string, sorting: string) => new URLSearchParams({ organization_id: organizationId, limit: "100", sorting }).toString();
-export const listBenefits = (organizationId: string) => request<Listing<Benefit>>(`/v1/benefits/?${firstPage(organizationId, "description")}`);
-export const listCustomFields = (organizationId: string) => request<Listing<CustomField>>(`/v1/custom-fields/?${firstPage(organizationId, "name")}`);
-export const listMeters = (organizationId: string) => request<Listing<Meter>>(`/v1/meters/?${firstPage(organizationId, "name")}&is_archived=false`);
 
 /** A checkout for the product alone, as a buyer would get it: its `url` is the hosted checkout page. */
 export const createCheckout = (productId: string) => request<Checkout>("/v1/checkouts/", { method: "POST", body: { products: [productId] } satisfies RequestBody<"/v1/checkouts/", "post"> });

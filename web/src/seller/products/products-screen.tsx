@@ -7,6 +7,7 @@ import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
 import { PriceLabel } from "./price-label";
 import { listProducts, type Product } from "./products-api";
+import { productKeys } from "./queries";
 import { ListScreen, SearchFilter } from "../console-screens";
 import { useSeller } from "../space";
 
@@ -60,7 +61,7 @@ export function ProductsScreen() {
   const [archived, setArchived] = useState(false);
   const settledSearch = useDebounced(search, 300);
   const listing = useServerListing({
-    key: ["products", seller.id, settledSearch, archived],
+    key: productKeys.list({ organizationId: seller.id, search: settledSearch, archived }),
     load: (paging) => listProducts({ organizationId: seller.id, search: settledSearch, archived, ...paging }),
     columns,
     initialSorting: [{ id: "created_at", desc: true }],

@@ -1,7 +1,7 @@
 import { Link } from "@tanstack/react-router";
 import { defineMessage, useIntl } from "react-intl";
 import { Alert } from "../../ui/components";
-import { useSetAsideWork } from "./set-aside-work-api";
+import { useSetAsideWork } from "./queries";
 
 const message = defineMessage<{ total: number }>({
   id: "seller.setAside.banner",

@@ -1,5 +1,4 @@
 import { outcomeOf } from "../../ui/outcome";
-import { useQueryClient } from "@tanstack/react-query";
 import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
@@ -8,7 +7,8 @@ import { longDateTime } from "../../i18n/format";
 import { Alert, Button, EmptyState, Loading, Page } from "../../ui/components";
 import { DataTable } from "../../ui/data-table";
 import { useSeller } from "../space";
-import { retrySetAside, setAsideKey, useSetAsideWork, type SetAsideItem } from "./set-aside-work-api";
+import type { SetAsideItem } from "./set-aside-work-api";
+import { useRetrySetAside, useSetAsideWork } from "./queries";
 import { workerLabel } from "./worker-label";
 
 const messages = defineMessages({
@@ -32,17 +32,16 @@ const messages = defineMessages({
 export function SetAsideWorkScreen() {
   const intl = useIntl();
   const seller = useSeller();
-  const queryClient = useQueryClient();
+  const sendBack = useRetrySetAside(seller.id);
   const work = useSetAsideWork(seller.id);
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [retrying, setRetrying] = useState<string | null>(null);
 
   const retry = async (item: SetAsideItem) => {
     setRetrying(item.id);
-    const result = await outcomeOf(retrySetAside(item.source, item.id), intl.formatMessage(messages.retried));
+    const result = await outcomeOf(sendBack.mutateAsync({ source: item.source, id: item.id }), intl.formatMessage(messages.retried));
     setRetrying(null);
     setOutcome(result);
-    await queryClient.invalidateQueries({ queryKey: setAsideKey(seller.id) });
   };
 
   const column = createColumnHelper<SetAsideItem>();

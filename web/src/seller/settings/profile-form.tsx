@@ -7,7 +7,7 @@ import { sellerProfileForm, SOCIAL_PLATFORMS, type SellerProfileForm } from "../
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { useSeller } from "../space";
 import type { Organization } from "./settings-api";
-import { useOrganizationChange } from "./use-organization-change";
+import { useOrganizationChange } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.settings.profile.title", defaultMessage: "Profile" },

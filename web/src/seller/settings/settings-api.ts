@@ -8,8 +8,6 @@ export type SocialPlatform = Organization["socials"][number]["platform"];
 /** Polar's OrganizationUpdate, of which the settings screen sends parts. */
 export type OrganizationUpdate = RequestBody<"/v1/organizations/{id}", "patch">;
 
-export const organizationQueryKey = (id: string) => ["organization", id];
-
 export const getOrganization = (id: string) => request<Organization>(`/v1/organizations/${id}`);
 
 export const updateOrganization = (id: string, body: OrganizationUpdate) => request<Organization>(`/v1/organizations/${id}`, { method: "PATCH", body });

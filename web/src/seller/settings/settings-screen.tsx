@@ -4,7 +4,7 @@ import { Page } from "../../ui/components";
 import { QueryState } from "../../ui/query-state";
 import { useSeller } from "../space";
 import { ProfileForm } from "./profile-form";
-import { getOrganization, organizationQueryKey } from "./settings-api";
+import { sellerOrganizationQuery } from "./queries";
 import { SubscriptionSettingsForm } from "./subscription-settings-form";
 
 const messages = defineMessages({
@@ -17,7 +17,7 @@ const messages = defineMessages({
 export function SettingsScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
-  const organization = useQuery({ queryKey: organizationQueryKey(seller.id), queryFn: () => getOrganization(seller.id) });
+  const organization = useQuery(sellerOrganizationQuery(seller.id));
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
       {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}

@@ -7,7 +7,7 @@ import { subscriptionSettingsForm, type SubscriptionSettingsForm as Form } from 
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { useSeller } from "../space";
 import type { Organization } from "./settings-api";
-import { useOrganizationChange } from "./use-organization-change";
+import { useOrganizationChange } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.settings.subscriptions.title", defaultMessage: "Subscriptions" },

@@ -7,12 +7,13 @@ import { placeRefusals } from "../../forms/refusals";
 import { planChangeForm, subscriptionDiscountForm, type PlanChangeForm, type SubscriptionDiscountForm } from "../../forms/subscriptions";
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { PriceLabel } from "../products/price-label";
-import { listProducts } from "../products/products-api";
-import { getOrganization, organizationQueryKey } from "../settings/settings-api";
+import { productChoices } from "../products/queries";
+import { sellerOrganizationQuery } from "../settings/queries";
 import { useSeller } from "../space";
 import { useRecurringAmount } from "./standing";
-import { listDiscountChoices, updateSubscription, type Subscription } from "./subscriptions-api";
-import { useSubscriptionChange } from "./use-subscription-change";
+import { discountChoices } from "../discounts/queries";
+import { updateSubscription, type Subscription } from "./subscriptions-api";
+import { useSubscriptionChange } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.planChange.title", defaultMessage: "Change the product" },
@@ -51,8 +52,8 @@ export function PlanChangeForm({ subscription }: { subscription: Subscription })
   const amount = useRecurringAmount();
   const change = useSubscriptionChange(subscription.id);
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const organization = useQuery({ queryKey: organizationQueryKey(seller.id), queryFn: () => getOrganization(seller.id) });
-  const products = useQuery({ queryKey: ["products", "recurring", seller.id], queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }) });
+  const organization = useQuery(sellerOrganizationQuery(seller.id));
+  const products = useQuery(productChoices(seller.id, "name"));
   const offered = (products.data?.items ?? []).filter((product) => product.recurring_interval && product.id !== subscription.product.id);
   const form = useForm<PlanChangeForm>({ resolver: zodResolver(planChangeForm), values: { productId: "", prorationBehavior: organization.data?.subscription_settings.proration_behavior ?? "invoice" } });
   const { errors, isSubmitting } = form.formState;
@@ -107,7 +108,7 @@ export function DiscountForm({ subscription }: { subscription: Subscription }) {
   const seller = useSeller();
   const change = useSubscriptionChange(subscription.id);
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
-  const discounts = useQuery({ queryKey: ["discounts", "choices", seller.id], queryFn: () => listDiscountChoices(seller.id) });
+  const discounts = useQuery(discountChoices(seller.id));
   const form = useForm<SubscriptionDiscountForm>({ resolver: zodResolver(subscriptionDiscountForm), values: { discountId: subscription.discount?.id ?? "" } });
   const submit = form.handleSubmit(async ({ discountId }) => {
     try {

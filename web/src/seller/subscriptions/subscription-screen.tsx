@@ -10,8 +10,8 @@ import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
 import { DiscountForm, PlanChangeForm } from "./plan-change";
 import { StandingBadge, useRecurringAmount } from "./standing";
-import { getSubscription, revokeSubscription, updateSubscription, type Subscription, type SubscriptionUpdate } from "./subscriptions-api";
-import { useSubscriptionChange } from "./use-subscription-change";
+import { revokeSubscription, updateSubscription, type Subscription, type SubscriptionUpdate } from "./subscriptions-api";
+import { subscriptionQuery, useSubscriptionChange } from "./queries";
 
 const messages = defineMessages({
   loading: { id: "seller.subscription.loading", defaultMessage: "Loading the subscription…" },
@@ -44,7 +44,7 @@ export function SubscriptionScreen() {
   const { formatMessage } = useIntl();
   const { id } = useParams({ strict: false });
   const seller = useSeller();
-  const subscription = useQuery({ queryKey: ["subscription", id], queryFn: () => getSubscription(id ?? "") });
+  const subscription = useQuery(subscriptionQuery(id ?? ""));
   const back = (
     <Link to="/$slug/subscriptions" params={{ slug: seller.slug }}>
       {formatMessage(messages.back)}

@@ -46,16 +46,3 @@ export const updateSubscription = (id: string, body: SubscriptionUpdate) => requ
 
 /** Ends the subscription at once, without waiting for the period's end. */
 export const revokeSubscription = (id: string) => request<Subscription>(`/v1/subscriptions/${id}`, { method: "DELETE" });
-
-/** What the filters and the discount picker offer: the first hundred, by name. */
-const CHOICES = 100;
-
-export interface Choice {
-  id: string;
-  name: string | null;
-}
-
-export const listCustomerChoices = (organizationId: string) =>
-  request<Listing<Choice & { email: string }>>(`/v1/customers/?organization_id=${organizationId}&limit=${CHOICES}&sorting=email`);
-
-export const listDiscountChoices = (organizationId: string) => request<Listing<Choice & { code: string | null }>>(`/v1/discounts/?organization_id=${organizationId}&limit=${CHOICES}&sorting=name`);

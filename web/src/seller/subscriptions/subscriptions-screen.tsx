@@ -6,11 +6,13 @@ import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-
 import { longDate } from "../../i18n/format";
 import { Field } from "../../ui/components";
 import { useServerListing } from "../../ui/server-listing";
-import { listProducts } from "../products/products-api";
+import { productChoices } from "../products/queries";
 import { ListScreen } from "../console-screens";
 import { useSeller } from "../space";
 import { StandingBadge, useRecurringAmount } from "./standing";
-import { listCustomerChoices, listSubscriptions, STANDINGS, type Standing, type Subscription } from "./subscriptions-api";
+import { customerChoices } from "../customers/queries";
+import { subscriptionKeys } from "./queries";
+import { listSubscriptions, STANDINGS, type Standing, type Subscription } from "./subscriptions-api";
 
 const messages = defineMessages({
   title: { id: "seller.subscriptions.title", defaultMessage: "Subscriptions" },
@@ -69,16 +71,13 @@ export function SubscriptionsScreen() {
   const [customerId, setCustomerId] = useState("");
   const [standing, setStanding] = useState<Standing>("all");
   const listing = useServerListing({
-    key: ["subscriptions", seller.id, productId, customerId, standing],
+    key: subscriptionKeys.list({ organizationId: seller.id, productId, customerId, standing }),
     load: (page) => listSubscriptions({ organizationId: seller.id, productId, customerId, standing, ...page }),
     columns,
     initialSorting: [{ id: "started_at", desc: true }],
   });
-  const products = useQuery({
-    queryKey: ["products", "recurring", seller.id],
-    queryFn: () => listProducts({ organizationId: seller.id, search: "", archived: false, sorting: "name", page: 1, limit: 100 }),
-  });
-  const customers = useQuery({ queryKey: ["customers", "choices", seller.id], queryFn: () => listCustomerChoices(seller.id) });
+  const products = useQuery(productChoices(seller.id, "name"));
+  const customers = useQuery(customerChoices(seller.id));
   const filtered = productId !== "" || customerId !== "" || standing !== "all";
   const filterBy =
     <Value extends string>(set: (value: Value) => void) =>

@@ -1,5 +1,5 @@
 import { outcomeOf } from "../../ui/outcome";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useCallback, useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
@@ -8,7 +8,8 @@ import { Alert, Button, Card, EmptyState } from "../../ui/components";
 import { QueryState } from "../../ui/query-state";
 import { DataTable, Pager } from "../../ui/data-table";
 import { TimeChart } from "../../ui/time-chart";
-import { listDeliveries, redeliver, type WebhookDelivery } from "./webhooks-api";
+import type { WebhookDelivery } from "./webhooks-api";
+import { deliveriesQuery, useRedeliver } from "./queries";
 
 const PAGE_SIZE = 20;
 /** The deliveries the success rate is worked out from: the latest, as the API pages them at most. */
@@ -86,21 +87,20 @@ const LOG_REFRESH_MS = 5_000;
 /** What was sent to an endpoint, newest first: each request and its answer, a way to send an event again, and the success rate. */
 export function DeliveryLog({ endpointId, mayRedeliver }: { endpointId: string; mayRedeliver: boolean }) {
   const intl = useIntl();
-  const queryClient = useQueryClient();
+  const redelivery = useRedeliver();
   const [page, setPage] = useState(0);
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const query = { endpointId, page: page + 1, limit: PAGE_SIZE };
   // New deliveries arrive at the top of the first page: it is read again while it is shown (and the tab is in front).
   const refetchInterval = page === 0 ? LOG_REFRESH_MS : false;
-  const deliveries = useQuery({ queryKey: ["webhook-deliveries", query], queryFn: () => listDeliveries(query), placeholderData: (previous) => previous, refetchInterval });
-  const sample = useQuery({ queryKey: ["webhook-deliveries", { endpointId, page: 1, limit: RATE_SAMPLE }], queryFn: () => listDeliveries({ endpointId, page: 1, limit: RATE_SAMPLE }), refetchInterval });
+  const deliveries = useQuery({ ...deliveriesQuery(query), placeholderData: (previous) => previous, refetchInterval });
+  const sample = useQuery({ ...deliveriesQuery({ endpointId, page: 1, limit: RATE_SAMPLE }), refetchInterval });
   const formatShare = useCallback((value: number) => intl.formatNumber(value, { style: "percent", maximumFractionDigits: 0 }), [intl]);
   const formatDay = useCallback((at: Date) => intl.formatDate(at, { day: "numeric", month: "short" }), [intl]);
 
   const sendAgain = async (delivery: WebhookDelivery) => {
-    const result = await outcomeOf(redeliver(delivery.webhook_event.id), intl.formatMessage(messages.redelivered));
+    const result = await outcomeOf(redelivery.mutateAsync(delivery.webhook_event.id), intl.formatMessage(messages.redelivered));
     setOutcome(result);
-    await queryClient.invalidateQueries({ queryKey: ["webhook-deliveries"] });
   };
   const column = createColumnHelper<WebhookDelivery>();
   const columns = [

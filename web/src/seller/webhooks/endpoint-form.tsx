@@ -35,7 +35,7 @@ export function EndpointForm({
   endpoint?: WebhookEndpoint;
   submitLabel: string;
   onSave: (values: WebhookEndpointForm) => Promise<WebhookEndpoint>;
-  onSaved: (saved: WebhookEndpoint) => Promise<void>;
+  onSaved: (saved: WebhookEndpoint) => void | Promise<void>;
   onCancel?: () => void;
 }) {
   const { formatMessage } = useIntl();

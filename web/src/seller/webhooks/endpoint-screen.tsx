@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
@@ -11,7 +11,8 @@ import { DeliveryLog } from "./delivery-log";
 import { EnabledBadge } from "./enabled-badge";
 import { EndpointForm } from "./endpoint-form";
 import { SigningSecret } from "./signing-secret";
-import { deleteEndpoint, getEndpoint, updateEndpoint, type WebhookEndpoint } from "./webhooks-api";
+import type { WebhookEndpoint } from "./webhooks-api";
+import { endpointQuery, useDeleteEndpoint, useSwitchEndpoint, useUpdateEndpoint } from "./queries";
 
 const messages = defineMessages({
   loading: { id: "seller.webhook.loading", defaultMessage: "Loading the endpoint…" },
@@ -29,7 +30,7 @@ const messages = defineMessages({
 /** One webhook endpoint: its settings, on or off, its signing secret, and what was delivered to it. */
 export function WebhookEndpointScreen() {
   const { endpointId = "" } = useParams({ strict: false });
-  const endpoint = useQuery({ queryKey: ["webhook-endpoint", endpointId], queryFn: () => getEndpoint(endpointId) });
+  const endpoint = useQuery(endpointQuery(endpointId));
   return (
     <QueryState query={endpoint} loading={messages.loading}>
       {(loaded) => <EndpointDetails endpoint={loaded} />}
@@ -41,26 +42,25 @@ function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const update = useUpdateEndpoint();
+  const switchOver = useSwitchEndpoint();
+  const deletion = useDeleteEndpoint();
   const [failure, setFailure] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [switching, setSwitching] = useState(false);
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: ["webhook-endpoint", endpoint.id] }), queryClient.invalidateQueries({ queryKey: ["webhook-endpoints"] })]);
 
   const toggle = async () => {
     setSwitching(true);
-    setFailure(await failureIn(updateEndpoint(endpoint.id, { enabled: !endpoint.enabled })));
-    await refresh();
+    setFailure(await failureIn(switchOver.mutateAsync({ id: endpoint.id, enabled: !endpoint.enabled })));
     setSwitching(false);
   };
   const remove = async () => {
     try {
-      await deleteEndpoint(endpoint.id);
+      await deletion.mutateAsync(endpoint.id);
     } catch (reason) {
       setFailure(describeFailure(reason));
       return false;
     }
-    await queryClient.invalidateQueries({ queryKey: ["webhook-endpoints"] });
     await navigate({ to: "/$slug/webhooks", params: { slug: seller.slug } });
     return true;
   };
@@ -95,7 +95,7 @@ function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
       {failure && <Alert tone="error">{failure}</Alert>}
       {seller.mayChange && (
         <>
-          <SigningSecret endpoint={endpoint} onRotated={refresh} />
+          <SigningSecret endpoint={endpoint} />
           <Card title={formatMessage(messages.settings)}>
             <EndpointForm
               key={endpoint.id}
@@ -103,12 +103,9 @@ function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
               submitLabel={formatMessage(messages.save)}
               onSave={(values) => {
                 setSaved(false);
-                return updateEndpoint(endpoint.id, values);
+                return update.mutateAsync({ id: endpoint.id, change: values });
               }}
-              onSaved={async () => {
-                await refresh();
-                setSaved(true);
-              }}
+              onSaved={() => setSaved(true)}
             />
             {saved && <Alert tone="success">{formatMessage(messages.saved)}</Alert>}
           </Card>

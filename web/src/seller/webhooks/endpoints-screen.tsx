@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { Link, useNavigate } from "@tanstack/react-router";
 import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useState } from "react";
@@ -10,7 +10,8 @@ import { DataTable, Pager } from "../../ui/data-table";
 import { useSeller } from "../space";
 import { EndpointForm } from "./endpoint-form";
 import { EnabledBadge } from "./enabled-badge";
-import { createEndpoint, listEndpoints, type WebhookEndpoint } from "./webhooks-api";
+import type { WebhookEndpoint } from "./webhooks-api";
+import { endpointsQuery, useCreateEndpoint } from "./queries";
 
 const PAGE_SIZE = 20;
 
@@ -55,11 +56,11 @@ export function WebhookEndpointsScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const creation = useCreateEndpoint();
   const [page, setPage] = useState(0);
   const [creating, setCreating] = useState(false);
   const query = { organizationId: seller.id, page: page + 1, limit: PAGE_SIZE };
-  const endpoints = useQuery({ queryKey: ["webhook-endpoints", query], queryFn: () => listEndpoints(query), placeholderData: (previous) => previous });
+  const endpoints = useQuery({ ...endpointsQuery(query), placeholderData: (previous) => previous });
   const table = useReactTable({ data: endpoints.data?.items ?? [], columns, getCoreRowModel: getCoreRowModel() });
   const total = endpoints.data?.pagination.total_count ?? 0;
   const create = seller.mayChange && !creating && <Button onClick={() => setCreating(true)}>{formatMessage(messages.create)}</Button>;
@@ -70,9 +71,8 @@ export function WebhookEndpointsScreen() {
         <Card title={formatMessage(messages.createTitle)}>
           <EndpointForm
             submitLabel={formatMessage(messages.save)}
-            onSave={(values) => createEndpoint(seller.id, values)}
+            onSave={(values) => creation.mutateAsync({ organizationId: seller.id, change: values })}
             onSaved={async (created) => {
-              await queryClient.invalidateQueries({ queryKey: ["webhook-endpoints"] });
               await navigate({ to: "/$slug/webhooks/$endpointId", params: { slug: seller.slug, endpointId: created.id } });
             }}
             onCancel={() => setCreating(false)}

@@ -3,7 +3,8 @@ import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { Alert, Button, Card } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
-import { rotateSecret, type WebhookEndpoint } from "./webhooks-api";
+import type { WebhookEndpoint } from "./webhooks-api";
+import { useRotateSecret } from "./queries";
 
 const messages = defineMessages({
   title: { id: "seller.webhook.secret.title", defaultMessage: "Signing secret" },
@@ -17,16 +18,15 @@ const messages = defineMessages({
 });
 
 /** An endpoint's secret: hidden until asked for, and rotated on request. */
-export function SigningSecret({ endpoint, onRotated }: { endpoint: WebhookEndpoint; onRotated: () => Promise<unknown> }) {
+export function SigningSecret({ endpoint }: { endpoint: WebhookEndpoint }) {
   const { formatMessage } = useIntl();
+  const rotation = useRotateSecret();
   const [shown, setShown] = useState(false);
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const rotate = async () => {
-    const result = await outcomeOf(rotateSecret(endpoint.id), formatMessage(messages.rotated));
+    const result = await outcomeOf(rotation.mutateAsync(endpoint.id), formatMessage(messages.rotated));
     setOutcome(result);
-    if (result?.tone === "error") return false;
-    await onRotated();
-    return true;
+    return result?.tone !== "error";
   };
   return (
     <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>

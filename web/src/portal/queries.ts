@@ -1,0 +1,28 @@
+import { queryOptions } from "@tanstack/react-query";
+import { request } from "../api/client";
+import type { PurchasedOrder, PurchasedSubscription } from "../api/wire";
+import { LIST_LIMIT, portalRequest, type Listing, type PortalAccess, type PortalOrganization } from "./api";
+
+export const portalKeys = {
+  all: ["customer-portal"] as const,
+  seller: (slug: string) => [...portalKeys.all, slug] as const,
+  /** Keyed by seller and token, so that another link never shows stale data. */
+  read: (access: PortalAccess, path: string) => [...portalKeys.seller(access.seller.slug), access.token, path] as const,
+};
+
+/** The buyer's own purchases across sellers (`/v1/me/…`), as the signed-in person. */
+export const purchaseKeys = {
+  all: ["purchases"] as const,
+  subscriptions: () => [...purchaseKeys.all, "subscriptions"] as const,
+  orders: () => [...purchaseKeys.all, "orders"] as const,
+};
+
+/** The seller whose portal a link opens, public by its slug. */
+export const portalSellerQuery = (slug: string) =>
+  queryOptions({ queryKey: portalKeys.seller(slug), queryFn: () => request<PortalOrganization>(`/v1/customer-portal/organizations/${encodeURIComponent(slug)}`) });
+
+/** A portal read, as the customer whose session token the link carries. */
+export const portalQuery = <T>(access: PortalAccess, path: string) => queryOptions({ queryKey: portalKeys.read(access, path), queryFn: () => portalRequest<T>(access, path) });
+
+export const purchasedSubscriptionsQuery = queryOptions({ queryKey: purchaseKeys.subscriptions(), queryFn: () => request<Listing<PurchasedSubscription>>(`/v1/me/subscriptions/?limit=${LIST_LIMIT}`) });
+export const purchasedOrdersQuery = queryOptions({ queryKey: purchaseKeys.orders(), queryFn: () => request<Listing<PurchasedOrder>>(`/v1/me/orders/?limit=${LIST_LIMIT}`) });

@@ -1,0 +1,18 @@
+import { queryOptions } from "@tanstack/react-query";
+import { useChange } from "../../api/mutations";
+import { customerKeys } from "../customers/queries";
+import { createRefund, getOrder, listRefunds, type OrderFilters } from "./api";
+
+/** Every orders query sits under `all`, an order's refunds too, so a refund refreshes the lists and the order it belongs to. */
+export const orderKeys = {
+  all: ["orders"] as const,
+  list: (organizationId: string, filters: OrderFilters) => [...orderKeys.all, "list", organizationId, filters] as const,
+  detail: (id: string) => [...orderKeys.all, "detail", id] as const,
+  refunds: (orderId: string) => [...orderKeys.all, "refunds", orderId] as const,
+};
+
+export const orderQuery = (id: string) => queryOptions({ queryKey: orderKeys.detail(id), queryFn: () => getOrder(id) });
+export const refundsQuery = (orderId: string) => queryOptions({ queryKey: orderKeys.refunds(orderId), queryFn: () => listRefunds(orderId) });
+
+/** A refund changes the order, its refunds and what its customer has spent. */
+export const useCreateRefund = () => useChange(createRefund, () => [orderKeys.all, customerKeys.all]);

@@ -1,0 +1,24 @@
+import { queryOptions, useQueryClient } from "@tanstack/react-query";
+import { getOrganization, updateOrganization, type OrganizationUpdate } from "./settings-api";
+
+/** The seller as billing keeps it (its settings, currency and subscription rules), apart from auth's organization. */
+export const sellerKeys = {
+  all: ["seller"] as const,
+  organization: (id: string) => [...sellerKeys.all, "organization", id] as const,
+};
+
+export const sellerOrganizationQuery = (id: string) => queryOptions({ queryKey: sellerKeys.organization(id), queryFn: () => getOrganization(id) });
+
+/** Saves a change to the seller and shows the server's answer wherever the organization is read. */
+export function useOrganizationChange(id: string) {
+  const queryClient = useQueryClient();
+  return async (update: OrganizationUpdate) => {
+    try {
+      const changed = await updateOrganization(id, update);
+      queryClient.setQueryData(sellerKeys.organization(id), changed);
+      return changed;
+    } finally {
+      await queryClient.invalidateQueries({ queryKey: sellerKeys.organization(id) });
+    }
+  };
+}
