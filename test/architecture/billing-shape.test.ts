@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { billingFiles, billingRelative, billingSource, importsOf, repository } from "./source.js";
+
+/** Billing's shape: routes call services, tiers import downward, discount rules in discounts/, http/ only HTTP. */
+
+describe("billing's routes", () => {
+  it("call their domain's service, never a *.sql.ts store", () => {
+    const isRoutes = (file: string) => /(^|\/)routes(\.ts$|\/)/.test(path.relative(billingSource, file).split(path.sep).join("/"));
+    const storeImports = billingFiles()
+      .filter(isRoutes)
+      .flatMap((file) => importsOf(file).filter((imported) => imported.endsWith(".sql.js")).map((imported) => `${path.relative(repository, file)} imports ${imported}`));
+    expect(storeImports, `routes reading or writing a store:\n${storeImports.join("\n")}`).toEqual([]);
+  });
+});
+
+/**
+ * Billing's folders by tier, as CONTRIBUTING's "Tiers" lists them: 0 what every domain shares (the
+ * files beside the domains count as 0 too), 1 catalog, 2 customers, 3 commerce, 4 read models.
+ */
+const TIERS: Record<string, number> = {
+  db: 0, calendar: 0, http: 0, migrations: 0,
+  organizations: 1, "access-tokens": 1, "test-clock": 1, files: 1, "custom-fields": 1, products: 1, discounts: 1, benefits: 1, meters: 1,
+  users: 2, customers: 2, "customer-sessions": 2, "customer-meters": 2, "license-keys": 2, "benefit-grants": 2,
+  checkouts: 3, "checkout-links": 3, orders: 3, subscriptions: 3, payments: 3, refunds: 3, "usage-events": 3, flows: 3,
+  "customer-state": 4, "customer-portal": 4, purchases: 4, metrics: 4,
+};
+
+/** The tier of a file of billing's (relative to its src/): its folder's, or 0 beside the domains. */
+const tierOf = (relative: string) => (relative.includes("/") ? TIERS[relative.split("/")[0] ?? ""] : 0);
+
+describe("billing's tiers", () => {
+  it("place every folder of billing's", () => {
+    const folders = readdirSync(billingSource, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(folders.filter((folder) => !(folder in TIERS)), "folders missing from TIERS").toEqual([]);
+  });
+
+  it("are kept: no folder imports a folder of a higher tier (service.ts composes them)", () => {
+    const upward = billingFiles()
+      .filter((file) => billingRelative(file).includes("/"))
+      .flatMap((file) => {
+        const from = billingRelative(file);
+        return importsOf(file)
+          .filter((imported) => imported.startsWith("."))
+          .map((imported) => billingRelative(path.resolve(path.dirname(file), imported)))
+          .filter((to) => to.includes("/") && (tierOf(to) ?? 0) > (tierOf(from) ?? 0))
+          .map((to) => `${from} (tier ${tierOf(from)}) imports ${to} (tier ${tierOf(to)})`);
+      });
+    expect(upward, `imports up a tier:\n${upward.join("\n")}`).toEqual([]);
+  });
+});
+
+/** A discount's terms, as its row names them: only the discounts domain reads them (its rules, its output). */
+const DISCOUNT_TERMS = new Set(["basis_points", "duration_in_months", "max_redemptions", "redemptions_count"]);
+
+describe("discount rules", () => {
+  it("live in discounts/: no other billing file reads a discount's terms", () => {
+    const readers = billingFiles()
+      .filter((file) => !path.relative(billingSource, file).startsWith(`discounts${path.sep}`))
+      .flatMap(discountTermReads);
+    expect(readers.length, `discount terms read outside discounts/ (call discounts/rules.ts or discounts/output.ts):\n${readers.join("\n")}`).toBe(0);
+  });
+});
+
+/**
+ * Where `file` reads a discount's terms: `x.basis_points` and the like, or `discount.duration` (a
+ * word other rows may use, so only on something named for a discount), as `file:line name`.
+ */
+function discountTermReads(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const reads: string[] = [];
+  const visit = (node: ts.Node) => {
+    const name = ts.isPropertyAccessExpression(node) ? node.name.text : ts.isBindingElement(node) ? (node.propertyName ?? node.name).getText(source) : undefined;
+    const owner = ts.isPropertyAccessExpression(node) ? node.expression.getText(source) : "";
+    if (name && (DISCOUNT_TERMS.has(name) || (name === "duration" && /discount/i.test(owner)))) {
+      reads.push(`${path.relative(repository, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${name}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return reads;
+}
+
+describe("billing's http/ folder", () => {
+  it("holds what is HTTP: no store imports from it (stores' helpers live in db/)", () => {
+    const storeImports = billingFiles()
+      .filter((file) => file.endsWith(".sql.ts"))
+      .flatMap((file) => [...readFileSync(file, "utf8").matchAll(/from "\.\.\/http\/([^"]+)"/g)].map((found) => `${path.relative(repository, file)} imports http/${found[1]}`));
+    expect(storeImports.length, `stores importing http/:\n${storeImports.join("\n")}`).toBe(0);
+  });
+});

@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { repository } from "./source.js";
+
+/** The web app's data layer: wire types generated from the /v1 document, query keys spelled only in queries modules. */
+
+const webSource = path.join(repository, "web/src");
+/** The generated wire types, and the module that names them for the app. */
+const WIRE_MODULES = new Set(["api/v1-wire.ts", "api/wire.ts"]);
+/** A hand-written object type with this many fields, all of one schema's, is taken for a copy of it. */
+const COPIED_FIELDS = 3;
+
+describe("the web app's /v1 wire types", () => {
+  it("are the ones generated from v1-openapi.json: none is declared by hand in web/src", () => {
+    const schemas = wireSchemas();
+    const names = new Set([...schemas.keys(), ...wireNames()]);
+    const offences = webFiles().flatMap((file) => handWrittenWireTypes(file, names, schemas));
+    expect(offences.length, `wire types declared by hand (use web/src/api/wire.ts):\n${offences.join("\n")}`).toBe(0);
+  });
+});
+
+/** Each component schema of the /v1 document, with its fields (a union's are its variants' together). */
+function wireSchemas(): Map<string, Set<string>> {
+  interface Schema { properties?: Record<string, unknown>; oneOf?: Schema[]; anyOf?: Schema[]; $ref?: string }
+  const document = JSON.parse(readFileSync(path.join(webSource, "api/v1-openapi.json"), "utf8")) as { components: { schemas: Record<string, Schema> } };
+  const all = document.components.schemas;
+  const fieldsOf = (schema: Schema | undefined): string[] =>
+    schema?.$ref ? fieldsOf(all[schema.$ref.split("/").pop() ?? ""]) : [...Object.keys(schema?.properties ?? {}), ...[...(schema?.oneOf ?? []), ...(schema?.anyOf ?? [])].flatMap(fieldsOf)];
+  return new Map(Object.entries(all).map(([name, schema]) => [name, new Set(fieldsOf(schema))]));
+}
+
+/** The names web/src/api/wire.ts gives generated types. */
+const wireNames = () => [...readFileSync(path.join(webSource, "api/wire.ts"), "utf8").matchAll(/^export type (\w+)/gm)].map((found) => found[1] ?? "");
+
+const webFiles = () =>
+  readdirSync(webSource, { recursive: true, encoding: "utf8" })
+    .filter((file) => /\.tsx?$/.test(file) && !WIRE_MODULES.has(file.split(path.sep).join("/")))
+    .map((file) => path.join(webSource, file));
+
+/** Interfaces and object types in `file` named as a wire type, or whose fields are all one schema's. */
+function handWrittenWireTypes(file: string, names: Set<string>, schemas: Map<string, Set<string>>): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const where = (node: ts.Node) => `${path.relative(repository, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`;
+  const offences: string[] = [];
+  const visit = (node: ts.Node) => {
+    const declared = ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) ? node.name.text : undefined;
+    if (declared && names.has(declared) && (ts.isInterfaceDeclaration(node) || holdsObjectType(node))) offences.push(`${where(node)} declares ${declared}`);
+    if (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) {
+      const fields = node.members.flatMap((member) => (member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name)) ? [member.name.text] : []));
+      const copied = fields.length >= COPIED_FIELDS ? [...schemas].find(([, known]) => fields.every((field) => known.has(field))) : undefined;
+      if (copied) offences.push(`${where(node)} copies the fields of ${copied[0]}: ${fields.join(", ")}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return offences;
+}
+
+const holdsObjectType = (node: ts.Node): boolean => ts.isTypeLiteralNode(node) || ts.forEachChild(node, (child) => holdsObjectType(child) || undefined) === true;
+
+/** Files allowed to spell a query key: each area's queries module. */
+const isQueriesModule = (file: string) => path.basename(file) === "queries.ts";
+
+describe("the web app's query keys", () => {
+  it("are spelled only in a queries module: no string query key elsewhere", () => {
+    const offences = webFiles()
+      .filter((file) => !isQueriesModule(file))
+      .flatMap((file) => stringQueryKeys(file));
+    expect(offences.length, `string query keys outside a queries.ts (use the area's key factory):\n${offences.join("\n")}`).toBe(0);
+  });
+});
+
+/** `queryKey: ["…", …]` (and a server listing's `key: ["…", …]`) in `file`: a key written out where it is used. */
+function stringQueryKeys(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const offences: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && (node.name.text === "queryKey" || node.name.text === "key") && ts.isArrayLiteralExpression(node.initializer)) {
+      const [first] = node.initializer.elements;
+      if (first && ts.isStringLiteralLike(first)) offences.push(`${path.relative(repository, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${node.getText(source)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return offences;
+}
