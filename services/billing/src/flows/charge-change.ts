@@ -1,19 +1,19 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { regrantPurchase } from "../benefit-grants/granting.js";
-import { findCustomer } from "../customers/customers.sql.js";
-import { findDiscount } from "../discounts/discounts.sql.js";
+import { findCustomer } from "../customers/service.js";
+import { findDiscount } from "../discounts/service.js";
 import { discountForPeriod } from "../discounts/rules.js";
 import { addInterval } from "../calendar/intervals.js";
 import type { OrderLine } from "../orders/lines.js";
-import { findOrder } from "../orders/orders.sql.js";
-import { markOrderPaid, openOrder, orderTotal, type OrderDraft } from "../orders/service.js";
+import { findOrder, orderTotal, placeOrder, settleOrder, type OrderDraft } from "../orders/service.js";
 import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service.js";
 import type { PriceRow } from "../products/prices.js";
-import { findProduct, type ProductWithParts } from "../products/products.sql.js";
+import type { ProductWithParts } from "../products/products.sql.js";
+import { findProduct } from "../products/service.js";
 import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "../subscriptions/proration.js";
-import { announceSubscription, draftFor, fallPastDue } from "../subscriptions/service.js";
-import { updateSubscription, type ClaimedSubscription, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
+import { announceSubscription, chargeOrderAt, chargeSettled, draftFor, fallPastDue, switchPlan } from "../subscriptions/service.js";
+import type { ClaimedSubscription, SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { UnderClaim } from "./renew-period.js";
 
 /** What a plan change works with: the settings. */
@@ -25,8 +25,8 @@ import type { UnderClaim } from "./renew-period.js";
  * it to at once; after a crash, its next pass does).
  */
 async function invoiceChange(unit: UnitOfWork, subscription: SubscriptionRow, draft: OrderDraft, now: Date): Promise<SubscriptionRow> {
-  const order = await openOrder(unit, { ...draft, billing_reason: "subscription_update" });
-  return updateSubscription(unit.db, subscription.id, { charge_order_id: order.id, next_action_at: now });
+  const order = await placeOrder(unit, { ...draft, billing_reason: "subscription_update" }, "pending");
+  return chargeOrderAt(unit, subscription, order, now);
 }
 
 /**
@@ -51,7 +51,7 @@ export async function changeProduct(
   const plan = { product_id: product.id, product_price_id: price.id, amount, recurring_interval: interval, recurring_interval_count: intervalCount };
   let changed: SubscriptionRow;
   if (subscription.status === "trialing") {
-    changed = await updateSubscription(db, subscription.id, plan);
+    changed = await switchPlan(unit, subscription, plan);
   } else {
     const fraction = periodLeft(subscription, now);
     const unused = unusedTimeLine(subscription, (await findProduct(db, subscription.product_id))?.name, fraction);
@@ -60,13 +60,13 @@ export async function changeProduct(
       const end = addInterval(now, interval, intervalCount);
       const discount = discountForPeriod(subscription, subscription.discount_id ? ((await findDiscount(db, subscription.discount_id)) ?? null) : null, now);
       const { billed, leftover } = billableProrations(amount - discount.amount, [unused, ...subscription.pending_prorations]);
-      changed = await updateSubscription(db, subscription.id, { ...plan, current_period_start: now, current_period_end: end, next_action_at: end, pending_prorations: leftover, discount_applied_at: discount.appliedAt });
+      changed = await switchPlan(unit, subscription, { ...plan, current_period_start: now, current_period_end: end, next_action_at: end, pending_prorations: leftover, discount_applied_at: discount.appliedAt });
       changed = await invoiceChange(unit, changed, draftFor(changed, product, price, { amount, discount_amount: discount.amount, tax_amount: 0 }, billed), now);
     } else {
       const prorations: OrderLine[] = [remainingTimeLine(product.name, price, amount, fraction), unused];
       const net = prorations.reduce((sum, line) => sum + line.amount, 0);
       const invoiceNow = behaviour === "invoice" && net > 0;
-      changed = await updateSubscription(db, subscription.id, { ...plan, pending_prorations: invoiceNow ? subscription.pending_prorations : [...subscription.pending_prorations, ...prorations] });
+      changed = await switchPlan(unit, subscription, { ...plan, pending_prorations: invoiceNow ? subscription.pending_prorations : [...subscription.pending_prorations, ...prorations] });
       if (invoiceNow) changed = await invoiceChange(unit, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines: prorations }, now);
     }
   }
@@ -92,13 +92,11 @@ export async function chargeChangeOrder(billing: Pick<Parts, "db" | "config" | "
   const changedAt = subscription.next_action_at;
   await underClaim(async (unit, current) => {
     if (outcome) recordCharge(unit, config, chargeOfOrder(order, total), outcome);
-    if (order.status !== "pending" || !outcome || outcome.status === "succeeded") {
-      if (order.status === "pending") await markOrderPaid(unit, order);
-      await updateSubscription(unit.db, current.id, { charge_order_id: null, next_action_at: current.ended_at ? null : current.current_period_end });
-      return;
-    }
-    if (current.ended_at) {
-      await updateSubscription(unit.db, current.id, { charge_order_id: null, next_action_at: null });
+    const paid = order.status !== "pending" || !outcome || outcome.status === "succeeded";
+    if (paid && order.status === "pending") await settleOrder(unit, order, "paid");
+    // An ended subscription leaves its last order unpaid.
+    if (paid || current.ended_at) {
+      await chargeSettled(unit, current);
       return;
     }
     await fallPastDue(unit, config, current, changedAt);

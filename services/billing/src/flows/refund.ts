@@ -1,8 +1,7 @@
 import type { Parts } from "../parts.js";
 import { revokeBenefits } from "../benefit-grants/granting.js";
-import { lockOrder } from "../orders/orders.sql.js";
-import { refundOrderPart } from "../orders/service.js";
-import { succeededPaymentOf } from "../payments/payments.sql.js";
+import { lockOrder, refundOrderPart } from "../orders/service.js";
+import { succeededPaymentOf } from "../payments/service.js";
 import { checkRefundable, openRefund, settleRefund, type RefundRequest } from "../refunds/service.js";
 import type { RefundRow } from "../refunds/refunds.sql.js";
 import { sellerNow } from "../test-clock/clock.js";

@@ -1,18 +1,16 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { cycleBenefits } from "../benefit-grants/granting.js";
-import { findDiscount } from "../discounts/discounts.sql.js";
+import { findDiscount } from "../discounts/service.js";
 import { discountForPeriod } from "../discounts/rules.js";
 import { addInterval } from "../calendar/intervals.js";
-import { orders } from "../orders/orders.sql.js";
-import { markOrderPaid, openOrder, orderTotal, voidOrder } from "../orders/service.js";
+import { orderTotal, placeOrder, settleOrder, unpaidOrderOf } from "../orders/service.js";
 import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service.js";
-import { findPrice, findProduct } from "../products/products.sql.js";
+import { findPrice, findProduct } from "../products/service.js";
 import { retryAt } from "../subscriptions/dunning.js";
 import { billableProrations } from "../subscriptions/proration.js";
-import { announceSubscription, draftFor, fallPastDue, revoke } from "../subscriptions/service.js";
-import { keepRenewalUsage, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
-import { periodUsage, startNextPeriod } from "../subscriptions/usage.js";
+import { advancePeriod, announceSubscription, countFailedRetry, draftFor, fallPastDue, recoverFromPastDue, renewalUsage, revoke } from "../subscriptions/service.js";
+import type { ClaimedSubscription, SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 
 /** What charging a subscription works with. */
 
@@ -31,20 +29,9 @@ const renewalKey = (subscription: Pick<SubscriptionRow, "id">, periodStart: Date
   `renewal:${subscription.id}:${periodStart.toISOString()}${retry === undefined ? "" : `:retry:${retry}`}`;
 
 /**
- * The usage of the period that ended, read once and kept on the subscription under the claim:
- * a retry after a crash between the charge and the settling bills the same lines for the same
- * amount under the same key. Null when the claim no longer holds the subscription.
- */
-async function keptUsage(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription): Promise<PeriodUsage | null> {
-  if (subscription.renewal_usage) return subscription.renewal_usage;
-  const usage = await periodUsage(billing.db, subscription);
-  return (await keepRenewalUsage(billing.db, subscription, usage)) ? usage : null;
-}
-
-/**
  * A new period: its order (the plan less its discount, the prorations it bills, the usage of the
  * period that ended) charged to the kept card outside any transaction; then, under the claim, the
- * order opened, the period moved on, the meters' new period started and the payment recorded. Paid,
+ * order placed pending, the subscription moved to its next period and the payment recorded. Paid,
  * the order is paid, the subscription goes on and its benefits cycle; declined, it falls past due.
  */
 export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
@@ -59,21 +46,20 @@ export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "proces
   const end = addInterval(start, subscription.recurring_interval, subscription.recurring_interval_count);
   const discount = discountForPeriod(subscription, discountRow ?? null, start);
   const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
-  const usage = await keptUsage(billing, subscription);
+  const usage = await renewalUsage(db, subscription);
   if (!usage) return;
   const draft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount, tax_amount: 0 }, [...billed, ...usage.lines]);
   const total = orderTotal({ subtotal_amount: draft.lines.reduce((sum, line) => sum + line.amount, 0), discount_amount: draft.discount_amount, tax_amount: draft.tax_amount });
   const outcome = await chargeKeptCard(billing.processor, subscription.payment_method_id, { amount: total, currency: subscription.currency, idempotencyKey: renewalKey(subscription, start) });
   await underClaim(async (unit, current) => {
-    const order = await openOrder(unit, draft);
-    const cycled = await updateSubscription(unit.db, current.id, { current_period_start: start, current_period_end: end, next_action_at: end, status: "active", pending_prorations: leftover, discount_applied_at: discount.appliedAt, renewal_usage: null });
-    await startNextPeriod(unit.db, usage);
+    const order = await placeOrder(unit, draft, "pending");
+    const cycled = await advancePeriod(unit, current, { start, end, leftover, discountAppliedAt: discount.appliedAt, usage });
     if (outcome) recordCharge(unit, config, chargeOfOrder(order, total), outcome);
     if (outcome && outcome.status !== "succeeded") {
       await fallPastDue(unit, config, current, start);
       return;
     }
-    await markOrderPaid(unit, order);
+    await settleOrder(unit, order, "paid");
     await announceSubscription(unit, config, cycled, ...(current.status === "trialing" ? (["subscription.updated", "subscription.active"] as const) : (["subscription.updated"] as const)));
     await cycleBenefits(unit, current.id);
   });
@@ -82,7 +68,7 @@ export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "proces
 /** A dunning retry of the unpaid order: paid → active again; the last one failing → revoked, the order void. */
 export async function retryRenewal(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
   const { db, config } = billing;
-  const order = await orders(db).where({ subscription_id: subscription.id, status: "pending" }).orderBy("created_at", "desc").first();
+  const order = await unpaidOrderOf(db, subscription.id);
   const attempt = subscription.dunning_attempts + 1;
   const total = order ? orderTotal(order) : 0;
   const outcome = order ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { amount: total, currency: order.currency, idempotencyKey: renewalKey(subscription, subscription.current_period_start, attempt) }) : null;
@@ -90,18 +76,15 @@ export async function retryRenewal(billing: Pick<Parts, "db" | "config" | "proce
   await underClaim(async (unit, current) => {
     if (order && outcome) recordCharge(unit, config, chargeOfOrder(order, total), outcome);
     if (order && paid) {
-      await markOrderPaid(unit, order);
-      const recovered = await updateSubscription(unit.db, current.id, { status: "active", past_due_since: null, dunning_attempts: 0, next_action_at: current.current_period_end });
-      await announceSubscription(unit, config, recovered, "subscription.updated", "subscription.active");
+      await settleOrder(unit, order, "paid");
+      await recoverFromPastDue(unit, config, current);
       return;
     }
     const next = current.past_due_since ? retryAt(current.past_due_since, attempt) : null;
-    if (next) {
-      await updateSubscription(unit.db, current.id, { dunning_attempts: attempt, next_action_at: next });
-      return;
-    }
-    if (order) await voidOrder(unit, order);
+    const counted = await countFailedRetry(unit, current, attempt, next);
+    if (next) return;
+    if (order) await settleOrder(unit, order, "void");
     // Its last period went unpaid: nothing more is billed for it.
-    await revoke(unit, config, await updateSubscription(unit.db, current.id, { dunning_attempts: attempt }), subscription.next_action_at, { billUsage: false });
+    await revoke(unit, config, counted, subscription.next_action_at, { billUsage: false });
   });
 }

@@ -4,11 +4,10 @@ import { grantPurchase } from "../benefit-grants/granting.js";
 import type { CheckoutCatalog, CheckoutRow } from "../checkouts/checkouts.sql.js";
 import { offerOf, type checkoutAmounts } from "../checkouts/pricing.js";
 import { reopenDeclined, succeedCheckout } from "../checkouts/service.js";
-import { countOrder } from "../customers/customers.sql.js";
-import { discountWithProducts } from "../discounts/discounts.sql.js";
+import { discountWithProducts } from "../discounts/service.js";
 import { productLine } from "../orders/lines.js";
-import { invoiceNumberOf, type OrderRow } from "../orders/orders.sql.js";
-import { placePaidOrder } from "../orders/service.js";
+import type { OrderRow } from "../orders/orders.sql.js";
+import { numberNextOrder, placeOrder } from "../orders/service.js";
 import type { PaymentOutcome } from "../payments/processor.js";
 import { recordCharge } from "../payments/service.js";
 import { sellerClock } from "../test-clock/clock.js";
@@ -44,21 +43,22 @@ export async function settlePurchase(billing: Pick<Parts, "config">, unit: UnitO
 
 /**
  * What was bought: for a recurring product the subscription it starts (with its first order), else
- * an order paid and its benefits granted; a subscription keeps the card saved (`paymentMethodId`). The customer's order count, which numbers the invoice, is
- * the one statement run here; the rest joins `unit`.
+ * an order paid and its benefits granted; a subscription keeps the card saved (`paymentMethodId`).
+ * Numbering the order (the customer's order count) is the one statement run here; the rest joins
+ * `unit`.
  */
 async function fulfil(billing: Pick<Parts, "config">, unit: UnitOfWork, { checkout, catalog, amounts }: AnsweredCheckout, paymentMethodId: string | null): Promise<OrderRow> {
   if (!checkout.customer_id) throw new Error(`checkout ${checkout.id} lost its customer before its order`);
   const offer = offerOf(catalog, checkout);
   const { product, price, seller } = offer;
   const now = sellerClock(seller);
-  const customer = await countOrder(unit.db, checkout.customer_id);
-  const invoiceNumber = invoiceNumberOf(seller, customer);
+  const numbered = await numberNextOrder(unit.db, seller, checkout.customer_id);
+  const { customer } = numbered;
   const discount = offer.discount ? await discountWithProducts(unit.db, offer.discount) : null;
   if (product.recurring_interval !== null) {
-    return startPurchasedSubscription(billing, unit, { checkout, offer, customer, amounts, paymentMethodId, now, invoiceNumber, discount });
+    return startPurchasedSubscription(billing, unit, { checkout, offer, numbered, amounts, paymentMethodId, now, discount });
   }
-  const order = placePaidOrder(
+  const order = await placeOrder(
     unit,
     {
       organization_id: checkout.organization_id,
@@ -77,8 +77,7 @@ async function fulfil(billing: Pick<Parts, "config">, unit: UnitOfWork, { checko
       discount_amount: amounts.discount_amount,
       tax_amount: amounts.tax_amount,
     },
-    invoiceNumber,
-    { customer, product, discount, subscription: null },
+    { paid: { ...numbered, parts: { product, discount, subscription: null } } },
   );
   await grantPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id } });
   return order;

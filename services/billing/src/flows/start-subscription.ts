@@ -3,22 +3,20 @@ import type { Parts } from "../parts.js";
 import { grantPurchase } from "../benefit-grants/granting.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
-import type { CustomerRow } from "../customers/customers.sql.js";
 import type { DiscountWithProducts } from "../discounts/discounts.sql.js";
 import type { OrderRow } from "../orders/orders.sql.js";
-import { placePaidOrder } from "../orders/service.js";
+import { placeOrder, type NumberedOrder } from "../orders/service.js";
 import { announceStarted, billedMeterIdsOf, draftFor, startSubscription, type Amounts } from "../subscriptions/service.js";
 
 /** A checkout of a recurring product, paid (or nothing to pay during a trial), as the purchase read it. */
 export interface SubscriptionPurchase {
   checkout: CheckoutRow;
   offer: Offer;
-  customer: CustomerRow;
+  /** The customer who bought, and the number of the order: the purchase counted it. */
+  numbered: NumberedOrder;
   amounts: Amounts;
   paymentMethodId: string | null;
   now: Date;
-  /** From the customer's order count (countOrder), which numbers their invoices. */
-  invoiceNumber: string;
   discount: DiscountWithProducts | null;
 }
 
@@ -28,15 +26,15 @@ export interface SubscriptionPurchase {
  * by starts now), then subscription.created and subscription.active, showing those meters.
  */
 export async function startPurchasedSubscription(billing: Pick<Parts, "config">, unit: UnitOfWork, purchase: SubscriptionPurchase): Promise<OrderRow> {
-  const { checkout, offer, customer, now, discount } = purchase;
+  const { checkout, offer, numbered, now, discount } = purchase;
+  const { customer } = numbered;
   const { product, price } = offer;
   const subscription = startSubscription(unit, { checkout, offer, customer, paymentMethodId: purchase.paymentMethodId, now });
   const amounts = subscription.status === "trialing" ? { amount: 0, discount_amount: 0, tax_amount: 0 } : purchase.amounts;
-  const order = placePaidOrder(
+  const order = await placeOrder(
     unit,
     { ...draftFor(subscription, product, price, amounts), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address },
-    purchase.invoiceNumber,
-    { customer, product, discount, subscription },
+    { paid: { ...numbered, parts: { product, discount, subscription } } },
   );
   await grantPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id }, billedMeterIds: billedMeterIdsOf(product, subscription.currency) });
   await announceStarted(unit, billing.config, subscription, { customer, product, price, discount });

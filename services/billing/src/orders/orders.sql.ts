@@ -1,9 +1,8 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { Answers } from "../custom-fields/answers.js";
-import { countOrder, customerIdsWithExternalIds, customersWithIds, type Address, type CustomerRow } from "../customers/customers.sql.js";
+import { customerIdsWithExternalIds, customersWithIds, type Address, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, type DiscountWithProducts } from "../discounts/discounts.sql.js";
-import { findSellerIncludingDeleted } from "../organizations/organizations.sql.js";
 import { products, type ProductRow } from "../products/products.sql.js";
 import { subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 
@@ -54,23 +53,6 @@ export const orders = (db: Knex) => db<OrderRow>("orders");
 export const findOrder = (db: Knex, id: string) => orders(db).where({ id }).first();
 
 export const itemsOfOrders = (db: Knex, orderIds: string[]) => db<OrderItemRow>("order_items").whereIn("order_id", orderIds).orderBy("position");
-
-/**
- * An invoice number as Polar numbers them: the seller's slug, the customer's short id and the
- * customer's own running count (`ACME-3F9K2Q1Z-0001`), counted with `countOrder`.
- */
-export function invoiceNumberOf(seller: { slug: string }, customer: { id: string; orders_count: number }): string {
-  const prefix = seller.slug.replace(/[^a-z0-9]/gi, "").slice(0, 8).toUpperCase() || "INV";
-  return `${prefix}-${customer.id.slice(0, 8).toUpperCase()}-${String(customer.orders_count).padStart(4, "0")}`;
-}
-
-/** The next invoice number for a customer of a seller. */
-export async function nextInvoiceNumber(db: Knex, organizationId: string, customerId: string): Promise<string> {
-  const customer = await countOrder(db, customerId);
-  const seller = await findSellerIncludingDeleted(db, organizationId);
-  if (!seller) throw new Error(`seller ${organizationId} is gone`);
-  return invoiceNumberOf(seller, customer);
-}
 
 /** An order with its items, made in full before it is written, so that it is announced without being read back. */
 export interface OrderWithItems {
@@ -168,6 +150,9 @@ export async function ordersWithParts(db: Knex, rows: OrderRow[]): Promise<Order
 
 /** The order, locked until the transaction ends: refunds side by side wait for each other. */
 export const lockOrder = (db: Knex, id: string) => orders(db).where({ id }).forUpdate().first();
+
+/** The subscription's latest order still pending: the one dunning retries. */
+export const unpaidOrderOf = (db: Knex, subscriptionId: string) => orders(db).where({ subscription_id: subscriptionId, status: "pending" }).orderBy("created_at", "desc").first();
 
 /** One page of the orders of the customers given, newest first (what a customer sees of their own). */
 export const pageOfCustomersOrders = (db: Knex, customerIds: string[], page: { page: number; limit: number; sort: Sort<"created_at"> }) =>

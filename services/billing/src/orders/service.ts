@@ -1,12 +1,15 @@
 import { randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
+import { countOrder, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
+import { findSellerIncludingDeleted } from "../organizations/organizations.sql.js";
 import type { ProductRow } from "../products/products.sql.js";
 import type { OrderLine } from "./lines.js";
 import { orderJson, orderJsonOf, type OrderJson } from "./output.js";
-import { insertOrder, nextInvoiceNumber, ordersWithParts, updateOrder, type OrderParts, type OrderRow, type OrderStatus, type OrderWithItems } from "./orders.sql.js";
+import { insertOrder, ordersWithParts, updateOrder, type OrderParts, type OrderRow, type OrderStatus, type OrderWithItems } from "./orders.sql.js";
 
-// The reads the routes make, as the store has them: an order by id, a page of them.
-export { findOrder, pageOfOrders } from "./orders.sql.js";
+// The reads the routes and flows make, as the store has them: an order by id (or locked for a
+// refund), a page of them, a subscription's unpaid one.
+export { findOrder, lockOrder, pageOfOrders, unpaidOrderOf } from "./orders.sql.js";
 
 /** Orders as Polar shows them, read with their parts for all at once. */
 export const shownOrders = async (db: Knex, rows: OrderRow[]): Promise<OrderJson[]> => (await ordersWithParts(db, rows)).map(orderJson);
@@ -58,43 +61,65 @@ function newOrder(draft: OrderDraft, invoiceNumber: string, status: OrderStatus)
 }
 
 /**
- * A new order, pending until paid, announced as order.created. `orders.checkout_id` is unique, so a
- * checkout never has two.
+ * An invoice number as Polar numbers them: the seller's slug, the customer's short id and the
+ * customer's own running count (`ACME-3F9K2Q1Z-0001`).
  */
-export async function openOrder(unit: UnitOfWork, draft: OrderDraft): Promise<OrderRow> {
-  const opened = newOrder(draft, await nextInvoiceNumber(unit.db, draft.organization_id, draft.customer_id), "pending");
-  // Written now: the order is shown (and may be paid) within the same unit.
-  for (const insert of insertOrder(unit.db, opened)) await insert;
-  announceBilling(unit, "order.created", opened.order.organization_id, await shownOrder(unit.db, opened.order));
-  return opened.order;
+function invoiceNumberOf(seller: { slug: string }, customer: { id: string; orders_count: number }): string {
+  const prefix = seller.slug.replace(/[^a-z0-9]/gi, "").slice(0, 8).toUpperCase() || "INV";
+  return `${prefix}-${customer.id.slice(0, 8).toUpperCase()}-${String(customer.orders_count).padStart(4, "0")}`;
+}
+
+/** A customer's next order, numbered before it is placed: the customer as counting it left them, and its invoice number. */
+export interface NumberedOrder {
+  customer: CustomerRow;
+  invoiceNumber: string;
+}
+
+/** Counts one more order of the customer (the one statement this runs) and numbers it under the seller's slug. */
+export async function numberNextOrder(db: Knex, seller: { slug: string }, customerId: string): Promise<NumberedOrder> {
+  const customer = await countOrder(db, customerId);
+  return { customer, invoiceNumber: invoiceNumberOf(seller, customer) };
 }
 
 /**
- * An order paid at once (a checkout's), added to the unit's writes: written paid, and announced as
- * Polar tells of an order paid when placed — order.created while pending, then order.updated and
- * order.paid. `invoiceNumber` comes from the customer's count (countOrder).
+ * How an order is placed: paid at once (a checkout's, numbered by its purchase with the parts it
+ * read, so the order joins the unit's writes without a round trip), or pending, numbered now, for its
+ * flow to settle with `settleOrder` once the card is answered.
  */
-export function placePaidOrder(unit: UnitOfWork, draft: OrderDraft, invoiceNumber: string, parts: OrderParts): OrderRow {
+export type Placement = { paid: NumberedOrder & { parts: Omit<OrderParts, "customer"> } } | "pending";
+
+/**
+ * A new order, announced as Polar tells of one: order.created while pending; one paid at once is
+ * written paid and announced order.updated and order.paid as well. `orders.checkout_id` is unique,
+ * so a checkout never has two.
+ */
+export async function placeOrder(unit: UnitOfWork, draft: OrderDraft, placement: Placement): Promise<OrderRow> {
+  if (placement === "pending") {
+    const seller = await findSellerIncludingDeleted(unit.db, draft.organization_id);
+    if (!seller) throw new Error(`seller ${draft.organization_id} is gone`);
+    const opened = newOrder(draft, (await numberNextOrder(unit.db, seller, draft.customer_id)).invoiceNumber, "pending");
+    // Written now: the order is shown (and may be paid) within the same unit.
+    for (const insert of insertOrder(unit.db, opened)) await insert;
+    announceBilling(unit, "order.created", opened.order.organization_id, await shownOrder(unit.db, opened.order));
+    return opened.order;
+  }
+  const { customer, invoiceNumber, parts } = placement.paid;
   const placed = newOrder(draft, invoiceNumber, "paid");
   const paid = { ...placed.order, modified_at: placed.order.created_at };
   unit.change(...insertOrder(unit.db, { ...placed, order: paid }));
-  announceBilling(unit, "order.created", paid.organization_id, orderJsonOf({ ...paid, status: "pending", modified_at: null }, placed.items, parts));
-  announceBilling(unit, ["order.updated", "order.paid"], paid.organization_id, orderJsonOf(paid, placed.items, parts));
+  announceBilling(unit, "order.created", paid.organization_id, orderJsonOf({ ...paid, status: "pending", modified_at: null }, placed.items, { ...parts, customer }));
+  announceBilling(unit, ["order.updated", "order.paid"], paid.organization_id, orderJsonOf(paid, placed.items, { ...parts, customer }));
   return paid;
 }
 
-/** The order is paid: order.updated, then order.paid, as Polar sends them. */
-export async function markOrderPaid(unit: UnitOfWork, order: OrderRow): Promise<OrderRow> {
-  const paid = await updateOrder(unit.db, order.id, { status: "paid" });
-  announceBilling(unit, ["order.updated", "order.paid"], paid.organization_id, await shownOrder(unit.db, paid));
-  return paid;
-}
-
-/** An order that will never be paid (its subscription was revoked after dunning). */
-export async function voidOrder(unit: UnitOfWork, order: OrderRow): Promise<OrderRow> {
-  const voided = await updateOrder(unit.db, order.id, { status: "void" });
-  announceBilling(unit, "order.updated", voided.organization_id, await shownOrder(unit.db, voided));
-  return voided;
+/**
+ * A pending order settled: paid (order.updated, then order.paid, as Polar sends them), or void, never
+ * to be paid (its subscription was revoked after dunning, or ended before it was charged): order.updated.
+ */
+export async function settleOrder(unit: UnitOfWork, order: OrderRow, status: "paid" | "void"): Promise<OrderRow> {
+  const settled = await updateOrder(unit.db, order.id, { status });
+  announceBilling(unit, status === "paid" ? ["order.updated", "order.paid"] : "order.updated", settled.organization_id, await shownOrder(unit.db, settled));
+  return settled;
 }
 
 /** Part or all of a paid order was refunded (`amount`, and `taxAmount` of its tax): order.updated, then order.refunded. */

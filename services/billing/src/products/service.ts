@@ -13,7 +13,7 @@ import { addPrices, archivePricesExcept, insertProduct, pricesOfProducts, produc
 import type { ProductCreate, ProductLinks, ProductUpdate } from "./schemas.js";
 
 // The reads the routes make, as the store has them: a product by id, a page of them, with their parts.
-export { findProduct, pageOfProducts, productsWithParts, productWithParts } from "./products.sql.js";
+export { findPrice, findProduct, pageOfProducts, productsWithParts, productWithParts } from "./products.sql.js";
 
 /** The first of `wanted` not among `found`, by position. */
 const firstMissing = (wanted: string[], found: string[]) => {

@@ -9,14 +9,14 @@ import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, typ
 import { announceBilling } from "../events.js";
 import { productLine, type OrderLine } from "../orders/lines.js";
 import { findOrder } from "../orders/orders.sql.js";
-import { openOrder, voidOrder, type OrderDraft } from "../orders/service.js";
+import { placeOrder, settleOrder, type OrderDraft } from "../orders/service.js";
 import type { PriceRow } from "../products/prices.js";
 import { pricesWithIds, productsWithParts, type ProductRow, type ProductWithParts } from "../products/products.sql.js";
 import { addInterval } from "../calendar/intervals.js";
 import { standingsOf } from "../customer-meters/customer-meters.sql.js";
 import { metersWithIds } from "../meters/meters.sql.js";
 import { subscriptionJsonOf, type MeteredPart } from "./output.js";
-import { insertSubscription, updateSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
+import { insertSubscription, keepRenewalUsage, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionChanges, type SubscriptionRow } from "./subscriptions.sql.js";
 import { meteredPricesOfSubscriptions, periodUsage, startNextPeriod } from "./usage.js";
 import { firstRetryAt } from "./dunning.js";
 
@@ -80,6 +80,60 @@ export async function fallPastDue(unit: UnitOfWork, config: SubscriptionConfig, 
   await announceSubscription(unit, config, pastDue, "subscription.updated", "subscription.past_due");
   return pastDue;
 }
+
+/**
+ * The usage of the period that ended, read once and kept on the subscription under the claim: a
+ * retry after a crash between the charge and the settling bills the same lines for the same amount
+ * under the same key. Null when the claim no longer holds the subscription.
+ */
+export async function renewalUsage(db: Knex, subscription: ClaimedSubscription): Promise<PeriodUsage | null> {
+  if (subscription.renewal_usage) return subscription.renewal_usage;
+  const usage = await periodUsage(db, subscription);
+  return (await keepRenewalUsage(db, subscription, usage)) ? usage : null;
+}
+
+/** The next period a renewal moves a subscription to, and what it carries over. */
+export interface NextPeriod {
+  start: Date;
+  end: Date;
+  /** The prorations its order did not bill, waiting for the next one. */
+  leftover: OrderLine[];
+  discountAppliedAt: Date | null;
+  /** The usage of the period that ended (`renewalUsage`): the meters start their new period from it. */
+  usage: PeriodUsage;
+}
+
+/** The subscription moves to its next period, active, and its customer meters start theirs. */
+export async function advancePeriod(unit: UnitOfWork, subscription: SubscriptionRow, next: NextPeriod): Promise<SubscriptionRow> {
+  const advanced = await updateSubscription(unit.db, subscription.id, { current_period_start: next.start, current_period_end: next.end, next_action_at: next.end, status: "active", pending_prorations: next.leftover, discount_applied_at: next.discountAppliedAt, renewal_usage: null });
+  await startNextPeriod(unit.db, next.usage);
+  return advanced;
+}
+
+/** The past-due charge was paid: active again, dunning over, on to its period's end. */
+export async function recoverFromPastDue(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow): Promise<SubscriptionRow> {
+  const recovered = await updateSubscription(unit.db, subscription.id, { status: "active", past_due_since: null, dunning_attempts: 0, next_action_at: subscription.current_period_end });
+  await announceSubscription(unit, config, recovered, "subscription.updated", "subscription.active");
+  return recovered;
+}
+
+/** A dunning retry failed: counted, and tried again at `retryAt` if another retry is left. */
+export const countFailedRetry = (unit: UnitOfWork, subscription: SubscriptionRow, attempt: number, retryAt: Date | null): Promise<SubscriptionRow> =>
+  updateSubscription(unit.db, subscription.id, { dunning_attempts: attempt, ...(retryAt ? { next_action_at: retryAt } : {}) });
+
+/** The renewal worker is to charge `order` at `at`: the subscription names it until it is charged. */
+export const chargeOrderAt = (unit: UnitOfWork, subscription: SubscriptionRow, order: { id: string }, at: Date): Promise<SubscriptionRow> =>
+  updateSubscription(unit.db, subscription.id, { charge_order_id: order.id, next_action_at: at });
+
+/** The order the subscription named was charged (or never will be): a running one goes on to its period's end. */
+export const chargeSettled = (unit: UnitOfWork, subscription: SubscriptionRow): Promise<SubscriptionRow> =>
+  updateSubscription(unit.db, subscription.id, { charge_order_id: null, next_action_at: subscription.ended_at ? null : subscription.current_period_end });
+
+/** What a plan change sets: the plan, and for a change of interval the period it starts and the prorations it leaves. */
+export type PlanChange = Pick<SubscriptionChanges, "product_id" | "product_price_id" | "amount" | "recurring_interval" | "recurring_interval_count" | "current_period_start" | "current_period_end" | "next_action_at" | "pending_prorations" | "discount_applied_at">;
+
+/** The subscription moves to another plan (announcing it is the plan change's). */
+export const switchPlan = (unit: UnitOfWork, subscription: SubscriptionRow, change: PlanChange): Promise<SubscriptionRow> => updateSubscription(unit.db, subscription.id, change);
 
 /** Whether a checkout for this product starts with a free trial. */
 export const startsWithTrial = (product: Pick<ProductRow, "trial_interval">, checkout: Pick<CheckoutRow, "allow_trial">) => product.trial_interval !== null && checkout.allow_trial;
@@ -213,7 +267,7 @@ export async function revoke(unit: UnitOfWork, config: SubscriptionConfig, subsc
   const alreadyCanceled = subscription.canceled_at !== null;
   // A plan change's order not charged yet never will be.
   const uncharged = subscription.charge_order_id ? await findOrder(unit.db, subscription.charge_order_id) : undefined;
-  if (uncharged?.status === "pending") await voidOrder(unit, uncharged);
+  if (uncharged?.status === "pending") await settleOrder(unit, uncharged, "void");
   // Read before the benefits are revoked: the last period's credits still count against its usage.
   const usage = ending.billUsage ? await periodUsage(unit.db, subscription, "last") : null;
   if (usage) await startNextPeriod(unit.db, usage);
@@ -231,8 +285,8 @@ export async function revoke(unit: UnitOfWork, config: SubscriptionConfig, subsc
   await revokeBenefits(unit, { subscription_id: subscription.id }, endedAt);
   await announceSubscription(unit, config, ended, ...(alreadyCanceled ? (["subscription.updated", "subscription.revoked"] as const) : (["subscription.updated", "subscription.canceled", "subscription.revoked"] as const)));
   if (!usage?.used) return ended;
-  const lastOrder = await openOrder(unit, await usageOrderDraft(unit.db, subscription, usage.lines));
-  return updateSubscription(unit.db, subscription.id, { charge_order_id: lastOrder.id, next_action_at: endedAt });
+  const lastOrder = await placeOrder(unit, await usageOrderDraft(unit.db, subscription, usage.lines), "pending");
+  return chargeOrderAt(unit, subscription, lastOrder, endedAt);
 }
 
 /** An order of the subscription for metered usage alone (its last period's). */
