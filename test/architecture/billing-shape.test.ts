@@ -18,7 +18,8 @@ describe("billing's routes", () => {
 
 /**
  * Billing's folders by tier, as CONTRIBUTING's "Tiers" lists them: 0 what every domain shares (the
- * files beside the domains count as 0 too), 1 catalog, 2 customers, 3 commerce, 4 read models.
+ * files beside the domains count as 0 too, bar the composition roots), 1 catalog, 2 customers, 3
+ * commerce, 4 read models.
  */
 const TIERS: Record<string, number> = {
   db: 0, calendar: 0, http: 0, migrations: 0,
@@ -31,15 +32,26 @@ const TIERS: Record<string, number> = {
 /** The tier of a file of billing's (relative to its src/): its folder's, or 0 beside the domains. */
 const tierOf = (relative: string) => (relative.includes("/") ? TIERS[relative.split("/")[0] ?? ""] : 0);
 
+/**
+ * The files beside the domains that put billing together, and so may import any tier. Every other
+ * file there (`events.ts`, `config.ts`) is tier 0: each tier imports it, so it imports none above.
+ */
+const COMPOSITION_ROOTS: Record<string, string> = {
+  "service.ts": "builds the service: every domain's routes, workers and consumers",
+  "main.ts": "starts the service",
+  "parts.ts": "names the parts service.ts builds, typed by the domains that make them (the processor, file storage)",
+  "set-aside.ts": "lists the workers of four domains under the scopes of what they work on",
+};
+
 describe("billing's tiers", () => {
   it("place every folder of billing's", () => {
     const folders = readdirSync(billingSource, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
     expect(folders.filter((folder) => !(folder in TIERS)), "folders missing from TIERS").toEqual([]);
   });
 
-  it("are kept: no folder imports a folder of a higher tier (service.ts composes them)", () => {
+  it("are kept: no file imports a folder of a higher tier (the composition roots put them together)", () => {
     const upward = billingFiles()
-      .filter((file) => billingRelative(file).includes("/"))
+      .filter((file) => !(billingRelative(file) in COMPOSITION_ROOTS))
       .flatMap((file) => {
         const from = billingRelative(file);
         return importsOf(file)
@@ -50,7 +62,63 @@ describe("billing's tiers", () => {
       });
     expect(upward, `imports up a tier:\n${upward.join("\n")}`).toEqual([]);
   });
+
+  it("name only composition roots that are there", () => {
+    const rootFiles = new Set(billingFiles().map(billingRelative).filter((relative) => !relative.includes("/")));
+    expect(Object.keys(COMPOSITION_ROOTS).filter((root) => !rootFiles.has(root)), "COMPOSITION_ROOTS naming no file").toEqual([]);
+  });
 });
+
+/** The modules `file` imports values from (a type-only import, or one of types alone, left out), and those it re-exports. */
+function valueImportsOf(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, false);
+  const typesAlone = (clause: ts.ImportClause | undefined) =>
+    clause !== undefined && (clause.isTypeOnly || (!clause.name && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.every((element) => element.isTypeOnly)));
+  return source.statements.flatMap((statement) => {
+    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier) && !typesAlone(statement.importClause)) return [statement.moduleSpecifier.text];
+    if (ts.isExportDeclaration(statement) && !statement.isTypeOnly && statement.moduleSpecifier && ts.isStringLiteral(statement.moduleSpecifier)) return [statement.moduleSpecifier.text];
+    return [];
+  });
+}
+
+describe("billing's money flows", () => {
+  it("call their domains' services, never a *.sql.ts store (types may be imported)", () => {
+    const storeImports = billingFiles()
+      .filter((file) => billingRelative(file).startsWith("flows/"))
+      .flatMap((file) => valueImportsOf(file).filter((imported) => imported.endsWith(".sql.js")).map((imported) => `${billingRelative(file)} imports ${imported}`));
+    expect(storeImports, `flows reading or writing a store (call the domain's service.ts):\n${storeImports.join("\n")}`).toEqual([]);
+  });
+});
+
+/**
+ * The files that schedule a customer's state change: announcing an event that changes it
+ * (customers/announce.ts), and measuring usage (the meters). The state is derived there alone, so no
+ * flow has to remember it.
+ */
+const STATE_SCHEDULERS = new Set(["customers/announce.ts", "usage-events/measurer.ts"]);
+
+describe("customer state", () => {
+  it("is scheduled only where events are announced and usage measured", () => {
+    const callers = billingFiles()
+      .filter((file) => !STATE_SCHEDULERS.has(billingRelative(file)))
+      .flatMap((file) => callsOf(file, "scheduleStateChanges"));
+    expect(callers, `scheduleStateChanges called elsewhere:\n${callers.join("\n")}`).toEqual([]);
+  });
+});
+
+/** Where `file` calls a function named `name`, as `file:line`. */
+function callsOf(file: string, name: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const calls: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === name) {
+      calls.push(`${billingRelative(file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return calls;
+}
 
 /** A discount's terms, as its row names them: only the discounts domain reads them (its rules, its output). */
 const DISCOUNT_TERMS = new Set(["basis_points", "duration_in_months", "max_redemptions", "redemptions_count"]);

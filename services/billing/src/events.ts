@@ -1,43 +1,34 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import { billingEvents, type WebhookEventType } from "@tollgate/proto";
-import { scheduleStateChanges } from "./customers/customers.sql.js";
 
 /**
- * The customer whose state an event changes, if it changes one: a customer's state shows the
- * customer, their subscriptions and their benefit grants (and meters, which measuring schedules).
- * A deleted customer has no state to announce, and the announcement itself changes nothing.
+ * The events that change a customer's state (which shows the customer, their subscriptions and their
+ * benefit grants): customers/announce.ts's `announceCustomerEvent` announces them and schedules
+ * customer.state_changed. A deleted customer has no state to announce, and the announcement itself
+ * changes nothing.
  */
-function customerChangedBy(type: WebhookEventType, payload: object): string | null {
-  const field = (name: string) => {
-    const value = (payload as Record<string, unknown>)[name];
-    return typeof value === "string" ? value : null;
-  };
-  if (type === "customer.deleted" || type === "customer.state_changed") return null;
-  if (type.startsWith("customer.")) return field("id");
-  if (type.startsWith("subscription.") || type.startsWith("benefit_grant.")) return field("customer_id");
-  return null;
-}
+export type CustomerStateEventType = Exclude<Extract<WebhookEventType, `customer.${string}` | `subscription.${string}` | `benefit_grant.${string}`>, "customer.deleted" | "customer.state_changed">;
 
-/** The customers whose state change each unit has scheduled already: once per customer per unit. */
-const scheduledIn = new WeakMap<UnitOfWork, Set<string>>();
+/** The events that change no customer's state. */
+export type StatelessEventType = Exclude<WebhookEventType, CustomerStateEventType>;
 
 /**
  * Announces `payload` (the resource as the API shows it) as billing events of the types given, in
- * that order, with the unit's other changes: the one way billing tells sellers' webhooks. An event
- * that changes a customer's state schedules its announcement (customer.state_changed) here, so no
- * flow has to remember it.
+ * that order, with the unit's other changes: the one way billing tells sellers' webhooks. Its types
+ * are checked by the callers (`announceBilling` here, `announceCustomerEvent` in customers/).
  */
-export function announceBilling(unit: UnitOfWork, type: WebhookEventType | WebhookEventType[], organizationId: string, payload: object): void {
-  const types = Array.isArray(type) ? type : [type];
+export function announceEvents(unit: UnitOfWork, types: WebhookEventType[], organizationId: string, payload: object): void {
   unit.announce(
     types.map((each) => billingEvents[each]),
     { organization_id: organizationId, payload: payload as Record<string, unknown> },
   );
-  const customerId = types.map((each) => customerChangedBy(each, payload)).find((id) => id !== null);
-  if (!customerId) return;
-  const scheduled = scheduledIn.get(unit) ?? new Set<string>();
-  if (scheduled.has(customerId)) return;
-  scheduled.add(customerId);
-  scheduledIn.set(unit, scheduled);
-  unit.change(scheduleStateChanges(unit.db, [customerId]));
+}
+
+/**
+ * Announces events that change no customer's state. This file is shared by every tier, so it knows
+ * nothing of customers: an event that changes a customer's state goes through customers/announce.ts,
+ * which the type of `type` enforces.
+ */
+export function announceBilling(unit: UnitOfWork, type: StatelessEventType | StatelessEventType[], organizationId: string, payload: object): void {
+  announceEvents(unit, Array.isArray(type) ? type : [type], organizationId, payload);
 }

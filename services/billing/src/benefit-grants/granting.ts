@@ -1,7 +1,7 @@
 import { randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
 import { creditCustomerMeter } from "../customer-meters/customer-meters.sql.js";
 import { findCustomer, type CustomerRow } from "../customers/customers.sql.js";
-import { announceBilling } from "../events.js";
+import { announceCustomerEvent } from "../customers/announce.js";
 import { insertLicenseKey, newLicenseKey, revokeLicenseKey, type LicenseKeyRow } from "../license-keys/license-keys.sql.js";
 import { displayKey } from "../license-keys/output.js";
 import { changeGrant, findAnyBenefit, grantedGrantsOf, grantsOf, insertGrant, unrevokedGrantsOf, updateGrant, type BenefitGrantRow, type BenefitRow, type GrantSource } from "../benefits/benefits.sql.js";
@@ -16,7 +16,7 @@ const NEEDS_ACCOUNT: Partial<Record<string, string>> = {
 async function announceGrant(unit: UnitOfWork, grant: BenefitGrantRow, benefit: BenefitRow, type: "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled"): Promise<void> {
   const customer = await findCustomer(unit.db, grant.customer_id);
   if (!customer) return;
-  announceBilling(unit, type, customer.organization_id, benefitGrantJson(grant, customer, benefit));
+  announceCustomerEvent(unit, type, customer.organization_id, benefitGrantJson(grant, customer, benefit));
 }
 
 /** What a meter credit benefit's grant records, as Polar's: the meter and units it credited, and when. */
@@ -104,7 +104,7 @@ async function grantEach(unit: UnitOfWork, purchase: Purchase, earlier: BenefitG
       ? { ...before, ...values }
       : { id: randomId(32), benefit_id: benefit.id, customer_id: customer.id, subscription_id: source.subscription_id ?? null, order_id: source.order_id ?? null, ...values, created_at: new Date() };
     if (!before) unit.change(insertGrant(unit.db, grant));
-    announceBilling(unit, before ? "benefit_grant.updated" : "benefit_grant.created", customer.organization_id, benefitGrantJson(grant, customer, benefit));
+    announceCustomerEvent(unit, before ? "benefit_grant.updated" : "benefit_grant.created", customer.organization_id, benefitGrantJson(grant, customer, benefit));
   }
 }
 

@@ -1,7 +1,7 @@
 import { invalidField, isUniqueViolation, notFound, randomId, type UnitOfWork } from "@tollgate/kit";
 import type { z } from "zod";
 import { endCustomerSessions } from "../customer-sessions/service.js";
-import { announceBilling } from "../events.js";
+import { announceCustomerEvent } from "./announce.js";
 import { insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 import type { CustomerCreateBody, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
@@ -29,7 +29,7 @@ export function changeCustomer(parts: Pick<Parts, "units">, type: "customer.crea
   return parts.units.run(async (unit) => {
     const customer = await write(unit);
     if (!customer) throw notFound("Customer");
-    announceBilling(unit, type, customer.organization_id, customerJson(customer));
+    announceCustomerEvent(unit, type, customer.organization_id, customerJson(customer));
     return customer;
   });
 }

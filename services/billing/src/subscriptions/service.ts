@@ -6,7 +6,7 @@ import type { Offer } from "../checkouts/pricing.js";
 import { revokeBenefits } from "../benefit-grants/granting.js";
 import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
-import { announceBilling } from "../events.js";
+import { announceCustomerEvent } from "../customers/announce.js";
 import { productLine, type OrderLine } from "../orders/lines.js";
 import { findOrder } from "../orders/orders.sql.js";
 import { placeOrder, settleOrder, type OrderDraft } from "../orders/service.js";
@@ -71,7 +71,7 @@ type SubscriptionEvent = "subscription.created" | "subscription.active" | "subsc
 
 /** Announces a subscription's new state, once per event type, with the unit that changed it (the customer's state follows). */
 export async function announceSubscription(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, ...types: SubscriptionEvent[]): Promise<void> {
-  announceBilling(unit, types, subscription.organization_id, await shownSubscription(unit.db, subscription, config.PUBLIC_URL));
+  announceCustomerEvent(unit, types, subscription.organization_id, await shownSubscription(unit.db, subscription, config.PUBLIC_URL));
 }
 
 /** A charge of the subscription failed at `failedAt`: it falls past due, and dunning retries the charge. */
@@ -205,7 +205,7 @@ export const billedMeterIdsOf = (product: ProductWithParts, currency: string): s
  */
 export async function announceStarted(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, parts: { customer: CustomerRow; product: ProductWithParts; price: PriceRow; discount: DiscountWithProducts | null }): Promise<void> {
   const metered = billedMeterIdsOf(parts.product, subscription.currency).length > 0 ? (await meteredPartsOf(unit.db, [subscription]))(subscription) : [];
-  announceBilling(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { ...parts, metered }, config.PUBLIC_URL));
+  announceCustomerEvent(unit, ["subscription.created", "subscription.active"], subscription.organization_id, subscriptionJsonOf(subscription, { ...parts, metered }, config.PUBLIC_URL));
 }
 
 /** An order of the subscription for its plan, with any proration lines waiting for it. */
