@@ -6,15 +6,47 @@ import { billingFiles, billingRelative, billingSource, importsOf, repository } f
 
 /** Billing's shape: routes call services, tiers import downward, discount rules in discounts/, http/ only HTTP. */
 
+/** A billing routes.ts, or a file of a routes/ folder. */
+const isRoutes = (file: string) => /(^|\/)routes(\.ts$|\/)/.test(billingRelative(file));
+
 describe("billing's routes", () => {
   it("call their domain's service, never a *.sql.ts store", () => {
-    const isRoutes = (file: string) => /(^|\/)routes(\.ts$|\/)/.test(path.relative(billingSource, file).split(path.sep).join("/"));
     const storeImports = billingFiles()
       .filter(isRoutes)
       .flatMap((file) => importsOf(file).filter((imported) => imported.endsWith(".sql.js")).map((imported) => `${path.relative(repository, file)} imports ${imported}`));
     expect(storeImports, `routes reading or writing a store:\n${storeImports.join("\n")}`).toEqual([]);
   });
+
+  it("name their requests' schemas from schemas.ts or http/, never writing a query or body with zod inline", () => {
+    const inline = billingFiles().filter(isRoutes).flatMap(inlineRequestSchemas);
+    expect(inline, `query or body schemas written in routes (move them to the domain's schemas.ts):\n${inline.join("\n")}`).toEqual([]);
+  });
 });
+
+/**
+ * Where a routes file gives `defineEndpoint` a `query` or `body` that calls zod (`z.object(…)`,
+ * `….extend({ x: z.string() })`), directly or through a constant of the file's own, as `file:line key`.
+ */
+function inlineRequestSchemas(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const constants = new Map<string, ts.Expression>();
+  const endpointOptions: ts.ObjectLiteralExpression[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer) constants.set(node.name.text, node.initializer);
+    if (ts.isCallExpression(node) && node.expression.getText(source) === "defineEndpoint" && node.arguments[1] && ts.isObjectLiteralExpression(node.arguments[1])) endpointOptions.push(node.arguments[1]);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  const callsZod = (node: ts.Node): boolean =>
+    (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.expression.getText(source) === "z") || ts.forEachChild(node, callsZod) === true;
+  return endpointOptions.flatMap((options) =>
+    options.properties.flatMap((property) => {
+      if (!ts.isPropertyAssignment(property) || !["query", "body"].includes(property.name.getText(source))) return [];
+      const value = ts.isIdentifier(property.initializer) ? (constants.get(property.initializer.text) ?? property.initializer) : property.initializer;
+      return callsZod(value) ? [`${path.relative(repository, file)}:${source.getLineAndCharacterOfPosition(property.getStart(source)).line + 1} ${property.name.getText(source)}`] : [];
+    }),
+  );
+}
 
 /**
  * Billing's folders by tier, as CONTRIBUTING's "Tiers" lists them: 0 what every domain shares (the

@@ -1,13 +1,11 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, notFound, pageJson, paging, repeated, sorting } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, notFound, pageJson } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { accessTokenJson } from "./output.js";
-import { ACCESS_TOKEN_SORT_KEYS, OrganizationAccessToken, OrganizationAccessTokenCreateResponse, OrganizationAccessTokenList } from "./schemas.js";
-import { SCOPES } from "./scopes.js";
+import { OrganizationAccessToken, OrganizationAccessTokenCreate, OrganizationAccessTokenCreateResponse, OrganizationAccessTokenList, OrganizationAccessTokenListQuery, OrganizationAccessTokenUpdate } from "./schemas.js";
+import {} from "./scopes.js";
 import { changeAccessToken, createAccessToken, findAccessToken, pageOfAccessTokens, removeAccessToken } from "./service.js";
 import type { Parts } from "../parts.js";
-
-const scopes = z.array(z.enum(SCOPES)).min(1);
 
 const TAG = "oauth2/organization_access_tokens";
 
@@ -24,7 +22,7 @@ export function accessTokenEndpoints(parts: Pick<Parts, "db" | "units" | "access
       {
         method: "POST",
         status: 201,
-        body: z.object({ organization_id: z.string().nullish(), comment: z.string().min(1).max(255), expires_in: z.string().nullish(), scopes }),
+        body: OrganizationAccessTokenCreate,
         response: OrganizationAccessTokenCreateResponse,
         summary: "Create an organization access token",
         tag: TAG,
@@ -40,7 +38,7 @@ export function accessTokenEndpoints(parts: Pick<Parts, "db" | "units" | "access
       "/v1/organization-access-tokens/",
       {
         method: "GET",
-        query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(ACCESS_TOKEN_SORT_KEYS, "-created_at") }),
+        query: OrganizationAccessTokenListQuery,
         response: OrganizationAccessTokenList,
         summary: "List organization access tokens",
         tag: TAG,
@@ -57,7 +55,7 @@ export function accessTokenEndpoints(parts: Pick<Parts, "db" | "units" | "access
       {
         method: "PATCH",
         params: z.object({ id: z.string() }),
-        body: z.object({ comment: z.string().min(1).max(255).nullish(), scopes: scopes.nullish() }),
+        body: OrganizationAccessTokenUpdate,
         response: OrganizationAccessToken,
         summary: "Update an organization access token",
         tag: TAG,

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { defineEndpoint, paging, queryFlag, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { findBenefit } from "../benefits/service.js";
 import type { Parts } from "../parts.js";
-import { BenefitGrantList } from "./schemas.js";
+import { BenefitGrantList, BenefitGrantListQuery, GrantsOfBenefitQuery } from "./schemas.js";
 import { shownGrants } from "./service.js";
 
 const TAG = "benefits";
@@ -17,7 +17,7 @@ export function benefitGrantEndpoints({ db, access }: Pick<Parts, "db" | "access
       {
         method: "GET",
         params: z.object({ id: z.string() }),
-        query: z.object({ ...paging, is_granted: queryFlag().optional(), customer_id: repeated(z.string()) }),
+        query: GrantsOfBenefitQuery,
         response: BenefitGrantList,
         summary: "List a benefit's grants",
         tag: TAG,
@@ -32,14 +32,7 @@ export function benefitGrantEndpoints({ db, access }: Pick<Parts, "db" | "access
       "/v1/benefit-grants/",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          customer_id: repeated(z.string()),
-          external_customer_id: repeated(z.string()),
-          is_granted: queryFlag().optional(),
-          sorting: sorting(["created_at", "granted_at", "revoked_at"] as const, "-created_at"),
-        }),
+        query: BenefitGrantListQuery,
         response: BenefitGrantList,
         summary: "List benefit grants",
         tag: "benefit-grants",

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { listResource } from "@tollgate/kit";
+import { listResource, paging, queryFlag, sorting } from "@tollgate/kit";
 import { Benefit, grantFields, grantProperties } from "../benefits/schemas.js";
 import { Customer } from "../customers/schemas.js";
+import { customerFilter, customerListFilters } from "../http/list-filters.js";
 
 /** A grant as the seller sees it: with its customer and benefit in full. */
 const BenefitGrant = z
@@ -9,3 +10,13 @@ const BenefitGrant = z
   .meta({ id: "BenefitGrant" });
 
 export const BenefitGrantList = listResource(BenefitGrant, "ListResource_BenefitGrant_");
+
+/** A benefit's grants, by whom they were granted to and whether they still hold. */
+export const GrantsOfBenefitQuery = z.object({ ...paging, is_granted: queryFlag().optional(), customer_id: customerFilter.customer_id });
+
+export const BenefitGrantListQuery = z.object({
+  ...paging,
+  ...customerListFilters,
+  is_granted: queryFlag().optional(),
+  sorting: sorting(["created_at", "granted_at", "revoked_at"] as const, "-created_at"),
+});

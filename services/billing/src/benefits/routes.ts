@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, pageJson, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { benefitJson } from "./output.js";
-import { BENEFIT_TYPES } from "./properties.js";
-import { Benefit, BenefitCreate, BenefitList, BENEFIT_SORT_KEYS, BenefitUpdate } from "./schemas.js";
+import {} from "./properties.js";
+import { Benefit, BenefitCreate, BenefitList, BenefitListQuery, BenefitUpdate } from "./schemas.js";
 import { changeBenefit, createBenefit, deleteBenefit, findBenefit, pageOfBenefits } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -23,15 +23,7 @@ export function benefitEndpoints(parts: Pick<Parts, "db" | "units" | "access">):
       "/v1/benefits/",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          type: repeated(z.enum(BENEFIT_TYPES)),
-          id: repeated(z.string()),
-          exclude_id: repeated(z.string()),
-          query: z.string().optional(),
-          sorting: sorting(BENEFIT_SORT_KEYS, "-created_at"),
-        }),
+        query: BenefitListQuery,
         response: BenefitList,
         summary: "List benefits",
         tag: TAG,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, repeated, sorting } from "@tollgate/kit";
+import { sellerFilter } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { CustomerOrganization } from "../organizations/schemas.js";
 import { BENEFIT_PROPERTIES, BENEFIT_TYPES, type BenefitType } from "./properties.js";
@@ -144,3 +145,13 @@ export const BenefitUpdate = z.object({
 
 /** The properties a list of benefits may be sorted by. */
 export const BENEFIT_SORT_KEYS = Object.keys(BENEFIT_SORTABLE) as (keyof typeof BENEFIT_SORTABLE)[];
+
+export const BenefitListQuery = z.object({
+  ...paging,
+  ...sellerFilter,
+  type: repeated(z.enum(BENEFIT_TYPES)),
+  id: repeated(z.string()),
+  exclude_id: repeated(z.string()),
+  query: z.string().optional(),
+  sorting: sorting(BENEFIT_SORT_KEYS, "-created_at"),
+});

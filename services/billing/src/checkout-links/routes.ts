@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
-import { CHECKOUT_LINK_SORT_KEYS, CheckoutLink, CheckoutLinkCreateBody, CheckoutLinkList, CheckoutLinkPrefill, CheckoutLinkUpdateBody } from "./schemas.js";
+import { CheckoutLink, CheckoutLinkCreateBody, CheckoutLinkList, CheckoutLinkListQuery, CheckoutLinkPrefill, CheckoutLinkUpdateBody } from "./schemas.js";
 import { createLink, findCheckoutLink, openFromLink, pageOfCheckoutLinks, removeLink, reviseLink, shownLinks } from "./service.js";
 
 const TAG = "checkout-links";
@@ -17,7 +17,7 @@ export function checkoutLinkEndpoints(parts: Pick<Parts, "db" | "units" | "acces
       "/v1/checkout-links/",
       {
         method: "GET",
-        query: z.object({ ...paging, organization_id: repeated(z.string()), sorting: sorting(CHECKOUT_LINK_SORT_KEYS, "-created_at") }),
+        query: CheckoutLinkListQuery,
         response: CheckoutLinkList,
         summary: "List checkout links",
         tag: TAG,

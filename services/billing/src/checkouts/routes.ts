@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
 import { confirmCheckout } from "./confirmation.js";
 import { checkoutPublicJson } from "./output.js";
-import { Checkout, CheckoutClientUpdateBody, CheckoutConfirmBody, CheckoutCreateBody, CheckoutList, CheckoutPublic, CheckoutPublicConfirmed, CHECKOUT_SORT_KEYS, CheckoutUpdateBody } from "./schemas.js";
+import { Checkout, CheckoutClientUpdateBody, CheckoutConfirmBody, CheckoutCreateBody, CheckoutList, CheckoutListQuery, CheckoutPublic, CheckoutPublicConfirmed, CheckoutUpdateBody } from "./schemas.js";
 import { checkoutPage, createCheckout, findCheckout, reviseCheckout, settingsOf, shownCheckout } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -21,15 +21,7 @@ export function checkoutEndpoints(parts: Pick<Parts, "db" | "units" | "access" |
       "/v1/checkouts/",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          product_id: repeated(z.string()),
-          customer_id: repeated(z.string()),
-          status: repeated(z.enum(["open", "expired", "confirmed", "succeeded", "failed"])),
-          query: z.string().optional(),
-          sorting: sorting(CHECKOUT_SORT_KEYS, "-created_at"),
-        }),
+        query: CheckoutListQuery,
         response: CheckoutList,
         summary: "List checkout sessions",
         tag: TAG,

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, webUrl } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, repeated, sorting, webUrl } from "@tollgate/kit";
 import { addressInput } from "../http/address.js";
+import { saleListFilters } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { AttachedCustomField, CustomFieldData } from "../custom-fields/schemas.js";
 import { Address } from "../customers/schemas.js";
@@ -161,3 +162,11 @@ export const CheckoutConfirmBody = CheckoutClientUpdateBody.extend({ confirmatio
 
 /** The properties a list of checkouts may be sorted by. */
 export const CHECKOUT_SORT_KEYS = Object.keys(CHECKOUT_SORTABLE) as (keyof typeof CHECKOUT_SORTABLE)[];
+
+export const CheckoutListQuery = z.object({
+  ...paging,
+  ...saleListFilters,
+  status: repeated(z.enum(["open", "expired", "confirmed", "succeeded", "failed"])),
+  query: z.string().optional(),
+  sorting: sorting(CHECKOUT_SORT_KEYS, "-created_at"),
+});

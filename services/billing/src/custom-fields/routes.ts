@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, pageJson, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { customFieldJson } from "./output.js";
-import { CUSTOM_FIELD_TYPES } from "./properties.js";
-import { CUSTOM_FIELD_SORT_KEYS, CustomField, CustomFieldCreate, CustomFieldList, CustomFieldUpdate } from "./schemas.js";
+import {} from "./properties.js";
+import { CustomField, CustomFieldCreate, CustomFieldList, CustomFieldListQuery, CustomFieldUpdate } from "./schemas.js";
 import { changeCustomField, createCustomField, findCustomField, pageOfCustomFields, removeCustomField } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -20,13 +20,7 @@ export function customFieldEndpoints({ db, access }: Pick<Parts, "db" | "access"
       "/v1/custom-fields/",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          query: z.string().optional(),
-          type: repeated(z.enum(CUSTOM_FIELD_TYPES)),
-          sorting: sorting(CUSTOM_FIELD_SORT_KEYS, "slug"),
-        }),
+        query: CustomFieldListQuery,
         response: CustomFieldList,
         summary: "List custom fields",
         tag: TAG,

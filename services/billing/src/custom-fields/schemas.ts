@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, repeated, sorting } from "@tollgate/kit";
+import { sellerFilter } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { CUSTOM_FIELD_TYPES, PROPERTIES } from "./properties.js";
 import { CUSTOM_FIELD_SORTABLE } from "./custom-fields.sql.js";
@@ -64,3 +65,11 @@ export const CustomFieldUpdate = z.object({
 
 /** The properties a list of custom fields may be sorted by. */
 export const CUSTOM_FIELD_SORT_KEYS = Object.keys(CUSTOM_FIELD_SORTABLE) as (keyof typeof CUSTOM_FIELD_SORTABLE)[];
+
+export const CustomFieldListQuery = z.object({
+  ...paging,
+  ...sellerFilter,
+  query: z.string().optional(),
+  type: repeated(z.enum(CUSTOM_FIELD_TYPES)),
+  sorting: sorting(CUSTOM_FIELD_SORT_KEYS, "slug"),
+});

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import { customerOf, mine } from "../customer-sessions/service.js";
-import { CUSTOMER_METER_SORT_KEYS, CustomerCustomerMeter, CustomerCustomerMeterList, CustomerMeter, CustomerMeterList } from "./schemas.js";
+import { CustomerCustomerMeter, CustomerCustomerMeterList, CustomerCustomerMeterListQuery, CustomerMeter, CustomerMeterList, CustomerMeterListQuery } from "./schemas.js";
 import { customerMetersJson, findCustomerMeter, pageOfCustomerMeters, portalCustomerMetersJson } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -12,14 +12,7 @@ export function customerMeterEndpoints({ db, access }: Pick<Parts, "db" | "acces
       "/v1/customer-meters/",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          customer_id: repeated(z.string()),
-          external_customer_id: repeated(z.string()),
-          meter_id: repeated(z.string()),
-          sorting: sorting(CUSTOMER_METER_SORT_KEYS, "-modified_at"),
-        }),
+        query: CustomerMeterListQuery,
         response: CustomerMeterList,
         summary: "List customer meters",
         tag: "customer_meters",
@@ -40,7 +33,7 @@ export function customerMeterEndpoints({ db, access }: Pick<Parts, "db" | "acces
       "/v1/customer-portal/meters/",
       {
         method: "GET",
-        query: z.object({ ...paging, meter_id: repeated(z.string()), query: z.string().optional(), sorting: sorting(CUSTOMER_METER_SORT_KEYS, "-modified_at") }),
+        query: CustomerCustomerMeterListQuery,
         response: CustomerCustomerMeterList,
         summary: "List the customer's meters",
         tag: "customer_portal",

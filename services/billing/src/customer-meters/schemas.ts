@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, repeated, sorting } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
+import { customerListFilters } from "../http/list-filters.js";
 import { Meter } from "../meters/schemas.js";
 import { CUSTOMER_METER_SORTABLE } from "./customer-meters.sql.js";
 
@@ -27,3 +28,8 @@ export const CustomerCustomerMeterList = listResource(CustomerCustomerMeter, "Li
 
 /** The properties a list of customer meters may be sorted by. */
 export const CUSTOMER_METER_SORT_KEYS = Object.keys(CUSTOMER_METER_SORTABLE) as (keyof typeof CUSTOMER_METER_SORTABLE)[];
+
+export const CustomerMeterListQuery = z.object({ ...paging, ...customerListFilters, meter_id: repeated(z.string()), sorting: sorting(CUSTOMER_METER_SORT_KEYS, "-modified_at") });
+
+/** The customer's own meters, in the portal: by meter, or by a meter's name. */
+export const CustomerCustomerMeterListQuery = z.object({ ...paging, meter_id: repeated(z.string()), query: z.string().optional(), sorting: sorting(CUSTOMER_METER_SORT_KEYS, "-modified_at") });

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { defineEndpoint, notFound, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, notFound, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { customerJson } from "./output.js";
-import { Customer, CustomerCreateBody, CustomerList, CUSTOMER_SORT_KEYS, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
+import { Customer, CustomerCreateBody, CustomerDeleteQuery, CustomerList, CustomerListQuery, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
 import { createCustomer, findCustomer, findCustomerByExternalId, pageOfCustomers, removeCustomer, reviseCustomer, type CustomerStateView } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -18,8 +18,6 @@ export function customerEndpoints(parts: Pick<Parts, "db" | "units" | "access"> 
     return customer;
   };
 
-  const deleteQuery = z.object({ anonymize: queryFlag().default(false) });
-
   return [
     defineEndpoint("/v1/customers/", { method: "POST", status: 201, body: CustomerCreateBody, response: Customer, summary: "Create a customer", tag: TAG }, async ({ body, identity }) =>
       customerJson(await createCustomer(parts, await access.organizationFor(identity, "customers:write", body.organization_id), body)),
@@ -29,13 +27,7 @@ export function customerEndpoints(parts: Pick<Parts, "db" | "units" | "access"> 
       "/v1/customers/",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          email: z.string().optional(),
-          query: z.string().optional(),
-          sorting: sorting(CUSTOMER_SORT_KEYS, "-created_at"),
-        }),
+        query: CustomerListQuery,
         response: CustomerList,
         summary: "List customers",
         tag: TAG,
@@ -53,7 +45,7 @@ export function customerEndpoints(parts: Pick<Parts, "db" | "units" | "access"> 
     defineEndpoint("/v1/customers/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: CustomerUpdateBody, response: Customer, summary: "Update a customer", tag: TAG }, async ({ params, body, identity }) =>
       customerJson(await reviseCustomer(parts, await byId(identity, "customers:write", params.id), body)),
     ),
-    defineEndpoint("/v1/customers/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), query: deleteQuery, summary: "Delete a customer, or anonymize them", tag: TAG }, async ({ params, query, identity }) =>
+    defineEndpoint("/v1/customers/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), query: CustomerDeleteQuery, summary: "Delete a customer, or anonymize them", tag: TAG }, async ({ params, query, identity }) =>
       removeCustomer(parts, await byId(identity, "customers:write", params.id), query.anonymize),
     ),
     defineEndpoint("/v1/customers/:id/state", { method: "GET", params: z.object({ id: z.string() }), response: state.response, summary: "Get a customer's state", tag: TAG }, async ({ params, identity }) =>
@@ -70,7 +62,7 @@ export function customerEndpoints(parts: Pick<Parts, "db" | "units" | "access"> 
     ),
     defineEndpoint(
       "/v1/customers/external/:externalId",
-      { method: "DELETE", status: 204, params: z.object({ externalId: z.string() }), query: deleteQuery, summary: "Delete a customer by external ID, or anonymize them", tag: TAG },
+      { method: "DELETE", status: 204, params: z.object({ externalId: z.string() }), query: CustomerDeleteQuery, summary: "Delete a customer by external ID, or anonymize them", tag: TAG },
       async ({ params, query, identity }) => removeCustomer(parts, await byExternalId(identity, "customers:write", params.externalId), query.anonymize),
     ),
     defineEndpoint("/v1/customers/external/:externalId/state", { method: "GET", params: z.object({ externalId: z.string() }), response: state.response, summary: "Get a customer's state by external ID", tag: TAG }, async ({ params, identity }) =>

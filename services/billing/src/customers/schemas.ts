@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, queryFlag, sorting } from "@tollgate/kit";
+import { sellerFilter } from "../http/list-filters.js";
 import { addressInput } from "../http/address.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { CUSTOMER_SORTABLE } from "./customers.sql.js";
@@ -66,3 +67,14 @@ export const CustomerUpdateByExternalIdBody = z.object({ ...editable, email: ema
 
 /** The properties a list of customers may be sorted by. */
 export const CUSTOMER_SORT_KEYS = Object.keys(CUSTOMER_SORTABLE) as (keyof typeof CUSTOMER_SORTABLE)[];
+
+export const CustomerListQuery = z.object({
+  ...paging,
+  ...sellerFilter,
+  email: z.string().optional(),
+  query: z.string().optional(),
+  sorting: sorting(CUSTOMER_SORT_KEYS, "-created_at"),
+});
+
+/** Deleting a customer: removed, or kept with what identifies them erased. */
+export const CustomerDeleteQuery = z.object({ anonymize: queryFlag().default(false) });

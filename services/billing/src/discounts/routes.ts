@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, pageJson, paging, repeated, sorting, reachable } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, pageJson, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { discountJson } from "./output.js";
-import { Discount, DISCOUNT_SORT_KEYS, DiscountCreate, DiscountList, DiscountUpdate } from "./schemas.js";
+import { Discount, DiscountCreate, DiscountList, DiscountListQuery, DiscountUpdate } from "./schemas.js";
 import { changeDiscount, createDiscount, discountsWithProducts, discountWithProducts, findDiscount, pageOfDiscounts, removeDiscount } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -21,7 +21,7 @@ export function discountEndpoints(parts: Pick<Parts, "db" | "units" | "access">)
       "/v1/discounts/",
       {
         method: "GET",
-        query: z.object({ ...paging, organization_id: repeated(z.string()), query: z.string().optional(), sorting: sorting(DISCOUNT_SORT_KEYS, "-created_at") }),
+        query: DiscountListQuery,
         response: DiscountList,
         summary: "List discounts",
         tag: TAG,

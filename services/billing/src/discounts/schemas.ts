@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, momentInput, pgInteger } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, pgInteger, sorting } from "@tollgate/kit";
+import { sellerFilter } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { priceAmount } from "../products/prices.js";
 import { productFields } from "../products/schemas.js";
@@ -88,3 +89,5 @@ export const DiscountUpdate = z.object({
 
 /** The properties a list of discounts may be sorted by. */
 export const DISCOUNT_SORT_KEYS = Object.keys(DISCOUNT_SORTABLE) as (keyof typeof DISCOUNT_SORTABLE)[];
+
+export const DiscountListQuery = z.object({ ...paging, ...sellerFilter, query: z.string().optional(), sorting: sorting(DISCOUNT_SORT_KEYS, "-created_at") });

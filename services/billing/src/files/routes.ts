@@ -1,10 +1,10 @@
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
-import { defineEndpoint, HttpError, polarErrors, type Endpoint, type Knex, notFound, pageJson, paging, repeated, reachable } from "@tollgate/kit";
+import { defineEndpoint, HttpError, polarErrors, type Endpoint, type Knex, notFound, pageJson, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { LocalFileStorage } from "./local-storage.js";
 import { fileJson } from "./output.js";
-import { Checksum, FileCreate, FileRead, FileReadList, FileUpload } from "./schemas.js";
+import { FileCreate, FileListQuery, FileRead, FileReadList, FileUpdate, FileUpload, FileUploadCompleted } from "./schemas.js";
 import { changeFile, completeUpload, deleteFile, findFile, pageOfFiles, startUpload, type FileRow } from "./service.js";
 import { serveInert } from "./serving.js";
 import { UploadMismatch } from "./storage.js";
@@ -27,7 +27,7 @@ export function fileEndpoints(parts: Pick<Parts, "db" | "storage" | "config" | "
       {
         method: "POST",
         params: z.object({ id: z.string() }),
-        body: z.object({ id: z.string(), path: z.string(), parts: z.array(z.object({ number: z.int().min(1), checksum_etag: z.string(), checksum_sha256_base64: Checksum.nullable() })) }),
+        body: FileUploadCompleted,
         response: FileRead,
         summary: "Complete a file's upload",
         tag: TAG,
@@ -35,7 +35,7 @@ export function fileEndpoints(parts: Pick<Parts, "db" | "storage" | "config" | "
       async ({ params, body, identity }) => json(await completeUpload(parts, await file(identity, "files:write", params.id), body)),
     ),
 
-    defineEndpoint("/v1/files/", { method: "GET", query: z.object({ ...paging, organization_id: repeated(z.string()), ids: repeated(z.string()) }), response: FileReadList, summary: "List uploaded files", tag: TAG }, async ({ query, identity }) => {
+    defineEndpoint("/v1/files/", { method: "GET", query: FileListQuery, response: FileReadList, summary: "List uploaded files", tag: TAG }, async ({ query, identity }) => {
       const organizationIds = await access.organizationIds(identity, "files:read");
       const { rows, total } = await pageOfFiles(db, { ...query, organizationIds }, query);
       return pageJson(rows.map(json), total, query.limit);
@@ -46,7 +46,7 @@ export function fileEndpoints(parts: Pick<Parts, "db" | "storage" | "config" | "
       {
         method: "PATCH",
         params: z.object({ id: z.string() }),
-        body: z.object({ name: z.string().min(1).max(255).nullish(), version: z.string().max(64).nullish() }),
+        body: FileUpdate,
         response: FileRead,
         summary: "Rename a file, or change its version",
         tag: TAG,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, repeated } from "@tollgate/kit";
+import { sellerFilter } from "../http/list-filters.js";
 import { IMAGE_TYPES } from "./serving.js";
 
 const fileFields = {
@@ -83,3 +84,9 @@ export const FileCreate = z.discriminatedUnion("service", [
   z.object({ ...common, mime_type: image, service: z.literal("product_media") }),
   z.object({ ...common, mime_type: image, service: z.literal("organization_avatar") }),
 ]);
+
+export const FileUploadCompleted = z.object({ id: z.string(), path: z.string(), parts: z.array(z.object({ number: z.int().min(1), checksum_etag: z.string(), checksum_sha256_base64: Checksum.nullable() })) });
+
+export const FileListQuery = z.object({ ...paging, ...sellerFilter, ids: repeated(z.string()) });
+
+export const FileUpdate = z.object({ name: z.string().min(1).max(255).nullish(), version: z.string().max(64).nullish() });

@@ -1,20 +1,9 @@
 import { z } from "zod";
-import { defineEndpoint, notFound, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, notFound, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { activationJson, licenseKeyJson, licenseKeyWithActivationsJson } from "./output.js";
-import {
-  activateLicenseKey,
-  changeLicenseKey,
-  deactivateLicenseKey,
-  findActivation,
-  findLicenseKey,
-  licenseKeysWithCustomers,
-  licenseKeyWithActivations,
-  licenseKeyWithCustomer,
-  pageOfLicenseKeys,
-  validateLicenseKey,
-} from "./service.js";
-import { LicenseKeyActivate, LicenseKeyActivationRead, LicenseKeyDeactivate, LicenseKeyList, LicenseKeyRead, LicenseKeyUpdate, LicenseKeyValidate, LicenseKeyWithActivations, ValidatedLicenseKey } from "./schemas.js";
+import { activateLicenseKey, changeLicenseKey, deactivateLicenseKey, findActivation, findLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, licenseKeyWithCustomer, pageOfLicenseKeys, validateLicenseKey } from "./service.js";
+import { LicenseKeyActivate, LicenseKeyActivationRead, LicenseKeyDeactivate, LicenseKeyList, LicenseKeyListQuery, LicenseKeyRead, LicenseKeyUpdate, LicenseKeyValidate, LicenseKeyWithActivations, ValidatedLicenseKey } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "license_keys";
@@ -34,7 +23,7 @@ export function licenseKeyEndpoints({ db, access }: Pick<Parts, "db" | "access">
       "/v1/license-keys/",
       {
         method: "GET",
-        query: z.object({ ...paging, organization_id: repeated(z.string()), benefit_id: repeated(z.string()), sorting: sorting(["created_at"], "-created_at") }),
+        query: LicenseKeyListQuery,
         response: LicenseKeyList,
         summary: "List license keys",
         tag: TAG,

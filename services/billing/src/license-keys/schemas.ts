@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, momentInput, pgInteger } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, pgInteger, repeated, sorting } from "@tollgate/kit";
+import { sellerFilter } from "../http/list-filters.js";
 import { Customer } from "../customers/schemas.js";
 
 /** A device (or installation) a key is activated on. */
@@ -63,3 +64,5 @@ export const LicenseKeyUpdate = z.object({
   limit_usage: pgInteger().min(1).nullish(),
   expires_at: momentInput().nullish(),
 });
+
+export const LicenseKeyListQuery = z.object({ ...paging, ...sellerFilter, benefit_id: repeated(z.string()), sorting: sorting(["created_at"], "-created_at") });

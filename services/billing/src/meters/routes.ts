@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { meterJson } from "./output.js";
-import { Meter, MeterCreate, MeterList, METER_SORT_KEYS, MeterUpdate } from "./schemas.js";
+import { Meter, MeterCreate, MeterList, MeterListQuery, MeterUpdate } from "./schemas.js";
 import { changeMeter, createMeter, findMeter, pageOfMeters, type Remeasuring } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -17,13 +17,7 @@ export function meterEndpoints(parts: Pick<Parts, "db" | "units" | "access"> & {
       "/v1/meters/",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          query: z.string().optional(),
-          is_archived: queryFlag().optional(),
-          sorting: sorting(METER_SORT_KEYS, "name"),
-        }),
+        query: MeterListQuery,
         response: MeterList,
         summary: "List meters",
         tag: TAG,

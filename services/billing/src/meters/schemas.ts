@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, momentInput, timeZoneName, trimmedText } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, queryFlag, sorting, timeZoneName, trimmedText } from "@tollgate/kit";
+import { sellerFilter } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Aggregation, Filter } from "./filter.js";
 import { METER_SORTABLE } from "./meters.sql.js";
@@ -72,3 +73,11 @@ export const MeterQuantities = z
 
 /** The properties a list of meters may be sorted by. */
 export const METER_SORT_KEYS = Object.keys(METER_SORTABLE) as (keyof typeof METER_SORTABLE)[];
+
+export const MeterListQuery = z.object({
+  ...paging,
+  ...sellerFilter,
+  query: z.string().optional(),
+  is_archived: queryFlag().optional(),
+  sorting: sorting(METER_SORT_KEYS, "name"),
+});

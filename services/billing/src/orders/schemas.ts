@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, repeated, sorting } from "@tollgate/kit";
+import { customerFilter, saleListFilters } from "../http/list-filters.js";
 import { metadataOutput } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Address, Customer } from "../customers/schemas.js";
 import { Discount } from "../discounts/schemas.js";
 import { productFields } from "../products/schemas.js";
 import { OrderSubscription } from "../subscriptions/schemas.js";
-import { ORDER_SORTABLE } from "./orders.sql.js";
+import { ORDER_SORTABLE, ORDER_STATUSES } from "./orders.sql.js";
 
 // The statuses an order passes through, which a list may be narrowed to.
 export { ORDER_STATUSES } from "./orders.sql.js";
@@ -69,3 +70,20 @@ export const OrderList = listResource(Order, "ListResource_Order_");
 
 /** The properties a list of orders may be sorted by. */
 export const ORDER_SORT_KEYS = Object.keys(ORDER_SORTABLE) as (keyof typeof ORDER_SORTABLE)[];
+
+/** Polar's `created_after` and `created_before`: a moment, with its offset. */
+const createdBound = momentInput().optional();
+
+export const OrderListQuery = z.object({
+  ...paging,
+  ...saleListFilters,
+  checkout_id: repeated(z.string()),
+  discount_id: repeated(z.string()),
+  subscription_id: repeated(z.string()),
+  external_customer_id: customerFilter.external_customer_id,
+  product_billing_type: repeated(z.enum(["one_time", "recurring"])),
+  status: repeated(z.enum(ORDER_STATUSES)),
+  created_after: createdBound,
+  created_before: createdBound,
+  sorting: sorting(ORDER_SORT_KEYS, "-created_at"),
+});

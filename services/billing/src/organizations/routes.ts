@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint, type Endpoint, notFound, pageJson, paging, sorting } from "@tollgate/kit";
+import { defineEndpoint, type Endpoint, notFound, pageJson } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { sellerJson } from "./output.js";
-import { Organization, OrganizationList, OrganizationUpdate, SELLER_SORT_KEYS } from "./schemas.js";
+import { Organization, OrganizationList, OrganizationListQuery, OrganizationUpdate } from "./schemas.js";
 import { changeSeller, findSeller, pageOfSellers, type SellerRow } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -20,7 +20,7 @@ export function organizationEndpoints({ db, units, access }: Pick<Parts, "db" | 
       "/v1/organizations/",
       {
         method: "GET",
-        query: z.object({ ...paging, slug: z.string().optional(), sorting: sorting(SELLER_SORT_KEYS, "created_at") }),
+        query: OrganizationListQuery,
         response: OrganizationList,
         summary: "List organizations",
         tag: TAG,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, pgInteger, webUrl } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, pgInteger, sorting, webUrl } from "@tollgate/kit";
 import { CUSTOMER_EMAILS } from "./output.js";
 import { SELLER_SORTABLE } from "./organizations.sql.js";
 
@@ -138,3 +138,5 @@ export const OrganizationUpdate = z.object({
 
 /** The properties a list of organizations may be sorted by. */
 export const SELLER_SORT_KEYS = Object.keys(SELLER_SORTABLE) as (keyof typeof SELLER_SORTABLE)[];
+
+export const OrganizationListQuery = z.object({ ...paging, slug: z.string().optional(), sorting: sorting(SELLER_SORT_KEYS, "created_at") });

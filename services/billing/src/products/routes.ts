@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, paging, queryFlag, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { productJson } from "./output.js";
-import { Product, ProductCreate, ProductList, PRODUCT_SORT_KEYS, ProductUpdate } from "./schemas.js";
+import { Product, ProductBenefitsUpdate, ProductCreate, ProductList, ProductListQuery, ProductUpdate } from "./schemas.js";
 import { changeProduct, createProduct, findProduct, pageOfProducts, productsWithParts, productWithParts, setProductBenefits } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -22,17 +22,7 @@ export function productEndpoints(parts: Pick<Parts, "db" | "units" | "config"> &
       "/v1/products/",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          id: repeated(z.string()),
-          query: z.string().optional(),
-          is_archived: queryFlag().optional(),
-          is_recurring: queryFlag().optional(),
-          benefit_id: repeated(z.string()),
-          visibility: repeated(z.enum(["public", "private", "draft"])),
-          sorting: sorting(PRODUCT_SORT_KEYS, "-created_at"),
-        }),
+        query: ProductListQuery,
         response: ProductList,
         summary: "List products",
         tag: TAG,
@@ -54,7 +44,7 @@ export function productEndpoints(parts: Pick<Parts, "db" | "units" | "config"> &
 
     defineEndpoint(
       "/v1/products/:id/benefits",
-      { method: "POST", params: z.object({ id: z.string() }), body: z.object({ benefits: z.array(z.string()) }), response: Product, summary: "Set the benefits a product grants", tag: TAG },
+      { method: "POST", params: z.object({ id: z.string() }), body: ProductBenefitsUpdate, response: Product, summary: "Set the benefits a product grants", tag: TAG },
       async ({ params, body, identity }) => setProductBenefits(parts, await product(identity, "products:write", params.id), body.benefits),
     ),
   ];

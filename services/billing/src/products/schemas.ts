@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, trimmedText } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, queryFlag, repeated, sorting, trimmedText } from "@tollgate/kit";
+import { sellerFilter } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Benefit, BenefitPublic } from "../benefits/schemas.js";
 import { AttachedCustomField } from "../custom-fields/schemas.js";
@@ -124,3 +125,17 @@ export type ProductLinks = Pick<z.output<typeof ProductUpdate>, "medias" | "atta
 
 /** The properties a list of products may be sorted by. */
 export const PRODUCT_SORT_KEYS = Object.keys(PRODUCT_SORTABLE) as (keyof typeof PRODUCT_SORTABLE)[];
+
+export const ProductListQuery = z.object({
+  ...paging,
+  ...sellerFilter,
+  id: repeated(z.string()),
+  query: z.string().optional(),
+  is_archived: queryFlag().optional(),
+  is_recurring: queryFlag().optional(),
+  benefit_id: repeated(z.string()),
+  visibility: repeated(z.enum(["public", "private", "draft"])),
+  sorting: sorting(PRODUCT_SORT_KEYS, "-created_at"),
+});
+
+export const ProductBenefitsUpdate = z.object({ benefits: z.array(z.string()) });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listResource } from "@tollgate/kit";
+import { listResource, paging } from "@tollgate/kit";
 import { Order } from "../orders/schemas.js";
 import { Subscription } from "../subscriptions/schemas.js";
 
@@ -9,3 +9,5 @@ const PurchaseSeller = z.strictObject({ id: z.string(), name: z.string(), slug: 
 export const PurchasedOrderList = listResource(Order.extend({ organization: PurchaseSeller.nullable() }).meta({ id: "PurchasedOrder" }), "ListResource_PurchasedOrder_");
 
 export const PurchasedSubscriptionList = listResource(Subscription.extend({ organization: PurchaseSeller.nullable() }).meta({ id: "PurchasedSubscription" }), "ListResource_PurchasedSubscription_");
+
+export const PurchaseListQuery = z.object(paging);

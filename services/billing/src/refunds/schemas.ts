@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { isoTimestamp, listResource } from "@tollgate/kit";
-import { metadataOutput } from "../http/metadata.js";
+import { isoTimestamp, listResource, paging, pgInteger, queryFlag, repeated, sorting } from "@tollgate/kit";
+import { customerFilter, sellerFilter } from "../http/list-filters.js";
+import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { REFUND_REASONS, REFUND_SORTABLE } from "./refunds.sql.js";
 
 // The reasons a seller may give for a refund.
@@ -31,3 +32,23 @@ export const RefundList = listResource(Refund, "ListResource_Refund_");
 
 /** The properties a list of refunds may be sorted by. */
 export const REFUND_SORT_KEYS = Object.keys(REFUND_SORTABLE) as (keyof typeof REFUND_SORTABLE)[];
+
+export const RefundCreate = z.object({
+  order_id: z.string(),
+  reason: z.enum(REFUND_REASONS),
+  amount: pgInteger().min(1),
+  comment: z.string().max(1_000).nullish(),
+  revoke_benefits: z.boolean().default(false),
+  metadata: metadataInput.default({}),
+});
+
+export const RefundListQuery = z.object({
+  ...paging,
+  id: repeated(z.string()),
+  ...sellerFilter,
+  order_id: repeated(z.string()),
+  subscription_id: repeated(z.string()),
+  customer_id: customerFilter.customer_id,
+  succeeded: queryFlag().optional(),
+  sorting: sorting(REFUND_SORT_KEYS, "-created_at"),
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, momentInput, paging, pgInteger, queryFlag, repeated, sorting } from "@tollgate/kit";
+import { saleListFilters } from "../http/list-filters.js";
 import { metadataOutput } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Customer } from "../customers/schemas.js";
@@ -83,9 +84,7 @@ export const CustomerStateSubscription = OrderSubscription.omit({
 
 export const SubscriptionListQuery = z.object({
   ...paging,
-  organization_id: repeated(z.string()),
-  product_id: repeated(z.string()),
-  customer_id: repeated(z.string()),
+  ...saleListFilters,
   discount_id: repeated(z.string()),
   active: queryFlag().optional(),
   cancel_at_period_end: queryFlag().optional(),

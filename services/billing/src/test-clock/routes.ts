@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { advanceClock, sellerNow } from "./clock.js";
-import { TestClock } from "./schemas.js";
+import { TestClock, TestClockAdvance } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "sandbox/test-clock";
@@ -25,7 +25,7 @@ export function testClockEndpoints({ db, access }: Pick<Parts, "db" | "access">,
       {
         method: "POST",
         params,
-        body: z.object({ days: z.int().min(0).max(3_650).default(0), seconds: z.int().min(0).max(10 * 365 * 86_400).default(0) }),
+        body: TestClockAdvance,
         response: TestClock,
         summary: "Move a seller's test clock ahead, running what comes due",
         tag: TAG,

@@ -1,29 +1,15 @@
 import { z } from "zod";
-import { defineEndpoint, momentInput, pageJson, paging, reachable, repeated, sorting, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
-import { Filter } from "../meters/filter.js";
-import { MeterQuantities, meterQuantitiesQuery } from "../meters/schemas.js";
+import { MeterQuantities } from "../meters/schemas.js";
 import { findMeter } from "../meters/service.js";
 import type { Parts } from "../parts.js";
 import { eventNameJson } from "./output.js";
-import { EventList, EventNameList, EVENT_NAME_SORT_KEYS, EventsIngest, EventsIngestResponse, UserEvent } from "./schemas.js";
+import { customersMeterQuantitiesQuery, EventList, EventListQuery, EventNameList, EventNameListQuery, EventsIngest, EventsIngestResponse, UserEvent } from "./schemas.js";
 import { customerKeysFor, meterQuantities } from "./quantities.js";
 import { eventsJson, findEvent, ingestEvents, listEvents, pageOfEventNames } from "./service.js";
 
 const TAG = "events";
-
-/** A meter filter sent as JSON text in the query, as Polar's `filter` is. */
-const jsonFilter = z
-  .string()
-  .transform((text, context): unknown => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      context.addIssue({ code: "custom", message: "Invalid JSON", input: text });
-      return z.NEVER;
-    }
-  })
-  .pipe(Filter);
 
 /** Usage events: the seller's system sends them in batches; meters measure them. */
 export function usageEventEndpoints({ db, units, access, wakeMeasurer }: Pick<Parts, "db" | "units" | "access"> & { wakeMeasurer: () => void }): Endpoint[] {
@@ -35,22 +21,7 @@ export function usageEventEndpoints({ db, units, access, wakeMeasurer }: Pick<Pa
       "/v1/events/",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          customer_id: repeated(z.string()),
-          external_customer_id: repeated(z.string()),
-          meter_id: z.string().optional(),
-          filter: jsonFilter.optional(),
-          name: repeated(z.string()),
-          source: repeated(z.enum(["user", "system"])),
-          start_timestamp: momentInput().optional(),
-          end_timestamp: momentInput().optional(),
-          parent_id: z.string().optional(),
-          depth: z.coerce.number().int().min(0).max(5).optional(),
-          query: z.string().optional(),
-          sorting: sorting(["timestamp"], "-timestamp"),
-        }),
+        query: EventListQuery,
         response: EventList,
         summary: "List events",
         tag: TAG,
@@ -64,13 +35,7 @@ export function usageEventEndpoints({ db, units, access, wakeMeasurer }: Pick<Pa
       "/v1/events/names",
       {
         method: "GET",
-        query: z.object({
-          ...paging,
-          organization_id: repeated(z.string()),
-          source: repeated(z.enum(["user", "system"])),
-          query: z.string().optional(),
-          sorting: sorting(EVENT_NAME_SORT_KEYS, "-last_seen"),
-        }),
+        query: EventNameListQuery,
         response: EventNameList,
         summary: "List the names of events",
         tag: TAG,
@@ -96,7 +61,7 @@ export function meterQuantityEndpoints({ db, access, timeZones }: Pick<Parts, "d
       {
         method: "GET",
         params: z.object({ id: z.string() }),
-        query: meterQuantitiesQuery(timeZones).extend({ customer_id: repeated(z.string()), external_customer_id: repeated(z.string()) }),
+        query: customersMeterQuantitiesQuery(timeZones),
         response: MeterQuantities,
         summary: "Get a meter's quantities per period",
         tag: "meters",

@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, momentInput } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, repeated, sorting } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
+import { customerFilter, customerListFilters, sellerFilter } from "../http/list-filters.js";
+import { Filter } from "../meters/filter.js";
+import { meterQuantitiesQuery } from "../meters/schemas.js";
 import { EVENT_NAME_SORTABLE } from "./usage-events.sql.js";
 
 /**
@@ -81,3 +84,42 @@ export const EventNameList = listResource(EventName, "ListResource_EventName_");
 
 /** The properties a list of event names may be sorted by. */
 export const EVENT_NAME_SORT_KEYS = Object.keys(EVENT_NAME_SORTABLE) as (keyof typeof EVENT_NAME_SORTABLE)[];
+
+/** A meter filter sent as JSON text in the query, as Polar's `filter` is. */
+const jsonFilter = z
+  .string()
+  .transform((text, context): unknown => {
+    try {
+      return JSON.parse(text);
+    } catch {
+      context.addIssue({ code: "custom", message: "Invalid JSON", input: text });
+      return z.NEVER;
+    }
+  })
+  .pipe(Filter);
+
+export const EventListQuery = z.object({
+  ...paging,
+  ...customerListFilters,
+  meter_id: z.string().optional(),
+  filter: jsonFilter.optional(),
+  name: repeated(z.string()),
+  source: repeated(z.enum(["user", "system"])),
+  start_timestamp: momentInput().optional(),
+  end_timestamp: momentInput().optional(),
+  parent_id: z.string().optional(),
+  depth: z.coerce.number().int().min(0).max(5).optional(),
+  query: z.string().optional(),
+  sorting: sorting(["timestamp"], "-timestamp"),
+});
+
+export const EventNameListQuery = z.object({
+  ...paging,
+  ...sellerFilter,
+  source: repeated(z.enum(["user", "system"])),
+  query: z.string().optional(),
+  sorting: sorting(EVENT_NAME_SORT_KEYS, "-last_seen"),
+});
+
+/** A meter's quantities, in all or for some of its seller's customers. */
+export const customersMeterQuantitiesQuery = (timeZones: ReadonlySet<string>) => meterQuantitiesQuery(timeZones).extend(customerFilter);
