@@ -26,7 +26,7 @@ export default defineConfig({
   plugins: [
     react(),
     apiReferenceBundle(),
-    // Issue 21's limit. The sign-in page checks its form without zod (forms/sign-in.ts): zod's chunks
+    // Issue 21's limit. The sign-in page checks its form without zod (auth/form.ts): zod's chunks
     // carry whatever any route uses of them, and would be a sixth of the page.
     bundleBudget([{ page: "/sign-in", module: "/src/auth/sign-in-screen.tsx", maxGzipKb: 150 }]),
   ],

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { repository } from "./source.js";
+import { importsOf, repository } from "./source.js";
 
 /** The web app's data layer: wire types generated from the /v1 document, query keys spelled only in queries modules. */
 
@@ -86,3 +86,33 @@ function stringQueryKeys(file: string): string[] {
   visit(source);
   return offences;
 }
+
+/** The areas with their own folder: forms/ holds only what they share, so it imports none of them. */
+const AREAS = ["seller", "account", "admin", "organizations", "auth", "checkout", "portal"];
+
+describe("the web app's folders", () => {
+  it("keep forms/ to shared pieces: no module under web/src/forms imports an area's folder", () => {
+    const forms = path.join(webSource, "forms");
+    const offences = readdirSync(forms, { recursive: true, encoding: "utf8" })
+      .filter((file) => /\.tsx?$/.test(file))
+      .flatMap((file) => {
+        const full = path.join(forms, file);
+        return importsOf(full)
+          .filter((imported) => imported.startsWith(".") && AREAS.includes(path.relative(webSource, path.resolve(path.dirname(full), imported)).split(path.sep)[0] ?? ""))
+          .map((imported) => `${path.relative(repository, full)} imports ${imported}`);
+      });
+    expect(offences.length, `forms/ importing an area (move the form beside its screens):\n${offences.join("\n")}`).toBe(0);
+  });
+
+  it("leave a console screen's route to its folder: router.tsx names no module of a seller/<domain>/ folder", () => {
+    const router = path.join(webSource, "router.tsx");
+    const source = ts.createSourceFile(router, readFileSync(router, "utf8"), ts.ScriptTarget.Latest, true);
+    const named: string[] = [];
+    const visit = (node: ts.Node) => {
+      if (ts.isStringLiteralLike(node) && /^\.\/seller\/[^/]+\//.test(node.text)) named.push(node.text);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    expect(named, "router.tsx naming a console folder's module (add the route to the folder's routes.ts)").toEqual([]);
+  });
+});

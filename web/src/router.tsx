@@ -1,27 +1,7 @@
-import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Link } from "@tanstack/react-router";
-import { defineMessage, defineMessages, FormattedMessage, type MessageTag } from "react-intl";
-import { Shell } from "./shell";
-
-const messages = defineMessages({
-  notFoundTitle: { id: "router.notFound.title", defaultMessage: "Page not found" },
-  notFoundText: defineMessage<{ link: MessageTag }>({ id: "router.notFound.text", defaultMessage: "There is nothing at this address. <link>Go to the start page</link>." }),
-});
-
-function NotFound() {
-  return (
-    <section className="page">
-      <h1>
-        <FormattedMessage {...messages.notFoundTitle} />
-      </h1>
-      <p>
-        <FormattedMessage {...messages.notFoundText} values={{ link: (chunks) => <Link to="/">{chunks}</Link> }} />
-      </p>
-    </section>
-  );
-}
-
-// Each screen is its own chunk, loaded when its route is: the sign-in page stays small (see bundle-budget.ts).
-const rootRoute = createRootRoute({ component: Shell, notFoundComponent: NotFound });
+import { createRoute, createRouter, lazyRouteComponent } from "@tanstack/react-router";
+import { NotFound, rootRoute } from "./root-route";
+import { SELLER_ROUTES } from "./seller/sections";
+import { sellerSpaceRoute } from "./seller/space-route";
 
 /** A route's optional text search parameters; anything else in the address is dropped. */
 const textSearch =
@@ -32,6 +12,7 @@ const textSearch =
 /** A page a seller's buyers and customers see: it carries the seller's header, not the platform's (see shell.tsx). */
 const BUYER_PAGE = { buyerPage: true };
 
+// Each screen is its own chunk, loaded when its route is: the sign-in page stays small (see bundle-budget.ts).
 const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/", component: lazyRouteComponent(() => import("./account/screens"), "HomeScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/sign-in", component: lazyRouteComponent(() => import("./auth/sign-in-screen"), "SignInScreen"), validateSearch: textSearch("redirect") }),
@@ -54,37 +35,8 @@ const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/purchases", component: lazyRouteComponent(() => import("./portal/purchases-screen"), "PurchasesScreen") }),
 ];
 // The seller's space: its screens share a layout that knows the organization and what the person may change there.
-const sellerSpace = createRoute({ getParentRoute: () => rootRoute, path: "/$slug", component: lazyRouteComponent(() => import("./seller/space"), "SellerSpaceScreen") });
-const sellerRoutes = [
-  createRoute({ getParentRoute: () => sellerSpace, path: "/", component: lazyRouteComponent(() => import("./seller/dashboard/dashboard-screen"), "DashboardScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/products", component: lazyRouteComponent(() => import("./seller/products/products-screen"), "ProductsScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/products/new", component: lazyRouteComponent(() => import("./seller/products/new-product-screen"), "NewProductScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/products/$productId", component: lazyRouteComponent(() => import("./seller/products/product-screen"), "ProductScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/benefits", component: lazyRouteComponent(() => import("./seller/benefits/benefits-screen"), "BenefitsScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/benefits/new", component: lazyRouteComponent(() => import("./seller/benefits/benefit-form-screen"), "NewBenefitScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/benefits/$id", component: lazyRouteComponent(() => import("./seller/benefits/benefit-form-screen"), "EditBenefitScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/custom-fields", component: lazyRouteComponent(() => import("./seller/custom-fields/custom-fields-screen"), "CustomFieldsScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/custom-fields/new", component: lazyRouteComponent(() => import("./seller/custom-fields/custom-field-form-screen"), "NewCustomFieldScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/custom-fields/$id", component: lazyRouteComponent(() => import("./seller/custom-fields/custom-field-form-screen"), "EditCustomFieldScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/discounts", component: lazyRouteComponent(() => import("./seller/discounts/discounts-screen"), "DiscountsScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/discounts/new", component: lazyRouteComponent(() => import("./seller/discounts/discount-form-screen"), "NewDiscountScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/discounts/$id", component: lazyRouteComponent(() => import("./seller/discounts/discount-form-screen"), "EditDiscountScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/checkout-links", component: lazyRouteComponent(() => import("./seller/checkout-links/checkout-links-screen"), "CheckoutLinksScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/checkout-links/new", component: lazyRouteComponent(() => import("./seller/checkout-links/new-checkout-link-screen"), "NewCheckoutLinkScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/webhooks", component: lazyRouteComponent(() => import("./seller/webhooks/endpoints-screen"), "WebhookEndpointsScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/webhooks/$endpointId", component: lazyRouteComponent(() => import("./seller/webhooks/endpoint-screen"), "WebhookEndpointScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/subscriptions", component: lazyRouteComponent(() => import("./seller/subscriptions/subscriptions-screen"), "SubscriptionsScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/subscriptions/$id", component: lazyRouteComponent(() => import("./seller/subscriptions/subscription-screen"), "SubscriptionScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/license-keys", component: lazyRouteComponent(() => import("./seller/license-keys/license-keys-screen"), "LicenseKeysScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/license-keys/$id", component: lazyRouteComponent(() => import("./seller/license-keys/license-key-screen"), "LicenseKeyScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/access-tokens", component: lazyRouteComponent(() => import("./seller/access-tokens/access-tokens-screen"), "AccessTokensScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/set-aside-work", component: lazyRouteComponent(() => import("./seller/set-aside-work/set-aside-work-screen"), "SetAsideWorkScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/settings", component: lazyRouteComponent(() => import("./seller/settings/settings-screen"), "SettingsScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/customers", component: lazyRouteComponent(() => import("./seller/customers/customers-screen"), "CustomersScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/customers/$customerId", component: lazyRouteComponent(() => import("./seller/customers/customer-screen"), "CustomerScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/orders", component: lazyRouteComponent(() => import("./seller/orders/orders-screen"), "OrdersScreen") }),
-  createRoute({ getParentRoute: () => sellerSpace, path: "/orders/$orderId", component: lazyRouteComponent(() => import("./seller/orders/order-screen"), "OrderScreen") }),
-];
+// Each console folder's routes.ts hangs its screens from it (seller/sections.ts lists the folders).
+const sellerSpace = sellerSpaceRoute.update({ component: lazyRouteComponent(() => import("./seller/space-layout"), "SellerSpaceScreen") });
 // The development mailbox is left out of production images (VITE_DEV_MAILBOX=false): the build drops the import.
 const mailbox = createRoute({
   getParentRoute: () => rootRoute,
@@ -93,7 +45,7 @@ const mailbox = createRoute({
   component: import.meta.env.VITE_DEV_MAILBOX !== "false" ? lazyRouteComponent(() => import("./dev/mailbox"), "MailboxScreen") : NotFound,
 });
 
-export const router = createRouter({ routeTree: rootRoute.addChildren([...routes, sellerSpace.addChildren(sellerRoutes), mailbox]) });
+export const router = createRouter({ routeTree: rootRoute.addChildren([...routes, sellerSpace.addChildren(SELLER_ROUTES), mailbox]) });
 
 declare module "@tanstack/react-router" {
   interface Register {

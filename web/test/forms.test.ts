@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { checkoutFormFor, customFieldData, type CheckoutQuestion } from "../src/forms/checkout";
-import { signUpForm } from "../src/forms/schemas";
-import { signInProblems } from "../src/forms/sign-in";
-import { changePasswordForm } from "../src/forms/account";
-import { banExpiresIn, banForm } from "../src/forms/admin";
+import { checkoutFormFor, customFieldData, type CheckoutQuestion } from "../src/checkout/form";
+import { signUpForm } from "../src/auth/account-forms";
+import { signInProblems } from "../src/auth/form";
+import { changePasswordForm } from "../src/account/form";
+import { banExpiresIn, banForm } from "../src/admin/form";
 import { parseMetadata } from "../src/forms/metadata";
-import { inviteForm, organizationForm } from "../src/forms/organizations";
+import { inviteForm, organizationForm } from "../src/organizations/form";
 import { slugify } from "../src/forms/slugify";
 import { mayManageMember, permission } from "../src/organizations/permissions";
 

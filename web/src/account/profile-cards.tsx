@@ -5,9 +5,9 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth, type Session } from "../api/auth-client";
 import { authMessages } from "../auth/auth-card";
-import { PASSWORD_MIN } from "../forms/sign-in";
+import { PASSWORD_MIN } from "../forms/account-limits";
 import { useLinkedAccounts } from "./queries";
-import { changeEmailForm, changePasswordForm, profileForm, type ProfileForm } from "../forms/account";
+import { changeEmailForm, changePasswordForm, profileForm, type ProfileForm } from "./form";
 import { Button, Card, Field, Loading } from "../ui/components";
 import { outcomeOf, OutcomeAlert, type Outcome } from "../ui/outcome";
 

@@ -8,7 +8,7 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { deviceName, unknownAddress } from "../account/session-cards";
 import { authClient, viaAuth } from "../api/auth-client";
 import { describeFailure } from "../api/client";
-import { banExpiresIn, banForm, setPasswordForm } from "../forms/admin";
+import { banExpiresIn, banForm, setPasswordForm } from "./form";
 import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { Alert, Button, Card, Field, Loading, Page } from "../ui/components";

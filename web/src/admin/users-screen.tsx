@@ -7,7 +7,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
 import { describeFailure } from "../api/client";
-import { createUserForm } from "../forms/admin";
+import { createUserForm } from "./form";
 import { longDate } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { useCreateUser, usersQuery, type ListUsersQuery } from "./queries";

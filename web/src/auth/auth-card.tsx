@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { UseFormRegisterReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { PASSWORD_MIN } from "../forms/sign-in";
+import { PASSWORD_MIN } from "../forms/account-limits";
 import { Field } from "../ui/components";
 
 /** Labels every sign-in screen uses alike. */

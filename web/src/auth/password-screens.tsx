@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth } from "../api/auth-client";
 import { type ApiError, describeError, failureOf } from "../api/client";
-import { forgotPasswordForm, resetPasswordForm } from "../forms/schemas";
+import { forgotPasswordForm, resetPasswordForm } from "./account-forms";
 import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, NewPasswordFields } from "./auth-card";
 import { describeFlowError } from "./messages";

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag, useIntl } from "react-intl";
 import { type ApiError, describeError, failureOf } from "../api/client";
-import { isEmailIdentifier, signInResolver, type SignInForm } from "../forms/sign-in";
+import { isEmailIdentifier, signInResolver, type SignInForm } from "./form";
 import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, safeRedirect } from "./auth-card";
 import { SocialButtons } from "./social-buttons";

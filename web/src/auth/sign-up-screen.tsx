@@ -5,7 +5,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, type MessageTag, useIntl } from "react-intl";
 import { type ApiError, describeError, failureOf } from "../api/client";
-import { signUpForm, type SignUpForm } from "../forms/schemas";
+import { signUpForm, type SignUpForm } from "./account-forms";
 import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, NewPasswordFields } from "./auth-card";
 import { SocialButtons } from "./social-buttons";

@@ -1,7 +1,7 @@
 import type { ChangeEvent } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import type { CheckoutForm, CheckoutValues } from "../forms/checkout";
+import type { CheckoutForm, CheckoutValues } from "./form";
 import { Field } from "../ui/components";
 
 const messages = defineMessages({

@@ -6,7 +6,7 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { request } from "../api/client";
 import type { RequestBody, SandboxConfirmationToken } from "../api/wire";
 import { placeRefusals } from "../forms/refusals";
-import { checkoutFormFor, customFieldData, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "../forms/checkout";
+import { checkoutFormFor, customFieldData, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "./form";
 import { money } from "../i18n/format";
 import { Alert, Button, Field } from "../ui/components";
 import { checkoutQuery } from "./queries";

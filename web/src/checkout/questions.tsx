@@ -1,6 +1,6 @@
 import type { UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import type { CheckoutForm, CheckoutQuestion, CheckoutValues } from "../forms/checkout";
+import type { CheckoutForm, CheckoutQuestion, CheckoutValues } from "./form";
 import { Field } from "../ui/components";
 
 /** Said under a field the buyer may leave blank. */

@@ -1,7 +1,7 @@
 import { defineMessages, type MessageDescriptor } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
-import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_LENGTH, USERNAME_PATTERN } from "./sign-in";
+import { EMAIL_PATTERN, PASSWORD_MAX, PASSWORD_MIN, USERNAME_LENGTH, USERNAME_PATTERN } from "./account-limits";
 
 /**
  * What every form checks before it sends anything: the same limits the server enforces (which
@@ -44,13 +44,3 @@ export const optionalUrl = z.union([z.literal(""), z.url({ protocol: /^https?$/,
 
 /** A new password typed twice must be typed the same. */
 export const typedTwice = { check: (form: { password: string; confirm: string }) => form.password === form.confirm, error: { ...says(messages.passwordsDiffer), path: ["confirm"] } };
-
-export const signUpForm = z
-  .object({ name: yourName, email, username: optionalUsername, password, confirm: z.string() })
-  .check(z.refine(typedTwice.check, typedTwice.error));
-export type SignUpForm = z.infer<typeof signUpForm>;
-
-
-export const forgotPasswordForm = z.object({ email });
-export const resetPasswordForm = z.object({ password, confirm: z.string() }).check(z.refine(typedTwice.check, typedTwice.error));
-

@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth, type Session } from "../api/auth-client";
 import { describeFailure } from "../api/client";
-import { inviteForm, ROLES } from "../forms/organizations";
+import { inviteForm, ROLES } from "./form";
 import { longDateTime } from "../i18n/format";
 import { Alert, Button, Card, EmptyState, Field } from "../ui/components";
 import { organizationMessages, useRoleName } from "./organization";

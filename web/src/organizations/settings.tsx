@@ -6,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth } from "../api/auth-client";
 import { describeFailure, failureIn, failureOf } from "../api/client";
-import { organizationForm, slug as slugRule, type OrganizationForm } from "../forms/organizations";
+import { organizationForm, slug as slugRule, type OrganizationForm } from "./form";
 import { parseMetadata } from "../forms/metadata";
 import { slugify } from "../forms/slugify";
 import { RequireSession } from "../shell";

@@ -5,7 +5,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth } from "../api/auth-client";
 import { errorCode } from "../api/client";
-import { teamForm } from "../forms/organizations";
+import { teamForm } from "./form";
 import { Alert, Button, Card, EmptyState, Field, Loading } from "../ui/components";
 import { organizationMessages } from "./organization";
 import { teamMembersQuery, useOrganizationAction, useTeamMembership, type FullOrganization } from "./queries";

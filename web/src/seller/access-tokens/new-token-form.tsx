@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
-import { accessTokenForm, TOKEN_LIFETIMES, type AccessTokenForm } from "../../forms/seller-settings";
+import { accessTokenForm, TOKEN_LIFETIMES, type AccessTokenForm } from "./form";
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { CopyButton } from "../../ui/copy-button";
 import { useSeller } from "../space";

@@ -4,7 +4,7 @@ import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import { benefitChangeOf, benefitForm, benefitFormOf, emptyBenefitForm, type BenefitForm } from "../../forms/benefits";
+import { benefitChangeOf, benefitForm, benefitFormOf, emptyBenefitForm, type BenefitForm } from "./form";
 import { placeRefusals } from "../../forms/refusals";
 import { Alert, Field } from "../../ui/components";
 import { EditScreen, FormActions, NewScreen } from "../console-screens";

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useController, type UseFormReturn } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import type { BenefitForm } from "../../forms/benefits";
+import type { BenefitForm } from "./form";
 import { Field } from "../../ui/components";
 import { FileUpload } from "../../ui/file-upload";
 import { meterPicker } from "../products/queries";

@@ -4,7 +4,7 @@ import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { useController, useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import { checkoutLinkCreateOf, checkoutLinkForm, type CheckoutLinkForm } from "../../forms/checkout-links";
+import { checkoutLinkCreateOf, checkoutLinkForm, type CheckoutLinkForm } from "./form";
 import { placeRefusals } from "../../forms/refusals";
 import { Alert, Field } from "../../ui/components";
 import { FormActions, NewScreen } from "../console-screens";

@@ -4,7 +4,7 @@ import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import { customFieldChangeOf, customFieldForm, customFieldFormOf, emptyCustomFieldForm, type CustomFieldForm } from "../../forms/custom-fields";
+import { customFieldChangeOf, customFieldForm, customFieldFormOf, emptyCustomFieldForm, type CustomFieldForm } from "./form";
 import { placeRefusals } from "../../forms/refusals";
 import { slugify } from "../../forms/slugify";
 import { Alert, Field } from "../../ui/components";

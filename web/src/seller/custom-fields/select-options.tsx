@@ -1,6 +1,6 @@
 import { useFieldArray, type UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import type { CustomFieldForm } from "../../forms/custom-fields";
+import type { CustomFieldForm } from "./form";
 import { Button, Field } from "../../ui/components";
 
 const messages = defineMessages({

@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import type { z } from "zod/mini";
 import { placeRefusals } from "../../forms/refusals";
-import { customerForm, type CustomerForm } from "../../forms/sales";
+import { customerForm, type CustomerForm } from "./form";
 import { parseMetadata } from "../../forms/metadata";
 import { Alert, Button, Field } from "../../ui/components";
 import { DialogClose, FormDialog } from "../../ui/form-dialog";

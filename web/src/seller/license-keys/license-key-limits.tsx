@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import { countOrNull, licenseKeyLimitsForm, type LicenseKeyLimitsForm } from "../../forms/license-keys";
+import { countOrNull, licenseKeyLimitsForm, type LicenseKeyLimitsForm } from "./form";
 import { placeRefusals } from "../../forms/refusals";
 import { Alert, Button, Card, Field } from "../../ui/components";
 import type { LicenseKey } from "./license-keys-api";

@@ -4,7 +4,7 @@ import type { UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl, type MessageDescriptor } from "react-intl";
 import type { ApiFailure, Listing } from "../../api/client";
 import { QueryState } from "../../ui/query-state";
-import type { ProductForm } from "../../forms/products";
+import type { ProductForm } from "./form";
 import { benefitPicker, customFieldPicker } from "./queries";
 
 const messages = defineMessages({

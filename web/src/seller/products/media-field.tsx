@@ -2,7 +2,7 @@ import type { UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { Button } from "../../ui/components";
 import { FileUpload } from "../../ui/file-upload";
-import type { ProductForm } from "../../forms/products";
+import type { ProductForm } from "./form";
 
 const messages = defineMessages({
   title: { id: "seller.productForm.media", defaultMessage: "Images" },

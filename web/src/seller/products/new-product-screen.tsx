@@ -1,7 +1,7 @@
 import { failureIn } from "../../api/client";
 import { useNavigate } from "@tanstack/react-router";
 import { defineMessages, useIntl } from "react-intl";
-import { emptyProductForm, pricesOf, productDetailsOf, type ProductForm } from "../../forms/products";
+import { emptyProductForm, pricesOf, productDetailsOf, type ProductForm } from "./form";
 import { Page } from "../../ui/components";
 import { useSeller } from "../space";
 import { ProductFormView } from "./product-form";

@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useFieldArray, type UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { CURRENCIES, newPriceRow, PRICE_TYPES, type ProductForm } from "../../forms/products";
+import { CURRENCIES } from "../../forms/money";
+import { newPriceRow, PRICE_TYPES, type ProductForm } from "./form";
 import { Button, Field } from "../../ui/components";
 import { meterPicker } from "./queries";
 

@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm, type Path } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import { INTERVALS, productFieldsOf, productForm, type ProductForm } from "../../forms/products";
+import { INTERVALS, productFieldsOf, productForm, type ProductForm } from "./form";
 import { placeRefusals } from "../../forms/refusals";
 import { Alert, Button, Field } from "../../ui/components";
 import { BenefitPicker, CustomFieldPicker } from "./attachments";

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { describeFailure, failureIn } from "../../api/client";
 import { QueryState } from "../../ui/query-state";
-import { pricesOf, productDetailsOf, productFormOf, type ProductForm } from "../../forms/products";
+import { pricesOf, productDetailsOf, productFormOf, type ProductForm } from "./form";
 import { Alert, Button, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
-import { sellerProfileForm, SOCIAL_PLATFORMS, type SellerProfileForm } from "../../forms/seller-settings";
+import { sellerProfileForm, SOCIAL_PLATFORMS, type SellerProfileForm } from "./form";
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { useSeller } from "../space";
 import type { Organization } from "./settings-api";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
-import { subscriptionSettingsForm, type SubscriptionSettingsForm as Form } from "../../forms/seller-settings";
+import { subscriptionSettingsForm, type SubscriptionSettingsForm as Form } from "./form";
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { useSeller } from "../space";
 import type { Organization } from "./settings-api";

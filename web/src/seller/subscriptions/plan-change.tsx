@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
-import { planChangeForm, subscriptionDiscountForm, type PlanChangeForm, type SubscriptionDiscountForm } from "../../forms/subscriptions";
+import { planChangeForm, subscriptionDiscountForm, type PlanChangeForm, type SubscriptionDiscountForm } from "./form";
 import { Alert, Button, Card, Field } from "../../ui/components";
 import { PriceLabel } from "../products/price-label";
 import { productChoices } from "../products/queries";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
-import { webhookEndpointForm, type WebhookEndpointForm } from "../../forms/webhooks";
+import { webhookEndpointForm, type WebhookEndpointForm } from "./form";
 import { Alert, Button, Field } from "../../ui/components";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS, type WebhookEndpoint } from "./webhooks-api";
 

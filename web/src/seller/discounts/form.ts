@@ -1,10 +1,10 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { t } from "../i18n/translate";
-import type { Discount, DiscountChange } from "../seller/discounts/discounts-api";
-import { CURRENCIES, minorUnits } from "./products";
-import { aName, says, trimmed } from "./schemas";
-import { isWholeNumber, wholeNumberMessage } from "./whole-number";
+import { t } from "../../i18n/translate";
+import type { Discount, DiscountChange } from "./discounts-api";
+import { CURRENCIES, minorUnits } from "../../forms/money";
+import { aName, says, trimmed } from "../../forms/schemas";
+import { isWholeNumber, wholeNumberMessage } from "../../forms/whole-number";
 
 const messages = defineMessages({
   code: { id: "forms.discount.code", defaultMessage: "Use 3 to 256 letters, digits, - or _" },

@@ -1,20 +1,12 @@
 import type { FieldErrors, Resolver } from "react-hook-form";
 import { defineMessages } from "react-intl";
 import { t } from "../i18n/translate";
+import { EMAIL_PATTERN, USERNAME_LENGTH, USERNAME_PATTERN } from "../forms/account-limits";
 
 /**
- * The sign-in form's check, and the account limits every form shares (forms/schemas.ts builds its
- * zod rules from these). Written without zod: the sign-in page is the first most people load, and
+ * The sign-in form's check. Written without zod: the sign-in page is the first most people load, and
  * zod's core alone would be a sixth of it.
  */
-
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-/** better-auth's username rule: 3–30 letters, digits, underscores and dots. */
-export const USERNAME_LENGTH = { min: 3, max: 30 } as const;
-export const USERNAME_PATTERN = /^[a-zA-Z0-9_.]+$/;
-/** An e-mail address as the forms accept it (zod's own rule, given to z.email in schemas.ts). */
-export const EMAIL_PATTERN = /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 const messages = defineMessages({
   identifierMissing: { id: "forms.identifier.missing", defaultMessage: "Enter your e-mail address or username" },

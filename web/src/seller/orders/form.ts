@@ -1,30 +1,14 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { t } from "../i18n/translate";
-import { minorUnits } from "./products";
-import { email } from "./schemas";
-import { addressFields, addressNeedsCountry } from "./address";
-import { metadataText } from "./metadata";
+import { minorUnits } from "../../forms/money";
+import { t } from "../../i18n/translate";
 
-// The seller's forms about customers and orders, checked as the API checks them.
 const messages = defineMessages({
   refundAmount: { id: "forms.refund.amount", defaultMessage: "Enter an amount such as 5 or 5.50" },
   refundTooSmall: { id: "forms.refund.tooSmall", defaultMessage: "Refund at least 0.01" },
   refundTooLarge: { id: "forms.refund.tooLarge", defaultMessage: "At most {left} is left to refund" },
   commentTooLong: { id: "forms.refund.commentTooLong", defaultMessage: "Keep the comment under 1000 characters" },
 });
-
-/** A customer in the seller's console: e-mail, name, external id, billing address and metadata as JSON. */
-export const customerForm = z
-  .object({
-    email: z.pipe(z.string().check(z.trim()), email),
-    name: z.string().check(z.trim(), z.maxLength(256)),
-    externalId: z.string().check(z.trim()),
-    ...addressFields,
-    metadata: metadataText,
-  })
-  .check(addressNeedsCountry);
-export type CustomerForm = z.input<typeof customerForm>;
 
 /**
  * A refund: an amount in the main unit, from 0.01 to what is left (`left`, in minor units, said as

@@ -1,8 +1,9 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { t } from "../i18n/translate";
-import type { Interval, Price, PriceCreate, Product, ProductDetails } from "../seller/products/products-api";
-import { metadataText, parseMetadata } from "./metadata";
+import { t } from "../../i18n/translate";
+import type { Interval, Price, PriceCreate, Product, ProductDetails } from "./products-api";
+import { metadataText, parseMetadata } from "../../forms/metadata";
+import { CURRENCIES, minorUnits } from "../../forms/money";
 
 /**
  * A product in the seller's console, new or changed: its words, how often it is paid and for how long
@@ -25,7 +26,6 @@ const messages = defineMessages({
 
 export const INTERVALS = ["day", "week", "month", "year"] as const satisfies readonly Interval[];
 export const PRICE_TYPES = ["fixed", "custom", "free", "metered_unit"] as const;
-export const CURRENCIES = ["usd", "eur", "gbp", "pln", "try", "uah"] as const;
 export type PriceType = (typeof PRICE_TYPES)[number];
 
 const AMOUNT = /^\d+([.,]\d{1,2})?$/;
@@ -33,8 +33,6 @@ const UNIT_AMOUNT = /^\d{1,6}([.,]\d{1,10})?$/;
 /** Polar's floor for a paid amount, in minor units. */
 const LEAST_PAID = 50;
 
-/** An amount typed in the currency's main unit ("19.99") as the API's minor unit (1999). */
-export const minorUnits = (amount: string) => Math.round(Number(amount.replace(",", ".")) * 100);
 /** A minor-unit amount as the form shows it: 1999 → "19.99", 1900 → "19". */
 const mainUnits = (amount: number) => (amount % 100 === 0 ? String(amount / 100) : (amount / 100).toFixed(2));
 

@@ -1,9 +1,9 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { t } from "../i18n/translate";
-import { CUSTOM_FIELD_TYPES, type CustomField, type CustomFieldChange } from "../seller/custom-fields/custom-fields-api";
-import { aName, atMost, says, trimmed } from "./schemas";
-import { isWholeNumber, wholeNumberMessage } from "./whole-number";
+import { t } from "../../i18n/translate";
+import { CUSTOM_FIELD_TYPES, type CustomField, type CustomFieldChange } from "./custom-fields-api";
+import { aName, atMost, says, trimmed } from "../../forms/schemas";
+import { isWholeNumber, wholeNumberMessage } from "../../forms/whole-number";
 
 const messages = defineMessages({
   slug: { id: "forms.customField.slug", defaultMessage: "Use lower-case letters, digits, - and _, starting with a letter or digit" },

@@ -1,6 +1,6 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { email, optionalUrl, optionalUsername, password, says, typedTwice, yourName } from "./schemas";
+import { email, optionalUrl, optionalUsername, password, says, typedTwice, yourName } from "../forms/schemas";
 
 /** The account screen's forms: profile, e-mail and password. */
 

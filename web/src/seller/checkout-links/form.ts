@@ -1,7 +1,7 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import type { CheckoutLinkCreate } from "../seller/checkout-links/checkout-links-api";
-import { atMost, optionalUrl, says, trimmed } from "./schemas";
+import type { CheckoutLinkCreate } from "./checkout-links-api";
+import { atMost, optionalUrl, says, trimmed } from "../../forms/schemas";
 
 const messages = defineMessages({
   products: { id: "forms.checkoutLink.products", defaultMessage: "Choose at least one product" },

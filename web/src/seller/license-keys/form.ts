@@ -1,6 +1,6 @@
 import { defineMessage, defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { t } from "../i18n/translate";
+import { t } from "../../i18n/translate";
 
 const messages = defineMessages({
   wholeNumber: defineMessage<{ min: number }>({ id: "forms.licenseKey.wholeNumber", defaultMessage: "Enter a whole number of at least {min}, or nothing" }),

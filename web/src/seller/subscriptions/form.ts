@@ -1,6 +1,6 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { required } from "./schemas";
+import { required } from "../../forms/schemas";
 
 const messages = defineMessages({
   product: { id: "forms.planChange.product", defaultMessage: "Choose the product to move to" },

@@ -1,7 +1,7 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
-import { email, password, says, someName, trimmed } from "./schemas";
+import { email, password, says, someName, trimmed } from "../forms/schemas";
 
 /** The platform admin's forms: a new user, a ban, a password set for someone. */
 

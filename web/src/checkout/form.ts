@@ -2,7 +2,7 @@ import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
 import { t } from "../i18n/translate";
 import type { AttachedCustomField } from "../api/wire";
-import { atLeast, atMost, email, says, trimmed } from "./schemas";
+import { atLeast, atMost, email, says, trimmed } from "../forms/schemas";
 
 /**
  * The hosted checkout page's form: who pays, where (for tax), the seller's questions (Polar's

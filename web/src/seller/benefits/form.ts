@@ -1,9 +1,9 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { t } from "../i18n/translate";
-import { CREATABLE_TYPES, type Benefit, type BenefitChange, type CreatableType } from "../seller/benefits/benefits-api";
-import { atLeast, atMost, trimmed } from "./schemas";
-import { isWholeNumber, wholeNumberMessage } from "./whole-number";
+import { t } from "../../i18n/translate";
+import { CREATABLE_TYPES, type Benefit, type BenefitChange, type CreatableType } from "./benefits-api";
+import { atLeast, atMost, trimmed } from "../../forms/schemas";
+import { isWholeNumber, wholeNumberMessage } from "../../forms/whole-number";
 
 const messages = defineMessages({
   files: { id: "forms.benefit.files", defaultMessage: "Upload at least one file" },

@@ -1,7 +1,7 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { atLeast, atMost, email, optionalUrl, required, says, someName, trimmed } from "./schemas";
-import { metadataText } from "./metadata";
+import { atLeast, atMost, email, optionalUrl, required, says, someName, trimmed } from "../forms/schemas";
+import { metadataText } from "../forms/metadata";
 
 /** The organization forms' rules: its name, slug, logo and metadata, invitations and teams. Their own module: the sign-in page does not load them. */
 

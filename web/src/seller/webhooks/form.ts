@@ -1,7 +1,7 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
-import { t } from "../i18n/translate";
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from "../seller/webhooks/webhooks-api";
+import { t } from "../../i18n/translate";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS } from "./webhooks-api";
 
 const messages = defineMessages({
   url: { id: "forms.webhook.url", defaultMessage: "Enter the address to send events to, such as https://example.com/webhooks" },
