@@ -12,7 +12,8 @@ import { portalQuery, portalSellerQuery } from "./queries";
 import { LIST_LIMIT, portalRequest, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type Subscription } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
-import { expiredLinkText, failureText, Unread } from "./failures";
+import { expiredLinkText, failureText } from "./failures";
+import { QueryState } from "../ui/query-state";
 import { OrdersList, PartialListNote, SubscriptionSummary } from "./purchase-views";
 
 const messages = defineMessages({
@@ -133,16 +134,24 @@ function SubscriptionsCard({ access }: { access: PortalAccess }) {
   const { name, allow_customer_updates: customersMayChange } = access.seller;
   return (
     <Card title={formatMessage(messages.subscriptions)} description={customersMayChange ? undefined : formatMessage(messages.contactSeller, { seller: name })}>
-      <Unread query={subscriptions} loading={messages.loadingSubscriptions} access={access} />
-      {subscriptions.data?.items.length === 0 && <EmptyState title={formatMessage(messages.noSubscriptions)} />}
-      {subscriptions.data && subscriptions.data.items.length > 0 && (
-        <ul className="list" aria-label={formatMessage(messages.yourSubscriptions)}>
-          {subscriptions.data.items.map((subscription) => (
-            <SubscriptionItem key={subscription.id} subscription={subscription} access={access} />
-          ))}
-        </ul>
-      )}
-      {subscriptions.data && <PartialListNote listing={subscriptions.data} />}
+      <QueryState
+        query={subscriptions}
+        loading={messages.loadingSubscriptions}
+        failure={(error) => failureText(error, access)}
+        isEmpty={(listing) => listing.items.length === 0}
+        empty={<EmptyState title={formatMessage(messages.noSubscriptions)} />}
+      >
+        {(listing) => (
+          <>
+            <ul className="list" aria-label={formatMessage(messages.yourSubscriptions)}>
+              {listing.items.map((subscription) => (
+                <SubscriptionItem key={subscription.id} subscription={subscription} access={access} />
+              ))}
+            </ul>
+            <PartialListNote listing={listing} />
+          </>
+        )}
+      </QueryState>
     </Card>
   );
 }
@@ -152,10 +161,20 @@ function OrdersCard({ access }: { access: PortalAccess }) {
   const orders = useQuery(portalQuery<Listing<Order>>(access, `orders/?limit=${LIST_LIMIT}`));
   return (
     <Card title={formatMessage(messages.orders)} description={formatMessage(messages.ordersDescription)}>
-      <Unread query={orders} loading={messages.loadingOrders} access={access} />
-      {orders.data?.items.length === 0 && <EmptyState title={formatMessage(messages.noOrders)} />}
-      {orders.data && orders.data.items.length > 0 && <OrdersList orders={orders.data.items} label={formatMessage(messages.yourOrders)} />}
-      {orders.data && <PartialListNote listing={orders.data} />}
+      <QueryState
+        query={orders}
+        loading={messages.loadingOrders}
+        failure={(error) => failureText(error, access)}
+        isEmpty={(listing) => listing.items.length === 0}
+        empty={<EmptyState title={formatMessage(messages.noOrders)} />}
+      >
+        {(listing) => (
+          <>
+            <OrdersList orders={listing.items} label={formatMessage(messages.yourOrders)} />
+            <PartialListNote listing={listing} />
+          </>
+        )}
+      </QueryState>
     </Card>
   );
 }
