@@ -5,11 +5,8 @@ import type { PortalAccess } from "./api";
 
 const expiredLink = defineMessage<{ seller: string }>({ id: "portal.expiredLink", defaultMessage: "This link has expired. Ask {seller} for a new one." });
 
-/** What the customer can do when the portal no longer opens for them: links last an hour. */
-export const expiredLinkText = (sellerName: string) => t(expiredLink, { seller: sellerName });
-
-/** A rejected portal call in words: a refused token is an expired link, not a status code. */
+/** A rejected portal call in words: a refused token is an expired link (links last an hour), not a status code. */
 export function failureText(reason: unknown, access: PortalAccess) {
   const error = failureOf(reason);
-  return error.status === 401 ? expiredLinkText(access.seller.name) : describeError(error);
+  return error.status === 401 ? t(expiredLink, { seller: access.seller.name }) : describeError(error);
 }

@@ -58,5 +58,5 @@ export function together<const Queries extends readonly ShownQuery<unknown>[]>(.
     isPending: queries.some((query) => query.isPending),
     error: queries.find((query) => query.error !== null)?.error ?? null,
     data: complete ? (queries.map((query) => query.data) as DataOf<Queries>) : undefined,
-  } as ShownQuery<DataOf<Queries>>;
+  };
 }

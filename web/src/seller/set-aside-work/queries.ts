@@ -33,7 +33,7 @@ export function useSetAsideWork(sellerId: string, options: { refetchInterval?: n
       const total = results.reduce((sum, result) => sum + (result.data?.pagination.total_count ?? 0), 0);
       const error = results.find((result) => result.error !== null)?.error ?? null;
       const isPending = results.some((result) => result.isPending);
-      return { data: isPending ? undefined : { items, total }, error, isPending, isFetching: results.some((result) => result.isFetching) } as ShownQuery<SetAside> & { isFetching: boolean };
+      return { data: isPending ? undefined : { items, total }, error, isPending, isFetching: results.some((result) => result.isFetching) };
     },
   });
 }
