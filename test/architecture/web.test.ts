@@ -116,3 +116,47 @@ describe("the web app's folders", () => {
     expect(named, "router.tsx naming a console folder's module (add the route to the folder's routes.ts)").toEqual([]);
   });
 });
+
+/** Where a query's state may decide what a screen shows: the shared parts that show it one way (QueryState, ServerListing). */
+const SHOWS_QUERY_STATE = "ui/";
+/** Files that read a query's state themselves, and why. */
+const DRAWS_ITS_OWN_STATE: Record<string, string> = {
+  "web/src/shell.tsx": "the session gate: no session sends the reader to sign in, it is not a failure to show",
+  "web/src/shell-menus.tsx": "a dropdown menu can hold only menu items and labels: it says it loads with a label",
+  "web/src/organizations/screens.tsx": "the invitation, still to move onto QueryState (issue 29)",
+};
+/** What a screen would read of a query to draw its own placeholder or failure. */
+const STATE_FIELDS = new Set(["isPending", "isLoading", "isError", "error"]);
+
+describe("the web app's loading, empty and error states", () => {
+  it("are drawn only by ui/: no screen reads a query's isPending, isLoading, isError or error", () => {
+    // A queries module may read them to make several queries one that QueryState shows (set-aside work's services).
+    const allowed = (file: string) => file.startsWith(`web/src/${SHOWS_QUERY_STATE}`) || isQueriesModule(file) || file in DRAWS_ITS_OWN_STATE;
+    const offences = queryStateReads().filter((offence) => !allowed(offence.split(":")[0] ?? ""));
+    expect(offences.length, `screens drawing a query's state themselves (use ui/query-state.tsx's QueryState):\n${offences.join("\n")}`).toBe(0);
+    // It type-checks the whole web app to tell queries from mutations: slower than the default timeout.
+  }, 120_000);
+});
+
+/**
+ * Every `x.isPending` (isLoading, isError, error) in web/src whose `x` is a query's result, told by its
+ * type: a query has a `fetchStatus`, a mutation (a form's submit state, which screens may show) has none.
+ */
+function queryStateReads(): string[] {
+  const config = ts.getParsedCommandLineOfConfigFile(path.join(repository, "web/tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  if (!config) throw new Error("web/tsconfig.json could not be read");
+  const program = ts.createProgram(webFiles(), config.options);
+  const checker = program.getTypeChecker();
+  const isQueryResult = (node: ts.Expression) => checker.getTypeAtLocation(node).getProperty("fetchStatus") !== undefined;
+  return program.getSourceFiles().flatMap((source) => {
+    if (!source.fileName.startsWith(webSource)) return [];
+    const offences: string[] = [];
+    const visit = (node: ts.Node) => {
+      if (ts.isPropertyAccessExpression(node) && STATE_FIELDS.has(node.name.text) && isQueryResult(node.expression))
+        offences.push(`${path.relative(repository, source.fileName).split(path.sep).join("/")}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${node.getText(source)}`);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return offences;
+  });
+}

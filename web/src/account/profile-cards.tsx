@@ -8,7 +8,8 @@ import { authMessages } from "../auth/auth-card";
 import { PASSWORD_MIN } from "../forms/account-limits";
 import { useLinkedAccounts } from "./queries";
 import { changeEmailForm, changePasswordForm, profileForm, type ProfileForm } from "./form";
-import { Button, Card, Field, Loading } from "../ui/components";
+import { Button, Card, Field } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import { outcomeOf, OutcomeAlert, type Outcome } from "../ui/outcome";
 
 const messages = defineMessages({
@@ -102,7 +103,6 @@ export function PasswordCard({ session }: { session: Session }) {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const form = useForm({ resolver: zodResolver(changePasswordForm), defaultValues: { currentPassword: "", password: "", confirm: "", revokeOtherSessions: true } });
   const { errors, isSubmitting } = form.formState;
-  const hasPassword = accounts.data?.some((account) => account.providerId === "credential");
   const submit = form.handleSubmit(async ({ currentPassword, password, revokeOtherSessions }) => {
     const result = await outcomeOf(viaAuth(() => authClient.changePassword({ currentPassword, newPassword: password, revokeOtherSessions })), formatMessage(messages.passwordChanged));
     setOutcome(result);
@@ -112,37 +112,42 @@ export function PasswordCard({ session }: { session: Session }) {
   const sendSetLink = async () => {
     setOutcome(await outcomeOf(viaAuth(() => authClient.requestPasswordReset({ email: session.user.email, redirectTo: "/reset-password" })), formatMessage(messages.setLinkSent, { email: session.user.email })));
   };
-  if (accounts.isPending) return <Loading message={messages.loadingMethods} />;
-  if (!hasPassword) {
-    return (
-      <Card title={formatMessage(messages.passwordTitle)} description={formatMessage(messages.noPassword)}>
-        <OutcomeAlert outcome={outcome} />
-        <Button variant="secondary" onClick={() => void sendSetLink()}>
-          {formatMessage(messages.setPassword)}
-        </Button>
-      </Card>
-    );
-  }
   return (
-    <Card title={formatMessage(messages.passwordTitle)}>
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label={formatMessage(messages.currentPassword)} error={errors.currentPassword?.message}>
-          {(ids) => <input {...ids} {...form.register("currentPassword")} type="password" autoComplete="current-password" />}
-        </Field>
-        <Field label={formatMessage(messages.newPassword)} hint={formatMessage(authMessages.passwordHint, { count: PASSWORD_MIN })} error={errors.password?.message}>
-          {(ids) => <input {...ids} {...form.register("password")} type="password" autoComplete="new-password" />}
-        </Field>
-        <Field label={formatMessage(messages.repeatPassword)} error={errors.confirm?.message}>
-          {(ids) => <input {...ids} {...form.register("confirm")} type="password" autoComplete="new-password" />}
-        </Field>
-        <label className="checkbox">
-          <input type="checkbox" {...form.register("revokeOtherSessions")} /> {formatMessage(messages.signOutOthers)}
-        </label>
-        <OutcomeAlert outcome={outcome} />
-        <Button type="submit" busy={isSubmitting}>
-          {formatMessage(messages.changePassword)}
-        </Button>
-      </form>
-    </Card>
+    <QueryState query={accounts} loading={messages.loadingMethods}>
+      {(linked) => {
+        if (!linked.some((account) => account.providerId === "credential")) {
+          return (
+            <Card title={formatMessage(messages.passwordTitle)} description={formatMessage(messages.noPassword)}>
+              <OutcomeAlert outcome={outcome} />
+              <Button variant="secondary" onClick={() => void sendSetLink()}>
+                {formatMessage(messages.setPassword)}
+              </Button>
+            </Card>
+          );
+        }
+        return (
+          <Card title={formatMessage(messages.passwordTitle)}>
+            <form onSubmit={(event) => void submit(event)} noValidate>
+              <Field label={formatMessage(messages.currentPassword)} error={errors.currentPassword?.message}>
+                {(ids) => <input {...ids} {...form.register("currentPassword")} type="password" autoComplete="current-password" />}
+              </Field>
+              <Field label={formatMessage(messages.newPassword)} hint={formatMessage(authMessages.passwordHint, { count: PASSWORD_MIN })} error={errors.password?.message}>
+                {(ids) => <input {...ids} {...form.register("password")} type="password" autoComplete="new-password" />}
+              </Field>
+              <Field label={formatMessage(messages.repeatPassword)} error={errors.confirm?.message}>
+                {(ids) => <input {...ids} {...form.register("confirm")} type="password" autoComplete="new-password" />}
+              </Field>
+              <label className="checkbox">
+                <input type="checkbox" {...form.register("revokeOtherSessions")} /> {formatMessage(messages.signOutOthers)}
+              </label>
+              <OutcomeAlert outcome={outcome} />
+              <Button type="submit" busy={isSubmitting}>
+                {formatMessage(messages.changePassword)}
+              </Button>
+            </form>
+          </Card>
+        );
+      }}
+    </QueryState>
   );
 }

@@ -4,7 +4,8 @@ import { defineMessage, defineMessages, FormattedMessage, useIntl, type MessageT
 import { authClient } from "../api/auth-client";
 import { organizationsQuery } from "../organizations/queries";
 import { RequireSession } from "../shell";
-import { Alert, EmptyState, Loading, Page } from "../ui/components";
+import { EmptyState, Loading, Page } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import { LanguageCard } from "./language-card";
 import { EmailCard, PasswordCard, ProfileCard } from "./profile-cards";
 import { DeleteAccountCard, LinkedAccountsCard, SessionsCard } from "./session-cards";
@@ -79,23 +80,29 @@ function OrganizationsHome() {
         </Link>
       }
     >
-      {organizations.isPending && <Loading message={messages.loadingOrganizations} />}
-      {organizations.error && <Alert tone="error">{organizations.error.message}</Alert>}
-      {organizations.data?.length === 0 && (
-        <EmptyState title={formatMessage(messages.noOrganizations)}>
-          <p>{formatMessage(messages.noOrganizationsHint)}</p>
-        </EmptyState>
-      )}
-      <ul className="list">
-        {organizations.data?.map((organization) => (
-          <li key={organization.id} className="list-row">
-            <Link to="/organizations/$slug" params={{ slug: organization.slug }}>
-              {organization.name}
-            </Link>
-            <span className="muted">{organization.slug}</span>
-          </li>
-        ))}
-      </ul>
+      <QueryState
+        query={organizations}
+        loading={messages.loadingOrganizations}
+        isEmpty={(list) => list.length === 0}
+        empty={
+          <EmptyState title={formatMessage(messages.noOrganizations)}>
+            <p>{formatMessage(messages.noOrganizationsHint)}</p>
+          </EmptyState>
+        }
+      >
+        {(list) => (
+          <ul className="list">
+            {list.map((organization) => (
+              <li key={organization.id} className="list-row">
+                <Link to="/organizations/$slug" params={{ slug: organization.slug }}>
+                  {organization.name}
+                </Link>
+                <span className="muted">{organization.slug}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </Page>
   );
 }

@@ -7,7 +7,8 @@ import { type ApiError, describeError, describeFailure, failureOf } from "../api
 import { useSocialProviders } from "../auth/social-buttons";
 import { relativeTime } from "../i18n/format";
 import { t } from "../i18n/translate";
-import { Alert, Button, Card, Field, Loading } from "../ui/components";
+import { Alert, Button, Card, Field } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { outcomeOf, OutcomeAlert, type Outcome } from "../ui/outcome";
 import { sessionsQuery, useLinkedAccounts, useSessionChange, useUnlinkAccount } from "./queries";
@@ -71,31 +72,31 @@ export function SessionsCard({ session }: { session: Session }) {
   };
   return (
     <Card title={formatMessage(messages.sessionsTitle)}>
-      {sessions.isPending && <Loading message={messages.loadingSessions} />}
-      {sessions.error && <Alert tone="error">{sessions.error.message}</Alert>}
-      {sessions.data && (
-        <ul className="list">
-          {sessions.data.map((entry) => {
-            const current = entry.id === session.session.id;
-            return (
-              <li key={entry.id} className="list-row">
-                <div>
-                  <strong>{deviceName(entry.userAgent)}</strong>
-                  {current && <span className="badge">{formatMessage(messages.thisDevice)}</span>}
-                  <p className="muted">
-                    {formatMessage(messages.lastActive, { address: entry.ipAddress ?? formatMessage(messages.unknownAddress), when: relativeTime(entry.updatedAt) })}
-                  </p>
-                </div>
-                {!current && (
-                  <Button variant="secondary" onClick={() => void act(() => viaAuth(() => authClient.revokeSession({ token: entry.token })), formatMessage(messages.sessionSignedOut))}>
-                    {formatMessage(messages.signOut)}
-                  </Button>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <QueryState query={sessions} loading={messages.loadingSessions}>
+        {(list) => (
+          <ul className="list">
+            {list.map((entry) => {
+              const current = entry.id === session.session.id;
+              return (
+                <li key={entry.id} className="list-row">
+                  <div>
+                    <strong>{deviceName(entry.userAgent)}</strong>
+                    {current && <span className="badge">{formatMessage(messages.thisDevice)}</span>}
+                    <p className="muted">
+                      {formatMessage(messages.lastActive, { address: entry.ipAddress ?? formatMessage(messages.unknownAddress), when: relativeTime(entry.updatedAt) })}
+                    </p>
+                  </div>
+                  {!current && (
+                    <Button variant="secondary" onClick={() => void act(() => viaAuth(() => authClient.revokeSession({ token: entry.token })), formatMessage(messages.sessionSignedOut))}>
+                      {formatMessage(messages.signOut)}
+                    </Button>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </QueryState>
       <OutcomeAlert outcome={outcome} />
       <div className="actions">
         <Button variant="secondary" onClick={() => void act(() => viaAuth(() => authClient.revokeOtherSessions()), formatMessage(messages.othersSignedOut))}>
@@ -132,45 +133,49 @@ export function LinkedAccountsCard() {
       setFailure(failureOf(reason));
     }
   };
-  if (accounts.isPending) return <Loading message={messages.loadingLinked} />;
-  const linked = accounts.data ?? [];
   const nameOf = (id: string) => (id === "credential" ? formatMessage(messages.emailAndPassword) : (providers.data?.find((provider) => provider.id === id)?.name ?? id));
-  const unlinkable = linked.length > 1;
-  const available = (providers.data ?? []).filter((provider) => !linked.some((account) => account.providerId === provider.id));
   return (
-    <Card title={formatMessage(messages.linkedTitle)} description={formatMessage(messages.linkedDescription)}>
-      <ul className="list">
-        {linked.map((account) => (
-          <li key={account.id} className="list-row">
-            <div>
-              <strong>{nameOf(account.providerId)}</strong>
-              {account.scopes.length > 0 && <p className="muted">{formatMessage(messages.access, { scopes: account.scopes.join(", ") })}</p>}
-            </div>
-            <Button
-              variant="secondary"
-              disabled={!unlinkable}
-              title={unlinkable ? undefined : formatMessage(messages.onlyWay)}
-              busy={unlink.isPending && unlink.variables === account.id}
-              onClick={() => unlink.mutate(account.id)}
-            >
-              {formatMessage(messages.unlink)}
-            </Button>
-          </li>
-        ))}
-      </ul>
-      {!unlinkable && <p className="hint">{formatMessage(messages.linkAnotherFirst)}</p>}
-      {unlink.error && <Alert tone="error">{unlink.error.message}</Alert>}
-      {available.length > 0 && (
-        <div className="actions">
-          {available.map((provider) => (
-            <Button key={provider.id} variant="secondary" onClick={() => void link(provider.id)}>
-              {formatMessage(messages.link, { provider: provider.name })}
-            </Button>
-          ))}
-        </div>
-      )}
-      {failure && <Alert tone="error">{describeError(failure)}</Alert>}
-    </Card>
+    <QueryState query={accounts} loading={messages.loadingLinked}>
+      {(linked) => {
+        const unlinkable = linked.length > 1;
+        const available = (providers.data ?? []).filter((provider) => !linked.some((account) => account.providerId === provider.id));
+        return (
+          <Card title={formatMessage(messages.linkedTitle)} description={formatMessage(messages.linkedDescription)}>
+            <ul className="list">
+              {linked.map((account) => (
+                <li key={account.id} className="list-row">
+                  <div>
+                    <strong>{nameOf(account.providerId)}</strong>
+                    {account.scopes.length > 0 && <p className="muted">{formatMessage(messages.access, { scopes: account.scopes.join(", ") })}</p>}
+                  </div>
+                  <Button
+                    variant="secondary"
+                    disabled={!unlinkable}
+                    title={unlinkable ? undefined : formatMessage(messages.onlyWay)}
+                    busy={unlink.isPending && unlink.variables === account.id}
+                    onClick={() => unlink.mutate(account.id)}
+                  >
+                    {formatMessage(messages.unlink)}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+            {!unlinkable && <p className="hint">{formatMessage(messages.linkAnotherFirst)}</p>}
+            {unlink.error && <Alert tone="error">{unlink.error.message}</Alert>}
+            {available.length > 0 && (
+              <div className="actions">
+                {available.map((provider) => (
+                  <Button key={provider.id} variant="secondary" onClick={() => void link(provider.id)}>
+                    {formatMessage(messages.link, { provider: provider.name })}
+                  </Button>
+                ))}
+              </div>
+            )}
+            {failure && <Alert tone="error">{describeError(failure)}</Alert>}
+          </Card>
+        );
+      }}
+    </QueryState>
   );
 }
 

@@ -14,7 +14,10 @@ export const adminKeys = {
 };
 
 export const usersQuery = (query: ListUsersQuery) => queryOptions({ queryKey: adminKeys.userList(query), queryFn: () => viaAuth(() => authClient.admin.listUsers({ query })) });
-export const userQuery = (id: string) => queryOptions({ queryKey: adminKeys.user(id), queryFn: () => viaAuth(() => authClient.admin.getUser({ query: { id } })) });
+const readUser = (id: string) => viaAuth(() => authClient.admin.getUser({ query: { id } }));
+export const userQuery = (id: string) => queryOptions({ queryKey: adminKeys.user(id), queryFn: () => readUser(id) });
+/** A user as the admin's screen shows them. */
+export type AdminUser = NonNullable<Awaited<ReturnType<typeof readUser>>>;
 export const userSessionsQuery = (id: string) => queryOptions({ queryKey: adminKeys.userSessions(id), queryFn: () => viaAuth(() => authClient.admin.listUserSessions({ userId: id })) });
 
 export const useCreateUser = () => useChange((user: Parameters<typeof authClient.admin.createUser>[0]) => viaAuth(() => authClient.admin.createUser(user)), () => [adminKeys.users()]);

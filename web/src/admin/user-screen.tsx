@@ -11,9 +11,10 @@ import { describeFailure } from "../api/client";
 import { banExpiresIn, banForm, setPasswordForm } from "./form";
 import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
-import { Alert, Button, Card, Field, Loading, Page } from "../ui/components";
+import { Alert, Button, Card, Field, Page } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import { ConfirmDialog } from "../ui/confirm-dialog";
-import { userQuery, userSessionsQuery, useUserChange } from "./queries";
+import { userQuery, type AdminUser, userSessionsQuery, useUserChange } from "./queries";
 import { roleNames } from "./roles";
 import { adminMessages } from "./users-screen";
 
@@ -66,15 +67,24 @@ const messages = defineMessages({
 
 export function AdminUserScreen() {
   const { userId } = useParams({ strict: false });
-  return <RequireSession admin>{() => <UserDetail userId={userId ?? ""} />}</RequireSession>;
+  return <RequireSession admin>{() => <LoadedUser userId={userId ?? ""} />}</RequireSession>;
 }
 
-function UserDetail({ userId }: { userId: string }) {
+function LoadedUser({ userId }: { userId: string }) {
+  const { formatMessage } = useIntl();
+  const user = useQuery(userQuery(userId));
+  return (
+    <QueryState query={user} loading={messages.loading} isEmpty={(found) => !found} empty={<Alert tone="error">{formatMessage(messages.noSuchUser)}</Alert>}>
+      {(found) => found && <UserDetail userId={userId} data={found} />}
+    </QueryState>
+  );
+}
+
+function UserDetail({ userId, data }: { userId: string; data: AdminUser }) {
   const { formatMessage } = useIntl();
   const queryClient = useQueryClient();
   const change = useUserChange(userId);
   const navigate = useNavigate();
-  const user = useQuery(userQuery(userId));
   const sessions = useQuery(userSessionsQuery(userId));
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const ban = useForm({ resolver: zodResolver(banForm), defaultValues: { reason: "", days: "" } });
@@ -84,9 +94,6 @@ function UserDetail({ userId }: { userId: string }) {
     setOutcome(result);
     return result?.tone === "success";
   };
-  if (user.isPending) return <Loading message={messages.loading} />;
-  if (user.error || !user.data) return <Alert tone="error">{user.error?.message ?? formatMessage(messages.noSuchUser)}</Alert>;
-  const data = user.data;
   const name = data.name;
   const isAdmin = data.role?.split(",").includes("admin") ?? false;
   const impersonate = async () => {
@@ -164,22 +171,29 @@ function UserDetail({ userId }: { userId: string }) {
           </form>
         </Card>
         <Card title={formatMessage(messages.sessions)}>
-          {sessions.isPending && <Loading message={messages.loadingSessions} />}
-          {sessions.data?.sessions.length === 0 && <p className="muted">{formatMessage(messages.noSessions)}</p>}
-          <ul className="list">
-            {sessions.data?.sessions.map((session) => (
-              <li key={session.id} className="list-row">
-                <div>
-                  <strong>{deviceName(session.userAgent)}</strong>
-                  {session.impersonatedBy && <span className="badge">{formatMessage(messages.impersonation)}</span>}
-                  <p className="muted">{formatMessage(messages.sessionUntil, { address: session.ipAddress ?? formatMessage(unknownAddress), until: longDateTime(session.expiresAt) })}</p>
-                </div>
-                <Button variant="secondary" onClick={() => void act(() => viaAuth(() => authClient.admin.revokeUserSession({ sessionToken: session.token })), formatMessage(messages.sessionSignedOut))}>
-                  {formatMessage(messages.signOut)}
-                </Button>
-              </li>
-            ))}
-          </ul>
+          <QueryState
+            query={sessions}
+            loading={messages.loadingSessions}
+            isEmpty={(listed) => listed.sessions.length === 0}
+            empty={<p className="muted">{formatMessage(messages.noSessions)}</p>}
+          >
+            {(listed) => (
+              <ul className="list">
+                {listed.sessions.map((session) => (
+                  <li key={session.id} className="list-row">
+                    <div>
+                      <strong>{deviceName(session.userAgent)}</strong>
+                      {session.impersonatedBy && <span className="badge">{formatMessage(messages.impersonation)}</span>}
+                      <p className="muted">{formatMessage(messages.sessionUntil, { address: session.ipAddress ?? formatMessage(unknownAddress), until: longDateTime(session.expiresAt) })}</p>
+                    </div>
+                    <Button variant="secondary" onClick={() => void act(() => viaAuth(() => authClient.admin.revokeUserSession({ sessionToken: session.token })), formatMessage(messages.sessionSignedOut))}>
+                      {formatMessage(messages.signOut)}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </QueryState>
           <Button variant="secondary" onClick={() => void act(() => viaAuth(() => authClient.admin.revokeUserSessions({ userId })), formatMessage(messages.allSignedOut))}>
             {formatMessage(messages.signOutEverywhere)}
           </Button>

@@ -12,7 +12,8 @@ import { longDate } from "../i18n/format";
 import { RequireSession } from "../shell";
 import { useCreateUser, usersQuery, type ListUsersQuery } from "./queries";
 import { roleMessages, roleNames } from "./roles";
-import { Alert, Button, EmptyState, Field, Loading, Page } from "../ui/components";
+import { Alert, Button, EmptyState, Field, Page } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import { DataTable, Pager } from "../ui/data-table";
 import { useDebounced } from "../ui/use-debounced";
 
@@ -215,16 +216,18 @@ function UsersTable() {
           )}
         </Field>
       </div>
-      {users.error && <Alert tone="error">{users.error.message}</Alert>}
-      {users.isPending ? (
-        <Loading message={messages.loading} />
-      ) : total === 0 ? (
-        <EmptyState title={formatMessage(messages.noMatch)}>
-          <p>{formatMessage(messages.noMatchHint)}</p>
-        </EmptyState>
-      ) : (
-        <DataTable table={table} busy={users.isFetching} />
-      )}
+      <QueryState
+        query={users}
+        loading={messages.loading}
+        isEmpty={() => total === 0}
+        empty={
+          <EmptyState title={formatMessage(messages.noMatch)}>
+            <p>{formatMessage(messages.noMatchHint)}</p>
+          </EmptyState>
+        }
+      >
+        {() => <DataTable table={table} busy={users.isFetching} />}
+      </QueryState>
       <Pager page={query.page} pages={pages} onPage={(page) => setQuery({ ...query, page })} />
     </Page>
   );

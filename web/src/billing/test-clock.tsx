@@ -6,6 +6,7 @@ import { testClockQuery, useAdvanceTestClock } from "./queries";
 import { longDateTime } from "../i18n/format";
 import { permission } from "../organizations/permissions";
 import { Alert, Button, Card } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 
 const DAY_SECONDS = 86_400;
 
@@ -38,29 +39,30 @@ export function TestClockCard({ organizationId, role }: { organizationId: string
       onSuccess: () => setOutcome({ tone: "success", text: formatMessage(messages.movedAhead, { days }) }),
       onError: (error) => setOutcome({ tone: "error", text: describeError(error.failure) }),
     });
-  if (clock.error?.failure.status === 404) return null;
   const may = permission(role, "update");
-  const current = clock.data;
-  const daysAhead = current ? Math.round(current.offset_seconds / DAY_SECONDS) : 0;
   return (
-    <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
-      {clock.isPending && <p className="muted">{formatMessage(messages.reading)}</p>}
-      {clock.error && <Alert tone="error">{describeError(clock.error.failure)}</Alert>}
-      {current && (
-        <p>
-          {formatMessage(messages.billingTime, { time: longDateTime(current.now), strong: (chunks) => <strong>{chunks}</strong> })}{" "}
-          {daysAhead > 0 ? formatMessage(messages.daysAhead, { days: daysAhead }) : formatMessage(messages.realTime)}
-        </p>
-      )}
-      {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
-      {!may.allowed && <p className="muted">{may.reason}</p>}
-      <div className="actions">
-        {[1, 30].map((days) => (
-          <Button key={days} variant="secondary" disabled={!may.allowed || advance.isPending} busy={advance.isPending && advance.variables === days} onClick={() => moveAhead(days)}>
-            {formatMessage(messages.advance, { days })}
-          </Button>
-        ))}
-      </div>
-    </Card>
+    // A live organization has no test clock (404): then the card is not shown at all.
+    <QueryState query={clock} loading={messages.reading} failure={(error) => (error.failure.status === 404 ? null : describeError(error.failure))}>
+      {(current) => {
+        const daysAhead = Math.round(current.offset_seconds / DAY_SECONDS);
+        return (
+          <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
+            <p>
+              {formatMessage(messages.billingTime, { time: longDateTime(current.now), strong: (chunks) => <strong>{chunks}</strong> })}{" "}
+              {daysAhead > 0 ? formatMessage(messages.daysAhead, { days: daysAhead }) : formatMessage(messages.realTime)}
+            </p>
+            {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
+            {!may.allowed && <p className="muted">{may.reason}</p>}
+            <div className="actions">
+              {[1, 30].map((days) => (
+                <Button key={days} variant="secondary" disabled={!may.allowed || advance.isPending} busy={advance.isPending && advance.variables === days} onClick={() => moveAhead(days)}>
+                  {formatMessage(messages.advance, { days })}
+                </Button>
+              ))}
+            </div>
+          </Card>
+        );
+      }}
+    </QueryState>
   );
 }

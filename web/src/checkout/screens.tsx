@@ -2,8 +2,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useParams } from "@tanstack/react-router";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { usePageLocale } from "../i18n/provider";
-import { Alert, Loading } from "../ui/components";
+import { Alert } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import { SellerFrame } from "../ui/seller-frame";
+import type { PublicCheckout } from "./api";
 import { checkoutQuery } from "./queries";
 import { DiscountCode } from "./discount-code";
 import { PaymentForm } from "./payment-form";
@@ -32,51 +34,45 @@ export function CheckoutScreen() {
   const checkout = useQuery(checkoutQuery(clientSecret));
   usePageLocale(checkout.data?.locale);
 
-  if (checkout.isPending) {
-    return (
-      <SellerFrame>
-        <Loading message={messages.loading} />
-      </SellerFrame>
-    );
-  }
-  if (checkout.error) {
-    return (
-      <SellerFrame>
-        <section className="checkout-ended">
-          <h1>{formatMessage(messages.title)}</h1>
-          <Alert tone="error">{formatMessage(messages.notFound)}</Alert>
-        </section>
-      </SellerFrame>
-    );
-  }
-  const shown = checkout.data;
+  return (
+    <SellerFrame seller={checkout.data?.organization}>
+      <QueryState
+        query={checkout}
+        loading={messages.loading}
+        failure={() => formatMessage(messages.notFound)}
+        framed={(alert) => (
+          <section className="checkout-ended">
+            <h1>{formatMessage(messages.title)}</h1>
+            {alert}
+          </section>
+        )}
+      >
+        {(shown) => <OpenCheckout shown={shown} clientSecret={clientSecret} />}
+      </QueryState>
+    </SellerFrame>
+  );
+}
+
+/** A checkout as far as it has gone: paid, ended, or waiting for the buyer to pay. */
+function OpenCheckout({ shown, clientSecret }: { shown: PublicCheckout; clientSecret: string }) {
+  const { formatMessage } = useIntl();
   const seller = shown.organization.name;
   const title = shown.product ? formatMessage(messages.productFrom, { product: shown.product.name, seller }) : formatMessage(messages.checkoutWith, { seller });
-  if (shown.status === "succeeded") {
-    return (
-      <SellerFrame seller={shown.organization}>
-        <CheckoutSuccess checkout={shown} />
-      </SellerFrame>
-    );
-  }
+  if (shown.status === "succeeded") return <CheckoutSuccess checkout={shown} />;
   if (shown.status === "expired" || shown.status === "failed") {
     return (
-      <SellerFrame seller={shown.organization}>
-        <section className="checkout-ended">
-          <h1>{title}</h1>
-          <Alert tone="error">{formatMessage(shown.status === "expired" ? messages.expired : messages.failed)}</Alert>
-        </section>
-      </SellerFrame>
+      <section className="checkout-ended">
+        <h1>{title}</h1>
+        <Alert tone="error">{formatMessage(shown.status === "expired" ? messages.expired : messages.failed)}</Alert>
+      </section>
     );
   }
   return (
-    <SellerFrame seller={shown.organization}>
-      <div className="checkout">
-        <OrderSummary checkout={shown} title={title}>
-          <DiscountCode checkout={shown} clientSecret={clientSecret} />
-        </OrderSummary>
-        <PaymentForm checkout={shown} clientSecret={clientSecret} />
-      </div>
-    </SellerFrame>
+    <div className="checkout">
+      <OrderSummary checkout={shown} title={title}>
+        <DiscountCode checkout={shown} clientSecret={clientSecret} />
+      </OrderSummary>
+      <PaymentForm checkout={shown} clientSecret={clientSecret} />
+    </div>
   );
 }

@@ -3,7 +3,8 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { mailboxQuery } from "./queries";
 import { longDateTime } from "../i18n/format";
 import { RequireSession } from "../shell";
-import { Alert, Button, EmptyState, Loading, Page } from "../ui/components";
+import { Button, EmptyState, Page } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 
 const messages = defineMessages({
   title: { id: "mailbox.title", defaultMessage: "Development mailbox" },
@@ -48,37 +49,38 @@ function Mailbox() {
         </Button>
       }
     >
-      {mails.isPending && <Loading message={messages.loading} />}
-      {mails.error && (
-        <Alert tone="error">
-          {mails.error.failure.status === 404
-            ? formatMessage(messages.off, { mailboxSetting: "DEV_MAILBOX=true", smtpSetting: "SMTP_URL" })
-            : mails.error.message}
-        </Alert>
-      )}
-      {mails.data?.length === 0 && <EmptyState title={formatMessage(messages.empty)}>{formatMessage(messages.emptyHint)}</EmptyState>}
-      <ul className="list">
-        {mails.data?.map((mail) => (
-          <li key={mail.id} className="mail">
-            <p className="mail-head">
-              <strong translate="no">{mail.subject}</strong>
-              <span className="muted">
-                {formatMessage(messages.sentTo, { to: mail.to, when: mail.sent_at ? longDateTime(mail.sent_at) : formatMessage(messages.queued) })}
-              </span>
-            </p>
-            <pre className="mail-text" translate="no">{mail.text}</pre>
-            {mail.links.length > 0 && (
-              <ul className="mail-links" translate="no">
-                {mail.links.map((link) => (
-                  <li key={link}>
-                    <a href={onThisSite(link)}>{link}</a>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </li>
-        ))}
-      </ul>
+      <QueryState
+        query={mails}
+        loading={messages.loading}
+        failure={(error) => (error.failure.status === 404 ? formatMessage(messages.off, { mailboxSetting: "DEV_MAILBOX=true", smtpSetting: "SMTP_URL" }) : error.message)}
+        isEmpty={(list) => list.length === 0}
+        empty={<EmptyState title={formatMessage(messages.empty)}>{formatMessage(messages.emptyHint)}</EmptyState>}
+      >
+        {(list) => (
+          <ul className="list">
+            {list.map((mail) => (
+              <li key={mail.id} className="mail">
+                <p className="mail-head">
+                  <strong translate="no">{mail.subject}</strong>
+                  <span className="muted">
+                    {formatMessage(messages.sentTo, { to: mail.to, when: mail.sent_at ? longDateTime(mail.sent_at) : formatMessage(messages.queued) })}
+                  </span>
+                </p>
+                <pre className="mail-text" translate="no">{mail.text}</pre>
+                {mail.links.length > 0 && (
+                  <ul className="mail-links" translate="no">
+                    {mail.links.map((link) => (
+                      <li key={link}>
+                        <a href={onThisSite(link)}>{link}</a>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </Page>
   );
 }

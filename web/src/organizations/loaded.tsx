@@ -1,7 +1,8 @@
 import { Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import { defineMessages, useIntl } from "react-intl";
-import { Alert, Loading, Page } from "../ui/components";
+import { Alert, Page } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import { useFullOrganization, type FullOrganization } from "./queries";
 
 const messages = defineMessages({
@@ -15,14 +16,21 @@ const messages = defineMessages({
 export function WithOrganization({ slug, children }: { slug: string; children: (organization: FullOrganization) => ReactNode }) {
   const { formatMessage } = useIntl();
   const organization = useFullOrganization(slug);
-  if (organization.isPending) return <Loading message={messages.loading} />;
-  if (organization.error || !organization.data) {
-    return (
-      <Page title={formatMessage(messages.notFoundTitle)}>
-        <Alert tone="error">{organization.error?.message ?? formatMessage(messages.notFound)}</Alert>
-        <Link to="/">{formatMessage(messages.backHome)}</Link>
-      </Page>
-    );
-  }
-  return <>{children(organization.data)}</>;
+  const notFound = (said: ReactNode) => (
+    <Page title={formatMessage(messages.notFoundTitle)}>
+      {said}
+      <Link to="/">{formatMessage(messages.backHome)}</Link>
+    </Page>
+  );
+  return (
+    <QueryState
+      query={organization}
+      loading={messages.loading}
+      framed={notFound}
+      isEmpty={(found) => found === null}
+      empty={notFound(<Alert tone="error">{formatMessage(messages.notFound)}</Alert>)}
+    >
+      {(found) => found && children(found)}
+    </QueryState>
+  );
 }

@@ -6,7 +6,8 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth } from "../api/auth-client";
 import { errorCode } from "../api/client";
 import { teamForm } from "./form";
-import { Alert, Button, Card, EmptyState, Field, Loading } from "../ui/components";
+import { Alert, Button, Card, EmptyState, Field } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import { organizationMessages } from "./organization";
 import { teamMembersQuery, useOrganizationAction, useTeamMembership, type FullOrganization } from "./queries";
 import { permission } from "./permissions";
@@ -40,39 +41,39 @@ function TeamMembers({ organization, teamId, teamName, manageable }: { organizat
   const [notice, setNotice] = useState<string | null>(null);
   const said = (add: boolean) => () => setNotice(formatMessage(add ? messages.added : messages.removed));
   const [candidate, setCandidate] = useState("");
-  if (members.isPending) return <Loading message={messages.loadingMembers} />;
-  // better-auth shows a team's members to its own members only.
-  const hidden = members.error !== null && errorCode(members.error.failure) === "USER_IS_NOT_A_MEMBER_OF_THE_TEAM";
   const inTeam = new Set(members.data?.map((member) => member.userId));
   const nameOf = (userId: string) => organization.members.find((member) => member.userId === userId)?.user.name ?? userId;
   const outside = organization.members.filter((member) => !inTeam.has(member.userId));
   return (
     <div className="team-members">
-      {hidden ? (
-        <p className="muted">{formatMessage(messages.hidden)}</p>
-      ) : members.error ? (
-        <Alert tone="error">{members.error.message}</Alert>
-      ) : inTeam.size === 0 ? (
-        <p className="muted">{formatMessage(messages.empty)}</p>
-      ) : (
-        <ul className="chips" aria-label={formatMessage(messages.membersOf, { team: teamName })}>
-          {[...inTeam].map((userId) => (
-            <li key={userId} className="chip">
-              {nameOf(userId)}
-              {manageable && (
-                <button
-                  type="button"
-                  className="chip-remove"
-                  aria-label={formatMessage(messages.removeFrom, { name: nameOf(userId), team: teamName })}
-                  onClick={() => change.mutate({ userId, add: false }, { onSuccess: said(false) })}
-                >
-                  ×
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={members}
+        loading={messages.loadingMembers}
+        // better-auth shows a team's members to its own members only.
+        failure={(error) => (errorCode(error.failure) === "USER_IS_NOT_A_MEMBER_OF_THE_TEAM" ? formatMessage(messages.hidden) : error.message)}
+        isEmpty={(list) => list.length === 0}
+        empty={<p className="muted">{formatMessage(messages.empty)}</p>}
+      >
+        {() => (
+          <ul className="chips" aria-label={formatMessage(messages.membersOf, { team: teamName })}>
+            {[...inTeam].map((userId) => (
+              <li key={userId} className="chip">
+                {nameOf(userId)}
+                {manageable && (
+                  <button
+                    type="button"
+                    className="chip-remove"
+                    aria-label={formatMessage(messages.removeFrom, { name: nameOf(userId), team: teamName })}
+                    onClick={() => change.mutate({ userId, add: false }, { onSuccess: said(false) })}
+                  >
+                    ×
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
       {manageable && outside.length > 0 && (
         <div className="row">
           <label className="sr-only" htmlFor={`add-${teamId}`}>

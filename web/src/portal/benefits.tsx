@@ -6,7 +6,8 @@ import { Card, EmptyState } from "../ui/components";
 import { CopyButton } from "../ui/copy-button";
 import { portalQuery } from "./queries";
 import { LIST_LIMIT, type BenefitGrant, type Downloadable, type LicenseKey, type Listing, type PortalAccess } from "./api";
-import { Unread } from "./failures";
+import { failureText } from "./failures";
+import { QueryState } from "../ui/query-state";
 
 const messages = defineMessages({
   keyNotGranted: defineMessage<{ status: string }>({
@@ -72,26 +73,39 @@ function GrantDetails({ grant, access, keys, downloads }: { grant: BenefitGrant;
   }
   switch (benefit.type) {
     case "license_keys": {
-      if (!keys.data) return <Unread query={keys} loading={messages.loadingKey} access={access} />;
       // The grant's own type is known only through its benefit's, so its properties are checked for the key.
       const keyId = "license_key_id" in grant.properties ? grant.properties.license_key_id : undefined;
-      const licenseKey = keys.data.items.find((candidate) => candidate.id === keyId);
-      return licenseKey ? <LicenseKeyView licenseKey={licenseKey} /> : <p className="muted">{formatMessage(messages.keyOnItsWay)}</p>;
-    }
-    case "downloadables": {
-      if (!downloads.data) return <Unread query={downloads} loading={messages.loadingDownloads} access={access} />;
-      const files = downloads.data.items.filter((downloadable) => downloadable.benefit_id === grant.benefit_id);
-      if (files.length === 0) return <p className="muted">{formatMessage(messages.noFiles)}</p>;
       return (
-        <ul className="list-plain">
-          {files.map(({ id, file }) => (
-            <li key={id}>
-              <a href={file.download.url}>{formatMessage(messages.download, { file: file.name })}</a> <span className="muted">({file.size_readable})</span>
-            </li>
-          ))}
-        </ul>
+        <QueryState query={keys} loading={messages.loadingKey} failure={(error) => failureText(error, access)}>
+          {({ items }) => {
+            const licenseKey = items.find((candidate) => candidate.id === keyId);
+            return licenseKey ? <LicenseKeyView licenseKey={licenseKey} /> : <p className="muted">{formatMessage(messages.keyOnItsWay)}</p>;
+          }}
+        </QueryState>
       );
     }
+    case "downloadables":
+      return (
+        <QueryState
+          query={downloads}
+          loading={messages.loadingDownloads}
+          failure={(error) => failureText(error, access)}
+          isEmpty={({ items }) => !items.some((downloadable) => downloadable.benefit_id === grant.benefit_id)}
+          empty={<p className="muted">{formatMessage(messages.noFiles)}</p>}
+        >
+          {({ items }) => (
+            <ul className="list-plain">
+              {items
+                .filter((downloadable) => downloadable.benefit_id === grant.benefit_id)
+                .map(({ id, file }) => (
+                  <li key={id}>
+                    <a href={file.download.url}>{formatMessage(messages.download, { file: file.name })}</a> <span className="muted">({file.size_readable})</span>
+                  </li>
+                ))}
+            </ul>
+          )}
+        </QueryState>
+      );
     case "custom":
       return benefit.properties.note ? <p>{benefit.properties.note}</p> : null;
     default:
@@ -108,18 +122,24 @@ export function BenefitsCard({ access }: { access: PortalAccess }) {
   const downloads = useQuery(portalQuery<Listing<Downloadable>>(access, `downloadables/?limit=${LIST_LIMIT}`));
   return (
     <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
-      <Unread query={grants} loading={messages.loading} access={access} />
-      {grants.data?.items.length === 0 && <EmptyState title={formatMessage(messages.none)}>{formatMessage(messages.noneHint)}</EmptyState>}
-      {grants.data && grants.data.items.length > 0 && (
-        <ul className="list">
-          {grants.data.items.map((grant) => (
-            <li key={grant.id} className="list-block">
-              <h3>{grant.benefit.description}</h3>
-              <GrantDetails grant={grant} access={access} keys={keys} downloads={downloads} />
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={grants}
+        loading={messages.loading}
+        failure={(error) => failureText(error, access)}
+        isEmpty={(listing) => listing.items.length === 0}
+        empty={<EmptyState title={formatMessage(messages.none)}>{formatMessage(messages.noneHint)}</EmptyState>}
+      >
+        {(listing) => (
+          <ul className="list">
+            {listing.items.map((grant) => (
+              <li key={grant.id} className="list-block">
+                <h3>{grant.benefit.description}</h3>
+                <GrantDetails grant={grant} access={access} keys={keys} downloads={downloads} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
     </Card>
   );
 }

@@ -11,7 +11,8 @@ import { billingDetailsForm, type BillingDetailsForm } from "../forms/address";
 import { Alert, Button, Card, Field } from "../ui/components";
 import { portalRequest, type PortalAccess, type PortalCustomer } from "./api";
 import { portalQuery } from "./queries";
-import { failureText, Unread } from "./failures";
+import { failureText } from "./failures";
+import { QueryState } from "../ui/query-state";
 
 const ME = "customers/me";
 
@@ -65,8 +66,9 @@ export function BillingDetailsCard({ access }: { access: PortalAccess }) {
   const customer = useQuery(portalQuery<PortalCustomer>(access, ME));
   return (
     <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
-      <Unread query={customer} loading={messages.loading} access={access} />
-      {customer.data && <BillingDetailsEditor access={access} customer={customer.data} />}
+      <QueryState query={customer} loading={messages.loading} failure={(error) => failureText(error, access)}>
+        {(shown) => <BillingDetailsEditor access={access} customer={shown} />}
+      </QueryState>
     </Card>
   );
 }

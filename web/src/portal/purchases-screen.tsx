@@ -2,7 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { type Session } from "../api/auth-client";
 import { RequireSession } from "../shell";
-import { Alert, Card, EmptyState, Loading, Page } from "../ui/components";
+import { Card, EmptyState, Page } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import type { PurchasedOrder, PurchasedSubscription } from "../api/wire";
 import type { Order, Subscription } from "./api";
 import { purchasedOrdersQuery, purchasedSubscriptionsQuery } from "./queries";
@@ -52,48 +53,57 @@ function PurchasesBySeller({ session }: { session: Session }) {
   const { formatMessage } = useIntl();
   const subscriptions = useQuery(purchasedSubscriptionsQuery);
   const orders = useQuery(purchasedOrdersQuery);
-  if (subscriptions.isPending || orders.isPending) return <Loading message={messages.loading} />;
-  const sellers = bySeller(subscriptions.data?.items ?? [], orders.data?.items ?? []);
   const { email, emailVerified } = session.user;
   return (
-    <>
-      {subscriptions.error && <Alert tone="error">{formatMessage(messages.subscriptionsFailed, { reason: subscriptions.error.message })}</Alert>}
-      {orders.error && <Alert tone="error">{formatMessage(messages.ordersFailed, { reason: orders.error.message })}</Alert>}
-      {sellers.length === 0 && !subscriptions.error && !orders.error && (
-        <EmptyState title={formatMessage(messages.none)}>
-          <p>{formatMessage(emailVerified ? messages.shownHere : messages.shownOnceVerified, { email })}</p>
-        </EmptyState>
+    <QueryState query={subscriptions} loading={messages.loading} failure={(error) => formatMessage(messages.subscriptionsFailed, { reason: error.message })}>
+      {(subscribed) => (
+        <QueryState query={orders} loading={messages.loading} failure={(error) => formatMessage(messages.ordersFailed, { reason: error.message })}>
+          {(ordered) => {
+            const sellers = bySeller(subscribed.items, ordered.items);
+            if (sellers.length === 0) {
+              return (
+                <EmptyState title={formatMessage(messages.none)}>
+                  <p>{formatMessage(emailVerified ? messages.shownHere : messages.shownOnceVerified, { email })}</p>
+                </EmptyState>
+              );
+            }
+            return (
+              <>
+                <div className="stack">
+                  {sellers.map(([key, purchases]) => {
+                    const seller = purchases.name ?? formatMessage(messages.otherSellers);
+                    return (
+                      <Card key={key} title={seller}>
+                        {purchases.subscriptions.length > 0 && (
+                          <>
+                            <h3>{formatMessage(messages.subscriptions)}</h3>
+                            <ul className="list" aria-label={formatMessage(messages.subscriptionsFrom, { seller })}>
+                              {purchases.subscriptions.map((subscription) => (
+                                <li key={subscription.id} className="list-row">
+                                  <SubscriptionSummary subscription={subscription} />
+                                </li>
+                              ))}
+                            </ul>
+                          </>
+                        )}
+                        {purchases.orders.length > 0 && (
+                          <>
+                            <h3>{formatMessage(messages.orders)}</h3>
+                            <OrdersList orders={purchases.orders} label={formatMessage(messages.ordersFrom, { seller })} />
+                          </>
+                        )}
+                      </Card>
+                    );
+                  })}
+                </div>
+                <PartialListNote listing={subscribed} />
+                <PartialListNote listing={ordered} />
+              </>
+            );
+          }}
+        </QueryState>
       )}
-      <div className="stack">
-        {sellers.map(([key, purchases]) => {
-          const seller = purchases.name ?? formatMessage(messages.otherSellers);
-          return (
-            <Card key={key} title={seller}>
-              {purchases.subscriptions.length > 0 && (
-                <>
-                  <h3>{formatMessage(messages.subscriptions)}</h3>
-                  <ul className="list" aria-label={formatMessage(messages.subscriptionsFrom, { seller })}>
-                    {purchases.subscriptions.map((subscription) => (
-                      <li key={subscription.id} className="list-row">
-                        <SubscriptionSummary subscription={subscription} />
-                      </li>
-                    ))}
-                  </ul>
-                </>
-              )}
-              {purchases.orders.length > 0 && (
-                <>
-                  <h3>{formatMessage(messages.orders)}</h3>
-                  <OrdersList orders={purchases.orders} label={formatMessage(messages.ordersFrom, { seller })} />
-                </>
-              )}
-            </Card>
-          );
-        })}
-      </div>
-      {subscriptions.data && <PartialListNote listing={subscriptions.data} />}
-      {orders.data && <PartialListNote listing={orders.data} />}
-    </>
+    </QueryState>
   );
 }
 

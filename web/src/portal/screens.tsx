@@ -5,14 +5,15 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import type { RequestBody } from "../api/wire";
 import { longDate } from "../i18n/format";
 import { usePageLocale } from "../i18n/provider";
-import { Alert, Button, Card, EmptyState, Loading, Page } from "../ui/components";
+import { Alert, Button, Card, EmptyState, Page } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { SellerFrame } from "../ui/seller-frame";
 import { portalQuery, portalSellerQuery } from "./queries";
 import { LIST_LIMIT, portalRequest, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type Subscription } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
-import { expiredLinkText, failureText, Unread } from "./failures";
+import { failureText } from "./failures";
+import { QueryState } from "../ui/query-state";
 import { OrdersList, PartialListNote, SubscriptionSummary } from "./purchase-views";
 
 const messages = defineMessages({
@@ -133,16 +134,24 @@ function SubscriptionsCard({ access }: { access: PortalAccess }) {
   const { name, allow_customer_updates: customersMayChange } = access.seller;
   return (
     <Card title={formatMessage(messages.subscriptions)} description={customersMayChange ? undefined : formatMessage(messages.contactSeller, { seller: name })}>
-      <Unread query={subscriptions} loading={messages.loadingSubscriptions} access={access} />
-      {subscriptions.data?.items.length === 0 && <EmptyState title={formatMessage(messages.noSubscriptions)} />}
-      {subscriptions.data && subscriptions.data.items.length > 0 && (
-        <ul className="list" aria-label={formatMessage(messages.yourSubscriptions)}>
-          {subscriptions.data.items.map((subscription) => (
-            <SubscriptionItem key={subscription.id} subscription={subscription} access={access} />
-          ))}
-        </ul>
-      )}
-      {subscriptions.data && <PartialListNote listing={subscriptions.data} />}
+      <QueryState
+        query={subscriptions}
+        loading={messages.loadingSubscriptions}
+        failure={(error) => failureText(error, access)}
+        isEmpty={(listing) => listing.items.length === 0}
+        empty={<EmptyState title={formatMessage(messages.noSubscriptions)} />}
+      >
+        {(listing) => (
+          <>
+            <ul className="list" aria-label={formatMessage(messages.yourSubscriptions)}>
+              {listing.items.map((subscription) => (
+                <SubscriptionItem key={subscription.id} subscription={subscription} access={access} />
+              ))}
+            </ul>
+            <PartialListNote listing={listing} />
+          </>
+        )}
+      </QueryState>
     </Card>
   );
 }
@@ -152,10 +161,9 @@ function OrdersCard({ access }: { access: PortalAccess }) {
   const orders = useQuery(portalQuery<Listing<Order>>(access, `orders/?limit=${LIST_LIMIT}`));
   return (
     <Card title={formatMessage(messages.orders)} description={formatMessage(messages.ordersDescription)}>
-      <Unread query={orders} loading={messages.loadingOrders} access={access} />
-      {orders.data?.items.length === 0 && <EmptyState title={formatMessage(messages.noOrders)} />}
-      {orders.data && orders.data.items.length > 0 && <OrdersList orders={orders.data.items} label={formatMessage(messages.yourOrders)} />}
-      {orders.data && <PartialListNote listing={orders.data} />}
+      <QueryState query={orders} loading={messages.loadingOrders} failure={(error) => failureText(error, access)} isEmpty={({ items }) => items.length === 0} empty={<EmptyState title={formatMessage(messages.noOrders)} />}>
+        {(listing) => (<><OrdersList orders={listing.items} label={formatMessage(messages.yourOrders)} /><PartialListNote listing={listing} /></>)}
+      </QueryState>
     </Card>
   );
 }
@@ -171,23 +179,19 @@ function Portal({ access }: { access: PortalAccess }) {
   const customer = useQuery(portalQuery<PortalCustomer>(access, "customers/me"));
   usePageLocale(customer.data?.locale);
   const title = formatMessage(messages.purchasesFrom, { seller: access.seller.name });
-  if (customer.isPending) return <Loading message={messages.loadingPurchases} />;
-  if (customer.error?.failure.status === 401) {
-    return (
-      <Page title={title}>
-        <Alert tone="error">{expiredLinkText(access.seller.name)}</Alert>
-      </Page>
-    );
-  }
   return (
-    <Page title={title} description={customer.data ? formatMessage(messages.forEmail, { email: customer.data.email }) : undefined}>
-      <div className="stack">
-        <SubscriptionsCard access={access} />
-        <OrdersCard access={access} />
-        <BenefitsCard access={access} />
-        <BillingDetailsCard access={access} />
-      </div>
-    </Page>
+    <QueryState query={customer} loading={messages.loadingPurchases} failure={(error) => failureText(error, access)} framed={(alert) => <Page title={title}>{alert}</Page>}>
+      {({ email }) => (
+        <Page title={title} description={formatMessage(messages.forEmail, { email })}>
+          <div className="stack">
+            <SubscriptionsCard access={access} />
+            <OrdersCard access={access} />
+            <BenefitsCard access={access} />
+            <BillingDetailsCard access={access} />
+          </div>
+        </Page>
+      )}
+    </QueryState>
   );
 }
 
@@ -201,32 +205,24 @@ export function CustomerPortalScreen() {
   const { slug } = useParams({ from: "/$slug/portal" });
   const token = usePortalToken(slug);
   const seller = useQuery(portalSellerQuery(slug));
-  if (seller.isPending) {
-    return (
-      <SellerFrame>
-        <Loading message={messages.loadingPortal} />
-      </SellerFrame>
-    );
-  }
-  if (seller.error) {
-    return (
-      <SellerFrame>
-        <Page title={formatMessage(messages.portalTitle)}>
-          <Alert tone="error">{seller.error.failure.status === 404 ? formatMessage(messages.noSeller) : seller.error.message}</Alert>
-        </Page>
-      </SellerFrame>
-    );
-  }
-  const { organization } = seller.data;
   return (
-    <SellerFrame seller={organization}>
-      {token ? (
-        <Portal access={{ seller: organization, token }} />
-      ) : (
-        <Page title={formatMessage(messages.purchasesFrom, { seller: organization.name })}>
-          <Alert tone="info">{formatMessage(messages.openLink, { seller: organization.name })}</Alert>
-        </Page>
-      )}
+    <SellerFrame seller={seller.data?.organization}>
+      <QueryState
+        query={seller}
+        loading={messages.loadingPortal}
+        failure={(error) => (error.failure.status === 404 ? formatMessage(messages.noSeller) : error.message)}
+        framed={(alert) => <Page title={formatMessage(messages.portalTitle)}>{alert}</Page>}
+      >
+        {({ organization }) =>
+          token ? (
+            <Portal access={{ seller: organization, token }} />
+          ) : (
+            <Page title={formatMessage(messages.purchasesFrom, { seller: organization.name })}>
+              <Alert tone="info">{formatMessage(messages.openLink, { seller: organization.name })}</Alert>
+            </Page>
+          )
+        }
+      </QueryState>
     </SellerFrame>
   );
 }

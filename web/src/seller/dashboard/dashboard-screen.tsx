@@ -1,8 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
-import { Alert, Field, Loading, Page } from "../../ui/components";
+import { Field, Page } from "../../ui/components";
+import { QueryState, together } from "../../ui/query-state";
 import { useSeller } from "../space";
 import { MetricCard } from "./metric-card";
 import { sellerOrganizationQuery } from "../settings/queries";
@@ -49,9 +49,6 @@ export function DashboardScreen() {
   const before = previousRange(range);
   const current = useQuery({ ...metricsQuery(query), enabled: valid, placeholderData: (previous) => previous });
   const previous = useQuery({ ...metricsQuery({ ...query, startDate: before.start, endDate: before.end }), enabled: valid });
-  const currency = organization.data?.default_presentment_currency ?? "usd";
-  const figures = current.data;
-  const error = current.error ?? organization.error;
 
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.description, { timezone })}>
@@ -97,17 +94,16 @@ export function DashboardScreen() {
           )}
         </Field>
       </div>
-      {error && <Alert tone="error">{describeError(error.failure)}</Alert>}
-      {valid && !figures && current.isPending ? (
-        <Loading message={messages.loading} />
-      ) : (
-        figures && (
-          <div className="metric-grid" aria-busy={current.isFetching || undefined}>
-            {DASHBOARD_METRICS.map((metric) => (
-              <MetricCard key={metric} metric={metric} current={figures} previous={previous.data} interval={interval} currency={currency} />
-            ))}
-          </div>
-        )
+      {valid && (
+        <QueryState query={together(current, organization)} loading={messages.loading}>
+          {([figures, { default_presentment_currency: currency }]) => (
+            <div className="metric-grid" aria-busy={current.isFetching || undefined}>
+              {DASHBOARD_METRICS.map((metric) => (
+                <MetricCard key={metric} metric={metric} current={figures} previous={previous.data} interval={interval} currency={currency} />
+              ))}
+            </div>
+          )}
+        </QueryState>
       )}
     </Page>
   );

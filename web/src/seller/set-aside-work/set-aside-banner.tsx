@@ -15,7 +15,8 @@ const REFRESH_MS = 60_000;
 /** Tells the seller, on every console screen, that some of their background work is set aside and waits for them. */
 export function SetAsideBanner({ sellerId, slug }: { sellerId: string; slug: string }) {
   const { formatMessage } = useIntl();
-  const { total } = useSetAsideWork(sellerId, { refetchInterval: REFRESH_MS });
+  // Said only of work known to be set aside: while it loads, or when it cannot be read, the console goes on quietly.
+  const total = useSetAsideWork(sellerId, { refetchInterval: REFRESH_MS }).data?.total ?? 0;
   if (total === 0) return null;
   return (
     <Alert tone="error">

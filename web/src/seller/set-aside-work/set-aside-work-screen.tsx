@@ -2,10 +2,10 @@ import { outcomeOf } from "../../ui/outcome";
 import { createColumnHelper, getCoreRowModel, useReactTable } from "@tanstack/react-table";
 import { useState } from "react";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { describeError } from "../../api/client";
 import { longDateTime } from "../../i18n/format";
-import { Alert, Button, EmptyState, Loading, Page } from "../../ui/components";
+import { Alert, Button, EmptyState, Page } from "../../ui/components";
 import { DataTable } from "../../ui/data-table";
+import { QueryState } from "../../ui/query-state";
 import { useSeller } from "../space";
 import type { SetAsideItem } from "./set-aside-work-api";
 import { useRetrySetAside, useSetAsideWork } from "./queries";
@@ -81,21 +81,23 @@ export function SetAsideWorkScreen() {
         ),
     }),
   ];
-  const table = useReactTable({ data: work.items, columns, getCoreRowModel: getCoreRowModel() });
+  const table = useReactTable({ data: work.data?.items ?? [], columns, getCoreRowModel: getCoreRowModel() });
   return (
     <Page title={intl.formatMessage(messages.title)} description={intl.formatMessage(messages.description)}>
       {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      {work.error && <Alert tone="error">{describeError(work.error.failure)}</Alert>}
       {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
-      {work.isPending ? (
-        <Loading message={messages.loading} />
-      ) : work.items.length === 0 ? (
-        <EmptyState title={intl.formatMessage(messages.none)}>
-          <p>{intl.formatMessage(messages.noneHint)}</p>
-        </EmptyState>
-      ) : (
-        <DataTable table={table} busy={work.isFetching} />
-      )}
+      <QueryState
+        query={work}
+        loading={messages.loading}
+        isEmpty={({ items }) => items.length === 0}
+        empty={
+          <EmptyState title={intl.formatMessage(messages.none)}>
+            <p>{intl.formatMessage(messages.noneHint)}</p>
+          </EmptyState>
+        }
+      >
+        {() => <DataTable table={table} busy={work.isFetching} />}
+      </QueryState>
     </Page>
   );
 }
