@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { publishedEvents } from "@tollgate/kit/testing";
 import type { Polar } from "@polar-sh/sdk";
 import { cardToken, eventTypesAbout, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
@@ -102,6 +103,11 @@ describe("benefits granted by purchases", () => {
     expect(advanced.status).toBe(200);
     const [grant] = (await shop.polar.benefits.grants({ id: note.id })).result.items;
     await expect.poll(() => eventTypesAbout(stack, grant?.id ?? "")).toEqual(["benefit_grant.created", "benefit_grant.cycled"]);
+    // As Polar does, the subscription is told of before the grant it makes, so a seller's handler knows it.
+    const started = (await publishedEvents(stack.billing.context.bus))
+      .map((event) => `${event.type} ${(event.data as { payload?: { id?: string } }).payload?.id}`)
+      .filter((told) => told === `billing.subscription.created ${subscription?.id}` || told === `billing.benefit_grant.created ${grant?.id}`);
+    expect(started).toEqual([`billing.subscription.created ${subscription?.id}`, `billing.benefit_grant.created ${grant?.id}`]);
 
     await shop.polar.subscriptions.revoke({ id: subscription?.id ?? "" });
     const after = await shop.polar.customers.getState({ id: customerId });

@@ -69,6 +69,11 @@ export interface Purchase {
   now: Date;
   /** The meters the purchase bills by: the customer has each from the start, credited or not. */
   billedMeterIds?: string[];
+  /**
+   * Announces what was bought, once its meters are credited and before its benefits are granted:
+   * Polar tells of a new subscription (showing its meters) before the grants it makes.
+   */
+  announceSource?: () => Promise<void>;
 }
 
 /**
@@ -87,14 +92,15 @@ function creditsOf(db: Knex, { customer, benefits, billedMeterIds = [] }: Purcha
 }
 
 /**
- * Credits the customer's meters, written at once (what is shown next reads them), then grants the
- * purchase its benefits, gathered in `unit` with their announcements (a license key is issued, a
- * custom benefit or downloadables are granted at once). A benefit granted before by the same source
+ * Credits the customer's meters, written at once (what is shown next reads them), announces the
+ * source if asked, then grants the purchase its benefits, gathered in `unit` with their
+ * announcements (a license key is issued, a custom benefit or downloadables are granted at once). A benefit granted before by the same source
  * (`earlier`, revoked since) is granted again on its grant.
  */
 async function grantEach(unit: UnitOfWork, purchase: Purchase, earlier: BenefitGrantRow[]): Promise<void> {
   const { customer, source, now } = purchase;
   for (const credit of creditsOf(unit.db, purchase)) await credit;
+  await purchase.announceSource?.();
   for (const benefit of purchase.benefits) {
     const { values, licenseKey } = grantOf(benefit, { organizationId: customer.organization_id, customerId: customer.id, now });
     if (licenseKey) unit.change(insertLicenseKey(unit.db, licenseKey));

@@ -22,8 +22,8 @@ export interface SubscriptionPurchase {
 
 /**
  * A subscription started by a checkout, added to `unit`: the subscription, its first order (paid;
- * nothing to pay during a trial), its benefits granted and its meters credited (each meter it bills
- * by starts now), then subscription.created and subscription.active, showing those meters.
+ * nothing to pay during a trial), its meters credited (each meter it bills by starts now), then
+ * subscription.created and subscription.active showing those meters, then its benefits granted.
  */
 export async function startPurchasedSubscription(billing: Pick<Parts, "config">, unit: UnitOfWork, purchase: SubscriptionPurchase): Promise<OrderRow> {
   const { checkout, offer, numbered, now, discount } = purchase;
@@ -36,7 +36,13 @@ export async function startPurchasedSubscription(billing: Pick<Parts, "config">,
     { ...draftFor(subscription, product, price, amounts), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address },
     { paid: { ...numbered, parts: { product, discount, subscription } } },
   );
-  await grantPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id }, billedMeterIds: billedMeterIdsOf(product, subscription.currency) });
-  await announceStarted(unit, billing.config, subscription, { customer, product, price, discount });
+  await grantPurchase(unit, {
+    customer,
+    benefits: product.benefits,
+    now,
+    source: { subscription_id: subscription.id },
+    billedMeterIds: billedMeterIdsOf(product, subscription.currency),
+    announceSource: () => announceStarted(unit, billing.config, subscription, { customer, product, price, discount }),
+  });
   return order;
 }
