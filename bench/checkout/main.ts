@@ -77,15 +77,16 @@ async function main(): Promise<void> {
     // The seller, as the organization service's events would have made it.
     const organizationId = `org_${id}`;
     await db("organizations").insert({ id: organizationId, name: "Bench shop", slug: `bench-${id}` });
-    const as = (claims: IdentityClaims) => ({ "content-type": "application/json", [IDENTITY_HEADER]: signer.sign(claims) });
+    // Signed again for each request, as the gateway does: an identity token lives for a minute, less than a run.
+    const as = (claims: IdentityClaims) => () => ({ "content-type": "application/json", [IDENTITY_HEADER]: signer.sign(claims) });
     const seller = as({ kind: "organization_token", token_id: "oat_bench", organization_id: organizationId, scopes: ["products:write", "checkouts:write", "checkouts:read"] });
     const buyer = as({ kind: "anonymous" });
     // node:http on kept-alive connections rather than fetch, whose own CPU per request is several
     // times larger: the buyers share the machine with what they measure.
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-    const call = <Result>(path: string, headers: Record<string, string>, body: unknown): Promise<Result> =>
+    const call = <Result>(path: string, headers: () => Record<string, string>, body: unknown): Promise<Result> =>
       new Promise((done, fail) => {
-        const sent = request(`${billingUrl}${path}`, { method: "POST", headers, agent }, (response) => {
+        const sent = request(`${billingUrl}${path}`, { method: "POST", headers: headers(), agent }, (response) => {
           const chunks: Buffer[] = [];
           response.on("data", (chunk: Buffer) => chunks.push(chunk));
           response.on("end", () => {

@@ -123,7 +123,6 @@ const SHOWS_QUERY_STATE = "ui/";
 const DRAWS_ITS_OWN_STATE: Record<string, string> = {
   "web/src/shell.tsx": "the session gate: no session sends the reader to sign in, it is not a failure to show",
   "web/src/shell-menus.tsx": "a dropdown menu can hold only menu items and labels: it says it loads with a label",
-  "web/src/organizations/screens.tsx": "the invitation, still to move onto QueryState (issue 29)",
 };
 /** What a screen would read of a query to draw its own placeholder or failure. */
 const STATE_FIELDS = new Set(["isPending", "isLoading", "isError", "error"]);

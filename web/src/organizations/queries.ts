@@ -18,6 +18,9 @@ export const teamMembersQuery = (teamId: string) => queryOptions({ queryKey: org
 /** An invitation as its invitee opens it; not retried, as a missing one is an answer. */
 export const invitationQuery = (id: string) => queryOptions({ queryKey: organizationKeys.invitation(id), queryFn: () => viaAuth(() => authClient.organization.getInvitation({ query: { id } })), retry: false });
 
+/** An invitation as the person invited reads it: the organization, who invited them, and as what. */
+export type Invitation = NonNullable<Awaited<ReturnType<NonNullable<ReturnType<typeof invitationQuery>["queryFn"]>>>>;
+
 /** The organization with its members, invitations and teams, as its screens show it. */
 export function useFullOrganization(slug: string) {
   return useQuery({

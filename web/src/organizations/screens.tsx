@@ -1,16 +1,17 @@
 import { failureIn } from "../api/client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link, useNavigate, useParams } from "@tanstack/react-router";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { authClient, viaAuth, type Session } from "../api/auth-client";
 import { TestClockCard } from "../billing/test-clock";
 import { RequireSession } from "../shell";
-import { Alert, Button, Loading, Page } from "../ui/components";
+import { Alert, Button, Page } from "../ui/components";
+import { QueryState } from "../ui/query-state";
 import { InvitationsCard, MembersCard } from "./members";
 import { WithOrganization } from "./loaded";
 import { useRoleName } from "./organization";
-import { invitationQuery, type FullOrganization } from "./queries";
+import { invitationQuery, type FullOrganization, type Invitation } from "./queries";
 import { SettingsCard } from "./settings";
 import { TeamsCard } from "./teams";
 
@@ -81,32 +82,37 @@ export function AcceptInvitationScreen() {
 
 function InvitationDecision({ id, session }: { id: string; session: Session }) {
   const { formatMessage } = useIntl();
+  // Invitations open only to an address its owner has proven: anyone could sign up with someone else's.
+  const unverified = !session.user.emailVerified;
+  const missingPage = (said: ReactNode) => (
+    <Page title={formatMessage(messages.invitation)}>
+      {said}
+      <p className="muted">{unverified ? formatMessage(messages.followLink, { email: session.user.email }) : formatMessage(messages.missingWhy)}</p>
+    </Page>
+  );
+  return (
+    <QueryState
+      query={useQuery(invitationQuery(id))}
+      loading={messages.loadingInvitation}
+      failure={(error) => (unverified ? formatMessage(messages.confirmEmail) : error.message)}
+      framed={missingPage}
+      isEmpty={(invitation) => !invitation}
+      empty={missingPage(<Alert tone="error">{formatMessage(messages.missing)}</Alert>)}
+    >
+      {(invitation) => invitation && <InvitationAnswer id={id} invitation={invitation} />}
+    </QueryState>
+  );
+}
+
+/** The invitation read: accept it (and go to the organization) or decline it. */
+function InvitationAnswer({ id, invitation }: { id: string; invitation: Invitation }) {
+  const { formatMessage } = useIntl();
   const roleName = useRoleName();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const invitation = useQuery(invitationQuery(id));
   const [failure, setFailure] = useState<string | null>(null);
   const [rejected, setRejected] = useState(false);
   const [busy, setBusy] = useState<"accept" | "reject" | null>(null);
-  if (invitation.isPending) return <Loading message={messages.loadingInvitation} />;
-  // Invitations open only to an address its owner has proven: anyone could sign up with someone else's.
-  if (invitation.error && !session.user.emailVerified) {
-    return (
-      <Page title={formatMessage(messages.invitation)}>
-        <Alert tone="error">{formatMessage(messages.confirmEmail)}</Alert>
-        <p className="muted">{formatMessage(messages.followLink, { email: session.user.email })}</p>
-      </Page>
-    );
-  }
-  if (invitation.error || !invitation.data) {
-    return (
-      <Page title={formatMessage(messages.invitation)}>
-        <Alert tone="error">{invitation.error?.message ?? formatMessage(messages.missing)}</Alert>
-        <p className="muted">{formatMessage(messages.missingWhy)}</p>
-      </Page>
-    );
-  }
-  const data = invitation.data;
   const decide = async (accept: boolean) => {
     setBusy(accept ? "accept" : "reject");
     const failure = await failureIn(accept ? viaAuth(() => authClient.organization.acceptInvitation({ invitationId: id })) : viaAuth(() => authClient.organization.rejectInvitation({ invitationId: id })));
@@ -114,13 +120,13 @@ function InvitationDecision({ id, session }: { id: string; session: Session }) {
     if (failure !== null) return setFailure(failure);
     await queryClient.invalidateQueries();
     if (!accept) return setRejected(true);
-    await navigate({ to: "/organizations/$slug", params: { slug: data.organizationSlug } });
+    await navigate({ to: "/organizations/$slug", params: { slug: invitation.organizationSlug } });
   };
-  if (rejected) return <Page title={formatMessage(messages.declinedTitle)}>{formatMessage(messages.declined, { organization: data.organizationName })}</Page>;
+  if (rejected) return <Page title={formatMessage(messages.declinedTitle)}>{formatMessage(messages.declined, { organization: invitation.organizationName })}</Page>;
   return (
     <Page
-      title={formatMessage(messages.join, { organization: data.organizationName })}
-      description={formatMessage(messages.invitedAs, { inviter: data.inviterEmail, role: roleName(data.role) })}
+      title={formatMessage(messages.join, { organization: invitation.organizationName })}
+      description={formatMessage(messages.invitedAs, { inviter: invitation.inviterEmail, role: roleName(invitation.role) })}
     >
       {failure && <Alert tone="error">{failure}</Alert>}
       <div className="actions">
