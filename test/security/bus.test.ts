@@ -16,9 +16,6 @@ import { rawRequest } from "./attacker.js";
  * what still stands on a NATS without users (`npm start`'s).
  */
 
-/** In this helper's range of ports. */
-const NATS_PORT = 42_422;
-
 /** What a compromised (or mistaken) billing would tell billing's own membership copy: the attacker owns the victim's organization. */
 function forgedOwnership(victim: Seller, attacker: Person): EventEnvelope {
   return {
@@ -51,7 +48,7 @@ describe("#4 on a NATS with a user per process, as compose and Kubernetes run it
   const asUser = (process: (typeof BUS_PROCESSES)[number]) => ({ NATS_URL: nats.url, NATS_PREFIX: "tollgate", NATS_PASSWORD: passwords[natsPasswordVariable(process)] ?? "" });
 
   beforeAll(async () => {
-    nats = await PrivateNatsServer.start({ port: NATS_PORT, configFile: NATS_AUTHORIZATION_FILE, env: passwords });
+    nats = await PrivateNatsServer.start({ configFile: NATS_AUTHORIZATION_FILE, env: passwords });
     stack = await startBillingStack({}, {}, {}, asUser);
   });
 

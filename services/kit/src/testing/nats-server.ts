@@ -32,12 +32,15 @@ export class PrivateNatsServer {
     const storeDir = mkdtempSync(path.join(tmpdir(), "tollgate-private-nats-"));
     // Port -1: the server picks a free one and says which.
     const probe = spawn(natsServerBin(), serverArgs(options, options.port ?? -1, storeDir), { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...options.env } });
+    // Its last lines say why, should it exit before listening (a port taken, a configuration refused).
+    const said: string[] = [];
     const port = await new Promise<number>((resolve, reject) => {
       createInterface({ input: probe.stderr }).on("line", (line) => {
+        said.push(line);
         const listening = /Listening for client connections on [\d.]+:(\d+)/.exec(line);
         if (listening?.[1]) resolve(Number(listening[1]));
       });
-      probe.once("exit", () => reject(new Error("nats-server exited at start")));
+      probe.once("exit", (code) => reject(new Error(`nats-server exited at start (code ${code}):\n${said.slice(-5).join("\n")}`)));
     });
     const server = new PrivateNatsServer(port, storeDir, options);
     server.running = new ServerProcess(probe);
