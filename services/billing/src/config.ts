@@ -27,9 +27,17 @@ export const billingEnv = z.object({
   IDEMPOTENCY_TTL_SECONDS: env.integer("a number of seconds", 24 * 3600, 60),
   /**
    * Who takes payments. \`sandbox\`: test cards decide every outcome and no money moves (see the
-   * README's test cards). A real processor will be another value here.
+   * README's test cards). \`stripe\`: real card payments through Stripe, with the STRIPE_* settings.
    */
-  PAYMENT_PROCESSOR: env.enum(["sandbox"], "sandbox"),
+  PAYMENT_PROCESSOR: env.enum(["sandbox", "stripe"], "sandbox"),
+  /** Stripe's secret API key (sk_live_… or sk_test_…); required with PAYMENT_PROCESSOR=stripe, and billing's alone. */
+  STRIPE_SECRET_KEY: env.string("a Stripe secret key (sk_…)").optional(),
+  /** The publishable key the hosted checkout gives Stripe.js (pk_…); required with PAYMENT_PROCESSOR=stripe. */
+  STRIPE_PUBLISHABLE_KEY: env.string("a Stripe publishable key (pk_…)").optional(),
+  /** The signing secret of the Stripe webhook endpoint that sends to /v1/integrations/stripe/webhook (whsec_…); required with PAYMENT_PROCESSOR=stripe. */
+  STRIPE_WEBHOOK_SECRET: env.string("a Stripe webhook signing secret (whsec_…)").optional(),
+  /** Where Stripe's API is: the official SDK's host, port and protocol are set from it. */
+  STRIPE_API_URL: env.url(["http", "https"], "https://api.stripe.com"),
   /** A customer's state changes are announced once this long after the last of a burst. */
   CUSTOMER_STATE_DEBOUNCE_MS: env.integer("a number of milliseconds", 2_000, 0),
 });

@@ -4,6 +4,7 @@ import type { BillingConfig } from "./config.js";
 import type { FileStorage } from "./files/storage.js";
 import type { PaymentProcessor } from "./payments/processor.js";
 import type { SandboxProcessor } from "./payments/sandbox.js";
+import type { StripeSettings } from "./payments/stripe.js";
 
 /**
  * The parts billing's `setup` builds once when the service starts. Nothing takes them all: each
@@ -23,6 +24,8 @@ export interface Parts {
   processor: PaymentProcessor;
   /** The same processor when it is the sandbox (the default), which also makes confirmation tokens. */
   sandbox: SandboxProcessor | null;
+  /** Stripe's client and webhook secret when Stripe is the processor. */
+  stripe: StripeSettings | null;
   /** The time zones this Postgres knows (lower-cased), which charts and meters may be asked in. */
   timeZones: ReadonlySet<string>;
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { Router } from "express";
-import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, postgresTimeZones, serveApiDescription, StartupError, type ApiDescription, type ServiceContext } from "@tollgate/kit";
+import { defineService, membershipConsumer, mountEndpoints, OrganizationAccess, polarErrors, postgresTimeZones, serveApiDescription, StartupError, type ApiDescription, type Knex, type ServiceContext } from "@tollgate/kit";
 import { resolveAccessToken, resolveCustomerSession } from "@tollgate/proto";
 import { accessTokenEndpoints } from "./access-tokens/routes.js";
 import { useAccessToken } from "./access-tokens/access-tokens.sql.js";
@@ -38,6 +38,8 @@ import { fileEndpoints, localUploadEndpoints } from "./files/routes.js";
 import { S3FileStorage } from "./files/s3-storage.js";
 import { sandboxEndpoints } from "./payments/routes.js";
 import { SandboxProcessor } from "./payments/sandbox.js";
+import { StripeProcessor, stripeClient, type StripeSettings } from "./payments/stripe.js";
+import { stripeWebhookEndpoints } from "./stripe-events/routes.js";
 import { productEndpoints } from "./products/routes.js";
 import { UsageMeasurer } from "./usage-events/measurer.js";
 import { remeasuring } from "./usage-events/measurements.js";
@@ -62,6 +64,28 @@ function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage 
   });
 }
 
+/** The STRIPE_* settings PAYMENT_PROCESSOR=stripe needs, each one missing said on a line of its own. */
+function stripeSettingsOf(config: BillingConfig): StripeSettings {
+  const { STRIPE_SECRET_KEY: secretKey, STRIPE_PUBLISHABLE_KEY: publishableKey, STRIPE_WEBHOOK_SECRET: webhookSecret } = config;
+  const problems = [
+    !secretKey && "STRIPE_SECRET_KEY is not set: PAYMENT_PROCESSOR=stripe calls Stripe with it (sk_live_… or sk_test_…, from Stripe's dashboard)",
+    !publishableKey && "STRIPE_PUBLISHABLE_KEY is not set: PAYMENT_PROCESSOR=stripe gives it to Stripe.js on the hosted checkout (pk_…)",
+    !webhookSecret && "STRIPE_WEBHOOK_SECRET is not set: PAYMENT_PROCESSOR=stripe checks Stripe's webhooks with it (whsec_…, the endpoint's signing secret)",
+  ].filter((problem): problem is string => typeof problem === "string");
+  if (problems.length > 0 || !secretKey || !webhookSecret) throw new StartupError(problems.join("\n"));
+  return { client: stripeClient(config, secretKey), webhookSecret };
+}
+
+/** The payment processor PAYMENT_PROCESSOR names, with what only it has (the sandbox's tokens, Stripe's webhooks). */
+function processorOf(config: BillingConfig, db: Knex): Pick<Parts, "processor" | "sandbox" | "stripe"> {
+  if (config.PAYMENT_PROCESSOR === "stripe") {
+    const stripe = stripeSettingsOf(config);
+    return { processor: new StripeProcessor(stripe.client, db), sandbox: null, stripe };
+  }
+  const sandbox = new SandboxProcessor(db);
+  return { processor: sandbox, sandbox, stripe: null };
+}
+
 /**
  * Billing's parts, built once: what the endpoints, consumers and workers use, and the workers that
  * requests wake (a confirmed checkout, a card saved for a past-due subscription, ingested events).
@@ -69,10 +93,8 @@ function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage 
 async function partsOf(context: ServiceContext<BillingConfig>) {
   const { config, db, units, logger, redis } = context;
   if (!redis) throw new Error("billing runs with Redis");
-  // The payment processor PAYMENT_PROCESSOR names; the sandbox is the only one so far.
-  const sandbox = new SandboxProcessor(db);
   const timeZones = await postgresTimeZones(db);
-  const parts: Parts = { config, db, units, logger, failures: context.failures, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), processor: sandbox, sandbox, timeZones };
+  const parts: Parts = { config, db, units, logger, failures: context.failures, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), ...processorOf(config, db), timeZones };
   return {
     ...parts,
     payments: new CheckoutPayments(parts, units),
@@ -140,6 +162,7 @@ export const billingService = defineService({
       ...fileEndpoints(parts),
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing.db, billing.storage) : []),
       ...setAsideWorkEndpoints(parts, billing),
+      ...(billing.stripe ? stripeWebhookEndpoints({ units: billing.units, wakePayments: () => payments.wake() }, billing.stripe) : []),
       ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(parts, (organizationId) => renewals.catchUp(organizationId))] : []),
     ];
     mountEndpoints(api, endpoints);

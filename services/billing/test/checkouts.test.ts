@@ -122,7 +122,7 @@ describe("checkouts", () => {
     expect((await settled(checkout.id)).status).toBe("succeeded");
     // The card was charged once: the retry, under the same key, got the first charge back from the processor.
     expect(await chargedFor()).toBe(job?.idempotency_key);
-    const first = await new SandboxProcessor(db).confirm({ idempotencyKey: job?.idempotency_key ?? "", amount: 1200, currency: "usd", confirmationTokenId: card, saveForLater: false });
+    const first = await new SandboxProcessor(db).confirm({ idempotencyKey: job?.idempotency_key ?? "", checkoutId: checkout.id, customer: { id: "", email: null, name: null }, amount: 1200, currency: "usd", confirmationTokenId: card, saveForLater: false });
     const payments = await db("payments").where({ checkout_id: checkout.id });
     expect(payments.map((payment: { processor_payment_id: string }) => payment.processor_payment_id)).toEqual([first.processorPaymentId]);
     expect((await shop.polar.orders.list({ checkoutId: checkout.id })).result.items).toHaveLength(1);

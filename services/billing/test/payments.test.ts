@@ -32,6 +32,8 @@ async function tokenFor(cardNumber: string): Promise<string> {
 
 let keys = 0;
 const key = () => `test-${Date.now()}-${keys++}`;
+/** The sandbox keeps no record of who pays; the request names them as the payment worker does. */
+const payer = { checkoutId: "a-checkout", customer: { id: "a-customer", email: "payer@example.com", name: null } };
 
 describe("the sandbox card processor", () => {
   it("turns a test card into a single-use token showing brand and last 4, and keeps no card number", async () => {
@@ -67,35 +69,35 @@ describe("the sandbox card processor", () => {
   it("pays with 4242 and keeps the card for renewals; a repeat with the same key pays nothing more", async () => {
     const confirmationTokenId = await tokenFor("4242424242424242");
     const idempotencyKey = key();
-    const request = { idempotencyKey, amount: 1900, currency: "usd", confirmationTokenId, saveForLater: true };
+    const request = { idempotencyKey, ...payer, amount: 1900, currency: "usd", confirmationTokenId, saveForLater: true };
     const [first, second] = await Promise.all([sandbox.confirm(request), sandbox.confirm(request)]);
     expect(first).toMatchObject({ status: "succeeded", card: { brand: "visa", last4: "4242" } });
     expect(second).toEqual(first);
     expect(await sandbox.confirm(request)).toEqual(first);
     if (first.status !== "succeeded" || !first.paymentMethodId) throw new Error("expected a kept card");
-    const renewal = await sandbox.chargeSaved({ idempotencyKey: key(), amount: 1900, currency: "usd", paymentMethodId: first.paymentMethodId });
+    const renewal = await sandbox.chargeSaved({ idempotencyKey: key(), customerId: payer.customer.id, amount: 1900, currency: "usd", paymentMethodId: first.paymentMethodId });
     expect(renewal).toMatchObject({ status: "succeeded", paymentMethodId: first.paymentMethodId });
     expect(renewal.processorPaymentId).not.toBe(first.processorPaymentId);
   });
 
   it("will not pay twice with one token", async () => {
     const confirmationTokenId = await tokenFor("4242424242424242");
-    expect(await sandbox.confirm({ idempotencyKey: key(), amount: 500, currency: "usd", confirmationTokenId, saveForLater: false })).toMatchObject({ status: "succeeded", paymentMethodId: null });
-    expect(await sandbox.confirm({ idempotencyKey: key(), amount: 500, currency: "usd", confirmationTokenId, saveForLater: false })).toMatchObject({
+    expect(await sandbox.confirm({ idempotencyKey: key(), ...payer, amount: 500, currency: "usd", confirmationTokenId, saveForLater: false })).toMatchObject({ status: "succeeded", paymentMethodId: null });
+    expect(await sandbox.confirm({ idempotencyKey: key(), ...payer, amount: 500, currency: "usd", confirmationTokenId, saveForLater: false })).toMatchObject({
       status: "declined",
       declineCode: "invalid_confirmation_token",
     });
   });
 
   it("declines 4000 0000 0000 0002, and 4000 0000 0000 9995 for insufficient funds", async () => {
-    const pay = async (cardNumber: string) => sandbox.confirm({ idempotencyKey: key(), amount: 500, currency: "usd", confirmationTokenId: await tokenFor(cardNumber), saveForLater: true });
+    const pay = async (cardNumber: string) => sandbox.confirm({ idempotencyKey: key(), ...payer, amount: 500, currency: "usd", confirmationTokenId: await tokenFor(cardNumber), saveForLater: true });
     expect(await pay("4000000000000002")).toMatchObject({ status: "declined", declineCode: "card_declined", card: { last4: "0002" } });
     expect(await pay("4000000000009995")).toMatchObject({ status: "declined", declineCode: "insufficient_funds", card: { last4: "9995" } });
   });
 
   it("takes 4000 0000 0000 0341 now and declines it on renewal", async () => {
-    const first = await sandbox.confirm({ idempotencyKey: key(), amount: 900, currency: "eur", confirmationTokenId: await tokenFor("4000000000000341"), saveForLater: true });
+    const first = await sandbox.confirm({ idempotencyKey: key(), ...payer, amount: 900, currency: "eur", confirmationTokenId: await tokenFor("4000000000000341"), saveForLater: true });
     if (first.status !== "succeeded" || !first.paymentMethodId) throw new Error(`expected the first payment to succeed, got ${JSON.stringify(first)}`);
-    expect(await sandbox.chargeSaved({ idempotencyKey: key(), amount: 900, currency: "eur", paymentMethodId: first.paymentMethodId })).toMatchObject({ status: "declined", declineCode: "card_declined" });
+    expect(await sandbox.chargeSaved({ idempotencyKey: key(), customerId: payer.customer.id, amount: 900, currency: "eur", paymentMethodId: first.paymentMethodId })).toMatchObject({ status: "declined", declineCode: "card_declined" });
   });
 });

@@ -149,6 +149,8 @@ describe("usage billing", () => {
     const charged: number[] = [];
     const dying: PaymentProcessor = {
       confirm: (request) => billing.processor.confirm(request),
+      outcomeOf: (processorPaymentId) => billing.processor.outcomeOf(processorPaymentId),
+      isUnavailable: (error) => billing.processor.isUnavailable(error),
       saveCard: (request) => billing.processor.saveCard(request),
       refund: (request) => billing.processor.refund(request),
       async chargeSaved(request) {

@@ -42,6 +42,7 @@ export {
 export { CHECK_RESPONSES, defineEndpoint, mountEndpoints, UndeclaredResponseError, type Endpoint, type EndpointContext, type EndpointDescription } from "./http/endpoint.js";
 export { openApiDocument, serveApiDescription, type ApiDescription, type OpenApiDocument } from "./http/openapi.js";
 export { queryFlag, trimmedText } from "./http/inputs.js";
+export { rawBodyOf } from "./http/body.js";
 export {
   generateIdentityKeys,
   identitySigner,

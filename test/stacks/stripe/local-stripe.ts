@@ -80,6 +80,7 @@ export class LocalStripe {
       route("POST", "/v1/disputes/:id", ([id = ""], form) => l.updateDispute(id, form)),
       route("POST", "/v1/disputes/:id/close", ([id = ""]) => l.closeDispute(id)),
       route("POST", "/v1/webhook_endpoints", (_, form) => this.webhooks.createEndpoint(form)),
+      route("POST", "/v1/webhook_endpoints/:id", ([id = ""], form) => this.webhooks.updateEndpoint(id, form)),
       route("GET", "/v1/events/:id", ([id = ""]) => l.find(this.webhooks.events, "event", id)),
       // Not Stripe's API: the page of the buyer's bank for 3-D Secure, which the local Stripe.js stand-in opens.
       route("POST", "/_local/authenticate/:id", ([id = ""], form) => l.authenticate(id, textOf(form.outcome) !== "fail"), true),

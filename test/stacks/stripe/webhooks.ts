@@ -46,6 +46,16 @@ export class WebhookSender {
     return endpoint;
   }
 
+  /** Changes an endpoint's address or events, as Stripe's dashboard does; its secret stays. */
+  updateEndpoint(id: string, form: Form): WebhookEndpointObject {
+    const endpoint = this.endpoints.get(id);
+    if (!endpoint) throw new StripeFailure(404, { type: "invalid_request_error", code: "resource_missing", param: "id", message: `No such webhook endpoint: '${id}'` });
+    const url = textOf(form.url);
+    if (url) endpoint.url = url;
+    if (form.enabled_events !== undefined) endpoint.enabled_events = listOf(form.enabled_events);
+    return endpoint;
+  }
+
   /** Records an event about `object` and sends it to the endpoints that want it. */
   publish(type: string, object: object, request: { id: string; idempotencyKey: string | null } | null, apiVersion: string): EventObject {
     const event: EventObject = {

@@ -2491,6 +2491,10 @@ export interface components {
             customer_tax_id: string | null;
             locale: string | null;
             payment_processor_metadata: {
+                publishable_key?: string;
+                /** @constant */
+                intent_status?: "requires_action";
+                intent_client_secret?: string;
                 payment_error?: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
@@ -2678,6 +2682,10 @@ export interface components {
             customer_tax_id: string | null;
             locale: string | null;
             payment_processor_metadata: {
+                publishable_key?: string;
+                /** @constant */
+                intent_status?: "requires_action";
+                intent_client_secret?: string;
                 payment_error?: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];
@@ -2756,6 +2764,10 @@ export interface components {
             customer_tax_id: string | null;
             locale: string | null;
             payment_processor_metadata: {
+                publishable_key?: string;
+                /** @constant */
+                intent_status?: "requires_action";
+                intent_client_secret?: string;
                 payment_error?: string;
             };
             billing_address_fields: components["schemas"]["CheckoutBillingAddressFields"];

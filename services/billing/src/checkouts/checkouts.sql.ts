@@ -43,6 +43,8 @@ export interface CheckoutRow {
   embed_origin: string | null;
   locale: string | null;
   payment_error: string | null;
+  /** A payment waiting for the customer's bank (3-D Secure): the secret its page finishes it with. */
+  payment_client_secret: string | null;
   expires_at: Date;
   created_at: Date;
   modified_at: Date | null;
@@ -190,6 +192,8 @@ export interface PaymentJob {
   checkout_id: string;
   idempotency_key: string;
   confirmation_token_id: string | null;
+  /** The processor's payment, once it waits for the customer (3-D Secure): asked after rather than made again. */
+  processor_payment_id: string | null;
   attempts: number;
 }
 
@@ -209,7 +213,7 @@ export async function claimPaymentJobs(db: Knex, options: { limit: number; lease
   const { rows } = await prepared(
     db.raw<{ rows: (PaymentJob & { checkout: unknown } & CatalogColumns)[] }>(
       `with claimed as (${claim.sql})
-       select claimed.checkout_id, claimed.idempotency_key, claimed.confirmation_token_id, claimed.attempts, to_json(checkout) as checkout, ${catalogColumns("checkout.product_ids", "array[checkout.discount_id]")}
+       select claimed.checkout_id, claimed.idempotency_key, claimed.confirmation_token_id, claimed.processor_payment_id, claimed.attempts, to_json(checkout) as checkout, ${catalogColumns("checkout.product_ids", "array[checkout.discount_id]")}
        from claimed left join checkouts checkout on checkout.id = claimed.checkout_id`,
       claim.bindings,
     ),
@@ -234,6 +238,14 @@ export async function lockTakingJob(db: Knex, job: PaymentJob): Promise<{ checko
 }
 
 export const dropPaymentJob = (db: Knex, checkoutId: string) => db("checkout_payment_jobs").where({ checkout_id: checkoutId }).delete();
+
+/** Lets the job go while this claim still holds it, to ask at `runAt` after the payment that waits for its customer. */
+export const awaitPaymentJob = (db: Knex, job: PaymentJob, processorPaymentId: string, runAt: Date) =>
+  whileHeld(paymentJobLease, db("checkout_payment_jobs").update({ leased_until: null, run_at: runAt, processor_payment_id: processorPaymentId }), { key: job.checkout_id, mark: job.attempts });
+
+/** Makes a checkout's payment job due now, unless a replica holds it (it is answering already): the processor said something of it. */
+export const hurryPaymentJob = (db: Knex, checkoutId: string) =>
+  db("checkout_payment_jobs").where({ checkout_id: checkoutId }).whereRaw("(leased_until is null or leased_until < now())").update({ run_at: db.fn.now() });
 
 /** Lets the job go while this claim still holds it, to be claimed again at `runAt`. */
 export const retryPaymentJob = (db: Knex, job: PaymentJob, runAt: Date) =>

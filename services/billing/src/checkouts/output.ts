@@ -1,3 +1,4 @@
+import type { BillingConfig } from "../config.js";
 import { checkoutDiscountJson } from "../discounts/output.js";
 import { sellerSummaryJson } from "../organizations/output.js";
 import { priceJson } from "../products/prices.js";
@@ -26,7 +27,24 @@ export function billingAddressFields(checkout: Pick<CheckoutRow, "require_billin
 }
 
 /** The checkout as its seller sees it (Polar's Checkout), made from its catalog. */
-export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, publicUrl: string) {
+/** What a checkout's answer says of the site: its address, and the processor the payment page loads. */
+export type CheckoutSite = Pick<BillingConfig, "PUBLIC_URL" | "PAYMENT_PROCESSOR" | "STRIPE_PUBLISHABLE_KEY">;
+
+/**
+ * What the payment page needs of the processor, as Polar gives it: Stripe.js's key when Stripe takes
+ * the payment, a payment waiting for the customer's bank (3-D Secure) with the secret that finishes
+ * it, and why the last payment failed.
+ */
+function processorMetadata(checkout: CheckoutRow, config: CheckoutSite) {
+  return {
+    ...(config.PAYMENT_PROCESSOR === "stripe" && config.STRIPE_PUBLISHABLE_KEY ? { publishable_key: config.STRIPE_PUBLISHABLE_KEY } : {}),
+    ...(checkout.payment_client_secret ? { intent_status: "requires_action" as const, intent_client_secret: checkout.payment_client_secret } : {}),
+    ...(checkout.payment_error ? { payment_error: checkout.payment_error } : {}),
+  };
+}
+
+export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, config: CheckoutSite) {
+  const publicUrl = config.PUBLIC_URL;
   const offer = offerOf(catalog, checkout);
   const { price, discount } = offer;
   const offered = offer.products.map((product) => productJson(product, publicUrl));
@@ -78,7 +96,7 @@ export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, pu
     customer_billing_address: checkout.customer_billing_address,
     customer_tax_id: checkout.customer_tax_id,
     locale: checkout.locale,
-    payment_processor_metadata: checkout.payment_error ? { payment_error: checkout.payment_error } : {},
+    payment_processor_metadata: processorMetadata(checkout, config),
     billing_address_fields: billingAddressFields(checkout, card.formRequired),
     trial_interval: null,
     trial_interval_count: null,

@@ -1,11 +1,11 @@
 import { PollingWorker, type Units } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { settlePurchase } from "../flows/settle-purchase.js";
-import type { PaymentOutcome } from "../payments/processor.js";
+import type { PaymentOutcome, SettledOutcome } from "../payments/processor.js";
 import { startsWithTrial } from "../subscriptions/service.js";
-import { catalogOf, changedCheckout, checkoutFromJson, claimPaymentJobs, dropPaymentJob, lockTakingJob, PAYMENT_WORKER, paymentJobKeeper, retryPaymentJob, withCatalog, type CheckoutCatalog, type CheckoutRow, type PaymentJob } from "./checkouts.sql.js";
+import { awaitPaymentJob, catalogOf, changedCheckout, checkoutFromJson, checkoutWithCatalog, claimPaymentJobs, dropPaymentJob, lockTakingJob, PAYMENT_WORKER, paymentJobKeeper, retryPaymentJob, withCatalog, type CheckoutCatalog, type CheckoutRow, type PaymentJob } from "./checkouts.sql.js";
 import { cardRequirementsOf, offerOf } from "./pricing.js";
-import { announceCheckout } from "./service.js";
+import { announceCheckout, awaitCustomerAction } from "./service.js";
 
 /** A claimed job, with its checkout and catalog as they were when it was claimed (no checkout if it is gone). */
 interface ClaimedJob extends PaymentJob {
@@ -23,6 +23,11 @@ const LEASE_MS = 5_000;
 /** A processor that keeps failing (not declining) gets this many tries before the checkout is failed. */
 const MAX_ATTEMPTS = 5;
 const retryDelayMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempts);
+/**
+ * How often a payment waiting for its customer's bank is asked after. The processor's webhook
+ * (the customer done) makes it due at once; this is for a webhook that never comes.
+ */
+const AWAITING_CHECK_MS = 10_000;
 
 /**
  * Pays confirmed checkouts. The processor call sits between a claim (a lease on the job) and one
@@ -87,24 +92,53 @@ export class CheckoutPayments extends PollingWorker {
     let outcome: PaymentOutcome | null = null;
     if (formRequired) {
       try {
-        outcome = await processor.confirm({ idempotencyKey: job.idempotency_key, amount: charged, currency: checkout.currency, confirmationTokenId: job.confirmation_token_id ?? "", saveForLater: setupRequired });
+        outcome = job.processor_payment_id
+          ? await processor.outcomeOf(job.processor_payment_id)
+          : await processor.confirm({
+              idempotencyKey: job.idempotency_key,
+              checkoutId: checkout.id,
+              customer: { id: checkout.customer_id ?? "", email: checkout.customer_email, name: checkout.customer_name },
+              amount: charged,
+              currency: checkout.currency,
+              confirmationTokenId: job.confirmation_token_id ?? "",
+              saveForLater: setupRequired,
+            });
       } catch (error) {
         logger.warn({ err: error, checkoutId: checkout.id, attempt: job.attempts }, "the payment processor failed; the payment is tried again");
         await this.retryOrFail(job, checkout);
         return;
       }
     }
+    if (outcome?.status === "requires_action") {
+      await this.awaitCustomer(job, outcome);
+      return;
+    }
+    const settled: SettledOutcome | null = outcome;
     await this.units.run(async (unit) => {
       const locked = await lockTakingJob(unit.db, job);
       if (!locked?.jobTaken || locked.checkout.status !== "confirmed") return;
-      await settlePurchase(this.billing, unit, { checkout: locked.checkout, catalog, amounts, charged, outcome });
+      await settlePurchase(this.billing, unit, { checkout: locked.checkout, catalog, amounts, charged, outcome: settled });
+    });
+  }
+
+  /**
+   * The customer's bank wants them (3-D Secure): the checkout gives its page the secret to finish
+   * with, and the job waits, asking after the payment now and then and at once when the processor's
+   * webhook says something of it.
+   */
+  private async awaitCustomer(job: ClaimedJob, outcome: Extract<PaymentOutcome, { status: "requires_action" }>): Promise<void> {
+    await this.units.run(async (unit) => {
+      const held = await awaitPaymentJob(unit.db, job, outcome.processorPaymentId, new Date(Date.now() + AWAITING_CHECK_MS));
+      const locked = held > 0 ? await checkoutWithCatalog(unit.db, { id: job.checkout_id }, true) : null;
+      if (locked?.checkout.status === "confirmed") awaitCustomerAction(this.billing, unit, locked.checkout, locked.catalog, outcome.clientSecret);
     });
   }
 
   /** Tries the payment again later, or, after the last try, fails the checkout. */
   private async retryOrFail(job: PaymentJob, checkout: CheckoutRow): Promise<void> {
     const { db } = this.billing;
-    if (job.attempts < MAX_ATTEMPTS) {
+    // A payment the customer is finishing is never given up on for the processor's hiccups.
+    if (job.attempts < MAX_ATTEMPTS || job.processor_payment_id) {
       await retryPaymentJob(db, job, new Date(Date.now() + retryDelayMs(job.attempts)));
       return;
     }

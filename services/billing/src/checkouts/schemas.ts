@@ -59,7 +59,12 @@ const checkoutFields = {
   customer_billing_address: Address.nullable(),
   customer_tax_id: z.string().nullable(),
   locale: z.string().nullable(),
-  payment_processor_metadata: z.strictObject({ payment_error: z.string().optional() }),
+  payment_processor_metadata: z.strictObject({
+    publishable_key: z.string().optional(),
+    intent_status: z.literal("requires_action").optional(),
+    intent_client_secret: z.string().optional(),
+    payment_error: z.string().optional(),
+  }),
   billing_address_fields: z
     .strictObject({
       country: BillingAddressFieldMode,

@@ -11,6 +11,7 @@ import {
   changedCheckout,
   checkoutWithCatalog,
   findCheckout,
+  hurryPaymentJob,
   insertCheckout,
   lockOverdueCheckout,
   pageOfCheckouts,
@@ -44,19 +45,31 @@ export type CheckoutKey = Pick<CheckoutRow, "id"> | Pick<CheckoutRow, "client_se
  * gives back what it announced: the caller answers with it rather than read it all again.
  */
 export function announceCheckout(parts: Pick<Parts, "config">, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, type: "checkout.created" | "checkout.updated" = "checkout.updated"): CheckoutJson {
-  const json = checkoutJson(checkout, catalog, parts.config.PUBLIC_URL);
+  const json = checkoutJson(checkout, catalog, parts.config);
   announceBilling(unit, checkout.status === "expired" ? [type, "checkout.expired"] : type, checkout.organization_id, json);
   return json;
 }
 
 /** A confirmed checkout paid (or free, or with a trial): it succeeds. */
 export const succeedCheckout = (parts: Pick<Parts, "config">, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog): CheckoutJson =>
-  announceCheckout(parts, unit, changedCheckout(unit, checkout, { status: "succeeded" }), catalog);
+  announceCheckout(parts, unit, changedCheckout(unit, checkout, { status: "succeeded", payment_client_secret: null }), catalog);
 
 /** The card was refused: the checkout opens again, saying why, and gives back its discount redemption. */
 export function reopenDeclined(parts: Pick<Parts, "config">, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, reason: string): CheckoutJson {
   if (checkout.discount_id) unit.change(releaseRedemption(unit.db, checkout.discount_id));
-  return announceCheckout(parts, unit, changedCheckout(unit, checkout, { status: "open", payment_error: reason }), catalog);
+  return announceCheckout(parts, unit, changedCheckout(unit, checkout, { status: "open", payment_error: reason, payment_client_secret: null }), catalog);
+}
+
+/** The processor said something of a checkout's payment (its webhook): the payment worker asks after it now. */
+export function hurryPayment(unit: UnitOfWork, checkoutId: string, wakePayments: () => void): void {
+  unit.change(hurryPaymentJob(unit.db, checkoutId));
+  unit.afterCommit(wakePayments);
+}
+
+/** The customer's bank wants them before paying (3-D Secure): the checkout tells its page how to finish, once. */
+export function awaitCustomerAction(parts: Pick<Parts, "config">, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, clientSecret: string): void {
+  if (checkout.payment_client_secret === clientSecret) return;
+  announceCheckout(parts, unit, changedCheckout(unit, checkout, { payment_client_secret: clientSecret }), catalog);
 }
 
 /** Expires the locked, open, overdue checkouts given, with the unit's other writes. */
@@ -117,7 +130,7 @@ export async function shownCheckout(parts: Pick<Parts, "db" | "units" | "access"
   if (identity) await reachable(parts.access, identity, "checkouts:read", read.checkout, "Checkout");
   const { catalog } = read;
   const checkout = await current(parts, read.checkout, sellerClock(offerOf(catalog, read.checkout).seller));
-  return { json: checkoutJson(checkout, catalog, parts.config.PUBLIC_URL), catalog };
+  return { json: checkoutJson(checkout, catalog, parts.config), catalog };
 }
 
 /** A page of the seller's checkouts as they stand now. */
@@ -126,7 +139,7 @@ export async function checkoutPage(parts: Pick<Parts, "db" | "units" | "access" 
   // The page's catalog holds each seller, and so each seller's clock.
   const catalog = await catalogOf(parts.db, rows);
   const shown = await Promise.all(rows.map(async (row) => current(parts, row, sellerClock(offerOf(catalog, row).seller))));
-  return { items: shown.map((row) => checkoutJson(row, catalog, parts.config.PUBLIC_URL)), total };
+  return { items: shown.map((row) => checkoutJson(row, catalog, parts.config)), total };
 }
 
 /** The seller's settings a body changes, as columns. */
@@ -233,6 +246,7 @@ export async function openCheckout(parts: Pick<Parts, "db" | "units" | "access" 
     embed_origin: null,
     locale: null,
     payment_error: null,
+    payment_client_secret: null,
     // In the seller's clock, so a sandbox seller who moved time ahead still gets a day to pay.
     expires_at: new Date(sellerClock(seller).getTime() + CHECKOUT_LIFETIME_MS),
     created_at: new Date(),

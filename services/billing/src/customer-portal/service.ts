@@ -53,9 +53,14 @@ export function changeBillingDetails(parts: Pick<Parts, "units" | "config">, ide
  * Keeps a card the customer gave for later charges; made their default, it is the card their
  * running subscriptions renew with, and past-due ones are tried again with it at once.
  */
-export async function saveCustomerCard(parts: Pick<Parts, "units" | "processor"> & { wakeRenewals: () => void }, identity: IdentityClaims, request: { confirmation_token_id: string; set_default: boolean }) {
+export async function saveCustomerCard(parts: Pick<Parts, "db" | "units" | "processor"> & { wakeRenewals: () => void }, identity: IdentityClaims, request: { confirmation_token_id: string; set_default: boolean }) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  const saved = await parts.processor.saveCard({ idempotencyKey: `card:${customerId}:${request.confirmation_token_id}`, confirmationTokenId: request.confirmation_token_id });
+  const customer = await portalCustomer(parts.db, identity);
+  const saved = await parts.processor.saveCard({
+    idempotencyKey: `card:${customerId}:${request.confirmation_token_id}`,
+    confirmationTokenId: request.confirmation_token_id,
+    customer: { id: customer.id, email: customer.email, name: customer.name },
+  });
   if (saved.status === "declined") throw invalidField(["confirmation_token_id"], saved.message, request.confirmation_token_id);
   const method = await parts.units.run(async (unit) => {
     const row = await savePaymentMethod(unit.db, { id: saved.paymentMethodId, customer_id: customerId, card: saved.card });

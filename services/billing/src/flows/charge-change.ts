@@ -88,7 +88,7 @@ export async function chargeChangeOrder(billing: Pick<Parts, "db" | "config" | "
   const order = await findOrder(db, orderId);
   if (!order) throw new Error(`subscription ${subscription.id} lost the order ${orderId} it was to charge`);
   const total = orderTotal(order);
-  const outcome = order.status === "pending" ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { amount: total, currency: order.currency, idempotencyKey: `order:${order.id}` }) : null;
+  const outcome = order.status === "pending" ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { customerId: subscription.customer_id, amount: total, currency: order.currency, idempotencyKey: `order:${order.id}` }) : null;
   const changedAt = subscription.next_action_at;
   await underClaim(async (unit, current) => {
     if (outcome) recordCharge(unit, config, chargeOfOrder(order, total), outcome);

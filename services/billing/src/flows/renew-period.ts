@@ -50,7 +50,7 @@ export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "proces
   if (!usage) return;
   const draft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount, tax_amount: 0 }, [...billed, ...usage.lines]);
   const total = orderTotal({ subtotal_amount: draft.lines.reduce((sum, line) => sum + line.amount, 0), discount_amount: draft.discount_amount, tax_amount: draft.tax_amount });
-  const outcome = await chargeKeptCard(billing.processor, subscription.payment_method_id, { amount: total, currency: subscription.currency, idempotencyKey: renewalKey(subscription, start) });
+  const outcome = await chargeKeptCard(billing.processor, subscription.payment_method_id, { customerId: subscription.customer_id, amount: total, currency: subscription.currency, idempotencyKey: renewalKey(subscription, start) });
   await underClaim(async (unit, current) => {
     const order = await placeOrder(unit, draft, "pending");
     const cycled = await advancePeriod(unit, current, { start, end, leftover, discountAppliedAt: discount.appliedAt, usage });
@@ -71,7 +71,7 @@ export async function retryRenewal(billing: Pick<Parts, "db" | "config" | "proce
   const order = await unpaidOrderOf(db, subscription.id);
   const attempt = subscription.dunning_attempts + 1;
   const total = order ? orderTotal(order) : 0;
-  const outcome = order ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { amount: total, currency: order.currency, idempotencyKey: renewalKey(subscription, subscription.current_period_start, attempt) }) : null;
+  const outcome = order ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { customerId: subscription.customer_id, amount: total, currency: order.currency, idempotencyKey: renewalKey(subscription, subscription.current_period_start, attempt) }) : null;
   const paid = order !== undefined && (!outcome || outcome.status === "succeeded");
   await underClaim(async (unit, current) => {
     if (order && outcome) recordCharge(unit, config, chargeOfOrder(order, total), outcome);

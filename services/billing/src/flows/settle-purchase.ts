@@ -8,7 +8,7 @@ import { discountWithProducts } from "../discounts/service.js";
 import { productLine } from "../orders/lines.js";
 import type { OrderRow } from "../orders/orders.sql.js";
 import { numberNextOrder, placeOrder } from "../orders/service.js";
-import type { PaymentOutcome } from "../payments/processor.js";
+import type { SettledOutcome } from "../payments/processor.js";
 import { recordCharge } from "../payments/service.js";
 import { sellerClock } from "../test-clock/clock.js";
 import { startPurchasedSubscription } from "./start-subscription.js";
@@ -20,7 +20,7 @@ export interface AnsweredCheckout {
   amounts: ReturnType<typeof checkoutAmounts>;
   /** What the card was charged: nothing during a trial. */
   charged: number;
-  outcome: PaymentOutcome | null;
+  outcome: SettledOutcome | null;
 }
 
 /**

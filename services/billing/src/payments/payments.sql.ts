@@ -1,5 +1,5 @@
 import { prepared, randomId, type Knex } from "@tollgate/kit";
-import type { CardSummary, PaymentOutcome } from "./processor.js";
+import type { CardSummary, SettledOutcome } from "./processor.js";
 
 /**
  * Records what the processor said of a charge, succeeded or declined. The processor's payment id is
@@ -9,7 +9,7 @@ import type { CardSummary, PaymentOutcome } from "./processor.js";
 export function recordPayment(
   db: Knex,
   payment: { organization_id: string; checkout_id: string | null; order_id: string | null; processor: string; amount: number; currency: string },
-  outcome: PaymentOutcome,
+  outcome: SettledOutcome,
 ): Knex.QueryBuilder {
   return db("payments")
     .insert({

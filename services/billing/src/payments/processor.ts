@@ -6,14 +6,33 @@
  * and never moves money twice.
  */
 export interface PaymentProcessor {
-  /** Pays with the card behind a confirmation token from the payment form, keeping the card for later charges when asked. */
+  /**
+   * Pays with the card behind a confirmation token from the payment form, keeping the card for later
+   * charges when asked; with nothing to pay, only keeps it. The bank may first want the customer
+   * (3-D Secure): then the outcome says so, and `outcomeOf` tells later what became of it.
+   */
   confirm(request: ConfirmRequest): Promise<PaymentOutcome>;
+  /** What became of a payment that waited for its customer (`requires_action`), as the processor has it now. */
+  outcomeOf(processorPaymentId: string): Promise<PaymentOutcome>;
   /** Charges a kept card without the customer present (a renewal, a proration). */
-  chargeSaved(request: SavedChargeRequest): Promise<PaymentOutcome>;
+  chargeSaved(request: SavedChargeRequest): Promise<SettledOutcome>;
   /** Keeps the card behind a confirmation token for later charges without charging it now (Stripe's SetupIntent). */
-  saveCard(request: { idempotencyKey: string; confirmationTokenId: string }): Promise<SavedCardOutcome>;
+  saveCard(request: { idempotencyKey: string; confirmationTokenId: string; customer: PayingCustomer }): Promise<SavedCardOutcome>;
   /** Gives back part or all of a succeeded payment. */
   refund(request: RefundRequest): Promise<RefundOutcome>;
+  /**
+   * Whether an error a call threw means the processor could not be asked (unreachable, failing on
+   * its side, limiting our rate): no fault of the item being worked on, which waits rather than
+   * counting a failure.
+   */
+  isUnavailable(error: unknown): boolean;
+}
+
+/** Who pays: the processor keeps its own record of each customer (a Stripe Customer), made from this on first use. */
+export interface PayingCustomer {
+  id: string;
+  email: string | null;
+  name: string | null;
 }
 
 interface ChargeAmount {
@@ -25,11 +44,16 @@ interface ChargeAmount {
 }
 
 export interface ConfirmRequest extends ChargeAmount {
+  customer: PayingCustomer;
+  /** The checkout paid: the processor's notices of the payment name it, so they find its payment job. */
+  checkoutId: string;
   confirmationTokenId: string;
   saveForLater: boolean;
 }
 
 export interface SavedChargeRequest extends ChargeAmount {
+  /** Whose card it is: our customer's id. */
+  customerId: string;
   paymentMethodId: string;
 }
 
@@ -47,12 +71,18 @@ export interface CardSummary {
   exp_year: number;
 }
 
-export type DeclineCode = "card_declined" | "insufficient_funds" | "expired_card" | "invalid_confirmation_token";
+export type DeclineCode = "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "authentication_required" | "invalid_confirmation_token";
 
 export type PaymentOutcome =
   | { status: "succeeded"; processorPaymentId: string; card: CardSummary; paymentMethodId: string | null }
-  | { status: "declined"; processorPaymentId: string | null; card: CardSummary | null; declineCode: DeclineCode; message: string };
+  | { status: "declined"; processorPaymentId: string | null; card: CardSummary | null; declineCode: DeclineCode; message: string }
+  /** The customer's bank wants them (3-D Secure): the payment page finishes it with the client secret. */
+  | { status: "requires_action"; processorPaymentId: string; clientSecret: string };
+
+/** An outcome the processor has settled: paid or declined. */
+export type SettledOutcome = Exclude<PaymentOutcome, { status: "requires_action" }>;
 
 export type SavedCardOutcome = { status: "succeeded"; paymentMethodId: string; card: CardSummary } | { status: "declined"; declineCode: DeclineCode; message: string };
 
 export type RefundOutcome = { status: "succeeded"; processorRefundId: string } | { status: "failed"; message: string };
+

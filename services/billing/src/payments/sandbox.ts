@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { randomId, type Knex } from "@tollgate/kit";
 import { findSandboxPaymentMethod, insertConfirmationToken, takeConfirmationToken, type CardBehaviour, type SandboxCard } from "./payments.sql.js";
-import type { CardSummary, ConfirmRequest, PaymentOutcome, PaymentProcessor, RefundOutcome, RefundRequest, SavedCardOutcome, SavedChargeRequest } from "./processor.js";
+import type { CardSummary, ConfirmRequest, PaymentOutcome, PaymentProcessor, RefundOutcome, RefundRequest, SavedCardOutcome, SavedChargeRequest, SettledOutcome } from "./processor.js";
 
 /** Cards that pay when first used, and so may be kept for later charges. */
 const PAYS_NOW: CardBehaviour[] = ["succeeds", "succeeds_then_declines"];
@@ -84,10 +84,20 @@ export class SandboxProcessor implements PaymentProcessor {
     return outcome;
   }
 
-  async chargeSaved(request: SavedChargeRequest): Promise<PaymentOutcome> {
+  /** The sandbox is billing's own database: when that is down, the kit's own rules apply. */
+  isUnavailable(): boolean {
+    return false;
+  }
+
+  /** The sandbox answers every payment at once: none ever waits for its customer. */
+  outcomeOf(processorPaymentId: string): Promise<PaymentOutcome> {
+    return Promise.reject(new Error(`the sandbox never waits for a customer, yet ${processorPaymentId} was asked after`));
+  }
+
+  async chargeSaved(request: SavedChargeRequest): Promise<SettledOutcome> {
     const method = await findSandboxPaymentMethod(this.db, request.paymentMethodId);
     const paymentId = idFor("pi", request.idempotencyKey);
-    let outcome: PaymentOutcome;
+    let outcome: SettledOutcome;
     if (!method) outcome = { status: "declined", processorPaymentId: null, card: null, declineCode: "card_declined", message: "The saved card is no longer available." };
     else {
       const declined = declineOf(method.behaviour === "succeeds_then_declines" ? "declined" : method.behaviour);

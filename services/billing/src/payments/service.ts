@@ -5,7 +5,7 @@ import { recordPayment } from "./payments.sql.js";
 
 // The read a refund makes, as the store has it: the processor's id of an order's payment.
 export { succeededPaymentOf } from "./payments.sql.js";
-import type { PaymentOutcome, PaymentProcessor } from "./processor.js";
+import type { PaymentProcessor, SettledOutcome } from "./processor.js";
 
 /** What a charge was for: the checkout it paid, or the order (a checkout's once placed, a renewal's, a change's). */
 export interface Charge {
@@ -23,7 +23,7 @@ export const chargeOfOrder = (order: Pick<OrderRow, "id" | "organization_id" | "
  * The processor's answer to a charge, recorded with the unit's other changes: the one place a
  * payment's record is made, whichever flow charged.
  */
-export function recordCharge(unit: UnitOfWork, config: Pick<BillingConfig, "PAYMENT_PROCESSOR">, charge: Charge, outcome: PaymentOutcome): void {
+export function recordCharge(unit: UnitOfWork, config: Pick<BillingConfig, "PAYMENT_PROCESSOR">, charge: Charge, outcome: SettledOutcome): void {
   unit.change(
     recordPayment(
       unit.db,
@@ -34,7 +34,7 @@ export function recordCharge(unit: UnitOfWork, config: Pick<BillingConfig, "PAYM
 }
 
 /** Charges a kept card (a subscription's); null when there is nothing to charge. Without a card, declined. */
-export async function chargeKeptCard(processor: PaymentProcessor, paymentMethodId: string | null, charge: { amount: number; currency: string; idempotencyKey: string }): Promise<PaymentOutcome | null> {
+export async function chargeKeptCard(processor: PaymentProcessor, paymentMethodId: string | null, charge: { customerId: string; amount: number; currency: string; idempotencyKey: string }): Promise<SettledOutcome | null> {
   if (charge.amount === 0) return null;
   if (!paymentMethodId) return { status: "declined", processorPaymentId: null, card: null, declineCode: "card_declined", message: "No card is kept for this subscription." };
   return processor.chargeSaved({ ...charge, paymentMethodId });

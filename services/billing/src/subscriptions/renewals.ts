@@ -89,7 +89,9 @@ export class SubscriptionRenewals extends PollingWorker {
           advanced.push(subscription.id);
         } catch (error) {
           passOver.add(subscription.id);
-          await failures.failed({ worker: RENEWAL_WORKER, item: subscription.id, organizationId: subscription.organization_id }, error);
+          // The processor down is no fault of the subscription's: it waits for the next pass, uncounted.
+          if (this.billing.processor.isUnavailable(error)) this.billing.logger.warn({ err: error, subscriptionId: subscription.id }, "the payment processor is unavailable; the renewal waits for it");
+          else await failures.failed({ worker: RENEWAL_WORKER, item: subscription.id, organizationId: subscription.organization_id }, error);
           // Let go at once: the next pass tries it again, and nobody waits out its lease meanwhile.
           await releaseClaim(db, subscription);
         }

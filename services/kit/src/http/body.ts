@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import express, { type RequestHandler } from "express";
 import { MalformedBodyError } from "./errors.js";
 
@@ -25,6 +26,16 @@ function bodyProblem(body: unknown): string | null {
   return null;
 }
 
+const RAW_BODY = Symbol("raw body");
+
+/** Keeps the bytes a JSON body was parsed from: a signature (a processor's webhook) is over them, not over what parsing made. */
+function keepRawBody(req: IncomingMessage, _res: unknown, bytes: Buffer): void {
+  (req as IncomingMessage & { [RAW_BODY]?: Buffer })[RAW_BODY] = bytes;
+}
+
+/** The exact bytes of a request's JSON body, as received; undefined when it had none. */
+export const rawBodyOf = (req: IncomingMessage): Buffer | undefined => (req as IncomingMessage & { [RAW_BODY]?: Buffer })[RAW_BODY];
+
 /**
  * JSON bodies up to `limit` bytes. Any JSON value is read (not only objects), so `null` or `42` fail
  * the endpoint's schema as they do in better-call and FastAPI, rather than counting as broken JSON.
@@ -34,7 +45,7 @@ function bodyProblem(body: unknown): string | null {
  */
 export function jsonBody(limit: number): RequestHandler[] {
   return [
-    express.json({ limit, strict: false }),
+    express.json({ limit, strict: false, verify: keepRawBody }),
     (req, _res, next) => {
       const problem = bodyProblem(req.body);
       next(problem ? new MalformedBodyError(problem) : undefined);
