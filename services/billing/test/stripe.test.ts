@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
+import { createTestEnvironment, startTestService } from "@tollgate/kit/testing";
+import { billingService } from "../src/service.js";
 import type { Seller } from "../../../test/stacks/billing.js";
 import { startStripeBillingStack, type StripeBillingStack } from "../../../test/stacks/stripe/stripe-billing.js";
 import type { TEST_CARDS } from "../../../test/stacks/stripe/cards.js";
@@ -56,6 +58,21 @@ async function awaitingBank(checkoutId: string): Promise<string> {
 }
 
 const intentsOf = (checkoutId: string) => [...stack.local.ledger.paymentIntents.values()].filter((intent) => intent.metadata.tollgate_checkout_id === checkoutId);
+
+describe("billing set up for Stripe", () => {
+  it("will not start without Stripe's keys and webhook secret, saying each that is missing on a line of its own", async () => {
+    const environment = await createTestEnvironment();
+    const started = startTestService(billingService, environment, { PAYMENT_PROCESSOR: "stripe", STRIPE_PUBLISHABLE_KEY: "pk_test_only_this", FILE_URL_SECRET: "s".repeat(32) });
+    const error = (await started.then(
+      async (running) => (await running.stop(), null),
+      (caught: unknown) => caught,
+    )) as Error | null;
+    expect(error?.message.split("\n")).toEqual([
+      "STRIPE_SECRET_KEY is not set: PAYMENT_PROCESSOR=stripe calls Stripe with it (sk_live_… or sk_test_…, from Stripe's dashboard)",
+      "STRIPE_WEBHOOK_SECRET is not set: PAYMENT_PROCESSOR=stripe checks Stripe's webhooks with it (whsec_…, the endpoint's signing secret)",
+    ]);
+  });
+});
 
 describe("checkouts paid with Stripe", () => {
   it("tells the page Stripe's publishable key, charges the card once under our idempotency key, and places the paid order", async () => {
@@ -151,5 +168,111 @@ describe("Stripe's webhooks", () => {
     });
     expect(forged.status).toBe(400);
     expect(await stack.billing.context.db("stripe_events").where({ id: "evt_forged" })).toEqual([]);
+  });
+});
+
+describe("subscriptions on Stripe", () => {
+  it("keep a card with a SetupIntent for a trial, go past due when the renewal is declined off-session, and recover with a new card from the portal", async () => {
+    const plan = await shop.polar.products.create({ name: "Trial plan", recurringInterval: "month", trialInterval: "day", trialIntervalCount: 7, prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }] });
+    // Stripe's 4000 0000 0000 0341: kept by a SetupIntent, declined whenever it is charged.
+    const checkout = await pay(plan.id, "pm_card_chargeCustomerFail", "trial@example.com");
+    expect((await settled(checkout.id)).status).toBe("succeeded");
+    expect(intentsOf(checkout.id)).toEqual([]);
+    const [setup] = [...stack.local.ledger.setupIntents.values()].filter((intent) => intent.metadata.tollgate_checkout_id === checkout.id);
+    expect(setup).toMatchObject({ status: "succeeded", usage: "off_session" });
+    const [subscription] = (await shop.polar.subscriptions.list({ productId: plan.id })).result.items;
+    expect(subscription).toMatchObject({ status: "trialing" });
+    if (!subscription) throw new Error("no subscription");
+
+    await shop.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { trialEnd: new Date(Date.now() + 500) } });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    await stack.billing.context.app.renewals.renewNow(subscription.id);
+    await expect.poll(async () => (await shop.polar.subscriptions.get({ id: subscription.id })).status, { timeout: 15_000 }).toBe("past_due");
+    const renewals = [...stack.local.ledger.paymentIntents.values()].filter((intent) => intent.customer === setup?.customer);
+    expect(renewals).toMatchObject([{ status: "requires_payment_method", amount: 1500, last_payment_error: { decline_code: "generic_decline", payment_method: { id: setup?.payment_method } } }]);
+
+    const { token } = await shop.polar.customerSessions.create({ customerId: subscription.customerId });
+    const added = await customerSide.customerPortal.customers.addPaymentMethod(
+      { customerSession: token },
+      { confirmationTokenId: await stack.confirmationToken("pm_card_visa"), setDefault: true, returnUrl: "https://app.example/billing" },
+    );
+    expect(added).toMatchObject({ status: "succeeded", paymentMethod: { type: "card", methodMetadata: { brand: "visa", last4: "4242" } } });
+    await expect.poll(async () => (await shop.polar.subscriptions.get({ id: subscription.id })).status, { timeout: 15_000 }).toBe("active");
+    const orders = (await shop.polar.orders.list({ productId: plan.id })).result.items;
+    expect(orders.map((order) => [order.status, order.totalAmount])).toContainEqual(["paid", 1500]);
+    // The card the portal kept, charged off-session on the same Stripe Customer.
+    const paid = [...stack.local.ledger.paymentIntents.values()].filter((intent) => intent.customer === setup?.customer && intent.status === "succeeded");
+    expect(paid).toMatchObject([{ amount: 1500 }]);
+    expect(paid[0]?.payment_method).not.toBe(setup?.payment_method);
+  });
+
+  it("are not counted as failing while Stripe is down: the renewal waits and goes through once it is back", async () => {
+    const plan = await shop.polar.products.create({ name: "Outage plan", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 900, priceCurrency: "usd" }] });
+    const checkout = await settled((await pay(plan.id, "pm_card_visa", "outage@example.com")).id);
+    const [subscription] = (await shop.polar.subscriptions.list({ productId: plan.id })).result.items;
+    if (!subscription || checkout.status !== "succeeded") throw new Error("no subscription");
+    const renewals = stack.billing.context.app.renewals;
+    stack.local.unavailable = true;
+    try {
+      await shop.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { currentBillingPeriodEnd: new Date(Date.now() + 500) } });
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      for (let attempt = 0; attempt < 3; attempt += 1) await renewals.renewNow(subscription.id).catch(() => undefined);
+      expect(await stack.billing.context.db("set_aside_work").where({ item: subscription.id })).toEqual([]);
+    } finally {
+      stack.local.unavailable = false;
+    }
+    await renewals.renewNow(subscription.id);
+    expect((await shop.polar.orders.list({ productId: plan.id })).result.items.map((order) => order.status)).toEqual(["paid", "paid"]);
+  });
+});
+
+describe("money given back on Stripe", () => {
+  it("refunds through Stripe under the refund's own idempotency key", async () => {
+    const product = await oneTime("Refunded guide", 3000);
+    const checkout = await settled((await pay(product.id, "pm_card_visa", "refund@example.com")).id);
+    const [order] = (await shop.polar.orders.list({ checkoutId: checkout.id })).result.items;
+    if (!order) throw new Error("no order");
+    const refund = await shop.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 1000 });
+    expect(refund).toMatchObject({ status: "succeeded", amount: 1000 });
+    const [intent] = intentsOf(checkout.id);
+    expect([...stack.local.ledger.refunds.values()].filter((given) => given.payment_intent === intent?.id)).toMatchObject([{ amount: 1000, status: "succeeded" }]);
+    expect(stack.local.requests.filter((request) => request.path === "/v1/refunds").at(-1)?.idempotencyKey).toBe(`refund:${refund.id}`);
+  });
+});
+
+describe("a crash between Stripe's answer and our commit", () => {
+  it("charges once and places one order when the payment is worked again", async () => {
+    const db = stack.billing.context.db;
+    const product = await oneTime("Crash guide", 1200);
+    const email = "crash@example.com";
+    // Holding the buyer's row stops the worker where it numbers the order: after Stripe charged the card.
+    await db("customers").insert({ id: `crash${Date.now()}`, organization_id: shop.organizationId, email });
+    const holder = await db.transaction();
+    let checkoutId: string;
+    try {
+      await holder.raw("select 1 from customers where organization_id = ? and email = ? for no key update", [shop.organizationId, email]);
+      checkoutId = (await pay(product.id, "pm_card_visa", email)).id;
+      let stuck: number | undefined;
+      await expect
+        .poll(async () => {
+          const { rows } = await db.raw<{ rows: { pid: number }[] }>("select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%orders_count%'");
+          stuck = rows[0]?.pid;
+          return stuck;
+        })
+        .toBeDefined();
+      expect(intentsOf(checkoutId)).toMatchObject([{ status: "succeeded" }]);
+      // The crash: its connection is cut mid-transaction, so nothing after the charge was recorded.
+      await db.raw("select pg_terminate_backend(?)", [stuck ?? 0]);
+    } finally {
+      await holder.rollback();
+    }
+    expect(await db("payments").where({ checkout_id: checkoutId })).toHaveLength(0);
+    // As if the job's lease had run out: another attempt takes it, and Stripe answers it with the first charge.
+    await db("checkout_payment_jobs").where({ checkout_id: checkoutId }).update({ leased_until: new Date(Date.now() - 1000) });
+    expect((await settled(checkoutId)).status).toBe("succeeded");
+    const [intent, ...more] = intentsOf(checkoutId);
+    expect(more).toEqual([]);
+    expect(await db("payments").where({ checkout_id: checkoutId })).toMatchObject([{ processor_payment_id: intent?.id, status: "succeeded" }]);
+    expect((await shop.polar.orders.list({ checkoutId })).result.items).toHaveLength(1);
   });
 });
