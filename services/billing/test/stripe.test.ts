@@ -178,7 +178,7 @@ describe("subscriptions on Stripe", () => {
     const checkout = await pay(plan.id, "pm_card_chargeCustomerFail", "trial@example.com");
     expect((await settled(checkout.id)).status).toBe("succeeded");
     expect(intentsOf(checkout.id)).toEqual([]);
-    const [setup] = [...stack.local.ledger.setupIntents.values()].filter((intent) => intent.metadata.tollgate_checkout_id === checkout.id);
+    const [setup] = [...stack.local.ledger.setupIntents.values()].filter((intent) => intent.metadata?.tollgate_checkout_id === checkout.id);
     expect(setup).toMatchObject({ status: "succeeded", usage: "off_session" });
     const [subscription] = (await shop.polar.subscriptions.list({ productId: plan.id })).result.items;
     expect(subscription).toMatchObject({ status: "trialing" });
