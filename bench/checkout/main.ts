@@ -1,18 +1,21 @@
 /**
  * `npm run bench:checkout` — complete checkouts through one billing process (create → card token →
- * confirm with the sandbox card → order paid), in two phases:
+ * confirm with card 4242 → order paid), once with the sandbox processor and once with Stripe (the
+ * tests' local Stripe, through the official SDK, its webhooks included), each in two phases:
  *   1. throughput: as many buyers at once as BENCH_CONCURRENCY, as fast as they can go;
  *   2. latency: a new buyer every 1/BENCH_STEADY_RATE s for BENCH_STEADY_SECONDS, and how long after
  *      each confirm its order.paid reached the bus. Under saturation (phase 1) that time is mostly
  *      the queue, so it is printed too but the latency figure is the steady one, as in bench/webhooks;
  *      it starts once the work phase 1 left behind is done.
- * Billing runs as `npm start` runs it, in a process of its own (NODE_ENV=production); the buyers and
- * the listener on the bus are this process. Prints figures and where the CPU went; asserts nothing.
+ * Billing runs as `npm start` runs it, in a process of its own (NODE_ENV=production); the buyers,
+ * the listener on the bus and the local Stripe are this process. Prints figures and where the CPU
+ * went, and the Stripe run's rate beside the sandbox's (target: at least 0.8 of it); asserts nothing.
  *
  * Env: BENCH_WARMUP (checkouts made first and not measured, while V8 compiles the hot paths; default
  * 300), BENCH_CHECKOUTS (default 2000), BENCH_CONCURRENCY (default 32), BENCH_STEADY_RATE (checkouts/s,
- * default 20), BENCH_STEADY_SECONDS (default 15), BENCH_CPU_PROF (a directory: billing's V8 CPU
- * profile goes there), and the usual DATABASE_URL, NATS_URL, REDIS_URL.
+ * default 20), BENCH_STEADY_SECONDS (default 15), BENCH_PROCESSORS (default "sandbox,stripe"),
+ * BENCH_CPU_PROF (a directory: billing's V8 CPU profile goes there), and the usual DATABASE_URL,
+ * NATS_URL, REDIS_URL.
  */
 import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
@@ -23,6 +26,7 @@ import { identitySigner, generateIdentityKeys } from "@tollgate/kit";
 import { freePort } from "../../launcher/src/ports.js";
 import { cpuUse, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
 import { envInteger, formatMs, formatRate, isDisturbed, latencySummary, progress, openBenchRun, removeBenchRun, waitUntilReady, withDatabase } from "../support.js";
+import { startBenchStripe, type BenchStripe } from "./stripe.js";
 
 const WARMUP = envInteger("BENCH_WARMUP", 300);
 const CHECKOUTS = envInteger("BENCH_CHECKOUTS", 2_000);
@@ -33,7 +37,10 @@ const CPU_PROFILES = process.env.BENCH_CPU_PROF;
 const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const TARGETS = { rate: 100, p99Ms: 250 };
+const TARGETS = { rate: 100, p99Ms: 250, stripeShare: 0.8 };
+const PROCESSORS = (process.env.BENCH_PROCESSORS ?? "sandbox,stripe").split(",").map((name) => name.trim()) as Processor[];
+
+type Processor = "sandbox" | "stripe";
 const nextYear = new Date().getUTCFullYear() + 1;
 
 /** Milliseconds of CPU per checkout for each group, from a measurement's share of a core. */
@@ -44,11 +51,13 @@ function cpuPerCheckout(cpu: CpuUse, rate: number): string {
     .join(", ");
 }
 
-async function main(): Promise<void> {
-  const run = await openBenchRun("checkout");
+/** One processor's run, on a database and billing process of its own; its throughput rate. */
+async function measure(processor: Processor): Promise<number> {
+  const run = await openBenchRun(`checkout_${processor}`);
   const { id, database, prefix, admin, db, bus, processes } = run;
   const identityKeys = generateIdentityKeys();
   const signer = identitySigner(identityKeys.signingKey);
+  const stripe: BenchStripe | null = processor === "stripe" ? await startBenchStripe() : null;
   try {
     const port = await freePort();
     const billingUrl = `http://127.0.0.1:${port}`;
@@ -68,10 +77,11 @@ async function main(): Promise<void> {
         IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
         FILE_URL_SECRET: randomBytes(32).toString("base64url"),
         PUBLIC_URL: "http://127.0.0.1:3000",
+        ...stripe?.env,
       },
       CPU_PROFILES ? ["--cpu-prof", `--cpu-prof-dir=${resolve(CPU_PROFILES, `${id}-billing`)}`] : [],
     );
-    progress("starting billing in a process of its own");
+    progress(`starting billing (${processor}) in a process of its own`);
     await waitUntilReady(`${billingUrl}/readyz`, processes.exitOf("billing"));
 
     // The seller, as the organization service's events would have made it.
@@ -81,6 +91,7 @@ async function main(): Promise<void> {
     const as = (claims: IdentityClaims) => () => ({ "content-type": "application/json", [IDENTITY_HEADER]: signer.sign(claims) });
     const seller = as({ kind: "organization_token", token_id: "oat_bench", organization_id: organizationId, scopes: ["products:write", "checkouts:write", "checkouts:read"] });
     const buyer = as({ kind: "anonymous" });
+    stripe?.sendWebhooksTo(billingUrl, () => signer.sign({ kind: "anonymous" }));
     // node:http on kept-alive connections rather than fetch, whose own CPU per request is several
     // times larger: the buyers share the machine with what they measure.
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -120,12 +131,12 @@ async function main(): Promise<void> {
       const index = bought++;
       const checkout = await call<{ id: string; client_secret: string }>("/v1/checkouts/", seller, { products: [product.id] });
       const paid = new Promise<void>((done) => waiting.set(checkout.id, done));
-      const token = await call<{ id: string }>("/v1/sandbox/confirmation-tokens", buyer, { card_number: "4242424242424242", exp_month: 12, exp_year: nextYear, cvc: "123" });
+      const token = stripe ? await stripe.confirmationToken() : (await call<{ id: string }>("/v1/sandbox/confirmation-tokens", buyer, { card_number: "4242424242424242", exp_month: 12, exp_year: nextYear, cvc: "123" })).id;
       confirmedAt.set(checkout.id, performance.now());
       await call(`/v1/checkouts/client/${checkout.client_secret}/confirm`, buyer, {
         customer_email: `buyer${index}@example.com`,
         customer_billing_address: { country: "US", state: "NY", postal_code: "10001" },
-        confirmation_token_id: token.id,
+        confirmation_token_id: token,
       });
       await paid;
       waiting.delete(checkout.id);
@@ -141,7 +152,7 @@ async function main(): Promise<void> {
         billing: [processes.pid("billing") ?? NaN],
         postgres: backends.map((backend) => backend.pid),
         nats: [...nats].filter(([, running]) => running.name === "nats-server").map(([pid]) => pid),
-        "bench (buyers)": [process.pid],
+        [stripe ? "bench (buyers, Stripe)" : "bench (buyers)"]: [process.pid],
       };
     };
 
@@ -191,7 +202,7 @@ async function main(): Promise<void> {
 
     const underLoad = latencySummary(saturated);
     const atSteadyRate = latencySummary(steady);
-    console.log("\ncheckouts, one billing process, sandbox card 4242 (create → token → confirm → order.paid on the bus)");
+    console.log(`\ncheckouts, one billing process, ${processor === "stripe" ? "Stripe (local, official SDK, webhooks)" : "sandbox"} card 4242 (create → token → confirm → order.paid on the bus)`);
     console.log(`  complete checkouts            ${formatRate(rate)}  (${CHECKOUTS} in ${seconds.toFixed(1)} s, ${CONCURRENCY} buyers at a time)`);
     if (cpu) {
       console.log(`  CPU per checkout              ${cpuPerCheckout(cpu, rate)}; the machine ${Math.round((cpu.machineCores / availableParallelism()) * 100)} % busy`);
@@ -201,10 +212,19 @@ async function main(): Promise<void> {
     const disturbed = isDisturbed(cpu);
     console.log(`  confirm → order.paid, saturated     p50 ${formatMs(underLoad.p50)}, p99 ${formatMs(underLoad.p99)}, max ${formatMs(underLoad.max)}`);
     console.log(`  confirm → order.paid at ${STEADY_RATE}/s    p50 ${formatMs(atSteadyRate.p50)}, p99 ${formatMs(atSteadyRate.p99)}, max ${formatMs(atSteadyRate.max)} (${steady.length} checkouts)`);
+    if (stripe) console.log(`  Stripe's webhooks              ${stripe.webhookAnswers()}`);
     console.log(`  targets: ≥ ${TARGETS.rate}/s (${rate >= TARGETS.rate ? "met" : "missed"}${disturbed ? ", disturbed: see 'other' above" : ""}), p99 ≤ ${TARGETS.p99Ms} ms at ${STEADY_RATE}/s (${atSteadyRate.p99 <= TARGETS.p99Ms ? "met" : "missed"})`);
+    return rate;
   } finally {
     await removeBenchRun(run);
+    await stripe?.stop();
   }
 }
 
-await main();
+const rates = new Map<Processor, number>();
+for (const processor of PROCESSORS) rates.set(processor, await measure(processor));
+const [sandboxRate, stripeRate] = [rates.get("sandbox"), rates.get("stripe")];
+if (sandboxRate && stripeRate) {
+  const share = stripeRate / sandboxRate;
+  console.log(`\nStripe beside the sandbox: ${formatRate(stripeRate)} against ${formatRate(sandboxRate)}, ${share.toFixed(2)} of its rate (target ≥ ${TARGETS.stripeShare}: ${share >= TARGETS.stripeShare ? "met" : "missed"})`);
+}
