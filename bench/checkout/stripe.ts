@@ -1,6 +1,7 @@
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { IDENTITY_HEADER } from "@tollgate/proto";
+import { STRIPE_EVENT_TYPES } from "../../services/billing/src/stripe-events/service.js";
 import { LocalStripe } from "../../test/stacks/stripe/local-stripe.js";
 
 /**
@@ -20,13 +21,11 @@ export interface BenchStripe {
   stop(): Promise<void>;
 }
 
-/** The events the README's Stripe setup asks for. */
-const EVENTS = ["payment_intent.succeeded", "payment_intent.payment_failed", "payment_intent.requires_action", "setup_intent.succeeded", "setup_intent.setup_failed", "charge.refunded", "charge.dispute.created", "charge.dispute.updated", "charge.dispute.closed"];
 
 export async function startBenchStripe(): Promise<BenchStripe> {
   const local = await LocalStripe.start();
   let relay: Server | null = null;
-  const endpoint = local.addWebhookEndpoint("http://127.0.0.1:9/not-yet", EVENTS);
+  const endpoint = local.addWebhookEndpoint("http://127.0.0.1:9/not-yet", [...STRIPE_EVENT_TYPES]);
   return {
     env: { PAYMENT_PROCESSOR: "stripe", STRIPE_SECRET_KEY: local.secretKey, STRIPE_PUBLISHABLE_KEY: local.publishableKey, STRIPE_WEBHOOK_SECRET: endpoint.secret, STRIPE_API_URL: local.url },
     async confirmationToken() {

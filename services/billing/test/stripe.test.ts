@@ -171,6 +171,53 @@ describe("Stripe's webhooks", () => {
   });
 });
 
+describe("Stripe's webhook and its synchronous answer, in either order", () => {
+  /** Stripe's events about a checkout's payment intent that billing has recorded. */
+  const recorded = async (checkoutId: string) => {
+    const ids = new Set(intentsOf(checkoutId).map((intent) => intent.id));
+    const events = [...stack.local.webhooks.events.values()].filter((event) => ids.has((event.data.object as { id: string }).id)).map((event) => event.id);
+    return stack.billing.context.db("stripe_events").whereIn("id", events).select("type");
+  };
+
+  it("settles once when the webhook comes after the answer was committed", async () => {
+    const product = await oneTime("Late webhook guide");
+    stack.local.webhooks.hold();
+    let checkoutId: string;
+    try {
+      checkoutId = (await pay(product.id, "pm_card_visa", "late@example.com")).id;
+      expect((await settled(checkoutId)).status).toBe("succeeded");
+      expect(await recorded(checkoutId)).toEqual([]);
+    } finally {
+      stack.local.webhooks.release();
+    }
+    await expect.poll(() => recorded(checkoutId)).toEqual([{ type: "payment_intent.succeeded" }]);
+    expect(await stack.billing.context.db("payments").where({ checkout_id: checkoutId })).toHaveLength(1);
+    expect((await shop.polar.orders.list({ checkoutId })).result.items).toHaveLength(1);
+  });
+
+  it("settles once when the webhook comes before the answer is committed", async () => {
+    const db = stack.billing.context.db;
+    const product = await oneTime("Early webhook guide");
+    const email = "early@example.com";
+    await db("customers").insert({ id: `early${Date.now()}`, organization_id: shop.organizationId, email });
+    // The worker stops where it numbers the order, after Stripe answered, until the holder lets go.
+    const holder = await db.transaction();
+    let checkoutId: string;
+    try {
+      await holder.raw("select 1 from customers where organization_id = ? and email = ? for no key update", [shop.organizationId, email]);
+      checkoutId = (await pay(product.id, "pm_card_visa", email)).id;
+      await expect.poll(() => recorded(checkoutId)).toEqual([{ type: "payment_intent.succeeded" }]);
+      expect((await shop.polar.checkouts.get({ id: checkoutId })).status).toBe("confirmed");
+    } finally {
+      await holder.rollback();
+    }
+    expect((await settled(checkoutId)).status).toBe("succeeded");
+    expect(intentsOf(checkoutId)).toHaveLength(1);
+    expect(await db("payments").where({ checkout_id: checkoutId })).toHaveLength(1);
+    expect((await shop.polar.orders.list({ checkoutId })).result.items).toHaveLength(1);
+  });
+});
+
 describe("subscriptions on Stripe", () => {
   it("keep a card with a SetupIntent for a trial, go past due when the renewal is declined off-session, and recover with a new card from the portal", async () => {
     const plan = await shop.polar.products.create({ name: "Trial plan", recurringInterval: "month", trialInterval: "day", trialIntervalCount: 7, prices: [{ amountType: "fixed", priceAmount: 1500, priceCurrency: "usd" }] });

@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { STRIPE_EVENT_TYPES } from "../../../services/billing/src/stripe-events/service.js";
 import { startBillingStack, type BillingStack } from "../billing.js";
 import type { TEST_CARDS } from "./cards.js";
 import { LocalStripe } from "./local-stripe.js";
@@ -19,7 +20,7 @@ export interface StripeBillingStack extends BillingStack {
 export async function startStripeBillingStack(env: Record<string, string> = {}): Promise<StripeBillingStack> {
   const local = await LocalStripe.start();
   // Made before billing starts, for its secret; pointed at the gateway once the gateway has an address.
-  const endpoint = local.addWebhookEndpoint("http://127.0.0.1:9/not-yet");
+  const endpoint = local.addWebhookEndpoint("http://127.0.0.1:9/not-yet", [...STRIPE_EVENT_TYPES]);
   const stack = await startBillingStack({
     PAYMENT_PROCESSOR: "stripe",
     STRIPE_SECRET_KEY: local.secretKey,

@@ -4,7 +4,7 @@ import { hurryPayment } from "../checkouts/service.js";
 import { CHECKOUT_METADATA } from "../payments/stripe.js";
 import { receiveStripeEvent } from "./stripe-events.sql.js";
 
-/** The events Stripe's webhook endpoint should send; any other is taken and ignored. */
+/** The events Stripe's webhook endpoint should send (the README's setup lists them); any other is taken and ignored. */
 export const STRIPE_EVENT_TYPES = [
   "payment_intent.succeeded",
   "payment_intent.payment_failed",
