@@ -273,6 +273,36 @@ describe("subscriptions on Stripe", () => {
   });
 });
 
+describe("cards kept in the customer portal on Stripe", () => {
+  it("takes the customer through their bank's check, then keeps the card they confirm, and only their own", async () => {
+    const product = await oneTime("Portal guide");
+    const checkout = await settled((await pay(product.id, "pm_card_visa", "portal@example.com")).id);
+    const [order] = (await shop.polar.orders.list({ checkoutId: checkout.id })).result.items;
+    if (!order) throw new Error("no order");
+    const { token } = await shop.polar.customerSessions.create({ customerId: order.customerId });
+    const asked = await customerSide.customerPortal.customers.addPaymentMethod(
+      { customerSession: token },
+      { confirmationTokenId: await stack.confirmationToken("pm_card_authenticationRequired"), setDefault: true, returnUrl: "https://app.example/billing" },
+    );
+    if (asked.status !== "requires_action") throw new Error(`expected the bank's check, got ${asked.status}`);
+    const setupId = asked.clientSecret.split("_secret_")[0] ?? "";
+    expect(setupId).toMatch(/^seti_/);
+
+    // Someone else cannot keep it, and it is not kept before the bank has said yes.
+    const stranger = await settled((await pay(product.id, "pm_card_visa", "stranger@example.com")).id);
+    const [strangersOrder] = (await shop.polar.orders.list({ checkoutId: stranger.id })).result.items;
+    const strangerSession = (await shop.polar.customerSessions.create({ customerId: strangersOrder?.customerId ?? "" })).token;
+    await expect(customerSide.customerPortal.customers.confirmPaymentMethod({ customerSession: strangerSession }, { setupIntentId: setupId, setDefault: true })).rejects.toMatchObject({ statusCode: 422 });
+    expect(await customerSide.customerPortal.customers.confirmPaymentMethod({ customerSession: token }, { setupIntentId: setupId, setDefault: true })).toMatchObject({ status: "requires_action" });
+
+    // What Stripe.js's handleNextAction does on the portal's page: the customer approves at their bank.
+    await fetch(`${stack.local.url}/_local/authenticate/${setupId}`, { method: "POST", headers: { authorization: `Bearer ${stack.local.publishableKey}`, "content-type": "application/x-www-form-urlencoded" }, body: "outcome=approve" });
+    const kept = await customerSide.customerPortal.customers.confirmPaymentMethod({ customerSession: token }, { setupIntentId: setupId, setDefault: true });
+    expect(kept).toMatchObject({ status: "succeeded", paymentMethod: { type: "card", methodMetadata: { brand: "visa", last4: "3184" } } });
+    expect(await stack.billing.context.db("customer_payment_methods").where({ customer_id: order.customerId }).select("id")).toEqual([{ id: (kept as { paymentMethod: { id: string } }).paymentMethod.id }]);
+  });
+});
+
 describe("money given back on Stripe", () => {
   it("refunds through Stripe under the refund's own idempotency key", async () => {
     const product = await oneTime("Refunded guide", 3000);

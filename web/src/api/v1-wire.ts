@@ -1006,6 +1006,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/customers/me/payment-methods/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keep a card once the customer's bank has checked it */
+        post: operations["postV1CustomerPortalCustomersMePaymentMethodsConfirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/orders/": {
         parameters: {
             query?: never;
@@ -3393,8 +3410,12 @@ export interface components {
             type: "individual";
             locale: string | null;
         };
+        CustomerPaymentMethodCreateResponse: components["schemas"]["CustomerPaymentMethodCreateSucceededResponse"] | components["schemas"]["CustomerPaymentMethodCreateRequiresActionResponse"];
         CustomerPaymentMethodCreateSucceededResponse: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             status: "succeeded";
             payment_method: components["schemas"]["PaymentMethodCard"];
         };
@@ -3415,6 +3436,14 @@ export interface components {
             last4: string;
             exp_month: number;
             exp_year: number;
+        };
+        CustomerPaymentMethodCreateRequiresActionResponse: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            status: "requires_action";
+            client_secret: string;
         };
         ListResource_CustomerOrder_: {
             items: components["schemas"]["CustomerOrder"][];
@@ -11122,7 +11151,79 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerPaymentMethodCreateSucceededResponse"];
+                    "application/json": components["schemas"]["CustomerPaymentMethodCreateResponse"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerPortalCustomersMePaymentMethodsConfirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    setup_intent_id: string;
+                    set_default: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Keep a card once the customer's bank has checked it */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPaymentMethodCreateResponse"];
                 };
             };
             /** @description Not authenticated */

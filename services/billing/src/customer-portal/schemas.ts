@@ -132,6 +132,18 @@ export const CustomerPaymentMethodCreateSucceededResponse = z
   })
   .meta({ id: "CustomerPaymentMethodCreateSucceededResponse" });
 
+/** The customer's bank wants them before the card is kept: their page finishes it with the secret, then confirms. */
+export const CustomerPaymentMethodCreateRequiresActionResponse = z
+  .strictObject({ status: z.literal("requires_action"), client_secret: z.string() })
+  .meta({ id: "CustomerPaymentMethodCreateRequiresActionResponse" });
+
+export const CustomerPaymentMethodCreateResponse = z
+  .discriminatedUnion("status", [CustomerPaymentMethodCreateSucceededResponse, CustomerPaymentMethodCreateRequiresActionResponse])
+  .meta({ id: "CustomerPaymentMethodCreateResponse" });
+
+/** A card setup the customer's bank has checked, to keep (and maybe make their default). */
+export const PaymentMethodConfirm = z.object({ setup_intent_id: z.string(), set_default: z.boolean() });
+
 /** A card the customer gives in the portal, as a confirmation token, to keep (and maybe make their default). */
 export const PaymentMethodCreate = z.object({ confirmation_token_id: z.string(), set_default: z.boolean(), return_url: z.string().optional() });
 

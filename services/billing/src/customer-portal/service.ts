@@ -13,11 +13,12 @@ import { shownOrders } from "../orders/service.js";
 import { findSeller, findSellerBySlug } from "../organizations/organizations.sql.js";
 import { sellerJson, sellerSummaryJson } from "../organizations/output.js";
 import { savePaymentMethod } from "../payments/payments.sql.js";
+import type { SavedCardOutcome } from "../payments/processor.js";
 import { productsWithParts, publicProductIds } from "../products/products.sql.js";
 import { cancelAtPeriodEnd, changeWhenNotRenewing, shownSubscriptions, uncancel } from "../subscriptions/service.js";
 import { findCustomersSubscription, pageOfCustomersSubscriptions, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
-import { customerGrantJson, customerOrderJson, customerSubscriptionJson, downloadableJson } from "./output.js";
+import { customerGrantJson, customerOrderJson, customerSubscriptionJson, downloadableJson, type KeptCard } from "./output.js";
 import type { CustomerBenefitGrantListQuery, CustomerBenefitGrantUpdate, CustomerOrderListQuery, CustomerPortalCustomerUpdate, CustomerSubscriptionListQuery, PortalSubscriptionUpdate } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
@@ -49,28 +50,42 @@ export function changeBillingDetails(parts: Pick<Parts, "units" | "config">, ide
   return changeCustomer(parts, "customer.updated", (unit) => updateCustomer(unit.db, customerId, changes));
 }
 
+type CardKeeping = Pick<Parts, "db" | "units" | "processor"> & { wakeRenewals: () => void };
+
 /**
  * Keeps a card the customer gave for later charges; made their default, it is the card their
- * running subscriptions renew with, and past-due ones are tried again with it at once.
+ * running subscriptions renew with, and past-due ones are tried again with it at once. Their bank
+ * may want them first: the page finishes that, then confirms the setup (`confirmCustomerCard`).
  */
-export async function saveCustomerCard(parts: Pick<Parts, "db" | "units" | "processor"> & { wakeRenewals: () => void }, identity: IdentityClaims, request: { confirmation_token_id: string; set_default: boolean }) {
-  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+export async function saveCustomerCard(parts: CardKeeping, identity: IdentityClaims, request: { confirmation_token_id: string; set_default: boolean }): Promise<KeptCard> {
   const customer = await portalCustomer(parts.db, identity);
   const saved = await parts.processor.saveCard({
-    idempotencyKey: `card:${customerId}:${request.confirmation_token_id}`,
+    idempotencyKey: `card:${customer.id}:${request.confirmation_token_id}`,
     confirmationTokenId: request.confirmation_token_id,
     customer: { id: customer.id, email: customer.email, name: customer.name },
   });
-  if (saved.status === "declined") throw invalidField(["confirmation_token_id"], saved.message, request.confirmation_token_id);
+  return keepCard(parts, customer, saved, request.set_default, ["confirmation_token_id"], request.confirmation_token_id);
+}
+
+/** Keeps the card of a setup the customer's bank has now checked (the answer `saveCustomerCard` gave was `requires_action`). */
+export async function confirmCustomerCard(parts: CardKeeping, identity: IdentityClaims, request: { setup_intent_id: string; set_default: boolean }): Promise<KeptCard> {
+  const customer = await portalCustomer(parts.db, identity);
+  const saved = await parts.processor.cardSetUp(request.setup_intent_id, { id: customer.id, email: customer.email, name: customer.name });
+  return keepCard(parts, customer, saved, request.set_default, ["setup_intent_id"], request.setup_intent_id);
+}
+
+async function keepCard(parts: CardKeeping, customer: CustomerRow, saved: SavedCardOutcome, setDefault: boolean, field: string[], given: string): Promise<KeptCard> {
+  if (saved.status === "declined") throw invalidField(field, saved.message, given);
+  if (saved.status === "requires_action") return { status: "requires_action", clientSecret: saved.clientSecret };
   const method = await parts.units.run(async (unit) => {
-    const row = await savePaymentMethod(unit.db, { id: saved.paymentMethodId, customer_id: customerId, card: saved.card });
-    if (request.set_default) {
-      await setDefaultPaymentMethod(unit.db, customerId, saved.paymentMethodId);
-      if ((await useCard(unit.db, customerId, saved.paymentMethodId, await sellerNow(unit.db, organizationId))) > 0) unit.afterCommit(parts.wakeRenewals);
+    const row = await savePaymentMethod(unit.db, { id: saved.paymentMethodId, customer_id: customer.id, card: saved.card });
+    if (setDefault) {
+      await setDefaultPaymentMethod(unit.db, customer.id, saved.paymentMethodId);
+      if ((await useCard(unit.db, customer.id, saved.paymentMethodId, await sellerNow(unit.db, customer.organization_id))) > 0) unit.afterCommit(parts.wakeRenewals);
     }
     return row;
   });
-  return { method, card: saved.card };
+  return { status: "succeeded", method, card: saved.card };
 }
 
 // Orders.

@@ -16,8 +16,13 @@ export interface PaymentProcessor {
   outcomeOf(processorPaymentId: string): Promise<PaymentOutcome>;
   /** Charges a kept card without the customer present (a renewal, a proration). */
   chargeSaved(request: SavedChargeRequest): Promise<SettledOutcome>;
-  /** Keeps the card behind a confirmation token for later charges without charging it now (Stripe's SetupIntent). */
+  /**
+   * Keeps the card behind a confirmation token for later charges without charging it now (Stripe's
+   * SetupIntent). The bank may first want the customer: then `cardSetUp` tells what became of it.
+   */
   saveCard(request: { idempotencyKey: string; confirmationTokenId: string; customer: PayingCustomer }): Promise<SavedCardOutcome>;
+  /** What became of a card kept for `customer` once their bank checked it (`saveCard`'s `requires_action`); another customer's setup is refused. */
+  cardSetUp(setupId: string, customer: PayingCustomer): Promise<SavedCardOutcome>;
   /** Gives back part or all of a succeeded payment. */
   refund(request: RefundRequest): Promise<RefundOutcome>;
   /**
@@ -82,7 +87,11 @@ export type PaymentOutcome =
 /** An outcome the processor has settled: paid or declined. */
 export type SettledOutcome = Exclude<PaymentOutcome, { status: "requires_action" }>;
 
-export type SavedCardOutcome = { status: "succeeded"; paymentMethodId: string; card: CardSummary } | { status: "declined"; declineCode: DeclineCode; message: string };
+export type SavedCardOutcome =
+  | { status: "succeeded"; paymentMethodId: string; card: CardSummary }
+  | { status: "declined"; declineCode: DeclineCode; message: string }
+  /** The customer's bank wants them first: their page finishes it with the client secret, then asks for the setup by its id. */
+  | { status: "requires_action"; setupId: string; clientSecret: string };
 
 export type RefundOutcome = { status: "succeeded"; processorRefundId: string } | { status: "failed"; message: string };
 

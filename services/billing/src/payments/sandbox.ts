@@ -84,6 +84,11 @@ export class SandboxProcessor implements PaymentProcessor {
     return outcome;
   }
 
+  /** The sandbox keeps a card at once, so there is never a setup waiting to be asked after. */
+  cardSetUp(): Promise<SavedCardOutcome> {
+    return Promise.resolve({ status: "declined", declineCode: "card_declined", message: "The sandbox keeps cards at once: there is no card setup to confirm." });
+  }
+
   /** The sandbox is billing's own database: when that is down, the kit's own rules apply. */
   isUnavailable(): boolean {
     return false;

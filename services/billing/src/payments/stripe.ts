@@ -97,11 +97,14 @@ export class StripeProcessor implements PaymentProcessor {
     const customer = await this.stripeCustomerOf(request.customer);
     const setup = await this.setUp({ customer, confirmation_token: request.confirmationTokenId }, request.idempotencyKey);
     if ("declined" in setup) return { status: "declined", declineCode: setup.declined.declineCode, message: setup.declined.message };
-    const outcome = setupOutcome(setup.intent);
-    if (outcome.status === "succeeded" && outcome.paymentMethodId) return { status: "succeeded", paymentMethodId: outcome.paymentMethodId, card: outcome.card };
-    if (outcome.status === "declined") return { status: "declined", declineCode: outcome.declineCode, message: outcome.message };
-    // The portal cannot yet take the customer through their bank's check when a card is added.
-    return { status: "declined", declineCode: "authentication_required", message: "This card needs the bank's confirmation; use it at a checkout, or use another card." };
+    return savedCardOutcome(setup.intent);
+  }
+
+  async cardSetUp(setupId: string, customer: PayingCustomer): Promise<SavedCardOutcome> {
+    const [intent, own] = await Promise.all([this.stripe.setupIntents.retrieve(setupId, { expand: ["payment_method"] }), findStripeCustomer(this.db, customer.id)]);
+    const owner = typeof intent.customer === "string" ? intent.customer : intent.customer?.id;
+    if (!own || owner !== own) return { status: "declined", declineCode: "card_declined", message: "This card setup is not yours." };
+    return savedCardOutcome(intent);
   }
 
   async refund(request: RefundRequest): Promise<RefundOutcome> {
@@ -186,6 +189,15 @@ function intentOutcome(intent: Stripe.PaymentIntent): PaymentOutcome {
       // processing, requires_confirmation, requires_capture: not what a confirmed card payment stays in.
       throw new Error(`payment intent ${intent.id} is ${intent.status}`);
   }
+}
+
+/** A setup intent as a card kept, declined, or waiting for the customer's bank. */
+function savedCardOutcome(intent: Stripe.SetupIntent): SavedCardOutcome {
+  const outcome = setupOutcome(intent);
+  if (outcome.status === "requires_action") return { status: "requires_action", setupId: intent.id, clientSecret: outcome.clientSecret };
+  if (outcome.status === "declined") return { status: "declined", declineCode: outcome.declineCode, message: outcome.message };
+  if (!outcome.paymentMethodId) throw new Error(`setup intent ${intent.id} succeeded without a payment method`);
+  return { status: "succeeded", paymentMethodId: outcome.paymentMethodId, card: outcome.card };
 }
 
 function setupOutcome(intent: Stripe.SetupIntent): PaymentOutcome {

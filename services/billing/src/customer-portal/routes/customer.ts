@@ -1,7 +1,7 @@
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { portalCustomerJson, savedCardJson } from "../output.js";
-import { CustomerPaymentMethodCreateSucceededResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodCreate } from "../schemas.js";
-import { changeBillingDetails, portalCustomer, saveCustomerCard } from "../service.js";
+import { CustomerPaymentMethodCreateResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodConfirm, PaymentMethodCreate } from "../schemas.js";
+import { changeBillingDetails, confirmCustomerCard, portalCustomer, saveCustomerCard } from "../service.js";
 import type { Parts } from "../../parts.js";
 
 const TAG = "customer_portal";
@@ -17,8 +17,13 @@ export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "con
     ),
     defineEndpoint(
       "/v1/customer-portal/customers/me/payment-methods",
-      { method: "POST", status: 201, body: PaymentMethodCreate, response: CustomerPaymentMethodCreateSucceededResponse, summary: "Save a card for the customer", tag: TAG },
+      { method: "POST", status: 201, body: PaymentMethodCreate, response: CustomerPaymentMethodCreateResponse, summary: "Save a card for the customer", tag: TAG },
       async ({ body, identity }) => savedCardJson(await saveCustomerCard(parts, identity, body)),
+    ),
+    defineEndpoint(
+      "/v1/customer-portal/customers/me/payment-methods/confirm",
+      { method: "POST", status: 201, body: PaymentMethodConfirm, response: CustomerPaymentMethodCreateResponse, summary: "Keep a card once the customer's bank has checked it", tag: TAG },
+      async ({ body, identity }) => savedCardJson(await confirmCustomerCard(parts, identity, body)),
     ),
   ];
 }
