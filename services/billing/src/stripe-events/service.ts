@@ -33,7 +33,7 @@ export async function applyStripeEvent(unit: UnitOfWork, event: Stripe.Event, wa
     case "setup_intent.succeeded":
     case "setup_intent.setup_failed": {
       const checkoutId = event.data.object.metadata?.[CHECKOUT_METADATA];
-      if (checkoutId) hurryPayment(unit, checkoutId, wakePayments);
+      if (checkoutId) await hurryPayment(unit, checkoutId, wakePayments);
       break;
     }
     default:
