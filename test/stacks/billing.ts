@@ -54,6 +54,8 @@ export const ALL_SCOPES = [
   "subscriptions:write",
   "refunds:read",
   "refunds:write",
+  "payments:read",
+  "disputes:read",
   "license_keys:read",
   "license_keys:write",
   "customer_sessions:write",

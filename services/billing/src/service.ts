@@ -36,7 +36,7 @@ import { discountEndpoints } from "./discounts/routes.js";
 import { LocalFileStorage } from "./files/local-storage.js";
 import { fileEndpoints, localUploadEndpoints } from "./files/routes.js";
 import { S3FileStorage } from "./files/s3-storage.js";
-import { sandboxEndpoints } from "./payments/routes.js";
+import { paymentEndpoints, sandboxEndpoints } from "./payments/routes.js";
 import { SandboxProcessor } from "./payments/sandbox.js";
 import { StripeProcessor, stripeClient, type StripeSettings } from "./payments/stripe.js";
 import { stripeWebhookEndpoints } from "./stripe-events/routes.js";
@@ -151,6 +151,7 @@ export const billingService = defineService({
       ...metricEndpoints(parts),
       ...subscriptionEndpoints({ ...parts, renewNow: (subscriptionId) => renewals.renewNow(subscriptionId) }),
       ...refundEndpoints(parts),
+      ...paymentEndpoints(parts),
       ...licenseKeyEndpoints(parts),
       ...meterEndpoints({ ...parts, remeasuring }),
       ...meterQuantityEndpoints(parts),

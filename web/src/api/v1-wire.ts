@@ -611,6 +611,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/payments/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List payments */
+        get: operations["getV1Payments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a payment */
+        get: operations["getV1PaymentsId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/license-keys/": {
         parameters: {
             query?: never;
@@ -3192,6 +3226,59 @@ export interface components {
         ListResource_Refund_: {
             items: components["schemas"]["Refund"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        ListResource_Payment_: {
+            items: components["schemas"]["Payment"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Payment: components["schemas"]["CardPayment"] | components["schemas"]["GenericPayment"];
+        CardPayment: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            /** @constant */
+            processor: "stripe";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            amount: number;
+            currency: string;
+            decline_reason: string | null;
+            decline_message: string | null;
+            organization_id: string;
+            checkout_id: string | null;
+            order_id: string | null;
+            processor_metadata: {
+                [key: string]: string;
+            };
+            /** @constant */
+            method: "card";
+            method_metadata: components["schemas"]["CardPaymentMetadata"];
+        };
+        CardPaymentMetadata: {
+            brand: string;
+            last4: string;
+        };
+        GenericPayment: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            /** @constant */
+            processor: "stripe";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            amount: number;
+            currency: string;
+            decline_reason: string | null;
+            decline_message: string | null;
+            organization_id: string;
+            checkout_id: string | null;
+            order_id: string | null;
+            processor_metadata: {
+                [key: string]: string;
+            };
+            method: string;
         };
         ListResource_LicenseKeyRead_: {
             items: components["schemas"]["LicenseKeyRead"][];
@@ -9152,6 +9239,150 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1Payments: {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                checkout_id?: string | string[];
+                order_id?: string | string[];
+                status?: ("pending" | "succeeded" | "failed") | ("pending" | "succeeded" | "failed")[];
+                method?: string | string[];
+                customer_email?: string | string[];
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method") | ("created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List payments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_Payment_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1PaymentsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payment"];
                 };
             };
             /** @description Not authenticated */

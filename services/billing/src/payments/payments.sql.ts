@@ -1,4 +1,4 @@
-import { prepared, randomId, type Knex } from "@tollgate/kit";
+import { pageOf, prepared, randomId, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
 import type { CardSummary, SettledOutcome } from "./processor.js";
 
 /**
@@ -24,6 +24,60 @@ export function recordPayment(
     })
     .onConflict("processor_payment_id")
     .ignore();
+}
+
+/** A charge attempt as recorded: the processor's answer, with what was shown of the card. */
+export interface PaymentRow {
+  id: string;
+  organization_id: string;
+  checkout_id: string | null;
+  order_id: string | null;
+  processor: string;
+  processor_payment_id: string | null;
+  status: "succeeded" | "failed";
+  amount: number;
+  currency: string;
+  card_brand: string | null;
+  card_last4: string | null;
+  decline_code: string | null;
+  decline_message: string | null;
+  created_at: Date;
+  modified_at: Date | null;
+}
+
+const payments = (db: Knex) => db<PaymentRow>("payments");
+
+export const findPayment = (db: Knex, id: string) => payments(db).where({ id }).first();
+
+/** The payment the processor knows by its id (a payment intent's). */
+export const findPaymentByProcessorId = (db: Knex, processorPaymentId: string) => payments(db).where({ processor_payment_id: processorPaymentId }).first();
+
+export const PAYMENT_SORTABLE = { created_at: "created_at", status: "status", amount: "amount", method: "processor" } as const;
+
+/** Which payments a list asks for: within the organizations given, by any of the ids, statuses or buyers' e-mails given. */
+export interface PaymentFilter {
+  organizationIds: string[];
+  filters: Partial<Record<"organization_id" | "checkout_id" | "order_id" | "status", string[]>>;
+  customerEmails?: string[];
+  /** Every payment is by card: any other method asked for alone finds none. */
+  methods?: string[];
+}
+
+export function pageOfPayments(db: Knex, { organizationIds, filters, customerEmails, methods }: PaymentFilter, page: { page: number; limit: number; sort: Sort<keyof typeof PAYMENT_SORTABLE> }) {
+  const found = payments(db).whereIn("organization_id", organizationIds);
+  whereAnyOf(found, filters, ["organization_id", "checkout_id", "order_id", "status"]);
+  if (methods && !methods.includes("card")) void found.whereRaw("false");
+  if (customerEmails) {
+    // Whose payment it is: the checkout's buyer, or the customer of the order it paid (other domains'
+    // tables, read here for the filter alone).
+    const emails = customerEmails.map((email) => email.toLowerCase());
+    void found.where((either) =>
+      either
+        .whereIn("checkout_id", db("checkouts").select("id").whereRaw("lower(customer_email) = any(?)", [emails]))
+        .orWhereIn("order_id", db("orders").join("customers", "customers.id", "orders.customer_id").select("orders.id").whereRaw("lower(customers.email) = any(?)", [emails])),
+    );
+  }
+  return pageOf<PaymentRow, keyof typeof PAYMENT_SORTABLE>(found, { ...page, columns: PAYMENT_SORTABLE, table: "payments" });
 }
 
 /** The processor's id of the charge that paid an order, if one succeeded. */

@@ -1,6 +1,25 @@
-import { defineEndpoint, ValidationError, type Endpoint } from "@tollgate/kit";
+import { z } from "zod";
+import { defineEndpoint, pageJson, reachable, ValidationError, type Endpoint } from "@tollgate/kit";
+import type { Parts } from "../parts.js";
+import { paymentJson } from "./output.js";
 import { cardProblems, type SandboxProcessor } from "./sandbox.js";
-import { SandboxCardInput, SandboxConfirmationToken } from "./schemas.js";
+import { Payment, PaymentList, PaymentListQuery, SandboxCardInput, SandboxConfirmationToken } from "./schemas.js";
+import { findPayment, pageOfPayments } from "./service.js";
+
+/** Every charge attempt, sandbox and Stripe alike, as Polar's SDK lists and reads them. */
+export function paymentEndpoints({ db, access }: Pick<Parts, "db" | "access">): Endpoint[] {
+  return [
+    defineEndpoint("/v1/payments/", { method: "GET", query: PaymentListQuery, response: PaymentList, summary: "List payments", tag: "payments" }, async ({ query, identity }) => {
+      const organizationIds = await access.organizationIds(identity, "payments:read");
+      const { customer_email: customerEmails, method: methods, ...filters } = query;
+      const { rows, total } = await pageOfPayments(db, { organizationIds, filters, customerEmails, methods }, { ...query, sort: query.sorting });
+      return pageJson(rows.map(paymentJson), total, query.limit);
+    }),
+    defineEndpoint("/v1/payments/:id", { method: "GET", params: z.object({ id: z.string() }), response: Payment, summary: "Get a payment", tag: "payments" }, async ({ params, identity }) =>
+      paymentJson(await reachable(access, identity, "payments:read", await findPayment(db, params.id), "Payment")),
+    ),
+  ];
+}
 
 /**
  * The sandbox's stand-in for Stripe.js: the hosted checkout page (or any client) turns a test card

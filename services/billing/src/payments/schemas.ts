@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { isoTimestamp } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, repeated, sorting } from "@tollgate/kit";
+import { sellerFilter } from "../http/list-filters.js";
+import { PAYMENT_SORTABLE } from "./payments.sql.js";
 
 /** What is shown of a card: never its number. */
 export const PaymentMethodCardMetadata = z.strictObject({ brand: z.string(), last4: z.string(), exp_month: z.int(), exp_year: z.int() }).meta({ id: "PaymentMethodCardMetadata" });
@@ -20,4 +22,41 @@ export const SandboxCardInput = z.object({
   exp_month: z.int().min(1).max(12),
   exp_year: z.int().min(2000).max(2100),
   cvc: z.string().regex(/^\d{3,4}$/, { error: "Enter the 3 or 4 digits on the back of the card" }),
+});
+
+const paymentFields = {
+  created_at: isoTimestamp(),
+  modified_at: isoTimestamp().nullable(),
+  id: z.string(),
+  processor: z.literal("stripe"),
+  status: z.enum(["pending", "succeeded", "failed"]),
+  amount: z.int(),
+  currency: z.string(),
+  decline_reason: z.string().nullable(),
+  decline_message: z.string().nullable(),
+  organization_id: z.string(),
+  checkout_id: z.string().nullable(),
+  order_id: z.string().nullable(),
+  processor_metadata: z.record(z.string(), z.string()),
+};
+
+/** A charge attempt, as Polar's Payment: by card, with its brand and last four digits when the processor saw the card. */
+export const Payment = z
+  .union([
+    z.strictObject({ ...paymentFields, method: z.literal("card"), method_metadata: z.strictObject({ brand: z.string(), last4: z.string() }).meta({ id: "CardPaymentMetadata" }) }).meta({ id: "CardPayment" }),
+    z.strictObject({ ...paymentFields, method: z.string() }).meta({ id: "GenericPayment" }),
+  ])
+  .meta({ id: "Payment" });
+
+export const PaymentList = listResource(Payment, "ListResource_Payment_");
+
+export const PaymentListQuery = z.object({
+  ...sellerFilter,
+  checkout_id: repeated(z.string()),
+  order_id: repeated(z.string()),
+  status: repeated(z.enum(["pending", "succeeded", "failed"])),
+  method: repeated(z.string()),
+  customer_email: repeated(z.string()),
+  ...paging,
+  sorting: sorting(Object.keys(PAYMENT_SORTABLE) as (keyof typeof PAYMENT_SORTABLE)[], "-created_at"),
 });

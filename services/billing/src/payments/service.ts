@@ -3,8 +3,8 @@ import type { BillingConfig } from "../config.js";
 import type { OrderRow } from "../orders/orders.sql.js";
 import { recordPayment } from "./payments.sql.js";
 
-// The read a refund makes, as the store has it: the processor's id of an order's payment.
-export { succeededPaymentOf } from "./payments.sql.js";
+// The reads a refund and the routes make, as the store has them.
+export { findPayment, pageOfPayments, succeededPaymentOf } from "./payments.sql.js";
 import type { PaymentProcessor, SettledOutcome } from "./processor.js";
 
 /** What a charge was for: the checkout it paid, or the order (a checkout's once placed, a renewal's, a change's). */
