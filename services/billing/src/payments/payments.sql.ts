@@ -68,9 +68,9 @@ export function pageOfPayments(db: Knex, { organizationIds, filters, customerEma
   whereAnyOf(found, filters, ["organization_id", "checkout_id", "order_id", "status"]);
   if (methods && !methods.includes("card")) void found.whereRaw("false");
   if (customerEmails) {
-    // Whose payment it is: the checkout's buyer, or the customer of the order it paid (other domains'
-    // tables, read here for the filter alone).
     const emails = customerEmails.map((email) => email.toLowerCase());
+    // crosses into checkouts, orders and customers: whose payment it is, the checkout's buyer or the
+    // customer of the order it paid, read here for the filter alone.
     void found.where((either) =>
       either
         .whereIn("checkout_id", db("checkouts").select("id").whereRaw("lower(customer_email) = any(?)", [emails]))
