@@ -27,6 +27,7 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   orders: ["orders", "order_items"],
   payments: ["payments", "customer_payment_methods", "sandbox_confirmation_tokens", "sandbox_operations", "sandbox_payment_methods", "stripe_customers"],
   "stripe-events": ["stripe_events"],
+  disputes: ["disputes"],
   subscriptions: ["subscriptions"],
   refunds: ["refunds"],
   meters: ["meters", "meter_rollups", "meter_unique_values"],

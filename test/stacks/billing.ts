@@ -56,6 +56,7 @@ export const ALL_SCOPES = [
   "refunds:write",
   "payments:read",
   "disputes:read",
+  "disputes:write",
   "license_keys:read",
   "license_keys:write",
   "customer_sessions:write",

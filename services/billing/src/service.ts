@@ -37,6 +37,7 @@ import { LocalFileStorage } from "./files/local-storage.js";
 import { fileEndpoints, localUploadEndpoints } from "./files/routes.js";
 import { S3FileStorage } from "./files/s3-storage.js";
 import { paymentEndpoints, sandboxEndpoints } from "./payments/routes.js";
+import { disputeEndpoints } from "./disputes/routes.js";
 import { SandboxProcessor } from "./payments/sandbox.js";
 import { StripeProcessor, stripeClient, type StripeSettings } from "./payments/stripe.js";
 import { stripeWebhookEndpoints } from "./stripe-events/routes.js";
@@ -152,6 +153,7 @@ export const billingService = defineService({
       ...subscriptionEndpoints({ ...parts, renewNow: (subscriptionId) => renewals.renewNow(subscriptionId) }),
       ...refundEndpoints(parts),
       ...paymentEndpoints(parts),
+      ...disputeEndpoints(parts),
       ...licenseKeyEndpoints(parts),
       ...meterEndpoints({ ...parts, remeasuring }),
       ...meterQuantityEndpoints(parts),

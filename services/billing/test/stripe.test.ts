@@ -317,6 +317,59 @@ describe("money given back on Stripe", () => {
   });
 });
 
+describe("disputes on Stripe", () => {
+  /** A paid order whose payment the buyer's bank disputes at once (Stripe's 4000 0000 0000 0259), once billing has recorded the dispute. */
+  async function disputedOrder(email: string) {
+    const product = await oneTime(`Disputed guide for ${email}`, 2200);
+    const checkout = await settled((await pay(product.id, "pm_card_createDispute", email)).id);
+    const [order] = (await shop.polar.orders.list({ checkoutId: checkout.id })).result.items;
+    if (!order) throw new Error("no order");
+    await expect.poll(async () => (await shop.polar.disputes.list({ orderId: order.id })).result.items.length, { timeout: 10_000 }).toBe(1);
+    const [dispute] = (await shop.polar.disputes.list({ orderId: order.id })).result.items;
+    const [stripeDispute] = [...stack.local.ledger.disputes.values()].filter((candidate) => candidate.payment_intent === intentsOf(checkout.id)[0]?.id);
+    if (!dispute || !stripeDispute) throw new Error("no dispute");
+    return { order, dispute, stripeDispute };
+  }
+
+  const accept = (id: string) => fetch(`${stack.gateway.url}/v1/disputes/${id}/accept`, { method: "POST", headers: { authorization: `Bearer ${shop.token}` } });
+
+  it("are recorded as the bank opens them, and accepting one concedes it at Stripe, once", async () => {
+    const { order, dispute, stripeDispute } = await disputedOrder("chargeback@example.com");
+    const [payment] = (await shop.polar.payments.list({ orderId: order.id })).result.items;
+    expect(dispute).toMatchObject({ status: "needs_response", resolved: false, closed: false, amount: 2200, taxAmount: 0, currency: "usd", orderId: order.id, paymentId: payment?.id });
+    expect(await shop.polar.disputes.get({ id: dispute.id })).toEqual(dispute);
+
+    const accepted = await accept(dispute.id);
+    expect(accepted.status).toBe(200);
+    expect(await accepted.json()).toMatchObject({ id: dispute.id, status: "lost", resolved: true, closed: true });
+    expect(stack.local.ledger.disputes.get(stripeDispute.id)?.status).toBe("lost");
+    // Stripe's own charge.dispute.closed changes nothing more.
+    await expect.poll(async () => (await shop.polar.disputes.get({ id: dispute.id })).status).toBe("lost");
+
+    const again = await accept(dispute.id);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ error: "DisputeNotOpen" });
+    const other = await stack.seller();
+    expect((await other.polar.disputes.list({})).result.items).toEqual([]);
+    await expect(other.polar.disputes.get({ id: dispute.id })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("follow Stripe to the end when the seller's evidence wins, whatever order the events come in", async () => {
+    const { dispute, stripeDispute } = await disputedOrder("evidence@example.com");
+    await stack.stripe.disputes.update(stripeDispute.id, { evidence: { uncategorized_text: "winning_evidence" } });
+    await expect.poll(async () => (await shop.polar.disputes.get({ id: dispute.id })).status).toBe("won");
+    expect(await shop.polar.disputes.get({ id: dispute.id })).toMatchObject({ resolved: true, closed: true });
+
+    // The dispute's first event, delivered again after its last: the dispute stays won.
+    const created = [...stack.local.webhooks.events.values()].find((event) => event.type === "charge.dispute.created" && (event.data.object as { id: string }).id === stripeDispute.id);
+    await stack.billing.context.db("stripe_events").where({ id: created?.id ?? "" }).delete();
+    stack.local.webhooks.resend(created?.id ?? "");
+    await expect.poll(() => stack.billing.context.db("stripe_events").where({ id: created?.id ?? "" }).first()).toBeDefined();
+    expect((await shop.polar.disputes.get({ id: dispute.id })).status).toBe("won");
+    expect((await shop.polar.disputes.list({ status: ["won"] })).result.items.map((item) => item.id)).toContain(dispute.id);
+  });
+});
+
 describe("a crash between Stripe's answer and our commit", () => {
   it("charges once and places one order when the payment is worked again", async () => {
     const db = stack.billing.context.db;

@@ -645,6 +645,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/disputes/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List disputes */
+        get: operations["getV1Disputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a dispute */
+        get: operations["getV1DisputesId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/disputes/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept a dispute, conceding the chargeback */
+        post: operations["postV1DisputesIdAccept"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/license-keys/": {
         parameters: {
             query?: never;
@@ -1730,7 +1781,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             modified_at: string | null;
-            scopes: ("organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "members:read" | "members:write" | "wallets:read" | "wallets:write" | "disputes:read" | "customer_meters:read" | "customer_sessions:write" | "member_sessions:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write")[];
+            scopes: ("organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "members:read" | "members:write" | "wallets:read" | "wallets:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "member_sessions:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write")[];
             expires_at: string | null;
             comment: string;
             last_used_at: string | null;
@@ -3280,6 +3331,25 @@ export interface components {
             };
             method: string;
         };
+        ListResource_Dispute_: {
+            items: components["schemas"]["Dispute"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Dispute: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            /** @enum {string} */
+            status: "prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won";
+            resolved: boolean;
+            closed: boolean;
+            amount: number;
+            tax_amount: number;
+            currency: string;
+            order_id: string;
+            payment_id: string;
+        };
         ListResource_LicenseKeyRead_: {
             items: components["schemas"]["LicenseKeyRead"][];
             pagination: components["schemas"]["Pagination"];
@@ -4649,7 +4719,7 @@ export interface operations {
                     organization_id?: string | null;
                     comment: string;
                     expires_in?: string | null;
-                    scopes: ("organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "members:read" | "members:write" | "wallets:read" | "wallets:write" | "disputes:read" | "customer_meters:read" | "customer_sessions:write" | "member_sessions:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write")[];
+                    scopes: ("organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "members:read" | "members:write" | "wallets:read" | "wallets:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "member_sessions:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write")[];
                 };
             };
         };
@@ -4788,7 +4858,7 @@ export interface operations {
             content: {
                 "application/json": {
                     comment?: string | null;
-                    scopes?: ("organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "members:read" | "members:write" | "wallets:read" | "wallets:write" | "disputes:read" | "customer_meters:read" | "customer_sessions:write" | "member_sessions:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write")[] | null;
+                    scopes?: ("organizations:read" | "organizations:write" | "custom_fields:read" | "custom_fields:write" | "discounts:read" | "discounts:write" | "checkout_links:read" | "checkout_links:write" | "checkouts:read" | "checkouts:write" | "transactions:read" | "transactions:write" | "payouts:read" | "payouts:write" | "products:read" | "products:write" | "benefits:read" | "benefits:write" | "events:read" | "events:write" | "meters:read" | "meters:write" | "files:read" | "files:write" | "subscriptions:read" | "subscriptions:write" | "customers:read" | "customers:write" | "members:read" | "members:write" | "wallets:read" | "wallets:write" | "disputes:read" | "disputes:write" | "customer_meters:read" | "customer_sessions:write" | "member_sessions:write" | "customer_seats:read" | "customer_seats:write" | "orders:read" | "orders:write" | "refunds:read" | "refunds:write" | "payments:read" | "metrics:read" | "metrics:write" | "webhooks:read" | "webhooks:write" | "license_keys:read" | "license_keys:write" | "customer_portal:read" | "customer_portal:write" | "notifications:read" | "notifications:write" | "notification_recipients:read" | "notification_recipients:write" | "organization_access_tokens:read" | "organization_access_tokens:write")[] | null;
                 };
             };
         };
@@ -9383,6 +9453,214 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1Disputes: {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                order_id?: string | string[];
+                status?: ("prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won") | ("prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won")[];
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+                sorting?: ("created_at" | "-created_at" | "amount" | "-amount") | ("created_at" | "-created_at" | "amount" | "-amount")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List disputes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_Dispute_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1DisputesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a dispute */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1DisputesIdAccept: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accept a dispute, conceding the chargeback */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Dispute"];
                 };
             };
             /** @description Not authenticated */

@@ -33,6 +33,7 @@ export const SCOPES = [
   "wallets:read",
   "wallets:write",
   "disputes:read",
+  "disputes:write",
   "customer_meters:read",
   "customer_sessions:write",
   "member_sessions:write",

@@ -24,6 +24,7 @@ import { unmeasuredFailures } from "./0022_unmeasured_failures.js";
 import { subscriptionLeaseClaims } from "./0023_subscription_lease_claims.js";
 import { customerStateChangedAt } from "./0024_customer_state_changed_at.js";
 import { stripeProcessor } from "./0026_stripe_processor.js";
+import { disputes } from "./0027_disputes.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -53,4 +54,5 @@ export const billingMigrations: Migrations = {
   "0023_subscription_lease_claims": subscriptionLeaseClaims,
   "0024_customer_state_changed_at": customerStateChangedAt,
   "0026_stripe_processor": stripeProcessor,
+  "0027_disputes": disputes,
 };

@@ -25,6 +25,8 @@ export interface PaymentProcessor {
   cardSetUp(setupId: string, customer: PayingCustomer): Promise<SavedCardOutcome>;
   /** Gives back part or all of a succeeded payment. */
   refund(request: RefundRequest): Promise<RefundOutcome>;
+  /** Concedes a dispute the buyer's bank opened: the processor closes it as lost. */
+  acceptDispute(processorDisputeId: string): Promise<void>;
   /**
    * Whether an error a call threw means the processor could not be asked (unreachable, failing on
    * its side, limiting our rate): no fault of the item being worked on, which waits rather than

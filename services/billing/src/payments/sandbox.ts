@@ -84,6 +84,11 @@ export class SandboxProcessor implements PaymentProcessor {
     return outcome;
   }
 
+  /** No bank ever disputes a sandbox payment, so there is never one to accept. */
+  acceptDispute(processorDisputeId: string): Promise<void> {
+    return Promise.reject(new Error(`the sandbox has no disputes, yet ${processorDisputeId} was accepted`));
+  }
+
   /** The sandbox keeps a card at once, so there is never a setup waiting to be asked after. */
   cardSetUp(): Promise<SavedCardOutcome> {
     return Promise.resolve({ status: "declined", declineCode: "card_declined", message: "The sandbox keeps cards at once: there is no card setup to confirm." });

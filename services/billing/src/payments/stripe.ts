@@ -119,6 +119,10 @@ export class StripeProcessor implements PaymentProcessor {
     }
   }
 
+  async acceptDispute(processorDisputeId: string): Promise<void> {
+    await this.stripe.disputes.close(processorDisputeId);
+  }
+
   /** Stripe could not be reached, answered with its own fault, or limited our rate: nothing was decided. */
   isUnavailable(error: unknown): boolean {
     return error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError;

@@ -21,7 +21,7 @@ export function stripeWebhookEndpoints(parts: { units: Units; wakePayments: () =
         } catch (error) {
           throw new HttpError(400, polarErrors.codes.bad_request, error instanceof Error ? error.message : "the signature does not match");
         }
-        const applied = await parts.units.run((unit) => applyStripeEvent(unit, event, parts.wakePayments));
+        const applied = await applyStripeEvent({ ...parts, stripe: stripe.client }, event);
         return { received: true as const, applied };
       },
     ),
