@@ -7,12 +7,17 @@ afterAll(stopBrowsing);
 
 const { checkConsole, checkPhone } = screenChecks("es", "console-sales");
 
-/** A buyer pays for `productId` on the hosted checkout with 4242. */
-async function buy(api: ShopApi, productId: string, email: string): Promise<void> {
+/** A buyer pays for `productId` on the hosted checkout with 4242, after trying a card that is declined when `declinedFirst`. */
+async function buy(api: ShopApi, productId: string, email: string, { declinedFirst = false } = {}): Promise<void> {
   const checkout = await api<{ client_secret: string }>("/v1/checkouts/", { products: [productId], currency: "eur" });
   const buyer = await newPerson();
   await buyer.page.goto(`/checkout/${checkout.client_secret}`);
-  await fillCheckout(buyer.page, buyer.say, { email, country: "ES", card: "4242 4242 4242 4242" });
+  await fillCheckout(buyer.page, buyer.say, { email, country: "ES", card: declinedFirst ? "4000 0000 0000 9995" : "4242 4242 4242 4242" });
+  if (declinedFirst) {
+    await buyer.page.getByRole("button", { name: /^Pay / }).click();
+    await buyer.page.getByText("Your card has insufficient funds.").waitFor();
+    await buyer.page.getByLabel(buyer.say("checkout.cardNumber")).fill("4242 4242 4242 4242");
+  }
   await buyer.page.getByRole("button", { name: /^Pay / }).click();
   await buyer.page.getByRole("heading", { name: buyer.say("checkout.thankYou") }).waitFor();
   await buyer.context.close();
@@ -32,7 +37,7 @@ describe("the seller's customers and orders", () => {
     const course = await api<{ id: string }>("/v1/products/", { name: "Curso de torno", prices: [{ amount_type: "fixed", price_amount: 4_000, price_currency: "eur" }] });
     const club = await api<{ id: string }>("/v1/products/", { name: "Club del barro", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "eur" }] });
     const email = `lucia-${stamp}@example.com`;
-    await buy(api, course.id, email);
+    await buy(api, course.id, email, { declinedFirst: true });
     await buy(api, club.id, email);
 
     // The buyer is found by part of their e-mail, searched by the server.
@@ -67,6 +72,13 @@ describe("the seller's customers and orders", () => {
     await orderRow.getByRole("link").click();
     await page.getByText(say("seller.orders.reason.purchase")).waitFor();
     await page.getByRole("link", { name: `Lucía Gómez (${email})` }).waitFor();
+    // Both attempts to pay it: the declined card, in the seller's language, then the one that paid.
+    const payments = page.getByRole("listitem").filter({ hasText: "•••• " });
+    await expect.poll(() => payments.allTextContents()).toEqual([
+      expect.stringMatching(new RegExp(`^${euros("40,00")} con visa •••• 9995 el .* ${say("seller.order.payment.failed")} ${say("seller.order.decline.insufficientFunds")}$`)),
+      expect.stringMatching(new RegExp(`^${euros("40,00")} con visa •••• 4242 el .* ${say("seller.order.payment.succeeded")}$`)),
+    ]);
+    await page.getByText(say("seller.order.noDisputes")).waitFor();
     await checkConsole(page, "order");
     await page.getByRole("button", { name: say("seller.refund.open") }).click();
     const dialog = page.getByRole("dialog");

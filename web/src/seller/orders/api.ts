@@ -1,7 +1,7 @@
 import { request, type Listing } from "../../api/client";
-import type { Order, Refund, RequestBody } from "../../api/wire";
+import type { Dispute, Order, Payment, Refund, RequestBody } from "../../api/wire";
 
-export type { Order, Refund } from "../../api/wire";
+export type { Dispute, Order, Payment, Refund } from "../../api/wire";
 
 export const ORDER_STATUSES = ["pending", "paid", "refunded", "partially_refunded", "void"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
@@ -59,6 +59,15 @@ export function listOrders({ organizationId, sorting, page, limit, status, billi
 export const getOrder = (id: string) => request<Order>(`/v1/orders/${id}`);
 
 export const listRefunds = (orderId: string) => request<Listing<Refund>>(`/v1/refunds/?order_id=${orderId}&limit=100&sorting=-created_at`);
+
+/**
+ * Every attempt to pay an order, oldest first: a checkout's (its declines came before there was an
+ * order) or, for an order without one (a renewal), the order's own (its dunning retries).
+ */
+export const listPayments = (order: Pick<Order, "id" | "checkout_id">) =>
+  request<Listing<Payment>>(`/v1/payments/?${order.checkout_id ? `checkout_id=${order.checkout_id}` : `order_id=${order.id}`}&limit=100&sorting=created_at`);
+
+export const listDisputes = (orderId: string) => request<Listing<Dispute>>(`/v1/disputes/?order_id=${orderId}&limit=100&sorting=-created_at`);
 
 export type RefundCreate = RequestBody<"/v1/refunds/", "post">;
 

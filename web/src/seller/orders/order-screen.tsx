@@ -6,6 +6,7 @@ import { longDate, longDateTime, money } from "../../i18n/format";
 import { Card, Page } from "../../ui/components";
 import { Facts } from "../../ui/facts";
 import { OrderAnswers } from "./order-answers";
+import { OrderDisputes, OrderPayments } from "./order-money";
 import { useSeller } from "../space";
 import { refundableOf, type Order } from "./api";
 import { orderQuery, refundsQuery } from "./queries";
@@ -51,7 +52,9 @@ export function OrderScreen() {
           <OrderSummary order={shown} />
           <OrderAnswers order={shown} />
           <OrderAmounts order={shown} />
+          <OrderPayments order={shown} />
           <OrderRefunds order={shown} />
+          <OrderDisputes order={shown} />
         </Page>
       )}
     </QueryState>
