@@ -51,6 +51,12 @@ export const gatewayEnv = z.object({
    * URL fronts several pods, pods added by a scale-up get their share of requests within this time.
    */
   UPSTREAM_CONNECTION_MAX_AGE_MS: env.integer("a number of milliseconds", 30_000, 1_000),
+  /**
+   * Billing's processor, as billing is told it: with \`stripe\`, the hosted checkout's pages may load
+   * Stripe.js and show Stripe's frames (their Content-Security-Policy allows js.stripe.com); with the
+   * sandbox they allow nothing from elsewhere.
+   */
+  PAYMENT_PROCESSOR: env.enum(["sandbox", "stripe"], "sandbox"),
   /** The built web app; the default is the workspace's `web/dist`, wherever the gateway runs from. */
   WEB_DIST: env.string("a directory path", fileURLToPath(new URL("../../web/dist", import.meta.url))),
   UPSTREAM_TIMEOUT_MS: env.integer("a number of milliseconds", 30_000, 1),

@@ -154,7 +154,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         // Before the proxies: /v1/openapi.json and /api/auth/openapi.json are the gateway's, merged from the services'.
         mountApiDocs(app, routes, { signer, logger });
         for (const proxy of proxies) app.use(proxy.handle);
-        mountWebApp(app, config.WEB_DIST, logger);
+        mountWebApp(app, config.WEB_DIST, logger, config.PAYMENT_PROCESSOR);
       },
     );
 

@@ -77,7 +77,20 @@ const PROCESSOR_MESSAGES = defineMessages({
   cardExpired: { id: "api.paymentError.cardExpired", defaultMessage: "The card has expired" },
 });
 
-const PROCESSOR_MESSAGE_BY_TEXT = new Map<string, MessageDescriptor>(Object.values(PROCESSOR_MESSAGES).map((message) => [message.defaultMessage, message]));
+/** Stripe's fixed texts for what a checkout's payment met, said as the app says them. */
+const STRIPE_MESSAGES = defineMessages({
+  expiredCard: { id: "api.paymentError.stripe.expiredCard", defaultMessage: "Your card has expired." },
+  incorrectCvc: { id: "api.paymentError.stripe.incorrectCvc", defaultMessage: "Your card's security code is incorrect." },
+  authenticationFailed: { id: "api.paymentError.stripe.authenticationFailed", defaultMessage: "Your bank could not confirm the payment. Try again, or use another card." },
+});
+
+const STRIPE_TEXTS: [string, MessageDescriptor][] = [
+  [STRIPE_MESSAGES.expiredCard.defaultMessage, STRIPE_MESSAGES.expiredCard],
+  [STRIPE_MESSAGES.incorrectCvc.defaultMessage, STRIPE_MESSAGES.incorrectCvc],
+  ["The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.", STRIPE_MESSAGES.authenticationFailed],
+];
+
+const PROCESSOR_MESSAGE_BY_TEXT = new Map<string, MessageDescriptor>([...Object.values(PROCESSOR_MESSAGES).map((message): [string, MessageDescriptor] => [message.defaultMessage, message]), ...STRIPE_TEXTS]);
 
 /**
  * A payment processor's text in the reader's language. The processor gives its reasons as text

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useForm, type FieldPath } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { request } from "../api/client";
@@ -12,6 +12,7 @@ import { Alert, Button, Field } from "../ui/components";
 import { checkoutQuery } from "./queries";
 import { checkoutPath, paymentErrorOf, successRedirectOf, type PublicCheckout } from "./api";
 import { CardFields } from "./card-fields";
+import { cardFormNotReady, StripePaymentElement, type StripePayment } from "./stripe-payment";
 import { CountrySelect } from "./country-select";
 import { optional, Questions } from "./questions";
 
@@ -50,9 +51,11 @@ const FIELD_OF: Record<string, FieldName> = {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Who pays, where (for tax) and with which card; sent as Polar's checkout page sends it: a sandbox
- * confirmation token for the card, then the confirmation, then the checkout read until the payment
- * is settled. A paid checkout goes to its success URL, or this page thanks the buyer.
+ * Who pays, where (for tax) and with which card; sent as Polar's checkout page sends it: a
+ * confirmation token for the card (the sandbox's, or Stripe's from its Payment Element), then the
+ * confirmation, then the checkout read until the payment is settled, taking the buyer through their
+ * bank's check when Stripe says it wants them. A paid checkout goes to its success URL, or this page
+ * thanks the buyer.
  */
 export function PaymentForm({ checkout, clientSecret }: { checkout: PublicCheckout; clientSecret: string }) {
   const { formatMessage } = useIntl();
@@ -66,8 +69,11 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
     defaultValues: { needsCard: true, email: "", name: "", country: "", state: "", postalCode: "", answers: {}, cardNumber: "", expiry: "", cvc: "" },
   });
   const needsCard = checkout.is_payment_form_required;
-  // The form checks the card only when the checkout asks for one.
-  useEffect(() => form.setValue("needsCard", needsCard), [form, needsCard]);
+  const publishableKey = checkout.payment_processor_metadata.publishable_key;
+  const stripePayment = useRef<StripePayment | null>(null);
+  const onStripeReady = useCallback((payment: StripePayment | null) => void (stripePayment.current = payment), []);
+  // The form checks the card's fields only when the checkout asks for a card and they are its own (Stripe checks its own).
+  useEffect(() => form.setValue("needsCard", needsCard && !publishableKey), [form, needsCard, publishableKey]);
   const country = form.watch("country");
   const askState = STATE_COUNTRIES.has(country);
   const { errors, isSubmitting } = form.formState;
@@ -82,7 +88,12 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
     const [month, year] = values.expiry.split("/").map((part) => Number(part.trim()));
     let confirmationTokenId: string | null = null;
     try {
-      if (needsCard) {
+      if (needsCard && publishableKey) {
+        const made = await stripePayment.current?.token();
+        if (!made) return setFailure(formatMessage(cardFormNotReady));
+        if ("error" in made) return setFailure(made.error);
+        confirmationTokenId = made.id;
+      } else if (needsCard) {
         const token = await request<SandboxConfirmationToken>("/v1/sandbox/confirmation-tokens", {
           method: "POST",
           body: { card_number: values.cardNumber, exp_month: month ?? 0, exp_year: 2000 + (year ?? 0), cvc: values.cvc } satisfies RequestBody<"/v1/sandbox/confirmation-tokens", "post">,
@@ -103,8 +114,15 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
       return showRefusal(reason);
     }
     // The card is charged in the background; the checkout says when it is done (a failed look is tried again).
+    let bankAsked = false;
     for (let waited = 0; waited < 60; waited++) {
       const latest = await request<PublicCheckout>(path).catch(() => null);
+      const waiting = latest?.payment_processor_metadata;
+      if (latest?.status === "confirmed" && waiting?.intent_status === "requires_action" && waiting.intent_client_secret && !bankAsked) {
+        // Stripe's webhook settles the payment once the bank has answered; the page keeps reading.
+        bankAsked = true;
+        await stripePayment.current?.finish(waiting.intent_client_secret);
+      }
       if (latest && latest.status !== "confirmed") {
         if (latest.status !== "succeeded") return setFailure(paymentErrorOf(latest) ?? formatMessage(messages.paymentFailed));
         // The screen shows the paid checkout: thanks, and where the buyer goes next.
@@ -145,7 +163,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
           </div>
         )}
         <Questions questions={questions} form={form} />
-        {needsCard && <CardFields form={form} />}
+        {needsCard && (publishableKey ? <StripePaymentElement checkout={checkout} publishableKey={publishableKey} onReady={onStripeReady} /> : <CardFields form={form} />)}
         {shownFailure && <Alert tone="error">{shownFailure}</Alert>}
         <Button type="submit" busy={isSubmitting} className="wide">
           {action ? formatMessage(action) : formatMessage(messages.pay, { amount: total })}
