@@ -165,7 +165,7 @@ export const billingService = defineService({
       ...fileEndpoints(parts),
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing.db, billing.storage) : []),
       ...setAsideWorkEndpoints(parts, billing),
-      ...(billing.stripe ? stripeWebhookEndpoints({ units: billing.units, wakePayments: () => payments.wake() }, billing.stripe) : []),
+      ...(billing.stripe ? stripeWebhookEndpoints({ db: billing.db, units: billing.units, wakePayments: () => payments.wake() }, billing.stripe) : []),
       ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(parts, (organizationId) => renewals.catchUp(organizationId))] : []),
     ];
     mountEndpoints(api, endpoints);

@@ -243,10 +243,6 @@ export const dropPaymentJob = (db: Knex, checkoutId: string) => db("checkout_pay
 export const awaitPaymentJob = (db: Knex, job: PaymentJob, processorPaymentId: string, runAt: Date) =>
   whileHeld(paymentJobLease, db("checkout_payment_jobs").update({ leased_until: null, run_at: runAt, processor_payment_id: processorPaymentId }), { key: job.checkout_id, mark: job.attempts });
 
-/** Makes a checkout's payment job due now, unless a replica holds it (it is answering already): the processor said something of it. */
-export const hurryPaymentJob = (db: Knex, checkoutId: string) =>
-  db("checkout_payment_jobs").where({ checkout_id: checkoutId }).whereRaw("(leased_until is null or leased_until < now())").update({ run_at: db.fn.now() });
-
 /** Lets the job go while this claim still holds it, to be claimed again at `runAt`. */
 export const retryPaymentJob = (db: Knex, job: PaymentJob, runAt: Date) =>
   whileHeld(paymentJobLease, db("checkout_payment_jobs").update({ leased_until: null, run_at: runAt }), { key: job.checkout_id, mark: job.attempts });

@@ -11,7 +11,6 @@ import {
   changedCheckout,
   checkoutWithCatalog,
   findCheckout,
-  hurryPaymentJob,
   insertCheckout,
   lockOverdueCheckout,
   pageOfCheckouts,
@@ -58,15 +57,6 @@ export const succeedCheckout = (parts: Pick<Parts, "config">, unit: UnitOfWork, 
 export function reopenDeclined(parts: Pick<Parts, "config">, unit: UnitOfWork, checkout: CheckoutRow, catalog: CheckoutCatalog, reason: string): CheckoutJson {
   if (checkout.discount_id) unit.change(releaseRedemption(unit.db, checkout.discount_id));
   return announceCheckout(parts, unit, changedCheckout(unit, checkout, { status: "open", payment_error: reason, payment_client_secret: null }), catalog);
-}
-
-/**
- * The processor said something of a checkout's payment (its webhook): the payment worker asks after
- * it now, if it is waiting. Most often the payment was settled already by the processor's answer,
- * and nothing is woken.
- */
-export async function hurryPayment(unit: UnitOfWork, checkoutId: string, wakePayments: () => void): Promise<void> {
-  if ((await hurryPaymentJob(unit.db, checkoutId)) > 0) unit.afterCommit(wakePayments);
 }
 
 /** The customer's bank wants them before paying (3-D Secure): the checkout tells its page how to finish, once. */

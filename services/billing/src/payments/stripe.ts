@@ -25,8 +25,8 @@ export function stripeClient(config: Pick<BillingConfig, "STRIPE_API_URL">, secr
   });
 }
 
-/** The payment intent's parts an outcome is read from, expanded in the same call. */
-const EXPAND = ["latest_charge", "payment_method"];
+/** The payment intent's part an outcome is read from (its charge, with the card), expanded in the same call. */
+const EXPAND = ["latest_charge"];
 
 /** The checkout a payment is for, on its Stripe objects: Stripe's events about it find the checkout's payment by this. */
 export const CHECKOUT_METADATA = "tollgate_checkout_id";

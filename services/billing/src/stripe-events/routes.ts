@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
 import type { StripeSettings } from "../payments/stripe.js";
-import { defineEndpoint, HttpError, polarErrors, rawBodyOf, type Endpoint, type Units } from "@tollgate/kit";
+import { defineEndpoint, HttpError, polarErrors, rawBodyOf, type Endpoint, type Knex, type Units } from "@tollgate/kit";
 import { applyStripeEvent } from "./service.js";
 import { StripeWebhookReceipt } from "./schemas.js";
 
@@ -9,7 +9,7 @@ import { StripeWebhookReceipt } from "./schemas.js";
  * endpoint's secret (STRIPE_WEBHOOK_SECRET); a forged or stale one is refused with 400, which
  * Stripe shows in its dashboard. A fault applying it answers 500, and Stripe sends it again.
  */
-export function stripeWebhookEndpoints(parts: { units: Units; wakePayments: () => void }, stripe: StripeSettings): Endpoint[] {
+export function stripeWebhookEndpoints(parts: { db: Knex; units: Units; wakePayments: () => void }, stripe: StripeSettings): Endpoint[] {
   return [
     defineEndpoint(
       "/v1/integrations/stripe/webhook",

@@ -1,9 +1,8 @@
 import type Stripe from "stripe";
-import type { Units } from "@tollgate/kit";
-import { hurryPayment } from "../checkouts/service.js";
+import type { Knex, Units } from "@tollgate/kit";
 import { applyDisputeChange, type ProcessorDispute } from "../disputes/service.js";
 import { CHECKOUT_METADATA } from "../payments/stripe.js";
-import { receiveStripeEvent } from "./stripe-events.sql.js";
+import { receivePaymentEvent, receiveStripeEvent } from "./stripe-events.sql.js";
 
 /** The events Stripe's webhook endpoint should send (the README's setup lists them); any other is taken and ignored. */
 export const STRIPE_EVENT_TYPES = [
@@ -38,32 +37,40 @@ const isDisputeEvent = (event: Stripe.Event): event is Stripe.ChargeDisputeCreat
 
 /**
  * Applies one of Stripe's events, once: a delivery repeated is noted and ignored. An event about a
- * checkout's payment makes the payment worker ask after it now: the worker holds the rule (one
- * settlement under the job's lock), whichever of the webhook and the synchronous answer comes first.
+ * checkout's payment makes the payment worker ask after it now, if it waits: the worker holds the
+ * rule (one settlement under the job's lock), whichever of the webhook and the synchronous answer
+ * comes first.
  * A dispute's events may come in any order, so what is recorded is the dispute as Stripe has it now,
  * asked before the transaction. Refunds are settled by Stripe's answer to our own call; the event
  * only confirms it. Whether it was applied now (false: seen before).
  */
-export async function applyStripeEvent(parts: { units: Units; stripe: Stripe; wakePayments: () => void }, event: Stripe.Event): Promise<boolean> {
+export async function applyStripeEvent(parts: { db: Knex; units: Units; stripe: Stripe; wakePayments: () => void }, event: Stripe.Event): Promise<boolean> {
+  const checkoutId = checkoutOf(event);
+  if (checkoutId) {
+    const { received, hurried } = await receivePaymentEvent(parts.db, event, checkoutId);
+    if (hurried) parts.wakePayments();
+    return received;
+  }
   const dispute = isDisputeEvent(event) ? await parts.stripe.disputes.retrieve(event.data.object.id) : null;
   return parts.units.run(async (unit) => {
     if (!(await receiveStripeEvent(unit.db, { id: event.id, type: event.type }))) return false;
     if (dispute) await applyDisputeChange(unit, processorDisputeOf(dispute));
-    switch (event.type) {
-      case "payment_intent.succeeded":
-      case "payment_intent.payment_failed":
-      case "payment_intent.requires_action":
-      case "setup_intent.succeeded":
-      case "setup_intent.setup_failed": {
-        const checkoutId = event.data.object.metadata?.[CHECKOUT_METADATA];
-        if (checkoutId) await hurryPayment(unit, checkoutId, parts.wakePayments);
-        break;
-      }
-      default:
-        break;
-    }
     return true;
   });
+}
+
+/** The checkout whose payment an intent's event is about, if it is one of ours. */
+function checkoutOf(event: Stripe.Event): string | undefined {
+  switch (event.type) {
+    case "payment_intent.succeeded":
+    case "payment_intent.payment_failed":
+    case "payment_intent.requires_action":
+    case "setup_intent.succeeded":
+    case "setup_intent.setup_failed":
+      return event.data.object.metadata?.[CHECKOUT_METADATA];
+    default:
+      return undefined;
+  }
 }
 
 function processorDisputeOf(dispute: Stripe.Dispute): ProcessorDispute {
