@@ -142,6 +142,20 @@ describe("checkouts paid with Stripe", () => {
     expect(reopened.paymentProcessorMetadata.payment_error).toMatch(/failed authentication/);
     expect(reopened.paymentProcessorMetadata.intent_status).toBeUndefined();
   });
+
+  it("gives up a 3-D Secure the customer never finishes, and opens the checkout again", async () => {
+    const product = await oneTime("Abandoned guide");
+    const checkout = await pay(product.id, "pm_card_authenticationRequired", "abandoned@example.com");
+    await awaitingBank(checkout.id);
+    // As if the buyer had left the bank's page an hour and more ago.
+    const { db, app } = stack.billing.context;
+    await db("checkout_payment_jobs").where({ checkout_id: checkout.id }).update({ awaiting_since: new Date(Date.now() - 2 * 3_600_000), run_at: new Date() });
+    app.payments.wake();
+    const reopened = await settled(checkout.id);
+    expect(reopened).toMatchObject({ status: "open", paymentProcessorMetadata: { payment_error: "The bank's check of this payment was not finished in time. Pay again to try once more." } });
+    expect(intentsOf(checkout.id)).toMatchObject([{ status: "canceled" }]);
+    expect(await db("payments").where({ checkout_id: checkout.id })).toMatchObject([{ status: "failed" }]);
+  });
 });
 
 describe("Stripe's webhooks", () => {

@@ -75,6 +75,7 @@ const PROCESSOR_MESSAGES = defineMessages({
   notProcessed: { id: "api.paymentError.notProcessed", defaultMessage: "The payment could not be processed. Please try again later." },
   notATestCard: { id: "api.paymentError.notATestCard", defaultMessage: "This is the sandbox: use one of the test cards listed in the README (4242 4242 4242 4242 succeeds)" },
   cardExpired: { id: "api.paymentError.cardExpired", defaultMessage: "The card has expired" },
+  bankCheckUnfinished: { id: "api.paymentError.bankCheckUnfinished", defaultMessage: "The bank's check of this payment was not finished in time. Pay again to try once more." },
 });
 
 /** Stripe's fixed texts for what a checkout's payment met, said as the app says them. */

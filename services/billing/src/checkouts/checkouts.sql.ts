@@ -194,6 +194,8 @@ export interface PaymentJob {
   confirmation_token_id: string | null;
   /** The processor's payment, once it waits for the customer (3-D Secure): asked after rather than made again. */
   processor_payment_id: string | null;
+  /** Since when it waits for the customer's bank. */
+  awaiting_since: Date | null;
   attempts: number;
 }
 
@@ -213,7 +215,7 @@ export async function claimPaymentJobs(db: Knex, options: { limit: number; lease
   const { rows } = await prepared(
     db.raw<{ rows: (PaymentJob & { checkout: unknown } & CatalogColumns)[] }>(
       `with claimed as (${claim.sql})
-       select claimed.checkout_id, claimed.idempotency_key, claimed.confirmation_token_id, claimed.processor_payment_id, claimed.attempts, to_json(checkout) as checkout, ${catalogColumns("checkout.product_ids", "array[checkout.discount_id]")}
+       select claimed.checkout_id, claimed.idempotency_key, claimed.confirmation_token_id, claimed.processor_payment_id, claimed.awaiting_since, claimed.attempts, to_json(checkout) as checkout, ${catalogColumns("checkout.product_ids", "array[checkout.discount_id]")}
        from claimed left join checkouts checkout on checkout.id = claimed.checkout_id`,
       claim.bindings,
     ),
@@ -241,7 +243,11 @@ export const dropPaymentJob = (db: Knex, checkoutId: string) => db("checkout_pay
 
 /** Lets the job go while this claim still holds it, to ask at `runAt` after the payment that waits for its customer. */
 export const awaitPaymentJob = (db: Knex, job: PaymentJob, processorPaymentId: string, runAt: Date) =>
-  whileHeld(paymentJobLease, db("checkout_payment_jobs").update({ leased_until: null, run_at: runAt, processor_payment_id: processorPaymentId }), { key: job.checkout_id, mark: job.attempts });
+  whileHeld(
+    paymentJobLease,
+    db("checkout_payment_jobs").update({ leased_until: null, run_at: runAt, processor_payment_id: processorPaymentId, awaiting_since: db.raw("coalesce(awaiting_since, now())") }),
+    { key: job.checkout_id, mark: job.attempts },
+  );
 
 /** Lets the job go while this claim still holds it, to be claimed again at `runAt`. */
 export const retryPaymentJob = (db: Knex, job: PaymentJob, runAt: Date) =>

@@ -28,6 +28,9 @@ const retryDelayMs = (attempts: number) => Math.min(60_000, 1_000 * 2 ** attempt
  * (the customer done) makes it due at once; this is for a webhook that never comes.
  */
 const AWAITING_CHECK_MS = 10_000;
+/** How long a customer has to finish their bank's check before the payment is given up and the checkout opens again. */
+const AWAITING_LIMIT_MS = 60 * 60 * 1000;
+const NOT_FINISHED = "The bank's check of this payment was not finished in time. Pay again to try once more.";
 
 /**
  * Pays confirmed checkouts. The processor call sits between a claim (a lease on the job) and one
@@ -93,7 +96,7 @@ export class CheckoutPayments extends PollingWorker {
     if (formRequired) {
       try {
         outcome = job.processor_payment_id
-          ? await processor.outcomeOf(job.processor_payment_id)
+          ? await this.askedAfter(job.processor_payment_id, job.awaiting_since)
           : await processor.confirm({
               idempotencyKey: job.idempotency_key,
               checkoutId: checkout.id,
@@ -119,6 +122,14 @@ export class CheckoutPayments extends PollingWorker {
       if (!locked?.jobTaken || locked.checkout.status !== "confirmed") return;
       await settlePurchase(this.billing, unit, { checkout: locked.checkout, catalog, amounts, charged, outcome: settled });
     });
+  }
+
+  /** A payment waiting for its customer, as the processor has it now; given up once it has waited too long. */
+  private async askedAfter(processorPaymentId: string, awaitingSince: Date | null): Promise<PaymentOutcome> {
+    const { processor } = this.billing;
+    if (!awaitingSince || Date.now() - awaitingSince.getTime() < AWAITING_LIMIT_MS) return processor.outcomeOf(processorPaymentId);
+    const outcome = await processor.cancel(processorPaymentId);
+    return outcome.status === "declined" ? { ...outcome, message: NOT_FINISHED } : outcome;
   }
 
   /**

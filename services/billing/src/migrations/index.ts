@@ -25,6 +25,7 @@ import { subscriptionLeaseClaims } from "./0023_subscription_lease_claims.js";
 import { customerStateChangedAt } from "./0024_customer_state_changed_at.js";
 import { stripeProcessor } from "./0026_stripe_processor.js";
 import { disputes } from "./0027_disputes.js";
+import { paymentAwaitingSince } from "./0028_payment_awaiting_since.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -55,4 +56,5 @@ export const billingMigrations: Migrations = {
   "0024_customer_state_changed_at": customerStateChangedAt,
   "0026_stripe_processor": stripeProcessor,
   "0027_disputes": disputes,
+  "0028_payment_awaiting_since": paymentAwaitingSince,
 };

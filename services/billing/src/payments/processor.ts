@@ -14,6 +14,8 @@ export interface PaymentProcessor {
   confirm(request: ConfirmRequest): Promise<PaymentOutcome>;
   /** What became of a payment that waited for its customer (`requires_action`), as the processor has it now. */
   outcomeOf(processorPaymentId: string): Promise<PaymentOutcome>;
+  /** Gives up a payment still waiting for its customer; what became of it (declined, or what the customer finished first). */
+  cancel(processorPaymentId: string): Promise<PaymentOutcome>;
   /** Charges a kept card without the customer present (a renewal, a proration). */
   chargeSaved(request: SavedChargeRequest): Promise<SettledOutcome>;
   /**

@@ -104,6 +104,10 @@ export class SandboxProcessor implements PaymentProcessor {
     return Promise.reject(new Error(`the sandbox never waits for a customer, yet ${processorPaymentId} was asked after`));
   }
 
+  cancel(processorPaymentId: string): Promise<PaymentOutcome> {
+    return this.outcomeOf(processorPaymentId);
+  }
+
   async chargeSaved(request: SavedChargeRequest): Promise<SettledOutcome> {
     const method = await findSandboxPaymentMethod(this.db, request.paymentMethodId);
     const paymentId = idFor("pi", request.idempotencyKey);

@@ -80,6 +80,17 @@ export class StripeProcessor implements PaymentProcessor {
     return intentOutcome(await this.stripe.paymentIntents.retrieve(processorPaymentId, { expand: EXPAND }));
   }
 
+  async cancel(processorPaymentId: string): Promise<PaymentOutcome> {
+    try {
+      if (processorPaymentId.startsWith("seti_")) return setupOutcome(await this.stripe.setupIntents.cancel(processorPaymentId, { expand: ["payment_method"] }));
+      return intentOutcome(await this.stripe.paymentIntents.cancel(processorPaymentId, { expand: EXPAND }));
+    } catch (error) {
+      // The customer finished first (or it was canceled already): what it is now is the answer.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return this.outcomeOf(processorPaymentId);
+      throw error;
+    }
+  }
+
   async chargeSaved(request: SavedChargeRequest): Promise<SettledOutcome> {
     const customer = await findStripeCustomer(this.db, request.customerId);
     if (!customer) return { status: "declined", processorPaymentId: null, card: null, declineCode: "card_declined", message: "No card is kept for this customer." };
