@@ -225,4 +225,28 @@ describe("the customer portal", () => {
     const stranger = await fetch(`${stack.gateway.url}/v1/me/orders/`);
     expect(stranger.status).toBe(401);
   });
+
+  it("lists the customer's cards, and forgets one unless it is the last a running subscription renews with", async () => {
+    const plan = await shop.polar.products.create({ name: "Card plan", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 700, priceCurrency: "usd" }] });
+    const customerId = await buy(plan.id, "cards@example.com");
+    const security = { customerSession: (await shop.polar.customerSessions.create({ customerId })).token };
+    const cards = async () => (await customerSide.customerPortal.customers.listPaymentMethods(security, {})).result.items.map((method) => (method.type === "card" ? (method as { methodMetadata: { last4: string } }).methodMetadata.last4 : method.type));
+    // The card the checkout kept for the renewals is listed.
+    expect(await cards()).toEqual(["4242"]);
+    const [paidWith] = (await customerSide.customerPortal.customers.listPaymentMethods(security, {})).result.items;
+
+    await expect(customerSide.customerPortal.customers.deletePaymentMethod(security, { id: paidWith?.id ?? "" })).rejects.toMatchObject({ statusCode: 400, error: "PaymentMethodInUseByActiveSubscription" });
+    const added = await customerSide.customerPortal.customers.addPaymentMethod(security, { confirmationTokenId: await cardToken(stack, "5555555555554444"), setDefault: false, returnUrl: "https://app.example/billing" });
+    expect(await cards()).toEqual(["4444", "4242"]);
+
+    // Another card is kept now: the subscription moves onto it, and the first card goes.
+    await customerSide.customerPortal.customers.deletePaymentMethod(security, { id: paidWith?.id ?? "" });
+    expect(await cards()).toEqual(["4444"]);
+    const [subscription] = (await shop.polar.subscriptions.list({ customerId })).result.items;
+    const renewsWith = await stack.billing.context.db("subscriptions").where({ id: subscription?.id ?? "" }).first<{ payment_method_id: string }>("payment_method_id");
+    expect(renewsWith?.payment_method_id).toBe((added as { paymentMethod: { id: string } }).paymentMethod.id);
+    await expect(customerSide.customerPortal.customers.deletePaymentMethod(security, { id: paidWith?.id ?? "" })).rejects.toMatchObject({ statusCode: 404 });
+    const stranger = { customerSession: (await shop.polar.customerSessions.create({ customerId: await buy(plan.id, "not-cards@example.com") })).token };
+    await expect(customerSide.customerPortal.customers.deletePaymentMethod(stranger, { id: (added as { paymentMethod: { id: string } }).paymentMethod.id })).rejects.toMatchObject({ statusCode: 404 });
+  });
 });

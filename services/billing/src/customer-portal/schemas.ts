@@ -115,21 +115,26 @@ export const DownloadableList = listResource(
 /** The files of one benefit's grants, or of all the customer's. */
 export const CustomerBenefitListQuery = z.object({ ...paging, benefit_id: z.string().optional() });
 
-export const CustomerPaymentMethodCreateSucceededResponse = z
+/** A kept card, as Polar shows a customer's payment method. */
+export const PaymentMethodCard = z
   .strictObject({
-    status: z.literal("succeeded"),
-    payment_method: z
-      .strictObject({
-        id: z.string(),
-        created_at: isoTimestamp(),
-        modified_at: isoTimestamp().nullable(),
-        processor: z.literal("stripe"),
-        customer_id: z.string(),
-        type: z.literal("card"),
-        method_metadata: PaymentMethodCardMetadata,
-      })
-      .meta({ id: "PaymentMethodCard" }),
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    processor: z.literal("stripe"),
+    customer_id: z.string(),
+    type: z.literal("card"),
+    method_metadata: PaymentMethodCardMetadata,
   })
+  .meta({ id: "PaymentMethodCard" });
+
+export const PaymentMethodList = listResource(PaymentMethodCard, "ListResource_CustomerPaymentMethod_");
+
+/** A page of the customer's cards. */
+export const PaymentMethodListQuery = z.object({ ...paging });
+
+export const CustomerPaymentMethodCreateSucceededResponse = z
+  .strictObject({ status: z.literal("succeeded"), payment_method: PaymentMethodCard })
   .meta({ id: "CustomerPaymentMethodCreateSucceededResponse" });
 
 /** The customer's bank wants them before the card is kept: their page finishes it with the secret, then confirms. */

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { HttpError, invalidField, notFound, pageJson, type Knex, type UnitOfWork } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { benefitsWithIds, findAnyBenefit, findCustomersGrant, liveDownloadableGrants, pageOfCustomersGrants, type BenefitGrantRow, type CustomerGrantFilter } from "../benefits/benefits.sql.js";
-import { findCustomer, setDefaultPaymentMethod, updateCustomer, type CustomerChanges, type CustomerRow } from "../customers/customers.sql.js";
+import { findCustomer, lockCustomer, setDefaultPaymentMethod, updateCustomer, type CustomerChanges, type CustomerRow } from "../customers/customers.sql.js";
 import { changeCustomer } from "../customers/service.js";
 import { customerOf, mine } from "../customer-sessions/service.js";
 import { uploadedFilesWithIds } from "../files/files.sql.js";
@@ -12,11 +12,11 @@ import { findCustomersOrder, orderIdsOfCheckouts, pageOfCustomersOrders, type Or
 import { shownOrders } from "../orders/service.js";
 import { findSeller, findSellerBySlug } from "../organizations/organizations.sql.js";
 import { sellerJson, sellerSummaryJson } from "../organizations/output.js";
-import { savePaymentMethod } from "../payments/payments.sql.js";
+import { deletePaymentMethod, findCustomersPaymentMethod, otherPaymentMethodOf, pageOfPaymentMethods, savePaymentMethod } from "../payments/payments.sql.js";
 import type { SavedCardOutcome } from "../payments/processor.js";
 import { productsWithParts, publicProductIds } from "../products/products.sql.js";
 import { cancelAtPeriodEnd, changeWhenNotRenewing, shownSubscriptions, uncancel } from "../subscriptions/service.js";
-import { findCustomersSubscription, pageOfCustomersSubscriptions, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
+import { findCustomersSubscription, liveSubscriptionsOnCard, moveToCard, pageOfCustomersSubscriptions, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { customerGrantJson, customerOrderJson, customerSubscriptionJson, downloadableJson, type KeptCard } from "./output.js";
 import type { CustomerBenefitGrantListQuery, CustomerBenefitGrantUpdate, CustomerOrderListQuery, CustomerPortalCustomerUpdate, CustomerSubscriptionListQuery, PortalSubscriptionUpdate } from "./schemas.js";
@@ -86,6 +86,35 @@ async function keepCard(parts: CardKeeping, customer: CustomerRow, saved: SavedC
     return row;
   });
   return { status: "succeeded", method, card: saved.card };
+}
+
+/** A page of the customer's kept cards, newest first. */
+export async function customerCards(db: Knex, identity: IdentityClaims, page: { page: number; limit: number }) {
+  return pageOfPaymentMethods(db, customerOf(identity).customer_id, page);
+}
+
+/**
+ * Forgets one of the customer's cards. The invariant: a running subscription always has a card to
+ * renew with. So a card a running subscription renews with can go only when another is kept; those
+ * subscriptions then renew with the customer's default (or, if this was it, their newest other card),
+ * which becomes the default. Checked with the customer locked, so two removals at once cannot each
+ * leave the other's card as the last one and then take it too.
+ */
+export async function forgetCustomerCard(parts: Pick<Parts, "units">, identity: IdentityClaims, id: string): Promise<void> {
+  const customerId = customerOf(identity).customer_id;
+  await parts.units.run(async (unit) => {
+    const customer = await lockCustomer(unit.db, customerId);
+    const card = customer ? await findCustomersPaymentMethod(unit.db, customerId, id) : undefined;
+    if (!customer || !card) throw notFound("Payment method");
+    const keptDefault = customer.default_payment_method_id && customer.default_payment_method_id !== id ? customer.default_payment_method_id : null;
+    const replacement = keptDefault ?? (await otherPaymentMethodOf(unit.db, customerId, id))?.id ?? null;
+    if ((await liveSubscriptionsOnCard(unit.db, customerId, id)) > 0) {
+      if (!replacement) throw new HttpError(400, "PaymentMethodInUseByActiveSubscription", "A running subscription renews with this card, and it is your only one: add another card first.");
+      await moveToCard(unit.db, customerId, id, replacement);
+    }
+    if (customer.default_payment_method_id === id) await setDefaultPaymentMethod(unit.db, customerId, replacement);
+    await deletePaymentMethod(unit.db, id);
+  });
 }
 
 // Orders.

@@ -37,6 +37,9 @@ export const customers = (db: Knex) => db<CustomerRow>("customers").whereNull("d
 
 export const findCustomer = (db: Knex, id: string) => customers(db).where({ id }).first();
 
+/** The customer, locked for the rest of the transaction: changes to their cards go one at a time. */
+export const lockCustomer = (db: Knex, id: string) => customers(db).where({ id }).forUpdate().first();
+
 export const findCustomerByExternalId = (db: Knex, organizationIds: string[], externalId: string) =>
   customers(db).whereIn("organization_id", organizationIds).where({ external_id: externalId }).first();
 
@@ -203,7 +206,7 @@ export async function dueStateChanges(db: Knex, { limit, passOver, only, settleM
 export const clearStateChanges = (db: Knex, customerIds: string[]): Knex.QueryBuilder => db("customer_state_changes").whereIn("customer_id", customerIds).delete();
 
 /** The card the customer's renewals are charged to from now on. */
-export const setDefaultPaymentMethod = (db: Knex, customerId: string, paymentMethodId: string) =>
+export const setDefaultPaymentMethod = (db: Knex, customerId: string, paymentMethodId: string | null) =>
   db("customers").where({ id: customerId }).update({ default_payment_method_id: paymentMethodId, modified_at: new Date() });
 
 /** The ids of the customers (one per seller at most) with the e-mail given. */

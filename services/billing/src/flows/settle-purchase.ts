@@ -9,7 +9,7 @@ import { productLine } from "../orders/lines.js";
 import type { OrderRow } from "../orders/orders.sql.js";
 import { numberNextOrder, placeOrder } from "../orders/service.js";
 import type { SettledOutcome } from "../payments/processor.js";
-import { recordCharge } from "../payments/service.js";
+import { keepCard, recordCharge } from "../payments/service.js";
 import { sellerClock } from "../test-clock/clock.js";
 import { startPurchasedSubscription } from "./start-subscription.js";
 
@@ -39,6 +39,7 @@ export async function settlePurchase(billing: Pick<Parts, "config">, unit: UnitO
   const order = await fulfil(billing, unit, answered, outcome?.paymentMethodId ?? null);
   succeedCheckout(billing, unit, checkout, catalog);
   if (outcome) recordCharge(unit, billing.config, { ...charge, orderId: order.id }, outcome);
+  if (outcome?.paymentMethodId) keepCard(unit, order.customer_id, outcome.paymentMethodId, outcome.card);
 }
 
 /**

@@ -94,16 +94,32 @@ export interface PaymentMethodRow {
   modified_at: Date | null;
 }
 
-/** Keeps a customer's card (by the processor's id for it: saving it again only refreshes it). */
-export async function savePaymentMethod(db: Knex, method: { id: string; customer_id: string; card: object }): Promise<PaymentMethodRow> {
-  const [row] = await db<PaymentMethodRow>("customer_payment_methods")
+/** Keeps a customer's card (by the processor's id for it: saving it again only refreshes it). A change to await, or to write with a unit's others. */
+export const keepPaymentMethod = (db: Knex, method: { id: string; customer_id: string; card: object }): Knex.QueryBuilder =>
+  db<PaymentMethodRow>("customer_payment_methods")
     .insert({ ...method, card: JSON.stringify(method.card) })
     .onConflict("id")
-    .merge()
-    .returning("*");
+    .merge();
+
+/** Keeps a customer's card, and reads it back. */
+export async function savePaymentMethod(db: Knex, method: { id: string; customer_id: string; card: object }): Promise<PaymentMethodRow> {
+  const [row] = (await keepPaymentMethod(db, method).returning("*")) as PaymentMethodRow[];
   if (!row) throw new Error("the card was not recorded");
   return row;
 }
+
+const paymentMethods = (db: Knex) => db<PaymentMethodRow>("customer_payment_methods");
+
+/** A page of a customer's kept cards, newest first. */
+export const pageOfPaymentMethods = (db: Knex, customerId: string, page: { page: number; limit: number }) =>
+  pageOf<PaymentMethodRow, "created_at">(paymentMethods(db).where({ customer_id: customerId }), { ...page, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "customer_payment_methods" });
+
+export const findCustomersPaymentMethod = (db: Knex, customerId: string, id: string) => paymentMethods(db).where({ id, customer_id: customerId }).first();
+
+/** The newest of a customer's cards other than `exceptId`, if any. */
+export const otherPaymentMethodOf = (db: Knex, customerId: string, exceptId: string) => paymentMethods(db).where({ customer_id: customerId }).whereNot({ id: exceptId }).orderBy("created_at", "desc").first();
+
+export const deletePaymentMethod = (db: Knex, id: string) => paymentMethods(db).where({ id }).delete();
 
 /** What a sandbox test card does when it is charged. */
 export type CardBehaviour = "succeeds" | "declined" | "insufficient_funds" | "succeeds_then_declines";

@@ -1,11 +1,11 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { BillingConfig } from "../config.js";
 import type { OrderRow } from "../orders/orders.sql.js";
-import { recordPayment } from "./payments.sql.js";
+import { keepPaymentMethod, recordPayment } from "./payments.sql.js";
 
 // The reads a refund and the routes make, as the store has them.
 export { findPayment, pageOfPayments, succeededPaymentOf } from "./payments.sql.js";
-import type { PaymentProcessor, SettledOutcome } from "./processor.js";
+import type { CardSummary, PaymentProcessor, SettledOutcome } from "./processor.js";
 
 /** What a charge was for: the checkout it paid, or the order (a checkout's once placed, a renewal's, a change's). */
 export interface Charge {
@@ -38,4 +38,9 @@ export async function chargeKeptCard(processor: PaymentProcessor, paymentMethodI
   if (charge.amount === 0) return null;
   if (!paymentMethodId) return { status: "declined", processorPaymentId: null, card: null, declineCode: "card_declined", message: "No card is kept for this subscription." };
   return processor.chargeSaved({ ...charge, paymentMethodId });
+}
+
+/** A card a payment kept for later charges, listed with the customer's others (in the portal), with the unit's other changes. */
+export function keepCard(unit: UnitOfWork, customerId: string, paymentMethodId: string, card: CardSummary): void {
+  unit.change(keepPaymentMethod(unit.db, { id: paymentMethodId, customer_id: customerId, card }));
 }

@@ -173,6 +173,17 @@ export async function useCard(trx: Knex, customerId: string, paymentMethodId: st
 /** Statuses of a subscription that is running. */
 const LIVE = ["trialing", "active", "past_due"] as const;
 
+/** How many of a customer's running subscriptions renew with the card `paymentMethodId`. */
+export async function liveSubscriptionsOnCard(trx: Knex, customerId: string, paymentMethodId: string): Promise<number> {
+  const [row] = await subscriptions(trx).where({ customer_id: customerId, payment_method_id: paymentMethodId }).whereIn("status", LIVE).count<{ count: string }[]>({ count: "*" });
+  return Number(row?.count ?? 0);
+}
+
+/** Moves a customer's running subscriptions off the card `from` onto `to`. */
+export const moveToCard = (trx: Knex, customerId: string, from: string, to: string) =>
+  subscriptions(trx).where({ customer_id: customerId, payment_method_id: from }).whereIn("status", LIVE).update({ payment_method_id: to, modified_at: new Date() });
+
+
 /** What a seller's list of subscriptions is narrowed to: the sellers the caller may read, and the filters asked for. */
 export interface SubscriptionFilter {
   organizationIds: string[];

@@ -1,7 +1,8 @@
-import { defineEndpoint, type Endpoint } from "@tollgate/kit";
-import { portalCustomerJson, savedCardJson } from "../output.js";
-import { CustomerPaymentMethodCreateResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodConfirm, PaymentMethodCreate } from "../schemas.js";
-import { changeBillingDetails, confirmCustomerCard, portalCustomer, saveCustomerCard } from "../service.js";
+import { z } from "zod";
+import { defineEndpoint, pageJson, type Endpoint } from "@tollgate/kit";
+import { paymentMethodJson, portalCustomerJson, savedCardJson } from "../output.js";
+import { CustomerPaymentMethodCreateResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodConfirm, PaymentMethodCreate, PaymentMethodList, PaymentMethodListQuery } from "../schemas.js";
+import { changeBillingDetails, confirmCustomerCard, customerCards, forgetCustomerCard, portalCustomer, saveCustomerCard } from "../service.js";
 import type { Parts } from "../../parts.js";
 
 const TAG = "customer_portal";
@@ -19,6 +20,19 @@ export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "con
       "/v1/customer-portal/customers/me/payment-methods",
       { method: "POST", status: 201, body: PaymentMethodCreate, response: CustomerPaymentMethodCreateResponse, summary: "Save a card for the customer", tag: TAG },
       async ({ body, identity }) => savedCardJson(await saveCustomerCard(parts, identity, body)),
+    ),
+    defineEndpoint(
+      "/v1/customer-portal/customers/me/payment-methods",
+      { method: "GET", query: PaymentMethodListQuery, response: PaymentMethodList, summary: "List the customer's saved cards", tag: TAG },
+      async ({ query, identity }) => {
+        const { rows, total } = await customerCards(parts.db, identity, query);
+        return pageJson(rows.map(paymentMethodJson), total, query.limit);
+      },
+    ),
+    defineEndpoint(
+      "/v1/customer-portal/customers/me/payment-methods/:id",
+      { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Forget one of the customer's saved cards", tag: TAG },
+      async ({ params, identity }) => forgetCustomerCard(parts, identity, params.id),
     ),
     defineEndpoint(
       "/v1/customer-portal/customers/me/payment-methods/confirm",
