@@ -3,6 +3,7 @@ import type { Polar } from "@polar-sh/sdk";
 import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { SandboxProcessor } from "../src/payments/sandbox.js";
 import { cardToken, eventTypesAbout, useShop } from "../../../test/stacks/purchases.js";
+import { holdOrderNumbering } from "../../../test/stacks/order-numbering-hold.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
@@ -95,26 +96,17 @@ describe("checkouts", () => {
     /** Which payment took the card: the sandbox charges it for the payment job's idempotency key. */
     const chargedFor = async () => (await db("sandbox_confirmation_tokens").where({ id: card }).first<{ used_by: string | null } | undefined>())?.used_by;
     let job: { idempotency_key: string } | undefined;
-    // Holding the buyer's row stops the worker where it numbers the invoice: after the card was charged.
-    await db("customers").insert({ id: `crash${Date.now()}`, organization_id: shop.organizationId, email: "crash@example.com" });
-    const holder = await db.transaction();
+    // Held where it numbers the invoice: after the card was charged.
+    const hold = await holdOrderNumbering(db, shop.organizationId, "crash@example.com");
     try {
-      await holder.raw("select 1 from customers where organization_id = ? and email = ? for no key update", [shop.organizationId, "crash@example.com"]);
       await customerSide.checkouts.clientConfirm({ clientSecret: checkout.clientSecret, checkoutConfirmStripe: { ...buyer("crash@example.com"), confirmationTokenId: card } });
-      let stuck: number | undefined;
-      await expect
-        .poll(async () => {
-          const { rows } = await db.raw<{ rows: { pid: number }[] }>("select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%orders_count%'");
-          stuck = rows[0]?.pid;
-          return stuck;
-        })
-        .toBeDefined();
+      await hold.stuck();
       job = await db("checkout_payment_jobs").where({ checkout_id: checkout.id }).first<{ idempotency_key: string } | undefined>();
       expect(await chargedFor()).toBe(job?.idempotency_key);
       // The crash: its connection is cut mid-transaction, so nothing after the charge was recorded.
-      await db.raw("select pg_terminate_backend(?)", [stuck ?? 0]);
+      await hold.crash();
     } finally {
-      await holder.rollback();
+      await hold.release();
     }
     expect(await db("payments").where({ checkout_id: checkout.id })).toHaveLength(0);
     // As if the job's lease had run out: another attempt takes it.

@@ -5,6 +5,7 @@ import { billingService } from "../src/service.js";
 import type { Seller } from "../../../test/stacks/billing.js";
 import { startStripeBillingStack, type StripeBillingStack } from "../../../test/stacks/stripe/stripe-billing.js";
 import type { TEST_CARDS } from "../../../test/stacks/stripe/cards.js";
+import { holdOrderNumbering } from "../../../test/stacks/order-numbering-hold.js";
 
 /**
  * Issue 30: Stripe behind the processor interface. Billing runs with PAYMENT_PROCESSOR=stripe and the
@@ -213,17 +214,16 @@ describe("Stripe's webhook and its synchronous answer, in either order", () => {
     const db = stack.billing.context.db;
     const product = await oneTime("Early webhook guide");
     const email = "early@example.com";
-    await db("customers").insert({ id: `early${Date.now()}`, organization_id: shop.organizationId, email });
-    // The worker stops where it numbers the order, after Stripe answered, until the holder lets go.
-    const holder = await db.transaction();
+    // The worker stops where it numbers the order, after Stripe answered, until the hold lets go.
+    const hold = await holdOrderNumbering(db, shop.organizationId, email);
     let checkoutId: string;
     try {
-      await holder.raw("select 1 from customers where organization_id = ? and email = ? for no key update", [shop.organizationId, email]);
       checkoutId = (await pay(product.id, "pm_card_visa", email)).id;
+      await hold.stuck();
       await expect.poll(() => recorded(checkoutId)).toEqual([{ type: "payment_intent.succeeded" }]);
       expect((await shop.polar.checkouts.get({ id: checkoutId })).status).toBe("confirmed");
     } finally {
-      await holder.rollback();
+      await hold.release();
     }
     expect((await settled(checkoutId)).status).toBe("succeeded");
     expect(intentsOf(checkoutId)).toHaveLength(1);
@@ -389,26 +389,17 @@ describe("a crash between Stripe's answer and our commit", () => {
     const db = stack.billing.context.db;
     const product = await oneTime("Crash guide", 1200);
     const email = "crash@example.com";
-    // Holding the buyer's row stops the worker where it numbers the order: after Stripe charged the card.
-    await db("customers").insert({ id: `crash${Date.now()}`, organization_id: shop.organizationId, email });
-    const holder = await db.transaction();
+    // Held where it numbers the order: after Stripe charged the card.
+    const hold = await holdOrderNumbering(db, shop.organizationId, email);
     let checkoutId: string;
     try {
-      await holder.raw("select 1 from customers where organization_id = ? and email = ? for no key update", [shop.organizationId, email]);
       checkoutId = (await pay(product.id, "pm_card_visa", email)).id;
-      let stuck: number | undefined;
-      await expect
-        .poll(async () => {
-          const { rows } = await db.raw<{ rows: { pid: number }[] }>("select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%orders_count%'");
-          stuck = rows[0]?.pid;
-          return stuck;
-        })
-        .toBeDefined();
+      await hold.stuck();
       expect(intentsOf(checkoutId)).toMatchObject([{ status: "succeeded" }]);
       // The crash: its connection is cut mid-transaction, so nothing after the charge was recorded.
-      await db.raw("select pg_terminate_backend(?)", [stuck ?? 0]);
+      await hold.crash();
     } finally {
-      await holder.rollback();
+      await hold.release();
     }
     expect(await db("payments").where({ checkout_id: checkoutId })).toHaveLength(0);
     // As if the job's lease had run out: another attempt takes it, and Stripe answers it with the first charge.
