@@ -20,8 +20,9 @@ const authPath = (path: string) => (matchesPrefix(path, AUTH_PREFIX) ? path.slic
 
 /**
  * better-auth's defaults for /api/auth, most specific first; the customer's software's license-key
- * checks, which carry no token and guess at keys, per address and call; and a per-client budget for
- * Polar's /v1 (whose paths carry ids, so a per-path counter would not limit anything).
+ * checks, which carry no token and guess at keys, per address and call; the portal's sign-in codes;
+ * and a per-client budget for Polar's /v1 (whose paths carry ids, so a per-path counter would not
+ * limit anything).
  */
 const RULES: Rule[] = [
   {
@@ -45,6 +46,22 @@ const RULES: Rule[] = [
     durationSeconds: 60,
     per: "ip-and-path",
     applies: (path) => /^\/v1\/customer-portal\/license-keys\/(validate|activate|deactivate)$/.test(path),
+  },
+  // A portal sign-in code is mailed, so asking is limited as auth's mails are; trying codes is limited
+  // so that guessing one (32⁸ of them, each alive for minutes) stays out of reach.
+  {
+    name: "portal-code-mail",
+    points: 3,
+    durationSeconds: 60,
+    per: "ip-and-path",
+    applies: (path) => path === "/v1/customer-portal/customer-session/request",
+  },
+  {
+    name: "portal-code-tries",
+    points: 10,
+    durationSeconds: 60,
+    per: "ip-and-path",
+    applies: (path) => path === "/v1/customer-portal/customer-session/authenticate",
   },
   { name: "api", points: 300, durationSeconds: 10, per: "ip", applies: (path) => matchesPrefix(path, "/v1") },
 ];

@@ -105,6 +105,16 @@ describe("rate limits", () => {
     expect((await check("activate")).status).toBe(200);
   });
 
+  it("allows 3 portal sign-in codes to be mailed and 10 tried a minute per address, as guessing a code must stay slow", async () => {
+    const signIn = (call: string) => post(gateway, `/v1/customer-portal/customer-session/${call}`);
+    for (let attempt = 0; attempt < 3; attempt++) expect((await signIn("request")).status).toBe(200);
+    expect((await signIn("request")).status).toBe(429);
+    for (let attempt = 0; attempt < 10; attempt++) expect((await signIn("authenticate")).status).toBe(200);
+    const refused = await signIn("authenticate");
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: "TooManyRequests", detail: "Too many requests. Please try again later." });
+  });
+
   it("counts across every gateway replica sharing Redis", async () => {
     const replica = await anotherGateway({});
     const path = "/api/auth/sign-up/email";

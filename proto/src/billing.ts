@@ -24,7 +24,7 @@ export const resolveAccessToken = defineRequest("billing.access_token.resolve", 
 export const resolveCustomerSession = defineRequest("billing.customer_session.resolve", {
   request: z.object({ token_hash: tokenHash }),
   response: z.object({
-    session: z.object({ customer_id: id, organization_id: id, expires_at: z.iso.datetime({ offset: true }) }).nullable(),
+    session: z.object({ id: id.optional(), customer_id: id, organization_id: id, expires_at: z.iso.datetime({ offset: true }) }).nullable(),
   }),
 });
 

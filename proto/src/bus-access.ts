@@ -12,6 +12,7 @@ import {
   userUpdated,
 } from "./auth.js";
 import { accessTokenRevoked, billingEvents, resolveAccessToken, resolveCustomerSession } from "./billing.js";
+import { customerMailRequested } from "./customer-mail.js";
 import type { EventDefinition, EventEnvelope } from "./envelope.js";
 import { invitationCreated, memberAdded, memberRemoved, memberUpdated, organizationCreated, organizationDeleted, organizationUpdated } from "./organization.js";
 import type { RequestDefinition } from "./requests.js";
@@ -43,7 +44,7 @@ export const BUS_ACCESS = {
     events: ["user", "session"],
     serves: [resolveSession, setPassword, getSessionContext, setActiveOrganization, clearActiveOrganization],
     calls: [],
-    consumers: { "auth-invitation-mail": [invitationCreated], "auth-webhook-alert-mail": [webhookEndpointDisabled] },
+    consumers: { "auth-invitation-mail": [invitationCreated], "auth-webhook-alert-mail": [webhookEndpointDisabled], "auth-customer-mail": [customerMailRequested] },
   },
   organization: {
     events: ["organization", "member", "invitation", "team"],
@@ -52,13 +53,14 @@ export const BUS_ACCESS = {
     consumers: { "organization-users": users },
   },
   billing: {
-    events: ["billing", "access_token"],
+    events: ["billing", "access_token", "customer_mail"],
     serves: [resolveAccessToken, resolveCustomerSession],
     calls: [],
     consumers: {
       "billing-sellers": [organizationCreated, organizationUpdated, organizationDeleted],
       "billing-memberships": MEMBERSHIP_EVENTS,
       "billing-people": users,
+      "billing-customer-mails": [billingEvents["order.paid"]],
     },
   },
   "webhook-dispatcher": {

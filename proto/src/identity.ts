@@ -26,6 +26,8 @@ export const IdentityClaims = z.discriminatedUnion("kind", [
     kind: z.literal("customer_session"),
     customer_id: z.string().min(1),
     organization_id: z.string().min(1),
+    /** Which session: optional, as a gateway older than the portal's introspection did not pass it. */
+    session_id: z.string().min(1).optional(),
   }),
   z.object({
     kind: z.literal("checkout"),

@@ -6,4 +6,5 @@ export * from "./auth.js";
 export * from "./organization.js";
 export * from "./billing.js";
 export * from "./webhooks.js";
+export * from "./customer-mail.js";
 export * from "./bus-access.js";

@@ -6,7 +6,7 @@ import { adminEndpoints } from "./admin/routes/index.js";
 import type { Parts } from "./parts.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";
-import { invitationMailConsumer, webhookAlertMailConsumer } from "./mail/consumer.js";
+import { customerMailConsumer, invitationMailConsumer, webhookAlertMailConsumer } from "./mail/consumer.js";
 import { MailQueue } from "./mail/mail-queue.js";
 import { mailboxEndpoints } from "./mail/routes.js";
 import { changeEmailEndpoints } from "./users/change-email.js";
@@ -95,7 +95,7 @@ export const authService = defineService({
     router.use("/api/auth", api);
   },
   workers: (context) => [context.app.mail],
-  consumers: () => [invitationMailConsumer(), webhookAlertMailConsumer()],
+  consumers: () => [invitationMailConsumer(), webhookAlertMailConsumer(), customerMailConsumer()],
   responders(context) {
     const auth = context.app;
     context.respond(resolveSession, ({ token_hash }) => resolveSessionByTokenHash(auth, token_hash));

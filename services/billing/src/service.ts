@@ -9,6 +9,7 @@ import type { Parts } from "./parts.js";
 import { billingEnv, type BillingConfig } from "./config.js";
 import { billingMigrations } from "./migrations/index.js";
 import { sellersConsumer } from "./organizations/consumer.js";
+import { customerMailsConsumer } from "./customer-mails/consumer.js";
 import { organizationEndpoints } from "./organizations/routes.js";
 import { benefitEndpoints } from "./benefits/routes.js";
 import { benefitGrantEndpoints } from "./benefit-grants/routes.js";
@@ -172,13 +173,13 @@ export const billingService = defineService({
     serveApiDescription(router, BILLING_API, endpoints);
     router.use(api);
   },
-  consumers: () => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer()],
+  consumers: ({ config }) => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer(), customerMailsConsumer(config.PUBLIC_URL)],
   workers: ({ app }) => [app.customerStates, app.payments, app.renewals, app.measurer, app.checkoutExpiry],
   responders(context) {
     const { db } = context;
     context.respond(resolveCustomerSession, async ({ token_hash }) => {
       const session = await liveSession(db, token_hash);
-      return { session: session ? { customer_id: session.customer_id, organization_id: session.organization_id, expires_at: session.expires_at.toISOString() } : null };
+      return { session: session ? { id: session.id, customer_id: session.customer_id, organization_id: session.organization_id, expires_at: session.expires_at.toISOString() } : null };
     });
     context.respond(resolveAccessToken, async ({ token_hash }) => {
       const token = await useAccessToken(db, token_hash);

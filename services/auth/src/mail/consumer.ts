@@ -1,7 +1,8 @@
-import { invitationCreated, webhookEndpointDisabled } from "@tollgate/proto";
+import { customerMailRequested, invitationCreated, webhookEndpointDisabled } from "@tollgate/proto";
 import { on, type ConsumerDefinition } from "@tollgate/kit";
-import { DEFAULT_LOCALE } from "../i18n/locales.js";
+import { acceptedLocale, DEFAULT_LOCALE } from "../i18n/locales.js";
 import { findUserByEmail, findUserById, recipientsOf } from "../users/users.sql.js";
+import { customerMail } from "./customer-mails.js";
 import { insertMail } from "./mails.sql.js";
 import { invitationMail, webhookDisabledMail } from "./messages.js";
 
@@ -39,6 +40,22 @@ export function webhookAlertMailConsumer(): ConsumerDefinition {
         for (const { email, locale } of await recipientsOf(trx, recipient_user_ids)) {
           await insertMail(trx, webhookDisabledMail({ email, locale: locale ?? DEFAULT_LOCALE }, endpoint));
         }
+      }),
+    ],
+  };
+}
+
+/**
+ * Mail billing sends a seller's customers (a portal code, a receipt), in the language billing knows
+ * the customer by (a tag such as "de-AT" counts as German; none, or one the product lacks, is English).
+ */
+export function customerMailConsumer(): ConsumerDefinition {
+  return {
+    name: "auth-customer-mail",
+    handlers: [
+      on(customerMailRequested, async (event, { trx }) => {
+        const { to, locale, seller_name, reply_to, mail } = event.data;
+        await insertMail(trx, customerMail({ email: to, locale: acceptedLocale(locale ?? undefined) }, { name: seller_name, replyTo: reply_to }, mail));
       }),
     ],
   };

@@ -20,6 +20,16 @@ const LEASE_MS = 5_000;
 /** 2 s, 8 s, 32 s … capped at an hour: eight attempts over about two hours for a server that is down. */
 const retryDelayMs = (attempts: number) => Math.min(3600_000, 2_000 * 4 ** (attempts - 1));
 
+/** The bare address of a sender such as `Tollgate <no-reply@example.com>`. */
+const addressOf = (sender: string) => /<([^<>]+)>\s*$/.exec(sender)?.[1] ?? sender.trim();
+
+/**
+ * Who a mail is from: the platform (MAIL_FROM), or a seller's name on the platform's address, which is
+ * the one its mail server may send from (and that SPF and DKIM vouch for); answers go to the seller.
+ */
+const senderOf = (mail: MailRow, platform: string) =>
+  mail.sender_name ? { from: { name: mail.sender_name, address: addressOf(platform) }, replyTo: mail.reply_to ?? undefined } : { from: platform };
+
 /** Where due mail goes: an SMTP server, or, without one, the operator's console. */
 type Deliver = (mail: MailRow) => Promise<void>;
 
@@ -50,7 +60,7 @@ export class MailQueue extends PollingWorker {
     this.transport = transport;
     if (transport) {
       this.deliver = async (mail) => {
-        await transport.sendMail({ from: MAIL_FROM, to: mail.to_address, subject: mail.subject, text: mail.text, html: mail.html });
+        await transport.sendMail({ ...senderOf(mail, MAIL_FROM), to: mail.to_address, subject: mail.subject, text: mail.text, html: mail.html });
       };
     } else if (NODE_ENV !== "production") {
       this.deliver = (mail) => {

@@ -6,6 +6,9 @@ export interface MailRow {
   subject: string;
   text: string;
   html: string;
+  /** The name it is sent under, for mail sent on a seller's behalf; else MAIL_FROM's own. */
+  sender_name: string | null;
+  reply_to: string | null;
   run_at: Date;
   attempts: number;
   sent_at: Date | null;
@@ -20,10 +23,20 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** Who it is sent for and answered to, when not the platform itself (a seller mailing their customer). */
+  sender?: { name: string; replyTo: string | null };
 }
 
 export const insertMail = (db: Knex, mail: Mail) =>
-  db<MailRow>("mails").insert({ id: randomId(24), to_address: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+  db<MailRow>("mails").insert({
+    id: randomId(24),
+    to_address: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    sender_name: mail.sender?.name ?? null,
+    reply_to: mail.sender?.replyTo ?? null,
+  });
 
 /**
  * Mail waiting to be delivered, claimed by one replica at a time while it sends it. Its attempts

@@ -13,16 +13,25 @@ export interface Recipient {
 export type AccountLinkKind = "verifyEmail" | "changeEmail" | "resetPassword" | "deleteAccount";
 
 /** The mails with one call to action: each has a subject, a lead, an action and a footnote in every catalog. */
-type ActionMailKind = AccountLinkKind | "invitation" | "webhookDisabled";
-type MailValues = Parameters<typeof translate>[2];
+export type ActionMailKind = AccountLinkKind | "invitation" | "webhookDisabled" | "portalCode" | "orderReceipt";
+export type MailValues = Parameters<typeof translate>[2];
 
-/** One call to action in the recipient's language, as plain text and as simple HTML that every mail client renders. */
-function actionMail(to: Recipient, kind: ActionMailKind, url: string, values?: MailValues): Mail {
+/** What a mail shows between its lead and its action, as text and as HTML (escaped by whoever made it). */
+export interface MailBody {
+  text: string;
+  html: string;
+}
+
+/**
+ * One call to action in the recipient's language, as plain text and as simple HTML that every mail
+ * client renders, with `body` (a code, a receipt's lines) after the lead.
+ */
+export function actionMail(to: Recipient, kind: ActionMailKind, url: string, values?: MailValues, body?: MailBody): Mail {
   const message = (part: "subject" | "lead" | "action" | "footnote") => translate(to.locale, `mail.${kind}.${part}` satisfies MessageId, values);
   const [lead, action, footnote] = [message("lead"), message("action"), message("footnote")];
-  const text = `${lead}\n\n${translate(to.locale, "mail.linkLine", { action, url })}\n\n${footnote}\n`;
+  const text = `${lead}\n\n${body ? `${body.text}\n\n` : ""}${translate(to.locale, "mail.linkLine", { action, url })}\n\n${footnote}\n`;
   const html = `<!doctype html><html lang="${to.locale}"><body style="font-family:system-ui,sans-serif;color:#1b1f24">
-<p>${escapeHtml(lead)}</p>
+<p>${escapeHtml(lead)}</p>${body ? `\n${body.html}` : ""}
 <p><a href="${escapeHtml(url)}" style="display:inline-block;padding:.6rem 1.2rem;background:#1b1f24;color:#fff;border-radius:.4rem;text-decoration:none">${escapeHtml(action)}</a></p>
 <p style="color:#57606a;font-size:.9em">${escapeHtml(footnote)}<br>${escapeHtml(url)}</p>
 </body></html>`;

@@ -7,6 +7,7 @@ import { providerAccounts } from "./0005_provider_accounts.js";
 import { mailLeases } from "./0006_mail_leases.js";
 import { userLocale } from "./0007_user_locale.js";
 import { mailLeaseClaims } from "./0008_mail_lease_claims.js";
+import { mailSenders } from "./0009_mail_senders.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const authMigrations: Migrations = {
@@ -18,4 +19,5 @@ export const authMigrations: Migrations = {
   "0006_mail_leases": mailLeases,
   "0007_user_locale": userLocale,
   "0008_mail_lease_claims": mailLeaseClaims,
+  "0009_mail_senders": mailSenders,
 };

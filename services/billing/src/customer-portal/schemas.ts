@@ -166,3 +166,24 @@ export const CustomerBenefitGrantUpdate = z.object({
   benefit_type: z.enum(BENEFIT_TYPES),
   properties: z.object({ account_id: z.string().nullish() }).optional(),
 });
+
+/** A customer asks for a code to their seller's portal, by the e-mail they bought with. */
+export const CustomerSessionCodeRequest = z.object({ email: z.email(), organization_id: z.string(), customer_id: z.string().nullish() }).meta({ id: "CustomerSessionCodeRequest" });
+
+export const CustomerSessionCodeAuthenticateRequest = z.object({ code: z.string().min(1).max(64) }).meta({ id: "CustomerSessionCodeAuthenticateRequest" });
+
+/** The customer session token a code opened: it opens the portal as a seller's link would. */
+export const CustomerSessionCodeAuthenticateResponse = z.strictObject({ token: z.string() }).meta({ id: "CustomerSessionCodeAuthenticateResponse" });
+
+export const CustomerCustomerSession = z.strictObject({ expires_at: isoTimestamp(), return_url: z.string().nullable() }).meta({ id: "CustomerCustomerSession" });
+
+export const PortalAuthenticatedUser = z
+  .strictObject({
+    type: z.string().meta({ description: "customer, or member (of a team customer)" }),
+    name: z.string().nullable(),
+    email: z.string(),
+    customer_id: z.string(),
+    member_id: z.string().nullable(),
+    role: z.string().nullable(),
+  })
+  .meta({ id: "PortalAuthenticatedUser" });

@@ -25,3 +25,28 @@ export async function insertCustomerSession(db: Knex, session: Omit<CustomerSess
 /** Deletes every session of a customer; the ones deleted. */
 export const deleteCustomerSessions = (db: Knex, customerId: string): Promise<Pick<CustomerSessionRow, "id" | "token_hash">[]> =>
   customerSessions(db).where({ customer_id: customerId }).delete().returning(["id", "token_hash"]);
+
+export const findSession = (db: Knex, id: string) => customerSessions(db).where({ id }).first();
+
+export interface SessionCodeRow {
+  id: string;
+  code_hash: string;
+  organization_id: string;
+  customer_id: string;
+  expires_at: Date;
+  created_at: Date;
+}
+
+const sessionCodes = (db: Knex) => db<SessionCodeRow>("customer_session_codes");
+
+/** Gives the customer a new sign-in code, forgetting any earlier one: only the code in their latest mail works. */
+export async function replaceSessionCode(db: Knex, code: Omit<SessionCodeRow, "created_at">): Promise<void> {
+  await sessionCodes(db).where({ customer_id: code.customer_id }).delete();
+  await sessionCodes(db).insert(code);
+}
+
+/** Uses up a live code: it is deleted as it is read, so two requests with one code never both get it. */
+export async function takeSessionCode(db: Knex, codeHash: string): Promise<SessionCodeRow | undefined> {
+  const [taken] = await sessionCodes(db).where({ code_hash: codeHash }).where("expires_at", ">", new Date()).delete().returning("*");
+  return taken;
+}

@@ -1,16 +1,50 @@
-import { createHash } from "node:crypto";
-import { HttpError, invalidField, notFound, polarErrors, randomId, type UnitOfWork } from "@tollgate/kit";
+import { createHash, randomInt } from "node:crypto";
+import { HttpError, invalidField, notFound, polarErrors, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
 import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import { findCustomer, findCustomerByExternalId } from "../customers/customers.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
-import { deleteCustomerSessions, insertCustomerSession } from "./customer-sessions.sql.js";
+import type { CustomerRow } from "../customers/customers.sql.js";
+import { deleteCustomerSessions, insertCustomerSession, replaceSessionCode, takeSessionCode, type CustomerSessionRow } from "./customer-sessions.sql.js";
 import { customerSessionJson } from "./output.js";
 import type { Parts } from "../parts.js";
 
-/** How long a customer session opens the portal. */
+/** How long a session a seller opens lasts: its link may travel, so not long. */
 const SESSION_LIFETIME_MS = 60 * 60 * 1000;
+/** How long a session the customer opened with a code from their own mail lasts. */
+const CODE_SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** How long a sign-in code works, as its mail says. */
+export const SIGN_IN_CODE_MINUTES = 15;
+/**
+ * Letters and digits no reader takes for another (no I, O, 0 or 1). Eight of them make 32⁸ ≈ 10¹²
+ * codes: with the gateway's limit on tries, guessing any live one is out of reach.
+ */
+const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const CODE_LENGTH = 8;
 
 const tokenHashOf = (token: string) => createHash("sha256").update(token).digest("hex");
+
+/** A code as typed: case and the spaces or dashes a reader may add do not matter. */
+const normalCode = (typed: string) => typed.toUpperCase().replace(/[\s-]/g, "");
+
+/** A new session for the customer: its row, and its bearer token, which exists only here. */
+async function startSession(db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">, lifetimeMs: number, returnUrl: string | null): Promise<{ session: CustomerSessionRow; token: string }> {
+  const token = `polar_cst_${randomId(48)}`;
+  const session = await insertCustomerSession(db, { id: randomId(32), token_hash: tokenHashOf(token), organization_id: customer.organization_id, customer_id: customer.id, return_url: returnUrl, expires_at: new Date(Date.now() + lifetimeMs) });
+  return { session, token };
+}
+
+/** A new sign-in code for the customer, replacing any earlier one; only its digest is kept. */
+export async function issueSignInCode(db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">): Promise<string> {
+  const code = Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join("");
+  await replaceSessionCode(db, { id: randomId(32), code_hash: tokenHashOf(code), organization_id: customer.organization_id, customer_id: customer.id, expires_at: new Date(Date.now() + SIGN_IN_CODE_MINUTES * 60_000) });
+  return code;
+}
+
+/** Opens a session with a sign-in code, which is used up; null when no live code is that one. */
+export async function redeemSignInCode(db: Knex, typed: string): Promise<{ session: CustomerSessionRow; token: string } | null> {
+  const code = await takeSessionCode(db, tokenHashOf(normalCode(typed)));
+  return code ? startSession(db, { id: code.customer_id, organization_id: code.organization_id }, CODE_SESSION_LIFETIME_MS, null) : null;
+}
 
 /** A seller opens the customer portal for one of their customers: a new bearer token, and the portal's address with it. */
 export async function openCustomerSession(
@@ -22,8 +56,7 @@ export async function openCustomerSession(
   const named = "customer_id" in request ? await findCustomer(db, request.customer_id) : await findCustomerByExternalId(db, organizationIds, request.external_customer_id);
   const customer = named && organizationIds.includes(named.organization_id) ? named : undefined;
   if (!customer) throw invalidField(["customer_id" in request ? "customer_id" : "external_customer_id"], "Customer not found", "customer_id" in request ? request.customer_id : request.external_customer_id);
-  const token = `polar_cst_${randomId(48)}`;
-  const session = await insertCustomerSession(db, { id: randomId(32), token_hash: tokenHashOf(token), organization_id: customer.organization_id, customer_id: customer.id, return_url: request.return_url ?? null, expires_at: new Date(Date.now() + SESSION_LIFETIME_MS) });
+  const { session, token } = await startSession(db, customer, SESSION_LIFETIME_MS, request.return_url ?? null);
   const seller = await findSeller(db, customer.organization_id);
   return customerSessionJson(session, token, customer, `${config.PUBLIC_URL.replace(/\/$/, "")}/${seller?.slug ?? customer.organization_id}/portal?customer_session_token=${token}`);
 }
@@ -38,7 +71,7 @@ export async function endCustomerSessions(unit: UnitOfWork, customerId: string):
 }
 
 /** The customer a portal call is for: only a customer session opens the portal. */
-export function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string } {
+export function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string; session_id?: string | undefined } {
   if (identity.kind !== "customer_session") throw new HttpError(401, polarErrors.codes.unauthorized, "A customer session token is required.");
   return identity;
 }

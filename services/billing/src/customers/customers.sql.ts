@@ -40,6 +40,9 @@ export const findCustomer = (db: Knex, id: string) => customers(db).where({ id }
 /** The customer, locked for the rest of the transaction: changes to their cards go one at a time. */
 export const lockCustomer = (db: Knex, id: string) => customers(db).where({ id }).forUpdate().first();
 
+/** The seller's customer with this e-mail (kept in lower case; one per seller). */
+export const findCustomerByEmail = (db: Knex, organizationId: string, email: string) => customers(db).where({ organization_id: organizationId, email: email.toLowerCase() }).first();
+
 export const findCustomerByExternalId = (db: Knex, organizationIds: string[], externalId: string) =>
   customers(db).whereIn("organization_id", organizationIds).where({ external_id: externalId }).first();
 

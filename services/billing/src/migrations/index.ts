@@ -26,6 +26,7 @@ import { customerStateChangedAt } from "./0024_customer_state_changed_at.js";
 import { stripeProcessor } from "./0026_stripe_processor.js";
 import { disputes } from "./0027_disputes.js";
 import { paymentAwaitingSince } from "./0028_payment_awaiting_since.js";
+import { customerSessionCodes } from "./0029_customer_session_codes.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -57,4 +58,5 @@ export const billingMigrations: Migrations = {
   "0026_stripe_processor": stripeProcessor,
   "0027_disputes": disputes,
   "0028_payment_awaiting_since": paymentAwaitingSince,
+  "0029_customer_session_codes": customerSessionCodes,
 };

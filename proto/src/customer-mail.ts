@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { defineEvent } from "./envelope.js";
+
+const id = z.string().min(1);
+/** An amount in the currency's smallest unit (cents), as billing keeps every amount. */
+const amount = z.int();
+
+/** A code that signs a customer in to their seller's portal, typed in on the portal's page. */
+const PortalCodeMail = z.object({
+  kind: z.literal("portal_code"),
+  code: z.string().min(1),
+  valid_minutes: z.int().min(1),
+  portal_url: z.url(),
+});
+
+/** What a paid order bought and what it cost, as its receipt lists it. */
+const OrderReceiptMail = z.object({
+  kind: z.literal("order_receipt"),
+  order_id: id,
+  invoice_number: z.string(),
+  paid_at: z.iso.datetime({ offset: true }),
+  currency: z.string().length(3),
+  lines: z.array(z.object({ label: z.string(), amount })),
+  subtotal_amount: amount,
+  discount_amount: amount,
+  tax_amount: amount,
+  total_amount: amount,
+  portal_url: z.url(),
+});
+
+/**
+ * Billing asks for a mail to one of a seller's customers. The auth service, which sends every mail
+ * of the platform, writes it in the customer's language (one of the product's, else English) and
+ * sends it from the platform's address under the seller's name, answered to the seller's e-mail.
+ * One event is one mail: billing announces it once, in the transaction of what it tells of.
+ */
+export const customerMailRequested = defineEvent(
+  "customer_mail.requested",
+  z.object({
+    organization_id: id,
+    seller_name: z.string(),
+    reply_to: z.email().nullable(),
+    to: z.email(),
+    locale: z.string().nullable(),
+    mail: z.discriminatedUnion("kind", [PortalCodeMail, OrderReceiptMail]),
+  }),
+);
+export type CustomerMail = z.output<typeof customerMailRequested.data>["mail"];

@@ -1,0 +1,55 @@
+import type { CustomerMail } from "@tollgate/proto";
+import { escapeHtml } from "../http/html.js";
+import type { Locale } from "../i18n/locales.js";
+import { translate } from "../i18n/translate.js";
+import type { Mail } from "./mails.sql.js";
+import { actionMail, type MailBody, type Recipient } from "./messages.js";
+
+type OrderReceipt = Extract<CustomerMail, { kind: "order_receipt" }>;
+
+/** An amount in the currency's smallest unit, written as the language writes money (JPY has no cents, EUR two). */
+export function moneyIn(locale: Locale, currency: string, amount: number): string {
+  const format = new Intl.NumberFormat(locale, { style: "currency", currency: currency.toUpperCase() });
+  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}
+
+/** The code set apart, large and in a fixed-width face, so it is read and typed without mistaking a letter. */
+const codeBody = (code: string): MailBody => ({
+  text: code,
+  html: `<p style="font:600 1.6em/1.4 ui-monospace,monospace;letter-spacing:.2em;padding:.6rem 1rem;background:#f3f4f6;border-radius:.4rem;display:inline-block">${escapeHtml(code)}</p>`,
+});
+
+/** A receipt's lines and totals, as a table in HTML and as aligned lines in text. */
+function receiptBody(locale: Locale, receipt: OrderReceipt): MailBody {
+  const money = (amount: number) => moneyIn(locale, receipt.currency, amount);
+  const label = (part: "subtotal" | "discount" | "tax" | "total" | "invoiceNumber") => translate(locale, `mail.orderReceipt.${part}`);
+  const rows: [string, string][] = [
+    ...receipt.lines.map((line): [string, string] => [line.label, money(line.amount)]),
+    [label("subtotal"), money(receipt.subtotal_amount)],
+    ...(receipt.discount_amount ? [[label("discount"), money(-receipt.discount_amount)] as [string, string]] : []),
+    [label("tax"), money(receipt.tax_amount)],
+    [label("total"), money(receipt.total_amount)],
+  ];
+  const invoice = `${label("invoiceNumber")}: ${receipt.invoice_number}`;
+  const cell = "padding:.25rem 1rem .25rem 0";
+  const html = `<table style="border-collapse:collapse;margin:.5rem 0">${rows
+    .map(([name, value], index) => {
+      const weight = index === rows.length - 1 ? "font-weight:600;" : "";
+      return `<tr><td style="${cell};${weight}">${escapeHtml(name)}</td><td style="${cell};text-align:right;${weight}">${escapeHtml(value)}</td></tr>`;
+    })
+    .join("")}</table>\n<p style="color:#57606a">${escapeHtml(invoice)}</p>`;
+  return { text: `${rows.map(([name, value]) => `${name}: ${value}`).join("\n")}\n${invoice}`, html };
+}
+
+/** A mail billing asked for, written for its recipient, sent under the seller's name and answered to them. */
+export function customerMail(to: Recipient, seller: { name: string; replyTo: string | null }, mail: CustomerMail): Mail {
+  const sender = { sender: seller };
+  switch (mail.kind) {
+    case "portal_code":
+      return { ...actionMail(to, "portalCode", mail.portal_url, { seller: seller.name, minutes: mail.valid_minutes }, codeBody(mail.code)), ...sender };
+    case "order_receipt": {
+      const values = { seller: seller.name, total: moneyIn(to.locale, mail.currency, mail.total_amount), paidAt: new Date(mail.paid_at) };
+      return { ...actionMail(to, "orderReceipt", mail.portal_url, values, receiptBody(to.locale, mail)), ...sender };
+    }
+  }
+}

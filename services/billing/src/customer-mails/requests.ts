@@ -1,0 +1,20 @@
+import { customerMailRequested, type CustomerMail } from "@tollgate/proto";
+import type { UnitOfWork } from "@tollgate/kit";
+import type { SellerRow } from "../organizations/organizations.sql.js";
+
+/** Who a customer mail goes to: their address, and the language billing knows them by. */
+export interface MailRecipient {
+  email: string;
+  locale: string | null;
+}
+
+/** The seller's portal, where a customer signs in with a code (or arrives from a link with a session). */
+export const portalUrlOf = (publicUrl: string, seller: Pick<SellerRow, "slug">) => `${publicUrl.replace(/\/$/, "")}/${encodeURIComponent(seller.slug)}/portal`;
+
+/**
+ * Asks the platform's mailer (the auth service) for a mail to a seller's customer, sent under the
+ * seller's name and answered to the seller's public e-mail, once the unit commits.
+ */
+export function requestCustomerMail(unit: UnitOfWork, seller: Pick<SellerRow, "id" | "name" | "email">, to: MailRecipient, mail: CustomerMail): void {
+  unit.announce(customerMailRequested, { organization_id: seller.id, seller_name: seller.name, reply_to: seller.email, to: to.email, locale: to.locale, mail });
+}

@@ -1,0 +1,48 @@
+import { HttpError, notFound, polarErrors } from "@tollgate/kit";
+import type { IdentityClaims } from "@tollgate/proto";
+import { findCustomer, findCustomerByEmail } from "../customers/customers.sql.js";
+import { portalUrlOf, requestCustomerMail } from "../customer-mails/requests.js";
+import { findSession } from "../customer-sessions/customer-sessions.sql.js";
+import { customerOf, issueSignInCode, redeemSignInCode, SIGN_IN_CODE_MINUTES } from "../customer-sessions/service.js";
+import { findSeller } from "../organizations/organizations.sql.js";
+import type { Parts } from "../parts.js";
+
+/**
+ * A customer asks for a sign-in code to their seller's portal by e-mail. Nothing in the answer says
+ * whether the seller or the customer exists (the route answers 202 either way): only the mail, which
+ * reaches the customer alone, tells. A new code replaces the last one.
+ */
+export async function requestSignInCode({ db, units, config }: Pick<Parts, "db" | "units" | "config">, request: { email: string; organization_id: string; customer_id?: string | null | undefined }): Promise<void> {
+  const seller = await findSeller(db, request.organization_id);
+  const customer = seller && (await findCustomerByEmail(db, seller.id, request.email));
+  if (!seller || !customer || (request.customer_id && request.customer_id !== customer.id)) return;
+  await units.run(async (unit) => {
+    const code = await issueSignInCode(unit.db, customer);
+    requestCustomerMail(unit, seller, customer, { kind: "portal_code", code, valid_minutes: SIGN_IN_CODE_MINUTES, portal_url: portalUrlOf(config.PUBLIC_URL, seller) });
+  });
+}
+
+/** Polar's refusal of a code that is wrong, used or expired: one answer for all three. */
+const invalidCode = () => new HttpError(401, "CustomerSessionCodeInvalidOrExpired", "This customer session code is invalid or has expired.");
+
+/** The customer session token a sign-in code opens; the code is used up. */
+export async function authenticateWithCode({ db }: Pick<Parts, "db">, code: string): Promise<{ token: string }> {
+  const opened = await redeemSignInCode(db, code);
+  if (!opened) throw invalidCode();
+  return { token: opened.token };
+}
+
+/** The session the caller's customer session token is, as Polar's introspection shows it. */
+export async function introspectSession({ db }: Pick<Parts, "db">, identity: IdentityClaims) {
+  const { session_id: sessionId, customer_id: customerId } = customerOf(identity);
+  const session = sessionId ? await findSession(db, sessionId) : undefined;
+  if (!session || session.customer_id !== customerId) throw new HttpError(401, polarErrors.codes.unauthorized, "A customer session token is required.");
+  return { expires_at: session.expires_at, return_url: session.return_url };
+}
+
+/** Who the portal is open for: a customer (members of team customers come with seats). */
+export async function portalUser({ db }: Pick<Parts, "db">, identity: IdentityClaims) {
+  const customer = await findCustomer(db, customerOf(identity).customer_id);
+  if (!customer) throw notFound("Customer");
+  return { type: "customer", name: customer.name, email: customer.email, customer_id: customer.id, member_id: null, role: null };
+}

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Polar } from "@polar-sh/sdk";
+import { PUBLIC_URL } from "../../../test/stacks/auth.js";
+import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
+import { cardToken } from "../../../test/stacks/purchases.js";
+import { startSmtpCatcher, type SmtpCatcher } from "../../../test/stacks/smtp-catcher.js";
+
+let smtp: SmtpCatcher;
+let stack: BillingStack;
+let shop: Seller;
+/** The seller's name and slug, as its customers see them. */
+let seller: { name: string; slug: string };
+const customerSide = () => new Polar({ serverURL: stack.gateway.url });
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher();
+  stack = await startBillingStack({}, {}, { SMTP_URL: smtp.url });
+  shop = await stack.seller();
+  seller = await shop.polar.organizations.update({ id: shop.organizationId, organizationUpdate: { email: "help@shop.example" } });
+});
+afterAll(async () => {
+  await stack?.stop();
+  await smtp?.close();
+});
+
+/** Pays for `productId` with the sandbox's good card as `email`, on a checkout in `locale`; the paid checkout. */
+async function buy(productId: string, email: string, locale?: string) {
+  const checkout = await shop.polar.checkouts.create({ products: [productId], ...(locale ? { locale } : {}) });
+  await customerSide().checkouts.clientConfirm({
+    clientSecret: checkout.clientSecret,
+    checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "DE" }, confirmationTokenId: await cardToken(stack, "4242424242424242") },
+  });
+  await expect.poll(async () => (await shop.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
+  return checkout;
+}
+
+/** The seller's mail switches as Polar's SDK sends them (every one named), all on but `off`. */
+const mailSwitches = (off: "orderConfirmation" | null) => {
+  const names = ["orderConfirmation", "subscriptionCancellation", "subscriptionConfirmation", "subscriptionCycled", "subscriptionCycledAfterTrial", "subscriptionPastDue", "subscriptionRenewalReminder", "subscriptionRevoked", "subscriptionTrialConversionReminder", "subscriptionUncanceled", "subscriptionUpdated"] as const;
+  return Object.fromEntries(names.map((name) => [name, name !== off])) as Record<(typeof names)[number], boolean>;
+};
+
+/** A raw call to the portal's sign-in, which Polar's SDKs leave to its own web app. */
+const signIn = (path: "request" | "authenticate", body: object) =>
+  fetch(`${stack.gateway.url}/v1/customer-portal/customer-session/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+describe("billing's mail to customers", () => {
+  it("sends a receipt for a purchase, in the checkout's language, under the seller's name and answered to the seller", async () => {
+    const product = await shop.polar.products.create({ name: "Field guide", prices: [{ amountType: "fixed", priceAmount: 2_950, priceCurrency: "usd" }] });
+    await buy(product.id, "reader@example.com", "de");
+    const order = (await shop.polar.orders.list({ productId: product.id })).result.items[0];
+
+    const receipt = await smtp.next("reader@example.com");
+    expect(receipt.subject).toBe(`Ihre Quittung von ${seller.name}`);
+    expect(receipt.from?.value[0]).toMatchObject({ name: seller.name });
+    expect(receipt.replyTo?.value[0]?.address).toBe("help@shop.example");
+    expect(receipt.text).toMatch(/Gesamt: 29,50\s\$/);
+    expect(receipt.text).toContain("Field guide");
+    expect(receipt.text).toContain(`Rechnungsnummer: ${order?.invoiceNumber}`);
+    expect(receipt.text).toContain(`${PUBLIC_URL}/${seller.slug}/portal`);
+    expect(receipt.html).toContain("<table");
+  });
+
+  it("sends no receipt of a kind the seller turned off, and receipts again once it is back on", async () => {
+    const product = await shop.polar.products.create({ name: "Sticker", prices: [{ amountType: "fixed", priceAmount: 300, priceCurrency: "usd" }] });
+    await shop.polar.organizations.update({ id: shop.organizationId, organizationUpdate: { customerEmailSettings: mailSwitches("orderConfirmation") } });
+    await buy(product.id, "quiet@example.com");
+    await shop.polar.organizations.update({ id: shop.organizationId, organizationUpdate: { customerEmailSettings: mailSwitches(null) } });
+    await buy(product.id, "loud@example.com");
+
+    expect((await smtp.next("loud@example.com")).subject).toBe(`Your receipt from ${seller.name}`);
+    // Mails are asked for in the order of their orders: the quiet buyer's would have come first.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(smtp.received("quiet@example.com")).toEqual([]);
+  });
+});
+
+describe("signing in to the customer portal with a code by e-mail", () => {
+  it("mails a code to a customer, which opens their portal once", async () => {
+    const product = await shop.polar.products.create({ name: "Notebook", prices: [{ amountType: "fixed", priceAmount: 1_200, priceCurrency: "usd" }] });
+    await buy(product.id, "returning@example.com");
+    await smtp.next("returning@example.com"); // the receipt
+
+    expect((await signIn("request", { email: "Returning@Example.com", organization_id: shop.organizationId })).status).toBe(202);
+    const mail = await smtp.next("returning@example.com");
+    expect(mail.subject).toBe(`Your sign-in code for ${seller.name}`);
+    const code = /^[A-HJ-NP-Z2-9]{8}$/m.exec(mail.text ?? "")?.[0];
+    expect(code, mail.text).toBeDefined();
+
+    const wrong = await signIn("authenticate", { code: "AAAAAAAA" });
+    expect(wrong.status).toBe(401);
+    expect(await wrong.json()).toEqual({ error: "CustomerSessionCodeInvalidOrExpired", detail: "This customer session code is invalid or has expired." });
+
+    // Typed as a reader might: in lower case, split in two.
+    const typed = `${code?.slice(0, 4).toLowerCase()} ${code?.slice(4)}`;
+    const opened = await signIn("authenticate", { code: typed });
+    expect(opened.status).toBe(200);
+    const { token } = (await opened.json()) as { token: string };
+    expect(token).toMatch(/^polar_cst_/);
+
+    const security = { customerSession: token };
+    const me = await customerSide().customerPortal.customers.get(security);
+    expect(me.email).toBe("returning@example.com");
+    expect((await customerSide().customerPortal.orders.list(security, {})).result.items.map((order) => order.product?.name)).toEqual(["Notebook"]);
+    expect(await customerSide().customerPortal.customerSession.getAuthenticatedUser(security)).toMatchObject({ type: "customer", email: "returning@example.com", customerId: me.id });
+    const session = await customerSide().customerPortal.customerSession.introspect(security);
+    expect(session.returnUrl).toBeNull();
+    expect(session.expiresAt.getTime() - Date.now()).toBeGreaterThan(23 * 3600_000);
+
+    expect((await signIn("authenticate", { code })).status).toBe(401);
+  });
+
+  it("answers alike whether or not the customer or the seller exists, and mails only a customer", async () => {
+    expect((await signIn("request", { email: "stranger@example.com", organization_id: shop.organizationId })).status).toBe(202);
+    expect((await signIn("request", { email: "stranger@example.com", organization_id: "no-such-organization" })).status).toBe(202);
+    expect((await signIn("request", { email: "not an address", organization_id: shop.organizationId })).status).toBe(422);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(smtp.received("stranger@example.com")).toEqual([]);
+  });
+
+  it("keeps only the latest code: asking again makes the earlier one fail", async () => {
+    const product = await shop.polar.products.create({ name: "Pencil", prices: [{ amountType: "fixed", priceAmount: 200, priceCurrency: "usd" }] });
+    await buy(product.id, "twice@example.com");
+    await smtp.next("twice@example.com"); // the receipt
+    const codeOf = async () => /^[A-HJ-NP-Z2-9]{8}$/m.exec((await smtp.next("twice@example.com")).text ?? "")?.[0];
+    await signIn("request", { email: "twice@example.com", organization_id: shop.organizationId });
+    const first = await codeOf();
+    await signIn("request", { email: "twice@example.com", organization_id: shop.organizationId });
+    const second = await codeOf();
+    expect((await signIn("authenticate", { code: first })).status).toBe(401);
+    expect((await signIn("authenticate", { code: second })).status).toBe(200);
+  });
+});
