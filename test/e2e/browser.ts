@@ -168,6 +168,14 @@ export async function mailedLink(to: string, pathPrefix: string): Promise<string
   return href;
 }
 
+/** The text of the newest mail to `to` in the development mailbox whose subject is `subject`. */
+export async function mailedText(to: string, subject: string): Promise<string> {
+  const mailbox = await openMailbox();
+  const mail = mailbox.locator("li.mail", { hasText: `to ${to}`, has: mailbox.getByText(subject, { exact: true }) }).first();
+  await mail.waitFor();
+  return (await mail.locator("pre.mail-text").textContent()) ?? "";
+}
+
 export function grantAdmin(email: string): Promise<number | null> {
   const cli = watch(spawn("npm", ["run", "admin", "--", "grant", email], { cwd: repository, env: { ...process.env, ...tollgate.environment.env, DATABASE_URL: tollgate.databaseUrl } }));
   return cli.exited.then(({ code }) => code);

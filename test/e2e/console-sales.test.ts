@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { fillCheckout, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing, type ShopApi } from "./browser.js";
+import { fillCheckout, mailedText, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing, type ShopApi } from "./browser.js";
 import { screenChecks } from "./text-checks.js";
 
 beforeAll(startBrowsing, 240_000);
@@ -120,5 +120,47 @@ describe("the seller's customers and orders", () => {
     await page.getByRole("row", { name: /Club del barro/ }).waitFor();
     await checkConsole(page, "orders");
     await checkPhone(page, "orders");
+  });
+
+  it("lets a buyer reach the portal alone, with a code mailed to them, signed in across tabs until they sign out", { timeout: 90_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const stamp = Date.now();
+    const seller = await newPerson({ locale: "es" });
+    await signUp(seller.page, "Tienda de Marta", `marta-${stamp}@example.com`);
+    const slug = `libros-${stamp}`;
+    const { api } = await openShop(seller.page, "Libros Marta", slug, ["products:write", "checkouts:write"]);
+    const book = await api<{ id: string }>("/v1/products/", { name: "Cuaderno de bocetos", prices: [{ amount_type: "fixed", price_amount: 1_500, price_currency: "eur" }] });
+    const email = `pablo-${stamp}@example.com`;
+    await buy(api, book.id, email);
+
+    const { context, page, say } = await newPerson({ locale: "es", viewport: { width: 390, height: 844 } });
+    await page.goto(`/${slug}/portal`);
+    await page.getByLabel(say("portal.signIn.email")).fill("no es un correo");
+    await page.getByRole("button", { name: say("portal.signIn.send") }).click();
+    await page.getByText(say("forms.email.invalid")).waitFor();
+    await checkConsole(page, "portal-sign-in");
+    await page.getByLabel(say("portal.signIn.email")).fill(email);
+    await page.getByRole("button", { name: say("portal.signIn.send") }).click();
+    await page.getByText(say("portal.signIn.sent", { email, seller: "Libros Marta" })).waitFor();
+
+    // A wrong code is refused in the buyer's language; the mailed one, typed in lower case, opens the portal.
+    await page.getByLabel(say("portal.signIn.code")).fill("AAAABBBB");
+    await page.getByRole("button", { name: say("portal.signIn.submit") }).click();
+    await page.getByText(say("api.error.CustomerSessionCodeInvalidOrExpired")).waitFor();
+    await checkConsole(page, "portal-code");
+    const code = /^[A-HJ-NP-Z2-9]{8}$/m.exec(await mailedText(email, "Tu código de acceso para Libros Marta"))?.[0] ?? "";
+    await page.getByLabel(say("portal.signIn.code")).fill(code.toLowerCase());
+    await page.getByRole("button", { name: say("portal.signIn.submit") }).click();
+    await page.getByRole("heading", { name: say("portal.title", { seller: "Libros Marta" }) }).waitFor();
+    await page.getByText("Cuaderno de bocetos").first().waitFor();
+    await checkConsole(page, "portal-signed-in");
+
+    // Another tab of the portal is signed in too, and signing out in one signs out both.
+    const other = await context.newPage();
+    await other.goto(`/${slug}/portal`);
+    await other.getByText(say("portal.forEmail", { email })).waitFor();
+    await page.getByRole("button", { name: say("portal.signOut") }).click();
+    await page.getByRole("button", { name: say("portal.signIn.send") }).waitFor();
+    await other.getByRole("button", { name: say("portal.signIn.send") }).waitFor();
   });
 });

@@ -26,6 +26,7 @@ export type Discount = Schemas["Discount"];
 export type Customer = Schemas["Customer"];
 export type CustomerState = Schemas["CustomerState"];
 export type CustomerSession = Schemas["CustomerSession"];
+export type CustomerSessionCodeAuthenticateResponse = Schemas["CustomerSessionCodeAuthenticateResponse"];
 export type Address = Schemas["Address"];
 export type Checkout = Schemas["Checkout"];
 export type CheckoutPublic = Schemas["CheckoutPublic"];

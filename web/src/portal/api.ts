@@ -1,5 +1,5 @@
 import { request, type RequestOptions } from "../api/client";
-import type { CustomerOrder, CustomerOrganizationData as PortalOrganization, CustomerSubscription, PurchasedOrder, PurchasedSubscription } from "../api/wire";
+import type { CustomerOrder, CustomerOrganizationData as PortalOrganization, CustomerSessionCodeAuthenticateResponse, CustomerSubscription, PurchasedOrder, PurchasedSubscription, RequestBody } from "../api/wire";
 
 export type { Listing } from "../api/client";
 /** Screens ask for up to 100 at a time, the most a page of Polar's lists may hold. */
@@ -32,7 +32,33 @@ export function portalRequest<T>(access: PortalAccess, path: string, options: Om
   return request<T>(`/v1/customer-portal/${path}`, { ...options, headers: { authorization: `Bearer ${access.token}` } });
 }
 
-/** Where a tab keeps a seller's portal token once it is out of the address bar. */
+/**
+ * Where the browser keeps a seller's portal token once it is out of the address bar: in local
+ * storage, so every tab of the portal is signed in (and out) together, until the session ends.
+ */
 const tokenKey = (slug: string) => `tollgate.customer-portal.${slug}`;
-export const storedToken = (slug: string) => sessionStorage.getItem(tokenKey(slug));
-export const storeToken = (slug: string, token: string) => sessionStorage.setItem(tokenKey(slug), token);
+/** Tells this tab's readers of a token that it changed (other tabs hear the browser's own storage event). */
+const TOKEN_CHANGED = "tollgate:customer-portal-token";
+export const storedToken = (slug: string) => localStorage.getItem(tokenKey(slug));
+export function storeToken(slug: string, token: string | null): void {
+  if (token) localStorage.setItem(tokenKey(slug), token);
+  else localStorage.removeItem(tokenKey(slug));
+  window.dispatchEvent(new Event(TOKEN_CHANGED));
+}
+/** Calls `changed` whenever a portal token changes, in this tab or another; the way to stop. */
+export function onTokenChange(changed: () => void): () => void {
+  window.addEventListener("storage", changed);
+  window.addEventListener(TOKEN_CHANGED, changed);
+  return () => {
+    window.removeEventListener("storage", changed);
+    window.removeEventListener(TOKEN_CHANGED, changed);
+  };
+}
+
+/** Mails a sign-in code to the customer who bought from the seller with `email` (answered alike when nobody did). */
+export const requestPortalCode = (seller: PortalAccess["seller"], email: string) =>
+  request<void>("/v1/customer-portal/customer-session/request", { method: "POST", body: { email, organization_id: seller.id } satisfies RequestBody<"/v1/customer-portal/customer-session/request", "post"> });
+
+/** Exchanges a mailed code for a customer session token. */
+export const portalTokenFor = async (code: string) =>
+  (await request<CustomerSessionCodeAuthenticateResponse>("/v1/customer-portal/customer-session/authenticate", { method: "POST", body: { code } satisfies RequestBody<"/v1/customer-portal/customer-session/authenticate", "post"> })).token;

@@ -76,7 +76,7 @@ function GrantDetails({ grant, access, keys, downloads }: { grant: BenefitGrant;
       // The grant's own type is known only through its benefit's, so its properties are checked for the key.
       const keyId = "license_key_id" in grant.properties ? grant.properties.license_key_id : undefined;
       return (
-        <QueryState query={keys} loading={messages.loadingKey} failure={(error) => failureText(error, access)}>
+        <QueryState query={keys} loading={messages.loadingKey} failure={(error) => failureText(error)}>
           {({ items }) => {
             const licenseKey = items.find((candidate) => candidate.id === keyId);
             return licenseKey ? <LicenseKeyView licenseKey={licenseKey} /> : <p className="muted">{formatMessage(messages.keyOnItsWay)}</p>;
@@ -89,7 +89,7 @@ function GrantDetails({ grant, access, keys, downloads }: { grant: BenefitGrant;
         <QueryState
           query={downloads}
           loading={messages.loadingDownloads}
-          failure={(error) => failureText(error, access)}
+          failure={(error) => failureText(error)}
           isEmpty={({ items }) => !items.some((downloadable) => downloadable.benefit_id === grant.benefit_id)}
           empty={<p className="muted">{formatMessage(messages.noFiles)}</p>}
         >
@@ -125,7 +125,7 @@ export function BenefitsCard({ access }: { access: PortalAccess }) {
       <QueryState
         query={grants}
         loading={messages.loading}
-        failure={(error) => failureText(error, access)}
+        failure={(error) => failureText(error)}
         isEmpty={(listing) => listing.items.length === 0}
         empty={<EmptyState title={formatMessage(messages.none)}>{formatMessage(messages.noneHint)}</EmptyState>}
       >

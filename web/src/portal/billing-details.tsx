@@ -66,7 +66,7 @@ export function BillingDetailsCard({ access }: { access: PortalAccess }) {
   const customer = useQuery(portalQuery<PortalCustomer>(access, ME));
   return (
     <Card title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
-      <QueryState query={customer} loading={messages.loading} failure={(error) => failureText(error, access)}>
+      <QueryState query={customer} loading={messages.loading} failure={(error) => failureText(error)}>
         {(shown) => <BillingDetailsEditor access={access} customer={shown} />}
       </QueryState>
     </Card>
@@ -92,7 +92,7 @@ function BillingDetailsEditor({ access, customer }: { access: PortalAccess; cust
         } satisfies RequestBody<"/v1/customer-portal/customers/me", "patch">,
       });
     } catch (reason) {
-      const unplaced = failureOf(reason).status === 401 ? failureText(reason, access) : placeRefusals(reason, FIELD_OF, form.setError);
+      const unplaced = failureOf(reason).status === 401 ? failureText(reason) : placeRefusals(reason, FIELD_OF, form.setError);
       if (unplaced) setOutcome({ tone: "error", text: unplaced });
       return;
     }

@@ -1,12 +1,12 @@
 import { defineMessage } from "react-intl";
 import { describeError, failureOf } from "../api/client";
 import { t } from "../i18n/translate";
-import type { PortalAccess } from "./api";
 
-const expiredLink = defineMessage<{ seller: string }>({ id: "portal.expiredLink", defaultMessage: "This link has expired. Ask {seller} for a new one." });
+/** A customer session ran out (a seller's link lasts an hour, a code's session a day). */
+export const sessionEnded = defineMessage({ id: "portal.sessionEnded", defaultMessage: "Your session has ended. Sign in again to see your purchases." });
 
-/** A rejected portal call in words: a refused token is an expired link (links last an hour), not a status code. */
-export function failureText(reason: unknown, access: PortalAccess) {
+/** A rejected portal call in words: a refused token is a session that ended, not a status code. */
+export function failureText(reason: unknown) {
   const error = failureOf(reason);
-  return error.status === 401 ? t(expiredLink, { seller: access.seller.name }) : describeError(error);
+  return error.status === 401 ? t(sessionEnded) : describeError(error);
 }

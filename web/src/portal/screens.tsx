@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import type { RequestBody } from "../api/wire";
 import { longDate } from "../i18n/format";
@@ -8,10 +8,11 @@ import { usePageLocale } from "../i18n/provider";
 import { Alert, Button, Card, EmptyState, Page } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { SellerFrame } from "../ui/seller-frame";
-import { portalQuery, portalSellerQuery } from "./queries";
-import { LIST_LIMIT, portalRequest, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type Subscription } from "./api";
+import { portalKeys, portalQuery, portalSellerQuery } from "./queries";
+import { LIST_LIMIT, onTokenChange, portalRequest, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type Subscription } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
+import { PortalSignIn } from "./sign-in";
 import { failureText } from "./failures";
 import { QueryState } from "../ui/query-state";
 import { OrdersList, PartialListNote, SubscriptionSummary } from "./purchase-views";
@@ -46,10 +47,8 @@ const messages = defineMessages({
   loadingPortal: { id: "portal.loadingPortal", defaultMessage: "Loading the customer portal…" },
   portalTitle: { id: "portal.portalTitle", defaultMessage: "Customer portal" },
   noSeller: { id: "portal.noSeller", defaultMessage: "There is no seller at this address. Check the link you were sent." },
-  openLink: defineMessage<{ seller: string }>({
-    id: "portal.openLink",
-    defaultMessage: "Open the link {seller} sent you to see what you bought. Links work for an hour; if yours has expired, ask {seller} for a new one.",
-  }),
+  signOut: { id: "portal.signOut", defaultMessage: "Sign out" },
+  signIn: { id: "portal.signIn.title", defaultMessage: "Sign in" },
 });
 
 const SUBSCRIPTIONS = `subscriptions/?limit=${LIST_LIMIT}`;
@@ -58,19 +57,21 @@ const SUBSCRIPTIONS = `subscriptions/?limit=${LIST_LIMIT}`;
 const CHANGEABLE = new Set<Subscription["status"]>(["active", "trialing", "past_due"]);
 
 /**
- * The customer session token for this seller's portal: taken from the link once, then from the
- * tab's storage, so it leaves the address bar (and with it history and Referer headers).
+ * The customer session token for this seller's portal: taken from a seller's link once, then kept in
+ * the browser's storage, so it leaves the address bar (and with it history and Referer headers) and
+ * every tab of the portal shares it.
  */
 function usePortalToken(slug: string): string | null {
   const { customer_session_token: fromLink, locale } = useSearch({ from: "/$slug/portal" });
   const navigate = useNavigate();
+  const stored = useSyncExternalStore(onTokenChange, () => storedToken(slug));
   useEffect(() => {
     if (!fromLink) return;
     storeToken(slug, fromLink);
     // A language tried with `?locale=` stays while the token leaves.
     void navigate({ to: "/$slug/portal", params: { slug }, search: locale ? { locale } : {}, replace: true });
   }, [fromLink, locale, slug, navigate]);
-  return fromLink ?? storedToken(slug);
+  return fromLink ?? stored;
 }
 
 function SubscriptionItem({ subscription, access }: { subscription: Subscription; access: PortalAccess }) {
@@ -84,7 +85,7 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
     try {
       changed = await portalRequest<Subscription>(access, `subscriptions/${encodeURIComponent(subscription.id)}`, { method: "PATCH", body: { cancel_at_period_end: cancel } satisfies RequestBody<"/v1/customer-portal/subscriptions/{id}", "patch"> });
     } catch (reason) {
-      setOutcome({ tone: "error", text: failureText(reason, access) });
+      setOutcome({ tone: "error", text: failureText(reason) });
       return false;
     }
     queryClient.setQueryData<Listing<Subscription>>(portalQuery(access, SUBSCRIPTIONS).queryKey, (listing) =>
@@ -137,7 +138,7 @@ function SubscriptionsCard({ access }: { access: PortalAccess }) {
       <QueryState
         query={subscriptions}
         loading={messages.loadingSubscriptions}
-        failure={(error) => failureText(error, access)}
+        failure={(error) => failureText(error)}
         isEmpty={(listing) => listing.items.length === 0}
         empty={<EmptyState title={formatMessage(messages.noSubscriptions)} />}
       >
@@ -161,7 +162,7 @@ function OrdersCard({ access }: { access: PortalAccess }) {
   const orders = useQuery(portalQuery<Listing<Order>>(access, `orders/?limit=${LIST_LIMIT}`));
   return (
     <Card title={formatMessage(messages.orders)} description={formatMessage(messages.ordersDescription)}>
-      <QueryState query={orders} loading={messages.loadingOrders} failure={(error) => failureText(error, access)} isEmpty={({ items }) => items.length === 0} empty={<EmptyState title={formatMessage(messages.noOrders)} />}>
+      <QueryState query={orders} loading={messages.loadingOrders} failure={(error) => failureText(error)} isEmpty={({ items }) => items.length === 0} empty={<EmptyState title={formatMessage(messages.noOrders)} />}>
         {(listing) => (<><OrdersList orders={listing.items} label={formatMessage(messages.yourOrders)} /><PartialListNote listing={listing} /></>)}
       </QueryState>
     </Card>
@@ -173,16 +174,25 @@ function OrdersCard({ access }: { access: PortalAccess }) {
  * own, once the customer's own read has said the link still opens the portal (so an expired link
  * is said once, not by every section). It speaks the customer's language when the seller set one.
  */
-function Portal({ access }: { access: PortalAccess }) {
+function Portal({ access, onEnded, onSignOut }: { access: PortalAccess; onEnded: () => void; onSignOut: () => void }) {
   const { formatMessage } = useIntl();
   // The same read as the billing details'.
   const customer = useQuery(portalQuery<PortalCustomer>(access, "customers/me"));
   usePageLocale(customer.data?.locale);
+  const ended = customer.error?.failure.status === 401;
+  useEffect(() => {
+    if (ended) onEnded();
+  }, [ended, onEnded]);
   const title = formatMessage(messages.purchasesFrom, { seller: access.seller.name });
+  const signOut = (
+    <Button variant="secondary" onClick={onSignOut}>
+      {formatMessage(messages.signOut)}
+    </Button>
+  );
   return (
-    <QueryState query={customer} loading={messages.loadingPurchases} failure={(error) => failureText(error, access)} framed={(alert) => <Page title={title}>{alert}</Page>}>
+    <QueryState query={customer} loading={messages.loadingPurchases} failure={(error) => failureText(error)} framed={(alert) => <Page title={title}>{alert}</Page>}>
       {({ email }) => (
-        <Page title={title} description={formatMessage(messages.forEmail, { email })}>
+        <Page title={title} description={formatMessage(messages.forEmail, { email })} actions={signOut}>
           <div className="stack">
             <SubscriptionsCard access={access} />
             <OrdersCard access={access} />
@@ -197,14 +207,22 @@ function Portal({ access }: { access: PortalAccess }) {
 
 /**
  * The customer portal, where a seller's `customer_portal_url` leads
- * (`{PUBLIC_URL}/{slug}/portal?customer_session_token=…`): the customer's subscriptions, orders,
- * benefits and billing details with that seller.
+ * (`{PUBLIC_URL}/{slug}/portal?customer_session_token=…`), or where a customer signs in with a code
+ * mailed to them: their subscriptions, orders, benefits and billing details with that seller.
  */
 export function CustomerPortalScreen() {
   const { formatMessage } = useIntl();
   const { slug } = useParams({ from: "/$slug/portal" });
   const token = usePortalToken(slug);
   const seller = useQuery(portalSellerQuery(slug));
+  const queryClient = useQueryClient();
+  // Whether the session just ran out (rather than the customer signing out or never signing in).
+  const [ended, setEnded] = useState(false);
+  const forget = (sessionEnded: boolean) => {
+    setEnded(sessionEnded);
+    storeToken(slug, null);
+    queryClient.removeQueries({ queryKey: portalKeys.seller(slug), predicate: (query) => query.queryKey.length > portalKeys.seller(slug).length });
+  };
   return (
     <SellerFrame seller={seller.data?.organization}>
       <QueryState
@@ -215,10 +233,12 @@ export function CustomerPortalScreen() {
       >
         {({ organization }) =>
           token ? (
-            <Portal access={{ seller: organization, token }} />
+            <Portal access={{ seller: organization, token }} onEnded={() => forget(true)} onSignOut={() => forget(false)} />
           ) : (
             <Page title={formatMessage(messages.purchasesFrom, { seller: organization.name })}>
-              <Alert tone="info">{formatMessage(messages.openLink, { seller: organization.name })}</Alert>
+              <Card title={formatMessage(messages.signIn)}>
+                <PortalSignIn seller={organization} ended={ended} onSignedIn={(opened) => storeToken(slug, opened)} />
+              </Card>
             </Page>
           )
         }

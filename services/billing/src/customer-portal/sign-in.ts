@@ -10,15 +10,21 @@ import type { Parts } from "../parts.js";
 /**
  * A customer asks for a sign-in code to their seller's portal by e-mail. Nothing in the answer says
  * whether the seller or the customer exists (the route answers 202 either way): only the mail, which
- * reaches the customer alone, tells. A new code replaces the last one.
+ * reaches the customer alone, tells. A new code replaces the last one. `askedIn` is the language the
+ * request asked for (the first of its Accept-Language), for a customer who has none of their own.
  */
-export async function requestSignInCode({ db, units, config }: Pick<Parts, "db" | "units" | "config">, request: { email: string; organization_id: string; customer_id?: string | null | undefined }): Promise<void> {
+export async function requestSignInCode(
+  { db, units, config }: Pick<Parts, "db" | "units" | "config">,
+  request: { email: string; organization_id: string; customer_id?: string | null | undefined },
+  askedIn: string | null,
+): Promise<void> {
   const seller = await findSeller(db, request.organization_id);
   const customer = seller && (await findCustomerByEmail(db, seller.id, request.email));
   if (!seller || !customer || (request.customer_id && request.customer_id !== customer.id)) return;
   await units.run(async (unit) => {
     const code = await issueSignInCode(unit.db, customer);
-    requestCustomerMail(unit, seller, customer, { kind: "portal_code", code, valid_minutes: SIGN_IN_CODE_MINUTES, portal_url: portalUrlOf(config.PUBLIC_URL, seller) });
+    // Whoever asks reads the language they asked in, unless the customer has one of their own.
+    requestCustomerMail(unit, seller, { email: customer.email, locale: customer.locale ?? askedIn }, { kind: "portal_code", code, valid_minutes: SIGN_IN_CODE_MINUTES, portal_url: portalUrlOf(config.PUBLIC_URL, seller) });
   });
 }
 

@@ -14,7 +14,7 @@ export function portalSessionEndpoints(parts: Pick<Parts, "db" | "units" | "conf
     defineEndpoint(
       "/v1/customer-portal/customer-session/request",
       { method: "POST", status: 202, body: CustomerSessionCodeRequest, summary: "Send a sign-in code to a customer's e-mail", tag: TAG },
-      async ({ body }) => requestSignInCode(parts, body),
+      async ({ body, req }) => requestSignInCode(parts, body, req.get("accept-language")?.split(/[,;]/)[0]?.trim() || null),
     ),
     defineEndpoint(
       "/v1/customer-portal/customer-session/authenticate",
