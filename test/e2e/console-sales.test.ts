@@ -162,5 +162,11 @@ describe("the seller's customers and orders", () => {
     await page.getByRole("button", { name: say("portal.signOut") }).click();
     await page.getByRole("button", { name: say("portal.signIn.send") }).waitFor();
     await other.getByRole("button", { name: say("portal.signIn.send") }).waitFor();
+
+    // A session that has run out (as this made-up token is refused) asks the buyer to sign in again, saying why.
+    await page.evaluate(`localStorage.setItem(${JSON.stringify(`tollgate.customer-portal.${slug}`)}, "polar_cst_ran_out")`);
+    await page.reload();
+    await page.getByText(say("portal.sessionEnded")).waitFor();
+    await page.getByRole("button", { name: say("portal.signIn.send") }).waitFor();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Polar } from "@polar-sh/sdk";
+import { createPolar } from "polar-sdk-1/2026-10";
 import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { randomBytes } from "node:crypto";
 import { newestLinksTo } from "../../../test/stacks/dev-mailbox.js";
@@ -238,6 +239,11 @@ describe("the customer portal", () => {
     await expect(customerSide.customerPortal.customers.deletePaymentMethod(security, { id: paidWith?.id ?? "" })).rejects.toMatchObject({ statusCode: 400, error: "PaymentMethodInUseByActiveSubscription" });
     const added = await customerSide.customerPortal.customers.addPaymentMethod(security, { confirmationTokenId: await cardToken(stack, "5555555555554444"), setDefault: false, returnUrl: "https://app.example/billing" });
     expect(await cards()).toEqual(["4444", "4242"]);
+    // The seller sees the same cards, through Polar's SDK 1.x.
+    const seller = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const sellerSees = await seller.customers.listPaymentMethods(customerId);
+    expect(sellerSees.items.map((method) => ("method_metadata" in method ? [method.method_metadata.last4, method.is_default] : method.type))).toEqual([["4444", false], ["4242", true]]);
+    expect(sellerSees.pagination).toEqual({ total_count: 2, max_page: 1 });
 
     // Another card is kept now: the subscription moves onto it, and the first card goes.
     await customerSide.customerPortal.customers.deletePaymentMethod(security, { id: paidWith?.id ?? "" });

@@ -265,6 +265,12 @@ describe("subscriptions on Stripe", () => {
     const paid = [...stack.local.ledger.paymentIntents.values()].filter((intent) => intent.customer === setup?.customer && intent.status === "succeeded");
     expect(paid).toMatchObject([{ amount: 1500 }]);
     expect(paid[0]?.payment_method).not.toBe(setup?.payment_method);
+
+    // The declined card, removed in the portal, is let go of at Stripe too: it can never be charged again.
+    const declinedCard = typeof setup?.payment_method === "string" ? setup.payment_method : "";
+    await customerSide.customerPortal.customers.deletePaymentMethod({ customerSession: token }, { id: declinedCard });
+    expect(stack.local.ledger.paymentMethods.get(declinedCard)?.customer).toBeNull();
+    expect((await customerSide.customerPortal.customers.listPaymentMethods({ customerSession: token }, {})).result.items.map((method) => method.id)).toEqual([paid[0]?.payment_method]);
   });
 
   it("are not counted as failing while Stripe is down: the renewal waits and goes through once it is back", async () => {

@@ -645,6 +645,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}/payment-methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a customer's saved cards */
+        get: operations["getV1CustomersIdPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/disputes/": {
         parameters: {
             query?: never;
@@ -3426,6 +3443,30 @@ export interface components {
             };
             method: string;
         };
+        ListResource_PaymentMethod_: {
+            items: components["schemas"]["PaymentMethodCard"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        PaymentMethodCard: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            /** @constant */
+            processor: "stripe";
+            customer_id: string;
+            /** @constant */
+            type: "card";
+            method_metadata: components["schemas"]["PaymentMethodCardMetadata"];
+            /** @description Whether renewals and new subscriptions are charged to this card */
+            is_default: boolean;
+        };
+        PaymentMethodCardMetadata: {
+            brand: string;
+            last4: string;
+            exp_month: number;
+            exp_year: number;
+        };
         ListResource_Dispute_: {
             items: components["schemas"]["Dispute"][];
             pagination: components["schemas"]["Pagination"];
@@ -3687,24 +3728,6 @@ export interface components {
              */
             status: "succeeded";
             payment_method: components["schemas"]["PaymentMethodCard"];
-        };
-        PaymentMethodCard: {
-            id: string;
-            /** Format: date-time */
-            created_at: string;
-            modified_at: string | null;
-            /** @constant */
-            processor: "stripe";
-            customer_id: string;
-            /** @constant */
-            type: "card";
-            method_metadata: components["schemas"]["PaymentMethodCardMetadata"];
-        };
-        PaymentMethodCardMetadata: {
-            brand: string;
-            last4: string;
-            exp_month: number;
-            exp_year: number;
         };
         CustomerPaymentMethodCreateRequiresActionResponse: {
             /**
@@ -9569,6 +9592,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomersIdPaymentMethods: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List a customer's saved cards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_PaymentMethod_"];
                 };
             };
             /** @description Not authenticated */

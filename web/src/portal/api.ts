@@ -1,4 +1,4 @@
-import { request, type RequestOptions } from "../api/client";
+import { failureOf, request, type RequestOptions } from "../api/client";
 import type { CustomerOrder, CustomerOrganizationData as PortalOrganization, CustomerSessionCodeAuthenticateResponse, CustomerSubscription, PurchasedOrder, PurchasedSubscription, RequestBody } from "../api/wire";
 
 export type { Listing } from "../api/client";
@@ -27,9 +27,17 @@ export interface PortalAccess {
   token: string;
 }
 
-/** A portal call, as the customer whose session token it carries. */
-export function portalRequest<T>(access: PortalAccess, path: string, options: Omit<RequestOptions, "headers"> = {}): Promise<T> {
-  return request<T>(`/v1/customer-portal/${path}`, { ...options, headers: { authorization: `Bearer ${access.token}` } });
+/**
+ * A portal call, as the customer whose session token it carries. A token refused (401) is a session
+ * that ran out: it is forgotten at once, for every tab, which then asks the customer to sign in again.
+ */
+export async function portalRequest<T>(access: PortalAccess, path: string, options: Omit<RequestOptions, "headers"> = {}): Promise<T> {
+  try {
+    return await request<T>(`/v1/customer-portal/${path}`, { ...options, headers: { authorization: `Bearer ${access.token}` } });
+  } catch (reason) {
+    if (failureOf(reason).status === 401 && storedToken(access.seller.slug) === access.token) endSession(access.seller.slug);
+    throw reason;
+  }
 }
 
 /**
@@ -37,12 +45,23 @@ export function portalRequest<T>(access: PortalAccess, path: string, options: Om
  * storage, so every tab of the portal is signed in (and out) together, until the session ends.
  */
 const tokenKey = (slug: string) => `tollgate.customer-portal.${slug}`;
+/** Marks that a seller's portal session ran out, rather than being signed out of or never opened. */
+const endedKey = (slug: string) => `tollgate.customer-portal.${slug}.ended`;
 /** Tells this tab's readers of a token that it changed (other tabs hear the browser's own storage event). */
 const TOKEN_CHANGED = "tollgate:customer-portal-token";
 export const storedToken = (slug: string) => localStorage.getItem(tokenKey(slug));
+/** Whether the last session in this seller's portal ran out (and nobody has signed in since). */
+export const sessionHasEnded = (slug: string) => localStorage.getItem(endedKey(slug)) !== null;
+/** Keeps a new token, or forgets the token on signing out. */
 export function storeToken(slug: string, token: string | null): void {
   if (token) localStorage.setItem(tokenKey(slug), token);
   else localStorage.removeItem(tokenKey(slug));
+  localStorage.removeItem(endedKey(slug));
+  window.dispatchEvent(new Event(TOKEN_CHANGED));
+}
+function endSession(slug: string): void {
+  localStorage.removeItem(tokenKey(slug));
+  localStorage.setItem(endedKey(slug), "");
   window.dispatchEvent(new Event(TOKEN_CHANGED));
 }
 /** Calls `changed` whenever a portal token changes, in this tab or another; the way to stop. */

@@ -8,8 +8,8 @@ import { usePageLocale } from "../i18n/provider";
 import { Alert, Button, Card, EmptyState, Page } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { SellerFrame } from "../ui/seller-frame";
-import { portalKeys, portalQuery, portalSellerQuery } from "./queries";
-import { LIST_LIMIT, onTokenChange, portalRequest, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type Subscription } from "./api";
+import { portalQuery, portalSellerQuery } from "./queries";
+import { LIST_LIMIT, onTokenChange, portalRequest, sessionHasEnded, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type Subscription } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
 import { PortalSignIn } from "./sign-in";
@@ -174,15 +174,11 @@ function OrdersCard({ access }: { access: PortalAccess }) {
  * own, once the customer's own read has said the link still opens the portal (so an expired link
  * is said once, not by every section). It speaks the customer's language when the seller set one.
  */
-function Portal({ access, onEnded, onSignOut }: { access: PortalAccess; onEnded: () => void; onSignOut: () => void }) {
+function Portal({ access, onSignOut }: { access: PortalAccess; onSignOut: () => void }) {
   const { formatMessage } = useIntl();
   // The same read as the billing details'.
   const customer = useQuery(portalQuery<PortalCustomer>(access, "customers/me"));
   usePageLocale(customer.data?.locale);
-  const ended = customer.error?.failure.status === 401;
-  useEffect(() => {
-    if (ended) onEnded();
-  }, [ended, onEnded]);
   const title = formatMessage(messages.purchasesFrom, { seller: access.seller.name });
   const signOut = (
     <Button variant="secondary" onClick={onSignOut}>
@@ -215,14 +211,8 @@ export function CustomerPortalScreen() {
   const { slug } = useParams({ from: "/$slug/portal" });
   const token = usePortalToken(slug);
   const seller = useQuery(portalSellerQuery(slug));
-  const queryClient = useQueryClient();
   // Whether the session just ran out (rather than the customer signing out or never signing in).
-  const [ended, setEnded] = useState(false);
-  const forget = (sessionEnded: boolean) => {
-    setEnded(sessionEnded);
-    storeToken(slug, null);
-    queryClient.removeQueries({ queryKey: portalKeys.seller(slug), predicate: (query) => query.queryKey.length > portalKeys.seller(slug).length });
-  };
+  const ended = useSyncExternalStore(onTokenChange, () => sessionHasEnded(slug));
   return (
     <SellerFrame seller={seller.data?.organization}>
       <QueryState
@@ -233,7 +223,7 @@ export function CustomerPortalScreen() {
       >
         {({ organization }) =>
           token ? (
-            <Portal access={{ seller: organization, token }} onEnded={() => forget(true)} onSignOut={() => forget(false)} />
+            <Portal access={{ seller: organization, token }} onSignOut={() => storeToken(slug, null)} />
           ) : (
             <Page title={formatMessage(messages.purchasesFrom, { seller: organization.name })}>
               <Card title={formatMessage(messages.signIn)}>

@@ -8,6 +8,7 @@ import type { PartTarget } from "../files/storage.js";
 import type { OrderJson } from "../orders/output.js";
 import type { SellerRow } from "../organizations/organizations.sql.js";
 import { sellerSummaryJson } from "../organizations/output.js";
+import { paymentMethodJson } from "../payments/output.js";
 import type { CardSummary } from "../payments/processor.js";
 import type { PaymentMethodRow } from "../payments/payments.sql.js";
 import { productJson, publicProductJson, type ProductJson } from "../products/output.js";
@@ -78,24 +79,13 @@ export const customerGrantJson = <Organization>(grant: BenefitGrantRow, benefit:
 });
 
 /** A card the customer saved, as Polar answers for it (CustomerPaymentMethodCreateSucceededResponse). */
-/** A kept card, as Polar's PaymentMethodCard shows it. */
-export const paymentMethodJson = (method: PaymentMethodRow) => ({
-  id: method.id,
-  created_at: method.created_at,
-  modified_at: method.modified_at,
-  processor: "stripe" as const,
-  customer_id: method.customer_id,
-  type: "card" as const,
-  method_metadata: method.card as CardSummary,
-});
-
 /** What saving a card in the portal answers: the card kept, or the secret with which the customer's page finishes their bank's check. */
-export type KeptCard = { status: "succeeded"; method: PaymentMethodRow; card: CardSummary } | { status: "requires_action"; clientSecret: string };
+export type KeptCard = { status: "succeeded"; method: PaymentMethodRow; card: CardSummary; isDefault: boolean } | { status: "requires_action"; clientSecret: string };
 
 export const savedCardJson = (kept: KeptCard) =>
   kept.status === "requires_action"
     ? { status: "requires_action" as const, client_secret: kept.clientSecret }
-    : { status: "succeeded" as const, payment_method: { ...paymentMethodJson(kept.method), method_metadata: kept.card } };
+    : { status: "succeeded" as const, payment_method: { ...paymentMethodJson(kept.method, kept.isDefault ? kept.method.id : null), method_metadata: kept.card } };
 
 /** A file one of the customer's grants gives them, with the address that fetches it until `expiresAt`. */
 export const downloadableJson = (grant: Pick<BenefitGrantRow, "id" | "benefit_id">, file: FileRow, download: PartTarget & { expiresAt: Date }, publicUrl: string) => ({

@@ -8,7 +8,7 @@ import { Address, TaxId } from "../customers/schemas.js";
 import { FileDownload } from "../files/schemas.js";
 import { Order } from "../orders/schemas.js";
 import { CustomerOrganization } from "../organizations/schemas.js";
-import { PaymentMethodCardMetadata } from "../payments/schemas.js";
+import { PaymentMethodCard } from "../payments/schemas.js";
 import { CustomerProduct } from "../products/schemas.js";
 import { CustomerStateSubscriptionMeter, OrderSubscription, Subscription } from "../subscriptions/schemas.js";
 import { CANCELLATION_REASONS } from "../subscriptions/subscriptions.sql.js";
@@ -114,19 +114,6 @@ export const DownloadableList = listResource(
 
 /** The files of one benefit's grants, or of all the customer's. */
 export const CustomerBenefitListQuery = z.object({ ...paging, benefit_id: z.string().optional() });
-
-/** A kept card, as Polar shows a customer's payment method. */
-export const PaymentMethodCard = z
-  .strictObject({
-    id: z.string(),
-    created_at: isoTimestamp(),
-    modified_at: isoTimestamp().nullable(),
-    processor: z.literal("stripe"),
-    customer_id: z.string(),
-    type: z.literal("card"),
-    method_metadata: PaymentMethodCardMetadata,
-  })
-  .meta({ id: "PaymentMethodCard" });
 
 export const PaymentMethodList = listResource(PaymentMethodCard, "ListResource_CustomerPaymentMethod_");
 

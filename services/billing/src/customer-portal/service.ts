@@ -85,12 +85,13 @@ async function keepCard(parts: CardKeeping, customer: CustomerRow, saved: SavedC
     }
     return row;
   });
-  return { status: "succeeded", method, card: saved.card };
+  return { status: "succeeded", method, card: saved.card, isDefault: setDefault };
 }
 
 /** A page of the customer's kept cards, newest first. */
 export async function customerCards(db: Knex, identity: IdentityClaims, page: { page: number; limit: number }) {
-  return pageOfPaymentMethods(db, customerOf(identity).customer_id, page);
+  const customer = await portalCustomer(db, identity);
+  return { ...(await pageOfPaymentMethods(db, customer.id, page)), defaultId: customer.default_payment_method_id };
 }
 
 /**
@@ -100,7 +101,7 @@ export async function customerCards(db: Knex, identity: IdentityClaims, page: { 
  * which becomes the default. Checked with the customer locked, so two removals at once cannot each
  * leave the other's card as the last one and then take it too.
  */
-export async function forgetCustomerCard(parts: Pick<Parts, "units">, identity: IdentityClaims, id: string): Promise<void> {
+export async function forgetCustomerCard(parts: Pick<Parts, "units" | "processor" | "logger">, identity: IdentityClaims, id: string): Promise<void> {
   const customerId = customerOf(identity).customer_id;
   await parts.units.run(async (unit) => {
     const customer = await lockCustomer(unit.db, customerId);
@@ -115,6 +116,9 @@ export async function forgetCustomerCard(parts: Pick<Parts, "units">, identity: 
     if (customer.default_payment_method_id === id) await setDefaultPaymentMethod(unit.db, customerId, replacement);
     await deletePaymentMethod(unit.db, id);
   });
+  // Billing no longer charges it whatever the processor answers; a card the processor still holds is
+  // one nobody can use, so a failure there is logged rather than undoing the customer's removal.
+  await parts.processor.forgetCard(id).catch((error: unknown) => parts.logger.warn({ err: error, paymentMethod: id }, "the processor did not let go of a removed card"));
 }
 
 // Orders.

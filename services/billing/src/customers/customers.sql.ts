@@ -209,6 +209,10 @@ export async function dueStateChanges(db: Knex, { limit, passOver, only, settleM
 export const clearStateChanges = (db: Knex, customerIds: string[]): Knex.QueryBuilder => db("customer_state_changes").whereIn("customer_id", customerIds).delete();
 
 /** The card the customer's renewals are charged to from now on. */
+/** Makes the card the customer's default when they have none. */
+export const defaultPaymentMethodIfNone = (db: Knex, customerId: string, paymentMethodId: string) =>
+  db("customers").where({ id: customerId }).whereNull("default_payment_method_id").update({ default_payment_method_id: paymentMethodId, modified_at: new Date() });
+
 export const setDefaultPaymentMethod = (db: Knex, customerId: string, paymentMethodId: string | null) =>
   db("customers").where({ id: customerId }).update({ default_payment_method_id: paymentMethodId, modified_at: new Date() });
 

@@ -1,4 +1,5 @@
-import type { PaymentRow } from "./payments.sql.js";
+import type { PaymentMethodRow, PaymentRow } from "./payments.sql.js";
+import type { CardSummary } from "./processor.js";
 
 /**
  * Polar's Payment: a card payment with what was shown of the card, or, when the processor never saw
@@ -24,3 +25,15 @@ export function paymentJson(payment: PaymentRow) {
   };
   return payment.card_brand && payment.card_last4 ? { ...common, method_metadata: { brand: payment.card_brand, last4: payment.card_last4 } } : common;
 }
+
+/** A kept card, as Polar's PaymentMethodCard shows it. */
+export const paymentMethodJson = (method: PaymentMethodRow, defaultId: string | null) => ({
+  id: method.id,
+  created_at: method.created_at,
+  modified_at: method.modified_at,
+  processor: "stripe" as const,
+  customer_id: method.customer_id,
+  type: "card" as const,
+  method_metadata: method.card as CardSummary,
+  is_default: method.id === defaultId,
+});

@@ -25,6 +25,8 @@ export interface PaymentProcessor {
   saveCard(request: { idempotencyKey: string; confirmationTokenId: string; customer: PayingCustomer }): Promise<SavedCardOutcome>;
   /** What became of a card kept for `customer` once their bank checked it (`saveCard`'s `requires_action`); another customer's setup is refused. */
   cardSetUp(setupId: string, customer: PayingCustomer): Promise<SavedCardOutcome>;
+  /** Lets go of a kept card the customer removed, so the processor can never charge it again (Stripe detaches it). */
+  forgetCard(paymentMethodId: string): Promise<void>;
   /** Gives back part or all of a succeeded payment. */
   refund(request: RefundRequest): Promise<RefundOutcome>;
   /** Concedes a dispute the buyer's bank opened: the processor closes it as lost. */

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, reachable, ValidationError, type Endpoint } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
-import { paymentJson } from "./output.js";
+import { findCustomer } from "../customers/service.js";
+import { paymentJson, paymentMethodJson } from "./output.js";
 import { cardProblems, type SandboxProcessor } from "./sandbox.js";
-import { Payment, PaymentList, PaymentListQuery, SandboxCardInput, SandboxConfirmationToken } from "./schemas.js";
-import { findPayment, pageOfPayments } from "./service.js";
+import { CustomerPaymentMethodList, CustomerPaymentMethodListQuery, Payment, PaymentList, PaymentListQuery, SandboxCardInput, SandboxConfirmationToken } from "./schemas.js";
+import { findPayment, pageOfPaymentMethods, pageOfPayments } from "./service.js";
 
-/** Every charge attempt, sandbox and Stripe alike, as Polar's SDK lists and reads them. */
+/** Every charge attempt, sandbox and Stripe alike, as Polar's SDK lists and reads them; and the cards a customer keeps. */
 export function paymentEndpoints({ db, access }: Pick<Parts, "db" | "access">): Endpoint[] {
   return [
     defineEndpoint("/v1/payments/", { method: "GET", query: PaymentListQuery, response: PaymentList, summary: "List payments", tag: "payments" }, async ({ query, identity }) => {
@@ -17,6 +18,15 @@ export function paymentEndpoints({ db, access }: Pick<Parts, "db" | "access">): 
     }),
     defineEndpoint("/v1/payments/:id", { method: "GET", params: z.object({ id: z.string() }), response: Payment, summary: "Get a payment", tag: "payments" }, async ({ params, identity }) =>
       paymentJson(await reachable(access, identity, "payments:read", await findPayment(db, params.id), "Payment")),
+    ),
+    defineEndpoint(
+      "/v1/customers/:id/payment-methods",
+      { method: "GET", params: z.object({ id: z.string() }), query: CustomerPaymentMethodListQuery, response: CustomerPaymentMethodList, summary: "List a customer's saved cards", tag: "customers" },
+      async ({ params, query, identity }) => {
+        const customer = await reachable(access, identity, "customers:read", await findCustomer(db, params.id), "Customer");
+        const { rows, total } = await pageOfPaymentMethods(db, customer.id, query);
+        return pageJson(rows.map((row) => paymentMethodJson(row, customer.default_payment_method_id)), total, query.limit);
+      },
     ),
   ];
 }

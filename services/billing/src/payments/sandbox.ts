@@ -84,6 +84,11 @@ export class SandboxProcessor implements PaymentProcessor {
     return outcome;
   }
 
+  /** The sandbox keeps no cards of its own: a card forgotten here is only the row billing deletes. */
+  forgetCard(): Promise<void> {
+    return Promise.resolve();
+  }
+
   /** No bank ever disputes a sandbox payment, so there is never one to accept. */
   acceptDispute(processorDisputeId: string): Promise<void> {
     return Promise.reject(new Error(`the sandbox has no disputes, yet ${processorDisputeId} was accepted`));

@@ -6,6 +6,20 @@ import { PAYMENT_SORTABLE } from "./payments.sql.js";
 /** What is shown of a card: never its number. */
 export const PaymentMethodCardMetadata = z.strictObject({ brand: z.string(), last4: z.string(), exp_month: z.int(), exp_year: z.int() }).meta({ id: "PaymentMethodCardMetadata" });
 
+/** A kept card, as Polar shows a customer's payment method. */
+export const PaymentMethodCard = z
+  .strictObject({
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    processor: z.literal("stripe"),
+    customer_id: z.string(),
+    type: z.literal("card"),
+    method_metadata: PaymentMethodCardMetadata,
+    is_default: z.boolean().meta({ description: "Whether renewals and new subscriptions are charged to this card" }),
+  })
+  .meta({ id: "PaymentMethodCard" });
+
 /** The sandbox's single-use stand-in for a card, as Stripe.js's confirmation token is. */
 export const SandboxConfirmationToken = z.strictObject({ id: z.string(), card: PaymentMethodCardMetadata, expires_at: isoTimestamp() }).meta({ id: "SandboxConfirmationToken" });
 
@@ -60,3 +74,8 @@ export const PaymentListQuery = z.object({
   ...paging,
   sorting: sorting(Object.keys(PAYMENT_SORTABLE) as (keyof typeof PAYMENT_SORTABLE)[], "-created_at"),
 });
+
+/** A page of a customer's kept cards, as a seller reads them (Polar's ListResource[PaymentMethod]). */
+export const CustomerPaymentMethodList = listResource(PaymentMethodCard, "ListResource_PaymentMethod_");
+
+export const CustomerPaymentMethodListQuery = z.object({ ...paging });

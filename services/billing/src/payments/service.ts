@@ -1,10 +1,11 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { BillingConfig } from "../config.js";
+import { defaultPaymentMethodIfNone } from "../customers/customers.sql.js";
 import type { OrderRow } from "../orders/orders.sql.js";
 import { keepPaymentMethod, recordPayment } from "./payments.sql.js";
 
 // The reads a refund and the routes make, as the store has them.
-export { findPayment, pageOfPayments, succeededPaymentOf } from "./payments.sql.js";
+export { findPayment, pageOfPaymentMethods, pageOfPayments, succeededPaymentOf } from "./payments.sql.js";
 import type { CardSummary, PaymentProcessor, SettledOutcome } from "./processor.js";
 
 /** What a charge was for: the checkout it paid, or the order (a checkout's once placed, a renewal's, a change's). */
@@ -40,7 +41,11 @@ export async function chargeKeptCard(processor: PaymentProcessor, paymentMethodI
   return processor.chargeSaved({ ...charge, paymentMethodId });
 }
 
-/** A card a payment kept for later charges, listed with the customer's others (in the portal), with the unit's other changes. */
+/**
+ * A card a payment kept for later charges, listed with the customer's others (in the portal), with the
+ * unit's other changes. A customer's first card becomes their default, as Stripe makes it.
+ */
 export function keepCard(unit: UnitOfWork, customerId: string, paymentMethodId: string, card: CardSummary): void {
   unit.change(keepPaymentMethod(unit.db, { id: paymentMethodId, customer_id: customerId, card }));
+  unit.change(defaultPaymentMethodIfNone(unit.db, customerId, paymentMethodId));
 }

@@ -118,6 +118,10 @@ export class StripeProcessor implements PaymentProcessor {
     return savedCardOutcome(intent);
   }
 
+  async forgetCard(paymentMethodId: string): Promise<void> {
+    await this.stripe.paymentMethods.detach(paymentMethodId);
+  }
+
   async refund(request: RefundRequest): Promise<RefundOutcome> {
     try {
       const refund = await this.stripe.refunds.create({ payment_intent: request.processorPaymentId, amount: request.amount }, { idempotencyKey: request.idempotencyKey });

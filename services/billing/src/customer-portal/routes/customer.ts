@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, type Endpoint } from "@tollgate/kit";
-import { paymentMethodJson, portalCustomerJson, savedCardJson } from "../output.js";
+import { portalCustomerJson, savedCardJson } from "../output.js";
+import { paymentMethodJson } from "../../payments/output.js";
 import { CustomerPaymentMethodCreateResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodConfirm, PaymentMethodCreate, PaymentMethodList, PaymentMethodListQuery } from "../schemas.js";
 import { changeBillingDetails, confirmCustomerCard, customerCards, forgetCustomerCard, portalCustomer, saveCustomerCard } from "../service.js";
 import type { Parts } from "../../parts.js";
@@ -8,7 +9,7 @@ import type { Parts } from "../../parts.js";
 const TAG = "customer_portal";
 
 /** The customer's own profile in the portal: read it, correct their billing details, and save a card. */
-export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "config" | "processor"> & { wakeRenewals: () => void }): Endpoint[] {
+export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "config" | "processor" | "logger"> & { wakeRenewals: () => void }): Endpoint[] {
   return [
     defineEndpoint("/v1/customer-portal/customers/me", { method: "GET", response: CustomerPortalCustomer, summary: "Get the customer", tag: TAG }, async ({ identity }) =>
       portalCustomerJson(await portalCustomer(parts.db, identity)),
@@ -25,8 +26,8 @@ export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "con
       "/v1/customer-portal/customers/me/payment-methods",
       { method: "GET", query: PaymentMethodListQuery, response: PaymentMethodList, summary: "List the customer's saved cards", tag: TAG },
       async ({ query, identity }) => {
-        const { rows, total } = await customerCards(parts.db, identity, query);
-        return pageJson(rows.map(paymentMethodJson), total, query.limit);
+        const { rows, total, defaultId } = await customerCards(parts.db, identity, query);
+        return pageJson(rows.map((row) => paymentMethodJson(row, defaultId)), total, query.limit);
       },
     ),
     defineEndpoint(
