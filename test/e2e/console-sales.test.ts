@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { fillCheckout, mailedText, newPerson, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing, type ShopApi } from "./browser.js";
+import { fillCheckout, mailedText, newPerson, nextYearExpiry, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing, type ShopApi } from "./browser.js";
 import { screenChecks } from "./text-checks.js";
 
 beforeAll(startBrowsing, 240_000);
@@ -122,7 +122,7 @@ describe("the seller's customers and orders", () => {
     await checkPhone(page, "orders");
   });
 
-  it("lets a buyer reach the portal alone, with a code mailed to them, signed in across tabs until they sign out", { timeout: 90_000 }, async () => {
+  it("lets a buyer reach the portal alone, with a code mailed to them, keep and replace cards, and stay signed in across tabs until they sign out", { timeout: 90_000 }, async () => {
     onTestFailed(screenshotFailure);
     const stamp = Date.now();
     const seller = await newPerson({ locale: "es" });
@@ -154,6 +154,37 @@ describe("the seller's customers and orders", () => {
     await page.getByRole("heading", { name: say("portal.title", { seller: "Libros Marta" }) }).waitFor();
     await page.getByText("Cuaderno de bocetos").first().waitFor();
     await checkConsole(page, "portal-signed-in");
+
+    // The buyer keeps a card, makes a second one the default, then removes the first.
+    const cards = page.getByRole("list", { name: say("portal.cards.label") });
+    const cardLine = (brand: string, last4: string) => say("portal.cards.card", { brand, last4, expiry: nextYearExpiry() });
+    await page.getByText(say("portal.cards.none")).waitFor();
+    const addCard = async (number: string, makeDefault: boolean) => {
+      await page.getByRole("button", { name: say("portal.cards.add") }).click();
+      await page.getByLabel(say("checkout.cardNumber")).fill(number);
+      await page.getByLabel(say("checkout.expiry")).fill(nextYearExpiry());
+      await page.getByLabel(say("checkout.cvc")).fill("123");
+      if (!makeDefault) await page.getByLabel(say("portal.cards.useIt")).uncheck();
+      await page.getByRole("button", { name: say("portal.cards.save") }).click();
+      await page.getByText(say(makeDefault ? "portal.cards.savedDefault" : "portal.cards.saved")).waitFor();
+    };
+    await page.getByRole("button", { name: say("portal.cards.add") }).click();
+    await page.getByRole("button", { name: say("portal.cards.save") }).click();
+    await page.getByText(say("forms.card.number")).waitFor();
+    await page.getByRole("button", { name: say("portal.cards.cancel") }).click();
+    await addCard("5555 5555 5555 4444", true);
+    await addCard("4242 4242 4242 4242", false);
+    const visa = cards.getByRole("listitem").filter({ hasText: cardLine("Visa", "4242") });
+    const mastercard = cards.getByRole("listitem").filter({ hasText: cardLine("Mastercard", "4444") });
+    await mastercard.getByText(say("portal.cards.default")).waitFor();
+    await checkConsole(page, "portal-cards");
+    await visa.getByRole("button", { name: say("portal.cards.makeDefault") }).click();
+    await page.getByText(say("portal.cards.madeDefault")).waitFor();
+    await visa.getByText(say("portal.cards.default")).waitFor();
+    await mastercard.getByRole("button", { name: say("portal.cards.remove") }).click();
+    await page.getByRole("dialog").getByRole("button", { name: say("portal.cards.remove") }).click();
+    await page.getByText(say("portal.cards.removed")).waitFor();
+    await expect.poll(() => cards.getByRole("listitem").allTextContents()).toEqual([expect.stringContaining(cardLine("Visa", "4242"))]);
 
     // Another tab of the portal is signed in too, and signing out in one signs out both.
     const other = await context.newPage();

@@ -244,6 +244,12 @@ describe("the customer portal", () => {
     const sellerSees = await seller.customers.listPaymentMethods(customerId);
     expect(sellerSees.items.map((method) => ("method_metadata" in method ? [method.method_metadata.last4, method.is_default] : method.type))).toEqual([["4444", false], ["4242", true]]);
     expect(sellerSees.pagination).toEqual({ total_count: 2, max_page: 1 });
+    // The customer chooses the new card as their default, as SDK 1.x does it; a card not theirs is refused.
+    const addedId = (added as { paymentMethod: { id: string } }).paymentMethod.id;
+    const asCustomer = createPolar({ accessToken: security.customerSession, baseUrl: stack.gateway.url });
+    expect((await asCustomer.customerPortal.customers.update({ default_payment_method_id: addedId })).default_payment_method_id).toBe(addedId);
+    expect((await seller.customers.listPaymentMethods(customerId)).items.map((method) => "is_default" in method && method.is_default)).toEqual([true, false]);
+    await expect(asCustomer.customerPortal.customers.update({ default_payment_method_id: "pm_someone_else" })).rejects.toMatchObject({ statusCode: 422, error: { detail: [{ loc: ["body", "default_payment_method_id"] }] } });
 
     // Another card is kept now: the subscription moves onto it, and the first card goes.
     await customerSide.customerPortal.customers.deletePaymentMethod(security, { id: paidWith?.id ?? "" });

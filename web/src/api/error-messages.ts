@@ -35,6 +35,10 @@ const CODE_MESSAGES = defineMessages({
   NOT_FOUND: { id: "api.error.NOT_FOUND", defaultMessage: "This could not be found. It may have been removed." },
   SIGN_IN_AGAIN: { id: "api.error.SIGN_IN_AGAIN", defaultMessage: "Your session has ended. Sign in again to go on." },
   SERVER_TROUBLE: { id: "api.error.SERVER_TROUBLE", defaultMessage: "Something went wrong on our side. Try again in a moment." },
+  PaymentMethodInUseByActiveSubscription: {
+    id: "api.error.PaymentMethodInUseByActiveSubscription",
+    defaultMessage: "A running subscription renews with this card, and it is your only one: add another card first.",
+  },
   CustomerSessionCodeInvalidOrExpired: { id: "api.error.CustomerSessionCodeInvalidOrExpired", defaultMessage: "This code is wrong, used or expired. Check the mail, or ask for a new code." },
 });
 

@@ -1194,6 +1194,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/payment-processor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How a customer's page takes a card (Tollgate's own: Polar's portal knows its one processor) */
+        get: operations["getV1CustomerPortalPaymentProcessor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/customers/me/payment-methods/confirm": {
         parameters: {
             query?: never;
@@ -3740,6 +3757,11 @@ export interface components {
         ListResource_CustomerPaymentMethod_: {
             items: components["schemas"]["PaymentMethodCard"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        PortalPaymentProcessor: {
+            /** @enum {string} */
+            processor: "sandbox" | "stripe";
+            publishable_key: string | null;
         };
         ListResource_CustomerOrder_: {
             items: components["schemas"]["CustomerOrder"][];
@@ -12036,6 +12058,7 @@ export interface operations {
                         country: string;
                     } | null;
                     tax_id?: string | null;
+                    default_payment_method_id?: string | null;
                 };
             };
         };
@@ -12291,6 +12314,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomerPortalPaymentProcessor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description How a customer's page takes a card (Tollgate's own: Polar's portal knows its one processor) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PortalPaymentProcessor"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
                 };
             };
             /** @description Too many requests */

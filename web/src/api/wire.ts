@@ -49,6 +49,9 @@ export type FileUpload = Schemas["FileUpload"];
 export type SetAsideWork = Schemas["SetAsideWork"];
 export type TestClock = Schemas["TestClock"];
 export type SandboxConfirmationToken = Schemas["SandboxConfirmationToken"];
+export type PaymentMethodCard = Schemas["PaymentMethodCard"];
+export type PortalPaymentProcessor = Schemas["PortalPaymentProcessor"];
+export type CustomerPaymentMethodCreateResponse = Schemas["CustomerPaymentMethodCreateResponse"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type WebhookDelivery = Schemas["WebhookDelivery"];
 

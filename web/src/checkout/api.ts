@@ -1,5 +1,7 @@
+import { request } from "../api/client";
 import { processorText } from "../api/error-messages";
-import type { CheckoutProduct, CheckoutPublic as PublicCheckout } from "../api/wire";
+import type { CheckoutProduct, CheckoutPublic as PublicCheckout, RequestBody, SandboxConfirmationToken } from "../api/wire";
+import type { CardEntry } from "./form";
 
 /** What the hosted checkout page reads: Polar's CheckoutPublic and its product. */
 export type { CheckoutProduct, CheckoutPublic as PublicCheckout } from "../api/wire";
@@ -23,4 +25,14 @@ export function successRedirectOf(checkout: PublicCheckout): string | null {
   const isWeb = next.protocol === "https:" || next.protocol === "http:";
   const isThisPage = next.origin === window.location.origin && next.pathname.startsWith(window.location.pathname);
   return isWeb && !isThisPage ? next.toString() : null;
+}
+
+/** The sandbox's stand-in for Stripe.js: the typed card as a single-use confirmation token's id. */
+export async function sandboxCardToken(card: CardEntry): Promise<string> {
+  const [month, year] = card.expiry.split("/").map((part) => Number(part.trim()));
+  const token = await request<SandboxConfirmationToken>("/v1/sandbox/confirmation-tokens", {
+    method: "POST",
+    body: { card_number: card.cardNumber, exp_month: month ?? 0, exp_year: 2000 + (year ?? 0), cvc: card.cvc } satisfies RequestBody<"/v1/sandbox/confirmation-tokens", "post">,
+  });
+  return token.id;
 }

@@ -1,7 +1,7 @@
 import type { ChangeEvent } from "react";
-import type { UseFormReturn } from "react-hook-form";
+import type { FieldErrors, FieldPath, PathValue, UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import type { CheckoutForm, CheckoutValues } from "./form";
+import type { CardEntry } from "./form";
 import { Field } from "../ui/components";
 
 const messages = defineMessages({
@@ -48,18 +48,21 @@ export function formatExpiry(text: string): string {
   return digits.length > 2 ? `${digits.slice(0, 2)}/${digits.slice(2)}` : digits;
 }
 
-type CardField = "cardNumber" | "expiry" | "cvc";
+type CardField = keyof CardEntry;
 
 /**
- * The card's number, expiry and CVC, each formatted as it is typed. Registered inputs rather than
- * controlled ones: react-hook-form's Controller would add to every page with a form, sign-in included.
+ * The card's number, expiry and CVC, each formatted as it is typed, in any form that holds them (the
+ * checkout's, the portal's). Registered inputs rather than controlled ones: react-hook-form's
+ * Controller would add to every page with a form, sign-in included.
  */
-export function CardFields({ form }: { form: UseFormReturn<CheckoutForm, unknown, CheckoutValues> }) {
+export function CardFields<Form extends CardEntry, Values>({ form }: { form: UseFormReturn<Form, unknown, Values> }) {
   const { formatMessage } = useIntl();
-  const { errors } = form.formState;
-  const brand = cardBrandOf(form.watch("cardNumber"));
+  // react-hook-form cannot see that a form holding a CardEntry has its three paths, so they are named so here.
+  const path = (name: CardField) => name as FieldPath<Form>;
+  const errors = form.formState.errors as FieldErrors<CardEntry>;
+  const brand = cardBrandOf(String(form.watch(path("cardNumber"))));
   const formatted = (name: CardField, format: (typed: string) => string) =>
-    form.register(name, { onChange: (event: ChangeEvent<HTMLInputElement>) => form.setValue(name, format(event.target.value)) });
+    form.register(path(name), { onChange: (event: ChangeEvent<HTMLInputElement>) => form.setValue(path(name), format(event.target.value) as PathValue<Form, FieldPath<Form>>) });
   return (
     <div className="card-fields">
       <Field label={formatMessage(messages.cardNumber)} hint={formatMessage(messages.cardNumberHint, { card: "4242 4242 4242 4242" })} error={errors.cardNumber?.message}>

@@ -69,6 +69,14 @@ const cardNumber = z.string().check(z.refine((value) => /^\d{12,19}$/.test(digit
 const expiry = z.string().check(z.regex(/^(0[1-9]|1[0-2])\s*\/\s*(\d{2})$/, says(messages.expiry)));
 const cvc = z.string().check(z.regex(/^\d{3,4}$/, says(messages.cvc)));
 
+/** A card typed into the sandbox's fields, on its own: the portal keeps one this way. */
+export const cardForm = z.pipe(
+  z.object({ cardNumber, expiry, cvc }),
+  z.transform((card) => ({ ...card, cardNumber: digitsOnly(card.cardNumber) })),
+);
+/** The sandbox's card fields as a form holds them while they are typed. */
+export type CardEntry = z.input<typeof cardForm>;
+
 /**
  * The form for a checkout that asks `questions`. `needsCard` comes from the checkout: a free one
  * asks for no card and no tax address.

@@ -4,13 +4,13 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import { useForm, type FieldPath } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { request } from "../api/client";
-import type { RequestBody, SandboxConfirmationToken } from "../api/wire";
+import type { RequestBody } from "../api/wire";
 import { placeRefusals } from "../forms/refusals";
 import { checkoutFormFor, customFieldData, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "./form";
 import { money } from "../i18n/format";
 import { Alert, Button, Field } from "../ui/components";
 import { checkoutQuery } from "./queries";
-import { checkoutPath, paymentErrorOf, successRedirectOf, type PublicCheckout } from "./api";
+import { checkoutPath, paymentErrorOf, sandboxCardToken, successRedirectOf, type PublicCheckout } from "./api";
 import { CardFields } from "./card-fields";
 import { cardFormNotReady, StripePaymentElement, type StripePayment } from "./stripe-payment";
 import { CountrySelect } from "./country-select";
@@ -85,7 +85,6 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
 
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
-    const [month, year] = values.expiry.split("/").map((part) => Number(part.trim()));
     let confirmationTokenId: string | null = null;
     try {
       if (needsCard && publishableKey) {
@@ -94,11 +93,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
         if ("error" in made) return setFailure(made.error);
         confirmationTokenId = made.id;
       } else if (needsCard) {
-        const token = await request<SandboxConfirmationToken>("/v1/sandbox/confirmation-tokens", {
-          method: "POST",
-          body: { card_number: values.cardNumber, exp_month: month ?? 0, exp_year: 2000 + (year ?? 0), cvc: values.cvc } satisfies RequestBody<"/v1/sandbox/confirmation-tokens", "post">,
-        });
-        confirmationTokenId = token.id;
+        confirmationTokenId = await sandboxCardToken(values);
       }
       await request<PublicCheckout>(`${path}/confirm`, {
         method: "POST",
@@ -163,7 +158,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
           </div>
         )}
         <Questions questions={questions} form={form} />
-        {needsCard && (publishableKey ? <StripePaymentElement checkout={checkout} publishableKey={publishableKey} onReady={onStripeReady} /> : <CardFields form={form} />)}
+        {needsCard && (publishableKey ? <StripePaymentElement charge={{ amount: checkout.total_amount, currency: checkout.currency, keepsCard: checkout.is_payment_setup_required }} publishableKey={publishableKey} onReady={onStripeReady} /> : <CardFields form={form} />)}
         {shownFailure && <Alert tone="error">{shownFailure}</Alert>}
         <Button type="submit" busy={isSubmitting} className="wide">
           {action ? formatMessage(action) : formatMessage(messages.pay, { amount: total })}

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { Alert } from "../ui/components";
-import type { PublicCheckout } from "./api";
 import { loadStripe, type StripeClient, type StripeElements } from "./stripe-js";
 
 const messages = defineMessages({
@@ -18,19 +17,29 @@ export interface StripePayment {
   finish(clientSecret: string): Promise<void>;
 }
 
+/**
+ * What the card is for: `amount` due now in `currency` (0: nothing, the card is only kept), and
+ * whether it is kept for later charges too.
+ */
+export interface StripeCharge {
+  amount: number;
+  currency: string;
+  keepsCard: boolean;
+}
+
 /** The words for a card form that is not there yet, for the form to show when the buyer pays too soon. */
 export const cardFormNotReady = messages.notReady;
 
 /**
- * Stripe's Payment Element in place of the sandbox's card fields, for a seller whose processor is
- * Stripe: Stripe.js is loaded only here, and the card never touches Tollgate (the page sends the
+ * Stripe's Payment Element in place of the sandbox's card fields, where the processor is Stripe (the
+ * hosted checkout, the customer portal): Stripe.js is loaded only here, and the card never touches Tollgate (the page sends the
  * confirmation token Stripe makes of it). `onReady` gets what the form calls when the buyer pays.
  */
-export function StripePaymentElement({ checkout, publishableKey, onReady }: { checkout: PublicCheckout; publishableKey: string; onReady: (payment: StripePayment | null) => void }) {
+export function StripePaymentElement({ charge, publishableKey, onReady }: { charge: StripeCharge; publishableKey: string; onReady: (payment: StripePayment | null) => void }) {
   const { formatMessage, locale } = useIntl();
   const target = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
-  const { total_amount: amount, currency, is_payment_setup_required: keepsCard } = checkout;
+  const { amount, currency, keepsCard } = charge;
 
   useEffect(() => {
     let stripe: StripeClient;

@@ -1,5 +1,15 @@
 import { failureOf, request, type RequestOptions } from "../api/client";
-import type { CustomerOrder, CustomerOrganizationData as PortalOrganization, CustomerSessionCodeAuthenticateResponse, CustomerSubscription, PurchasedOrder, PurchasedSubscription, RequestBody } from "../api/wire";
+import type {
+  CustomerOrder,
+  CustomerOrganizationData as PortalOrganization,
+  CustomerPaymentMethodCreateResponse,
+  CustomerPortalCustomer as PortalCustomer,
+  CustomerSessionCodeAuthenticateResponse,
+  CustomerSubscription,
+  PurchasedOrder,
+  PurchasedSubscription,
+  RequestBody,
+} from "../api/wire";
 
 export type { Listing } from "../api/client";
 /** Screens ask for up to 100 at a time, the most a page of Polar's lists may hold. */
@@ -81,3 +91,29 @@ export const requestPortalCode = (seller: PortalAccess["seller"], email: string)
 /** Exchanges a mailed code for a customer session token. */
 export const portalTokenFor = async (code: string) =>
   (await request<CustomerSessionCodeAuthenticateResponse>("/v1/customer-portal/customer-session/authenticate", { method: "POST", body: { code } satisfies RequestBody<"/v1/customer-portal/customer-session/authenticate", "post"> })).token;
+
+export type { PaymentMethodCard as Card } from "../api/wire";
+export const CARDS = `customers/me/payment-methods?limit=${LIST_LIMIT}`;
+
+/**
+ * Keeps a card given as a confirmation token, made the default when `setDefault`. The bank may want
+ * the customer first (Stripe's 3-D Secure): `checkWithBank` takes them through it, then the setup is confirmed.
+ */
+export async function keepCard(access: PortalAccess, confirmationTokenId: string, setDefault: boolean, checkWithBank: (clientSecret: string) => Promise<void>): Promise<void> {
+  const kept = await portalRequest<CustomerPaymentMethodCreateResponse>(access, "customers/me/payment-methods", {
+    method: "POST",
+    body: { confirmation_token_id: confirmationTokenId, set_default: setDefault, return_url: window.location.href } satisfies RequestBody<"/v1/customer-portal/customers/me/payment-methods", "post">,
+  });
+  if (kept.status === "succeeded") return;
+  await checkWithBank(kept.client_secret);
+  await portalRequest<CustomerPaymentMethodCreateResponse>(access, "customers/me/payment-methods/confirm", {
+    method: "POST",
+    body: { setup_intent_id: kept.client_secret.split("_secret_")[0] ?? "", set_default: setDefault } satisfies RequestBody<"/v1/customer-portal/customers/me/payment-methods/confirm", "post">,
+  });
+}
+
+/** Makes one of the customer's cards the one charged from now on. */
+export const makeDefaultCard = (access: PortalAccess, cardId: string) =>
+  portalRequest<PortalCustomer>(access, "customers/me", { method: "PATCH", body: { default_payment_method_id: cardId } satisfies RequestBody<"/v1/customer-portal/customers/me", "patch"> });
+
+export const forgetCard = (access: PortalAccess, cardId: string) => portalRequest<void>(access, `customers/me/payment-methods/${encodeURIComponent(cardId)}`, { method: "DELETE" });

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { request } from "../api/client";
-import type { PurchasedOrder, PurchasedSubscription } from "../api/wire";
+import type { PortalPaymentProcessor, PurchasedOrder, PurchasedSubscription } from "../api/wire";
 import { LIST_LIMIT, portalRequest, type Listing, type PortalAccess, type PortalOrganization } from "./api";
 
 export const portalKeys = {
@@ -20,6 +20,13 @@ export const purchaseKeys = {
 /** The seller whose portal a link opens, public by its slug. */
 export const portalSellerQuery = (slug: string) =>
   queryOptions({ queryKey: portalKeys.seller(slug), queryFn: () => request<PortalOrganization>(`/v1/customer-portal/organizations/${encodeURIComponent(slug)}`) });
+
+/** How this Tollgate takes cards (the sandbox's fields, or Stripe.js with its publishable key): public, as a publishable key is. */
+export const portalProcessorQuery = queryOptions({
+  queryKey: [...portalKeys.all, "payment-processor"] as const,
+  queryFn: () => request<PortalPaymentProcessor>("/v1/customer-portal/payment-processor"),
+  staleTime: Infinity,
+});
 
 /** A portal read, as the customer whose session token the link carries. */
 export const portalQuery = <T>(access: PortalAccess, path: string) => queryOptions({ queryKey: portalKeys.read(access, path), queryFn: () => portalRequest<T>(access, path) });

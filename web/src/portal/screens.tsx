@@ -12,6 +12,7 @@ import { portalQuery, portalSellerQuery } from "./queries";
 import { LIST_LIMIT, onTokenChange, portalRequest, sessionHasEnded, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type Subscription } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
+import { CardsCard } from "./cards";
 import { PortalSignIn } from "./sign-in";
 import { failureText } from "./failures";
 import { QueryState } from "../ui/query-state";
@@ -193,6 +194,7 @@ function Portal({ access, onSignOut }: { access: PortalAccess; onSignOut: () => 
             <SubscriptionsCard access={access} />
             <OrdersCard access={access} />
             <BenefitsCard access={access} />
+            <CardsCard access={access} />
             <BillingDetailsCard access={access} />
           </div>
         </Page>

@@ -38,6 +38,8 @@ export const CustomerPortalCustomerUpdate = z.object({
   billing_name: z.string().trim().max(256).nullish(),
   billing_address: addressInput.nullish(),
   tax_id: trimmedText({ min: 1, max: 64 }).nullish(),
+  /** One of the customer's kept cards, to charge from now on (SDK 1.x's way to choose the default). */
+  default_payment_method_id: z.string().nullish(),
 });
 
 const grantOf = <Type extends BenefitType>(type: Type, id: string) =>
@@ -174,3 +176,8 @@ export const PortalAuthenticatedUser = z
     role: z.string().nullable(),
   })
   .meta({ id: "PortalAuthenticatedUser" });
+
+/** What a customer's page needs to take a card: the sandbox's card fields, or Stripe.js with this publishable key. */
+export const PortalPaymentProcessor = z
+  .strictObject({ processor: z.enum(["sandbox", "stripe"]), publishable_key: z.string().nullable() })
+  .meta({ id: "PortalPaymentProcessor" });

@@ -41,13 +41,25 @@ async function portalOrganization(db: Knex, organizationId: string) {
 export const portalCustomer = async (db: Knex, identity: IdentityClaims): Promise<CustomerRow> => mine(await findCustomer(db, customerOf(identity).customer_id), "Customer");
 
 /** A customer corrects how their invoices are addressed; who they are is the seller's to change. An empty billing name gives back their own. */
-export function changeBillingDetails(parts: Pick<Parts, "units" | "config">, identity: IdentityClaims, body: z.output<typeof CustomerPortalCustomerUpdate>): Promise<CustomerRow> {
+/**
+ * The customer corrects their billing details, or chooses which of their cards is charged: the
+ * default, which their running subscriptions renew with from now on (past-due ones tried again at once).
+ */
+export function changeBillingDetails(parts: Pick<Parts, "units" | "config"> & { wakeRenewals: () => void }, identity: IdentityClaims, body: z.output<typeof CustomerPortalCustomerUpdate>): Promise<CustomerRow> {
   const changes: CustomerChanges = {};
   if (body.billing_name !== undefined) changes.billing_name = body.billing_name || null;
   if (body.billing_address !== undefined) changes.billing_address = body.billing_address;
   if (body.tax_id !== undefined) changes.tax_id = body.tax_id;
-  const customerId = customerOf(identity).customer_id;
-  return changeCustomer(parts, "customer.updated", (unit) => updateCustomer(unit.db, customerId, changes));
+  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+  const cardId = body.default_payment_method_id;
+  return changeCustomer(parts, "customer.updated", async (unit) => {
+    if (cardId) {
+      if (!(await findCustomersPaymentMethod(unit.db, customerId, cardId))) throw invalidField(["default_payment_method_id"], "This is not one of your cards.", cardId);
+      await setDefaultPaymentMethod(unit.db, customerId, cardId);
+      if ((await useCard(unit.db, customerId, cardId, await sellerNow(unit.db, organizationId))) > 0) unit.afterCommit(parts.wakeRenewals);
+    }
+    return updateCustomer(unit.db, customerId, changes);
+  });
 }
 
 type CardKeeping = Pick<Parts, "db" | "units" | "processor"> & { wakeRenewals: () => void };

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { defineEndpoint, pageJson, type Endpoint } from "@tollgate/kit";
 import { portalCustomerJson, savedCardJson } from "../output.js";
 import { paymentMethodJson } from "../../payments/output.js";
-import { CustomerPaymentMethodCreateResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodConfirm, PaymentMethodCreate, PaymentMethodList, PaymentMethodListQuery } from "../schemas.js";
+import { CustomerPaymentMethodCreateResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodConfirm, PaymentMethodCreate, PaymentMethodList, PaymentMethodListQuery, PortalPaymentProcessor } from "../schemas.js";
 import { changeBillingDetails, confirmCustomerCard, customerCards, forgetCustomerCard, portalCustomer, saveCustomerCard } from "../service.js";
 import type { Parts } from "../../parts.js";
 
 const TAG = "customer_portal";
 
-/** The customer's own profile in the portal: read it, correct their billing details, and save a card. */
+/** The customer's own profile in the portal: read it, correct their billing details, and keep, choose and forget cards. */
 export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "config" | "processor" | "logger"> & { wakeRenewals: () => void }): Endpoint[] {
   return [
     defineEndpoint("/v1/customer-portal/customers/me", { method: "GET", response: CustomerPortalCustomer, summary: "Get the customer", tag: TAG }, async ({ identity }) =>
@@ -34,6 +34,11 @@ export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "con
       "/v1/customer-portal/customers/me/payment-methods/:id",
       { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Forget one of the customer's saved cards", tag: TAG },
       async ({ params, identity }) => forgetCustomerCard(parts, identity, params.id),
+    ),
+    defineEndpoint(
+      "/v1/customer-portal/payment-processor",
+      { method: "GET", response: PortalPaymentProcessor, summary: "How a customer's page takes a card (Tollgate's own: Polar's portal knows its one processor)", tag: TAG },
+      () => Promise.resolve({ processor: parts.config.PAYMENT_PROCESSOR, publishable_key: parts.config.PAYMENT_PROCESSOR === "stripe" ? (parts.config.STRIPE_PUBLISHABLE_KEY ?? null) : null }),
     ),
     defineEndpoint(
       "/v1/customer-portal/customers/me/payment-methods/confirm",
