@@ -60,7 +60,7 @@ export const BUS_ACCESS = {
       "billing-sellers": [organizationCreated, organizationUpdated, organizationDeleted],
       "billing-memberships": MEMBERSHIP_EVENTS,
       "billing-people": users,
-      "billing-customer-mails": [billingEvents["order.paid"]],
+      "billing-customer-mails": [billingEvents["order.paid"], billingEvents["subscription.canceled"], billingEvents["subscription.uncanceled"], billingEvents["subscription.revoked"], billingEvents["subscription.past_due"], billingEvents["refund.updated"]],
     },
   },
   "webhook-dispatcher": {

@@ -28,6 +28,27 @@ const OrderReceiptMail = z.object({
   portal_url: z.url(),
 });
 
+/** A change to a subscription the customer is told of: canceled (it ends at `ends_at`), resumed, ended, or a renewal not paid. */
+const SubscriptionMail = z.object({
+  kind: z.literal("subscription_notice"),
+  notice: z.enum(["canceled", "uncanceled", "revoked", "past_due"]),
+  product: z.string(),
+  amount: amount,
+  currency: z.string().length(3),
+  /** When a canceled subscription stops; null for the other notices. */
+  ends_at: z.iso.datetime({ offset: true }).nullable(),
+  portal_url: z.url(),
+});
+
+/** Money given back on an order. */
+const RefundMail = z.object({
+  kind: z.literal("refund_notice"),
+  invoice_number: z.string(),
+  amount: amount,
+  currency: z.string().length(3),
+  portal_url: z.url(),
+});
+
 /**
  * Billing asks for a mail to one of a seller's customers. The auth service, which sends every mail
  * of the platform, writes it in the customer's language (one of the product's, else English) and
@@ -42,7 +63,7 @@ export const customerMailRequested = defineEvent(
     reply_to: z.email().nullable(),
     to: z.email(),
     locale: z.string().nullable(),
-    mail: z.discriminatedUnion("kind", [PortalCodeMail, OrderReceiptMail]),
+    mail: z.discriminatedUnion("kind", [PortalCodeMail, OrderReceiptMail, SubscriptionMail, RefundMail]),
   }),
 );
 export type CustomerMail = z.output<typeof customerMailRequested.data>["mail"];

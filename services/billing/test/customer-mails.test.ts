@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
-import { cardToken } from "../../../test/stacks/purchases.js";
+import { advanceDays, cardToken, ordersOf, subscribe } from "../../../test/stacks/purchases.js";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../test/stacks/smtp-catcher.js";
 
 let smtp: SmtpCatcher;
@@ -131,3 +131,54 @@ describe("signing in to the customer portal with a code by e-mail", () => {
     expect((await signIn("authenticate", { code: second })).status).toBe(200);
   });
 });
+
+describe("billing's notices to subscribers", () => {
+  it("tells a subscriber their subscription is canceled until its end, then resumed, then ended", async () => {
+    const { subscription } = await subscribe(stack, shop, "4242424242424242", "subscriber@example.com");
+    expect((await smtp.next("subscriber@example.com")).subject).toBe(`Your receipt from ${seller.name}`);
+
+    const canceled = await shop.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: true } });
+    const cancelMail = await smtp.next("subscriber@example.com");
+    expect(cancelMail.subject).toBe("Your subscription to Pro subscriber@example.com is canceled");
+    const endsOn = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(canceled.endsAt ?? canceled.currentPeriodEnd ?? new Date(0));
+    expect(cancelMail.text).toContain(`It stays yours until ${endsOn}`);
+
+    await shop.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { cancelAtPeriodEnd: false } });
+    const resumed = await smtp.next("subscriber@example.com");
+    expect(resumed.subject).toBe("Your subscription to Pro subscriber@example.com continues");
+    expect(resumed.text).toContain("it renews as before, for $10.00");
+
+    await shop.polar.subscriptions.revoke({ id: subscription.id });
+    expect((await smtp.next("subscriber@example.com")).subject).toBe("Your subscription to Pro subscriber@example.com has ended");
+  });
+
+  it("tells a subscriber once that a renewal was not paid, and sends the receipt, not another warning, once a new card pays it", async () => {
+    const dunning = await stack.seller();
+    const { subscription } = await subscribe(stack, dunning, "4000000000000341", "declined@example.com");
+    await smtp.next("declined@example.com"); // the receipt of the first period
+    await advanceDays(stack, dunning, 32);
+    const warning = await smtp.next("declined@example.com");
+    expect(warning.subject).toBe("Your payment for Pro declined@example.com did not go through");
+    expect(warning.text).toContain("We could not charge your card $10.00");
+    expect(warning.text).toMatch(/Update your card: http:\/\/\S+\/portal/);
+
+    const { token } = await dunning.polar.customerSessions.create({ customerId: subscription.customerId });
+    await customerSide().customerPortal.customers.addPaymentMethod({ customerSession: token }, { confirmationTokenId: await cardToken(stack, "4242424242424242"), setDefault: true, returnUrl: "https://app.example/billing" });
+    await expect.poll(async () => (await ordersOf(dunning, subscription.id)).map((order) => order.status), { timeout: 15_000 }).toEqual(["paid", "paid"]);
+    expect((await smtp.next("declined@example.com")).subject).toMatch(/^Your receipt from /);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(smtp.received("declined@example.com").map((mail) => mail.subject).filter((subject) => subject?.includes("did not go through"))).toHaveLength(1);
+  });
+
+  it("tells a buyer of a refund once it went through", async () => {
+    const product = await shop.polar.products.create({ name: "Lamp", prices: [{ amountType: "fixed", priceAmount: 4_000, priceCurrency: "usd" }] });
+    await buy(product.id, "refunded@example.com");
+    await smtp.next("refunded@example.com"); // the receipt
+    const [order] = (await shop.polar.orders.list({ productId: product.id })).result.items;
+    await shop.polar.refunds.create({ orderId: order?.id ?? "", reason: "customer_request", amount: 1_500 });
+    const notice = await smtp.next("refunded@example.com");
+    expect(notice.subject).toBe(`${seller.name} refunded $15.00`);
+    expect(notice.text).toContain(`of your order ${order?.invoiceNumber}`);
+  });
+});
+

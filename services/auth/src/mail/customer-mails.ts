@@ -3,9 +3,17 @@ import { escapeHtml } from "../http/html.js";
 import type { Locale } from "../i18n/locales.js";
 import { translate } from "../i18n/translate.js";
 import type { Mail } from "./mails.sql.js";
-import { actionMail, type MailBody, type Recipient } from "./messages.js";
+import { actionMail, type ActionMailKind, type MailBody, type Recipient } from "./messages.js";
 
 type OrderReceipt = Extract<CustomerMail, { kind: "order_receipt" }>;
+
+/** Each subscription notice's mail. */
+const SUBSCRIPTION_NOTICES = {
+  canceled: "subscriptionCanceled",
+  uncanceled: "subscriptionUncanceled",
+  revoked: "subscriptionRevoked",
+  past_due: "subscriptionPastDue",
+} as const satisfies Record<Extract<CustomerMail, { kind: "subscription_notice" }>["notice"], ActionMailKind>;
 
 /** An amount in the currency's smallest unit, written as the language writes money (JPY has no cents, EUR two). */
 export function moneyIn(locale: Locale, currency: string, amount: number): string {
@@ -50,6 +58,14 @@ export function customerMail(to: Recipient, seller: { name: string; replyTo: str
     case "order_receipt": {
       const values = { seller: seller.name, total: moneyIn(to.locale, mail.currency, mail.total_amount), paidAt: new Date(mail.paid_at) };
       return { ...actionMail(to, "orderReceipt", mail.portal_url, values, receiptBody(to.locale, mail)), ...sender };
+    }
+    case "subscription_notice": {
+      const values = { seller: seller.name, product: mail.product, amount: moneyIn(to.locale, mail.currency, mail.amount), endsAt: mail.ends_at ? new Date(mail.ends_at) : new Date() };
+      return { ...actionMail(to, SUBSCRIPTION_NOTICES[mail.notice], mail.portal_url, values), ...sender };
+    }
+    case "refund_notice": {
+      const values = { seller: seller.name, amount: moneyIn(to.locale, mail.currency, mail.amount), invoice: mail.invoice_number };
+      return { ...actionMail(to, "refundIssued", mail.portal_url, values), ...sender };
     }
   }
 }

@@ -13,7 +13,17 @@ export interface Recipient {
 export type AccountLinkKind = "verifyEmail" | "changeEmail" | "resetPassword" | "deleteAccount";
 
 /** The mails with one call to action: each has a subject, a lead, an action and a footnote in every catalog. */
-export type ActionMailKind = AccountLinkKind | "invitation" | "webhookDisabled" | "portalCode" | "orderReceipt";
+export type ActionMailKind =
+  | AccountLinkKind
+  | "invitation"
+  | "webhookDisabled"
+  | "portalCode"
+  | "orderReceipt"
+  | "subscriptionCanceled"
+  | "subscriptionUncanceled"
+  | "subscriptionRevoked"
+  | "subscriptionPastDue"
+  | "refundIssued";
 export type MailValues = Parameters<typeof translate>[2];
 
 /** What a mail shows between its lead and its action, as text and as HTML (escaped by whoever made it). */

@@ -1,14 +1,17 @@
 import { z } from "zod";
-import { on, type ConsumerDefinition } from "@tollgate/kit";
-import { billingEvents } from "@tollgate/proto";
+import { on, type ConsumerDefinition, type HandlerContext } from "@tollgate/kit";
+import { billingEvents, type CustomerMail } from "@tollgate/proto";
+import { findCustomer } from "../customers/service.js";
+import { findOrder } from "../orders/service.js";
 import { findSeller, type SellerRow } from "../organizations/organizations.sql.js";
 import type { BillingReason } from "../orders/orders.sql.js";
-import { portalUrlOf, requestCustomerMail } from "./requests.js";
+import { portalUrlOf, requestCustomerMail, type MailRecipient } from "./requests.js";
+
+const Recipient = z.object({ email: z.string(), locale: z.string().nullable() });
 
 /** What a receipt needs of an order.paid payload (the order as Polar's webhook carries it). */
 const PaidOrder = z.object({
   id: z.string(),
-  created_at: z.string(),
   invoice_number: z.string(),
   currency: z.string(),
   billing_reason: z.enum(["purchase", "subscription_create", "subscription_cycle", "subscription_update"]),
@@ -17,8 +20,22 @@ const PaidOrder = z.object({
   tax_amount: z.int(),
   total_amount: z.int(),
   items: z.array(z.object({ label: z.string(), amount: z.int() })),
-  customer: z.object({ email: z.string(), locale: z.string().nullable() }),
+  customer: Recipient,
 });
+
+/** What a subscription notice needs of a subscription.* payload. */
+const NoticedSubscription = z.object({
+  amount: z.int(),
+  currency: z.string(),
+  current_period_end: z.string().nullable(),
+  ends_at: z.string().nullable(),
+  ended_at: z.string().nullable(),
+  product: z.object({ name: z.string() }),
+  customer: Recipient,
+});
+
+/** What a refund notice needs of a refund.updated payload. */
+const SettledRefund = z.object({ status: z.string(), amount: z.int(), currency: z.string(), order_id: z.string(), customer_id: z.string() });
 
 /** Which of the seller's mail switches (Polar's `customer_email_settings`) covers the receipt of an order made for this reason. */
 const SWITCH_OF_REASON: Record<BillingReason, string> = {
@@ -28,23 +45,63 @@ const SWITCH_OF_REASON: Record<BillingReason, string> = {
   subscription_update: "subscription_updated",
 };
 
-/** Whether the seller lets billing send this mail: every switch is on until the seller turns it off. */
+type Notice = Extract<CustomerMail, { kind: "subscription_notice" }>["notice"];
+const SWITCH_OF_NOTICE: Record<Notice, string> = {
+  canceled: "subscription_cancellation",
+  uncanceled: "subscription_uncanceled",
+  revoked: "subscription_revoked",
+  past_due: "subscription_past_due",
+};
+
+/**
+ * Asks for `mail` to the seller's customer in the consumer's transaction, unless the seller turned
+ * off mail of its kind (every switch is on until the seller turns it off).
+ */
+async function mailCustomer(
+  { unit }: HandlerContext,
+  publicUrl: string,
+  organizationId: string,
+  mailSwitch: string,
+  to: MailRecipient,
+  mail: (portalUrl: string) => CustomerMail,
+): Promise<void> {
+  const seller = await findSeller(unit.db, organizationId);
+  if (!seller || !sends(seller, mailSwitch)) return;
+  requestCustomerMail(unit, seller, to, mail(portalUrlOf(publicUrl, seller)));
+}
+
 const sends = (seller: Pick<SellerRow, "customer_email_settings">, name: string) => seller.customer_email_settings[name] !== false;
+
+/** The handler that tells a subscription's customer of `notice`, when its event says so. */
+const subscriptionNotice = <Type extends `subscription.${"canceled" | "uncanceled" | "revoked" | "past_due"}`>(publicUrl: string, notice: Notice, event: (typeof billingEvents)[Type]) =>
+  on(event, async ({ data }, context) => {
+    const subscription = NoticedSubscription.parse(data.payload);
+    // Canceled at once, it has ended: subscription.revoked follows and says so.
+    if (notice === "canceled" && subscription.ended_at) return;
+    await mailCustomer(context, publicUrl, data.organization_id, SWITCH_OF_NOTICE[notice], subscription.customer, (portalUrl) => ({
+      kind: "subscription_notice",
+      notice,
+      product: subscription.product.name,
+      amount: subscription.amount,
+      currency: subscription.currency,
+      ends_at: notice === "canceled" ? (subscription.ends_at ?? subscription.current_period_end) : null,
+      portal_url: portalUrl,
+    }));
+  });
 
 /**
  * The mails billing's own events call for, each asked of the mailer in the consumer's transaction,
- * so an event (delivered again after a crash) never mails twice: a receipt for every order paid,
- * unless the seller turned off that kind of mail.
+ * so an event delivered again after a crash never mails twice: a receipt for every order paid; a
+ * notice when a subscription is canceled, resumed, ended or not paid; and a refund once it went
+ * through (under the receipts' switch, as Polar has none of its own for it).
  */
 export function customerMailsConsumer(publicUrl: string): ConsumerDefinition {
   return {
     name: "billing-customer-mails",
     handlers: [
-      on(billingEvents["order.paid"], async (event, { unit }) => {
+      on(billingEvents["order.paid"], async (event, context) => {
         const order = PaidOrder.parse(event.data.payload);
-        const seller = await findSeller(unit.db, event.data.organization_id);
-        if (!seller || !sends(seller, SWITCH_OF_REASON[order.billing_reason])) return;
-        requestCustomerMail(unit, seller, order.customer, {
+        await mailCustomer(context, publicUrl, event.data.organization_id, SWITCH_OF_REASON[order.billing_reason], order.customer, (portalUrl) => ({
           kind: "order_receipt",
           order_id: order.id,
           invoice_number: order.invoice_number,
@@ -55,8 +112,25 @@ export function customerMailsConsumer(publicUrl: string): ConsumerDefinition {
           discount_amount: order.discount_amount,
           tax_amount: order.tax_amount,
           total_amount: order.total_amount,
-          portal_url: portalUrlOf(publicUrl, seller),
-        });
+          portal_url: portalUrl,
+        }));
+      }),
+      subscriptionNotice(publicUrl, "canceled", billingEvents["subscription.canceled"]),
+      subscriptionNotice(publicUrl, "uncanceled", billingEvents["subscription.uncanceled"]),
+      subscriptionNotice(publicUrl, "revoked", billingEvents["subscription.revoked"]),
+      subscriptionNotice(publicUrl, "past_due", billingEvents["subscription.past_due"]),
+      on(billingEvents["refund.updated"], async ({ data }, context) => {
+        const refund = SettledRefund.parse(data.payload);
+        if (refund.status !== "succeeded") return;
+        const [customer, order] = await Promise.all([findCustomer(context.unit.db, refund.customer_id), findOrder(context.unit.db, refund.order_id)]);
+        if (!customer || !order) return;
+        await mailCustomer(context, publicUrl, data.organization_id, "order_confirmation", customer, (portalUrl) => ({
+          kind: "refund_notice",
+          invoice_number: order.invoice_number,
+          amount: refund.amount,
+          currency: refund.currency,
+          portal_url: portalUrl,
+        }));
       }),
     ],
   };
