@@ -84,7 +84,13 @@ describe("the hosted checkout", () => {
     await page.getByText(say("checkout.success.bought", { product: "Atlas Pro" })).waitFor();
     // Nothing was paid today: the page says when the first charge comes.
     await page.getByText(say("checkout.success.trialStarted", { amount: "$19.00 / month", seller: "Atlas Maps" })).waitFor();
+    // What the purchase gave, with the seller's note, and the way into the portal, already signed in.
+    const benefits = page.getByRole("region", { name: say("portal.benefits.title") });
+    await benefits.getByText("Priority support by e-mail").waitFor();
+    await benefits.getByText("Write to help@atlas.example").waitFor();
     await checkScreen(page, "checkout-success");
+    await page.getByRole("link", { name: say("checkout.success.openPortal") }).click();
+    await page.getByText(say("portal.forEmail", { email: "ada-buyer@example.com" })).waitFor();
     await buyer.context.close();
   });
 

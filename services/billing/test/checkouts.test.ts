@@ -215,4 +215,21 @@ describe("checkouts", () => {
     expect((await settled(checkout.id)).status).toBe("succeeded");
     expect((await shop.polar.orders.list({ checkoutId: checkout.id })).result.items[0]).toMatchObject({ totalAmount: 0, status: "paid" });
   });
+
+  it("opens the portal for the customer a confirmation made, and not for one who already existed", async () => {
+    const product = await shop.polar.products.create({ name: "Session guide", prices: [{ amountType: "fixed", priceAmount: 800, priceCurrency: "usd" }] });
+    const confirmAs = async (email: string) => {
+      const checkout = await shop.polar.checkouts.create({ products: [product.id] });
+      return customerSide.checkouts.clientConfirm({
+        clientSecret: checkout.clientSecret,
+        checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "DK" }, confirmationTokenId: await cardToken(stack, "4242424242424242") },
+      });
+    };
+    const first = await confirmAs("first-time@example.com");
+    expect(first.customerSessionToken).toMatch(/^polar_cst_/);
+    const me = await customerSide.customerPortal.customers.get({ customerSession: first.customerSessionToken ?? "" });
+    expect(me.email).toBe("first-time@example.com");
+    // Whoever confirms holds only a client secret, and may have typed someone else's e-mail.
+    expect((await confirmAs("first-time@example.com")).customerSessionToken).toBeNull();
+  });
 });

@@ -3011,7 +3011,8 @@ export interface components {
             discount: ((components["schemas"]["CheckoutDiscountFixedOnceForeverDuration"] | components["schemas"]["CheckoutDiscountFixedRepeatDuration"]) | (components["schemas"]["CheckoutDiscountPercentageOnceForeverDuration"] | components["schemas"]["CheckoutDiscountPercentageRepeatDuration"])) | null;
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
             organization: components["schemas"]["CustomerOrganization"];
-            customer_session_token: null;
+            /** @description Opens the customer portal for an hour, for a customer this checkout made; null for one that existed */
+            customer_session_token: string | null;
         };
         CheckoutLink: {
             id: string;

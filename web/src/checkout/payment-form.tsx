@@ -4,7 +4,8 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import { useForm, type FieldPath } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { request } from "../api/client";
-import type { RequestBody } from "../api/wire";
+import type { CheckoutPublicConfirmed as PublicCheckoutConfirmed, RequestBody } from "../api/wire";
+import { storeToken } from "../portal/api";
 import { placeRefusals } from "../forms/refusals";
 import { checkoutFormFor, customFieldData, STATE_COUNTRIES, type CheckoutForm, type CheckoutValues } from "./form";
 import { money } from "../i18n/format";
@@ -95,7 +96,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
       } else if (needsCard) {
         confirmationTokenId = await sandboxCardToken(values);
       }
-      await request<PublicCheckout>(`${path}/confirm`, {
+      const confirmed = await request<PublicCheckoutConfirmed>(`${path}/confirm`, {
         method: "POST",
         body: {
           customer_email: values.email,
@@ -105,6 +106,8 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
           confirmation_token_id: confirmationTokenId,
         } satisfies RequestBody<"/v1/checkouts/client/{client_secret}/confirm", "post">,
       });
+      // A new customer's session: the thank-you page shows what was bought with it, and the portal opens signed in.
+      if (confirmed.customer_session_token) storeToken(checkout.organization.slug, confirmed.customer_session_token);
     } catch (reason) {
       return showRefusal(reason);
     }

@@ -2,6 +2,7 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { money } from "../i18n/format";
 import { Alert } from "../ui/components";
 import { successRedirectOf, type PublicCheckout } from "./api";
+import { PurchasedBenefits } from "./purchased";
 import { useRecurringMoney } from "./summary";
 
 const messages = defineMessages({
@@ -52,6 +53,7 @@ export function CheckoutSuccess({ checkout }: { checkout: PublicCheckout }) {
           {formatMessage(messages.continue, { seller })}
         </a>
       )}
+      <PurchasedBenefits checkout={checkout} />
     </section>
   );
 }

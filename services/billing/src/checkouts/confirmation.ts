@@ -1,6 +1,7 @@
 import { invalidField, randomId, ValidationError, type UnitOfWork, type ValidationIssue } from "@tollgate/kit";
 import { answerIssues } from "../custom-fields/answers.js";
 import { findCustomer, findCustomerByExternalId, findOrCreateCustomer, type CustomerRow } from "../customers/customers.sql.js";
+import { openPurchaseSession } from "../customer-sessions/service.js";
 import { customerJson } from "../customers/output.js";
 import { redeemDiscount } from "../discounts/discounts.sql.js";
 import { announceCustomerEvent } from "../customers/announce.js";
@@ -40,10 +41,10 @@ function checkComplete(checkout: CheckoutRow, offer: Offer, confirmationTokenId:
  * The seller's customer paying: the one named on the checkout, else found by external id or
  * e-mail, else a new one, whose customer.created (and state) joins the confirmation's changes.
  */
-async function payingCustomer(unit: UnitOfWork, checkout: CheckoutRow): Promise<CustomerRow> {
+async function payingCustomer(unit: UnitOfWork, checkout: CheckoutRow): Promise<{ customer: CustomerRow; created: boolean }> {
   const named = checkout.customer_id ? await findCustomer(unit.db, checkout.customer_id) : undefined;
   const known = (named?.organization_id === checkout.organization_id ? named : undefined) ?? (checkout.external_customer_id ? await findCustomerByExternalId(unit.db, [checkout.organization_id], checkout.external_customer_id) : undefined);
-  if (known) return known;
+  if (known) return { customer: known, created: false };
   const draft = {
     id: randomId(32),
     organization_id: checkout.organization_id,
@@ -59,22 +60,31 @@ async function payingCustomer(unit: UnitOfWork, checkout: CheckoutRow): Promise<
   const paying = (await findOrCreateCustomer(unit.db, draft)) ?? (await findOrCreateCustomer(unit.db, draft));
   if (!paying) throw new Error(`checkout ${checkout.id}: no customer could be found or made for ${draft.email}`);
   if (paying.created) announceCustomerEvent(unit, "customer.created", paying.customer.organization_id, customerJson(paying.customer));
-  return paying.customer;
+  return paying;
 }
 
 /**
  * Confirms an open checkout with what the payment form sent: checks it is complete, takes a
  * redemption of its discount (failing if the last one just went), settles who the customer is and
  * queues the payment, in one transaction with the checkout row locked, so two confirms at once give
- * one confirmation and the other a 403.
+ * one confirmation and the other a 403. A customer the checkout made gets a customer session token
+ * for the thank-you page; one that existed gets none, since whoever holds a checkout's client secret
+ * may have typed another person's e-mail (they reach their portal by a code sent to it).
  */
-export function confirmCheckout(parts: Pick<Parts, "db" | "units" | "access" | "config"> & { wakePayments: () => void }, clientSecret: string, revision: Revision, confirmationTokenId: string | null | undefined): Promise<ChangedCheckout> {
-  return changeOpenCheckout(parts, { client_secret: clientSecret }, async (checkout, catalog, unit) => {
+export async function confirmCheckout(
+  parts: Pick<Parts, "db" | "units" | "access" | "config"> & { wakePayments: () => void },
+  clientSecret: string,
+  revision: Revision,
+  confirmationTokenId: string | null | undefined,
+): Promise<ChangedCheckout & { customerSessionToken: string | null }> {
+  let customerSessionToken: string | null = null;
+  const changed = await changeOpenCheckout(parts, { client_secret: clientSecret }, async (checkout, catalog, unit) => {
     const revisionChanges = await revise(unit.db, checkout, revision, catalog);
     const revised = { ...checkout, ...revisionChanges };
     checkComplete(revised, offerOf(catalog, revised), confirmationTokenId);
     if (revised.discount_id && !(await redeemDiscount(unit.db, revised.discount_id))) throw invalidField(["discount_code"], "This discount code has been used up.", revised.discount_id);
-    const customer = await payingCustomer(unit, revised);
+    const { customer, created } = await payingCustomer(unit, revised);
+    customerSessionToken = created ? (await openPurchaseSession(unit.db, customer)).token : null;
     const confirmed = changedCheckout(unit, checkout, { ...revisionChanges, status: "confirmed", customer_id: customer.id, payment_error: null });
     unit.change(
       insertPaymentJob(unit.db, {
@@ -88,4 +98,5 @@ export function confirmCheckout(parts: Pick<Parts, "db" | "units" | "access" | "
     unit.afterCommit(parts.wakePayments);
     return announceCheckout(parts, unit, confirmed, catalog);
   });
+  return { ...changed, customerSessionToken };
 }

@@ -61,9 +61,8 @@ export function checkoutEndpoints(parts: Pick<Parts, "db" | "units" | "access" |
       { method: "POST", params: z.object({ client_secret: z.string() }), body: CheckoutConfirmBody, response: CheckoutPublicConfirmed, summary: "Confirm and pay a checkout session by its client secret", tag: TAG },
       async ({ params, body }) => {
         const { confirmation_token_id: confirmationTokenId, ...revision } = body;
-        const { json, catalog } = await confirmCheckout(parts, params.client_secret, revision, confirmationTokenId);
-        // Customer sessions (for the portal link after paying) arrive with the customer portal.
-        return { ...checkoutPublicJson(json, catalog), customer_session_token: null };
+        const { json, catalog, customerSessionToken } = await confirmCheckout(parts, params.client_secret, revision, confirmationTokenId);
+        return { ...checkoutPublicJson(json, catalog), customer_session_token: customerSessionToken };
       },
     ),
   ];

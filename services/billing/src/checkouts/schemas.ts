@@ -105,8 +105,7 @@ export const CheckoutPublic = z.strictObject({ ...checkoutFields, organization: 
 
 /** The checkout once confirmed. */
 export const CheckoutPublicConfirmed = CheckoutPublic.extend({
-  // Customer sessions (for the portal link after paying) are not handed out here yet.
-  customer_session_token: z.null(),
+  customer_session_token: z.string().nullable().meta({ description: "Opens the customer portal for an hour, for a customer this checkout made; null for one that existed" }),
 }).meta({ id: "CheckoutPublicConfirmed" });
 
 const email = z.email().transform((value) => value.toLowerCase());

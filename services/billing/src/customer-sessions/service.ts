@@ -33,6 +33,12 @@ async function startSession(db: Knex, customer: Pick<CustomerRow, "id" | "organi
   return { session, token };
 }
 
+/**
+ * A session for the customer a checkout just made, so its thank-you page can show what was bought
+ * and lead on to the portal; short-lived, as a seller's link is.
+ */
+export const openPurchaseSession = (db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">) => startSession(db, customer, SESSION_LIFETIME_MS, null);
+
 /** A new sign-in code for the customer, replacing any earlier one; only its digest is kept. */
 export async function issueSignInCode(db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">): Promise<string> {
   const code = Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join("");
