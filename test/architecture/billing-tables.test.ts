@@ -12,6 +12,7 @@ import { billingFiles, billingSource, repository } from "./source.js";
 /** Billing's domain folders and the tables each owns: a domain's store queries only these, and reads others' rows through their stores. */
 const TABLES_OF_DOMAIN: Record<string, string[]> = {
   organizations: ["organizations"],
+  invoices: ["order_documents"],
   "access-tokens": ["access_tokens"],
   products: ["products", "product_prices", "product_benefits", "product_medias", "product_custom_fields"],
   "custom-fields": ["custom_fields"],

@@ -50,6 +50,7 @@ export const ALL_SCOPES = [
   "checkouts:read",
   "checkouts:write",
   "orders:read",
+  "orders:write",
   "subscriptions:read",
   "subscriptions:write",
   "refunds:read",

@@ -10,6 +10,7 @@ import { billingEnv, type BillingConfig } from "./config.js";
 import { billingMigrations } from "./migrations/index.js";
 import { sellersConsumer } from "./organizations/consumer.js";
 import { customerMailsConsumer } from "./customer-mails/consumer.js";
+import { invoiceEndpoints } from "./invoices/routes.js";
 import { organizationEndpoints } from "./organizations/routes.js";
 import { benefitEndpoints } from "./benefits/routes.js";
 import { benefitGrantEndpoints } from "./benefit-grants/routes.js";
@@ -150,6 +151,7 @@ export const billingService = defineService({
       ...checkoutEndpoints({ ...parts, wakePayments: () => payments.wake() }),
       ...checkoutLinkEndpoints(parts),
       ...orderEndpoints(parts),
+      ...invoiceEndpoints(parts),
       ...metricEndpoints(parts),
       ...subscriptionEndpoints({ ...parts, renewNow: (subscriptionId) => renewals.renewNow(subscriptionId) }),
       ...refundEndpoints(parts),

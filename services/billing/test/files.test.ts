@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { cardToken } from "../../../test/stacks/purchases.js";
+import { createPolar } from "polar-sdk-1/2026-10";
 import { startBucket, type Bucket } from "../../../test/stacks/bucket.js";
 import { partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
 import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
@@ -177,6 +178,14 @@ describe("files in an S3-compatible bucket", () => {
     const fetched = await fetch(link);
     expect(fetched.status).toBe(200);
     expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
+
+    // The order's receipt, which Tollgate makes itself, is kept in the bucket too and handed out pre-signed.
+    const [order] = (await bucketShop.polar.orders.list({ checkoutId: checkout.id })).result.items;
+    const receipt = new URL((await createPolar({ accessToken: bucketShop.token, baseUrl: bucketStack.gateway.url }).orders.receipt(order?.id ?? "")).url);
+    expect(receipt.searchParams.get("X-Amz-Signature")).toBeTruthy();
+    const pdf = await fetch(receipt);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe("%PDF-");
   });
 
   it("refuses parts too small for the bucket, and removes a whole that does not match", async () => {

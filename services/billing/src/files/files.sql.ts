@@ -1,7 +1,8 @@
 import { pageOf, type Knex } from "@tollgate/kit";
 import { jsonbArray } from "../db/arrays.js";
 
-export type FileService = "downloadable" | "product_media" | "organization_avatar";
+/** What a file is for: the seller's uploads, or (`order_document`) an invoice Tollgate made, which no list of files shows. */
+export type FileService = "downloadable" | "product_media" | "organization_avatar" | "order_document";
 
 /** A part of an upload, as the uploader declared it: bytes `chunk_start`…`chunk_end`, inclusive. */
 export interface UploadPart {
@@ -67,7 +68,7 @@ export async function updateFile(
 
 /** The uploaded files of the organizations given (of those among `organization_id`, or with the `ids` given), newest first. */
 export function pageOfFiles(db: Knex, filter: { organizationIds: string[]; organization_id?: string[]; ids?: string[] }, page: { page: number; limit: number }) {
-  const found = files(db).where({ is_uploaded: true }).whereIn("organization_id", filter.organizationIds);
+  const found = files(db).where({ is_uploaded: true }).whereNot("service", "order_document").whereIn("organization_id", filter.organizationIds);
   if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
   if (filter.ids) void found.whereIn("id", filter.ids);
   return pageOf<FileRow, "created_at">(found, { ...page, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "files" });

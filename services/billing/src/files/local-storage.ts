@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat } from "node:fs/promises";
+import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -127,6 +127,15 @@ export class LocalFileStorage implements FileStorage {
       await rm(partial, { force: true });
       throw error;
     }
+  }
+
+  async write(file: FileRow, bytes: Buffer): Promise<void> {
+    const target = this.pathOf(file);
+    await mkdir(path.dirname(target), { recursive: true });
+    // Written aside and renamed into place, so a reader never meets half a file.
+    const partial = `${target}.${process.pid}.${Date.now()}`;
+    await writeFile(partial, bytes);
+    await rename(partial, target);
   }
 
   read(file: FileRow): Promise<Readable> {

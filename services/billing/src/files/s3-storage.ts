@@ -6,6 +6,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  PutObjectCommand,
   S3Client,
   S3ServiceException,
   UploadPartCommand,
@@ -124,6 +125,10 @@ export class S3FileStorage implements FileStorage {
     const command = new GetObjectCommand({ Bucket: this.bucket, Key: file.path, ResponseContentDisposition: attachment(file.name), ResponseContentType: servedType(file.mime_type) });
     const expiresIn = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
     return { url: await getSignedUrl(this.client, command, { expiresIn }), headers: {} };
+  }
+
+  async write(file: FileRow, bytes: Buffer): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: file.path, Body: bytes, ContentType: file.mime_type, ContentDisposition: attachment(file.name) }));
   }
 
   async read(file: FileRow): Promise<Readable> {

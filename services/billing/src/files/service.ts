@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { z } from "zod";
 import { invalidField, randomId, type Knex } from "@tollgate/kit";
 import { insertFile, updateFile, type FileRow } from "./files.sql.js";
@@ -94,4 +95,18 @@ export async function deleteFile(parts: Pick<Parts, "db" | "storage" | "config">
 export async function changeFile(db: Knex, file: FileRow, changes: { name?: string | null; version?: string | null }): Promise<FileRow> {
   const updated = await updateFile(db, file.id, { ...(changes.name ? { name: changes.name } : {}), ...(changes.version !== undefined ? { version: changes.version } : {}) });
   return updated ?? file;
+}
+
+/**
+ * Keeps a file Tollgate made for the seller (an invoice) in the file store, where the seller's own
+ * files are, recorded as an `order_document` that no list of files shows. Written before it is
+ * recorded, so a row always has its bytes.
+ */
+export async function storeDocument({ db, storage }: Pick<Parts, "db" | "storage">, organizationId: string, name: string, bytes: Buffer): Promise<FileRow> {
+  const id = randomId(32);
+  const sha256 = createHash("sha256").update(bytes).digest();
+  const fields = { id, organization_id: organizationId, path: `${organizationId}/${id}`, name, mime_type: "application/pdf", upload_parts: [], service: "order_document" as const, size: bytes.length, version: null, checksum_sha256_base64: sha256.toString("base64"), upload_id: null };
+  await storage.write({ ...fields, is_uploaded: true, checksum_sha256_hex: null, checksum_etag: null, storage_version: null, last_modified_at: null, created_at: new Date(), modified_at: null, deleted_at: null }, bytes);
+  const inserted = await insertFile(db, fields);
+  return (await updateFile(db, inserted.id, { is_uploaded: true, checksum_sha256_hex: sha256.toString("hex"), last_modified_at: new Date() })) ?? inserted;
 }

@@ -38,6 +38,8 @@ export interface FileStorage {
   startUpload(file: NewUpload, expiresAt: Date): Promise<{ uploadId: string | null; parts: Map<number, PartTarget> }>;
   /** Joins the uploaded parts into the file, checking every part and the whole against what was declared. */
   complete(file: FileRow, parts: CompletedPart[]): Promise<StoredFile>;
+  /** Stores a whole file Tollgate made itself (an invoice), in one piece. */
+  write(file: FileRow, bytes: Buffer): Promise<void>;
   read(file: FileRow): Promise<Readable>;
   /** A URL that downloads the file, without other credentials, until `expiresAt`. */
   downloadUrl(file: FileRow, expiresAt: Date): Promise<PartTarget>;

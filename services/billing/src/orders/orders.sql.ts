@@ -63,7 +63,7 @@ export interface OrderWithItems {
 /** The inserts of a new order and its items: to await in turn, or to write with a unit's other changes. */
 export const insertOrder = (db: Knex, { order, items }: OrderWithItems): Knex.QueryBuilder[] => [db("orders").insert(order), db("order_items").insert(items)];
 
-export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<OrderRow, "status" | "refunded_amount" | "refunded_tax_amount">>): Promise<OrderRow> {
+export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<OrderRow, "status" | "refunded_amount" | "refunded_tax_amount" | "billing_name" | "billing_address">>): Promise<OrderRow> {
   const [row] = await db<OrderRow>("orders")
     .where({ id })
     .update({ ...changes, modified_at: new Date() })

@@ -9,7 +9,7 @@ import { insertOrder, ordersWithParts, updateOrder, type OrderParts, type OrderR
 
 // The reads the routes and flows make, as the store has them: an order by id (or locked for a
 // refund), a page of them, a subscription's unpaid one.
-export { findOrder, lockOrder, pageOfOrders, unpaidOrderOf } from "./orders.sql.js";
+export { findCustomersOrder, findOrder, lockOrder, pageOfOrders, unpaidOrderOf } from "./orders.sql.js";
 
 /** Orders as Polar shows them, read with their parts for all at once. */
 export const shownOrders = async (db: Knex, rows: OrderRow[]): Promise<OrderJson[]> => (await ordersWithParts(db, rows)).map(orderJson);
@@ -120,6 +120,13 @@ export async function settleOrder(unit: UnitOfWork, order: OrderRow, status: "pa
   const settled = await updateOrder(unit.db, order.id, { status });
   announceBilling(unit, status === "paid" ? ["order.updated", "order.paid"] : "order.updated", settled.organization_id, await shownOrder(unit.db, settled));
   return settled;
+}
+
+/** The name and address the order's invoice is to carry, corrected (order.updated). */
+export async function changeBillingDetails(unit: UnitOfWork, order: OrderRow, changes: Partial<Pick<OrderRow, "billing_name" | "billing_address">>): Promise<OrderRow> {
+  const changed = await updateOrder(unit.db, order.id, changes);
+  announceBilling(unit, "order.updated", changed.organization_id, await shownOrder(unit.db, changed));
+  return changed;
 }
 
 /** Part or all of a paid order was refunded (`amount`, and `taxAmount` of its tax): order.updated, then order.refunded. */

@@ -1,0 +1,75 @@
+import type { Address, CustomerRow } from "../customers/customers.sql.js";
+import type { OrderItemRow, OrderRow } from "../orders/orders.sql.js";
+import type { SellerRow } from "../organizations/organizations.sql.js";
+import { documentLocale, labelsFor, type DocumentLabels, type DocumentLocale } from "./labels.js";
+
+export type DocumentKind = "invoice" | "receipt";
+
+/** An invoice or receipt as it is printed: every text already in the customer's language. */
+export interface PrintedDocument {
+  kind: DocumentKind;
+  locale: DocumentLocale;
+  labels: DocumentLabels;
+  title: string;
+  /** Label and value pairs under the title: the number, when issued, when paid. */
+  facts: [string, string][];
+  seller: string[];
+  buyer: string[];
+  lines: { description: string; tax: string; amount: string }[];
+  totals: [string, string][];
+}
+
+/** An address's lines as a letter carries them; the country by its name in the language. */
+function addressLines(address: Address | null, locale: DocumentLocale): string[] {
+  if (!address) return [];
+  const country = address.country ? (new Intl.DisplayNames([locale], { type: "region" }).of(address.country) ?? address.country) : null;
+  const cityLine = [address.postal_code, address.city, address.state].filter(Boolean).join(" ");
+  return [address.line1, address.line2, cityLine, country].filter((line): line is string => Boolean(line));
+}
+
+/** An amount in the currency's smallest unit, as the language writes money. */
+function moneyOf(locale: DocumentLocale, currency: string) {
+  const format = new Intl.NumberFormat(locale, { style: "currency", currency: currency.toUpperCase() });
+  const exponent = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return (amount: number) => format.format(amount / 10 ** exponent);
+}
+
+/**
+ * What an order's invoice or receipt says, in the customer's language: the seller and the buyer (the
+ * order's billing name and address, the customer's tax id), each line with its tax, and the totals
+ * (the refunded part on a receipt). A pure fold of the rows: the same order always prints the same.
+ */
+export function printedDocument(kind: DocumentKind, parts: { order: OrderRow; items: OrderItemRow[]; seller: SellerRow; customer: CustomerRow; paidAt: Date }): PrintedDocument {
+  const { order, items, seller, customer, paidAt } = parts;
+  const locale = documentLocale(customer.locale);
+  const labels = labelsFor(locale);
+  const money = moneyOf(locale, order.currency);
+  const date = (at: Date) => new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(at);
+  const total = order.subtotal_amount - order.discount_amount + order.tax_amount;
+  return {
+    kind,
+    locale,
+    labels,
+    title: kind === "invoice" ? labels.invoice : labels.receipt,
+    facts: [
+      [labels.number, order.invoice_number],
+      [labels.issued, date(order.created_at)],
+      [labels.paid, date(paidAt)],
+    ],
+    seller: [seller.name, ...(seller.email ? [seller.email] : []), ...(seller.website ? [seller.website] : [])],
+    buyer: [
+      order.billing_name ?? customer.name ?? customer.email,
+      ...addressLines(order.billing_address, locale),
+      customer.email,
+      ...(customer.tax_id ? [`${labels.taxId}: ${customer.tax_id}`] : []),
+    ],
+    lines: items.map((item) => ({ description: item.label, tax: money(item.tax_amount), amount: money(item.amount) })),
+    totals: [
+      [labels.subtotal, money(order.subtotal_amount)],
+      ...(order.discount_amount ? [[labels.discount, money(-order.discount_amount)] as [string, string]] : []),
+      [labels.tax, money(order.tax_amount)],
+      [labels.total, money(total)],
+      ...(kind === "receipt" && order.refunded_amount ? [[labels.refunded, money(-order.refunded_amount)] as [string, string]] : []),
+    ],
+  };
+}

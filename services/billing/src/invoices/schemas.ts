@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { addressInput } from "../http/address.js";
+
+/** Where an order's invoice PDF downloads from, for an hour. */
+export const OrderInvoice = z.strictObject({ url: z.string() }).meta({ id: "OrderInvoice" });
+export const OrderReceipt = z.strictObject({ url: z.string() }).meta({ id: "OrderReceipt" });
+export const CustomerOrderInvoice = z.strictObject({ url: z.string() }).meta({ id: "CustomerOrderInvoice" });
+export const CustomerOrderReceipt = z.strictObject({ url: z.string() }).meta({ id: "CustomerOrderReceipt" });
+
+/** The name and address an order's invoice will carry, corrected before it is made. */
+export const OrderBillingUpdate = z.object({
+  billing_name: z.string().trim().min(1).max(256).nullish(),
+  billing_address: addressInput.nullish(),
+});

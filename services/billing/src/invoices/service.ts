@@ -1,0 +1,88 @@
+import type { z } from "zod";
+import { HttpError } from "@tollgate/kit";
+import { customersWithIds } from "../customers/customers.sql.js";
+import { findFile } from "../files/files.sql.js";
+import { storeDocument } from "../files/service.js";
+import { itemsOfOrders, type OrderRow } from "../orders/orders.sql.js";
+import { changeBillingDetails, lockOrder } from "../orders/service.js";
+import { findSeller } from "../organizations/organizations.sql.js";
+import type { Parts } from "../parts.js";
+import { printedDocument, type DocumentKind } from "./document.js";
+import { findOrderDocument, keepOrderDocument } from "./invoices.sql.js";
+import { renderPdf } from "./pdf.js";
+import type { OrderBillingUpdate } from "./schemas.js";
+
+/** How long a link to a document works. */
+const URL_LIFETIME_MS = 60 * 60 * 1000;
+
+/** Orders whose money arrived: only they have an invoice or a receipt. */
+const PAID = new Set<OrderRow["status"]>(["paid", "refunded", "partially_refunded"]);
+
+const notEligible = (order: OrderRow) => new HttpError(409, "OrderNotEligibleForInvoice", `Order ${order.id} is not paid, so it has no invoice or receipt.`);
+const missingDetails = () => new HttpError(422, "MissingInvoiceBillingDetails", "Billing name and address are required to generate an invoice for this order.");
+const noInvoice = (order: OrderRow) => new HttpError(404, "InvoiceDoesNotExist", `No invoice exists for order ${order.id}.`);
+const invoiced = (order: OrderRow) => new HttpError(409, "InvoiceAlreadyExists", `Order ${order.id} already has an invoice: its billing details can no longer change.`);
+
+type DocumentParts = Pick<Parts, "db" | "storage">;
+
+/** Prints the order's document of `kind` to a PDF and keeps it in the file store. */
+async function printAndStore(parts: DocumentParts, kind: DocumentKind, order: OrderRow) {
+  const { db } = parts;
+  // A deleted customer's orders keep their documents: the customer is read whatever became of them.
+  const [items, seller, [customer]] = await Promise.all([itemsOfOrders(db, [order.id]), findSeller(db, order.organization_id), customersWithIds(db, [order.customer_id])]);
+  if (!seller || !customer) throw new Error(`order ${order.id} has no seller or customer to print`);
+  const printed = printedDocument(kind, { order, items, seller, customer, paidAt: order.created_at });
+  const file = await storeDocument(parts, order.organization_id, `${printed.title}-${order.invoice_number}.pdf`, await renderPdf(printed));
+  return { file, printed };
+}
+
+/** A link to the document's file, working for an hour. */
+async function linkTo(parts: DocumentParts, fileId: string): Promise<{ url: string }> {
+  const file = await findFile(parts.db, fileId);
+  if (!file) throw new Error(`document file ${fileId} is gone`);
+  return { url: (await parts.storage.downloadUrl(file, new Date(Date.now() + URL_LIFETIME_MS))).url };
+}
+
+/**
+ * Makes the order's invoice, once: it needs the order paid and its billing name and address (set
+ * them with PATCH first). An invoice never changes after: asking again keeps the first.
+ */
+export async function issueInvoice(parts: DocumentParts, order: OrderRow): Promise<void> {
+  if (!PAID.has(order.status)) throw notEligible(order);
+  if (!order.billing_name || !order.billing_address) throw missingDetails();
+  if (await findOrderDocument(parts.db, order.id, "invoice")) return;
+  const { file } = await printAndStore(parts, "invoice", order);
+  await keepOrderDocument(parts.db, { order_id: order.id, kind: "invoice", file_id: file.id, order_modified_at: order.modified_at }, { replace: false });
+}
+
+export async function invoiceLink(parts: DocumentParts, order: OrderRow): Promise<{ url: string }> {
+  const invoice = await findOrderDocument(parts.db, order.id, "invoice");
+  if (!invoice) throw noInvoice(order);
+  return linkTo(parts, invoice.file_id);
+}
+
+/** The order's receipt: printed when first asked for, and again once the order changed (a refund shows on it). */
+export async function receiptLink(parts: DocumentParts, order: OrderRow): Promise<{ url: string }> {
+  if (!PAID.has(order.status)) throw notEligible(order);
+  const kept = await findOrderDocument(parts.db, order.id, "receipt");
+  const current = kept && (kept.order_modified_at?.getTime() ?? 0) >= (order.modified_at?.getTime() ?? 0);
+  if (kept && current) return linkTo(parts, kept.file_id);
+  const { file } = await printAndStore(parts, "receipt", order);
+  await keepOrderDocument(parts.db, { order_id: order.id, kind: "receipt", file_id: file.id, order_modified_at: order.modified_at }, { replace: true });
+  return linkTo(parts, file.id);
+}
+
+/** Corrects the name and address an order's invoice will carry, until the invoice is made (the order locked meanwhile). */
+export function reviseOrderBilling(parts: Pick<Parts, "units">, order: OrderRow, body: z.output<typeof OrderBillingUpdate>): Promise<OrderRow> {
+  // Only the fields given change: a null clears one.
+  const changes = {
+    ...(body.billing_name !== undefined ? { billing_name: body.billing_name } : {}),
+    ...(body.billing_address !== undefined ? { billing_address: body.billing_address } : {}),
+  };
+  return parts.units.run(async (unit) => {
+    const locked = await lockOrder(unit.db, order.id);
+    if (!locked) throw new Error(`order ${order.id} is gone`);
+    if (await findOrderDocument(unit.db, order.id, "invoice")) throw invoiced(order);
+    return changeBillingDetails(unit, locked, changes);
+  });
+}

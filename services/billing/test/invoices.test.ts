@@ -1,0 +1,92 @@
+import { describe, expect, it } from "vitest";
+import type { Polar } from "@polar-sh/sdk";
+import { createPolar } from "polar-sdk-1/2026-10";
+import { extractText } from "unpdf";
+import { PUBLIC_URL } from "../../../test/stacks/auth.js";
+import { cardToken, useShop } from "../../../test/stacks/purchases.js";
+import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
+
+let stack: BillingStack;
+let shop: Seller;
+let customerSide: Polar;
+
+useShop((opened) => ({ stack, shop, customerSide } = opened));
+
+/** Pays for a new product of `amount` cents as `email`, on a checkout in `locale`; the paid order. */
+async function paidOrder(name: string, amount: number, email: string, locale: string) {
+  const product = await shop.polar.products.create({ name, prices: [{ amountType: "fixed", priceAmount: amount, priceCurrency: "usd" }] });
+  const checkout = await shop.polar.checkouts.create({ products: [product.id], locale });
+  await customerSide.checkouts.clientConfirm({
+    clientSecret: checkout.clientSecret,
+    checkoutConfirmStripe: { customerEmail: email, customerBillingAddress: { country: "DE" }, confirmationTokenId: await cardToken(stack, "4242424242424242") },
+  });
+  await expect.poll(async () => (await shop.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
+  const [order] = (await shop.polar.orders.list({ checkoutId: checkout.id })).result.items;
+  if (!order) throw new Error("no order");
+  return order;
+}
+
+/** The text of the PDF a document link downloads (a local store's link names the public address: it is reached through the gateway). */
+async function pdfText(url: string): Promise<string> {
+  const response = await fetch(url.startsWith(PUBLIC_URL) ? `${stack.gateway.url}${new URL(url).pathname}${new URL(url).search}` : url);
+  expect(response.status).toBe(200);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
+  return (await extractText(bytes, { mergePages: true })).text;
+}
+
+describe("invoices and receipts", () => {
+  it("makes an order's invoice once its billing details are given, in the customer's language, and keeps it as it was made", async () => {
+    const order = await paidOrder("Atlas des Sternenhimmels", 2_950, "leser@example.com", "de");
+    const seller = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+
+    // A checkout gives a country, not a name and address: the invoice waits for them.
+    await expect(seller.orders.generateInvoice(order.id)).rejects.toMatchObject({ statusCode: 422, error: { error: "MissingInvoiceBillingDetails" } });
+    await expect(seller.orders.invoice(order.id)).rejects.toMatchObject({ statusCode: 404 });
+    const updated = await shop.polar.orders.update({
+      id: order.id,
+      orderUpdate: { billingName: "Sternwarte Nord GmbH", billingAddress: { line1: "Himmelsweg 7", postalCode: "20095", city: "Hamburg", country: "DE" } },
+    });
+    expect(updated.billingName).toBe("Sternwarte Nord GmbH");
+
+    await seller.orders.generateInvoice(order.id);
+    const text = await pdfText((await seller.orders.invoice(order.id)).url);
+    expect(text).toContain("Rechnung");
+    expect(text).toContain(`Nummer: ${order.invoiceNumber}`);
+    expect(text).toContain("Sternwarte Nord GmbH");
+    expect(text).toContain("Himmelsweg 7");
+    expect(text).toContain("20095 Hamburg");
+    expect(text).toContain("Deutschland");
+    expect(text).toContain("Atlas des Sternenhimmels");
+    expect(text).toMatch(/Gesamt\s+29,50\s\$/);
+
+    // Made, an invoice no longer changes: its billing details are refused, and asking again keeps it.
+    await expect(shop.polar.orders.update({ id: order.id, orderUpdate: { billingName: "Someone else" } })).rejects.toMatchObject({ statusCode: 409 });
+    await seller.orders.generateInvoice(order.id);
+    expect(await pdfText((await seller.orders.invoice(order.id)).url)).toContain("Sternwarte Nord GmbH");
+    // The invoice is kept in the file store, but is none of the seller's own files.
+    expect((await shop.polar.files.list({})).result.items.map((file) => file.name)).not.toContain(`Rechnung-${order.invoiceNumber}.pdf`);
+  });
+
+  it("gives a receipt that shows a refund once there is one, and the customer their own documents only", async () => {
+    const order = await paidOrder("Telescope", 12_000, "observer@example.com", "en");
+    const seller = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const receipt = await pdfText((await seller.orders.receipt(order.id)).url);
+    expect(receipt).toContain("Receipt");
+    expect(receipt).toMatch(/Total\s+\$120\.00/);
+    expect(receipt).not.toContain("Refunded");
+
+    await shop.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 2_000 });
+    await expect.poll(async () => (await shop.polar.orders.get({ id: order.id })).refundedAmount).toBe(2_000);
+    expect(await pdfText((await seller.orders.receipt(order.id)).url)).toMatch(/Refunded\s+-\$20\.00/);
+
+    const asCustomer = (token: string) => createPolar({ accessToken: token, baseUrl: stack.gateway.url });
+    const own = asCustomer((await shop.polar.customerSessions.create({ customerId: order.customerId })).token);
+    // The customer gave no billing name either: their invoice waits for it too.
+    await expect(own.customerPortal.orders.generateInvoice(order.id)).rejects.toMatchObject({ statusCode: 422 });
+    expect(await pdfText((await own.customerPortal.orders.receipt(order.id)).url)).toContain("Telescope");
+
+    const other = await paidOrder("Star chart", 900, "someone-else@example.com", "en");
+    await expect(own.customerPortal.orders.receipt(other.id)).rejects.toMatchObject({ statusCode: 404 });
+  });
+});
