@@ -79,6 +79,9 @@ describe("the seller's customers and orders", () => {
       expect.stringMatching(new RegExp(`^${euros("40,00")} con visa •••• 4242 el .* ${say("seller.order.payment.succeeded")}$`)),
     ]);
     await page.getByText(say("seller.order.noDisputes")).waitFor();
+    const [receipt] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: say("seller.order.receipt") }).click()]);
+    // In the buyer's language, which the checkout did not set: English.
+    expect(receipt.suggestedFilename()).toMatch(/^Receipt-.*\.pdf$/);
     await checkConsole(page, "order");
     await page.getByRole("button", { name: say("seller.refund.open") }).click();
     const dialog = page.getByRole("dialog");
@@ -154,6 +157,21 @@ describe("the seller's customers and orders", () => {
     await page.getByRole("heading", { name: say("portal.title", { seller: "Libros Marta" }) }).waitFor();
     await page.getByText("Cuaderno de bocetos").first().waitFor();
     await checkConsole(page, "portal-signed-in");
+
+    // The order's receipt downloads as a PDF; its invoice first wants the buyer's billing name and address.
+    const ordersList = page.getByRole("list", { name: say("portal.orders.label") });
+    const [receipt] = await Promise.all([page.waitForEvent("download"), ordersList.getByRole("button", { name: say("portal.documents.receipt") }).click()]);
+    expect(receipt.suggestedFilename()).toMatch(/\.pdf$/);
+    await ordersList.getByRole("button", { name: say("portal.documents.invoice") }).click();
+    await page.getByText(say("portal.documents.needsDetails")).waitFor();
+    await page.getByLabel(say("portal.billing.name")).fill("Pablo Ruiz");
+    await page.getByLabel(say("portal.billing.address"), { exact: true }).fill("Calle Mayor 5");
+    await page.getByLabel(say("portal.billing.city")).fill("Madrid");
+    await page.getByRole("button", { name: say("portal.billing.submit") }).click();
+    await page.getByText(say("portal.billing.saved")).waitFor();
+    const [invoice] = await Promise.all([page.waitForEvent("download"), ordersList.getByRole("button", { name: say("portal.documents.invoice") }).click()]);
+    // Printed in the customer's own language, which no checkout set for them: English.
+    expect(invoice.suggestedFilename()).toMatch(/^Invoice-.*\.pdf$/);
 
     // The buyer keeps a card, makes a second one the default, then removes the first.
     const cards = page.getByRole("list", { name: say("portal.cards.label") });

@@ -84,6 +84,13 @@ describe("invoices and receipts", () => {
     const own = asCustomer((await shop.polar.customerSessions.create({ customerId: order.customerId })).token);
     // The customer gave no billing name either: their invoice waits for it too.
     await expect(own.customerPortal.orders.generateInvoice(order.id)).rejects.toMatchObject({ statusCode: 422 });
+    // Saved in the portal, the customer's billing details go onto the invoice.
+    await own.customerPortal.customers.update({ billing_name: "Observatory Ltd", billing_address: { line1: "1 Dome Road", city: "Cambridge", postal_code: "CB3 0HA", country: "GB" } });
+    await own.customerPortal.orders.generateInvoice(order.id);
+    const invoice = await pdfText((await own.customerPortal.orders.invoice(order.id)).url);
+    expect(invoice).toContain("Observatory Ltd");
+    expect(invoice).toContain("1 Dome Road");
+    expect((await shop.polar.orders.get({ id: order.id })).billingName).toBe("Observatory Ltd");
     expect(await pdfText((await own.customerPortal.orders.receipt(order.id)).url)).toContain("Telescope");
 
     const other = await paidOrder("Star chart", 900, "someone-else@example.com", "en");

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 // How a purchase is shown wherever a buyer looks at it: in a seller's portal and among all their purchases.
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { longDate, money } from "../i18n/format";
@@ -60,7 +61,7 @@ export function SubscriptionSummary({ subscription }: { subscription: Subscripti
 }
 
 /** Orders, newest first as the API lists them: what, when, how much and where the payment stands. */
-export function OrdersList({ orders, label }: { orders: Order[]; label: string }) {
+export function OrdersList({ orders, label, actions }: { orders: Order[]; label: string; actions?: (order: Order) => ReactNode }) {
   const { formatMessage } = useIntl();
   return (
     <ul className="list" aria-label={label}>
@@ -77,6 +78,7 @@ export function OrdersList({ orders, label }: { orders: Order[]; label: string }
             <strong>{money(order.total_amount, order.currency)}</strong>
             <p className="muted">{formatMessage(ORDER_STATUS[order.status])}</p>
           </div>
+          {actions?.(order)}
         </li>
       ))}
     </ul>

@@ -13,6 +13,7 @@ import { LIST_LIMIT, onTokenChange, portalRequest, sessionHasEnded, storedToken,
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
 import { CardsCard } from "./cards";
+import { OrderDocuments } from "./documents";
 import { PortalSignIn } from "./sign-in";
 import { failureText } from "./failures";
 import { QueryState } from "../ui/query-state";
@@ -164,7 +165,7 @@ function OrdersCard({ access }: { access: PortalAccess }) {
   return (
     <Card title={formatMessage(messages.orders)} description={formatMessage(messages.ordersDescription)}>
       <QueryState query={orders} loading={messages.loadingOrders} failure={(error) => failureText(error)} isEmpty={({ items }) => items.length === 0} empty={<EmptyState title={formatMessage(messages.noOrders)} />}>
-        {(listing) => (<><OrdersList orders={listing.items} label={formatMessage(messages.yourOrders)} /><PartialListNote listing={listing} /></>)}
+        {(listing) => (<><OrdersList orders={listing.items} label={formatMessage(messages.yourOrders)} actions={(order) => <OrderDocuments access={access} order={order} />} /><PartialListNote listing={listing} /></>)}
       </QueryState>
     </Card>
   );

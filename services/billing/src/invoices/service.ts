@@ -47,12 +47,27 @@ async function linkTo(parts: DocumentParts, fileId: string): Promise<{ url: stri
  * Makes the order's invoice, once: it needs the order paid and its billing name and address (set
  * them with PATCH first). An invoice never changes after: asking again keeps the first.
  */
-export async function issueInvoice(parts: DocumentParts, order: OrderRow): Promise<void> {
+export async function issueInvoice(parts: DocumentParts & Pick<Parts, "units">, order: OrderRow): Promise<void> {
   if (!PAID.has(order.status)) throw notEligible(order);
-  if (!order.billing_name || !order.billing_address) throw missingDetails();
   if (await findOrderDocument(parts.db, order.id, "invoice")) return;
-  const { file } = await printAndStore(parts, "invoice", order);
-  await keepOrderDocument(parts.db, { order_id: order.id, kind: "invoice", file_id: file.id, order_modified_at: order.modified_at }, { replace: false });
+  const billed = await withBillingDetails(parts, order);
+  const { file } = await printAndStore(parts, "invoice", billed);
+  await keepOrderDocument(parts.db, { order_id: order.id, kind: "invoice", file_id: file.id, order_modified_at: billed.modified_at }, { replace: false });
+}
+
+/**
+ * The order with the billing name and address its invoice carries: its own, else those the customer
+ * has saved since (in the portal, say), written onto the order first; neither, and there is no invoice.
+ */
+async function withBillingDetails(parts: Pick<Parts, "db" | "units">, order: OrderRow): Promise<OrderRow> {
+  if (order.billing_name && order.billing_address) return order;
+  const [customer] = await customersWithIds(parts.db, [order.customer_id]);
+  // A checkout asks only for a country: an address with a street the customer saved later is the fuller one.
+  const savedAddress = customer?.billing_address?.line1 ? customer.billing_address : null;
+  const billingName = order.billing_name ?? customer?.billing_name ?? null;
+  const billingAddress = (order.billing_address?.line1 ? order.billing_address : null) ?? savedAddress ?? order.billing_address;
+  if (!billingName || !billingAddress) throw missingDetails();
+  return reviseOrderBilling(parts, order, { billing_name: billingName, billing_address: billingAddress });
 }
 
 export async function invoiceLink(parts: DocumentParts, order: OrderRow): Promise<{ url: string }> {

@@ -1,5 +1,5 @@
 import { request, type Listing } from "../../api/client";
-import type { Dispute, Order, Payment, Refund, RequestBody } from "../../api/wire";
+import type { Dispute, Order, OrderReceipt, Payment, Refund, RequestBody } from "../../api/wire";
 
 export type { Dispute, Order, Payment, Refund } from "../../api/wire";
 
@@ -72,3 +72,10 @@ export const listDisputes = (orderId: string) => request<Listing<Dispute>>(`/v1/
 export type RefundCreate = RequestBody<"/v1/refunds/", "post">;
 
 export const createRefund = (body: RefundCreate) => request<Refund>("/v1/refunds/", { method: "POST", body });
+
+/** The address of an order's receipt or invoice PDF, for an hour; an invoice is made first if it is not yet. */
+export async function orderDocumentUrl(orderId: string, kind: "receipt" | "invoice"): Promise<string> {
+  const path = `/v1/orders/${encodeURIComponent(orderId)}`;
+  if (kind === "invoice") await request<null>(`${path}/invoice`, { method: "POST" });
+  return (await request<OrderReceipt>(`${path}/${kind}`)).url;
+}

@@ -8,7 +8,9 @@ import { Facts } from "../../ui/facts";
 import { OrderAnswers } from "./order-answers";
 import { OrderDisputes, OrderPayments } from "./order-money";
 import { useSeller } from "../space";
-import { refundableOf, type Order } from "./api";
+import { orderDocumentUrl, refundableOf, type Order } from "./api";
+import { describeFailure, failureOf } from "../../api/client";
+import { DocumentButtons } from "../../ui/document-buttons";
 import { orderQuery, refundsQuery } from "./queries";
 import { billingReasonMessages, refundReasonMessages, statusMessages } from "./labels";
 import { RefundDialog } from "./refund-dialog";
@@ -38,7 +40,35 @@ const messages = defineMessages({
   noRefunds: { id: "seller.order.noRefunds", defaultMessage: "Nothing has been refunded." },
   refundLine: defineMessage<{ amount: string; date: string; reason: string }>({ id: "seller.order.refundLine", defaultMessage: "{amount} on {date}: {reason}" }),
   benefitsRevoked: { id: "seller.order.benefitsRevoked", defaultMessage: "Benefits revoked" },
+  receipt: { id: "seller.order.receipt", defaultMessage: "Receipt" },
+  invoice: { id: "seller.order.invoice", defaultMessage: "Invoice" },
+  needsDetails: {
+    id: "seller.order.needsDetails",
+    defaultMessage: "An invoice needs the buyer's billing name and address: they save them in their portal, or you set them through the API first.",
+  },
 });
+
+/** Orders whose money arrived: they have a receipt, and may have an invoice. */
+const PAID = new Set<Order["status"]>(["paid", "refunded", "partially_refunded"]);
+
+/** The order's receipt and invoice as PDFs, and its refund. */
+function OrderActions({ order }: { order: Order }) {
+  const { formatMessage } = useIntl();
+  return (
+    <>
+      {PAID.has(order.status) && (
+        <DocumentButtons
+          documents={[
+            { label: formatMessage(messages.receipt), urlOf: () => orderDocumentUrl(order.id, "receipt") },
+            { label: formatMessage(messages.invoice), urlOf: () => orderDocumentUrl(order.id, "invoice") },
+          ]}
+          failureOf={(reason) => (failureOf(reason).status === 422 ? formatMessage(messages.needsDetails) : describeFailure(reason))}
+        />
+      )}
+      <RefundDialog order={order} />
+    </>
+  );
+}
 
 /** An order: what was bought, by whom and why, its amounts and refunds, and the refund dialog. */
 export function OrderScreen() {
@@ -48,7 +78,7 @@ export function OrderScreen() {
   return (
     <QueryState query={order} loading={messages.loading}>
       {(shown) => (
-        <Page title={formatMessage(messages.title, { number: shown.invoice_number })} description={formatMessage(messages.placed, { date: longDateTime(shown.created_at) })} actions={<RefundDialog order={shown} />}>
+        <Page title={formatMessage(messages.title, { number: shown.invoice_number })} description={formatMessage(messages.placed, { date: longDateTime(shown.created_at) })} actions={<OrderActions order={shown} />}>
           <OrderSummary order={shown} />
           <OrderAnswers order={shown} />
           <OrderAmounts order={shown} />
