@@ -10,6 +10,7 @@ import { billingEnv, type BillingConfig } from "./config.js";
 import { billingMigrations } from "./migrations/index.js";
 import { sellersConsumer } from "./organizations/consumer.js";
 import { customerMailsConsumer } from "./customer-mails/consumer.js";
+import { creditNotesConsumer } from "./invoices/consumer.js";
 import { invoiceEndpoints } from "./invoices/routes.js";
 import { organizationEndpoints } from "./organizations/routes.js";
 import { benefitEndpoints } from "./benefits/routes.js";
@@ -175,7 +176,7 @@ export const billingService = defineService({
     serveApiDescription(router, BILLING_API, endpoints);
     router.use(api);
   },
-  consumers: ({ config }) => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer(), customerMailsConsumer(config.PUBLIC_URL)],
+  consumers: ({ config, app }) => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer(), customerMailsConsumer(config.PUBLIC_URL), creditNotesConsumer(app.storage)],
   workers: ({ app }) => [app.customerStates, app.payments, app.renewals, app.measurer, app.checkoutExpiry],
   responders(context) {
     const { db } = context;

@@ -64,6 +64,18 @@ describe("invoices and receipts", () => {
     await expect(shop.polar.orders.update({ id: order.id, orderUpdate: { billingName: "Someone else" } })).rejects.toMatchObject({ statusCode: 409 });
     await seller.orders.generateInvoice(order.id);
     expect(await pdfText((await seller.orders.invoice(order.id)).url)).toContain("Sternwarte Nord GmbH");
+    // A refund of the invoiced order gets a credit note of its own, naming the invoice it corrects.
+    const refund = await shop.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 950 });
+    const creditNote = async () => {
+      const response = await fetch(`${stack.gateway.url}/v1/refunds/${refund?.id ?? ""}/credit-note`, { headers: { authorization: `Bearer ${shop.token}` } });
+      return response.status === 200 ? ((await response.json()) as { url: string }).url : null;
+    };
+    await expect.poll(creditNote, { timeout: 10_000 }).not.toBeNull();
+    const note = await pdfText((await creditNote()) ?? "");
+    expect(note).toContain("Gutschrift");
+    expect(note).toContain(`Nummer: ${order.invoiceNumber}-CN1`);
+    expect(note).toContain(`Korrigiert Rechnung: ${order.invoiceNumber}`);
+    expect(note).toMatch(/Gesamt\s+-9,50\s\$/);
     // The invoice is kept in the file store, but is none of the seller's own files.
     expect((await shop.polar.files.list({})).result.items.map((file) => file.name)).not.toContain(`Rechnung-${order.invoiceNumber}.pdf`);
   });
@@ -76,7 +88,7 @@ describe("invoices and receipts", () => {
     expect(receipt).toMatch(/Total\s+\$120\.00/);
     expect(receipt).not.toContain("Refunded");
 
-    await shop.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 2_000 });
+    const earlyRefund = await shop.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 2_000 });
     await expect.poll(async () => (await shop.polar.orders.get({ id: order.id })).refundedAmount).toBe(2_000);
     expect(await pdfText((await seller.orders.receipt(order.id)).url)).toMatch(/Refunded\s+-\$20\.00/);
 
@@ -91,6 +103,9 @@ describe("invoices and receipts", () => {
     expect(invoice).toContain("Observatory Ltd");
     expect(invoice).toContain("1 Dome Road");
     expect((await shop.polar.orders.get({ id: order.id })).billingName).toBe("Observatory Ltd");
+    // The refund made before the invoice corrects it too.
+    const noteOfEarlyRefund = await fetch(`${stack.gateway.url}/v1/refunds/${earlyRefund?.id ?? ""}/credit-note`, { headers: { authorization: `Bearer ${shop.token}` } });
+    expect(await pdfText(((await noteOfEarlyRefund.json()) as { url: string }).url)).toMatch(/Total\s+-\$20\.00/);
     expect(await pdfText((await own.customerPortal.orders.receipt(order.id)).url)).toContain("Telescope");
 
     const other = await paidOrder("Star chart", 900, "someone-else@example.com", "en");

@@ -1,9 +1,10 @@
 import type { Address, CustomerRow } from "../customers/customers.sql.js";
 import type { OrderItemRow, OrderRow } from "../orders/orders.sql.js";
 import type { SellerRow } from "../organizations/organizations.sql.js";
+import type { RefundRow } from "../refunds/refunds.sql.js";
 import { documentLocale, labelsFor, type DocumentLabels, type DocumentLocale } from "./labels.js";
 
-export type DocumentKind = "invoice" | "receipt";
+export type DocumentKind = "invoice" | "receipt" | "credit_note";
 
 /** An invoice or receipt as it is printed: every text already in the customer's language. */
 export interface PrintedDocument {
@@ -34,17 +35,38 @@ function moneyOf(locale: DocumentLocale, currency: string) {
   return (amount: number) => format.format(amount / 10 ** exponent);
 }
 
+interface OrderParts {
+  order: OrderRow;
+  seller: SellerRow;
+  customer: CustomerRow;
+}
+
+/** Who sells and who is billed: the seller, and the order's billing name and address with the customer's tax id. */
+function partiesOf({ order, seller, customer }: OrderParts, locale: DocumentLocale, labels: DocumentLabels) {
+  return {
+    seller: [seller.name, ...(seller.email ? [seller.email] : []), ...(seller.website ? [seller.website] : [])],
+    buyer: [
+      order.billing_name ?? customer.name ?? customer.email,
+      ...addressLines(order.billing_address, locale),
+      customer.email,
+      ...(customer.tax_id ? [`${labels.taxId}: ${customer.tax_id}`] : []),
+    ],
+  };
+}
+
+const dateIn = (locale: DocumentLocale) => (at: Date) => new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(at);
+
 /**
- * What an order's invoice or receipt says, in the customer's language: the seller and the buyer (the
- * order's billing name and address, the customer's tax id), each line with its tax, and the totals
- * (the refunded part on a receipt). A pure fold of the rows: the same order always prints the same.
+ * What an order's invoice or receipt says, in the customer's language: the seller and the buyer,
+ * each line with its tax, and the totals (the refunded part on a receipt). A pure fold of the rows:
+ * the same order always prints the same.
  */
-export function printedDocument(kind: DocumentKind, parts: { order: OrderRow; items: OrderItemRow[]; seller: SellerRow; customer: CustomerRow; paidAt: Date }): PrintedDocument {
-  const { order, items, seller, customer, paidAt } = parts;
+export function printedDocument(kind: "invoice" | "receipt", parts: OrderParts & { items: OrderItemRow[]; paidAt: Date }): PrintedDocument {
+  const { order, items, customer, paidAt } = parts;
   const locale = documentLocale(customer.locale);
   const labels = labelsFor(locale);
   const money = moneyOf(locale, order.currency);
-  const date = (at: Date) => new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(at);
+  const date = dateIn(locale);
   const total = order.subtotal_amount - order.discount_amount + order.tax_amount;
   return {
     kind,
@@ -56,13 +78,7 @@ export function printedDocument(kind: DocumentKind, parts: { order: OrderRow; it
       [labels.issued, date(order.created_at)],
       [labels.paid, date(paidAt)],
     ],
-    seller: [seller.name, ...(seller.email ? [seller.email] : []), ...(seller.website ? [seller.website] : [])],
-    buyer: [
-      order.billing_name ?? customer.name ?? customer.email,
-      ...addressLines(order.billing_address, locale),
-      customer.email,
-      ...(customer.tax_id ? [`${labels.taxId}: ${customer.tax_id}`] : []),
-    ],
+    ...partiesOf(parts, locale, labels),
     lines: items.map((item) => ({ description: item.label, tax: money(item.tax_amount), amount: money(item.amount) })),
     totals: [
       [labels.subtotal, money(order.subtotal_amount)],
@@ -70,6 +86,35 @@ export function printedDocument(kind: DocumentKind, parts: { order: OrderRow; it
       [labels.tax, money(order.tax_amount)],
       [labels.total, money(total)],
       ...(kind === "receipt" && order.refunded_amount ? [[labels.refunded, money(-order.refunded_amount)] as [string, string]] : []),
+    ],
+  };
+}
+
+/**
+ * A credit note: a refund of an invoiced order, as a document of its own that names the invoice it
+ * corrects, numbered after it (`…-CN1`, `…-CN2`), with the refunded amount and tax taken off.
+ */
+export function printedCreditNote(parts: OrderParts & { refund: Pick<RefundRow, "amount" | "tax_amount" | "created_at">; sequence: number }): PrintedDocument {
+  const { order, customer, refund, sequence } = parts;
+  const locale = documentLocale(customer.locale);
+  const labels = labelsFor(locale);
+  const money = moneyOf(locale, order.currency);
+  return {
+    kind: "credit_note",
+    locale,
+    labels,
+    title: labels.creditNote,
+    facts: [
+      [labels.number, `${order.invoice_number}-CN${sequence}`],
+      [labels.credits, order.invoice_number],
+      [labels.issued, dateIn(locale)(refund.created_at)],
+    ],
+    ...partiesOf(parts, locale, labels),
+    lines: [{ description: `${labels.refundOf} ${order.invoice_number}`, tax: money(-refund.tax_amount), amount: money(-refund.amount) }],
+    totals: [
+      [labels.subtotal, money(-refund.amount)],
+      [labels.tax, money(-refund.tax_amount)],
+      [labels.total, money(-(refund.amount + refund.tax_amount))],
     ],
   };
 }

@@ -1,8 +1,11 @@
-import type { Knex } from "@tollgate/kit";
+import { randomId, type Knex } from "@tollgate/kit";
 import type { DocumentKind } from "./document.js";
 
 export interface OrderDocumentRow {
+  id: string;
   order_id: string;
+  /** The refund a credit note is for; null for an invoice or receipt. */
+  refund_id: string | null;
   kind: DocumentKind;
   file_id: string;
   order_modified_at: Date | null;
@@ -11,13 +14,23 @@ export interface OrderDocumentRow {
 
 const orderDocuments = (db: Knex) => db<OrderDocumentRow>("order_documents");
 
-export const findOrderDocument = (db: Knex, orderId: string, kind: DocumentKind) => orderDocuments(db).where({ order_id: orderId, kind }).first();
+/** The order's invoice or receipt, if made. */
+export const findOrderDocument = (db: Knex, orderId: string, kind: Exclude<DocumentKind, "credit_note">) => orderDocuments(db).where({ order_id: orderId, kind }).whereNull("refund_id").first();
+
+export const findCreditNote = (db: Knex, refundId: string) => orderDocuments(db).where({ refund_id: refundId }).first();
+
+/** How many credit notes the order has: the next one's number follows. */
+export async function creditNotesOf(db: Knex, orderId: string): Promise<number> {
+  const [row] = await orderDocuments(db).where({ order_id: orderId, kind: "credit_note" }).count<{ count: string }[]>({ count: "*" });
+  return Number(row?.count ?? 0);
+}
 
 /**
- * Records the order's document of a kind. A receipt made again replaces the last one's record; an
- * invoice made twice at once keeps the first (`replace: false`), since an invoice never changes.
+ * Records a document of the order. A receipt made again replaces the last one's record; an invoice
+ * or credit note made twice at once keeps the first (`replace: false`), since they never change.
  */
-export function keepOrderDocument(db: Knex, document: Omit<OrderDocumentRow, "created_at">, { replace }: { replace: boolean }) {
-  const insert = orderDocuments(db).insert(document).onConflict(["order_id", "kind"]);
-  return replace ? insert.merge({ file_id: document.file_id, order_modified_at: document.order_modified_at, created_at: new Date() }) : insert.ignore();
+export function keepOrderDocument(db: Knex, document: Omit<OrderDocumentRow, "id" | "created_at">, { replace }: { replace: boolean }) {
+  const insert = orderDocuments(db).insert({ id: randomId(32), ...document });
+  const conflict = document.refund_id ? insert.onConflict(db.raw("(refund_id) where refund_id is not null")) : insert.onConflict(db.raw("(order_id, kind) where refund_id is null"));
+  return replace ? conflict.merge({ file_id: document.file_id, order_modified_at: document.order_modified_at, created_at: new Date() }) : conflict.ignore();
 }

@@ -4,8 +4,9 @@ import { customerOf } from "../customer-sessions/service.js";
 import { findCustomersOrder, findOrder, shownOrder } from "../orders/service.js";
 import { Order } from "../orders/schemas.js";
 import type { Parts } from "../parts.js";
-import { CustomerOrderInvoice, CustomerOrderReceipt, OrderBillingUpdate, OrderInvoice, OrderReceipt } from "./schemas.js";
-import { invoiceLink, issueInvoice, receiptLink, reviseOrderBilling } from "./service.js";
+import { CreditNote, CustomerOrderInvoice, CustomerOrderReceipt, OrderBillingUpdate, OrderInvoice, OrderReceipt } from "./schemas.js";
+import { creditNoteLink, invoiceLink, issueInvoice, receiptLink, reviseOrderBilling } from "./service.js";
+import { findRefund } from "../refunds/service.js";
 
 const id = z.object({ id: z.string() });
 /** Polar answers a request it took with a JSON null, which its SDK reads. */
@@ -13,7 +14,7 @@ const Accepted = z.null();
 
 /**
  * An order's invoice (made when asked, once, with the billing name and address it then has), its
- * receipt, and the billing details the invoice will carry: for the seller under /v1/orders, and for
+ * receipt, the billing details the invoice will carry, and a refund's credit note: for the seller under /v1/orders, and for
  * the customer under the portal's orders, as Polar serves both.
  */
 export function invoiceEndpoints(parts: Pick<Parts, "db" | "units" | "access" | "storage">): Endpoint[] {
@@ -37,6 +38,11 @@ export function invoiceEndpoints(parts: Pick<Parts, "db" | "units" | "access" | 
     ),
     defineEndpoint("/v1/orders/:id/receipt", { method: "GET", params: id, response: OrderReceipt, summary: "Get an order's receipt", tag: "orders" }, async ({ params, identity }) =>
       receiptLink(parts, await sellersOrder(identity, "orders:read", params.id)),
+    ),
+    defineEndpoint(
+      "/v1/refunds/:id/credit-note",
+      { method: "GET", params: id, response: CreditNote, summary: "Get the credit note of a refund of an invoiced order (Tollgate's own)", tag: "refunds" },
+      async ({ params, identity }) => creditNoteLink(parts, await reachable(access, identity, "refunds:read", await findRefund(db, params.id), "Refund")),
     ),
     defineEndpoint("/v1/customer-portal/orders/:id/invoice", { method: "POST", status: 202, params: id, response: Accepted, summary: "Generate the invoice of one of the customer's orders", tag: "customer_portal" }, async ({ params, identity }) => {
       await issueInvoice(parts, await customersOrder(identity, params.id));

@@ -6,6 +6,8 @@ export const OrderInvoice = z.strictObject({ url: z.string() }).meta({ id: "Orde
 export const OrderReceipt = z.strictObject({ url: z.string() }).meta({ id: "OrderReceipt" });
 export const CustomerOrderInvoice = z.strictObject({ url: z.string() }).meta({ id: "CustomerOrderInvoice" });
 export const CustomerOrderReceipt = z.strictObject({ url: z.string() }).meta({ id: "CustomerOrderReceipt" });
+/** Where a refund's credit note PDF downloads from, for an hour. */
+export const CreditNote = z.strictObject({ url: z.string() }).meta({ id: "CreditNote" });
 
 /** The name and address an order's invoice will carry, corrected before it is made. */
 export const OrderBillingUpdate = z.object({

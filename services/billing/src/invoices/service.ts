@@ -4,11 +4,13 @@ import { customersWithIds } from "../customers/customers.sql.js";
 import { findFile } from "../files/files.sql.js";
 import { storeDocument } from "../files/service.js";
 import { itemsOfOrders, type OrderRow } from "../orders/orders.sql.js";
-import { changeBillingDetails, lockOrder } from "../orders/service.js";
+import { changeBillingDetails, findOrder, lockOrder } from "../orders/service.js";
+import type { RefundRow } from "../refunds/refunds.sql.js";
+import { succeededRefundsOf } from "../refunds/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import type { Parts } from "../parts.js";
-import { printedDocument, type DocumentKind } from "./document.js";
-import { findOrderDocument, keepOrderDocument } from "./invoices.sql.js";
+import { printedCreditNote, printedDocument } from "./document.js";
+import { creditNotesOf, findCreditNote, findOrderDocument, keepOrderDocument } from "./invoices.sql.js";
 import { renderPdf } from "./pdf.js";
 import type { OrderBillingUpdate } from "./schemas.js";
 
@@ -26,7 +28,7 @@ const invoiced = (order: OrderRow) => new HttpError(409, "InvoiceAlreadyExists",
 type DocumentParts = Pick<Parts, "db" | "storage">;
 
 /** Prints the order's document of `kind` to a PDF and keeps it in the file store. */
-async function printAndStore(parts: DocumentParts, kind: DocumentKind, order: OrderRow) {
+async function printAndStore(parts: DocumentParts, kind: "invoice" | "receipt", order: OrderRow) {
   const { db } = parts;
   // A deleted customer's orders keep their documents: the customer is read whatever became of them.
   const [items, seller, [customer]] = await Promise.all([itemsOfOrders(db, [order.id]), findSeller(db, order.organization_id), customersWithIds(db, [order.customer_id])]);
@@ -52,7 +54,32 @@ export async function issueInvoice(parts: DocumentParts & Pick<Parts, "units">, 
   if (await findOrderDocument(parts.db, order.id, "invoice")) return;
   const billed = await withBillingDetails(parts, order);
   const { file } = await printAndStore(parts, "invoice", billed);
-  await keepOrderDocument(parts.db, { order_id: order.id, kind: "invoice", file_id: file.id, order_modified_at: billed.modified_at }, { replace: false });
+  await keepOrderDocument(parts.db, { order_id: order.id, refund_id: null, kind: "invoice", file_id: file.id, order_modified_at: billed.modified_at }, { replace: false });
+  // Refunds made before the invoice correct it too.
+  for (const refund of await succeededRefundsOf(parts.db, order.id)) await issueCreditNote(parts, refund);
+}
+
+/**
+ * The credit note of a refund that went through on an invoiced order, made once. An order without an
+ * invoice gets none: its receipt shows the refund.
+ */
+export async function issueCreditNote(parts: DocumentParts, refund: RefundRow): Promise<void> {
+  const { db } = parts;
+  if (refund.status !== "succeeded" || (await findCreditNote(db, refund.id))) return;
+  const order = await findOrder(db, refund.order_id);
+  if (!order || !(await findOrderDocument(db, order.id, "invoice"))) return;
+  const [seller, [customer]] = await Promise.all([findSeller(db, order.organization_id), customersWithIds(db, [order.customer_id])]);
+  if (!seller || !customer) throw new Error(`order ${order.id} has no seller or customer to print`);
+  const printed = printedCreditNote({ order, seller, customer, refund, sequence: (await creditNotesOf(db, order.id)) + 1 });
+  const file = await storeDocument(parts, order.organization_id, `${printed.title}-${printed.facts[0]?.[1] ?? order.invoice_number}.pdf`, await renderPdf(printed));
+  await keepOrderDocument(db, { order_id: order.id, refund_id: refund.id, kind: "credit_note", file_id: file.id, order_modified_at: order.modified_at }, { replace: false });
+}
+
+/** A link to a refund's credit note. */
+export async function creditNoteLink(parts: DocumentParts, refund: RefundRow): Promise<{ url: string }> {
+  const note = await findCreditNote(parts.db, refund.id);
+  if (!note) throw new HttpError(404, "CreditNoteDoesNotExist", `Refund ${refund.id} has no credit note: only refunds of invoiced orders do.`);
+  return linkTo(parts, note.file_id);
 }
 
 /**
@@ -83,7 +110,7 @@ export async function receiptLink(parts: DocumentParts, order: OrderRow): Promis
   const current = kept && (kept.order_modified_at?.getTime() ?? 0) >= (order.modified_at?.getTime() ?? 0);
   if (kept && current) return linkTo(parts, kept.file_id);
   const { file } = await printAndStore(parts, "receipt", order);
-  await keepOrderDocument(parts.db, { order_id: order.id, kind: "receipt", file_id: file.id, order_modified_at: order.modified_at }, { replace: true });
+  await keepOrderDocument(parts.db, { order_id: order.id, refund_id: null, kind: "receipt", file_id: file.id, order_modified_at: order.modified_at }, { replace: true });
   return linkTo(parts, file.id);
 }
 

@@ -24,6 +24,11 @@ export interface RefundRow {
 
 export const refunds = (db: Knex) => db<RefundRow>("refunds");
 
+export const findRefund = (db: Knex, id: string) => refunds(db).where({ id }).first();
+
+/** The order's refunds that went through, oldest first. */
+export const succeededRefundsOf = (db: Knex, orderId: string) => refunds(db).where({ order_id: orderId, status: "succeeded" }).orderBy("created_at");
+
 export async function insertRefund(db: Knex, refund: Omit<RefundRow, "created_at" | "modified_at">): Promise<RefundRow> {
   const [row] = await db<RefundRow>("refunds").insert(refund).returning("*");
   if (!row) throw new Error("insert into refunds returned no row");

@@ -7,7 +7,7 @@ import { refundJson } from "./output.js";
 import { insertRefund, updateRefund, type RefundRow } from "./refunds.sql.js";
 
 // The read the routes make, as the store has it: a page of refunds.
-export { pageOfRefunds } from "./refunds.sql.js";
+export { findRefund, pageOfRefunds, succeededRefundsOf } from "./refunds.sql.js";
 
 /** What a seller asks to refund of an order. */
 export type RefundRequest = Pick<RefundRow, "reason" | "amount" | "revoke_benefits" | "metadata"> & { comment: string | null };
