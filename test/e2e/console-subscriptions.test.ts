@@ -111,11 +111,16 @@ describe("the seller's subscriptions, access tokens and settings", () => {
     await page.getByLabel(say("seller.settings.subscriptions.multiple")).check();
     await page.getByRole("button", { name: say("seller.settings.subscriptions.save") }).click();
     await page.getByText(say("seller.settings.subscriptions.saved")).waitFor();
+    await page.getByLabel(say("seller.settings.mail.subscriptionPastDue")).uncheck();
+    await page.getByRole("button", { name: say("seller.settings.mail.save") }).click();
+    await page.getByText(say("seller.settings.mail.saved")).waitFor();
     await checkConsole(page, "settings");
     await page.reload();
     await expect.poll(() => page.getByLabel(say("seller.settings.profile.website")).inputValue()).toBe("https://sklep-zofii.example.com");
     expect(await page.getByLabel(say("seller.settings.subscriptions.proration")).inputValue()).toBe("prorate");
     expect(await page.getByLabel(say("seller.settings.subscriptions.multiple")).isChecked()).toBe(true);
+    expect(await page.getByLabel(say("seller.settings.mail.subscriptionPastDue")).isChecked()).toBe(false);
+    expect(await page.getByLabel(say("seller.settings.mail.orderConfirmation")).isChecked()).toBe(true);
     await checkPhone(page, "settings");
   });
 });

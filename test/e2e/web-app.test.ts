@@ -269,7 +269,8 @@ describe("the web app, in a real browser against the whole stack", () => {
     await expect.poll(() => new URL(page.url()).search).toBe("");
     const orders = page.getByRole("list", { name: "Your orders" }).getByRole("listitem");
     await orders.nth(1).waitFor();
-    expect(await orders.allInnerTexts()).toEqual([expect.stringMatching(/^Editor Cloud\s.*\$5\.00\s+Paid$/s), expect.stringMatching(/^Editor\s.*\$30\.00\s+Paid$/s)]);
+    // Each paid order offers its receipt and invoice.
+    expect(await orders.allInnerTexts()).toEqual([expect.stringMatching(/^Editor Cloud\s.*\$5\.00\s+Paid\s+Receipt\s+Invoice$/s), expect.stringMatching(/^Editor\s.*\$30\.00\s+Paid\s+Receipt\s+Invoice$/s)]);
     const keys = await api<{ items: { key: string }[] }>(`/v1/license-keys/?organization_id=${organizationId}`);
     expect(keys.items).toHaveLength(1);
     await page.locator("code", { hasText: keys.items[0]?.key ?? "no key" }).waitFor();
@@ -307,9 +308,10 @@ describe("the web app, in a real browser against the whole stack", () => {
     await checkScreen(page, "customer-portal-phone");
     await page.setViewportSize({ width: 1280, height: 720 });
 
-    // A link that no longer opens the portal is said in words.
+    // A link that no longer opens the portal is said in words, and the buyer is asked to sign in by e-mail instead.
     await page.goto(`/${slug}/portal?customer_session_token=polar_cst_nope`);
-    await page.getByRole("alert").filter({ hasText: "This link has expired. Ask Fjord Tools for a new one." }).waitFor();
+    await page.getByText("Your session has ended. Sign in again to see your purchases.").waitFor();
+    await page.getByRole("button", { name: "Send me a code" }).waitFor();
     await checkScreen(page, "customer-portal-expired");
 
     // The buyer, signed up and verified with the same e-mail, sees the purchases from every seller.

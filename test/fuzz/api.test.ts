@@ -71,6 +71,11 @@ const POLAR_ALLOWED: Allowed[] = [
     reason: "answers are checked against the custom fields attached to the checkout's product (type, length, range, options; other slugs refused), which the body's schema cannot say; Polar refuses them with pydantic's 422 at the slug",
   },
   {
+    operation: /^POST \/v1\/(?:customer-portal\/)?orders\/\{id\}\/invoice$/,
+    place: " unreadable",
+    reason: "an invoice needs the order's billing name and address, a state of the order no schema says; Polar refuses one without them with its own 422, MissingInvoiceBillingDetails (an error and a detail, not a list of fields)",
+  },
+  {
     operation: /^GET \/v1\/(?:metrics\/|meters\/\{id\}\/quantities)$/,
     place: "query.timezone TimeZoneName",
     reason: "a time zone must be one this Postgres knows (pg_timezone_names, read at start), a list the schema does not carry; Polar refuses an unknown zone with a 422 at the field too",
