@@ -2,8 +2,9 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessages, useIntl, type MessageDescriptor } from "react-intl";
 import { describeFailure } from "../../api/client";
-import { Alert, Button, Card } from "../../ui/components";
+import { Card } from "../../ui/components";
 import { useSeller } from "../space";
+import { SettingsFormFooter, type SaveOutcome } from "./form-footer";
 import type { Organization } from "./settings-api";
 import { useOrganizationChange } from "./queries";
 
@@ -41,7 +42,7 @@ export function CustomerMailForm({ organization }: { organization: Organization 
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const change = useOrganizationChange(organization.id);
-  const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<SaveOutcome>(null);
   const form = useForm<Form>({ values: organization.customer_email_settings });
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -61,14 +62,7 @@ export function CustomerMailForm({ organization }: { organization: Organization 
               {formatMessage(label)}
             </label>
           ))}
-          {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
-          {seller.mayChange && (
-            <div className="actions">
-              <Button type="submit" busy={form.formState.isSubmitting}>
-                {formatMessage(messages.save)}
-              </Button>
-            </div>
-          )}
+          <SettingsFormFooter outcome={outcome} busy={form.formState.isSubmitting} save={formatMessage(messages.save)} />
         </fieldset>
       </form>
     </Card>

@@ -4,8 +4,9 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
 import { sellerProfileForm, SOCIAL_PLATFORMS, type SellerProfileForm } from "./form";
-import { Alert, Button, Card, Field } from "../../ui/components";
+import { Button, Card, Field } from "../../ui/components";
 import { useSeller } from "../space";
+import { SettingsFormFooter, type SaveOutcome } from "./form-footer";
 import type { Organization } from "./settings-api";
 import { useOrganizationChange } from "./queries";
 
@@ -38,7 +39,7 @@ export function ProfileForm({ organization }: { organization: Organization }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const change = useOrganizationChange(organization.id);
-  const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<SaveOutcome>(null);
   const form = useForm<SellerProfileForm>({
     resolver: zodResolver(sellerProfileForm),
     values: { name: organization.name, email: organization.email ?? "", website: organization.website ?? "", avatarUrl: organization.avatar_url ?? "", socials: organization.socials },
@@ -102,14 +103,7 @@ export function ProfileForm({ organization }: { organization: Organization }) {
               </Button>
             )}
           </fieldset>
-          {outcome?.text && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
-          {seller.mayChange && (
-            <div className="actions">
-              <Button type="submit" busy={isSubmitting}>
-                {formatMessage(messages.save)}
-              </Button>
-            </div>
-          )}
+          <SettingsFormFooter outcome={outcome} busy={isSubmitting} save={formatMessage(messages.save)} />
         </fieldset>
       </form>
     </Card>

@@ -4,8 +4,9 @@ import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
 import { subscriptionSettingsForm, type SubscriptionSettingsForm as Form } from "./form";
-import { Alert, Button, Card, Field } from "../../ui/components";
+import { Card, Field } from "../../ui/components";
 import { useSeller } from "../space";
+import { SettingsFormFooter, type SaveOutcome } from "./form-footer";
 import type { Organization } from "./settings-api";
 import { useOrganizationChange } from "./queries";
 
@@ -31,7 +32,7 @@ export function SubscriptionSettingsForm({ organization }: { organization: Organ
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const change = useOrganizationChange(organization.id);
-  const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<SaveOutcome>(null);
   const settings = organization.subscription_settings;
   const form = useForm<Form>({
     resolver: zodResolver(subscriptionSettingsForm),
@@ -67,14 +68,7 @@ export function SubscriptionSettingsForm({ organization }: { organization: Organ
               </select>
             )}
           </Field>
-          {outcome?.text && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
-          {seller.mayChange && (
-            <div className="actions">
-              <Button type="submit" busy={form.formState.isSubmitting}>
-                {formatMessage(messages.save)}
-              </Button>
-            </div>
-          )}
+          <SettingsFormFooter outcome={outcome} busy={form.formState.isSubmitting} save={formatMessage(messages.save)} />
         </fieldset>
       </form>
     </Card>
