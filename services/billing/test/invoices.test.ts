@@ -76,8 +76,11 @@ describe("invoices and receipts", () => {
     expect(note).toContain(`Nummer: ${order.invoiceNumber}-CN1`);
     expect(note).toContain(`Korrigiert Rechnung: ${order.invoiceNumber}`);
     expect(note).toMatch(/Gesamt\s+-9,50\s\$/);
-    // The invoice is kept in the file store, but is none of the seller's own files.
+    // The invoice is kept in the file store, but is none of the seller's own files, nor public by its id.
     expect((await shop.polar.files.list({})).result.items.map((file) => file.name)).not.toContain(`Rechnung-${order.invoiceNumber}.pdf`);
+    const [invoiceFile] = await stack.billing.context.db("order_documents").where({ order_id: order.id, kind: "invoice" }).select<{ file_id: string }[]>("file_id");
+    expect((await fetch(`${stack.gateway.url}/v1/files/public/${invoiceFile?.file_id ?? ""}`)).status).toBe(404);
+    await expect(shop.polar.files.delete({ id: invoiceFile?.file_id ?? "" })).rejects.toMatchObject({ statusCode: 404 });
   });
 
   it("gives a receipt that shows a refund once there is one, and the customer their own documents only", async () => {

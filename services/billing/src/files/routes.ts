@@ -11,10 +11,15 @@ import { UploadMismatch } from "./storage.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "files";
+/** The files anyone may fetch by id: what checkout pages show. Downloadables and invoices are reached only by signed links. */
+const PUBLIC_SERVICES = new Set<FileRow["service"]>(["product_media", "organization_avatar"]);
+
 export function fileEndpoints(parts: Pick<Parts, "db" | "storage" | "config" | "access">): Endpoint[] {
   const { db, access, config, storage } = parts;
   const publicUrl = config.PUBLIC_URL;
-  const file = async (identity: IdentityClaims, scope: "files:read" | "files:write", id: string) => reachable(access, identity, scope, await findFile(db, id), "File");
+  // An invoice Tollgate made is none of the seller's files: it cannot be read, renamed or deleted as one.
+  const sellersOwn = (row: FileRow | undefined) => (row?.service === "order_document" ? undefined : row);
+  const file = async (identity: IdentityClaims, scope: "files:read" | "files:write", id: string) => reachable(access, identity, scope, sellersOwn(await findFile(db, id)), "File");
   const json = (row: FileRow) => fileJson(row, publicUrl);
 
   return [
@@ -61,7 +66,7 @@ export function fileEndpoints(parts: Pick<Parts, "db" | "storage" | "config" | "
     // Product media and avatars are public, as they are shown on checkout pages.
     defineEndpoint("/v1/files/public/:id", { method: "GET", params: z.object({ id: z.string() }), produces: "image/*", summary: "Get a product image or organization avatar", tag: TAG }, async ({ params, res }) => {
       const media = await findFile(db, params.id);
-      if (!media || media.service === "downloadable" || !media.is_uploaded) throw notFound("File");
+      if (!media || !PUBLIC_SERVICES.has(media.service) || !media.is_uploaded) throw notFound("File");
       serveInert(res, media, "inline");
       res.setHeader("cache-control", "public, max-age=86400");
       if (media.checksum_etag) res.setHeader("etag", media.checksum_etag);
