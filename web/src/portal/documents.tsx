@@ -11,13 +11,11 @@ const messages = defineMessages({
   needsDetails: { id: "portal.documents.needsDetails", defaultMessage: "An invoice carries your billing name and address: save them under Billing details first." },
 });
 
-/** Orders whose money arrived: they have a receipt, and may have an invoice. */
-const PAID = new Set<Order["status"]>(["paid", "refunded", "partially_refunded"]);
-
 /** An order's receipt and invoice as PDFs (the invoice made first, from the billing details the customer saved). */
 export function OrderDocuments({ access, order }: { access: PortalAccess; order: Order }) {
   const { formatMessage } = useIntl();
-  if (!PAID.has(order.status)) return null;
+  // Only an order whose money arrived has a receipt, and may have an invoice.
+  if (!order.paid) return null;
   const path = `orders/${encodeURIComponent(order.id)}`;
   const urlOf = async (kind: "receipt" | "invoice") => (await portalRequest<CustomerOrderReceipt>(access, `${path}/${kind}`)).url;
   return (

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { HttpError } from "@tollgate/kit";
+import { HttpError, type Knex } from "@tollgate/kit";
 import { customersWithIds } from "../customers/customers.sql.js";
 import { findFile } from "../files/files.sql.js";
 import { storeDocument } from "../files/service.js";
@@ -27,13 +27,17 @@ const invoiced = (order: OrderRow) => new HttpError(409, "InvoiceAlreadyExists",
 
 type DocumentParts = Pick<Parts, "db" | "storage">;
 
+/** Who an order's documents name: its seller and its customer (read even once deleted: their documents stay). */
+async function partiesOf(db: Knex, order: OrderRow) {
+  const [seller, [customer]] = await Promise.all([findSeller(db, order.organization_id), customersWithIds(db, [order.customer_id])]);
+  if (!seller || !customer) throw new Error(`order ${order.id} has no seller or customer to print`);
+  return { seller, customer };
+}
+
 /** Prints the order's document of `kind` to a PDF and keeps it in the file store. */
 async function printAndStore(parts: DocumentParts, kind: "invoice" | "receipt", order: OrderRow) {
-  const { db } = parts;
-  // A deleted customer's orders keep their documents: the customer is read whatever became of them.
-  const [items, seller, [customer]] = await Promise.all([itemsOfOrders(db, [order.id]), findSeller(db, order.organization_id), customersWithIds(db, [order.customer_id])]);
-  if (!seller || !customer) throw new Error(`order ${order.id} has no seller or customer to print`);
-  const printed = printedDocument(kind, { order, items, seller, customer, paidAt: order.created_at });
+  const [items, parties] = await Promise.all([itemsOfOrders(parts.db, [order.id]), partiesOf(parts.db, order)]);
+  const printed = printedDocument(kind, { order, items, ...parties, paidAt: order.created_at });
   const file = await storeDocument(parts, order.organization_id, `${printed.title}-${order.invoice_number}.pdf`, await renderPdf(printed));
   return { file, printed };
 }
@@ -68,9 +72,7 @@ export async function issueCreditNote(parts: DocumentParts, refund: RefundRow): 
   if (refund.status !== "succeeded" || (await findCreditNote(db, refund.id))) return;
   const order = await findOrder(db, refund.order_id);
   if (!order || !(await findOrderDocument(db, order.id, "invoice"))) return;
-  const [seller, [customer]] = await Promise.all([findSeller(db, order.organization_id), customersWithIds(db, [order.customer_id])]);
-  if (!seller || !customer) throw new Error(`order ${order.id} has no seller or customer to print`);
-  const printed = printedCreditNote({ order, seller, customer, refund, sequence: (await creditNotesOf(db, order.id)) + 1 });
+  const printed = printedCreditNote({ order, ...(await partiesOf(db, order)), refund, sequence: (await creditNotesOf(db, order.id)) + 1 });
   const file = await storeDocument(parts, order.organization_id, `${printed.title}-${printed.facts[0]?.[1] ?? order.invoice_number}.pdf`, await renderPdf(printed));
   await keepOrderDocument(db, { order_id: order.id, refund_id: refund.id, kind: "credit_note", file_id: file.id, order_modified_at: order.modified_at }, { replace: false });
 }

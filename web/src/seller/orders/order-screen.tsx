@@ -48,15 +48,12 @@ const messages = defineMessages({
   },
 });
 
-/** Orders whose money arrived: they have a receipt, and may have an invoice. */
-const PAID = new Set<Order["status"]>(["paid", "refunded", "partially_refunded"]);
-
-/** The order's receipt and invoice as PDFs, and its refund. */
+/** The order's receipt and invoice as PDFs (once its money arrived), and its refund. */
 function OrderActions({ order }: { order: Order }) {
   const { formatMessage } = useIntl();
   return (
     <>
-      {PAID.has(order.status) && (
+      {order.paid && (
         <DocumentButtons
           documents={[
             { label: formatMessage(messages.receipt), urlOf: () => orderDocumentUrl(order.id, "receipt") },
