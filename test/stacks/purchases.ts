@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import { publishedEvents } from "@tollgate/kit/testing";
 import { Polar } from "@polar-sh/sdk";
+import { extractText } from "unpdf";
+import { PUBLIC_URL } from "./auth.js";
 import { startBillingStack, type BillingStack, type Seller } from "./billing.js";
 
 const nextYear = new Date().getUTCFullYear() + 1;
@@ -100,4 +102,13 @@ export function useShop<Stack extends BillingStack = BillingStack>(receive: (ope
   afterAll(async () => {
     await opened?.stack.stop();
   });
+}
+
+/** The text of the PDF a document link downloads (a local store's link names the public address: it is reached through the gateway). */
+export async function pdfText(stack: BillingStack, url: string): Promise<string> {
+  const response = await fetch(url.startsWith(PUBLIC_URL) ? `${stack.gateway.url}${new URL(url).pathname}${new URL(url).search}` : url);
+  expect(response.status).toBe(200);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
+  return (await extractText(bytes, { mergePages: true })).text;
 }

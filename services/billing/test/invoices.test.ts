@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { createPolar } from "polar-sdk-1/2026-10";
-import { extractText } from "unpdf";
-import { PUBLIC_URL } from "../../../test/stacks/auth.js";
-import { cardToken, useShop } from "../../../test/stacks/purchases.js";
+import { cardToken, pdfText, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
@@ -26,14 +24,6 @@ async function paidOrder(name: string, amount: number, email: string, locale: st
   return order;
 }
 
-/** The text of the PDF a document link downloads (a local store's link names the public address: it is reached through the gateway). */
-async function pdfText(url: string): Promise<string> {
-  const response = await fetch(url.startsWith(PUBLIC_URL) ? `${stack.gateway.url}${new URL(url).pathname}${new URL(url).search}` : url);
-  expect(response.status).toBe(200);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  expect(new TextDecoder().decode(bytes.subarray(0, 5))).toBe("%PDF-");
-  return (await extractText(bytes, { mergePages: true })).text;
-}
 
 describe("invoices and receipts", () => {
   it("makes an order's invoice once its billing details are given, in the customer's language, and keeps it as it was made", async () => {
@@ -50,7 +40,7 @@ describe("invoices and receipts", () => {
     expect(updated.billingName).toBe("Sternwarte Nord GmbH");
 
     await seller.orders.generateInvoice(order.id);
-    const text = await pdfText((await seller.orders.invoice(order.id)).url);
+    const text = await pdfText(stack, (await seller.orders.invoice(order.id)).url);
     expect(text).toContain("Rechnung");
     expect(text).toContain(`Nummer: ${order.invoiceNumber}`);
     expect(text).toContain("Sternwarte Nord GmbH");
@@ -63,7 +53,7 @@ describe("invoices and receipts", () => {
     // Made, an invoice no longer changes: its billing details are refused, and asking again keeps it.
     await expect(shop.polar.orders.update({ id: order.id, orderUpdate: { billingName: "Someone else" } })).rejects.toMatchObject({ statusCode: 409 });
     await seller.orders.generateInvoice(order.id);
-    expect(await pdfText((await seller.orders.invoice(order.id)).url)).toContain("Sternwarte Nord GmbH");
+    expect(await pdfText(stack, (await seller.orders.invoice(order.id)).url)).toContain("Sternwarte Nord GmbH");
     // A refund of the invoiced order gets a credit note of its own, naming the invoice it corrects.
     const refund = await shop.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 950 });
     const creditNote = async () => {
@@ -71,7 +61,7 @@ describe("invoices and receipts", () => {
       return response.status === 200 ? ((await response.json()) as { url: string }).url : null;
     };
     await expect.poll(creditNote, { timeout: 10_000 }).not.toBeNull();
-    const note = await pdfText((await creditNote()) ?? "");
+    const note = await pdfText(stack, (await creditNote()) ?? "");
     expect(note).toContain("Gutschrift");
     expect(note).toContain(`Nummer: ${order.invoiceNumber}-CN1`);
     expect(note).toContain(`Korrigiert Rechnung: ${order.invoiceNumber}`);
@@ -86,14 +76,14 @@ describe("invoices and receipts", () => {
   it("gives a receipt that shows a refund once there is one, and the customer their own documents only", async () => {
     const order = await paidOrder("Telescope", 12_000, "observer@example.com", "en");
     const seller = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
-    const receipt = await pdfText((await seller.orders.receipt(order.id)).url);
+    const receipt = await pdfText(stack, (await seller.orders.receipt(order.id)).url);
     expect(receipt).toContain("Receipt");
     expect(receipt).toMatch(/Total\s+\$120\.00/);
     expect(receipt).not.toContain("Refunded");
 
     const earlyRefund = await shop.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 2_000 });
     await expect.poll(async () => (await shop.polar.orders.get({ id: order.id })).refundedAmount).toBe(2_000);
-    expect(await pdfText((await seller.orders.receipt(order.id)).url)).toMatch(/Refunded\s+-\$20\.00/);
+    expect(await pdfText(stack, (await seller.orders.receipt(order.id)).url)).toMatch(/Refunded\s+-\$20\.00/);
 
     const asCustomer = (token: string) => createPolar({ accessToken: token, baseUrl: stack.gateway.url });
     const own = asCustomer((await shop.polar.customerSessions.create({ customerId: order.customerId })).token);
@@ -102,14 +92,14 @@ describe("invoices and receipts", () => {
     // Saved in the portal, the customer's billing details go onto the invoice.
     await own.customerPortal.customers.update({ billing_name: "Observatory Ltd", billing_address: { line1: "1 Dome Road", city: "Cambridge", postal_code: "CB3 0HA", country: "GB" } });
     await own.customerPortal.orders.generateInvoice(order.id);
-    const invoice = await pdfText((await own.customerPortal.orders.invoice(order.id)).url);
+    const invoice = await pdfText(stack, (await own.customerPortal.orders.invoice(order.id)).url);
     expect(invoice).toContain("Observatory Ltd");
     expect(invoice).toContain("1 Dome Road");
     expect((await shop.polar.orders.get({ id: order.id })).billingName).toBe("Observatory Ltd");
     // The refund made before the invoice corrects it too.
     const noteOfEarlyRefund = await fetch(`${stack.gateway.url}/v1/refunds/${earlyRefund?.id ?? ""}/credit-note`, { headers: { authorization: `Bearer ${shop.token}` } });
-    expect(await pdfText(((await noteOfEarlyRefund.json()) as { url: string }).url)).toMatch(/Total\s+-\$20\.00/);
-    expect(await pdfText((await own.customerPortal.orders.receipt(order.id)).url)).toContain("Telescope");
+    expect(await pdfText(stack, ((await noteOfEarlyRefund.json()) as { url: string }).url)).toMatch(/Total\s+-\$20\.00/);
+    expect(await pdfText(stack, (await own.customerPortal.orders.receipt(order.id)).url)).toContain("Telescope");
 
     const other = await paidOrder("Star chart", 900, "someone-else@example.com", "en");
     await expect(own.customerPortal.orders.receipt(other.id)).rejects.toMatchObject({ statusCode: 404 });

@@ -187,9 +187,9 @@ describe("the customer portal", () => {
       billingAddress: { country: "DK", line1: "Havnegade 1", postalCode: "8000", city: "Aarhus" },
       taxId: "DK12345678",
     });
-    expect(updated).toMatchObject({ billingName: "Fjord Tools ApS", billingAddress: { country: "DK", city: "Aarhus", line1: "Havnegade 1" }, taxId: ["DK12345678", null] });
+    expect(updated).toMatchObject({ billingName: "Fjord Tools ApS", billingAddress: { country: "DK", city: "Aarhus", line1: "Havnegade 1" }, taxId: ["DK12345678", "eu_vat"] });
     expect(await customerSide.customerPortal.customers.get(security)).toMatchObject({ billingName: "Fjord Tools ApS", email: "billing-details@example.com" });
-    expect(await shop.polar.customers.get({ id: customerId })).toMatchObject({ billingAddress: { city: "Aarhus" }, taxId: ["DK12345678", null] });
+    expect(await shop.polar.customers.get({ id: customerId })).toMatchObject({ billingAddress: { city: "Aarhus" }, taxId: ["DK12345678", "eu_vat"] });
     await expect.poll(() => eventTypesAbout(stack, customerId)).toContain("customer.updated");
 
     // The SDK checks the country itself, so a wrong one is sent as a hand-written client would.

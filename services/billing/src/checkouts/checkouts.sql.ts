@@ -2,7 +2,7 @@ import { claimStatement, LeaseKeeper, pageOf, prepared, whereAnyOf, whileHeld, W
 import { rowsFromJson } from "../db/json-rows.js";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { Answers } from "../custom-fields/answers.js";
-import type { Address } from "../customers/customers.sql.js";
+import type { Address } from "../db/address.js";
 import type { DiscountRow } from "../discounts/discounts.sql.js";
 import type { SellerRow } from "../organizations/organizations.sql.js";
 import { PRODUCT_PARTS, withParts, type ProductWithJsonParts, type ProductWithParts } from "../products/products.sql.js";

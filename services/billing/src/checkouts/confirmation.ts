@@ -15,7 +15,7 @@ import type { Parts } from "../parts.js";
 
 /**
  * Everything the customer must have given before paying, each missing piece reported where it
- * belongs: an e-mail, the billing address fields the form requires, the seller's required custom
+ * belongs: an e-mail, a business's name, the billing address fields the form requires, the seller's required custom
  * fields (and every answer valid for its field), and the card (as a confirmation token) when there
  * is something to pay.
  */
@@ -23,6 +23,7 @@ function checkComplete(checkout: CheckoutRow, offer: Offer, confirmationTokenId:
   const issues: ValidationIssue[] = [];
   const missing = (path: string[], message = "Field required") => issues.push({ location: "body", path, message, code: "missing", input: null });
   if (!checkout.customer_email) missing(["customer_email"]);
+  if (checkout.is_business_customer && !checkout.customer_billing_name) missing(["customer_billing_name"], "A business buys under its name: enter it");
   const card = cardRequirementsOf(checkout, offer);
   const fields = billingAddressFields(checkout, card.formRequired);
   for (const [field, mode] of Object.entries(fields)) {

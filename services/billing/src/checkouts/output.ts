@@ -4,21 +4,21 @@ import { sellerSummaryJson } from "../organizations/output.js";
 import { priceJson } from "../products/prices.js";
 import { productJson, publicProductJson } from "../products/output.js";
 import type { CheckoutCatalog, CheckoutRow } from "./checkouts.sql.js";
+import { STATE_COUNTRIES } from "../taxes/rates.js";
 import { cardRequirements, checkoutAmounts, offerOf } from "./pricing.js";
 
-/** Countries whose addresses need a state (and a postal code) to be taxed. */
-const STATE_COUNTRIES = new Set(["US", "CA"]);
 
 type FieldMode = "required" | "optional" | "disabled";
 
 /**
  * Which billing address fields the form shows and requires, as Polar decides: all of them when
- * the seller requires an address, else only the country (and state and postal code where taxes need
+ * the seller requires an address or a business buys, else only the country (and state and postal code where taxes need
  * them) when there is something to pay, and none for a free checkout.
  */
-export function billingAddressFields(checkout: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address">, paymentFormRequired: boolean): Record<"country" | "state" | "city" | "postal_code" | "line1" | "line2", FieldMode> {
+export function billingAddressFields(checkout: Pick<CheckoutRow, "require_billing_address" | "customer_billing_address" | "is_business_customer">, paymentFormRequired: boolean): Record<"country" | "state" | "city" | "postal_code" | "line1" | "line2", FieldMode> {
   const needsState = STATE_COUNTRIES.has(checkout.customer_billing_address?.country ?? "");
-  if (checkout.require_billing_address) {
+  // A business is invoiced: its address in full.
+  if (checkout.require_billing_address || checkout.is_business_customer) {
     return { country: "required", state: needsState ? "required" : "optional", city: "required", postal_code: "required", line1: "required", line2: "optional" };
   }
   if (!paymentFormRequired) return { country: "disabled", state: "disabled", city: "disabled", postal_code: "disabled", line1: "disabled", line2: "disabled" };
@@ -50,7 +50,7 @@ export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, co
   const offered = offer.products.map((product) => productJson(product, publicUrl));
   // As Polar shows a checkout's products to seller and buyer alike: the buyer's page reads this too.
   const shown = offered.map(publicProductJson);
-  const amounts = checkoutAmounts(checkout, discount);
+  const amounts = checkoutAmounts(checkout, offer);
   const product = shown.find((candidate) => candidate.id === checkout.product_id) ?? null;
   const isFree = price.amount_type === "free";
   const card = cardRequirements(amounts.total_amount, { recurring: product?.is_recurring === true }, price);
@@ -70,7 +70,6 @@ export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, co
     return_url: checkout.return_url,
     embed_origin: checkout.embed_origin,
     ...amounts,
-    tax_behavior: price.tax_behavior,
     currency: checkout.currency,
     allow_trial: checkout.allow_trial,
     active_trial_interval: trial ? product?.trial_interval ?? null : null,

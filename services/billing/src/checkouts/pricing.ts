@@ -1,15 +1,39 @@
-import type { DiscountRow } from "../discounts/discounts.sql.js";
 import { amountOff } from "../discounts/rules.js";
 import type { PriceRow } from "../products/prices.js";
+import type { DiscountRow } from "../discounts/discounts.sql.js";
+import { taxedLines, taxTermsFor, type SellerTax, type TaxTerms } from "../taxes/calculation.js";
 import type { CheckoutCatalog, CheckoutRow } from "./checkouts.sql.js";
 
-/** The amounts Polar shows on a checkout; tax is 0 until a tax engine exists. */
-export function checkoutAmounts(checkout: Pick<CheckoutRow, "amount" | "currency">, discount: DiscountRow | null) {
-  const discountAmount = amountOff(discount, checkout.amount, checkout.currency);
-  const netAmount = checkout.amount - discountAmount;
-  const taxAmount = 0;
-  return { amount: checkout.amount, discount_amount: discountAmount, net_amount: netAmount, tax_amount: taxAmount, total_amount: netAmount + taxAmount };
+type PricedCheckout = Pick<CheckoutRow, "amount" | "currency" | "customer_billing_address" | "customer_tax_id">;
+/** What of the offer its amounts depend on. */
+type PricedOffer = { seller: SellerTax; price: Pick<PriceRow, "tax_behavior">; discount: DiscountRow | null };
+
+/** How the checkout's sale is taxed, from its seller's registrations, its price and the address given; null until the address tells. */
+export const taxTermsOf = (checkout: PricedCheckout, offer: Omit<PricedOffer, "discount">): TaxTerms | null =>
+  taxTermsFor(offer.seller, offer.price, { address: checkout.customer_billing_address, taxId: checkout.customer_tax_id });
+
+/**
+ * The amounts Polar shows on a checkout: the price and its discount as set, the tax in (inclusive) or
+ * on (exclusive) what is charged — null, with no behaviour, until the address tells — the net before
+ * tax and the total. The order it becomes is taxed by the same reckoning ({@link taxedLines}), so
+ * they agree to the cent.
+ */
+export function checkoutAmounts(checkout: PricedCheckout, offer: PricedOffer) {
+  const discountAmount = amountOff(offer.discount, checkout.amount, checkout.currency);
+  const terms = taxTermsOf(checkout, offer);
+  const taxed = taxedLines([{ amount: checkout.amount }], discountAmount, terms);
+  const totalAmount = taxed.lines.reduce((sum, line) => sum + line.amount, 0) - taxed.discount_amount + taxed.tax_amount;
+  return {
+    amount: checkout.amount,
+    discount_amount: discountAmount,
+    net_amount: totalAmount - taxed.tax_amount,
+    tax_amount: terms ? taxed.tax_amount : null,
+    tax_behavior: terms?.behavior ?? null,
+    total_amount: totalAmount,
+  };
 }
+
+export type CheckoutAmounts = ReturnType<typeof checkoutAmounts>;
 
 /**
  * What a checkout asks of the buyer's card, as Polar decides it: a payment when there is something
@@ -37,6 +61,6 @@ export type Offer = ReturnType<typeof offerOf>;
 
 /** What the checkout asks of the card, from its product, price and discount as they stand. */
 export function cardRequirementsOf(checkout: CheckoutRow, offer: Offer) {
-  const amounts = checkoutAmounts(checkout, offer.discount);
+  const amounts = checkoutAmounts(checkout, offer);
   return { amounts, ...cardRequirements(amounts.total_amount, { recurring: offer.product.recurring_interval !== null }, offer.price) };
 }

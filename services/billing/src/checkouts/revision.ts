@@ -1,9 +1,10 @@
 import { invalidField, type Knex } from "@tollgate/kit";
-import type { Address } from "../customers/customers.sql.js";
+import type { Address } from "../db/address.js";
 import { revisedAnswers, type Answers } from "../custom-fields/answers.js";
 import { findDiscount, findDiscountByCode, type DiscountRow } from "../discounts/discounts.sql.js";
 import { discountProblem } from "../discounts/service.js";
 import { amountFor, chosenPrice } from "../products/prices.js";
+import { checkedTaxId } from "../taxes/tax-ids.js";
 import type { CheckoutCatalog, CheckoutChanges, CheckoutRow } from "./checkouts.sql.js";
 
 /** What the seller (by API) or the customer (on the page) may change on an open checkout. */
@@ -67,6 +68,10 @@ export async function revise(db: Knex, checkout: CheckoutRow, revision: Revision
     if (value !== undefined) Object.assign(changes, { [field]: value });
   }
   if (revision.is_business_customer !== undefined && revision.is_business_customer !== null) changes.is_business_customer = revision.is_business_customer;
+  // A tax number is read once the address says for which country; typed before it, it waits.
+  const taxId = changes.customer_tax_id === undefined ? checkout.customer_tax_id : changes.customer_tax_id;
+  const country = (changes.customer_billing_address === undefined ? checkout.customer_billing_address : changes.customer_billing_address)?.country;
+  if (taxId && country) changes.customer_tax_id = checkedTaxId(taxId, country, ["customer_tax_id"]);
   changes.custom_field_data = revisedAnswers(catalog.products.get(productId)?.custom_fields ?? [], checkout.custom_field_data, revision.custom_field_data);
   return changes;
 }

@@ -4,9 +4,9 @@ import { addressInput } from "../http/address.js";
 import { saleListFilters } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { AttachedCustomField, CustomFieldData } from "../custom-fields/schemas.js";
-import { Address } from "../customers/schemas.js";
+import { Address } from "../http/address.js";
 import { discountForms } from "../discounts/schemas.js";
-import { CustomerOrganization, TaxBehavior } from "../organizations/schemas.js";
+import { CustomerOrganization } from "../organizations/schemas.js";
 import { priceAmount } from "../products/prices.js";
 import { CheckoutProduct, Interval, ProductPrice } from "../products/schemas.js";
 import { CHECKOUT_SORTABLE } from "./checkouts.sql.js";
@@ -31,9 +31,9 @@ const checkoutFields = {
   amount: z.int(),
   discount_amount: z.int(),
   net_amount: z.int(),
-  tax_amount: z.int(),
+  tax_amount: z.int().nullable(),
   total_amount: z.int(),
-  tax_behavior: TaxBehavior.nullable(),
+  tax_behavior: z.enum(["inclusive", "exclusive"]).nullable(),
   currency: z.string(),
   allow_trial: z.boolean(),
   active_trial_interval: Interval.nullable(),

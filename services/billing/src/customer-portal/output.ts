@@ -14,6 +14,7 @@ import type { PaymentMethodRow } from "../payments/payments.sql.js";
 import { productJson, publicProductJson, type ProductJson } from "../products/output.js";
 import type { ProductWithParts } from "../products/products.sql.js";
 import type { shownSubscriptions } from "../subscriptions/service.js";
+import { shownTaxId } from "../taxes/tax-ids.js";
 
 type SubscriptionJson = Awaited<ReturnType<typeof shownSubscriptions>>[number];
 
@@ -49,7 +50,7 @@ export const portalCustomerJson = (customer: CustomerRow) => ({
   // Invoices carry the customer's own name until they give another.
   billing_name: customer.billing_name ?? customer.name,
   billing_address: customer.billing_address,
-  tax_id: customer.tax_id === null ? null : [customer.tax_id, null],
+  tax_id: shownTaxId(customer.tax_id, customer.billing_address?.country),
   // No account connections are offered yet (see benefit grants that wait for one).
   oauth_accounts: {},
   default_payment_method_id: customer.default_payment_method_id,

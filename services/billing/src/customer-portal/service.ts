@@ -18,6 +18,7 @@ import { productsWithParts, publicProductIds } from "../products/products.sql.js
 import { cancelAtPeriodEnd, changeWhenNotRenewing, shownSubscriptions, uncancel } from "../subscriptions/service.js";
 import { findCustomersSubscription, liveSubscriptionsOnCard, moveToCard, pageOfCustomersSubscriptions, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
+import { checkedTaxId } from "../taxes/tax-ids.js";
 import { customerGrantJson, customerOrderJson, customerSubscriptionJson, downloadableJson, type KeptCard } from "./output.js";
 import type { CustomerBenefitGrantListQuery, CustomerBenefitGrantUpdate, CustomerOrderListQuery, CustomerPortalCustomerUpdate, CustomerSubscriptionListQuery, PortalSubscriptionUpdate } from "./schemas.js";
 import type { Parts } from "../parts.js";
@@ -49,10 +50,13 @@ export function changeBillingDetails(parts: Pick<Parts, "units" | "config"> & { 
   const changes: CustomerChanges = {};
   if (body.billing_name !== undefined) changes.billing_name = body.billing_name || null;
   if (body.billing_address !== undefined) changes.billing_address = body.billing_address;
-  if (body.tax_id !== undefined) changes.tax_id = body.tax_id;
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
   const cardId = body.default_payment_method_id;
   return changeCustomer(parts, "customer.updated", async (unit) => {
+    if (body.tax_id !== undefined) {
+      const country = (body.billing_address === undefined ? (await findCustomer(unit.db, customerId))?.billing_address : body.billing_address)?.country;
+      changes.tax_id = checkedTaxId(body.tax_id ?? null, country, ["tax_id"]);
+    }
     if (cardId) {
       if (!(await findCustomersPaymentMethod(unit.db, customerId, cardId))) throw invalidField(["default_payment_method_id"], "This is not one of your cards.", cardId);
       await setDefaultPaymentMethod(unit.db, customerId, cardId);

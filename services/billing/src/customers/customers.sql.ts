@@ -1,15 +1,8 @@
 import { pageOf, prepared, WorkFailures, type Knex, type Sort } from "@tollgate/kit";
+import type { Address } from "../db/address.js";
 import { rowsFromJson } from "../db/json-rows.js";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
 
-export interface Address {
-  line1: string | null;
-  line2: string | null;
-  postal_code: string | null;
-  city: string | null;
-  state: string | null;
-  country: string;
-}
 
 export interface CustomerRow {
   id: string;

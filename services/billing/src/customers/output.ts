@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { CustomerRow } from "./customers.sql.js";
+import { shownTaxId } from "../taxes/tax-ids.js";
 
 /** A picture for a customer without one: Gravatar's, by the address's digest, blank when they have none. */
 const avatarOf = (email: string) => `https://www.gravatar.com/avatar/${createHash("sha256").update(email.trim().toLowerCase()).digest("hex")}?d=blank`;
@@ -17,7 +18,7 @@ export const customerJson = (customer: CustomerRow) => ({
   name: customer.name,
   billing_address: customer.billing_address,
   // Polar gives the number with the format it recognised; the format is not checked here.
-  tax_id: customer.tax_id === null ? null : [customer.tax_id, null],
+  tax_id: shownTaxId(customer.tax_id, customer.billing_address?.country),
   locale: customer.locale,
   organization_id: customer.organization_id,
   deleted_at: customer.deleted_at,

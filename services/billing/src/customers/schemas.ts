@@ -1,24 +1,13 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, paging, queryFlag, sorting } from "@tollgate/kit";
 import { sellerFilter } from "../http/list-filters.js";
-import { addressInput } from "../http/address.js";
+import { Address, addressInput } from "../http/address.js";
+import { TAX_ID_FORMATS } from "../taxes/tax-ids.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { CUSTOMER_SORTABLE } from "./customers.sql.js";
 
-/** A postal address as it goes out: every line present, null when not given. */
-export const Address = z
-  .strictObject({
-    line1: z.string().nullable(),
-    line2: z.string().nullable(),
-    postal_code: z.string().nullable(),
-    city: z.string().nullable(),
-    state: z.string().nullable(),
-    country: z.string(),
-  })
-  .meta({ id: "Address" });
-
-/** Polar gives a tax number with the format it recognised; the format is not checked here, so it is null. */
-export const TaxId = z.tuple([z.string(), z.null()]).nullable();
+/** Polar gives a tax number with the format it recognised (null for one kept before Tollgate read formats). */
+export const TaxId = z.tuple([z.string(), z.enum(TAX_ID_FORMATS).nullable()]).nullable();
 
 /** An individual customer (Polar's teams are not offered); orders, subscriptions and license keys carry it too. */
 export const Customer = z

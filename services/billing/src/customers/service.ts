@@ -1,6 +1,7 @@
 import { invalidField, isUniqueViolation, notFound, randomId, type UnitOfWork } from "@tollgate/kit";
 import type { z } from "zod";
 import { endCustomerSessions } from "../customer-sessions/service.js";
+import { checkedTaxId } from "../taxes/tax-ids.js";
 import { announceCustomerEvent } from "./announce.js";
 import { insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
@@ -34,13 +35,13 @@ export function changeCustomer(parts: Pick<Parts, "units">, type: "customer.crea
   });
 }
 
-/** Which of a request's fields change what, leaving out the ones not sent. */
-function changesOf(body: z.output<typeof CustomerUpdateByExternalIdBody>): CustomerChanges {
+/** Which of a request's fields change what, leaving out the ones not sent; a tax number read for the billing country the customer will have. */
+function changesOf(body: z.output<typeof CustomerUpdateByExternalIdBody>, existing?: CustomerRow): CustomerChanges {
   const changes: CustomerChanges = {};
   if (body.email) changes.email = body.email;
   if (body.name !== undefined) changes.name = body.name;
   if (body.billing_address !== undefined) changes.billing_address = body.billing_address;
-  if (body.tax_id !== undefined) changes.tax_id = body.tax_id;
+  if (body.tax_id !== undefined) changes.tax_id = checkedTaxId(body.tax_id, (body.billing_address === undefined ? existing?.billing_address : body.billing_address)?.country, ["tax_id"]);
   if (body.locale !== undefined) changes.locale = body.locale;
   if (body.metadata) changes.metadata = body.metadata;
   return changes;
@@ -67,7 +68,7 @@ export async function createCustomer(parts: Pick<Parts, "units">, organizationId
 
 /** A seller's change to a customer. */
 export async function reviseCustomer(parts: Pick<Parts, "units">, existing: CustomerRow, body: z.output<typeof CustomerUpdateBody>): Promise<CustomerRow> {
-  const changes = changesOf(body);
+  const changes = changesOf(body, existing);
   if (body.external_id !== undefined && body.external_id !== existing.external_id) {
     // Set once, while none is set: systems outside rely on it never moving.
     if (existing.external_id !== null) throw invalidField(["external_id"], "Customer external ID cannot be updated.", body.external_id);

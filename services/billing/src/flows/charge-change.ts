@@ -12,7 +12,7 @@ import type { PriceRow } from "../products/prices.js";
 import type { ProductWithParts } from "../products/products.sql.js";
 import { findProduct } from "../products/service.js";
 import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "../subscriptions/proration.js";
-import { announceSubscription, chargeOrderAt, chargeSettled, draftFor, fallPastDue, switchPlan } from "../subscriptions/service.js";
+import { announceSubscription, chargeOrderAt, chargeSettled, draftFor, fallPastDue, subscriptionTaxTerms, switchPlan } from "../subscriptions/service.js";
 import type { ClaimedSubscription, SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { UnderClaim } from "./renew-period.js";
 
@@ -61,13 +61,13 @@ export async function changeProduct(
       const discount = discountForPeriod(subscription, subscription.discount_id ? ((await findDiscount(db, subscription.discount_id)) ?? null) : null, now);
       const { billed, leftover } = billableProrations(amount - discount.amount, [unused, ...subscription.pending_prorations]);
       changed = await switchPlan(unit, subscription, { ...plan, current_period_start: now, current_period_end: end, next_action_at: end, pending_prorations: leftover, discount_applied_at: discount.appliedAt });
-      changed = await invoiceChange(unit, changed, draftFor(changed, product, price, { amount, discount_amount: discount.amount, tax_amount: 0 }, billed), now);
+      changed = await invoiceChange(unit, changed, draftFor(changed, product, price, { amount, discount_amount: discount.amount }, await subscriptionTaxTerms(db, changed, price), billed), now);
     } else {
       const prorations: OrderLine[] = [remainingTimeLine(product.name, price, amount, fraction), unused];
       const net = prorations.reduce((sum, line) => sum + line.amount, 0);
       const invoiceNow = behaviour === "invoice" && net > 0;
       changed = await switchPlan(unit, subscription, { ...plan, pending_prorations: invoiceNow ? subscription.pending_prorations : [...subscription.pending_prorations, ...prorations] });
-      if (invoiceNow) changed = await invoiceChange(unit, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines: prorations }, now);
+      if (invoiceNow) changed = await invoiceChange(unit, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0 }, await subscriptionTaxTerms(db, changed, price)), lines: prorations }, now);
     }
   }
   const customer = await findCustomer(unit.db, subscription.customer_id);

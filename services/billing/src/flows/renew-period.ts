@@ -4,12 +4,12 @@ import { cycleBenefits } from "../benefit-grants/granting.js";
 import { findDiscount } from "../discounts/service.js";
 import { discountForPeriod } from "../discounts/rules.js";
 import { addInterval } from "../calendar/intervals.js";
-import { orderTotal, placeOrder, settleOrder, unpaidOrderOf } from "../orders/service.js";
+import { draftTotal, orderTotal, placeOrder, settleOrder, unpaidOrderOf } from "../orders/service.js";
 import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service.js";
 import { findPrice, findProduct } from "../products/service.js";
 import { retryAt } from "../subscriptions/dunning.js";
 import { billableProrations } from "../subscriptions/proration.js";
-import { advancePeriod, announceSubscription, countFailedRetry, draftFor, fallPastDue, recoverFromPastDue, renewalUsage, revoke } from "../subscriptions/service.js";
+import { advancePeriod, announceSubscription, countFailedRetry, draftFor, fallPastDue, recoverFromPastDue, renewalUsage, revoke, subscriptionTaxTerms } from "../subscriptions/service.js";
 import type { ClaimedSubscription, SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 
 /** What charging a subscription works with. */
@@ -48,8 +48,9 @@ export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "proces
   const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
   const usage = await renewalUsage(db, subscription);
   if (!usage) return;
-  const draft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount, tax_amount: 0 }, [...billed, ...usage.lines]);
-  const total = orderTotal({ subtotal_amount: draft.lines.reduce((sum, line) => sum + line.amount, 0), discount_amount: draft.discount_amount, tax_amount: draft.tax_amount });
+  const tax = await subscriptionTaxTerms(db, subscription, price);
+  const draft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount }, tax, [...billed, ...usage.lines]);
+  const total = draftTotal(draft);
   const outcome = await chargeKeptCard(billing.processor, subscription.payment_method_id, { customerId: subscription.customer_id, amount: total, currency: subscription.currency, idempotencyKey: renewalKey(subscription, start) });
   await underClaim(async (unit, current) => {
     const order = await placeOrder(unit, draft, "pending");

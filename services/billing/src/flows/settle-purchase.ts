@@ -2,7 +2,7 @@ import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { grantPurchase } from "../benefit-grants/granting.js";
 import type { CheckoutCatalog, CheckoutRow } from "../checkouts/checkouts.sql.js";
-import { offerOf, type checkoutAmounts } from "../checkouts/pricing.js";
+import { offerOf, taxTermsOf, type CheckoutAmounts } from "../checkouts/pricing.js";
 import { reopenDeclined, succeedCheckout } from "../checkouts/service.js";
 import { discountWithProducts } from "../discounts/service.js";
 import { productLine } from "../orders/lines.js";
@@ -17,7 +17,7 @@ import { startPurchasedSubscription } from "./start-subscription.js";
 export interface AnsweredCheckout {
   checkout: CheckoutRow;
   catalog: CheckoutCatalog;
-  amounts: ReturnType<typeof checkoutAmounts>;
+  amounts: CheckoutAmounts;
   /** What the card was charged: nothing during a trial. */
   charged: number;
   outcome: SettledOutcome | null;
@@ -56,8 +56,10 @@ async function fulfil(billing: Pick<Parts, "config">, unit: UnitOfWork, { checko
   const numbered = await numberNextOrder(unit.db, seller, checkout.customer_id);
   const { customer } = numbered;
   const discount = offer.discount ? await discountWithProducts(unit.db, offer.discount) : null;
+  // The terms the checkout showed and the card was charged on: the same catalog, read once.
+  const tax = taxTermsOf(checkout, offer);
   if (product.recurring_interval !== null) {
-    return startPurchasedSubscription(billing, unit, { checkout, offer, numbered, amounts, paymentMethodId, now, discount });
+    return startPurchasedSubscription(billing, unit, { checkout, offer, numbered, amounts, tax, paymentMethodId, now, discount });
   }
   const order = await placeOrder(
     unit,
@@ -76,7 +78,7 @@ async function fulfil(billing: Pick<Parts, "config">, unit: UnitOfWork, { checko
       product,
       lines: [productLine(product, price, amounts.amount)],
       discount_amount: amounts.discount_amount,
-      tax_amount: amounts.tax_amount,
+      tax,
     },
     { paid: { ...numbered, parts: { product, discount, subscription: null } } },
   );

@@ -7,6 +7,7 @@ import type { DiscountWithProducts } from "../discounts/discounts.sql.js";
 import type { OrderRow } from "../orders/orders.sql.js";
 import { placeOrder, type NumberedOrder } from "../orders/service.js";
 import { announceStarted, billedMeterIdsOf, draftFor, startSubscription, type Amounts } from "../subscriptions/service.js";
+import type { TaxTerms } from "../taxes/calculation.js";
 
 /** A checkout of a recurring product, paid (or nothing to pay during a trial), as the purchase read it. */
 export interface SubscriptionPurchase {
@@ -15,6 +16,7 @@ export interface SubscriptionPurchase {
   /** The customer who bought, and the number of the order: the purchase counted it. */
   numbered: NumberedOrder;
   amounts: Amounts;
+  tax: TaxTerms | null;
   paymentMethodId: string | null;
   now: Date;
   discount: DiscountWithProducts | null;
@@ -30,10 +32,10 @@ export async function startPurchasedSubscription(billing: Pick<Parts, "config">,
   const { customer } = numbered;
   const { product, price } = offer;
   const subscription = startSubscription(unit, { checkout, offer, customer, paymentMethodId: purchase.paymentMethodId, now });
-  const amounts = subscription.status === "trialing" ? { amount: 0, discount_amount: 0, tax_amount: 0 } : purchase.amounts;
+  const amounts = subscription.status === "trialing" ? { amount: 0, discount_amount: 0 } : purchase.amounts;
   const order = await placeOrder(
     unit,
-    { ...draftFor(subscription, product, price, amounts), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address },
+    { ...draftFor(subscription, product, price, amounts, purchase.tax), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address },
     { paid: { ...numbered, parts: { product, discount, subscription } } },
   );
   await grantPurchase(unit, {

@@ -1,5 +1,17 @@
 import { z } from "zod";
 
+/** A postal address as it goes out: every line present, null when not given. */
+export const Address = z
+  .strictObject({
+    line1: z.string().nullable(),
+    line2: z.string().nullable(),
+    postal_code: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    country: z.string(),
+  })
+  .meta({ id: "Address" });
+
 /** A postal address as Polar takes it: every line optional but the two-letter country, stored with nulls. */
 export const addressInput = z
   .object({

@@ -1,7 +1,9 @@
-import type { Address, CustomerRow } from "../customers/customers.sql.js";
+import type { CustomerRow } from "../customers/customers.sql.js";
+import type { Address } from "../db/address.js";
 import type { OrderItemRow, OrderRow } from "../orders/orders.sql.js";
 import type { SellerRow } from "../organizations/organizations.sql.js";
 import type { RefundRow } from "../refunds/refunds.sql.js";
+import { RATE_SCALE } from "../taxes/rates.js";
 import { documentLocale, labelsFor, type DocumentLabels, type DocumentLocale } from "./labels.js";
 
 export type DocumentKind = "invoice" | "receipt" | "credit_note";
@@ -18,6 +20,8 @@ export interface PrintedDocument {
   buyer: string[];
   lines: { description: string; tax: string; amount: string }[];
   totals: [string, string][];
+  /** Statements under the totals: a reverse charge. */
+  notes: string[];
 }
 
 /** An address's lines as a letter carries them; the country by its name in the language. */
@@ -41,18 +45,26 @@ interface OrderParts {
   customer: CustomerRow;
 }
 
-/** Who sells and who is billed: the seller, and the order's billing name and address with the customer's tax id. */
+/**
+ * Who sells and who is billed: the seller with their address and tax number, and the order's billing
+ * name and address with the buyer's tax number as the order was taxed with it (the customer's now, for
+ * an order taxed before Tollgate kept it).
+ */
 function partiesOf({ order, seller, customer }: OrderParts, locale: DocumentLocale, labels: DocumentLabels) {
+  const buyerTaxId = order.customer_tax_id ?? customer.tax_id;
   return {
-    seller: [seller.name, ...(seller.email ? [seller.email] : []), ...(seller.website ? [seller.website] : [])],
-    buyer: [
-      order.billing_name ?? customer.name ?? customer.email,
-      ...addressLines(order.billing_address, locale),
-      customer.email,
-      ...(customer.tax_id ? [`${labels.taxId}: ${customer.tax_id}`] : []),
-    ],
+    seller: [seller.name, ...addressLines(seller.address, locale), ...(seller.email ? [seller.email] : []), ...(seller.website ? [seller.website] : []), ...(seller.tax_id ? [`${labels.vatNumber}: ${seller.tax_id}`] : [])],
+    buyer: [order.billing_name ?? customer.name ?? customer.email, ...addressLines(order.billing_address, locale), customer.email, ...(buyerTaxId ? [`${labels.taxId}: ${buyerTaxId}`] : [])],
   };
 }
+
+/** The tax total's label: with the rate the order was taxed at, where it was. */
+function taxLabel(order: Pick<OrderRow, "tax_rate">, locale: DocumentLocale, labels: DocumentLabels): string {
+  if (!order.tax_rate) return labels.tax;
+  return `${labels.tax} (${new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 3 }).format(order.tax_rate / RATE_SCALE)})`;
+}
+
+const notesOf = (order: Pick<OrderRow, "reverse_charge">, labels: DocumentLabels) => (order.reverse_charge ? [labels.reverseCharge] : []);
 
 const dateIn = (locale: DocumentLocale) => (at: Date) => new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(at);
 
@@ -83,10 +95,11 @@ export function printedDocument(kind: "invoice" | "receipt", parts: OrderParts &
     totals: [
       [labels.subtotal, money(order.subtotal_amount)],
       ...(order.discount_amount ? [[labels.discount, money(-order.discount_amount)] as [string, string]] : []),
-      [labels.tax, money(order.tax_amount)],
+      [taxLabel(order, locale, labels), money(order.tax_amount)],
       [labels.total, money(total)],
-      ...(kind === "receipt" && order.refunded_amount ? [[labels.refunded, money(-order.refunded_amount)] as [string, string]] : []),
+      ...(kind === "receipt" && order.refunded_amount ? [[labels.refunded, money(-(order.refunded_amount + order.refunded_tax_amount))] as [string, string]] : []),
     ],
+    notes: notesOf(order, labels),
   };
 }
 
@@ -113,8 +126,9 @@ export function printedCreditNote(parts: OrderParts & { refund: Pick<RefundRow, 
     lines: [{ description: `${labels.refundOf} ${order.invoice_number}`, tax: money(-refund.tax_amount), amount: money(-refund.amount) }],
     totals: [
       [labels.subtotal, money(-refund.amount)],
-      [labels.tax, money(-refund.tax_amount)],
+      [taxLabel(order, locale, labels), money(-refund.tax_amount)],
       [labels.total, money(-(refund.amount + refund.tax_amount))],
     ],
+    notes: notesOf(order, labels),
   };
 }

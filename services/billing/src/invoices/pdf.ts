@@ -72,6 +72,10 @@ export function renderPdf(printed: PrintedDocument): Promise<Buffer> {
     pdf.text(value, MARGIN + descriptionWidth + amountWidth, y, { width: amountWidth, align: "right" });
     pdf.y += 6;
   }
+  for (const note of printed.notes) {
+    pdf.y += 12;
+    pdf.font("regular").fontSize(9).fillColor("#444").text(note, MARGIN, pdf.y, { width });
+  }
 
   pdf.end();
   return done;

@@ -28,6 +28,7 @@ import { disputes } from "./0027_disputes.js";
 import { paymentAwaitingSince } from "./0028_payment_awaiting_since.js";
 import { customerSessionCodes } from "./0029_customer_session_codes.js";
 import { orderDocuments } from "./0030_order_documents.js";
+import { salesTax } from "./0031_sales_tax.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -61,4 +62,5 @@ export const billingMigrations: Migrations = {
   "0028_payment_awaiting_since": paymentAwaitingSince,
   "0029_customer_session_codes": customerSessionCodes,
   "0030_order_documents": orderDocuments,
+  "0031_sales_tax": salesTax,
 };

@@ -1,7 +1,8 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { Answers } from "../custom-fields/answers.js";
-import { customerIdsWithExternalIds, customersWithIds, type Address, type CustomerRow } from "../customers/customers.sql.js";
+import { customerIdsWithExternalIds, customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
+import type { Address } from "../db/address.js";
 import { discounts, discountsWithProducts, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { products, type ProductRow } from "../products/products.sql.js";
 import { subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
@@ -25,6 +26,12 @@ export interface OrderRow {
   tax_amount: number;
   refunded_amount: number;
   refunded_tax_amount: number;
+  /** How the order was taxed (see taxes/calculation.ts): null when it was not. */
+  tax_behavior: "inclusive" | "exclusive" | null;
+  /** The rate in thousandths of a percent (taxes/rates.ts). */
+  tax_rate: number | null;
+  reverse_charge: boolean;
+  customer_tax_id: string | null;
   currency: string;
   billing_name: string | null;
   billing_address: Address | null;

@@ -3,7 +3,8 @@ import { isoTimestamp, listResource, momentInput, paging, repeated, sorting } fr
 import { customerFilter, saleListFilters } from "../http/list-filters.js";
 import { metadataOutput } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
-import { Address, Customer } from "../customers/schemas.js";
+import { Customer } from "../customers/schemas.js";
+import { Address } from "../http/address.js";
 import { Discount } from "../discounts/schemas.js";
 import { productFields } from "../products/schemas.js";
 import { OrderSubscription } from "../subscriptions/schemas.js";

@@ -3,6 +3,7 @@ import { countOrder, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { findSellerIncludingDeleted } from "../organizations/organizations.sql.js";
 import type { ProductRow } from "../products/products.sql.js";
+import { taxedLines, type TaxTerms } from "../taxes/calculation.js";
 import type { OrderLine } from "./lines.js";
 import { orderJson, orderJsonOf, type OrderJson } from "./output.js";
 import { insertOrder, ordersWithParts, updateOrder, type OrderParts, type OrderRow, type OrderStatus, type OrderWithItems } from "./orders.sql.js";
@@ -26,18 +27,25 @@ export const orderNet = (order: Pick<OrderRow, "subtotal_amount" | "discount_amo
 /** The total an order charges. */
 export const orderTotal = (order: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "tax_amount">) => order.subtotal_amount - order.discount_amount + order.tax_amount;
 
-/** What an order is for: its lines, less a discount, plus tax. */
+/** What an order is for: its lines at their prices, less a discount, taxed on the terms given (none: untaxed). */
 export type OrderDraft = Pick<OrderRow, "organization_id" | "customer_id" | "checkout_id" | "discount_id" | "billing_reason" | "currency" | "billing_name" | "billing_address" | "custom_field_data" | "metadata"> & {
   subscription_id: string | null;
   product: ProductRow;
   lines: OrderLine[];
   discount_amount: number;
-  tax_amount: number;
+  tax: TaxTerms | null;
 };
 
-/** A new order and its items, whole, with the invoice number it was given. */
+/** The total a draft will charge once placed: what its card is charged before the order is written. */
+export function draftTotal(draft: Pick<OrderDraft, "lines" | "discount_amount" | "tax">): number {
+  const taxed = taxedLines(draft.lines, draft.discount_amount, draft.tax);
+  return orderTotal({ subtotal_amount: taxed.lines.reduce((sum, line) => sum + line.amount, 0), discount_amount: taxed.discount_amount, tax_amount: taxed.tax_amount });
+}
+
+/** A new order and its items, whole, with the invoice number it was given: each line taxed, amounts before tax. */
 function newOrder(draft: OrderDraft, invoiceNumber: string, status: OrderStatus): OrderWithItems {
-  const { product, lines, discount_amount: discountAmount, tax_amount: taxAmount, ...order } = draft;
+  const { product, lines, discount_amount: discountAmount, tax, ...order } = draft;
+  const taxed = taxedLines(lines, discountAmount, tax);
   const now = new Date();
   const id = randomId(32);
   return {
@@ -46,17 +54,20 @@ function newOrder(draft: OrderDraft, invoiceNumber: string, status: OrderStatus)
       id,
       product_id: product.id,
       status,
-      subtotal_amount: lines.reduce((sum, line) => sum + line.amount, 0),
-      discount_amount: discountAmount,
-      tax_amount: taxAmount,
+      subtotal_amount: taxed.lines.reduce((sum, line) => sum + line.amount, 0),
+      discount_amount: taxed.discount_amount,
+      tax_amount: taxed.tax_amount,
       refunded_amount: 0,
       refunded_tax_amount: 0,
+      tax_behavior: tax?.behavior ?? null,
+      tax_rate: tax?.rate ?? null,
+      reverse_charge: tax?.reverse_charge ?? false,
+      customer_tax_id: tax?.customer_tax_id ?? null,
       invoice_number: invoiceNumber,
       created_at: now,
       modified_at: null,
     },
-    // Tax sits on the first line until a tax engine reckons it per line.
-    items: lines.map((line, position) => ({ ...line, id: randomId(32), order_id: id, position, tax_amount: position === 0 ? taxAmount : 0, created_at: now, modified_at: null })),
+    items: taxed.lines.map((line, position) => ({ ...line, id: randomId(32), order_id: id, position, created_at: now, modified_at: null })),
   };
 }
 

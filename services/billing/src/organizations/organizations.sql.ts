@@ -1,5 +1,7 @@
 import { pageOf, type Knex, type Sort } from "@tollgate/kit";
 import { jsonbArray } from "../db/arrays.js";
+import type { Address } from "../db/address.js";
+import type { TaxRegistration } from "../taxes/calculation.js";
 
 export interface SocialLink {
   platform: string;
@@ -20,6 +22,10 @@ export interface SellerRow {
   country: string | null;
   default_presentment_currency: string;
   default_tax_behavior: string;
+  /** Where the seller charges tax (taxes/), and the address and tax number their invoices carry. */
+  tax_registrations: TaxRegistration[];
+  address: Address | null;
+  tax_id: string | null;
   feature_settings: Record<string, unknown>;
   subscription_settings: Record<string, unknown>;
   notification_settings: Record<string, unknown>;
@@ -45,10 +51,10 @@ export async function insertSeller(db: Knex, seller: Pick<SellerRow, "id" | "nam
 }
 
 export async function updateSeller(db: Knex, id: string, changes: SellerChanges): Promise<SellerRow | undefined> {
-  const { socials, ...rest } = changes;
+  const { socials, tax_registrations: registrations, ...rest } = changes;
   const [row] = await sellers(db)
     .where({ id })
-    .update({ ...rest, ...(socials && { socials: jsonbArray(db, socials) }), modified_at: new Date() })
+    .update({ ...rest, ...(socials && { socials: jsonbArray(db, socials) }), ...(registrations && { tax_registrations: jsonbArray(db, registrations) }), modified_at: new Date() })
     .returning("*");
   return row;
 }

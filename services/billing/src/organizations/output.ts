@@ -1,3 +1,4 @@
+import { EU_STANDARD_RATES, RATE_SCALE } from "../taxes/rates.js";
 import type { SellerRow } from "./organizations.sql.js";
 
 /** What billing assumes until a seller says otherwise (Polar's defaults, with proration). */
@@ -65,4 +66,21 @@ export function sellerJson(seller: SellerRow) {
 export function sellerSummaryJson(seller: SellerRow) {
   const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings } = sellerJson(seller);
   return { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings };
+}
+
+/** A seller's tax settings as they go out: each registration's rate in percent, and whether it is the shipped EU standard rate. */
+export function taxSettingsJson(seller: SellerRow) {
+  return {
+    organization_id: seller.id,
+    country: seller.country,
+    address: seller.address,
+    tax_id: seller.tax_id,
+    default_tax_behavior: seller.default_tax_behavior as "location" | "inclusive" | "exclusive",
+    registrations: seller.tax_registrations.map((registration) => ({
+      country: registration.country,
+      state: registration.state,
+      rate: (registration.rate ?? EU_STANDARD_RATES[registration.country] ?? 0) / (RATE_SCALE / 100),
+      standard_rate: registration.rate === null,
+    })),
+  };
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint, notFound, pageJson } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { sellerJson } from "./output.js";
-import { Organization, OrganizationList, OrganizationListQuery, OrganizationUpdate } from "./schemas.js";
-import { changeSeller, findSeller, pageOfSellers, type SellerRow } from "./service.js";
+import { sellerJson, taxSettingsJson } from "./output.js";
+import { Organization, OrganizationList, OrganizationListQuery, OrganizationUpdate, TaxSettings, TaxSettingsUpdate } from "./schemas.js";
+import { changeSeller, changeTaxSettings, findSeller, pageOfSellers, type SellerRow } from "./service.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "organizations";
@@ -38,6 +38,17 @@ export function organizationEndpoints({ db, units, access }: Pick<Parts, "db" | 
 
     defineEndpoint("/v1/organizations/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: OrganizationUpdate, response: Organization, summary: "Update an organization", tag: TAG }, async ({ params, body, identity }) =>
       changeSeller(units, await reachableSeller(identity, "organizations:write", params.id), body),
+    ),
+
+    // Tollgate's own: Polar reckons tax through Stripe Tax; a self-hosted seller says where they charge it.
+    defineEndpoint("/v1/organizations/:id/tax-settings", { method: "GET", params: z.object({ id: z.string() }), response: TaxSettings, summary: "Get an organization's tax settings", tag: TAG }, async ({ params, identity }) =>
+      taxSettingsJson(await reachableSeller(identity, "organizations:read", params.id)),
+    ),
+
+    defineEndpoint(
+      "/v1/organizations/:id/tax-settings",
+      { method: "PATCH", params: z.object({ id: z.string() }), body: TaxSettingsUpdate, response: TaxSettings, summary: "Update an organization's tax settings", tag: TAG },
+      async ({ params, body, identity }) => changeTaxSettings(units, await reachableSeller(identity, "organizations:write", params.id), body),
     ),
   ];
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, paging, pgInteger, sorting, webUrl } from "@tollgate/kit";
+import { Address, addressInput } from "../http/address.js";
 import { CUSTOMER_EMAILS } from "./output.js";
 import { SELLER_SORTABLE } from "./organizations.sql.js";
 
@@ -140,3 +141,44 @@ export const OrganizationUpdate = z.object({
 export const SELLER_SORT_KEYS = Object.keys(SELLER_SORTABLE) as (keyof typeof SELLER_SORTABLE)[];
 
 export const OrganizationListQuery = z.object({ ...paging, slug: z.string().optional(), sorting: sorting(SELLER_SORT_KEYS, "created_at") });
+
+/** A rate as a percentage (19, 8.875), kept to thousandths of a percent. */
+const percentage = z.number().gt(0).max(100).refine((rate) => Number.isInteger(Math.round(rate * 1000 * 1e6) / 1e6), { error: "Give the rate to at most three decimals" });
+
+const TaxRegistration = z
+  .strictObject({
+    country: z.string().regex(/^[A-Z]{2}$/),
+    state: z.string().nullable(),
+    rate: z.number().describe("The rate in percent."),
+    standard_rate: z.boolean().describe("Whether this is the member state's standard VAT rate, as Tollgate ships it."),
+  })
+  .meta({ id: "TaxRegistration" });
+
+/** Tollgate's own: where a seller charges tax, and what their invoices say of them. */
+export const TaxSettings = z
+  .strictObject({
+    organization_id: z.string(),
+    country: z.string().nullable().describe("Where the business is established."),
+    address: Address.nullable(),
+    tax_id: z.string().nullable(),
+    default_tax_behavior: TaxBehavior,
+    registrations: z.array(TaxRegistration),
+  })
+  .meta({ id: "TaxSettings" });
+
+export const TaxSettingsUpdate = z.strictObject({
+  country: z.string().regex(/^[A-Za-z]{2}$/, { error: "Use the country's two-letter ISO code" }).nullish(),
+  address: addressInput.nullish(),
+  tax_id: z.string().trim().max(64).nullish(),
+  default_tax_behavior: TaxBehavior.optional(),
+  registrations: z
+    .array(
+      z.strictObject({
+        country: z.string().regex(/^[A-Za-z]{2}$/, { error: "Use the country's two-letter ISO code, or EU for every member state" }),
+        state: z.string().trim().min(1).max(3).nullish(),
+        rate: percentage.nullish(),
+      }),
+    )
+    .max(100)
+    .optional(),
+});

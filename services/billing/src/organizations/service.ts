@@ -1,9 +1,12 @@
 import type { z } from "zod";
-import { invalidField, notFound, type Units } from "@tollgate/kit";
+import { invalidField, notFound, ValidationError, type Units, type ValidationIssue } from "@tollgate/kit";
 import { announceBilling } from "../events.js";
-import { sellerJson, subscriptionSettingsOf } from "./output.js";
+import type { TaxRegistration } from "../taxes/calculation.js";
+import { EU_ONE_STOP_SHOP, isEuCountry, RATE_SCALE, STATE_COUNTRIES, stateCode } from "../taxes/rates.js";
+import { parseTaxId } from "../taxes/tax-ids.js";
+import { sellerJson, subscriptionSettingsOf, taxSettingsJson } from "./output.js";
 import { updateSeller, type SellerChanges, type SellerRow } from "./organizations.sql.js";
-import type { OrganizationUpdate } from "./schemas.js";
+import type { OrganizationUpdate, TaxSettingsUpdate } from "./schemas.js";
 
 // The reads the routes make, as the store has them: an organization by id, a page of them.
 export { findSeller, pageOfSellers, type SellerRow } from "./organizations.sql.js";
@@ -38,5 +41,62 @@ export async function changeSeller(units: Units, seller: SellerRow, body: z.outp
     const json = sellerJson(updated);
     announceBilling(unit, "organization.updated", updated.id, json);
     return json;
+  });
+}
+
+type TaxSettingsChange = z.output<typeof TaxSettingsUpdate>;
+
+/**
+ * A seller's registrations as given, each checked: a known shape of place (a state only in the US,
+ * where it is needed, and Canada), no place twice, and a rate wherever Tollgate ships none (it ships
+ * the EU's standard rates).
+ */
+function registrationsOf(given: NonNullable<TaxSettingsChange["registrations"]>, issues: ValidationIssue[]): TaxRegistration[] {
+  const seen = new Set<string>();
+  return given.map((entry, index) => {
+    const country = entry.country.toUpperCase();
+    const state = stateCode(country, entry.state);
+    const problem = (field: string, message: string, input: unknown) => issues.push({ location: "body", path: ["registrations", String(index), field], message, code: "invalid", input });
+    if (state && !STATE_COUNTRIES.has(country)) problem("state", "Only US and Canadian registrations name a state or province", entry.state);
+    if (country === "US" && !state) problem("state", "US sales tax is registered state by state: name the state", null);
+    if (seen.has(`${country}/${state ?? ""}`)) problem("country", "This place is registered twice", entry.country);
+    seen.add(`${country}/${state ?? ""}`);
+    const shipped = isEuCountry(country) || country === EU_ONE_STOP_SHOP;
+    if (country === EU_ONE_STOP_SHOP && entry.rate != null) problem("rate", "Under the One-Stop Shop each member state's standard rate applies: register a state of its own to set its rate", entry.rate);
+    if (!shipped && entry.rate == null) problem("rate", `Tollgate knows no rate for ${country}: give the rate you charge there`, null);
+    return { country, state, rate: entry.rate == null ? null : Math.round(entry.rate * (RATE_SCALE / 100)) };
+  });
+}
+
+/**
+ * Changes where a seller charges tax and what their invoices say of them, each field given replacing
+ * the seller's. EU VAT depends on where the seller is established (a sale to a business in another
+ * member state is reverse-charged), so EU registrations need the seller's country; a tax number is
+ * read for that country and kept as its authority writes it. Announced as organization.updated.
+ */
+export async function changeTaxSettings(units: Units, seller: SellerRow, body: TaxSettingsChange): Promise<ReturnType<typeof taxSettingsJson>> {
+  const issues: ValidationIssue[] = [];
+  const changes: SellerChanges = {};
+  if (body.country !== undefined) changes.country = body.country?.toUpperCase() ?? null;
+  if (body.address !== undefined) changes.address = body.address;
+  if (body.default_tax_behavior) changes.default_tax_behavior = body.default_tax_behavior;
+  if (body.registrations) changes.tax_registrations = registrationsOf(body.registrations, issues);
+  const country = changes.country === undefined ? seller.country : changes.country;
+  const registrations = changes.tax_registrations ?? seller.tax_registrations;
+  if (!country && registrations.some((entry) => isEuCountry(entry.country) || entry.country === EU_ONE_STOP_SHOP)) {
+    issues.push({ location: "body", path: ["country"], message: "Say where your business is established: EU VAT depends on it", code: "missing", input: null });
+  }
+  const taxId = body.tax_id === undefined ? seller.tax_id : body.tax_id || null;
+  if (taxId) {
+    const parsed = country ? parseTaxId(taxId, country) : { problem: "Say where your business is established to give its tax ID" };
+    if ("problem" in parsed) issues.push({ location: "body", path: ["tax_id"], message: parsed.problem, code: "invalid", input: taxId });
+    else changes.tax_id = parsed.value;
+  } else if (body.tax_id !== undefined) changes.tax_id = null;
+  if (issues.length > 0) throw new ValidationError(issues);
+  return units.run(async (unit) => {
+    const updated = await updateSeller(unit.db, seller.id, changes);
+    if (!updated) throw notFound("Organization");
+    announceBilling(unit, "organization.updated", updated.id, sellerJson(updated));
+    return taxSettingsJson(updated);
   });
 }

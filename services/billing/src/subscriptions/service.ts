@@ -15,6 +15,8 @@ import { pricesWithIds, productsWithParts, type ProductRow, type ProductWithPart
 import { addInterval } from "../calendar/intervals.js";
 import { standingsOf } from "../customer-meters/customer-meters.sql.js";
 import { metersWithIds } from "../meters/meters.sql.js";
+import { findSellerIncludingDeleted } from "../organizations/organizations.sql.js";
+import { taxTermsFor, type TaxTerms } from "../taxes/calculation.js";
 import { subscriptionJsonOf, type MeteredPart } from "./output.js";
 import { insertSubscription, keepRenewalUsage, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionChanges, type SubscriptionRow } from "./subscriptions.sql.js";
 import { meteredPricesOfSubscriptions, periodUsage, startNextPeriod } from "./usage.js";
@@ -138,8 +140,19 @@ export const switchPlan = (unit: UnitOfWork, subscription: SubscriptionRow, chan
 /** Whether a checkout for this product starts with a free trial. */
 export const startsWithTrial = (product: Pick<ProductRow, "trial_interval">, checkout: Pick<CheckoutRow, "allow_trial">) => product.trial_interval !== null && checkout.allow_trial;
 
-/** What an order of a subscription charges: the plan's amount less its discount, and tax. */
-export type Amounts = { amount: number; discount_amount: number; tax_amount: number };
+/** What an order of a subscription charges for its plan: the plan's amount less its discount (tax comes on top, or out of it). */
+export type Amounts = { amount: number; discount_amount: number };
+
+/**
+ * How the subscription's next order is taxed: its seller's registrations as they are now, at the
+ * customer's billing address and with their tax number as they are now (a customer who moved is
+ * taxed where they live now).
+ */
+export async function subscriptionTaxTerms(db: Knex, subscription: Pick<SubscriptionRow, "id" | "organization_id" | "customer_id">, price: Pick<PriceRow, "tax_behavior">): Promise<TaxTerms | null> {
+  const [seller, [customer]] = await Promise.all([findSellerIncludingDeleted(db, subscription.organization_id), customersWithIds(db, [subscription.customer_id])]);
+  if (!seller || !customer) throw new Error(`subscription ${subscription.id} has lost its seller or customer`);
+  return taxTermsFor(seller, price, { address: customer.billing_address, taxId: customer.tax_id });
+}
 
 /**
  * A subscription bought through a checkout, starting `now` (trialing, when the checkout allows the
@@ -209,7 +222,7 @@ export async function announceStarted(unit: UnitOfWork, config: SubscriptionConf
 }
 
 /** An order of the subscription for its plan, with any proration lines waiting for it. */
-export function draftFor(subscription: SubscriptionRow, product: ProductRow, price: PriceRow, amounts: Amounts, prorations: OrderLine[] = []): OrderDraft {
+export function draftFor(subscription: SubscriptionRow, product: ProductRow, price: PriceRow, amounts: Amounts, tax: TaxTerms | null, prorations: OrderLine[] = []): OrderDraft {
   return {
     organization_id: subscription.organization_id,
     customer_id: subscription.customer_id,
@@ -225,7 +238,7 @@ export function draftFor(subscription: SubscriptionRow, product: ProductRow, pri
     product,
     lines: [productLine(product, price, amounts.amount), ...prorations],
     discount_amount: amounts.discount_amount,
-    tax_amount: amounts.tax_amount,
+    tax,
   };
 }
 
@@ -293,7 +306,7 @@ export async function revoke(unit: UnitOfWork, config: SubscriptionConfig, subsc
 async function usageOrderDraft(db: Knex, subscription: SubscriptionRow, lines: OrderLine[]): Promise<OrderDraft> {
   const [[product], [price]] = await Promise.all([productsWithParts(db, [subscription.product_id]), pricesWithIds(db, [subscription.product_price_id])]);
   if (!product || !price) throw new Error(`subscription ${subscription.id} has lost its product or price`);
-  return { ...draftFor(subscription, product, price, { amount: 0, discount_amount: 0, tax_amount: 0 }), lines };
+  return { ...draftFor(subscription, product, price, { amount: 0, discount_amount: 0 }, await subscriptionTaxTerms(db, subscription, price)), lines };
 }
 
 /** Polar's answers for changing a subscription that is not running, or is ending. */
