@@ -116,3 +116,73 @@ describe("the hosted checkout", () => {
     await phone.context.close();
   });
 });
+
+describe("tax at the checkout", () => {
+  it("the seller says where they charge VAT in the console; a German buyer sees it in the price once they pick their country, and a German business with a VAT number pays none", { timeout: 180_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const seller = await newPerson({ viewport: { width: 1280, height: 900 } });
+    const slug = `sterne-${Date.now()}`;
+    await signUp(seller.page, "Claire Vendeuse", `${slug}@example.com`);
+    const { api } = await openShop(seller.page, "Sterne & Co", slug, ["products:write", "checkouts:write", "orders:read"]);
+    const { page: settingsPage, say: sellerSays } = seller;
+    await settingsPage.goto(`/${slug}/settings`);
+    const tax = settingsPage.getByRole("region", { name: sellerSays("seller.settings.tax.title") });
+    await tax.getByText(sellerSays("seller.settings.tax.none")).waitFor();
+    await tax.getByLabel(sellerSays("seller.settings.tax.country")).fill("fr");
+    await tax.getByLabel(sellerSays("seller.settings.tax.line1")).fill("12 rue des Étoiles");
+    await tax.getByLabel(sellerSays("seller.settings.tax.postalCode")).fill("75004");
+    await tax.getByLabel(sellerSays("seller.settings.tax.city")).fill("Paris");
+    await tax.getByLabel(sellerSays("seller.settings.tax.taxId")).fill("FR 40 303265045");
+    await tax.getByRole("button", { name: sellerSays("seller.settings.tax.add") }).click();
+    await tax.getByLabel(sellerSays("seller.settings.tax.place")).fill("DE");
+    await tax.getByRole("button", { name: sellerSays("seller.settings.tax.add") }).click();
+    await tax.getByLabel(sellerSays("seller.settings.tax.place")).nth(1).fill("US");
+    // The US is registered state by state: the server's refusal sits on the row's state.
+    await tax.getByRole("button", { name: sellerSays("seller.settings.tax.save") }).click();
+    await tax.getByText("US sales tax is registered state by state: name the state").waitFor();
+    await tax.getByLabel(sellerSays("seller.settings.tax.state")).nth(1).fill("NY");
+    await tax.getByLabel(sellerSays("seller.settings.tax.rate")).nth(1).fill("8.875");
+    await tax.getByRole("button", { name: sellerSays("seller.settings.tax.save") }).click();
+    await tax.getByText(sellerSays("seller.settings.tax.saved")).waitFor();
+    await expect.poll(() => tax.getByLabel(sellerSays("seller.settings.tax.taxId")).inputValue()).toBe("FR40303265045");
+    await checkScreen(settingsPage, "settings-tax");
+    await settingsPage.setViewportSize({ width: 390, height: 844 });
+    expect(await layoutBreaks(settingsPage)).toEqual([]);
+    await checkScreen(settingsPage, "settings-tax-phone");
+    await seller.context.close();
+
+    const product = await api<{ id: string }>("/v1/products/", { name: "Sternkarte", prices: [{ amount_type: "fixed", price_amount: 1_200, price_currency: "eur" }] });
+    const checkout = await api<{ client_secret: string }>("/v1/checkouts/", { products: [product.id], currency: "eur" });
+    const buyer = await newPerson({ viewport: { width: 1280, height: 900 } });
+    const { page, say } = buyer;
+    await page.goto(`/checkout/${checkout.client_secret}`);
+    const summary = page.getByRole("region", { name: "Sternkarte from Sterne & Co" });
+    await summary.getByText(say("checkout.summary.taxLater")).waitFor();
+    await page.getByLabel(say("checkout.email")).fill("leserin@example.com");
+    await chooseCountry(page, "DE");
+    // 12.00 including 19%: 1.92 of it is VAT.
+    await summary.getByRole("term").filter({ hasText: say("checkout.summary.taxIncluded") }).waitFor();
+    await summary.getByRole("definition").filter({ hasText: "€1.92" }).waitFor();
+    await page.getByLabel(say("checkout.business")).check();
+    await page.getByLabel(say("checkout.business.name")).fill("Sternwarte Nord GmbH");
+    await page.getByLabel(say("checkout.business.line1")).fill("Himmelsweg 7");
+    await page.getByLabel(say("checkout.postalCode")).fill("20095");
+    await page.getByLabel(say("checkout.business.city")).fill("Hamburg");
+    await page.getByLabel(say("checkout.business.taxId")).fill("DE 1234");
+    await page.getByText(say("checkout.business.taxIdRefused")).waitFor();
+    await page.getByLabel(say("checkout.business.taxId")).fill("DE123456789");
+    await summary.getByRole("definition").filter({ hasText: "€0.00" }).waitFor();
+    await checkScreen(page, "checkout-business");
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await layoutBreaks(page)).toEqual([]);
+    await checkScreen(page, "checkout-business-phone");
+    await page.getByLabel(say("checkout.cardNumber")).fill("4242 4242 4242 4242");
+    await page.getByLabel(say("checkout.expiry")).fill(nextYearExpiry());
+    await page.getByLabel(say("checkout.cvc")).fill("123");
+    await page.getByRole("button", { name: say("checkout.pay", { amount: "€12.00" }) }).click();
+    await page.getByRole("heading", { name: say("checkout.thankYou") }).waitFor();
+    const [order] = (await api<{ items: { tax_amount: number; billing_name: string | null }[] }>("/v1/orders/")).items;
+    expect(order).toMatchObject({ tax_amount: 0, billing_name: "Sternwarte Nord GmbH" });
+    await buyer.context.close();
+  });
+});

@@ -17,7 +17,7 @@ function problems(result: { success: boolean; error?: { issues: { path: Property
 describe("form rules", () => {
   it("asks the checkout for a card only when it needs one, and a state and postal code where tax needs them", () => {
     const checkoutForm = checkoutFormFor([]);
-    const buyer = { email: "ada@example.com", name: "", country: "us", state: "", postalCode: "", answers: {}, cardNumber: "", expiry: "", cvc: "" };
+    const buyer = { email: "ada@example.com", name: "", country: "us", state: "", postalCode: "", business: false, billingName: "", line1: "", city: "", taxId: "", answers: {}, cardNumber: "", expiry: "", cvc: "" };
     expect(problems(checkoutForm.safeParse({ ...buyer, needsCard: false }))).toEqual({});
     expect(problems(checkoutForm.safeParse({ ...buyer, needsCard: true }))).toEqual({
       cardNumber: "Enter the card number's 12 to 19 digits",
@@ -28,6 +28,13 @@ describe("form rules", () => {
     });
     const paid = checkoutForm.safeParse({ ...buyer, needsCard: true, country: "gb", cardNumber: "4242 4242 4242 4242", expiry: "12/30", cvc: "123" });
     expect(paid.success && paid.data).toMatchObject({ country: "GB", cardNumber: "4242424242424242" });
+    // A business is invoiced: its name and address in full; its tax ID may wait.
+    expect(problems(checkoutForm.safeParse({ ...buyer, needsCard: false, country: "de", business: true }))).toEqual({
+      billingName: "Enter the company's name",
+      line1: "Enter the street address",
+      city: "Enter the city",
+      postalCode: "Enter the postal code",
+    });
   });
 
   it("checks the answers to a seller's questions on the checkout, and sends them as Polar's custom_field_data", () => {
@@ -40,7 +47,7 @@ describe("form rules", () => {
       question(false, { ...field("size"), type: "select", properties: { options: [] } }),
     ];
     const form = checkoutFormFor(questions);
-    const buyer = { needsCard: false, email: "ada@example.com", name: "", country: "gb", state: "", postalCode: "", cardNumber: "", expiry: "", cvc: "" };
+    const buyer = { needsCard: false, email: "ada@example.com", name: "", country: "gb", state: "", postalCode: "", business: false, billingName: "", line1: "", city: "", taxId: "", cardNumber: "", expiry: "", cvc: "" };
     expect(problems(form.safeParse({ ...buyer, answers: {} }))).toEqual({ "answers.company": "Answer this question", "answers.terms": "Tick this box to go on" });
     expect(problems(form.safeParse({ ...buyer, answers: { company: "Acme Ltd", seats: "2.5", terms: true } }))).toEqual({ "answers.company": "Use at most 5 characters", "answers.seats": "Enter a whole number" });
     expect(problems(form.safeParse({ ...buyer, answers: { company: "Acme", seats: "11", terms: true } }))).toEqual({ "answers.seats": "Enter 10 or less" });

@@ -40,6 +40,24 @@ export interface paths {
         patch: operations["patchV1OrganizationsId"];
         trace?: never;
     };
+    "/v1/organizations/{id}/tax-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an organization's tax settings */
+        get: operations["getV1OrganizationsIdTaxSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update an organization's tax settings */
+        patch: operations["patchV1OrganizationsIdTaxSettings"];
+        trace?: never;
+    };
     "/v1/organization-access-tokens/": {
         parameters: {
             query?: never;
@@ -1988,6 +2006,32 @@ export interface components {
             type: string;
             input?: unknown;
         };
+        TaxSettings: {
+            organization_id: string;
+            /** @description Where the business is established. */
+            country: string | null;
+            address: components["schemas"]["Address"] | null;
+            tax_id: string | null;
+            /** @enum {string} */
+            default_tax_behavior: "location" | "inclusive" | "exclusive";
+            registrations: components["schemas"]["TaxRegistration"][];
+        };
+        Address: {
+            line1: string | null;
+            line2: string | null;
+            postal_code: string | null;
+            city: string | null;
+            state: string | null;
+            country: string;
+        };
+        TaxRegistration: {
+            country: string;
+            state: string | null;
+            /** @description The rate in percent. */
+            rate: number;
+            /** @description Whether this is the member state's standard VAT rate, as Tollgate ships it. */
+            standard_rate: boolean;
+        };
         OrganizationAccessTokenCreateResponse: {
             organization_access_token: components["schemas"]["OrganizationAccessToken"];
             /** @description polar_oat_…: shown this once */
@@ -2632,21 +2676,13 @@ export interface components {
             billing_address: components["schemas"]["Address"] | null;
             tax_id: [
                 string,
-                null
+                ("eu_vat" | "gb_vat" | "ch_vat" | "no_vat" | "is_vat" | "au_abn" | "nz_gst" | "ca_bn" | "ca_gst_hst" | "us_ein" | "in_gst" | "jp_cn" | "sg_uen" | "br_cnpj" | "mx_rfc" | "tr_tin" | "ua_vat" | "ru_inn") | null
             ] | null;
             locale: string | null;
             organization_id: string;
             deleted_at: string | null;
             /** Format: uri */
             avatar_url: string;
-        };
-        Address: {
-            line1: string | null;
-            line2: string | null;
-            postal_code: string | null;
-            city: string | null;
-            state: string | null;
-            country: string;
         };
         BenefitGrantLicenseKeysProperties: {
             license_key_id: string;
@@ -2681,7 +2717,7 @@ export interface components {
             billing_address: components["schemas"]["Address"] | null;
             tax_id: [
                 string,
-                null
+                ("eu_vat" | "gb_vat" | "ch_vat" | "no_vat" | "is_vat" | "au_abn" | "nz_gst" | "ca_bn" | "ca_gst_hst" | "us_ein" | "in_gst" | "jp_cn" | "sg_uen" | "br_cnpj" | "mx_rfc" | "tr_tin" | "ua_vat" | "ru_inn") | null
             ] | null;
             locale: string | null;
             organization_id: string;
@@ -2781,9 +2817,9 @@ export interface components {
             amount: number;
             discount_amount: number;
             net_amount: number;
-            tax_amount: number;
+            tax_amount: number | null;
             total_amount: number;
-            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
+            tax_behavior: ("inclusive" | "exclusive") | null;
             currency: string;
             allow_trial: boolean;
             active_trial_interval: ("day" | "week" | "month" | "year") | null;
@@ -2972,9 +3008,9 @@ export interface components {
             amount: number;
             discount_amount: number;
             net_amount: number;
-            tax_amount: number;
+            tax_amount: number | null;
             total_amount: number;
-            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
+            tax_behavior: ("inclusive" | "exclusive") | null;
             currency: string;
             allow_trial: boolean;
             active_trial_interval: ("day" | "week" | "month" | "year") | null;
@@ -3054,9 +3090,9 @@ export interface components {
             amount: number;
             discount_amount: number;
             net_amount: number;
-            tax_amount: number;
+            tax_amount: number | null;
             total_amount: number;
-            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
+            tax_behavior: ("inclusive" | "exclusive") | null;
             currency: string;
             allow_trial: boolean;
             active_trial_interval: ("day" | "week" | "month" | "year") | null;
@@ -3833,7 +3869,7 @@ export interface components {
             billing_address: components["schemas"]["Address"] | null;
             tax_id: [
                 string,
-                null
+                ("eu_vat" | "gb_vat" | "ch_vat" | "no_vat" | "is_vat" | "au_abn" | "nz_gst" | "ca_bn" | "ca_gst_hst" | "us_ein" | "in_gst" | "jp_cn" | "sg_uen" | "br_cnpj" | "mx_rfc" | "tr_tin" | "ua_vat" | "ru_inn") | null
             ] | null;
             oauth_accounts: Record<string, never>;
             default_payment_method_id: string | null;
@@ -4850,6 +4886,162 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Organization"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1OrganizationsIdTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get an organization's tax settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxSettings"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    patchV1OrganizationsIdTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    country?: string | null;
+                    address?: {
+                        line1?: string | null;
+                        line2?: string | null;
+                        postal_code?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        country: string;
+                    } | null;
+                    tax_id?: string | null;
+                    /** @enum {string} */
+                    default_tax_behavior?: "location" | "inclusive" | "exclusive";
+                    registrations?: {
+                        country: string;
+                        state?: string | null;
+                        rate?: number | null;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Update an organization's tax settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaxSettings"];
                 };
             };
             /** @description Not authenticated */

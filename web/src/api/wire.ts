@@ -15,6 +15,7 @@ export type RequestBody<Path extends keyof paths, Method extends "post" | "patch
 
 export type Pagination = Schemas["Pagination"];
 export type Organization = Schemas["Organization"];
+export type TaxSettings = Schemas["TaxSettings"];
 export type AccessToken = Schemas["OrganizationAccessToken"];
 export type AccessTokenCreated = Schemas["OrganizationAccessTokenCreateResponse"];
 export type Product = Schemas["Product"];

@@ -17,6 +17,9 @@ const messages = defineMessages({
   checkField: { id: "forms.card.checkField", defaultMessage: "Check this field" },
   state: { id: "forms.state.missing", defaultMessage: "Enter the state or province" },
   postalCode: { id: "forms.postalCode.missing", defaultMessage: "Enter the postal code" },
+  companyName: { id: "forms.companyName.missing", defaultMessage: "Enter the company's name" },
+  line1: { id: "forms.line1.missing", defaultMessage: "Enter the street address" },
+  city: { id: "forms.city.missing", defaultMessage: "Enter the city" },
   countryChoice: { id: "forms.country.choose", defaultMessage: "Choose your country from the list" },
   answer: { id: "forms.answer.missing", defaultMessage: "Answer this question" },
   tick: { id: "forms.answer.tick", defaultMessage: "Tick this box to go on" },
@@ -92,6 +95,12 @@ export const checkoutFormFor = (questions: CheckoutQuestion[]) =>
         country: trimmed(z.regex(/^[A-Za-z]{2}$/, says(messages.countryChoice)), z.toUpperCase()),
         state: trimmed(z.maxLength(64)),
         postalCode: trimmed(z.maxLength(32)),
+        // A business is invoiced: its name and address in full, and its tax ID when it has one.
+        business: z.boolean(),
+        billingName: trimmed(z.maxLength(256)),
+        line1: trimmed(z.maxLength(256)),
+        city: trimmed(z.maxLength(128)),
+        taxId: trimmed(z.maxLength(64)),
         answers: z.record(z.string(), z.union([z.string(), z.boolean()])),
         cardNumber: z.string(),
         expiry: z.string(),
@@ -102,6 +111,16 @@ export const checkoutFormFor = (questions: CheckoutQuestion[]) =>
           for (const question of questions) {
             const problem = answerProblem(question, form.answers[question.custom_field.slug]);
             if (problem) context.addIssue({ code: "custom", path: ["answers", question.custom_field.slug], message: problem });
+          }
+          if (form.business) {
+            for (const [path, message] of [
+              ["billingName", messages.companyName],
+              ["line1", messages.line1],
+              ["city", messages.city],
+              ["postalCode", messages.postalCode],
+            ] as const) {
+              if (!form[path]) context.addIssue({ code: "custom", path: [path], message: t(message) });
+            }
           }
           if (!form.needsCard) return;
           for (const [path, rule] of [
@@ -114,7 +133,7 @@ export const checkoutFormFor = (questions: CheckoutQuestion[]) =>
           }
           if (STATE_COUNTRIES.has(form.country)) {
             if (!form.state) context.addIssue({ code: "custom", path: ["state"], message: t(messages.state) });
-            if (!form.postalCode) context.addIssue({ code: "custom", path: ["postalCode"], message: t(messages.postalCode) });
+            if (!form.postalCode && !form.business) context.addIssue({ code: "custom", path: ["postalCode"], message: t(messages.postalCode) });
           }
         }),
       ),

@@ -16,6 +16,7 @@ import { CardFields } from "./card-fields";
 import { cardFormNotReady, StripePaymentElement, type StripePayment } from "./stripe-payment";
 import { CountrySelect } from "./country-select";
 import { optional, Questions } from "./questions";
+import { BusinessFields, PostalCodeField, StateField, useTaxPreview } from "./tax-details";
 
 const messages = defineMessages({
   details: { id: "checkout.details", defaultMessage: "Your details" },
@@ -27,8 +28,6 @@ const messages = defineMessages({
   email: { id: "checkout.email", defaultMessage: "E-mail" },
   name: { id: "checkout.name", defaultMessage: "Name" },
   country: { id: "checkout.country", defaultMessage: "Country" },
-  state: { id: "checkout.state", defaultMessage: "State or province" },
-  postalCode: { id: "checkout.postalCode", defaultMessage: "Postal code" },
   pay: defineMessage<{ amount: string }>({ id: "checkout.pay", defaultMessage: "Pay {amount}" }),
   startTrial: { id: "checkout.startTrial", defaultMessage: "Start free trial" },
   getIt: { id: "checkout.getIt", defaultMessage: "Get it" },
@@ -43,6 +42,10 @@ const FIELD_OF: Record<string, FieldName> = {
   "customer_billing_address.country": "country",
   "customer_billing_address.state": "state",
   "customer_billing_address.postal_code": "postalCode",
+  "customer_billing_address.line1": "line1",
+  "customer_billing_address.city": "city",
+  customer_billing_name: "billingName",
+  customer_tax_id: "taxId",
   card_number: "cardNumber",
   exp_month: "expiry",
   exp_year: "expiry",
@@ -67,8 +70,9 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
   const resolver = useMemo(() => zodResolver(checkoutFormFor(questions)), [questions]);
   const form = useForm<CheckoutForm, unknown, CheckoutValues>({
     resolver,
-    defaultValues: { needsCard: true, email: "", name: "", country: "", state: "", postalCode: "", answers: {}, cardNumber: "", expiry: "", cvc: "" },
+    defaultValues: { needsCard: true, email: "", name: "", country: "", state: "", postalCode: "", business: false, billingName: "", line1: "", city: "", taxId: "", answers: {}, cardNumber: "", expiry: "", cvc: "" },
   });
+  const { taxDetails } = useTaxPreview(form, clientSecret);
   const needsCard = checkout.is_payment_form_required;
   const publishableKey = checkout.payment_processor_metadata.publishable_key;
   const stripePayment = useRef<StripePayment | null>(null);
@@ -77,6 +81,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
   useEffect(() => form.setValue("needsCard", needsCard && !publishableKey), [form, needsCard, publishableKey]);
   const country = form.watch("country");
   const askState = STATE_COUNTRIES.has(country);
+  const business = form.watch("business");
   const { errors, isSubmitting } = form.formState;
   const path = checkoutPath(clientSecret);
 
@@ -101,7 +106,7 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
         body: {
           customer_email: values.email,
           customer_name: values.name || null,
-          customer_billing_address: { country: values.country, state: values.state || null, postal_code: values.postalCode || null },
+          ...taxDetails(),
           custom_field_data: customFieldData(questions, values.answers),
           confirmation_token_id: confirmationTokenId,
         } satisfies RequestBody<"/v1/checkouts/client/{client_secret}/confirm", "post">,
@@ -150,16 +155,13 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
         <Field label={formatMessage(messages.country)} error={errors.country?.message}>
           {(ids) => <CountrySelect {...ids} value={country} onChange={(code) => form.setValue("country", code, { shouldValidate: form.formState.isSubmitted })} />}
         </Field>
-        {askState && (
+        {askState && !business && (
           <div className="field-row">
-            <Field label={formatMessage(messages.state)} error={errors.state?.message}>
-              {(ids) => <input {...ids} {...form.register("state")} autoComplete="address-level1" />}
-            </Field>
-            <Field label={formatMessage(messages.postalCode)} error={errors.postalCode?.message}>
-              {(ids) => <input {...ids} {...form.register("postalCode")} autoComplete="postal-code" />}
-            </Field>
+            <StateField form={form} />
+            <PostalCodeField form={form} />
           </div>
         )}
+        <BusinessFields form={form} askState={askState} />
         <Questions questions={questions} form={form} />
         {needsCard && (publishableKey ? <StripePaymentElement charge={{ amount: checkout.total_amount, currency: checkout.currency, keepsCard: checkout.is_payment_setup_required }} publishableKey={publishableKey} onReady={onStripeReady} /> : <CardFields form={form} />)}
         {shownFailure && <Alert tone="error">{shownFailure}</Alert>}

@@ -9,6 +9,8 @@ const messages = defineMessages({
   subtotal: { id: "checkout.summary.subtotal", defaultMessage: "Subtotal" },
   discount: defineMessage<{ name: string }>({ id: "checkout.summary.discount", defaultMessage: "Discount ({name})" }),
   tax: { id: "checkout.summary.tax", defaultMessage: "Tax" },
+  taxIncluded: { id: "checkout.summary.taxIncluded", defaultMessage: "Tax included" },
+  taxLater: { id: "checkout.summary.taxLater", defaultMessage: "Worked out from your country" },
   total: { id: "checkout.summary.total", defaultMessage: "Total" },
   dueToday: { id: "checkout.summary.dueToday", defaultMessage: "Due today" },
   trial: defineMessage<{ interval: Interval; count: number }>({
@@ -74,8 +76,8 @@ export function OrderSummary({ checkout, title, children }: { checkout: PublicCh
           </div>
         )}
         <div>
-          <dt>{formatMessage(messages.tax)}</dt>
-          <dd>{amount(checkout.tax_amount)}</dd>
+          <dt>{formatMessage(checkout.tax_behavior === "inclusive" ? messages.taxIncluded : messages.tax)}</dt>
+          <dd>{checkout.tax_amount === null ? formatMessage(messages.taxLater) : amount(checkout.tax_amount)}</dd>
         </div>
         <div className="checkout-total">
           <dt>{formatMessage(messages.total)}</dt>

@@ -7,14 +7,15 @@ import { CustomerMailForm } from "./customer-mail-form";
 import { ProfileForm } from "./profile-form";
 import { sellerOrganizationQuery } from "./queries";
 import { SubscriptionSettingsForm } from "./subscription-settings-form";
+import { TaxSettingsSection } from "./tax-settings-form";
 
 const messages = defineMessages({
   title: { id: "seller.settings.title", defaultMessage: "Settings" },
-  description: { id: "seller.settings.description", defaultMessage: "What buyers see of you, how your subscriptions behave, and what your customers are mailed." },
+  description: { id: "seller.settings.description", defaultMessage: "What buyers see of you, how your subscriptions behave, where you charge tax, and what your customers are mailed." },
   loading: { id: "seller.settings.loading", defaultMessage: "Loading your settings…" },
 });
 
-/** The seller's profile, subscription settings and mail to customers, read from and saved to Polar's organization. */
+/** The seller's profile, subscription settings, tax and mail to customers, read from and saved to Polar's organization (and Tollgate's tax settings). */
 export function SettingsScreen() {
   const { formatMessage } = useIntl();
   const seller = useSeller();
@@ -27,6 +28,7 @@ export function SettingsScreen() {
           <div className="stack">
             <ProfileForm organization={loaded} />
             <SubscriptionSettingsForm organization={loaded} />
+            <TaxSettingsSection />
             <CustomerMailForm organization={loaded} />
           </div>
         )}
