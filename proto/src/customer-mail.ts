@@ -28,14 +28,18 @@ const OrderReceiptMail = z.object({
   portal_url: z.url(),
 });
 
-/** A change to a subscription the customer is told of: canceled (it ends at `ends_at`), resumed, ended, or a renewal not paid. */
+/**
+ * What the customer is told of a subscription: canceled (it ends at `ends_at`), resumed, ended, a
+ * renewal not paid, or ahead of time that its trial ends or its yearly plan renews at `ends_at`.
+ */
 const SubscriptionMail = z.object({
   kind: z.literal("subscription_notice"),
-  notice: z.enum(["canceled", "uncanceled", "revoked", "past_due"]),
+  notice: z.enum(["canceled", "uncanceled", "revoked", "past_due", "trial_ending", "renewal_upcoming"]),
   product: z.string(),
+  /** The plan's amount: what a renewal charges before discount and tax. */
   amount: amount,
   currency: z.string().length(3),
-  /** When a canceled subscription stops; null for the other notices. */
+  /** When the current period ends: a canceled subscription stops, a trial ends, a plan renews; null for the other notices. */
   ends_at: z.iso.datetime({ offset: true }).nullable(),
   portal_url: z.url(),
 });

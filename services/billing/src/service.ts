@@ -30,6 +30,7 @@ import { peopleConsumer } from "./users/consumer.js";
 import { liveSession } from "./customer-sessions/customer-sessions.sql.js";
 import { customerSessionEndpoints } from "./customer-sessions/routes.js";
 import { refundEndpoints } from "./refunds/routes.js";
+import { SubscriptionReminders } from "./customer-mails/reminders.js";
 import { SubscriptionRenewals } from "./subscriptions/renewals.js";
 import { subscriptionEndpoints } from "./subscriptions/routes.js";
 import { testClockEndpoints } from "./test-clock/routes.js";
@@ -106,6 +107,7 @@ async function partsOf(context: ServiceContext<BillingConfig>) {
     measurer: new UsageMeasurer(parts),
     checkoutExpiry: new CheckoutExpirySweep(parts),
     customerStates: new CustomerStateAnnouncer(parts),
+    reminders: new SubscriptionReminders(parts),
   };
 }
 
@@ -136,7 +138,7 @@ export const billingService = defineService({
   setup: partsOf,
   routes(router, context) {
     const billing = context.app;
-    const { renewals, payments, measurer } = billing;
+    const { renewals, payments, measurer, reminders } = billing;
     const parts: Parts = billing;
     const api = Router({ strict: false });
     api.use(idempotency(billing.redis, context.config.IDEMPOTENCY_TTL_SECONDS));
@@ -170,14 +172,17 @@ export const billingService = defineService({
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing.db, billing.storage) : []),
       ...setAsideWorkEndpoints(parts, billing),
       ...(billing.stripe ? stripeWebhookEndpoints({ db: billing.db, units: billing.units, wakePayments: () => payments.wake() }, billing.stripe) : []),
-      ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(parts, (organizationId) => renewals.catchUp(organizationId))] : []),
+      ...(billing.sandbox ? [...sandboxEndpoints(billing.sandbox), ...testClockEndpoints(parts, async (organizationId) => {
+            await renewals.catchUp(organizationId);
+            reminders.wake();
+          })] : []),
     ];
     mountEndpoints(api, endpoints);
     serveApiDescription(router, BILLING_API, endpoints);
     router.use(api);
   },
   consumers: ({ config, app }) => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer(), customerMailsConsumer(config.PUBLIC_URL), creditNotesConsumer(app.storage)],
-  workers: ({ app }) => [app.customerStates, app.payments, app.renewals, app.measurer, app.checkoutExpiry],
+  workers: ({ app }) => [app.customerStates, app.payments, app.renewals, app.measurer, app.checkoutExpiry, app.reminders],
   responders(context) {
     const { db } = context;
     context.respond(resolveCustomerSession, async ({ token_hash }) => {

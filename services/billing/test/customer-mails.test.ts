@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
 import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
-import { advanceDays, cardToken, ordersOf, subscribe } from "../../../test/stacks/purchases.js";
+import { advanceDays, cardToken, ordersOf, subscribe, subscribeTo } from "../../../test/stacks/purchases.js";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../test/stacks/smtp-catcher.js";
 
 let smtp: SmtpCatcher;
@@ -179,6 +179,36 @@ describe("billing's notices to subscribers", () => {
     const notice = await smtp.next("refunded@example.com");
     expect(notice.subject).toBe(`${seller.name} refunded $15.00`);
     expect(notice.text).toContain(`of your order ${order?.invoiceNumber}`);
+  });
+  it("reminds a customer three days before their trial ends and a week before their yearly plan renews, once each", async () => {
+    const reminding = await stack.seller();
+    const named = await reminding.polar.organizations.update({ id: reminding.organizationId, organizationUpdate: { email: "help@reminders.example" } });
+    /** The next mail to `to` whose subject is `subject`, passing over the receipts before it. */
+    const nextWithSubject = async (to: string, subject: string) => {
+      for (let read = 0; read < 4; read++) {
+        const mail = await smtp.next(to);
+        if (mail.subject === subject) return mail;
+      }
+      throw new Error(`no mail "${subject}" to ${to}`);
+    };
+    const { subscription: trial } = await subscribe(stack, reminding, "4242424242424242", "trialist@example.com", { trialDays: 14 });
+    await advanceDays(stack, reminding, 11);
+    const reminder = await nextWithSubject("trialist@example.com", "Your free trial of Pro trialist@example.com ends soon");
+    const endsOn = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(trial.currentPeriodEnd ?? new Date(0));
+    expect(reminder.text).toContain(`ends on ${endsOn}. Then your card is charged $10.00, unless you cancel before.`);
+    expect(reminder.replyTo?.value[0]?.address).toBe("help@reminders.example");
+    expect(reminder.from?.value[0]).toMatchObject({ name: named.name });
+    // A day later nothing more is said; the next mail is the receipt of the first charge.
+    await advanceDays(stack, reminding, 1);
+    await advanceDays(stack, reminding, 3);
+    expect((await smtp.next("trialist@example.com")).subject).toBe(`Your receipt from ${named.name}`);
+
+    const yearly = await reminding.polar.products.create({ name: "Almanac", recurringInterval: "year", prices: [{ amountType: "fixed", priceAmount: 12_000, priceCurrency: "usd" }] });
+    await subscribeTo(stack, reminding, yearly.id, "4242424242424242", "yearly@example.com");
+    expect((await smtp.next("yearly@example.com")).subject).toBe(`Your receipt from ${named.name}`);
+    await advanceDays(stack, reminding, 359);
+    const renewal = await nextWithSubject("yearly@example.com", "Your subscription to Almanac renews soon");
+    expect(renewal.text).toContain("for $120.00. To stop it, cancel before then.");
   });
 });
 

@@ -13,6 +13,8 @@ const SUBSCRIPTION_NOTICES = {
   uncanceled: "subscriptionUncanceled",
   revoked: "subscriptionRevoked",
   past_due: "subscriptionPastDue",
+  trial_ending: "trialEnding",
+  renewal_upcoming: "renewalUpcoming",
 } as const satisfies Record<Extract<CustomerMail, { kind: "subscription_notice" }>["notice"], ActionMailKind>;
 
 /** An amount in the currency's smallest unit, written as the language writes money (JPY has no cents, EUR two). */

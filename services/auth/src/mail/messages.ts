@@ -23,6 +23,8 @@ export type ActionMailKind =
   | "subscriptionUncanceled"
   | "subscriptionRevoked"
   | "subscriptionPastDue"
+  | "trialEnding"
+  | "renewalUpcoming"
   | "refundIssued";
 export type MailValues = Parameters<typeof translate>[2];
 

@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { on, type ConsumerDefinition, type HandlerContext } from "@tollgate/kit";
+import { on, type ConsumerDefinition } from "@tollgate/kit";
 import { billingEvents, type CustomerMail } from "@tollgate/proto";
 import { findCustomer } from "../customers/service.js";
 import { findOrder } from "../orders/service.js";
-import { findSeller, type SellerRow } from "../organizations/organizations.sql.js";
 import type { BillingReason } from "../orders/orders.sql.js";
-import { portalUrlOf, requestCustomerMail, type MailRecipient } from "./requests.js";
+import { mailCustomer } from "./requests.js";
 
 const Recipient = z.object({ email: z.string(), locale: z.string().nullable() });
 
@@ -46,31 +45,14 @@ const SWITCH_OF_REASON: Record<BillingReason, string> = {
 };
 
 type Notice = Extract<CustomerMail, { kind: "subscription_notice" }>["notice"];
-const SWITCH_OF_NOTICE: Record<Notice, string> = {
+export const SWITCH_OF_NOTICE: Record<Notice, string> = {
   canceled: "subscription_cancellation",
   uncanceled: "subscription_uncanceled",
   revoked: "subscription_revoked",
   past_due: "subscription_past_due",
+  trial_ending: "subscription_trial_conversion_reminder",
+  renewal_upcoming: "subscription_renewal_reminder",
 };
-
-/**
- * Asks for `mail` to the seller's customer in the consumer's transaction, unless the seller turned
- * off mail of its kind (every switch is on until the seller turns it off).
- */
-async function mailCustomer(
-  { unit }: HandlerContext,
-  publicUrl: string,
-  organizationId: string,
-  mailSwitch: string,
-  to: MailRecipient,
-  mail: (portalUrl: string) => CustomerMail,
-): Promise<void> {
-  const seller = await findSeller(unit.db, organizationId);
-  if (!seller || !sends(seller, mailSwitch)) return;
-  requestCustomerMail(unit, seller, to, mail(portalUrlOf(publicUrl, seller)));
-}
-
-const sends = (seller: Pick<SellerRow, "customer_email_settings">, name: string) => seller.customer_email_settings[name] !== false;
 
 /** The handler that tells a subscription's customer of `notice`, when its event says so. */
 const subscriptionNotice = <Type extends `subscription.${"canceled" | "uncanceled" | "revoked" | "past_due"}`>(publicUrl: string, notice: Notice, event: (typeof billingEvents)[Type]) =>
@@ -78,7 +60,7 @@ const subscriptionNotice = <Type extends `subscription.${"canceled" | "uncancele
     const subscription = NoticedSubscription.parse(data.payload);
     // Canceled at once, it has ended: subscription.revoked follows and says so.
     if (notice === "canceled" && subscription.ended_at) return;
-    await mailCustomer(context, publicUrl, data.organization_id, SWITCH_OF_NOTICE[notice], subscription.customer, (portalUrl) => ({
+    await mailCustomer(context.unit, publicUrl, data.organization_id, SWITCH_OF_NOTICE[notice], subscription.customer, (portalUrl) => ({
       kind: "subscription_notice",
       notice,
       product: subscription.product.name,
@@ -101,7 +83,7 @@ export function customerMailsConsumer(publicUrl: string): ConsumerDefinition {
     handlers: [
       on(billingEvents["order.paid"], async (event, context) => {
         const order = PaidOrder.parse(event.data.payload);
-        await mailCustomer(context, publicUrl, event.data.organization_id, SWITCH_OF_REASON[order.billing_reason], order.customer, (portalUrl) => ({
+        await mailCustomer(context.unit, publicUrl, event.data.organization_id, SWITCH_OF_REASON[order.billing_reason], order.customer, (portalUrl) => ({
           kind: "order_receipt",
           order_id: order.id,
           invoice_number: order.invoice_number,
@@ -124,7 +106,7 @@ export function customerMailsConsumer(publicUrl: string): ConsumerDefinition {
         if (refund.status !== "succeeded") return;
         const [customer, order] = await Promise.all([findCustomer(context.unit.db, refund.customer_id), findOrder(context.unit.db, refund.order_id)]);
         if (!customer || !order) return;
-        await mailCustomer(context, publicUrl, data.organization_id, "order_confirmation", customer, (portalUrl) => ({
+        await mailCustomer(context.unit, publicUrl, data.organization_id, "order_confirmation", customer, (portalUrl) => ({
           kind: "refund_notice",
           invoice_number: order.invoice_number,
           amount: refund.amount,

@@ -1,6 +1,6 @@
 import { customerMailRequested, type CustomerMail } from "@tollgate/proto";
 import type { UnitOfWork } from "@tollgate/kit";
-import type { SellerRow } from "../organizations/organizations.sql.js";
+import { findSeller, type SellerRow } from "../organizations/organizations.sql.js";
 
 /** Who a customer mail goes to: their address, and the language billing knows them by. */
 export interface MailRecipient {
@@ -17,4 +17,14 @@ export const portalUrlOf = (publicUrl: string, seller: Pick<SellerRow, "slug">) 
  */
 export function requestCustomerMail(unit: UnitOfWork, seller: Pick<SellerRow, "id" | "name" | "email">, to: MailRecipient, mail: CustomerMail): void {
   unit.announce(customerMailRequested, { organization_id: seller.id, seller_name: seller.name, reply_to: seller.email, to: to.email, locale: to.locale, mail });
+}
+
+/** Whether the seller sends mail of this kind (Polar's `customer_email_settings`: every switch is on until the seller turns it off). */
+const sends = (seller: Pick<SellerRow, "customer_email_settings">, mailSwitch: string) => seller.customer_email_settings[mailSwitch] !== false;
+
+/** Asks for `mail` to the seller's customer in `unit`, unless the seller turned off mail of its kind. */
+export async function mailCustomer(unit: UnitOfWork, publicUrl: string, organizationId: string, mailSwitch: string, to: MailRecipient, mail: (portalUrl: string) => CustomerMail): Promise<void> {
+  const seller = await findSeller(unit.db, organizationId);
+  if (!seller || !sends(seller, mailSwitch)) return;
+  requestCustomerMail(unit, seller, to, mail(portalUrlOf(publicUrl, seller)));
 }

@@ -29,6 +29,7 @@ import { paymentAwaitingSince } from "./0028_payment_awaiting_since.js";
 import { customerSessionCodes } from "./0029_customer_session_codes.js";
 import { orderDocuments } from "./0030_order_documents.js";
 import { salesTax } from "./0031_sales_tax.js";
+import { subscriptionReminders } from "./0032_subscription_reminders.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -63,4 +64,5 @@ export const billingMigrations: Migrations = {
   "0029_customer_session_codes": customerSessionCodes,
   "0030_order_documents": orderDocuments,
   "0031_sales_tax": salesTax,
+  "0032_subscription_reminders": subscriptionReminders,
 };

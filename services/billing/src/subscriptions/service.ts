@@ -199,6 +199,7 @@ export function startSubscription(unit: UnitOfWork, purchase: { checkout: Checko
     charge_order_id: null,
     pending_prorations: [],
     renewal_usage: null,
+    reminded_for: null,
     custom_field_data: checkout.custom_field_data,
     metadata: checkout.metadata,
     created_at: new Date(),

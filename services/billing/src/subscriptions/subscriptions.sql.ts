@@ -57,6 +57,8 @@ export interface SubscriptionRow {
   pending_prorations: OrderLine[];
   /** The usage a renewal in flight bills, kept under its claim until it settles (a retry bills the same). */
   renewal_usage: PeriodUsage | null;
+  /** The end of the period the customer was last reminded of (customer-mails/reminders.ts). */
+  reminded_for: Date | null;
   custom_field_data: Answers;
   metadata: Metadata;
   created_at: Date;
@@ -100,6 +102,41 @@ const renewalLease: Lease = {
   // crosses into organizations: the seller's test clock says what is due.
   dueBy: (subscription) => `(select ${sellerNowSql("seller")} from organizations seller where seller.id = ${subscription}.organization_id)`,
 };
+
+/** The reminder worker's name for its items (subscriptions) in `set_aside_work`. */
+export const REMINDER_WORKER = "subscription_reminder";
+
+/** How long before its end a period is reminded of: a trial's end three days ahead, a yearly renewal a week ahead. */
+export const REMINDER_LEAD = { trialing: "3 days", yearly: "7 days" } as const;
+
+/**
+ * Subscriptions whose customer is now due a reminder, locked (FOR UPDATE SKIP LOCKED): a trial ending
+ * or a yearly plan renewing within its lead on the seller's clock, still going on, not yet reminded of
+ * this period, and long enough that the reminder does not come with the purchase. None set aside, none
+ * of `passOver`; only the one of `only` when it is given.
+ */
+export async function dueReminders(db: Knex, { limit, passOver, only }: { limit: number; passOver: string[]; only?: string }): Promise<SubscriptionRow[]> {
+  const notSetAside = WorkFailures.notSetAside(REMINDER_WORKER, "item.id");
+  const lead = `(case when item.status = 'trialing' then interval '${REMINDER_LEAD.trialing}' else interval '${REMINDER_LEAD.yearly}' end)`;
+  const { rows } = await db.raw<{ rows: SubscriptionRow[] }>(
+    // crosses into organizations: the seller's test clock says what is due.
+    `select item.* from subscriptions item join organizations seller on seller.id = item.organization_id
+     where (item.status = 'trialing' or (item.status = 'active' and item.recurring_interval = 'year'))
+       and not item.cancel_at_period_end and item.ended_at is null
+       and item.reminded_for is distinct from item.current_period_end
+       and item.current_period_end - ${lead} <= ${sellerNowSql("seller")}
+       and item.current_period_end > ${sellerNowSql("seller")}
+       and item.current_period_end - ${lead} > item.current_period_start
+       and ${notSetAside.sql} and not (item.id = any(?::text[])) ${only ? "and item.id = ?" : ""}
+     order by item.current_period_end limit ? for update of item skip locked`,
+    [...notSetAside.bindings, passOver, ...(only ? [only] : []), limit],
+  );
+  return rows;
+}
+
+/** Marks the subscription's period as reminded of. */
+export const markReminded = (db: Knex, subscription: Pick<SubscriptionRow, "id" | "current_period_end">) =>
+  db<SubscriptionRow>("subscriptions").where({ id: subscription.id }).update({ reminded_for: subscription.current_period_end });
 
 /** The renewal worker's name for its items (subscriptions) in `set_aside_work`. */
 export const RENEWAL_WORKER = "subscription_renewal";

@@ -19,6 +19,8 @@ const messages = defineMessages({
   subscriptionUncanceled: { id: "seller.settings.mail.subscriptionUncanceled", defaultMessage: "A canceled subscription is resumed" },
   subscriptionRevoked: { id: "seller.settings.mail.subscriptionRevoked", defaultMessage: "A subscription has ended" },
   subscriptionPastDue: { id: "seller.settings.mail.subscriptionPastDue", defaultMessage: "A renewal could not be charged" },
+  trialReminder: { id: "seller.settings.mail.trialReminder", defaultMessage: "A trial ends in three days" },
+  renewalReminder: { id: "seller.settings.mail.renewalReminder", defaultMessage: "A yearly plan renews in a week" },
   save: { id: "seller.settings.mail.save", defaultMessage: "Save mail settings" },
   saved: { id: "seller.settings.mail.saved", defaultMessage: "Mail settings saved." },
 });
@@ -33,6 +35,8 @@ const SWITCHES: [keyof Organization["customer_email_settings"], MessageDescripto
   ["subscription_uncanceled", messages.subscriptionUncanceled],
   ["subscription_revoked", messages.subscriptionRevoked],
   ["subscription_past_due", messages.subscriptionPastDue],
+  ["subscription_trial_conversion_reminder", messages.trialReminder],
+  ["subscription_renewal_reminder", messages.renewalReminder],
 ];
 
 type Form = Organization["customer_email_settings"];
