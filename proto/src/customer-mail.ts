@@ -13,7 +13,13 @@ const PortalCodeMail = z.object({
   portal_url: z.url(),
 });
 
-/** What a paid order bought and what it cost, as its receipt lists it. */
+/** What a purchase hands over at once: a license key in full, or a benefit's files (downloaded from the portal). */
+const Delivery = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("license_key"), benefit: z.string(), key: z.string() }),
+  z.object({ kind: z.literal("downloads"), benefit: z.string(), files: z.array(z.string()) }),
+]);
+
+/** What a paid order bought and what it cost, as its receipt lists it, with what the purchase delivered. */
 const OrderReceiptMail = z.object({
   kind: z.literal("order_receipt"),
   order_id: id,
@@ -25,6 +31,7 @@ const OrderReceiptMail = z.object({
   discount_amount: amount,
   tax_amount: amount,
   total_amount: amount,
+  deliveries: z.array(Delivery).default([]),
   portal_url: z.url(),
 });
 

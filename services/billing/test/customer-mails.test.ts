@@ -4,6 +4,7 @@ import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 import { advanceDays, cardToken, ordersOf, subscribe, subscribeTo } from "../../../test/stacks/purchases.js";
 import { startSmtpCatcher, type SmtpCatcher } from "../../../test/stacks/smtp-catcher.js";
+import { partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
 
 let smtp: SmtpCatcher;
 let stack: BillingStack;
@@ -59,6 +60,25 @@ describe("billing's mail to customers", () => {
     expect(receipt.text).toContain(`Rechnungsnummer: ${order?.invoiceNumber}`);
     expect(receipt.text).toContain(`${PUBLIC_URL}/${seller.slug}/portal`);
     expect(receipt.html).toContain("<table");
+  });
+
+  it("hands over what a purchase delivered with its receipt: the license key in full, the files to download from the portal", async () => {
+    const bytes = Buffer.from("the whole atlas, page by page");
+    const parts = partsOf(bytes, 1_000);
+    const created = await shop.polar.files.create({ service: "downloadable", name: "atlas.pdf", mimeType: "application/pdf", size: bytes.length, checksumSha256Base64: sha256(bytes), upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) } });
+    await shop.polar.files.uploaded({ id: created.id, fileUploadCompleted: { id: created.upload.id, path: created.upload.path, parts: await uploadParts(stack, created.upload, parts) } });
+    const downloads = await shop.polar.benefits.create({ type: "downloadables", description: "The atlas files", properties: { files: [created.id] } });
+    const licenses = await shop.polar.benefits.create({ type: "license_keys", description: "Atlas desktop licence", properties: { prefix: "ATLAS" } });
+    const product = await shop.polar.products.create({ name: "Atlas desktop", prices: [{ amountType: "fixed", priceAmount: 4_900, priceCurrency: "usd" }] });
+    await shop.polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [licenses.id, downloads.id] } });
+    await buy(product.id, "cartographer@example.com");
+
+    const receipt = await smtp.next("cartographer@example.com");
+    const [key] = (await shop.polar.licenseKeys.list({ benefitId: licenses.id })).result.items;
+    expect(key?.key).toMatch(/^ATLAS-/);
+    expect(receipt.text).toContain(`License key for Atlas desktop licence\n${key?.key ?? "?"}`);
+    expect(receipt.text).toContain("Your downloads of The atlas files (in your portal)\natlas.pdf");
+    expect(receipt.html).toContain(key?.key ?? "?");
   });
 
   it("sends no receipt of a kind the seller turned off, and receipts again once it is back on", async () => {

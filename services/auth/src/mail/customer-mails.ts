@@ -41,14 +41,28 @@ function receiptBody(locale: Locale, receipt: OrderReceipt): MailBody {
     [label("total"), money(receipt.total_amount)],
   ];
   const invoice = `${label("invoiceNumber")}: ${receipt.invoice_number}`;
+  const delivered = deliveriesBody(locale, receipt.deliveries);
   const cell = "padding:.25rem 1rem .25rem 0";
   const html = `<table style="border-collapse:collapse;margin:.5rem 0">${rows
     .map(([name, value], index) => {
       const weight = index === rows.length - 1 ? "font-weight:600;" : "";
       return `<tr><td style="${cell};${weight}">${escapeHtml(name)}</td><td style="${cell};text-align:right;${weight}">${escapeHtml(value)}</td></tr>`;
     })
-    .join("")}</table>\n<p style="color:#57606a">${escapeHtml(invoice)}</p>`;
-  return { text: `${rows.map(([name, value]) => `${name}: ${value}`).join("\n")}\n${invoice}`, html };
+    .join("")}</table>\n<p style="color:#57606a">${escapeHtml(invoice)}</p>${delivered.html}`;
+  return { text: `${rows.map(([name, value]) => `${name}: ${value}`).join("\n")}\n${invoice}${delivered.text}`, html };
+}
+
+/** What the purchase handed over, under the receipt: each license key set apart to copy, and each benefit's files (in the portal). */
+function deliveriesBody(locale: Locale, deliveries: OrderReceipt["deliveries"]): MailBody {
+  const parts = deliveries.map((delivery) =>
+    delivery.kind === "license_key"
+      ? { title: translate(locale, "mail.orderReceipt.licenseKey", { benefit: delivery.benefit }), text: delivery.key, html: codeBody(delivery.key).html }
+      : { title: translate(locale, "mail.orderReceipt.downloads", { benefit: delivery.benefit }), text: delivery.files.join("\n"), html: `<ul>${delivery.files.map((file) => `<li>${escapeHtml(file)}</li>`).join("")}</ul>` },
+  );
+  return {
+    text: parts.map((part) => `\n\n${part.title}\n${part.text}`).join(""),
+    html: parts.map((part) => `\n<p style="margin:1rem 0 .25rem;font-weight:600">${escapeHtml(part.title)}</p>${part.html}`).join(""),
+  };
 }
 
 /** A mail billing asked for, written for its recipient, sent under the seller's name and answered to them. */

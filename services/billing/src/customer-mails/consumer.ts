@@ -4,6 +4,7 @@ import { billingEvents, type CustomerMail } from "@tollgate/proto";
 import { findCustomer } from "../customers/service.js";
 import { findOrder } from "../orders/service.js";
 import type { BillingReason } from "../orders/orders.sql.js";
+import { deliveriesOf } from "./deliveries.js";
 import { mailCustomer } from "./requests.js";
 
 const Recipient = z.object({ email: z.string(), locale: z.string().nullable() });
@@ -11,6 +12,7 @@ const Recipient = z.object({ email: z.string(), locale: z.string().nullable() })
 /** What a receipt needs of an order.paid payload (the order as Polar's webhook carries it). */
 const PaidOrder = z.object({
   id: z.string(),
+  subscription_id: z.string().nullable(),
   invoice_number: z.string(),
   currency: z.string(),
   billing_reason: z.enum(["purchase", "subscription_create", "subscription_cycle", "subscription_update"]),
@@ -73,7 +75,8 @@ const subscriptionNotice = <Type extends `subscription.${"canceled" | "uncancele
 
 /**
  * The mails billing's own events call for, each asked of the mailer in the consumer's transaction,
- * so an event delivered again after a crash never mails twice: a receipt for every order paid; a
+ * so an event delivered again after a crash never mails twice: a receipt for every order paid (a
+ * purchase's with the license keys and downloads it delivered); a
  * notice when a subscription is canceled, resumed, ended or not paid; and a refund once it went
  * through (under the receipts' switch, as Polar has none of its own for it).
  */
@@ -83,6 +86,9 @@ export function customerMailsConsumer(publicUrl: string): ConsumerDefinition {
     handlers: [
       on(billingEvents["order.paid"], async (event, context) => {
         const order = PaidOrder.parse(event.data.payload);
+        // A purchase's receipt hands over what it delivered; a renewal's delivers nothing new.
+        const source = order.billing_reason === "purchase" ? { order_id: order.id } : order.billing_reason === "subscription_create" && order.subscription_id ? { subscription_id: order.subscription_id } : null;
+        const deliveries = source ? await deliveriesOf(context.unit.db, source) : [];
         await mailCustomer(context.unit, publicUrl, event.data.organization_id, SWITCH_OF_REASON[order.billing_reason], order.customer, (portalUrl) => ({
           kind: "order_receipt",
           order_id: order.id,
@@ -94,6 +100,7 @@ export function customerMailsConsumer(publicUrl: string): ConsumerDefinition {
           discount_amount: order.discount_amount,
           tax_amount: order.tax_amount,
           total_amount: order.total_amount,
+          deliveries,
           portal_url: portalUrl,
         }));
       }),
