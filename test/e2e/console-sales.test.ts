@@ -131,7 +131,7 @@ describe("the seller's customers and orders", () => {
     const seller = await newPerson({ locale: "es" });
     await signUp(seller.page, "Tienda de Marta", `marta-${stamp}@example.com`);
     const slug = `libros-${stamp}`;
-    const { api } = await openShop(seller.page, "Libros Marta", slug, ["products:write", "checkouts:write"]);
+    const { api } = await openShop(seller.page, "Libros Marta", slug, ["products:write", "checkouts:write", "orders:read", "refunds:write"]);
     const book = await api<{ id: string }>("/v1/products/", { name: "Cuaderno de bocetos", prices: [{ amount_type: "fixed", price_amount: 1_500, price_currency: "eur" }] });
     const email = `pablo-${stamp}@example.com`;
     await buy(api, book.id, email);
@@ -172,6 +172,13 @@ describe("the seller's customers and orders", () => {
     const [invoice] = await Promise.all([page.waitForEvent("download"), ordersList.getByRole("button", { name: say("portal.documents.invoice") }).click()]);
     // Printed in the customer's own language, which no checkout set for them: English.
     expect(invoice.suggestedFilename()).toMatch(/^Invoice-.*\.pdf$/);
+    // A refund of the invoiced order brings a credit note beside it, once it is made.
+    const [order] = (await api<{ items: { id: string; invoice_number: string }[] }>("/v1/orders/")).items;
+    await api("/v1/refunds/", { order_id: order?.id, reason: "customer_request", amount: 500 });
+    const creditNote = ordersList.getByRole("button", { name: say("portal.documents.creditNote", { number: `${order?.invoice_number ?? ""}-CN1` }) });
+    await expect.poll(async () => (await page.reload(), await page.getByText("Cuaderno de bocetos").first().waitFor(), await creditNote.count()), { timeout: 20_000 }).toBe(1);
+    const [note] = await Promise.all([page.waitForEvent("download"), creditNote.click()]);
+    expect(note.suggestedFilename()).toMatch(/\.pdf$/);
 
     // The buyer keeps a card, makes a second one the default, then removes the first.
     const cards = page.getByRole("list", { name: say("portal.cards.label") });

@@ -100,8 +100,19 @@ describe("invoices and receipts", () => {
     const noteOfEarlyRefund = await fetch(`${stack.gateway.url}/v1/refunds/${earlyRefund?.id ?? ""}/credit-note`, { headers: { authorization: `Bearer ${shop.token}` } });
     expect(await pdfText(stack, ((await noteOfEarlyRefund.json()) as { url: string }).url)).toMatch(/Total\s+-\$20\.00/);
     expect(await pdfText(stack, (await own.customerPortal.orders.receipt(order.id)).url)).toContain("Telescope");
+    // The order's credit notes, listed for the portal and the console with their numbers.
+    const customerToken = (await shop.polar.customerSessions.create({ customerId: order.customerId })).token;
+    const creditNotes = async (path: string, token: string) => {
+      const response = await fetch(`${stack.gateway.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      return { status: response.status, body: (await response.json()) as { refund_id: string; number: string; url: string }[] };
+    };
+    const listed = await creditNotes(`/v1/customer-portal/orders/${order.id}/credit-notes`, customerToken);
+    expect(listed.body.map(({ refund_id, number }) => ({ refund_id, number }))).toEqual([{ refund_id: earlyRefund?.id, number: `${order.invoiceNumber}-CN1` }]);
+    expect(await pdfText(stack, listed.body[0]?.url ?? "")).toContain(`${order.invoiceNumber}-CN1`);
+    expect((await creditNotes(`/v1/orders/${order.id}/credit-notes`, shop.token)).body).toHaveLength(1);
 
     const other = await paidOrder("Star chart", 900, "someone-else@example.com", "en");
     await expect(own.customerPortal.orders.receipt(other.id)).rejects.toMatchObject({ statusCode: 404 });
+    expect((await creditNotes(`/v1/customer-portal/orders/${other.id}/credit-notes`, customerToken)).status).toBe(404);
   });
 });

@@ -53,6 +53,7 @@ export type SandboxConfirmationToken = Schemas["SandboxConfirmationToken"];
 export type PaymentMethodCard = Schemas["PaymentMethodCard"];
 export type CustomerOrderReceipt = Schemas["CustomerOrderReceipt"];
 export type OrderReceipt = Schemas["OrderReceipt"];
+export type OrderCreditNote = Schemas["OrderCreditNote"];
 export type PortalPaymentProcessor = Schemas["PortalPaymentProcessor"];
 export type CustomerPaymentMethodCreateResponse = Schemas["CustomerPaymentMethodCreateResponse"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];

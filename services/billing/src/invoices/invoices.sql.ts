@@ -19,6 +19,9 @@ export const findOrderDocument = (db: Knex, orderId: string, kind: Exclude<Docum
 
 export const findCreditNote = (db: Knex, refundId: string) => orderDocuments(db).where({ refund_id: refundId }).first();
 
+/** The order's credit notes, in the order they were made (which numbers them). */
+export const creditNotesOfOrder = (db: Knex, orderId: string) => orderDocuments(db).where({ order_id: orderId, kind: "credit_note" }).orderBy("created_at").orderBy("id");
+
 /** How many credit notes the order has: the next one's number follows. */
 export async function creditNotesOf(db: Knex, orderId: string): Promise<number> {
   const [row] = await orderDocuments(db).where({ order_id: orderId, kind: "credit_note" }).count<{ count: string }[]>({ count: "*" });

@@ -4,8 +4,8 @@ import { customerOf } from "../customer-sessions/service.js";
 import { findCustomersOrder, findOrder, shownOrder } from "../orders/service.js";
 import { Order } from "../orders/schemas.js";
 import type { Parts } from "../parts.js";
-import { CreditNote, CustomerOrderInvoice, CustomerOrderReceipt, OrderBillingUpdate, OrderInvoice, OrderReceipt } from "./schemas.js";
-import { creditNoteLink, invoiceLink, issueInvoice, receiptLink, reviseOrderBilling } from "./service.js";
+import { CreditNote, CustomerOrderInvoice, CustomerOrderReceipt, OrderBillingUpdate, OrderCreditNotes, OrderInvoice, OrderReceipt } from "./schemas.js";
+import { creditNoteLink, creditNoteLinks, invoiceLink, issueInvoice, receiptLink, reviseOrderBilling } from "./service.js";
 import { findRefund } from "../refunds/service.js";
 
 const id = z.object({ id: z.string() });
@@ -38,6 +38,14 @@ export function invoiceEndpoints(parts: Pick<Parts, "db" | "units" | "access" | 
     ),
     defineEndpoint("/v1/orders/:id/receipt", { method: "GET", params: id, response: OrderReceipt, summary: "Get an order's receipt", tag: "orders" }, async ({ params, identity }) =>
       receiptLink(parts, await sellersOrder(identity, "orders:read", params.id)),
+    ),
+    defineEndpoint("/v1/orders/:id/credit-notes", { method: "GET", params: id, response: OrderCreditNotes, summary: "List an order's credit notes (Tollgate's own)", tag: "orders" }, async ({ params, identity }) =>
+      creditNoteLinks(parts, await sellersOrder(identity, "orders:read", params.id)),
+    ),
+    defineEndpoint(
+      "/v1/customer-portal/orders/:id/credit-notes",
+      { method: "GET", params: id, response: OrderCreditNotes, summary: "List the credit notes of one of the customer's orders (Tollgate's own)", tag: "customer_portal" },
+      async ({ params, identity }) => creditNoteLinks(parts, await customersOrder(identity, params.id)),
     ),
     defineEndpoint(
       "/v1/refunds/:id/credit-note",

@@ -1,16 +1,16 @@
 import type { z } from "zod";
-import { HttpError, type Knex } from "@tollgate/kit";
+import { HttpError, type Knex, type UnitOfWork } from "@tollgate/kit";
 import { customersWithIds } from "../customers/customers.sql.js";
 import { findFile } from "../files/files.sql.js";
 import { storeDocument } from "../files/service.js";
 import { itemsOfOrders, type OrderRow } from "../orders/orders.sql.js";
-import { changeBillingDetails, findOrder, lockOrder } from "../orders/service.js";
+import { changeBillingDetails, lockOrder } from "../orders/service.js";
 import type { RefundRow } from "../refunds/refunds.sql.js";
 import { succeededRefundsOf } from "../refunds/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import type { Parts } from "../parts.js";
 import { printedCreditNote, printedDocument } from "./document.js";
-import { creditNotesOf, findCreditNote, findOrderDocument, keepOrderDocument } from "./invoices.sql.js";
+import { creditNotesOf, creditNotesOfOrder, findCreditNote, findOrderDocument, keepOrderDocument } from "./invoices.sql.js";
 import { renderPdf } from "./pdf.js";
 import type { OrderBillingUpdate } from "./schemas.js";
 
@@ -55,12 +55,18 @@ async function linkTo(parts: DocumentParts, fileId: string): Promise<{ url: stri
  */
 export async function issueInvoice(parts: DocumentParts & Pick<Parts, "units">, order: OrderRow): Promise<void> {
   if (!PAID.has(order.status)) throw notEligible(order);
-  if (await findOrderDocument(parts.db, order.id, "invoice")) return;
-  const billed = await withBillingDetails(parts, order);
-  const { file } = await printAndStore(parts, "invoice", billed);
-  await keepOrderDocument(parts.db, { order_id: order.id, refund_id: null, kind: "invoice", file_id: file.id, order_modified_at: billed.modified_at }, { replace: false });
+  // Under the order's lock: billing details changed meanwhile (PATCH) land before it is printed, or are refused after.
+  const issued = await parts.units.run(async (unit) => {
+    const locked = await lockOrder(unit.db, order.id);
+    if (!locked) throw new Error(`order ${order.id} is gone`);
+    if (await findOrderDocument(unit.db, order.id, "invoice")) return false;
+    const billed = await withBillingDetails(unit, locked);
+    const { file } = await printAndStore({ ...parts, db: unit.db }, "invoice", billed);
+    await keepOrderDocument(unit.db, { order_id: order.id, refund_id: null, kind: "invoice", file_id: file.id, order_modified_at: billed.modified_at }, { replace: false });
+    return true;
+  });
   // Refunds made before the invoice correct it too.
-  for (const refund of await succeededRefundsOf(parts.db, order.id)) await issueCreditNote(parts, refund);
+  if (issued) for (const refund of await succeededRefundsOf(parts.db, order.id)) await issueCreditNote(parts, refund);
 }
 
 /**
@@ -70,11 +76,18 @@ export async function issueInvoice(parts: DocumentParts & Pick<Parts, "units">, 
 export async function issueCreditNote(parts: DocumentParts, refund: RefundRow): Promise<void> {
   const { db } = parts;
   if (refund.status !== "succeeded" || (await findCreditNote(db, refund.id))) return;
-  const order = await findOrder(db, refund.order_id);
+  // Locked: two refunds of one order settled at once number their credit notes one after the other.
+  const order = await lockOrder(db, refund.order_id);
   if (!order || !(await findOrderDocument(db, order.id, "invoice"))) return;
   const printed = printedCreditNote({ order, ...(await partiesOf(db, order)), refund, sequence: (await creditNotesOf(db, order.id)) + 1 });
   const file = await storeDocument(parts, order.organization_id, `${printed.title}-${printed.facts[0]?.[1] ?? order.invoice_number}.pdf`, await renderPdf(printed));
   await keepOrderDocument(db, { order_id: order.id, refund_id: refund.id, kind: "credit_note", file_id: file.id, order_modified_at: order.modified_at }, { replace: false });
+}
+
+/** An order's credit notes, numbered as printed (`…-CN1`, `…-CN2`), each with its refund and a link. */
+export async function creditNoteLinks(parts: DocumentParts, order: OrderRow): Promise<{ refund_id: string; number: string; created_at: Date; url: string }[]> {
+  const notes = await creditNotesOfOrder(parts.db, order.id);
+  return Promise.all(notes.map(async (note, index) => ({ refund_id: note.refund_id ?? "", number: `${order.invoice_number}-CN${index + 1}`, created_at: note.created_at, url: (await linkTo(parts, note.file_id)).url })));
 }
 
 /** A link to a refund's credit note. */
@@ -88,15 +101,15 @@ export async function creditNoteLink(parts: DocumentParts, refund: RefundRow): P
  * The order with the billing name and address its invoice carries: its own, else those the customer
  * has saved since (in the portal, say), written onto the order first; neither, and there is no invoice.
  */
-async function withBillingDetails(parts: Pick<Parts, "db" | "units">, order: OrderRow): Promise<OrderRow> {
+async function withBillingDetails(unit: UnitOfWork, order: OrderRow): Promise<OrderRow> {
   if (order.billing_name && order.billing_address) return order;
-  const [customer] = await customersWithIds(parts.db, [order.customer_id]);
+  const [customer] = await customersWithIds(unit.db, [order.customer_id]);
   // A checkout asks only for a country: an address with a street the customer saved later is the fuller one.
   const savedAddress = customer?.billing_address?.line1 ? customer.billing_address : null;
   const billingName = order.billing_name ?? customer?.billing_name ?? null;
   const billingAddress = (order.billing_address?.line1 ? order.billing_address : null) ?? savedAddress ?? order.billing_address;
   if (!billingName || !billingAddress) throw missingDetails();
-  return reviseOrderBilling(parts, order, { billing_name: billingName, billing_address: billingAddress });
+  return changeBillingDetails(unit, order, { billing_name: billingName, billing_address: billingAddress });
 }
 
 export async function invoiceLink(parts: DocumentParts, order: OrderRow): Promise<{ url: string }> {

@@ -1,5 +1,5 @@
 import { request, type Listing } from "../../api/client";
-import type { Dispute, Order, OrderReceipt, Payment, Refund, RequestBody } from "../../api/wire";
+import type { Dispute, Order, OrderCreditNote, OrderReceipt, Payment, Refund, RequestBody } from "../../api/wire";
 
 export type { Dispute, Order, Payment, Refund } from "../../api/wire";
 
@@ -78,4 +78,14 @@ export async function orderDocumentUrl(orderId: string, kind: "receipt" | "invoi
   const path = `/v1/orders/${encodeURIComponent(orderId)}`;
   if (kind === "invoice") await request<null>(`${path}/invoice`, { method: "POST" });
   return (await request<OrderReceipt>(`${path}/${kind}`)).url;
+}
+
+/** The order's credit notes (one per refund of an invoiced order), numbered as printed, each with a fresh link. */
+export const listCreditNotes = (orderId: string) => request<OrderCreditNote[]>(`/v1/orders/${encodeURIComponent(orderId)}/credit-notes`);
+
+/** A fresh link to the credit note of one refund of the order (links last an hour). */
+export async function creditNoteUrl(orderId: string, refundId: string): Promise<string> {
+  const note = (await listCreditNotes(orderId)).find((candidate) => candidate.refund_id === refundId);
+  if (!note) throw new Error(`no credit note for refund ${refundId}`);
+  return note.url;
 }

@@ -8,10 +8,10 @@ import { Facts } from "../../ui/facts";
 import { OrderAnswers } from "./order-answers";
 import { OrderDisputes, OrderPayments } from "./order-money";
 import { useSeller } from "../space";
-import { orderDocumentUrl, refundableOf, type Order } from "./api";
+import { creditNoteUrl, orderDocumentUrl, refundableOf, type Order } from "./api";
 import { describeFailure, failureOf } from "../../api/client";
 import { DocumentButtons } from "../../ui/document-buttons";
-import { orderQuery, refundsQuery } from "./queries";
+import { creditNotesQuery, orderQuery, refundsQuery } from "./queries";
 import { billingReasonMessages, refundReasonMessages, statusMessages } from "./labels";
 import { RefundDialog } from "./refund-dialog";
 
@@ -42,15 +42,17 @@ const messages = defineMessages({
   benefitsRevoked: { id: "seller.order.benefitsRevoked", defaultMessage: "Benefits revoked" },
   receipt: { id: "seller.order.receipt", defaultMessage: "Receipt" },
   invoice: { id: "seller.order.invoice", defaultMessage: "Invoice" },
+  creditNote: defineMessage<{ number: string }>({ id: "seller.order.creditNote", defaultMessage: "Credit note {number}" }),
   needsDetails: {
     id: "seller.order.needsDetails",
     defaultMessage: "An invoice needs the buyer's billing name and address: they save them in their portal, or you set them through the API first.",
   },
 });
 
-/** The order's receipt and invoice as PDFs (once its money arrived), and its refund. */
+/** The order's receipt, invoice and credit notes as PDFs (once its money arrived), and its refund. */
 function OrderActions({ order }: { order: Order }) {
   const { formatMessage } = useIntl();
+  const creditNotes = useQuery({ ...creditNotesQuery(order.id), enabled: order.paid && order.refunded_amount > 0 });
   return (
     <>
       {order.paid && (
@@ -58,6 +60,7 @@ function OrderActions({ order }: { order: Order }) {
           documents={[
             { label: formatMessage(messages.receipt), urlOf: () => orderDocumentUrl(order.id, "receipt") },
             { label: formatMessage(messages.invoice), urlOf: () => orderDocumentUrl(order.id, "invoice") },
+            ...(creditNotes.data ?? []).map((note) => ({ label: formatMessage(messages.creditNote, { number: note.number }), urlOf: () => creditNoteUrl(order.id, note.refund_id) })),
           ]}
           failureOf={(reason) => (failureOf(reason).status === 422 ? formatMessage(messages.needsDetails) : describeFailure(reason))}
         />

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
 import { CustomerCustomerSession, CustomerSessionCodeAuthenticateRequest, CustomerSessionCodeAuthenticateResponse, CustomerSessionCodeRequest, PortalAuthenticatedUser } from "../schemas.js";
 import { authenticateWithCode, introspectSession, portalUser, requestSignInCode } from "../sign-in.js";
@@ -13,8 +14,12 @@ export function portalSessionEndpoints(parts: Pick<Parts, "db" | "units" | "conf
   return [
     defineEndpoint(
       "/v1/customer-portal/customer-session/request",
-      { method: "POST", status: 202, body: CustomerSessionCodeRequest, summary: "Send a sign-in code to a customer's e-mail", tag: TAG },
-      async ({ body, req }) => requestSignInCode(parts, body, req.get("accept-language")?.split(/[,;]/)[0]?.trim() || null),
+      { method: "POST", status: 202, body: CustomerSessionCodeRequest, response: z.null(), summary: "Send a sign-in code to a customer's e-mail", tag: TAG },
+      async ({ body, req }) => {
+        await requestSignInCode(parts, body, req.get("accept-language")?.split(/[,;]/)[0]?.trim() || null);
+        // As Polar answers it: a JSON null, whoever asked.
+        return null;
+      },
     ),
     defineEndpoint(
       "/v1/customer-portal/customer-session/authenticate",
