@@ -37,17 +37,21 @@ const OrderReceiptMail = z.object({
 
 /**
  * What the customer is told of a subscription: canceled (it ends at `ends_at`), resumed, ended, a
- * renewal not paid, or ahead of time that its trial ends or its yearly plan renews at `ends_at`.
+ * renewal not paid, a retry of it declined (tried again at `retry_at`), moved to another plan with
+ * nothing charged now (`product`, `amount`: the new plan), or ahead of time that its trial ends or
+ * its yearly plan renews at `ends_at`.
  */
 const SubscriptionMail = z.object({
   kind: z.literal("subscription_notice"),
-  notice: z.enum(["canceled", "uncanceled", "revoked", "past_due", "trial_ending", "renewal_upcoming"]),
+  notice: z.enum(["canceled", "uncanceled", "revoked", "past_due", "retry_failed", "plan_changed", "trial_ending", "renewal_upcoming"]),
   product: z.string(),
   /** The plan's amount: what a renewal charges before discount and tax. */
   amount: amount,
   currency: z.string().length(3),
   /** When the current period ends: a canceled subscription stops, a trial ends, a plan renews; null for the other notices. */
   ends_at: z.iso.datetime({ offset: true }).nullable(),
+  /** When a declined card is tried again; null for the other notices. */
+  retry_at: z.iso.datetime({ offset: true }).nullable().default(null),
   portal_url: z.url(),
 });
 

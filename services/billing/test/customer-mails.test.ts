@@ -172,22 +172,45 @@ describe("billing's notices to subscribers", () => {
     expect((await smtp.next("subscriber@example.com")).subject).toBe("Your subscription to Pro subscriber@example.com has ended");
   });
 
-  it("tells a subscriber once that a renewal was not paid, and sends the receipt, not another warning, once a new card pays it", async () => {
+  it("tells a subscriber that a renewal was not paid, then each declined retry with the next one's date, and sends the receipt, not another warning, once a new card pays it", async () => {
     const dunning = await stack.seller();
     const { subscription } = await subscribe(stack, dunning, "4000000000000341", "declined@example.com");
     await smtp.next("declined@example.com"); // the receipt of the first period
-    await advanceDays(stack, dunning, 32);
+    // A month is at most 31 days: the renewal has failed, its first retry (two days on) not yet come.
+    await advanceDays(stack, dunning, 31);
     const warning = await smtp.next("declined@example.com");
     expect(warning.subject).toBe("Your payment for Pro declined@example.com did not go through");
     expect(warning.text).toContain("We could not charge your card $10.00");
     expect(warning.text).toMatch(/Update your card: http:\/\/\S+\/portal/);
+    await advanceDays(stack, dunning, 2);
+    const retried = await smtp.next("declined@example.com");
+    expect(retried.subject).toBe("Your payment for Pro declined@example.com failed again");
+    const pastDue = await dunning.polar.subscriptions.get({ id: subscription.id });
+    const nextTry = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" }).format(new Date((pastDue.currentPeriodStart.getTime()) + 7 * 86_400_000));
+    expect(retried.text).toContain(`We will try again on ${nextTry}.`);
 
     const { token } = await dunning.polar.customerSessions.create({ customerId: subscription.customerId });
     await customerSide().customerPortal.customers.addPaymentMethod({ customerSession: token }, { confirmationTokenId: await cardToken(stack, "4242424242424242"), setDefault: true, returnUrl: "https://app.example/billing" });
     await expect.poll(async () => (await ordersOf(dunning, subscription.id)).map((order) => order.status), { timeout: 15_000 }).toEqual(["paid", "paid"]);
     expect((await smtp.next("declined@example.com")).subject).toMatch(/^Your receipt from /);
     await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect(smtp.received("declined@example.com").map((mail) => mail.subject).filter((subject) => subject?.includes("did not go through"))).toHaveLength(1);
+    const subjects = smtp.received("declined@example.com").map((mail) => mail.subject ?? "");
+    expect(subjects.filter((subject) => subject.includes("did not go through"))).toHaveLength(1);
+    expect(subjects.filter((subject) => subject.includes("failed again"))).toHaveLength(1);
+  });
+
+  it("tells a subscriber of a plan change that charged nothing now; one that charged gets its receipt instead", async () => {
+    const { subscription } = await subscribe(stack, shop, "4242424242424242", "upgrader@example.com");
+    await smtp.next("upgrader@example.com"); // the receipt of the first period
+    const team = await shop.polar.products.create({ name: "Team plan", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 2_500, priceCurrency: "usd" }] });
+    await shop.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { productId: team.id, prorationBehavior: "prorate" } });
+    const changed = await smtp.next("upgrader@example.com");
+    expect(changed.subject).toBe("Your subscription is now Team plan");
+    expect(changed.text).toContain(`Your subscription with ${seller.name} is now Team plan, at $25.00 a renewal. Nothing is charged now`);
+
+    const studio = await shop.polar.products.create({ name: "Studio plan", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 4_000, priceCurrency: "usd" }] });
+    await shop.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { productId: studio.id, prorationBehavior: "invoice" } });
+    expect((await smtp.next("upgrader@example.com")).subject).toBe(`Your receipt from ${seller.name}`);
   });
 
   it("tells a buyer of a refund once it went through", async () => {

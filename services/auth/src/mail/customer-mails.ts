@@ -13,6 +13,8 @@ const SUBSCRIPTION_NOTICES = {
   uncanceled: "subscriptionUncanceled",
   revoked: "subscriptionRevoked",
   past_due: "subscriptionPastDue",
+  retry_failed: "paymentRetryFailed",
+  plan_changed: "subscriptionPlanChanged",
   trial_ending: "trialEnding",
   renewal_upcoming: "renewalUpcoming",
 } as const satisfies Record<Extract<CustomerMail, { kind: "subscription_notice" }>["notice"], ActionMailKind>;
@@ -76,7 +78,9 @@ export function customerMail(to: Recipient, seller: { name: string; replyTo: str
       return { ...actionMail(to, "orderReceipt", mail.portal_url, values, receiptBody(to.locale, mail)), ...sender };
     }
     case "subscription_notice": {
-      const values = { seller: seller.name, product: mail.product, amount: moneyIn(to.locale, mail.currency, mail.amount), endsAt: mail.ends_at ? new Date(mail.ends_at) : new Date() };
+      // A date the notice does not speak of is not in its text: now stands in for it.
+      const dateOf = (at: string | null) => (at ? new Date(at) : new Date());
+      const values = { seller: seller.name, product: mail.product, amount: moneyIn(to.locale, mail.currency, mail.amount), endsAt: dateOf(mail.ends_at), retryAt: dateOf(mail.retry_at) };
       return { ...actionMail(to, SUBSCRIPTION_NOTICES[mail.notice], mail.portal_url, values), ...sender };
     }
     case "refund_notice": {

@@ -23,6 +23,8 @@ export type ActionMailKind =
   | "subscriptionUncanceled"
   | "subscriptionRevoked"
   | "subscriptionPastDue"
+  | "paymentRetryFailed"
+  | "subscriptionPlanChanged"
   | "trialEnding"
   | "renewalUpcoming"
   | "refundIssued";

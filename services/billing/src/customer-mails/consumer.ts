@@ -5,7 +5,7 @@ import { findCustomer } from "../customers/service.js";
 import { findOrder } from "../orders/service.js";
 import type { BillingReason } from "../orders/orders.sql.js";
 import { deliveriesOf } from "./deliveries.js";
-import { mailCustomer } from "./requests.js";
+import { mailCustomer } from "../customers/mail.js";
 
 const Recipient = z.object({ email: z.string(), locale: z.string().nullable() });
 
@@ -52,6 +52,8 @@ export const SWITCH_OF_NOTICE: Record<Notice, string> = {
   uncanceled: "subscription_uncanceled",
   revoked: "subscription_revoked",
   past_due: "subscription_past_due",
+  retry_failed: "subscription_past_due",
+  plan_changed: "subscription_updated",
   trial_ending: "subscription_trial_conversion_reminder",
   renewal_upcoming: "subscription_renewal_reminder",
 };
@@ -69,6 +71,7 @@ const subscriptionNotice = <Type extends `subscription.${"canceled" | "uncancele
       amount: subscription.amount,
       currency: subscription.currency,
       ends_at: notice === "canceled" ? (subscription.ends_at ?? subscription.current_period_end) : null,
+      retry_at: null,
       portal_url: portalUrl,
     }));
   });

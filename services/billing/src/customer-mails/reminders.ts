@@ -4,7 +4,7 @@ import { findProduct } from "../products/service.js";
 import { dueReminders, markReminded, REMINDER_WORKER, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { Parts } from "../parts.js";
 import { SWITCH_OF_NOTICE } from "./consumer.js";
-import { mailCustomer } from "./requests.js";
+import { mailCustomer } from "../customers/mail.js";
 
 const BATCH = 50;
 
@@ -21,6 +21,7 @@ async function remind(unit: UnitOfWork, publicUrl: string, subscription: Subscri
     amount: subscription.amount,
     currency: subscription.currency,
     ends_at: subscription.current_period_end.toISOString(),
+    retry_at: null,
     portal_url: portalUrl,
   }));
 }

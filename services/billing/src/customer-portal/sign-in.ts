@@ -1,7 +1,7 @@
 import { HttpError, notFound, polarErrors } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { findCustomer, findCustomerByEmail } from "../customers/customers.sql.js";
-import { portalUrlOf, requestCustomerMail } from "../customer-mails/requests.js";
+import { portalUrlOf, requestCustomerMail } from "../customers/mail.js";
 import { findSession } from "../customer-sessions/customer-sessions.sql.js";
 import { customerOf, issueSignInCode, redeemSignInCode, SIGN_IN_CODE_MINUTES } from "../customer-sessions/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";

@@ -12,7 +12,7 @@ import type { PriceRow } from "../products/prices.js";
 import type { ProductWithParts } from "../products/products.sql.js";
 import { findProduct } from "../products/service.js";
 import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "../subscriptions/proration.js";
-import { announceSubscription, chargeOrderAt, chargeSettled, draftFor, fallPastDue, subscriptionTaxTerms, switchPlan } from "../subscriptions/service.js";
+import { announceSubscription, chargeOrderAt, chargeSettled, draftFor, fallPastDue, subscriptionTaxTerms, switchPlan, tellSubscriber } from "../subscriptions/service.js";
 import type { ClaimedSubscription, SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { UnderClaim } from "./renew-period.js";
 
@@ -50,6 +50,8 @@ export async function changeProduct(
   const intervalChanged = interval !== subscription.recurring_interval || intervalCount !== subscription.recurring_interval_count;
   const plan = { product_id: product.id, product_price_id: price.id, amount, recurring_interval: interval, recurring_interval_count: intervalCount };
   let changed: SubscriptionRow;
+  // What the change charges now gets its receipt; a change that charges nothing is told of on its own.
+  let chargedNow = false;
   if (subscription.status === "trialing") {
     changed = await switchPlan(unit, subscription, plan);
   } else {
@@ -62,18 +64,21 @@ export async function changeProduct(
       const { billed, leftover } = billableProrations(amount - discount.amount, [unused, ...subscription.pending_prorations]);
       changed = await switchPlan(unit, subscription, { ...plan, current_period_start: now, current_period_end: end, next_action_at: end, pending_prorations: leftover, discount_applied_at: discount.appliedAt });
       changed = await invoiceChange(unit, changed, draftFor(changed, product, price, { amount, discount_amount: discount.amount }, await subscriptionTaxTerms(db, changed, price), billed), now);
+      chargedNow = true;
     } else {
       const prorations: OrderLine[] = [remainingTimeLine(product.name, price, amount, fraction), unused];
       const net = prorations.reduce((sum, line) => sum + line.amount, 0);
       const invoiceNow = behaviour === "invoice" && net > 0;
       changed = await switchPlan(unit, subscription, { ...plan, pending_prorations: invoiceNow ? subscription.pending_prorations : [...subscription.pending_prorations, ...prorations] });
       if (invoiceNow) changed = await invoiceChange(unit, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0 }, await subscriptionTaxTerms(db, changed, price)), lines: prorations }, now);
+      chargedNow = invoiceNow;
     }
   }
   const customer = await findCustomer(unit.db, subscription.customer_id);
   if (!customer) throw new Error(`subscription ${subscription.id} has lost its customer`);
   await regrantPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
   await announceSubscription(unit, billing.config, changed, "subscription.updated");
+  if (!chargedNow) await tellSubscriber(unit, billing.config, changed, { notice: "plan_changed" });
   return changed;
 }
 

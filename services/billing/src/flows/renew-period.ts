@@ -82,7 +82,7 @@ export async function retryRenewal(billing: Pick<Parts, "db" | "config" | "proce
       return;
     }
     const next = current.past_due_since ? retryAt(current.past_due_since, attempt) : null;
-    const counted = await countFailedRetry(unit, current, attempt, next);
+    const counted = await countFailedRetry(unit, config, current, attempt, next);
     if (next) return;
     if (order) await settleOrder(unit, order, "void");
     // Its last period went unpaid: nothing more is billed for it.

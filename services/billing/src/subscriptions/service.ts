@@ -5,6 +5,7 @@ import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
 import { revokeBenefits } from "../benefit-grants/granting.js";
 import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
+import { mailCustomer } from "../customers/mail.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { announceCustomerEvent } from "../customers/announce.js";
 import { productLine, type OrderLine } from "../orders/lines.js";
@@ -120,8 +121,32 @@ export async function recoverFromPastDue(unit: UnitOfWork, config: SubscriptionC
 }
 
 /** A dunning retry failed: counted, and tried again at `retryAt` if another retry is left. */
-export const countFailedRetry = (unit: UnitOfWork, subscription: SubscriptionRow, attempt: number, retryAt: Date | null): Promise<SubscriptionRow> =>
-  updateSubscription(unit.db, subscription.id, { dunning_attempts: attempt, ...(retryAt ? { next_action_at: retryAt } : {}) });
+export async function countFailedRetry(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, attempt: number, retryAt: Date | null): Promise<SubscriptionRow> {
+  const counted = await updateSubscription(unit.db, subscription.id, { dunning_attempts: attempt, ...(retryAt ? { next_action_at: retryAt } : {}) });
+  // The last one failing ends the subscription, which says so itself (subscription.revoked).
+  if (retryAt) await tellSubscriber(unit, config, counted, { notice: "retry_failed", retryAt });
+  return counted;
+}
+
+/**
+ * The subscription's customer told of `notice` about its plan as it now stands, under the seller's
+ * switch for it: a declined retry (with when the card is tried next), or a plan change that charged
+ * nothing now (one that did gets its receipt).
+ */
+export async function tellSubscriber(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, notice: { notice: "retry_failed"; retryAt: Date } | { notice: "plan_changed" }): Promise<void> {
+  const [[customer], [product]] = await Promise.all([customersWithIds(unit.db, [subscription.customer_id]), productsWithParts(unit.db, [subscription.product_id])]);
+  if (!customer || !product) return;
+  await mailCustomer(unit, config.PUBLIC_URL, subscription.organization_id, notice.notice === "retry_failed" ? "subscription_past_due" : "subscription_updated", customer, (portalUrl) => ({
+    kind: "subscription_notice",
+    notice: notice.notice,
+    product: product.name,
+    amount: subscription.amount,
+    currency: subscription.currency,
+    ends_at: null,
+    retry_at: notice.notice === "retry_failed" ? notice.retryAt.toISOString() : null,
+    portal_url: portalUrl,
+  }));
+}
 
 /** The renewal worker is to charge `order` at `at`: the subscription names it until it is charged. */
 export const chargeOrderAt = (unit: UnitOfWork, subscription: SubscriptionRow, order: { id: string }, at: Date): Promise<SubscriptionRow> =>
