@@ -39,7 +39,9 @@ describe("invoices and receipts", () => {
     });
     expect(updated.billingName).toBe("Sternwarte Nord GmbH");
 
+    expect(order.isInvoiceGenerated).toBe(false);
     await seller.orders.generateInvoice(order.id);
+    expect((await shop.polar.orders.get({ id: order.id })).isInvoiceGenerated).toBe(true);
     const text = await pdfText(stack, (await seller.orders.invoice(order.id)).url);
     expect(text).toContain("Rechnung");
     expect(text).toContain(`Nummer: ${order.invoiceNumber}`);

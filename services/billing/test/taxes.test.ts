@@ -154,5 +154,14 @@ describe("sales tax", () => {
       ["subscription_create", 840, 160, 1_000],
       ["subscription_cycle", 840, 160, 1_000],
     ]);
+    // A plan change charged now carries VAT on each of its lines, the credit's included.
+    const larger = await shop.polar.products.create({ name: "Himmelsbrief plus", recurringInterval: "month", prices: [{ amountType: "fixed", priceAmount: 3_000, priceCurrency: "eur" }] });
+    await shop.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { productId: larger.id, prorationBehavior: "invoice" } });
+    await expect.poll(async () => (await ordersOf(shop, subscription.id)).length, { timeout: 10_000 }).toBe(3);
+    const change = (await ordersOf(shop, subscription.id))[2];
+    expect(change?.billingReason).toBe("subscription_update");
+    expect(change?.items.map((item) => Math.round((item.amount * 19) / 100) - item.taxAmount).every((difference) => Math.abs(difference) <= 1)).toBe(true);
+    expect(change?.taxAmount).toBe(change?.items.reduce((sum, item) => sum + item.taxAmount, 0));
+    expect(change?.totalAmount).toBe((change?.subtotalAmount ?? 0) + (change?.taxAmount ?? 0));
   });
 });

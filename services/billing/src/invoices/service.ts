@@ -4,7 +4,7 @@ import { customersWithIds } from "../customers/customers.sql.js";
 import { findFile } from "../files/files.sql.js";
 import { storeDocument } from "../files/service.js";
 import { itemsOfOrders, type OrderRow } from "../orders/orders.sql.js";
-import { changeBillingDetails, lockOrder } from "../orders/service.js";
+import { changeBillingDetails, lockOrder, markInvoiced } from "../orders/service.js";
 import type { RefundRow } from "../refunds/refunds.sql.js";
 import { succeededRefundsOf } from "../refunds/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";
@@ -63,6 +63,7 @@ export async function issueInvoice(parts: DocumentParts & Pick<Parts, "units">, 
     const billed = await withBillingDetails(unit, locked);
     const { file } = await printAndStore({ ...parts, db: unit.db }, "invoice", billed);
     await keepOrderDocument(unit.db, { order_id: order.id, refund_id: null, kind: "invoice", file_id: file.id, order_modified_at: billed.modified_at }, { replace: false });
+    await markInvoiced(unit, billed, new Date());
     return true;
   });
   // Refunds made before the invoice correct it too.

@@ -30,6 +30,7 @@ import { customerSessionCodes } from "./0029_customer_session_codes.js";
 import { orderDocuments } from "./0030_order_documents.js";
 import { salesTax } from "./0031_sales_tax.js";
 import { subscriptionReminders } from "./0032_subscription_reminders.js";
+import { orderInvoicedAt } from "./0033_order_invoiced_at.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -65,4 +66,5 @@ export const billingMigrations: Migrations = {
   "0030_order_documents": orderDocuments,
   "0031_sales_tax": salesTax,
   "0032_subscription_reminders": subscriptionReminders,
+  "0033_order_invoiced_at": orderInvoicedAt,
 };

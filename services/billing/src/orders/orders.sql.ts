@@ -32,6 +32,8 @@ export interface OrderRow {
   tax_rate: number | null;
   reverse_charge: boolean;
   customer_tax_id: string | null;
+  /** When its invoice was made (invoices/). */
+  invoiced_at: Date | null;
   currency: string;
   billing_name: string | null;
   billing_address: Address | null;
@@ -70,7 +72,7 @@ export interface OrderWithItems {
 /** The inserts of a new order and its items: to await in turn, or to write with a unit's other changes. */
 export const insertOrder = (db: Knex, { order, items }: OrderWithItems): Knex.QueryBuilder[] => [db("orders").insert(order), db("order_items").insert(items)];
 
-export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<OrderRow, "status" | "refunded_amount" | "refunded_tax_amount" | "billing_name" | "billing_address">>): Promise<OrderRow> {
+export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<OrderRow, "status" | "refunded_amount" | "refunded_tax_amount" | "billing_name" | "billing_address" | "invoiced_at">>): Promise<OrderRow> {
   const [row] = await db<OrderRow>("orders")
     .where({ id })
     .update({ ...changes, modified_at: new Date() })

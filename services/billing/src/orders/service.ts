@@ -63,6 +63,7 @@ function newOrder(draft: OrderDraft, invoiceNumber: string, status: OrderStatus)
       tax_rate: tax?.rate ?? null,
       reverse_charge: tax?.reverse_charge ?? false,
       customer_tax_id: tax?.customer_tax_id ?? null,
+      invoiced_at: null,
       invoice_number: invoiceNumber,
       created_at: now,
       modified_at: null,
@@ -136,6 +137,13 @@ export async function settleOrder(unit: UnitOfWork, order: OrderRow, status: "pa
 /** The name and address the order's invoice is to carry, corrected (order.updated). */
 export async function changeBillingDetails(unit: UnitOfWork, order: OrderRow, changes: Partial<Pick<OrderRow, "billing_name" | "billing_address">>): Promise<OrderRow> {
   const changed = await updateOrder(unit.db, order.id, changes);
+  announceBilling(unit, "order.updated", changed.organization_id, await shownOrder(unit.db, changed));
+  return changed;
+}
+
+/** The order's invoice was made (order.updated: `is_invoice_generated` turns true). */
+export async function markInvoiced(unit: UnitOfWork, order: OrderRow, at: Date): Promise<OrderRow> {
+  const changed = await updateOrder(unit.db, order.id, { invoiced_at: at });
   announceBilling(unit, "order.updated", changed.organization_id, await shownOrder(unit.db, changed));
   return changed;
 }
