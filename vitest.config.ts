@@ -10,6 +10,11 @@ export default defineConfig({
     globalSetup: ["services/kit/src/testing/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Vitest's default is one worker fewer than the cores: a single one on the 2-core CI machine,
+    // while these files mostly wait on Postgres, NATS and HTTP. Two take the services' files in
+    // 360 s instead of about 630 s there (each file has its own database and prefixes); the
+    // whole-stack files still run one at a time.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

@@ -260,15 +260,14 @@ const NOT_FROM_CATALOGS = [
 ];
 
 describe("every screen, in the pseudo-locale and at phone width", () => {
-  it.each([
-    ["a desktop", DESKTOP],
-    ["a phone", PHONE],
-  ])("the pseudo-locale on %s shows no text that bypasses the catalogs, and no layout breaks", { timeout: 300_000 }, async (_, viewport) => {
+  it("the pseudo-locale on a desktop shows no text that bypasses the catalogs, and no layout breaks", { timeout: 300_000 }, async () => {
     onTestFailed(screenshotFailure);
-    expect(await sweep("en-XA", viewport, (texts) => bypassingCatalogs(texts, NOT_FROM_CATALOGS))).toEqual([]);
+    expect(await sweep("en-XA", DESKTOP, (texts) => bypassingCatalogs(texts, NOT_FROM_CATALOGS))).toEqual([]);
   });
 
-  // German, whose words run longest of the eight; the other languages' screens are checked by languages.test.ts and the console tests.
+  // German, whose words run longest of the eight, at phone width: layout breaks, and English left in
+  // what only a phone shows (the menu). The pseudo-locale is swept at desktop width only, to keep the
+  // run short; the other languages' screens are checked by languages.test.ts and the console tests.
   it("de at phone width: nothing untranslated, nothing cut off, a screenshot of each screen", { timeout: 300_000 }, async () => {
     onTestFailed(screenshotFailure);
     expect(await sweep("de", PHONE, (texts) => untranslated(texts, "de"), "phone-de")).toEqual([]);
