@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { on, type ConsumerDefinition } from "@tollgate/kit";
-import { billingEvents, type CustomerMail } from "@tollgate/proto";
+import { billingEvents } from "@tollgate/proto";
 import { findCustomer } from "../customers/service.js";
 import { findOrder } from "../orders/service.js";
 import type { BillingReason } from "../orders/orders.sql.js";
 import { deliveriesOf } from "./deliveries.js";
-import { mailCustomer } from "../customers/mail.js";
+import { mailCustomer, SWITCH_OF_NOTICE, type SubscriptionNotice } from "../customers/mail.js";
 
 const Recipient = z.object({ email: z.string(), locale: z.string().nullable() });
 
@@ -46,20 +46,9 @@ const SWITCH_OF_REASON: Record<BillingReason, string> = {
   subscription_update: "subscription_updated",
 };
 
-type Notice = Extract<CustomerMail, { kind: "subscription_notice" }>["notice"];
-export const SWITCH_OF_NOTICE: Record<Notice, string> = {
-  canceled: "subscription_cancellation",
-  uncanceled: "subscription_uncanceled",
-  revoked: "subscription_revoked",
-  past_due: "subscription_past_due",
-  retry_failed: "subscription_past_due",
-  plan_changed: "subscription_updated",
-  trial_ending: "subscription_trial_conversion_reminder",
-  renewal_upcoming: "subscription_renewal_reminder",
-};
 
 /** The handler that tells a subscription's customer of `notice`, when its event says so. */
-const subscriptionNotice = <Type extends `subscription.${"canceled" | "uncanceled" | "revoked" | "past_due"}`>(publicUrl: string, notice: Notice, event: (typeof billingEvents)[Type]) =>
+const subscriptionNotice = <Type extends `subscription.${"canceled" | "uncanceled" | "revoked" | "past_due"}`>(publicUrl: string, notice: SubscriptionNotice, event: (typeof billingEvents)[Type]) =>
   on(event, async ({ data }, context) => {
     const subscription = NoticedSubscription.parse(data.payload);
     // Canceled at once, it has ended: subscription.revoked follows and says so.

@@ -1,30 +1,9 @@
-import { PollingWorker, workBatch, type BatchedItems, type UnitOfWork } from "@tollgate/kit";
-import { findCustomer } from "../customers/service.js";
-import { findProduct } from "../products/service.js";
+import { PollingWorker, workBatch, type BatchedItems } from "@tollgate/kit";
+import { tellSubscriber } from "../subscriptions/service.js";
 import { dueReminders, markReminded, REMINDER_WORKER, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { Parts } from "../parts.js";
-import { SWITCH_OF_NOTICE } from "./consumer.js";
-import { mailCustomer } from "../customers/mail.js";
 
 const BATCH = 50;
-
-/** The customer of a subscription told ahead of time that its trial ends, or that its yearly plan renews. */
-async function remind(unit: UnitOfWork, publicUrl: string, subscription: SubscriptionRow): Promise<void> {
-  unit.change(markReminded(unit.db, subscription));
-  const [customer, product] = await Promise.all([findCustomer(unit.db, subscription.customer_id), findProduct(unit.db, subscription.product_id)]);
-  if (!customer || !product) return;
-  const notice = subscription.status === "trialing" ? "trial_ending" : "renewal_upcoming";
-  await mailCustomer(unit, publicUrl, subscription.organization_id, SWITCH_OF_NOTICE[notice], customer, (portalUrl) => ({
-    kind: "subscription_notice",
-    notice,
-    product: product.name,
-    amount: subscription.amount,
-    currency: subscription.currency,
-    ends_at: subscription.current_period_end.toISOString(),
-    retry_at: null,
-    portal_url: portalUrl,
-  }));
-}
 
 /**
  * Reminds customers before they are charged: three days before a trial ends, a week before a yearly
@@ -44,7 +23,10 @@ export class SubscriptionReminders extends PollingWorker {
       keyOf: (subscription) => subscription.id,
       organizationOf: (subscription) => subscription.organization_id,
       work: async (unit, due) => {
-        for (const subscription of due) await remind(unit, parts.config.PUBLIC_URL, subscription);
+        for (const subscription of due) {
+          unit.change(markReminded(unit.db, subscription));
+          await tellSubscriber(unit, parts.config, subscription, { notice: subscription.status === "trialing" ? "trial_ending" : "renewal_upcoming" });
+        }
       },
     };
   }

@@ -28,3 +28,17 @@ export async function mailCustomer(unit: UnitOfWork, publicUrl: string, organiza
   if (!seller || !sends(seller, mailSwitch)) return;
   requestCustomerMail(unit, seller, to, mail(portalUrlOf(publicUrl, seller)));
 }
+
+export type SubscriptionNotice = Extract<CustomerMail, { kind: "subscription_notice" }>["notice"];
+
+/** The seller's switch (Polar's `customer_email_settings`) each subscription notice follows. */
+export const SWITCH_OF_NOTICE: Record<SubscriptionNotice, string> = {
+  canceled: "subscription_cancellation",
+  uncanceled: "subscription_uncanceled",
+  revoked: "subscription_revoked",
+  past_due: "subscription_past_due",
+  retry_failed: "subscription_past_due",
+  plan_changed: "subscription_updated",
+  trial_ending: "subscription_trial_conversion_reminder",
+  renewal_upcoming: "subscription_renewal_reminder",
+};

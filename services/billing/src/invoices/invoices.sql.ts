@@ -22,11 +22,6 @@ export const findCreditNote = (db: Knex, refundId: string) => orderDocuments(db)
 /** The order's credit notes, in the order they were made (which numbers them). */
 export const creditNotesOfOrder = (db: Knex, orderId: string) => orderDocuments(db).where({ order_id: orderId, kind: "credit_note" }).orderBy("created_at").orderBy("id");
 
-/** How many credit notes the order has: the next one's number follows. */
-export async function creditNotesOf(db: Knex, orderId: string): Promise<number> {
-  const [row] = await orderDocuments(db).where({ order_id: orderId, kind: "credit_note" }).count<{ count: string }[]>({ count: "*" });
-  return Number(row?.count ?? 0);
-}
 
 /**
  * Records a document of the order. A receipt made again replaces the last one's record; an invoice

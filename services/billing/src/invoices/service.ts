@@ -10,7 +10,7 @@ import { succeededRefundsOf } from "../refunds/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import type { Parts } from "../parts.js";
 import { printedCreditNote, printedDocument } from "./document.js";
-import { creditNotesOf, creditNotesOfOrder, findCreditNote, findOrderDocument, keepOrderDocument } from "./invoices.sql.js";
+import { creditNotesOfOrder, findCreditNote, findOrderDocument, keepOrderDocument } from "./invoices.sql.js";
 import { renderPdf } from "./pdf.js";
 import type { OrderBillingUpdate } from "./schemas.js";
 
@@ -80,7 +80,7 @@ export async function issueCreditNote(parts: DocumentParts, refund: RefundRow): 
   // Locked: two refunds of one order settled at once number their credit notes one after the other.
   const order = await lockOrder(db, refund.order_id);
   if (!order || !(await findOrderDocument(db, order.id, "invoice"))) return;
-  const printed = printedCreditNote({ order, ...(await partiesOf(db, order)), refund, sequence: (await creditNotesOf(db, order.id)) + 1 });
+  const printed = printedCreditNote({ order, ...(await partiesOf(db, order)), refund, sequence: (await creditNotesOfOrder(db, order.id)).length + 1 });
   const file = await storeDocument(parts, order.organization_id, `${printed.title}-${printed.facts[0]?.[1] ?? order.invoice_number}.pdf`, await renderPdf(printed));
   await keepOrderDocument(db, { order_id: order.id, refund_id: refund.id, kind: "credit_note", file_id: file.id, order_modified_at: order.modified_at }, { replace: false });
 }

@@ -5,7 +5,7 @@ import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
 import { revokeBenefits } from "../benefit-grants/granting.js";
 import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
-import { mailCustomer } from "../customers/mail.js";
+import { mailCustomer, SWITCH_OF_NOTICE } from "../customers/mail.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
 import { announceCustomerEvent } from "../customers/announce.js";
 import { productLine, type OrderLine } from "../orders/lines.js";
@@ -130,19 +130,26 @@ export async function countFailedRetry(unit: UnitOfWork, config: SubscriptionCon
 
 /**
  * The subscription's customer told of `notice` about its plan as it now stands, under the seller's
- * switch for it: a declined retry (with when the card is tried next), or a plan change that charged
- * nothing now (one that did gets its receipt).
+ * switch for it: a declined retry (with when the card is tried next), a plan change that charged
+ * nothing now (one that did gets its receipt), or ahead of time that its trial ends or its yearly plan
+ * renews at the end of the period.
  */
-export async function tellSubscriber(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, notice: { notice: "retry_failed"; retryAt: Date } | { notice: "plan_changed" }): Promise<void> {
+export async function tellSubscriber(
+  unit: UnitOfWork,
+  config: SubscriptionConfig,
+  subscription: SubscriptionRow,
+  notice: { notice: "retry_failed"; retryAt: Date } | { notice: "plan_changed" | "trial_ending" | "renewal_upcoming" },
+): Promise<void> {
   const [[customer], [product]] = await Promise.all([customersWithIds(unit.db, [subscription.customer_id]), productsWithParts(unit.db, [subscription.product_id])]);
   if (!customer || !product) return;
-  await mailCustomer(unit, config.PUBLIC_URL, subscription.organization_id, notice.notice === "retry_failed" ? "subscription_past_due" : "subscription_updated", customer, (portalUrl) => ({
+  const ahead = notice.notice === "trial_ending" || notice.notice === "renewal_upcoming";
+  await mailCustomer(unit, config.PUBLIC_URL, subscription.organization_id, SWITCH_OF_NOTICE[notice.notice], customer, (portalUrl) => ({
     kind: "subscription_notice",
     notice: notice.notice,
     product: product.name,
     amount: subscription.amount,
     currency: subscription.currency,
-    ends_at: null,
+    ends_at: ahead ? subscription.current_period_end.toISOString() : null,
     retry_at: notice.notice === "retry_failed" ? notice.retryAt.toISOString() : null,
     portal_url: portalUrl,
   }));
