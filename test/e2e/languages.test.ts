@@ -1,6 +1,7 @@
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { checkScreen, fillCheckout, newPerson, organizationIdOf, screenshotFailure, shopApi, signUp, startBrowsing, stopBrowsing, type Say } from "./browser.js";
+import { ARTIFACTS, checkScreen, fillCheckout, newPerson, organizationIdOf, screenshotFailure, shopApi, signUp, startBrowsing, stopBrowsing, type Say } from "./browser.js";
 import { untranslated, visibleTexts } from "./text-checks.js";
 
 beforeAll(startBrowsing, 240_000);
@@ -18,11 +19,19 @@ const NINETEEN_DOLLARS: Record<string, string> = {
   tr: "$19,00",
 };
 
-/** The screen is in `locale`: `<html lang>`, nothing left in English or as a message id, and axe finds nothing serious. */
+/**
+ * The language whose round also runs axe over each screen. The screens are built alike in every
+ * language, so one scan a screen finds what eight would; German's long words are the likeliest to
+ * crowd a label or a button out of reach.
+ */
+const SCANNED = "de";
+
+/** The screen is in `locale`: `<html lang>`, nothing left in English or as a message id; a screenshot kept, and in German axe finds nothing serious. */
 async function checkScreenIn(page: Page, locale: string, name: string): Promise<void> {
   expect(await page.locator("html").getAttribute("lang"), name).toBe(locale);
   expect(untranslated(await visibleTexts(page), locale), name).toEqual([]);
-  await checkScreen(page, `${locale}-${name}`);
+  if (locale === SCANNED) await checkScreen(page, `${locale}-${name}`);
+  else await page.screenshot({ path: path.join(ARTIFACTS, `${locale}-${name}.png`), fullPage: true });
 }
 
 /**
