@@ -1,6 +1,6 @@
-import type { Express, Response } from "express";
+import type { Express, Request, Response } from "express";
 import { IDENTITY_HEADER } from "@tollgate/proto";
-import type { IdentitySigner, Logger } from "@tollgate/kit";
+import { API_VERSION_HEADER, apiVersionOf, type ApiVersion, type IdentitySigner, type Logger } from "@tollgate/kit";
 import type { Upstream } from "./routes.js";
 
 /** An OpenAPI document, as the services serve them: only the parts merged here are looked into. */
@@ -91,12 +91,13 @@ const PAGE_POLICY = "default-src 'self'; script-src 'self'; worker-src 'self' bl
 export function mountApiDocs(app: Express, routes: Upstream[], { signer, logger }: { signer: IdentitySigner; logger: Logger }): void {
   const cached = new Map<string, { document: OpenApiDocument; until: number }>();
 
-  /** A service's document, from the first of its replicas that answers. */
-  async function documentOf(upstream: Upstream): Promise<OpenApiDocument> {
+  /** A service's document in an API version, from the first of its replicas that answers. */
+  async function documentOf(upstream: Upstream, version: ApiVersion): Promise<OpenApiDocument> {
     let failure: unknown = new Error(`${upstream.name} has no replicas`);
     for (const target of upstream.targets) {
       try {
-        const response = await fetch(new URL("/openapi.json", target), { headers: { [IDENTITY_HEADER]: signer.sign({ kind: "anonymous" }) }, signal: AbortSignal.timeout(5_000) });
+        const headers = { [IDENTITY_HEADER]: signer.sign({ kind: "anonymous" }), [API_VERSION_HEADER]: version };
+        const response = await fetch(new URL("/openapi.json", target), { headers, signal: AbortSignal.timeout(5_000) });
         if (response.ok) return (await response.json()) as OpenApiDocument;
         failure = new Error(`${upstream.name} answered ${response.status}`);
       } catch (error) {
@@ -106,16 +107,19 @@ export function mountApiDocs(app: Express, routes: Upstream[], { signer, logger 
     throw failure;
   }
 
-  async function publish(api: PublishedApi, res: Response): Promise<void> {
-    const fresh = cached.get(api.documentPath);
+  /** Each API's document in the version asked (`/v1`'s differ by Polar-Version, which polarApiVersions has settled). */
+  async function publish(api: PublishedApi, req: Request, res: Response): Promise<void> {
+    const version = apiVersionOf(req.headers);
+    const key = `${api.documentPath} ${version}`;
+    const fresh = cached.get(key);
     if (fresh && fresh.until > Date.now()) {
       res.json(fresh.document);
       return;
     }
     try {
       const services = api.services.map((name) => routes.find((upstream) => upstream.name === name)).filter((upstream) => upstream !== undefined);
-      const document = merge(api, await Promise.all(services.map(documentOf)));
-      cached.set(api.documentPath, { document, until: Date.now() + CACHE_MS });
+      const document = merge(api, await Promise.all(services.map((upstream) => documentOf(upstream, version))));
+      cached.set(key, { document, until: Date.now() + CACHE_MS });
       res.json(document);
     } catch (error) {
       logger.warn({ err: error, document: api.documentPath }, "an API description could not be gathered");
@@ -126,8 +130,8 @@ export function mountApiDocs(app: Express, routes: Upstream[], { signer, logger 
   }
 
   for (const api of APIS) {
-    app.get(api.documentPath, (_req, res, next) => {
-      publish(api, res).catch(next);
+    app.get(api.documentPath, (req, res, next) => {
+      publish(api, req, res).catch(next);
     });
     app.get(api.pagePath, (_req, res) => {
       res.setHeader("content-security-policy", PAGE_POLICY);

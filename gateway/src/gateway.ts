@@ -35,6 +35,7 @@ import { rateLimit, RateLimits } from "./rate-limit.js";
 import { matchesPrefix, upstreams } from "./routes.js";
 import { ANONYMOUS, hashToken, SessionResolver, type ResolvedCaller } from "./sessions.js";
 import { mountApiDocs } from "./api-docs.js";
+import { polarApiVersions } from "./api-versions.js";
 import { mountWebApp } from "./web-app.js";
 
 export interface RunningGateway {
@@ -122,6 +123,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         degradable: { redis: () => redis.ping() },
       },
       (app) => {
+        app.use(polarApiVersions());
         app.use(forApi(refuseLargeBodies({ body: config.BODY_LIMIT, upload: config.FILE_UPLOAD_BODY_LIMIT }, errorsFor)));
         app.use(forApi(cors(trusted)));
         if (rateLimits) app.use(forApi(rateLimit(rateLimits)));

@@ -95,4 +95,5 @@ export { OrganizationAccess, unauthenticated, type Scope } from "./access/organi
 export { invalidField, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";
 export { listResource, pageJson, pageOf, paging, repeated, sorting, whereAnyOf, type Page, type Sort } from "./polar/lists.js";
 export { reachable } from "./polar/resources.js";
+export { API_VERSION_HEADER, API_VERSIONS, answerIn, apiVersionOf, isApiVersion, NEWEST_API_VERSION, since, type ApiVersion } from "./polar/api-versions.js";
 export { dayInput, isoTimestamp, momentInput, PG_INTEGER_MAX, pgInteger, timeZoneName, webUrl } from "./polar/fields.js";

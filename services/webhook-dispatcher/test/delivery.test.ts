@@ -4,6 +4,7 @@ import { readMailbox } from "../../../test/stacks/dev-mailbox.js";
 import type { Seller } from "../../../test/stacks/billing.js";
 import { WebhookReceiver, type Received } from "../../../test/stacks/receiver.js";
 import { startDispatcherStack, type DispatcherStack } from "../../../test/stacks/dispatcher.js";
+import { createPolar as polarOf202610 } from "polar-sdk-1/2026-10";
 
 let stack: DispatcherStack;
 let shop: Seller;
@@ -53,6 +54,27 @@ describe("delivery", () => {
     // Another organization's endpoints see none of it.
     const other = await stack.seller();
     expect((await other.polar.webhooks.listWebhookDeliveries({})).result.items).toEqual([]);
+  });
+
+  it("sends each endpoint's payloads in its API version: the version the SDK was pinned to when it was made, or the one set later", async () => {
+    const receiver = await new WebhookReceiver().start();
+    receivers.push(receiver);
+    const pinned = polarOf202610({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const endpoint = await pinned.webhooks.createWebhookEndpoint({ url: receiver.url, format: "raw", events: ["product.created"] });
+    receiver.secrets = [endpoint.secret];
+    expect(endpoint.api_version).toBe("2026-10");
+    await shop.polar.products.create({ name: "Versioned hook", prices: [{ amountType: "free" }] });
+    const [first] = await receiver.waitFor(1);
+    expect(first?.verified).toBe(true);
+    expect(first?.headers["webhook-api-version"]).toBe("2026-10");
+
+    expect(await pinned.webhooks.updateWebhookEndpoint(endpoint.id, { api_version: "2026-04" })).toMatchObject({ api_version: "2026-04" });
+    await shop.polar.products.create({ name: "Older hook", prices: [{ amountType: "free" }] });
+    const [, second] = await receiver.waitFor(2);
+    expect(second?.headers["webhook-api-version"]).toBe("2026-04");
+    // Made by a caller naming no version (SDK 0.47), an endpoint takes the newest.
+    const unpinned = await endpointFor(["product.created"]);
+    expect((await pinned.webhooks.getWebhookEndpoint(unpinned.endpoint.id)).api_version).toBe("2027-01");
   });
 
   it("retries after 500s and timeouts with the same webhook-id, and records each attempt", async () => {

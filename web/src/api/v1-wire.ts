@@ -3708,6 +3708,13 @@ export interface components {
             validations: number;
             last_validated_at: string | null;
             expires_at: string | null;
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
+        };
+        LicenseKeyMember: {
+            id: string;
+            email: string;
+            external_id: string | null;
         };
         ValidatedLicenseKey: {
             id: string;
@@ -3728,6 +3735,8 @@ export interface components {
             validations: number;
             last_validated_at: string | null;
             expires_at: string | null;
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             activation: components["schemas"]["LicenseKeyActivationBase"] | null;
         };
         LicenseKeyActivationBase: {
@@ -3772,6 +3781,8 @@ export interface components {
             validations: number;
             last_validated_at: string | null;
             expires_at: string | null;
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
             activations: components["schemas"]["LicenseKeyActivationBase"][];
         };
         ListResource_Meter_: {
@@ -4668,6 +4679,11 @@ export interface components {
             enabled: boolean;
             /** @description Events reach this endpoint one at a time, in the order they happened */
             ordered: boolean;
+            /**
+             * @description The API version of the payloads, sent with each delivery as `webhook-api-version`
+             * @enum {string}
+             */
+            api_version: "2026-04" | "2026-10" | "2027-01";
         };
         ListResource_WebhookDelivery_: {
             items: components["schemas"]["WebhookDelivery"][];
@@ -15596,6 +15612,7 @@ export interface operations {
                     organization_id?: string | null;
                     /** @default true */
                     ordered?: boolean;
+                    api_version?: ("2026-04" | "2026-10" | "2027-01") | null;
                 };
             };
         };
@@ -15806,6 +15823,7 @@ export interface operations {
                     events?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[] | null;
                     enabled?: boolean | null;
                     ordered?: boolean | null;
+                    api_version?: ("2026-04" | "2026-10" | "2027-01") | null;
                 };
             };
         };

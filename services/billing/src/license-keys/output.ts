@@ -31,6 +31,9 @@ export const licenseKeyJson = (key: LicenseKeyWithCustomer) => ({
   validations: key.validations,
   last_validated_at: key.last_validated_at,
   expires_at: key.expires_at,
+  // Keys are held by seat members only once team customers buy seats; until then every key is the customer's own.
+  member_id: null,
+  member: null,
 });
 
 /** LicenseKeyWithActivations: the key and every device it is activated on. */

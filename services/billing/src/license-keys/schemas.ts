@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, momentInput, paging, pgInteger, repeated, sorting } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, pgInteger, repeated, since, sorting } from "@tollgate/kit";
 import { sellerFilter } from "../http/list-filters.js";
 import { Customer } from "../customers/schemas.js";
 
@@ -14,6 +14,9 @@ const LicenseKeyActivationBase = z
     modified_at: isoTimestamp().nullable(),
   })
   .meta({ id: "LicenseKeyActivationBase" });
+
+/** The seat member holding a key (API version 2026-10 on). */
+const LicenseKeyMember = z.strictObject({ id: z.string(), email: z.string(), external_id: z.string().nullable() }).meta({ id: "LicenseKeyMember" });
 
 export const LicenseKeyRead = z
   .strictObject({
@@ -33,6 +36,8 @@ export const LicenseKeyRead = z
     validations: z.int(),
     last_validated_at: isoTimestamp().nullable(),
     expires_at: isoTimestamp().nullable(),
+    member_id: since("2026-10", z.string().nullable()),
+    member: since("2026-10", LicenseKeyMember.nullable()),
   })
   .meta({ id: "LicenseKeyRead" });
 

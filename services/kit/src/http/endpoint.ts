@@ -3,6 +3,7 @@ import type { Request, Response, Router } from "express";
 import type { z } from "zod";
 import { ValidationError, type ValidationIssue } from "./errors.js";
 import { nulCharacterIssues } from "./unsafe-text.js";
+import { answerIn, apiVersionOf } from "../polar/api-versions.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Schema = z.ZodType;
@@ -123,7 +124,8 @@ export function defineEndpoint<
             const checked = response.safeParse(JSON.parse(JSON.stringify(result)));
             if (!checked.success) throw new UndeclaredResponseError(`${options.method} ${path}`, checked.error);
           }
-          res.status(status).json(result);
+          // Polar's dated versions: a caller on an older one gets the answer without the fields that came later.
+          res.status(status).json(response ? answerIn(result, response, apiVersionOf(req.headers)) : result);
         }
       });
     },

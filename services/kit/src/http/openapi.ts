@@ -1,7 +1,9 @@
+import type { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import type { Router } from "express";
 import type { Endpoint, EndpointDescription } from "./endpoint.js";
 import type { ErrorContract } from "./errors.js";
+import { apiVersionOf, introducedAfter, NEWEST_API_VERSION, type ApiVersion } from "../polar/api-versions.js";
 
 /** What a service says of its API as a whole; its endpoints say the rest. */
 export interface ApiDescription {
@@ -61,20 +63,34 @@ function operationOf(endpoint: EndpointDescription, api: ApiDescription): ZodOpe
  * ones that parse their input and, with CHECK_RESPONSES, check their answers), so it cannot drift from
  * what the service does.
  */
-export function openApiDocument(api: ApiDescription, endpoints: readonly Endpoint[]): OpenApiDocument {
+export function openApiDocument(api: ApiDescription, endpoints: readonly Endpoint[], version: ApiVersion = NEWEST_API_VERSION): OpenApiDocument {
   const paths: ZodOpenApiPathsObject = {};
   for (const { description } of endpoints) {
     const path = `${api.basePath ?? ""}${openApiPath(description.path)}`;
     paths[path] = { ...paths[path], [description.method.toLowerCase()]: operationOf(description, api) };
   }
   const schemes = api.securitySchemes ?? {};
-  return createDocument({
-    openapi: "3.1.0",
-    info: { title: api.title, version: api.version, ...(api.description ? { description: api.description } : {}) },
-    paths,
-    components: { securitySchemes: schemes },
-    ...(Object.keys(schemes).length > 0 ? { security: [...Object.keys(schemes).map((name) => ({ [name]: [] })), {}] } : {}),
-  });
+  return createDocument(
+    {
+      openapi: "3.1.0",
+      info: { title: api.title, version: api.version, ...(api.description ? { description: api.description } : {}) },
+      paths,
+      components: { securitySchemes: schemes },
+      ...(Object.keys(schemes).length > 0 ? { security: [...Object.keys(schemes).map((name) => ({ [name]: [] })), {}] } : {}),
+    },
+    version === NEWEST_API_VERSION ? {} : { override: ({ zodSchema, jsonSchema }) => leaveOutLaterFields(zodSchema, jsonSchema, version) },
+  );
+}
+
+/** An object's description as `version` has it: the fields that came later are not there, nor required. */
+function leaveOutLaterFields(zodSchema: z.core.$ZodType, jsonSchema: { properties?: Record<string, unknown>; required?: string[] }, version: ApiVersion): void {
+  const def = zodSchema._zod.def;
+  if (def.type !== "object") return;
+  for (const [name, field] of Object.entries((def as z.core.$ZodObjectDef).shape)) {
+    if (!introducedAfter(field as z.ZodType, version)) continue;
+    delete jsonSchema.properties?.[name];
+    if (jsonSchema.required) jsonSchema.required = jsonSchema.required.filter((required) => required !== name);
+  }
 }
 
 /**
@@ -82,9 +98,11 @@ export function openApiDocument(api: ApiDescription, endpoints: readonly Endpoin
  * The path is under no public prefix: the gateway fetches it and publishes the documents it merges.
  */
 export function serveApiDescription(router: Router, api: ApiDescription, endpoints: readonly Endpoint[]): void {
-  let document: OpenApiDocument | undefined;
-  router.get("/openapi.json", (_req, res) => {
-    document ??= openApiDocument(api, endpoints);
+  const documents = new Map<ApiVersion, OpenApiDocument>();
+  router.get("/openapi.json", (req, res) => {
+    const version = apiVersionOf(req.headers);
+    const document = documents.get(version) ?? openApiDocument(api, endpoints, version);
+    documents.set(version, document);
     res.json(document);
   });
 }

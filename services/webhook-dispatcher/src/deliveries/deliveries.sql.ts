@@ -21,7 +21,7 @@ export interface DeliveryRow {
 }
 
 /** An event taken for sending, with what the sender needs of its endpoint. */
-export type ClaimedEvent = WebhookEventRow & Pick<EndpointRow, "url" | "format" | "ordered" | "secret" | "previous_secret" | "previous_secret_expires_at">;
+export type ClaimedEvent = WebhookEventRow & Pick<EndpointRow, "url" | "format" | "ordered" | "api_version" | "secret" | "previous_secret" | "previous_secret_expires_at">;
 
 /** Pending events, each claimed by one replica while it sends it; a claim counts an attempt. */
 const deliveryLease: Lease = { table: "webhook_events", key: "id", touched: "modified_at", pending: (event) => `${event}.status = 'pending'` };
@@ -67,7 +67,7 @@ export async function claimDue(db: Knex, options: { limit: number; perEndpoint: 
      set ${take.sql}
      from claimable, webhook_endpoints endpoint
      where claimed.id = claimable.id and endpoint.id = claimed.endpoint_id
-     returning claimed.*, endpoint.url, endpoint.format, endpoint.ordered, endpoint.secret, endpoint.previous_secret, endpoint.previous_secret_expires_at`,
+     returning claimed.*, endpoint.url, endpoint.format, endpoint.ordered, endpoint.api_version, endpoint.secret, endpoint.previous_secret, endpoint.previous_secret_expires_at`,
     [[...options.inFlight.keys()], [...options.inFlight.values()], ...notSetAside.bindings, options.perEndpoint, options.limit, ...take.bindings],
   );
   return rows;

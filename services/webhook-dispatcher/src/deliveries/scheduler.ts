@@ -250,6 +250,8 @@ export class DeliveryScheduler extends PollingWorker {
     const result = await this.sender.post(event.url, body, {
       "webhook-id": event.id,
       "webhook-timestamp": String(timestamp),
+      // Polar's: which API version the payload is in (its shapes are the same in every version Tollgate answers in).
+      "webhook-api-version": event.api_version,
       "webhook-signature": signatureHeader(event.id, timestamp, body, signingSecrets(vault, event)),
     });
     const settlement = { attemptId: randomId(32), event, result };

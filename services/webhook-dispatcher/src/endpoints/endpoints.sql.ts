@@ -1,4 +1,4 @@
-import type { Knex } from "@tollgate/kit";
+import type { ApiVersion, Knex } from "@tollgate/kit";
 import type { WebhookFormat } from "../deliveries/formats.js";
 
 export interface EndpointRow {
@@ -10,6 +10,8 @@ export interface EndpointRow {
   events: string[];
   enabled: boolean;
   ordered: boolean;
+  /** The Polar API version its payloads are in, sent with each as `webhook-api-version`. */
+  api_version: ApiVersion;
   /** Sealed by the vault, as is the previous secret. */
   secret: string;
   previous_secret: string | null;

@@ -17,4 +17,5 @@ export const endpointJson = (vault: SecretVault, endpoint: EndpointRow, showSecr
   events: endpoint.events,
   enabled: endpoint.enabled,
   ordered: endpoint.ordered,
+  api_version: endpoint.api_version,
 });

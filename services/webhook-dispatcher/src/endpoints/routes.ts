@@ -1,4 +1,4 @@
-import { defineEndpoint, listResource, pageJson, pageOf, randomId, reachable, type Endpoint } from "@tollgate/kit";
+import { apiVersionOf, defineEndpoint, listResource, pageJson, pageOf, randomId, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { newSecret } from "../deliveries/signing.js";
 import type { Parts } from "../parts.js";
@@ -50,7 +50,7 @@ export function endpointEndpoints(dispatcher: Parts): Endpoint[] {
         tag: TAG,
         body: EndpointCreate(url),
       },
-      async ({ body, identity }) => {
+      async ({ body, identity, req }) => {
         const organizationId = await access.organizationFor(identity, "webhooks:write", body.organization_id);
         const created = await insertEndpoint(db, {
           id: randomId(32),
@@ -61,6 +61,8 @@ export function endpointEndpoints(dispatcher: Parts): Endpoint[] {
           events: body.events,
           enabled: true,
           ordered: body.ordered,
+          // An endpoint made with SDK 1.x pinned to a version gets that version's payloads, as its code expects.
+          api_version: body.api_version ?? apiVersionOf(req.headers),
           secret: vault.seal(newSecret()),
         });
         return json(identity, created);
@@ -88,6 +90,7 @@ export function endpointEndpoints(dispatcher: Parts): Endpoint[] {
           ...(body.events ? { events: body.events } : {}),
           ...(typeof body.enabled === "boolean" ? { enabled: body.enabled } : {}),
           ...(typeof body.ordered === "boolean" ? { ordered: body.ordered } : {}),
+          ...(body.api_version ? { api_version: body.api_version } : {}),
         });
         return json(identity, updated);
       },

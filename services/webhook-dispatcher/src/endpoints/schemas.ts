@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, paging, repeated } from "@tollgate/kit";
+import { API_VERSIONS, isoTimestamp, paging, repeated } from "@tollgate/kit";
 import { WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
 import { WEBHOOK_FORMATS } from "../deliveries/formats.js";
 import type { EndpointUrl } from "./url-policy.js";
@@ -18,6 +18,7 @@ export const WebhookEndpoint = z
     events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
     enabled: z.boolean(),
     ordered: z.boolean().meta({ description: "Events reach this endpoint one at a time, in the order they happened" }),
+    api_version: z.enum(API_VERSIONS).meta({ description: "The API version of the payloads, sent with each delivery as `webhook-api-version`" }),
   })
   .meta({ id: "WebhookEndpoint" });
 
@@ -38,6 +39,8 @@ export const EndpointCreate = (url: EndpointUrl) =>
     events: eventTypes,
     organization_id: z.string().nullish(),
     ordered: z.boolean().default(true),
+    /** Left out, the version the request is made in. */
+    api_version: z.enum(API_VERSIONS).nullish(),
   });
 
 /** Changes to an endpoint; a field left out or null stays as it is (a name set to null clears it). */
@@ -49,4 +52,5 @@ export const EndpointUpdate = (url: EndpointUrl) =>
     events: eventTypes.nullish(),
     enabled: z.boolean().nullish(),
     ordered: z.boolean().nullish(),
+    api_version: z.enum(API_VERSIONS).nullish(),
   });
