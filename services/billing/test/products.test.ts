@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { announced, useShop } from "../../../test/stacks/purchases.js";
+import { createPolar } from "polar-sdk-1/2026-10";
+import { announced, paidOrderOf, useShop, type Shop } from "../../../test/stacks/purchases.js";
 import { countingMeter, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
 let shop: Seller;
+let opened: Shop;
 
-useShop((opened) => ({ stack, shop } = opened));
+useShop((shopOpened) => ({ stack, shop } = opened = shopOpened));
 
 const call = (path: string, init: RequestInit = {}) =>
   fetch(`${stack.gateway.url}${path}`, { ...init, headers: { "content-type": "application/json", authorization: `Bearer ${shop.token}`, ...init.headers } });
@@ -158,5 +160,29 @@ describe("products and prices", () => {
     const readOnly = stack.sdk((await shop.polar.organizationAccessTokens.create({ comment: "ro", scopes: ["products:read"] })).token);
     expect((await readOnly.products.list({})).result.items.length).toBeGreaterThan(0);
     await expect(readOnly.products.create({ name: "Nope", prices: [{ amountType: "free" }] })).rejects.toMatchObject({ statusCode: 403 });
+  });
+
+  it("deletes a product nothing has sold or offered, through SDK 1.x, and keeps one that is sold or linked (409 ProductNotDeletable)", async () => {
+    const polar = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const price = [{ amount_type: "fixed" as const, price_amount: 900, price_currency: "usd" as const }];
+    const draft = await polar.products.create({ name: "Never sold", prices: price });
+    await polar.products.update(draft.id, { is_archived: true });
+    expect(await polar.products.delete(draft.id)).toBeUndefined();
+    await expect(polar.products.get(draft.id)).rejects.toMatchObject({ statusCode: 404 });
+    expect((await polar.products.list({ id: draft.id })).items).toEqual([]);
+
+    const sold = await polar.products.create({ name: "Sold once", prices: price });
+    await paidOrderOf(opened, sold.id, "deletion@example.com");
+    const linked = await polar.products.create({ name: "In a link", prices: price });
+    await polar.checkoutLinks.create({ products: [linked.id], payment_processor: "stripe" });
+    for (const [kept, holders] of [[sold, "orders, checkouts"], [linked, "checkout links"]] as const) {
+      const refused = await call(`/v1/products/${kept.id}`, { method: "DELETE" });
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toEqual({ error: "ProductNotDeletable", detail: `Product ${kept.id} is used by ${holders}, so it cannot be deleted; archive it to stop selling it.` });
+      expect((await polar.products.get(kept.id)).name).toBe(kept.name);
+    }
+    // Another seller's product is not there to delete.
+    const stranger = await stack.seller();
+    expect((await fetch(`${stack.gateway.url}/v1/products/${linked.id}`, { method: "DELETE", headers: { authorization: `Bearer ${stranger.token}` } })).status).toBe(404);
   });
 });

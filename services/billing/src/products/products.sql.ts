@@ -101,6 +101,28 @@ export async function productWithParts(db: Knex, id: string): Promise<ProductWit
   return product;
 }
 
+/** What may still name a product: a product named by any of them is kept, or its sales and links would lose what they sold. */
+export type ProductHolder = "orders" | "subscriptions" | "checkouts" | "checkout_links" | "discounts";
+
+/** The kinds of rows that name the product, after locking it so that none can be made meanwhile and go unseen. */
+export async function holdersOfProduct(db: Knex, id: string): Promise<ProductHolder[]> {
+  await products(db).where({ id }).forUpdate().first("id");
+  // crosses into orders, subscriptions, checkouts, checkout-links and discounts: whether any of them names the product, in one statement.
+  const result = await db.raw<{ rows: Record<ProductHolder, boolean>[] }>(
+    `select exists (select 1 from orders where product_id = :id) as orders,
+            exists (select 1 from subscriptions where product_id = :id) as subscriptions,
+            exists (select 1 from checkouts where product_id = :id or :id = any(product_ids)) as checkouts,
+            exists (select 1 from checkout_links where :id = any(product_ids)) as checkout_links,
+            exists (select 1 from discount_products where product_id = :id) as discounts`,
+    { id },
+  );
+  const [found] = result.rows;
+  return found ? (Object.keys(found) as ProductHolder[]).filter((holder) => found[holder]) : [];
+}
+
+/** Deletes a product with its prices, benefit links, media links and custom field links. */
+export const deleteProductRow = (db: Knex, id: string) => products(db).where({ id }).delete();
+
 export async function insertProduct(db: Knex, product: Pick<ProductRow, "id" | "organization_id"> & ProductColumns): Promise<ProductRow> {
   const [row] = await products(db).insert(product).returning("*");
   if (!row) throw new Error("insert into products returned no row");

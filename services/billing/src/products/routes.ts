@@ -4,7 +4,7 @@ import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { productJson } from "./output.js";
 import { Product, ProductBenefitsUpdate, ProductCreate, ProductList, ProductListQuery, ProductUpdate } from "./schemas.js";
-import { changeProduct, createProduct, findProduct, pageOfProducts, productsWithParts, productWithParts, setProductBenefits } from "./service.js";
+import { changeProduct, createProduct, deleteProduct, findProduct, pageOfProducts, productsWithParts, productWithParts, setProductBenefits } from "./service.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "products";
@@ -40,6 +40,10 @@ export function productEndpoints(parts: Pick<Parts, "db" | "units" | "config"> &
 
     defineEndpoint("/v1/products/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: ProductUpdate, response: Product, summary: "Update a product", tag: TAG }, async ({ params, body, identity }) =>
       changeProduct(parts, await product(identity, "products:write", params.id), body),
+    ),
+
+    defineEndpoint("/v1/products/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a product nothing has sold or offered yet", tag: TAG }, async ({ params, identity }) =>
+      deleteProduct(db, await product(identity, "products:write", params.id)),
     ),
 
     defineEndpoint(

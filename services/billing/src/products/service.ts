@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { invalidField, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
+import { HttpError, invalidField, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { selectableBenefitIds } from "../benefits/benefits.sql.js";
 import { customFieldIdsOf } from "../custom-fields/custom-fields.sql.js";
@@ -9,7 +9,7 @@ import { meterIdsOf } from "../meters/meters.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { productJson, type ProductJson } from "./output.js";
 import { checkPrices, type PriceCreate } from "./prices.js";
-import { addPrices, archivePricesExcept, insertProduct, pricesOfProducts, productWithParts, replaceLinks, updateProduct, type ProductRow } from "./products.sql.js";
+import { addPrices, archivePricesExcept, deleteProductRow, holdersOfProduct, insertProduct, pricesOfProducts, productWithParts, replaceLinks, updateProduct, type ProductHolder, type ProductRow } from "./products.sql.js";
 import type { ProductCreate, ProductLinks, ProductUpdate } from "./schemas.js";
 
 // The reads the routes make, as the store has them: a product by id, a page of them, with their parts.
@@ -90,6 +90,30 @@ export async function createProduct(parts: Pick<Parts, "db" | "units" | "config"
  * as such. Prices given replace the live ones: those named by id are kept, the others archived (never
  * deleted, orders refer to them), and new ones are added after.
  */
+const HOLDERS: Record<ProductHolder, string> = { orders: "orders", subscriptions: "subscriptions", checkouts: "checkouts", checkout_links: "checkout links", discounts: "discounts" };
+
+const notDeletable = (product: ProductRow, heldBy: string) =>
+  new HttpError(409, "ProductNotDeletable", `Product ${product.id} is used by ${heldBy}, so it cannot be deleted; archive it to stop selling it.`);
+
+/**
+ * Deletes a product nothing names: never sold, subscribed to, offered in a checkout or link, nor
+ * discounted — what names a product must go on showing what it was (Polar's rule). Else 409
+ * ProductNotDeletable, naming what holds it.
+ */
+export async function deleteProduct(db: Knex, product: ProductRow): Promise<void> {
+  try {
+    await db.transaction(async (trx) => {
+      const holders = await holdersOfProduct(trx, product.id);
+      if (holders.length > 0) throw notDeletable(product, holders.map((holder) => HOLDERS[holder]).join(", "));
+      await deleteProductRow(trx, product.id);
+    });
+  } catch (error) {
+    // A price of it on another product's order (a plan change's credit for unused time) holds it too: the database's keys say so.
+    if (typeof error === "object" && error !== null && "code" in error && error.code === "23503") throw notDeletable(product, "an order's line");
+    throw error;
+  }
+}
+
 export async function changeProduct(parts: Pick<Parts, "db" | "units" | "config">, existing: ProductRow, body: z.output<typeof ProductUpdate>): Promise<ProductJson> {
   const recurringInterval = body.recurring_interval !== undefined ? body.recurring_interval : existing.recurring_interval;
   if ((recurringInterval === null) !== (existing.recurring_interval === null)) {
