@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { publishedEvents } from "@tollgate/kit/testing";
 import type { Polar } from "@polar-sh/sdk";
+import { createPolar } from "polar-sdk-1/2026-10";
 import { cardToken, eventTypesAbout, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
@@ -69,6 +70,39 @@ describe("benefits granted by purchases", () => {
     await customerSide.customerPortal.licenseKeys.activate({ key, organizationId, label: "Tablet" });
     await expect(customerSide.customerPortal.licenseKeys.validate({ key: "TG-NOT-A-KEY", organizationId })).rejects.toMatchObject({ statusCode: 404 });
     expect((await shop.polar.licenseKeys.get({ id: issued?.id ?? "" })).activations.map((activation) => activation.label).sort()).toEqual(["Desktop", "Tablet"]);
+  });
+
+  it("rotate a key through SDK 1.x, for the seller and in the customer's portal: the old string stops validating, activations and usage stay; a revoked key is not rotated", async () => {
+    const keys = await shop.polar.benefits.create({ type: "license_keys", description: "Rotated licence", properties: { prefix: "rot", activations: { limit: 2, enableCustomerAdmin: true } } });
+    const product = await shop.polar.products.create({ name: "Rotated", prices: [{ amountType: "fixed", priceAmount: 2_900, priceCurrency: "usd" }] });
+    await shop.polar.products.updateBenefits({ id: product.id, productBenefitsUpdate: { benefits: [keys.id] } });
+    const { customerId } = await buy(product.id, "rotate@example.com");
+    const seller = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const [issued] = (await seller.licenseKeys.list({ benefit_id: keys.id })).items;
+    const organizationId = shop.organizationId;
+    const original = issued?.key ?? "";
+    await customerSide.customerPortal.licenseKeys.activate({ key: original, organizationId, label: "Workstation" });
+    await customerSide.customerPortal.licenseKeys.validate({ key: original, organizationId, incrementUsage: 1 });
+
+    const rotated = await seller.licenseKeys.rotate(issued?.id ?? "");
+    expect(rotated).toMatchObject({ id: issued?.id, customer_id: customerId, status: "granted", usage: 1 });
+    expect(rotated.key).toMatch(/^ROT-[0-9A-F-]{36}$/);
+    expect(rotated.key).not.toBe(original);
+    expect(rotated.display_key).toBe(`****-${rotated.key.slice(-6)}`);
+    await expect(customerSide.customerPortal.licenseKeys.validate({ key: original, organizationId })).rejects.toMatchObject({ statusCode: 404 });
+    expect(await customerSide.customerPortal.licenseKeys.validate({ key: rotated.key, organizationId })).toMatchObject({ status: "granted", usage: 1 });
+    expect((await seller.licenseKeys.get(rotated.id)).activations.map((activation) => activation.label)).toEqual(["Workstation"]);
+
+    // The customer rotates their own key in the portal, and no one else's.
+    const portal = createPolar({ accessToken: (await shop.polar.customerSessions.create({ customerId })).token, baseUrl: stack.gateway.url });
+    const again = await portal.customerPortal.licenseKeys.rotate(rotated.id);
+    expect(again.key).not.toBe(rotated.key);
+    const stranger = await buy(product.id, "stranger@example.com");
+    const strangerPortal = createPolar({ accessToken: (await shop.polar.customerSessions.create({ customerId: stranger.customerId })).token, baseUrl: stack.gateway.url });
+    await expect(strangerPortal.customerPortal.licenseKeys.rotate(rotated.id)).rejects.toMatchObject({ statusCode: 404 });
+
+    await seller.licenseKeys.update(rotated.id, { status: "revoked" });
+    await expect(seller.licenseKeys.rotate(rotated.id)).rejects.toMatchObject({ statusCode: 400, error: { error: "RotateNotPermitted" } });
   });
 
   it("revoke what an order granted when it is refunded with revoke_benefits, so its key stops validating", async () => {

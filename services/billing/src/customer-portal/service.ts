@@ -8,6 +8,7 @@ import { customerOf, mine } from "../customer-sessions/service.js";
 import { uploadedFilesWithIds } from "../files/files.sql.js";
 import { findCustomersLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, pageOfCustomersLicenseKeys } from "../license-keys/license-keys.sql.js";
 import { licenseKeyJson, licenseKeyWithActivationsJson } from "../license-keys/output.js";
+import { rotateLicenseKey } from "../license-keys/service.js";
 import { findCustomersOrder, orderIdsOfCheckouts, pageOfCustomersOrders, type OrderRow } from "../orders/orders.sql.js";
 import { shownOrders } from "../orders/service.js";
 import { findSeller, findSellerBySlug } from "../organizations/organizations.sql.js";
@@ -278,6 +279,10 @@ export const customerLicenseKeyPage = async (db: Knex, identity: IdentityClaims,
 
 export const customerLicenseKey = async (db: Knex, identity: IdentityClaims, id: string) =>
   licenseKeyWithActivationsJson(await licenseKeyWithActivations(db, mine(await findCustomersLicenseKey(db, id, customerOf(identity).customer_id), "License key")));
+
+/** One of the customer's own keys given a new string, as the seller could. */
+export const rotateCustomerLicenseKey = async (db: Knex, identity: IdentityClaims, id: string) =>
+  rotateLicenseKey(db, mine(await findCustomersLicenseKey(db, id, customerOf(identity).customer_id), "License key"));
 
 /** How long a download address works: an hour, and only while the grant lasts. */
 const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;

@@ -108,11 +108,10 @@ export function pageOfLicenseKeys(db: Knex, filter: { organizationIds: string[];
 
 /** A new key for a customer, Polar's way: the benefit's prefix and an upper-case UUID, expiring after the benefit's lifetime. Not yet written. */
 export function newLicenseKey(grant: { organization_id: string; customer_id: string; benefit_id: string }, settings: LicenseKeySettings, now: Date): LicenseKeyRow {
-  const uuid = randomUUID().toUpperCase();
   return {
     id: randomId(32),
     ...grant,
-    key: settings.prefix ? `${settings.prefix.toUpperCase()}-${uuid}` : uuid,
+    key: newKeyString(settings),
     status: "granted",
     limit_activations: settings.activations?.limit ?? null,
     usage: 0,
@@ -123,6 +122,22 @@ export function newLicenseKey(grant: { organization_id: string; customer_id: str
     created_at: new Date(),
     modified_at: null,
   };
+}
+
+/** A key's string: the benefit's prefix, if it has one, and an upper-case UUID. */
+export function newKeyString(settings: LicenseKeySettings): string {
+  const uuid = randomUUID().toUpperCase();
+  return settings.prefix ? `${settings.prefix.toUpperCase()}-${uuid}` : uuid;
+}
+
+/** The key by id, locked for a change. */
+export const lockLicenseKeyById = (db: Knex, id: string) => licenseKeys(db).where({ id }).forUpdate().first();
+
+/** A new string for the key: the old one is gone, and with it every validation by it. */
+export async function replaceKeyString(db: Knex, id: string, key: string): Promise<LicenseKeyRow> {
+  const [row] = await licenseKeys(db).where({ id }).update({ key, modified_at: new Date() }).returning("*");
+  if (!row) throw new Error(`license key ${id} is gone`);
+  return row;
 }
 
 export const insertLicenseKey = (db: Knex, key: LicenseKeyRow): Knex.QueryBuilder => licenseKeys(db).insert(key);

@@ -2,7 +2,19 @@ import { z } from "zod";
 import { defineEndpoint, notFound, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { activationJson, licenseKeyJson, licenseKeyWithActivationsJson } from "./output.js";
-import { activateLicenseKey, changeLicenseKey, deactivateLicenseKey, findActivation, findLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, licenseKeyWithCustomer, pageOfLicenseKeys, validateLicenseKey } from "./service.js";
+import {
+  activateLicenseKey,
+  changeLicenseKey,
+  deactivateLicenseKey,
+  findActivation,
+  findLicenseKey,
+  licenseKeysWithCustomers,
+  licenseKeyWithActivations,
+  licenseKeyWithCustomer,
+  pageOfLicenseKeys,
+  rotateLicenseKey,
+  validateLicenseKey,
+} from "./service.js";
 import { LicenseKeyActivate, LicenseKeyActivationRead, LicenseKeyDeactivate, LicenseKeyList, LicenseKeyListQuery, LicenseKeyRead, LicenseKeyUpdate, LicenseKeyValidate, LicenseKeyWithActivations, ValidatedLicenseKey } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
@@ -45,6 +57,9 @@ export function licenseKeyEndpoints({ db, access }: Pick<Parts, "db" | "access">
     ),
     defineEndpoint("/v1/license-keys/:id", { method: "GET", params: z.object({ id: z.string() }), response: LicenseKeyWithActivations, summary: "Get a license key", tag: TAG }, async ({ params, identity }) =>
       licenseKeyWithActivationsJson(await licenseKeyWithActivations(db, await key(identity, "license_keys:read", params.id))),
+    ),
+    defineEndpoint("/v1/license-keys/:id/rotate", { method: "POST", params: z.object({ id: z.string() }), response: LicenseKeyRead, summary: "Give a license key a new string; the old one stops validating", tag: TAG }, async ({ params, identity }) =>
+      rotateLicenseKey(db, await key(identity, "license_keys:write", params.id)),
     ),
     defineEndpoint("/v1/license-keys/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: LicenseKeyUpdate, response: LicenseKeyRead, summary: "Update a license key", tag: TAG }, async ({ params, body, identity }) =>
       licenseKeyJson(await licenseKeyWithCustomer(db, await changeLicenseKey(db, await key(identity, "license_keys:write", params.id), body))),

@@ -1,7 +1,21 @@
 import type { z } from "zod";
-import { notFound, notPermitted, PG_INTEGER_MAX, type Knex } from "@tollgate/kit";
+import { HttpError, notFound, notPermitted, PG_INTEGER_MAX, type Knex } from "@tollgate/kit";
+import { findBenefit } from "../benefits/service.js";
 import { sellerNow } from "../test-clock/clock.js";
-import { countActivations, deleteActivation, findActivation, insertActivation, licenseKeyWithCustomer, lockLicenseKey, updateLicenseKey, type ActivationRow, type LicenseKeyRow } from "./license-keys.sql.js";
+import {
+  countActivations,
+  deleteActivation,
+  findActivation,
+  insertActivation,
+  licenseKeyWithCustomer,
+  lockLicenseKey,
+  lockLicenseKeyById,
+  newKeyString,
+  replaceKeyString,
+  updateLicenseKey,
+  type ActivationRow,
+  type LicenseKeyRow,
+} from "./license-keys.sql.js";
 import { activationJson, licenseKeyJson } from "./output.js";
 import type { LicenseKeyUpdate } from "./schemas.js";
 
@@ -81,6 +95,21 @@ export const activateLicenseKey = (db: Knex, request: KeyRequest<typeof activate
 export async function deactivateLicenseKey(db: Knex, request: KeyRequest<typeof deactivateKey>): Promise<void> {
   await db.transaction((trx) => deactivateKey(trx, request));
 }
+
+/**
+ * A new string for a key (Polar's rotate), after a leak say: the old string stops validating at once,
+ * while status, usage, limits, expiry and activations stay. A revoked key is not rotated (400
+ * RotateNotPermitted): nothing could validate with the new string either.
+ */
+export const rotateLicenseKey = (db: Knex, key: LicenseKeyRow) =>
+  db.transaction(async (trx) => {
+    const locked = await lockLicenseKeyById(trx, key.id);
+    if (!locked) throw notFound("License key");
+    if (locked.status === "revoked") throw new HttpError(400, "RotateNotPermitted", `License key ${key.id} is revoked: only a granted or disabled key can be rotated.`);
+    const benefit = await findBenefit(trx, locked.benefit_id);
+    const rotated = await replaceKeyString(trx, locked.id, newKeyString(benefit?.properties ?? {}));
+    return licenseKeyJson(await licenseKeyWithCustomer(trx, rotated));
+  });
 
 /** The seller's changes to a key: those given, the rest as they were. */
 export async function changeLicenseKey(db: Knex, key: LicenseKeyRow, body: z.output<typeof LicenseKeyUpdate>): Promise<LicenseKeyRow> {

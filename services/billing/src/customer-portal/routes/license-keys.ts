@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint } from "@tollgate/kit";
-import { LicenseKeyList, LicenseKeyWithActivations } from "../../license-keys/schemas.js";
+import { LicenseKeyList, LicenseKeyRead, LicenseKeyWithActivations } from "../../license-keys/schemas.js";
 import { CustomerBenefitListQuery } from "../schemas.js";
-import { customerLicenseKey, customerLicenseKeyPage } from "../service.js";
+import { customerLicenseKey, customerLicenseKeyPage, rotateCustomerLicenseKey } from "../service.js";
 import type { Parts } from "../../parts.js";
 
 const TAG = "customer_portal";
@@ -15,6 +15,9 @@ export function portalLicenseKeyEndpoints({ db }: Pick<Parts, "db">): Endpoint[]
     ),
     defineEndpoint("/v1/customer-portal/license-keys/:id", { method: "GET", params: z.object({ id: z.string() }), response: LicenseKeyWithActivations, summary: "Get one of the customer's license keys", tag: TAG }, async ({ params, identity }) =>
       customerLicenseKey(db, identity, params.id),
+    ),
+    defineEndpoint("/v1/customer-portal/license-keys/:id/rotate", { method: "POST", params: z.object({ id: z.string() }), response: LicenseKeyRead, summary: "Give one of the customer's license keys a new string", tag: TAG }, async ({ params, identity }) =>
+      rotateCustomerLicenseKey(db, identity, params.id),
     ),
   ];
 }
