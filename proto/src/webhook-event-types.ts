@@ -22,6 +22,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "subscription.uncanceled",
   "subscription.revoked",
   "subscription.past_due",
+  "subscription.paused",
+  "subscription.resumed",
   "customer.created",
   "customer.updated",
   "customer.deleted",

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
-import { advanceDays as advanceDaysOn, cardToken, eventTypesAbout, ordersOf, subscribe as subscribeOn, useShop } from "../../../test/stacks/purchases.js";
+import { createPolar } from "polar-sdk-1/2026-10";
+import { advanceDays as advanceDaysOn, cardToken, eventTypesAbout, ordersOf, subscribe as subscribeOn, subscribeTo, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
@@ -205,5 +206,57 @@ describe("subscriptions", () => {
     const active = await seller.polar.subscriptions.get({ id: subscription.id });
     expect(active.status).toBe("active");
     expect((await ordersOf(seller, subscription.id)).map((order) => order.totalAmount)).toEqual([0, 1000]);
+  });
+
+  it("pause at the period end through SDK 1.x: no order and no access while paused, then resumed by hand or on the date set, charged and granted again", async () => {
+    const seller = await stack.seller();
+    const pinned = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+    const licence = await pinned.benefits.create({ type: "license_keys", description: "Pausable licence", properties: {} });
+    const plan = await pinned.products.create({ name: "Pausable", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 1_000, price_currency: "usd" }] });
+    await pinned.products.updateBenefits(plan.id, { benefits: [licence.id] });
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", "pause@example.com");
+    const keysOf = async () => (await pinned.licenseKeys.list({ benefit_id: licence.id })).items;
+    const keyOf = async () => (await keysOf()).map((key) => key.status);
+    const [original] = await keysOf();
+    expect(original?.status).toBe("granted");
+
+    // Refused: resuming what is not paused, and a resumption before the period ends.
+    await expect(pinned.subscriptions.update(subscription.id, { resume: true })).rejects.toMatchObject({ statusCode: 403, error: { error: "PauseResumeNotAllowed" } });
+    await expect(pinned.subscriptions.update(subscription.id, { pause_at_period_end: true, resumes_at: new Date(subscription.currentPeriodEnd.getTime() - 1000).toISOString() })).rejects.toMatchObject({ statusCode: 422 });
+
+    const scheduled = await pinned.subscriptions.update(subscription.id, { pause_at_period_end: true });
+    expect(scheduled).toMatchObject({ status: "active", pause_at_period_end: true, paused_at: null, resumes_at: null });
+    await advanceDays(seller, 32);
+    const paused = await pinned.subscriptions.get(subscription.id);
+    expect(paused).toMatchObject({ status: "paused", pause_at_period_end: false, paused_at: subscription.currentPeriodEnd.toISOString() });
+    expect(await ordersOf(seller, subscription.id)).toHaveLength(1);
+    expect(await keyOf()).toEqual(["revoked"]);
+    await advanceDays(seller, 40);
+    expect(await ordersOf(seller, subscription.id)).toHaveLength(1);
+
+    const resumed = await pinned.subscriptions.update(subscription.id, { resume: true });
+    expect(resumed).toMatchObject({ status: "active", paused_at: null, resumes_at: null });
+    expect(new Date(resumed.current_period_start).getTime()).toBeGreaterThan(subscription.currentPeriodEnd.getTime() + 41 * 86_400_000);
+    expect((await ordersOf(seller, subscription.id)).map((order) => [order.billingReason, order.status, order.totalAmount])).toEqual([
+      ["subscription_create", "paid", 1000],
+      ["subscription_cycle", "paid", 1000],
+    ]);
+    // The same key as before the pause, granted again: the customer's software keeps working with it.
+    expect((await keysOf()).map((key) => [key.key, key.status])).toEqual([[original?.key, "granted"]]);
+    await expect.poll(() => eventTypesAbout(stack, subscription.id)).toEqual(expect.arrayContaining(["subscription.paused", "subscription.resumed"]));
+
+    // Paused again with a date to resume on: the renewal worker resumes it then.
+    const resumesAt = new Date(new Date(resumed.current_period_end).getTime() + 10 * 86_400_000);
+    expect(await pinned.subscriptions.update(subscription.id, { pause_at_period_end: true, resumes_at: resumesAt.toISOString() })).toMatchObject({ resumes_at: resumesAt.toISOString() });
+    await advanceDays(seller, 32);
+    expect((await pinned.subscriptions.get(subscription.id)).status).toBe("paused");
+    await advanceDays(seller, 10);
+    const again = await pinned.subscriptions.get(subscription.id);
+    expect(again).toMatchObject({ status: "active", current_period_start: resumesAt.toISOString() });
+    expect(await ordersOf(seller, subscription.id)).toHaveLength(3);
+
+    // A pause asked for and taken back: it renews as before.
+    await pinned.subscriptions.update(subscription.id, { pause_at_period_end: true });
+    expect(await pinned.subscriptions.update(subscription.id, { pause_at_period_end: false })).toMatchObject({ pause_at_period_end: false, status: "active" });
   });
 });

@@ -2815,6 +2815,9 @@ export interface components {
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
+            pause_at_period_end: boolean;
+            paused_at: string | null;
+            resumes_at: string | null;
             canceled_at: string | null;
             started_at: string | null;
             ends_at: string | null;
@@ -3315,7 +3318,7 @@ export interface components {
             recurring_interval: "day" | "week" | "month" | "year";
             recurring_interval_count: number;
             /** @enum {string} */
-            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused";
             /** Format: date-time */
             current_period_start: string;
             /** Format: date-time */
@@ -3323,6 +3326,9 @@ export interface components {
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
+            pause_at_period_end: boolean;
+            paused_at: string | null;
+            resumes_at: string | null;
             canceled_at: string | null;
             started_at: string | null;
             ends_at: string | null;
@@ -3538,7 +3544,7 @@ export interface components {
             recurring_interval: "day" | "week" | "month" | "year";
             recurring_interval_count: number;
             /** @enum {string} */
-            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused";
             /** Format: date-time */
             current_period_start: string;
             /** Format: date-time */
@@ -3546,6 +3552,9 @@ export interface components {
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
+            pause_at_period_end: boolean;
+            paused_at: string | null;
+            resumes_at: string | null;
             canceled_at: string | null;
             started_at: string | null;
             ends_at: string | null;
@@ -4062,7 +4071,7 @@ export interface components {
             recurring_interval: "day" | "week" | "month" | "year";
             recurring_interval_count: number;
             /** @enum {string} */
-            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused";
             /** Format: date-time */
             current_period_start: string;
             /** Format: date-time */
@@ -4070,6 +4079,9 @@ export interface components {
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
+            pause_at_period_end: boolean;
+            paused_at: string | null;
+            resumes_at: string | null;
             canceled_at: string | null;
             started_at: string | null;
             ends_at: string | null;
@@ -4096,7 +4108,7 @@ export interface components {
             recurring_interval: "day" | "week" | "month" | "year";
             recurring_interval_count: number;
             /** @enum {string} */
-            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused";
             /** Format: date-time */
             current_period_start: string;
             /** Format: date-time */
@@ -4104,6 +4116,9 @@ export interface components {
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
+            pause_at_period_end: boolean;
+            paused_at: string | null;
+            resumes_at: string | null;
             canceled_at: string | null;
             started_at: string | null;
             ends_at: string | null;
@@ -4527,7 +4542,7 @@ export interface components {
             recurring_interval: "day" | "week" | "month" | "year";
             recurring_interval_count: number;
             /** @enum {string} */
-            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused";
             /** Format: date-time */
             current_period_start: string;
             /** Format: date-time */
@@ -4535,6 +4550,9 @@ export interface components {
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
+            pause_at_period_end: boolean;
+            paused_at: string | null;
+            resumes_at: string | null;
             canceled_at: string | null;
             started_at: string | null;
             ends_at: string | null;
@@ -4710,7 +4728,7 @@ export interface components {
             /** @description polar_whs_…; `polar_whs_hidden` to those who may read but not manage the endpoint */
             secret: string;
             organization_id: string;
-            events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
+            events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
             enabled: boolean;
             /** @description Events reach this endpoint one at a time, in the order they happened */
             ordered: boolean;
@@ -4745,7 +4763,7 @@ export interface components {
             skipped: boolean;
             payload: string | null;
             /** @enum {string} */
-            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled";
+            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled";
             is_archived: boolean;
         };
     };
@@ -10432,6 +10450,10 @@ export interface operations {
                     cancel_at_period_end?: boolean;
                     /** @constant */
                     revoke?: true;
+                    pause_at_period_end?: boolean;
+                    resumes_at?: string | null;
+                    /** @constant */
+                    resume?: true;
                     product_id?: string;
                     proration_behavior?: ("invoice" | "prorate" | "next_period" | "reset") | null;
                     discount_id?: string | null;
@@ -15842,7 +15864,7 @@ export interface operations {
                     name?: string | null;
                     /** @enum {string} */
                     format: "raw" | "discord" | "slack";
-                    events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
+                    events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
                     organization_id?: string | null;
                     /** @default true */
                     ordered?: boolean;
@@ -16054,7 +16076,7 @@ export interface operations {
                     url?: string | null;
                     name?: string | null;
                     format?: ("raw" | "discord" | "slack") | null;
-                    events?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[] | null;
+                    events?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[] | null;
                     enabled?: boolean | null;
                     ordered?: boolean | null;
                     api_version?: ("2026-04" | "2026-10" | "2027-01") | null;
@@ -16198,7 +16220,7 @@ export interface operations {
                 succeeded?: "true" | "false";
                 query?: string;
                 http_code_class?: "2xx" | "3xx" | "4xx" | "5xx";
-                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
+                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
             };
             header?: never;
             path?: never;

@@ -13,6 +13,7 @@ const SUBSCRIPTION_STATUS = defineMessages({
   past_due: { id: "portal.subscriptionStatus.past_due", defaultMessage: "Payment overdue" },
   canceled: { id: "portal.subscriptionStatus.canceled", defaultMessage: "Canceled" },
   unpaid: { id: "portal.subscriptionStatus.unpaid", defaultMessage: "Unpaid" },
+  paused: { id: "portal.subscriptionStatus.paused", defaultMessage: "Paused" },
 });
 
 const ORDER_STATUS = defineMessages({

@@ -2,7 +2,7 @@ import { randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
 import { creditCustomerMeter } from "../customer-meters/customer-meters.sql.js";
 import { findCustomer, type CustomerRow } from "../customers/customers.sql.js";
 import { announceCustomerEvent } from "../customers/announce.js";
-import { insertLicenseKey, newLicenseKey, revokeLicenseKey, type LicenseKeyRow } from "../license-keys/license-keys.sql.js";
+import { insertLicenseKey, newLicenseKey, restoreLicenseKey, revokeLicenseKey, type LicenseKeyRow } from "../license-keys/license-keys.sql.js";
 import { displayKey } from "../license-keys/output.js";
 import { changeGrant, findAnyBenefit, grantedGrantsOf, grantsOf, insertGrant, unrevokedGrantsOf, updateGrant, type BenefitGrantRow, type BenefitRow, type GrantSource } from "../benefits/benefits.sql.js";
 import { benefitGrantJson } from "./output.js";
@@ -102,9 +102,13 @@ async function grantEach(unit: UnitOfWork, purchase: Purchase, earlier: BenefitG
   for (const credit of creditsOf(unit.db, purchase)) await credit;
   await purchase.announceSource?.();
   for (const benefit of purchase.benefits) {
-    const { values, licenseKey } = grantOf(benefit, { organizationId: customer.organization_id, customerId: customer.id, now });
-    if (licenseKey) unit.change(insertLicenseKey(unit.db, licenseKey));
     const before = earlier.find((grant) => grant.benefit_id === benefit.id);
+    // A key granted before by the same source (a paused subscription resumed, a plan moved) is the customer's again, the same string their software holds.
+    const keptKeyId = benefit.type === "license_keys" ? (before?.properties as { license_key_id?: string } | undefined)?.license_key_id : undefined;
+    const granted = grantOf(benefit, { organizationId: customer.organization_id, customerId: customer.id, now });
+    const values = keptKeyId && before ? { ...granted.values, properties: before.properties } : granted.values;
+    if (keptKeyId) unit.change(restoreLicenseKey(unit.db, keptKeyId));
+    else if (granted.licenseKey) unit.change(insertLicenseKey(unit.db, granted.licenseKey));
     if (before) unit.change(changeGrant(unit.db, before.id, values));
     const grant: BenefitGrantRow = before
       ? { ...before, ...values }

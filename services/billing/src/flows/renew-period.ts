@@ -1,12 +1,13 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
-import { cycleBenefits } from "../benefit-grants/granting.js";
+import { cycleBenefits, regrantPurchase } from "../benefit-grants/granting.js";
+import { findCustomer } from "../customers/service.js";
 import { findDiscount } from "../discounts/service.js";
 import { discountForPeriod } from "../discounts/rules.js";
 import { addInterval } from "../calendar/intervals.js";
 import { draftTotal, orderTotal, placeOrder, settleOrder, unpaidOrderOf } from "../orders/service.js";
 import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service.js";
-import { findPrice, findProduct } from "../products/service.js";
+import { findPrice, productsWithParts } from "../products/service.js";
 import { retryAt } from "../subscriptions/dunning.js";
 import { billableProrations } from "../subscriptions/proration.js";
 import { advancePeriod, announceSubscription, countFailedRetry, draftFor, fallPastDue, recoverFromPastDue, renewalUsage, revoke, subscriptionTaxTerms } from "../subscriptions/service.js";
@@ -33,16 +34,19 @@ const renewalKey = (subscription: Pick<SubscriptionRow, "id">, periodStart: Date
  * period that ended) charged to the kept card outside any transaction; then, under the claim, the
  * order placed pending, the subscription moved to its next period and the payment recorded. Paid,
  * the order is paid, the subscription goes on and its benefits cycle; declined, it falls past due.
+ * A paused subscription resuming starts its period at the moment it resumes, and paid, its benefits
+ * are granted again (subscription.resumed).
  */
 export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
   const { db, config } = billing;
-  const [product, price, discountRow] = await Promise.all([
-    findProduct(db, subscription.product_id),
+  const [[product], price, discountRow] = await Promise.all([
+    productsWithParts(db, [subscription.product_id]),
     findPrice(db, subscription.product_price_id),
     subscription.discount_id ? findDiscount(db, subscription.discount_id) : undefined,
   ]);
   if (!product || !price) throw new Error(`subscription ${subscription.id} has lost its product or price`);
-  const start = subscription.current_period_end;
+  const resuming = subscription.status === "paused";
+  const start = resuming ? subscription.next_action_at : subscription.current_period_end;
   const end = addInterval(start, subscription.recurring_interval, subscription.recurring_interval_count);
   const discount = discountForPeriod(subscription, discountRow ?? null, start);
   const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
@@ -61,6 +65,13 @@ export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "proces
       return;
     }
     await settleOrder(unit, order, "paid");
+    if (resuming) {
+      const customer = await findCustomer(unit.db, current.customer_id);
+      if (!customer) throw new Error(`subscription ${current.id} has lost its customer`);
+      await regrantPurchase(unit, { customer, benefits: product.benefits, now: start, source: { subscription_id: current.id } });
+      await announceSubscription(unit, config, cycled, "subscription.updated", "subscription.resumed");
+      return;
+    }
     await announceSubscription(unit, config, cycled, ...(current.status === "trialing" ? (["subscription.updated", "subscription.active"] as const) : (["subscription.updated"] as const)));
     await cycleBenefits(unit, current.id);
   });

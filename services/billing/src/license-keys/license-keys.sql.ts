@@ -145,6 +145,9 @@ export const insertLicenseKey = (db: Knex, key: LicenseKeyRow): Knex.QueryBuilde
 /** A revoked key stops validating; a key already gone is left so. */
 export const revokeLicenseKey = (db: Knex, id: string) => licenseKeys(db).where({ id }).update({ status: "revoked", modified_at: new Date() });
 
+/** A key its grant revoked, granted again; one the seller disabled stays so. */
+export const restoreLicenseKey = (db: Knex, id: string): Knex.QueryBuilder => licenseKeys(db).where({ id, status: "revoked" }).update({ status: "granted", modified_at: new Date() });
+
 export async function updateLicenseKey(db: Knex, id: string, changes: Partial<Pick<LicenseKeyRow, "status" | "usage" | "limit_activations" | "limit_usage" | "expires_at" | "validations" | "last_validated_at">>): Promise<LicenseKeyRow> {
   const [row] = await db<LicenseKeyRow>("license_keys")
     .where({ id })

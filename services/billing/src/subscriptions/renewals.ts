@@ -3,7 +3,7 @@ import { PollingWorker, type Statement, type UnitOfWork, type Units } from "@tol
 import type { Parts } from "../parts.js";
 import { chargeChangeOrder } from "../flows/charge-change.js";
 import { renewPeriod, retryRenewal, type UnderClaim } from "../flows/renew-period.js";
-import { revoke } from "./service.js";
+import { pauseAtPeriodEnd, revoke } from "./service.js";
 import { claimDueSubscriptions, dueButHeld, dueHeldUntil, releaseClaim, renewalKeeper, RENEWAL_WORKER, settleClaim, type ClaimedSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
 /**
@@ -112,6 +112,12 @@ export class SubscriptionRenewals extends PollingWorker {
     if (subscription.cancel_at_period_end) {
       await this.settle(subscription, async (unit, current) => {
         await revoke(unit, this.billing.config, current, current.current_period_end, { billUsage: true });
+      });
+      return;
+    }
+    if (subscription.pause_at_period_end) {
+      await this.settle(subscription, async (unit, current) => {
+        await pauseAtPeriodEnd(unit, this.billing.config, current);
       });
       return;
     }

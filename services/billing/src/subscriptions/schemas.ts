@@ -9,7 +9,7 @@ import { Meter } from "../meters/schemas.js";
 import { Interval, Product, ProductPrice } from "../products/schemas.js";
 import { CANCELLATION_REASONS, SUBSCRIPTION_SORTABLE } from "./subscriptions.sql.js";
 
-const SubscriptionStatus = z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid"]);
+const SubscriptionStatus = z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid", "paused"]);
 
 /** A subscription's standing on a meter its metered prices bill, this period. */
 const subscriptionMeterFields = {
@@ -38,6 +38,9 @@ const subscriptionFields = {
   trial_start: isoTimestamp().nullable(),
   trial_end: isoTimestamp().nullable(),
   cancel_at_period_end: z.boolean(),
+  pause_at_period_end: z.boolean(),
+  paused_at: isoTimestamp().nullable(),
+  resumes_at: isoTimestamp().nullable(),
   canceled_at: isoTimestamp().nullable(),
   started_at: isoTimestamp().nullable(),
   ends_at: isoTimestamp().nullable(),
@@ -73,6 +76,10 @@ export const SubscriptionList = listResource(Subscription, "ListResource_Subscri
 /** A live subscription, as its customer's state lists it. */
 export const CustomerStateSubscription = OrderSubscription.omit({
   recurring_interval_count: true,
+  // A paused subscription is not in the state: what it would say of a pause is always "none".
+  pause_at_period_end: true,
+  paused_at: true,
+  resumes_at: true,
   ended_at: true,
   customer_id: true,
   checkout_id: true,
@@ -99,6 +106,9 @@ export const SubscriptionUpdateBody = z.object({
   customer_cancellation_comment: z.string().max(1_000).nullish(),
   cancel_at_period_end: z.boolean().optional(),
   revoke: z.literal(true).optional(),
+  pause_at_period_end: z.boolean().optional(),
+  resumes_at: moment.nullish(),
+  resume: z.literal(true).optional(),
   product_id: z.string().optional(),
   proration_behavior: z.enum(["invoice", "prorate", "next_period", "reset"]).nullish(),
   discount_id: z.string().nullish(),

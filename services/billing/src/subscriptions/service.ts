@@ -70,7 +70,16 @@ export async function shownSubscription(db: Knex, subscription: SubscriptionRow,
   return json;
 }
 
-type SubscriptionEvent = "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due";
+type SubscriptionEvent =
+  | "subscription.created"
+  | "subscription.active"
+  | "subscription.updated"
+  | "subscription.canceled"
+  | "subscription.uncanceled"
+  | "subscription.revoked"
+  | "subscription.past_due"
+  | "subscription.paused"
+  | "subscription.resumed";
 
 /** Announces a subscription's new state, once per event type, with the unit that changed it (the customer's state follows). */
 export async function announceSubscription(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, ...types: SubscriptionEvent[]): Promise<void> {
@@ -108,7 +117,8 @@ export interface NextPeriod {
 
 /** The subscription moves to its next period, active, and its customer meters start theirs. */
 export async function advancePeriod(unit: UnitOfWork, subscription: SubscriptionRow, next: NextPeriod): Promise<SubscriptionRow> {
-  const advanced = await updateSubscription(unit.db, subscription.id, { current_period_start: next.start, current_period_end: next.end, next_action_at: next.end, status: "active", pending_prorations: next.leftover, discount_applied_at: next.discountAppliedAt, renewal_usage: null });
+  const resumed = subscription.status === "paused" ? { paused_at: null, resumes_at: null } : {};
+  const advanced = await updateSubscription(unit.db, subscription.id, { current_period_start: next.start, current_period_end: next.end, next_action_at: next.end, status: "active", pending_prorations: next.leftover, discount_applied_at: next.discountAppliedAt, renewal_usage: null, ...resumed });
   await startNextPeriod(unit.db, next.usage);
   return advanced;
 }
@@ -217,6 +227,9 @@ export function startSubscription(unit: UnitOfWork, purchase: { checkout: Checko
     trial_start: trialEnd ? now : null,
     trial_end: trialEnd,
     cancel_at_period_end: false,
+    pause_at_period_end: false,
+    paused_at: null,
+    resumes_at: null,
     canceled_at: null,
     started_at: now,
     ends_at: null,
@@ -293,6 +306,50 @@ export async function uncancel(unit: UnitOfWork, config: SubscriptionConfig, sub
   const renewed = await updateSubscription(unit.db, subscription.id, { cancel_at_period_end: false, canceled_at: null, ends_at: null, customer_cancellation_reason: null, customer_cancellation_comment: null });
   await announceSubscription(unit, config, renewed, "subscription.updated", "subscription.uncanceled");
   return renewed;
+}
+
+const pauseNotAllowed = (detail: string) => new HttpError(403, "PauseResumeNotAllowed", detail);
+
+/**
+ * Asks for a pause when the period ends (Polar's pause_at_period_end), until `resumesAt` or until
+ * resumed by hand. Only an active subscription pauses; one canceled at its period's end ends
+ * instead; and one billed by usage is not paused, as its meters would go on counting what no order
+ * would ever bill.
+ */
+export async function schedulePause(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, resumesAt: Date | null): Promise<SubscriptionRow> {
+  if (subscription.status !== "active") throw pauseNotAllowed(`Only an active subscription can be paused; this one is ${subscription.status.replace("_", " ")}.`);
+  if (subscription.cancel_at_period_end) throw pauseNotAllowed("This subscription ends when its period ends: take the cancellation back before pausing it.");
+  if ((await meteredPricesOfSubscriptions(unit.db, [subscription]))(subscription).length > 0) throw pauseNotAllowed("A subscription billed by usage cannot be paused.");
+  if (resumesAt && resumesAt <= subscription.current_period_end) throw invalidField(["resumes_at"], "The resumption must come after the current period ends", resumesAt.toISOString());
+  const scheduled = await updateSubscription(unit.db, subscription.id, { pause_at_period_end: true, resumes_at: resumesAt });
+  await announceSubscription(unit, config, scheduled, "subscription.updated");
+  return scheduled;
+}
+
+/** Takes back a pause asked for the period's end: the subscription renews as before. */
+export async function unschedulePause(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow): Promise<SubscriptionRow> {
+  if (!subscription.pause_at_period_end) return subscription;
+  const renewing = await updateSubscription(unit.db, subscription.id, { pause_at_period_end: false, resumes_at: null });
+  await announceSubscription(unit, config, renewing, "subscription.updated");
+  return renewing;
+}
+
+/**
+ * The period ended with a pause asked for: no order, the benefits taken back (keys stop validating),
+ * and nothing due until it resumes — at resumes_at, when one was given.
+ */
+export async function pauseAtPeriodEnd(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow): Promise<SubscriptionRow> {
+  const pausedAt = subscription.current_period_end;
+  const paused = await updateSubscription(unit.db, subscription.id, { status: "paused", paused_at: pausedAt, pause_at_period_end: false, next_action_at: subscription.resumes_at });
+  await revokeBenefits(unit, { subscription_id: subscription.id }, pausedAt);
+  await announceSubscription(unit, config, paused, "subscription.updated", "subscription.paused");
+  return paused;
+}
+
+/** A paused subscription asked to resume now: due at once, for the renewal worker to start its new period and charge it. */
+export async function resumeNow(unit: UnitOfWork, subscription: SubscriptionRow, now: Date): Promise<SubscriptionRow> {
+  if (subscription.status !== "paused") throw pauseNotAllowed(`Only a paused subscription can be resumed; this one is ${subscription.status.replace("_", " ")}.`);
+  return updateSubscription(unit.db, subscription.id, { resumes_at: now, next_action_at: now });
 }
 
 /** How a subscription ends: why (kept as it was unless given), and whether the usage of its last period is billed. */

@@ -16,7 +16,7 @@ export interface PeriodUsage {
   used: boolean;
 }
 
-export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid";
+export type SubscriptionStatus = "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused";
 
 export const CANCELLATION_REASONS = ["customer_service", "low_quality", "missing_features", "switched_service", "too_complex", "too_expensive", "unused", "other"] as const;
 
@@ -40,6 +40,10 @@ export interface SubscriptionRow {
   trial_start: Date | null;
   trial_end: Date | null;
   cancel_at_period_end: boolean;
+  /** Asked to pause when the period ends; then `paused`, since `paused_at`, until resumed by hand or at `resumes_at`. */
+  pause_at_period_end: boolean;
+  paused_at: Date | null;
+  resumes_at: Date | null;
   canceled_at: Date | null;
   started_at: Date | null;
   ends_at: Date | null;

@@ -10,7 +10,20 @@ import { amountFor, chosenPrice } from "../products/prices.js";
 import { productsWithParts } from "../products/products.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import type { SubscriptionUpdate } from "./schemas.js";
-import { cancelAtPeriodEnd, changeDiscount, changePeriodEnd, changeTrial, changeWhenNotRenewing, revoke, shownSubscription, stillRunning, uncancel } from "./service.js";
+import {
+  cancelAtPeriodEnd,
+  changeDiscount,
+  changePeriodEnd,
+  changeTrial,
+  changeWhenNotRenewing,
+  resumeNow,
+  revoke,
+  schedulePause,
+  shownSubscription,
+  stillRunning,
+  uncancel,
+  unschedulePause,
+} from "./service.js";
 import { findSubscription, lockSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
 type Change = (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>;
@@ -59,6 +72,19 @@ function changeAskedFor({ config }: Pick<Parts, "config">, body: SubscriptionUpd
       return changeProduct({ config }, unit, subscription, { product, price, amount: amountFor(price, null, ["product_id"]), behaviour, now });
     };
   }
+  const pause = body.pause_at_period_end;
+  if (pause !== undefined) {
+    return async (unit, subscription) => {
+      stillRunning(subscription);
+      return pause ? schedulePause(unit, config, subscription, body.resumes_at ?? null) : unschedulePause(unit, config, subscription);
+    };
+  }
+  if (body.resume) {
+    return async (unit, subscription, now) => {
+      stillRunning(subscription);
+      return resumeNow(unit, subscription, now);
+    };
+  }
   const reason = body.customer_cancellation_reason ?? null;
   const comment = body.customer_cancellation_comment ?? null;
   return async (unit, subscription, now) => {
@@ -66,7 +92,7 @@ function changeAskedFor({ config }: Pick<Parts, "config">, body: SubscriptionUpd
     if (body.revoke) return revoke(unit, config, subscription, now, { reason: reason ?? subscription.customer_cancellation_reason, comment: comment ?? subscription.customer_cancellation_comment, billUsage: true });
     if (body.cancel_at_period_end === true && !subscription.cancel_at_period_end) return cancelAtPeriodEnd(unit, config, subscription, now, reason, comment);
     if (body.cancel_at_period_end === false && subscription.cancel_at_period_end) return uncancel(unit, config, subscription);
-    if (body.cancel_at_period_end === undefined) throw invalidField(["cancel_at_period_end"], "Say what to change: cancel_at_period_end or revoke", null);
+    if (body.cancel_at_period_end === undefined) throw invalidField(["cancel_at_period_end"], "Say what to change: cancel_at_period_end, revoke, pause_at_period_end or resume", null);
     return subscription;
   };
 }
@@ -78,7 +104,8 @@ function changeAskedFor({ config }: Pick<Parts, "config">, body: SubscriptionUpd
  */
 export async function updateSubscriptionAsAsked(parts: Pick<Parts, "db" | "units" | "access" | "config"> & { renewNow: (subscriptionId: string) => Promise<void> }, identity: IdentityClaims, id: string, body: SubscriptionUpdate) {
   let subscription = await changed(parts, identity, id, changeAskedFor(parts, body));
-  if (body.trial_end === "now" || subscription.charge_order_id) {
+  // A resumed subscription starts its period now: the worker charges it before the answer.
+  if (body.trial_end === "now" || subscription.charge_order_id || body.resume) {
     await parts.renewNow(subscription.id);
     const charged = await findSubscription(parts.db, subscription.id);
     if (!charged) throw new Error(`subscription ${subscription.id} is gone`);
