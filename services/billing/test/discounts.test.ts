@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { useShop } from "../../../test/stacks/purchases.js";
+import { announced, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
@@ -41,6 +41,10 @@ describe("discounts", () => {
     expect(found.result.items.map((discount) => discount.id)).toEqual([fixed.id]);
     await shop.polar.discounts.delete({ id: fixed.id });
     await expect(shop.polar.discounts.get({ id: fixed.id })).rejects.toMatchObject({ error: "ResourceNotFound" });
+    // Sellers' webhooks hear of each change, as Polar's discount.created, .updated and .deleted.
+    await expect.poll(async () => (await announced(stack, "discount.created", fixed.id)).map((payload) => payload.code)).toEqual([null]);
+    expect((await announced(stack, "discount.updated", fixed.id)).map((payload) => payload.name)).toEqual(["Five dollars off"]);
+    expect(await announced(stack, "discount.deleted", fixed.id)).toHaveLength(1);
     // A deleted discount's code is free again.
     expect((await shop.polar.discounts.create({ type: "fixed", amount: 500, currency: "usd", duration: "once", name: "Again", code: "five" })).code).toBe("five");
   });

@@ -72,7 +72,7 @@ describe("subscription changes", () => {
       ["subscription_create", 1000],
       ["subscription_cycle", 1000],
     ]);
-    await expect.poll(async () => (await eventTypesAbout(stack, subscription.id)).slice(-2)).toEqual(["subscription.updated", "subscription.active"]);
+    await expect.poll(async () => (await eventTypesAbout(stack, subscription.id)).slice(-3)).toEqual(["subscription.updated", "subscription.active", "subscription.cycled"]);
   });
 
   it("renew on a period end moved earlier, and refuse to move one that is ending", async () => {

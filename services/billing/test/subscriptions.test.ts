@@ -39,7 +39,7 @@ describe("subscriptions", () => {
       { amount: 1000, status: "succeeded" },
       { amount: 1000, status: "succeeded" },
     ]);
-    await expect.poll(() => eventTypesAbout(stack, subscription.id)).toEqual(["subscription.created", "subscription.active", "subscription.updated", "subscription.updated"]);
+    await expect.poll(() => eventTypesAbout(stack, subscription.id)).toEqual(["subscription.created", "subscription.active", "subscription.updated", "subscription.cycled", "subscription.updated", "subscription.cycled"]);
   });
 
   it("are renewed as soon as the lease of a replica that died renewing them runs out, not at the renewal worker's next poll", async () => {

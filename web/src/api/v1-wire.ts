@@ -2134,6 +2134,8 @@ export interface components {
             visibility: "public" | "private" | "draft";
             recurring_interval: ("day" | "week" | "month" | "year") | null;
             recurring_interval_count: number | null;
+            meter_interval: ("day" | "week" | "month" | "year") | null;
+            meter_interval_count: number | null;
             is_recurring: boolean;
             is_archived: boolean;
             organization_id: string;
@@ -2250,6 +2252,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             properties: components["schemas"]["BenefitCustomProperties"];
         };
         BenefitCustomProperties: {
@@ -2273,6 +2278,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             properties: components["schemas"]["BenefitDiscordProperties"];
         };
         BenefitDiscordProperties: {
@@ -2299,6 +2307,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             properties: components["schemas"]["BenefitGitHubRepositoryProperties"];
         };
         BenefitGitHubRepositoryProperties: {
@@ -2325,6 +2336,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             properties: components["schemas"]["BenefitDownloadablesProperties"];
         };
         BenefitDownloadablesProperties: {
@@ -2351,6 +2365,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             properties: components["schemas"]["BenefitLicenseKeysProperties"];
         };
         BenefitLicenseKeysProperties: {
@@ -2386,6 +2403,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             properties: components["schemas"]["BenefitMeterCreditProperties"];
         };
         BenefitMeterCreditProperties: {
@@ -2574,6 +2594,7 @@ export interface components {
             starts_at: string | null;
             ends_at: string | null;
             max_redemptions: number | null;
+            max_redemptions_per_customer: number | null;
             redemptions_count: number;
             organization_id: string;
             products: components["schemas"]["DiscountProduct"][];
@@ -2603,6 +2624,8 @@ export interface components {
             visibility: "public" | "private" | "draft";
             recurring_interval: ("day" | "week" | "month" | "year") | null;
             recurring_interval_count: number | null;
+            meter_interval: ("day" | "week" | "month" | "year") | null;
+            meter_interval_count: number | null;
             is_recurring: boolean;
             is_archived: boolean;
             organization_id: string;
@@ -2623,6 +2646,7 @@ export interface components {
             starts_at: string | null;
             ends_at: string | null;
             max_redemptions: number | null;
+            max_redemptions_per_customer: number | null;
             redemptions_count: number;
             organization_id: string;
             products: components["schemas"]["DiscountProduct"][];
@@ -2653,6 +2677,7 @@ export interface components {
             starts_at: string | null;
             ends_at: string | null;
             max_redemptions: number | null;
+            max_redemptions_per_customer: number | null;
             redemptions_count: number;
             organization_id: string;
             products: components["schemas"]["DiscountProduct"][];
@@ -2678,6 +2703,7 @@ export interface components {
             starts_at: string | null;
             ends_at: string | null;
             max_redemptions: number | null;
+            max_redemptions_per_customer: number | null;
             redemptions_count: number;
             organization_id: string;
             products: components["schemas"]["DiscountProduct"][];
@@ -2742,6 +2768,7 @@ export interface components {
             /** @constant */
             type: "individual";
             name: string | null;
+            billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
             tax_id: [
                 string,
@@ -2783,6 +2810,7 @@ export interface components {
             /** @constant */
             type: "individual";
             name: string | null;
+            billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
             tax_id: [
                 string,
@@ -2812,12 +2840,10 @@ export interface components {
             current_period_start: string;
             /** Format: date-time */
             current_period_end: string;
+            units: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
-            pause_at_period_end: boolean;
-            paused_at: string | null;
-            resumes_at: string | null;
             canceled_at: string | null;
             started_at: string | null;
             ends_at: string | null;
@@ -2829,6 +2855,7 @@ export interface components {
             custom_field_data: {
                 [key: string]: string | number | boolean | null;
             };
+            seats: number | null;
             meters: components["schemas"]["CustomerStateSubscriptionMeter"][];
         };
         CustomerStateSubscriptionMeter: {
@@ -2878,6 +2905,10 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            units: number | null;
+            min_units: number | null;
+            max_units: number | null;
+            payment_method_type: string | null;
             client_secret: string;
             /** Format: uri */
             url: string;
@@ -2971,6 +3002,8 @@ export interface components {
             visibility: "public" | "private" | "draft";
             recurring_interval: ("day" | "week" | "month" | "year") | null;
             recurring_interval_count: number | null;
+            meter_interval: ("day" | "week" | "month" | "year") | null;
+            meter_interval_count: number | null;
             is_recurring: boolean;
             is_archived: boolean;
             organization_id: string;
@@ -3069,6 +3102,10 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            units: number | null;
+            min_units: number | null;
+            max_units: number | null;
+            payment_method_type: string | null;
             client_secret: string;
             /** Format: uri */
             url: string;
@@ -3151,6 +3188,10 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            units: number | null;
+            min_units: number | null;
+            max_units: number | null;
+            payment_method_type: string | null;
             client_secret: string;
             /** Format: uri */
             url: string;
@@ -3229,6 +3270,8 @@ export interface components {
             allow_discount_codes: boolean;
             require_billing_address: boolean;
             discount_id: string | null;
+            seats: number | null;
+            units: number | null;
             organization_id: string;
             products: components["schemas"]["Product"][];
             discount: components["schemas"]["Discount"] | null;
@@ -3300,6 +3343,8 @@ export interface components {
             visibility: "public" | "private" | "draft";
             recurring_interval: ("day" | "week" | "month" | "year") | null;
             recurring_interval_count: number | null;
+            meter_interval: ("day" | "week" | "month" | "year") | null;
+            meter_interval_count: number | null;
             is_recurring: boolean;
             is_archived: boolean;
             organization_id: string;
@@ -3323,6 +3368,9 @@ export interface components {
             current_period_start: string;
             /** Format: date-time */
             current_period_end: string;
+            current_meter_period_start: string | null;
+            current_meter_period_end: string | null;
+            units: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -3549,6 +3597,9 @@ export interface components {
             current_period_start: string;
             /** Format: date-time */
             current_period_end: string;
+            current_meter_period_start: string | null;
+            current_meter_period_end: string | null;
+            units: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4038,6 +4089,8 @@ export interface components {
             items: components["schemas"]["OrderItemSchema"][];
             description: string;
             next_payment_attempt_at: null;
+            refundable_amount: number;
+            refundable_tax_amount: number;
         };
         CustomerOrderProduct: {
             id: string;
@@ -4052,6 +4105,8 @@ export interface components {
             visibility: "public" | "private" | "draft";
             recurring_interval: ("day" | "week" | "month" | "year") | null;
             recurring_interval_count: number | null;
+            meter_interval: ("day" | "week" | "month" | "year") | null;
+            meter_interval_count: number | null;
             is_recurring: boolean;
             is_archived: boolean;
             organization_id: string;
@@ -4076,6 +4131,9 @@ export interface components {
             current_period_start: string;
             /** Format: date-time */
             current_period_end: string;
+            current_meter_period_start: string | null;
+            current_meter_period_end: string | null;
+            units: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4113,6 +4171,9 @@ export interface components {
             current_period_start: string;
             /** Format: date-time */
             current_period_end: string;
+            current_meter_period_start: string | null;
+            current_meter_period_end: string | null;
+            units: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4147,6 +4208,8 @@ export interface components {
             visibility: "public" | "private" | "draft";
             recurring_interval: ("day" | "week" | "month" | "year") | null;
             recurring_interval_count: number | null;
+            meter_interval: ("day" | "week" | "month" | "year") | null;
+            meter_interval_count: number | null;
             is_recurring: boolean;
             is_archived: boolean;
             organization_id: string;
@@ -4229,6 +4292,8 @@ export interface components {
             visibility: "public" | "private" | "draft";
             recurring_interval: ("day" | "week" | "month" | "year") | null;
             recurring_interval_count: number | null;
+            meter_interval: ("day" | "week" | "month" | "year") | null;
+            meter_interval_count: number | null;
             is_recurring: boolean;
             is_archived: boolean;
             organization_id: string;
@@ -4275,6 +4340,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitCustomProperties"];
         };
@@ -4312,6 +4380,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitDiscordSubscriberProperties"];
         };
@@ -4352,6 +4423,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitGitHubRepositorySubscriberProperties"];
         };
@@ -4393,6 +4467,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitDownloadablesSubscriberProperties"];
         };
@@ -4433,6 +4510,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitLicenseKeysProperties"];
         };
@@ -4470,6 +4550,9 @@ export interface components {
             metadata: {
                 [key: string]: string | number | boolean;
             };
+            /** @enum {string} */
+            visibility: "draft" | "private" | "public";
+            visibility_configurable: boolean;
             organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitMeterCreditProperties"];
         };
@@ -4547,6 +4630,9 @@ export interface components {
             current_period_start: string;
             /** Format: date-time */
             current_period_end: string;
+            current_meter_period_start: string | null;
+            current_meter_period_end: string | null;
+            units: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4728,7 +4814,7 @@ export interface components {
             /** @description polar_whs_…; `polar_whs_hidden` to those who may read but not manage the endpoint */
             secret: string;
             organization_id: string;
-            events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
+            events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
             enabled: boolean;
             /** @description Events reach this endpoint one at a time, in the order they happened */
             ordered: boolean;
@@ -4763,7 +4849,7 @@ export interface components {
             skipped: boolean;
             payload: string | null;
             /** @enum {string} */
-            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled";
+            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled";
             is_archived: boolean;
         };
     };
@@ -15864,7 +15950,7 @@ export interface operations {
                     name?: string | null;
                     /** @enum {string} */
                     format: "raw" | "discord" | "slack";
-                    events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
+                    events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
                     organization_id?: string | null;
                     /** @default true */
                     ordered?: boolean;
@@ -16076,7 +16162,7 @@ export interface operations {
                     url?: string | null;
                     name?: string | null;
                     format?: ("raw" | "discord" | "slack") | null;
-                    events?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[] | null;
+                    events?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[] | null;
                     enabled?: boolean | null;
                     ordered?: boolean | null;
                     api_version?: ("2026-04" | "2026-10" | "2027-01") | null;
@@ -16220,7 +16306,7 @@ export interface operations {
                 succeeded?: "true" | "false";
                 query?: string;
                 http_code_class?: "2xx" | "3xx" | "4xx" | "5xx";
-                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
+                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
             };
             header?: never;
             path?: never;

@@ -1,7 +1,7 @@
 import type { BenefitRow } from "./benefits.sql.js";
 
 /** What a buyer or customer may see of a benefit (Polar's BenefitPublic): what it is, never how it is set up (a Discord bot's token, say). */
-export const benefitPublicJson = ({ properties: _properties, metadata: _metadata, ...shown }: ReturnType<typeof benefitJson>) => shown;
+export const benefitPublicJson = ({ properties: _properties, metadata: _metadata, visibility: _visibility, visibility_configurable: _configurable, ...shown }: ReturnType<typeof benefitJson>) => shown;
 
 /** A benefit as Polar shows it (its webhook payload too). */
 export const benefitJson = (benefit: BenefitRow) => ({
@@ -15,5 +15,7 @@ export const benefitJson = (benefit: BenefitRow) => ({
   is_deleted: benefit.is_deleted,
   organization_id: benefit.organization_id,
   metadata: benefit.metadata,
+  visibility: "public" as const,
+  visibility_configurable: false,
   properties: benefit.properties,
 });

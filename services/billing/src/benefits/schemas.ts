@@ -18,6 +18,9 @@ const publicFields = {
   organization_id: z.string(),
 };
 
+/** Polar lets a benefit be kept off the checkout and portal (draft, private); Tollgate shows every benefit, so each is public. */
+const visibilityFields = { visibility: z.enum(["draft", "private", "public"]), visibility_configurable: z.boolean() };
+
 export const BenefitPublic = z.strictObject({ ...publicFields, type: z.enum(BENEFIT_TYPES) }).meta({ id: "BenefitPublic" });
 
 /** Properties as they are stored (storedProperties): every field present, nullable ones as null. */
@@ -33,7 +36,7 @@ const BenefitLicenseKeysProperties = z
 const BenefitMeterCreditProperties = z.strictObject({ units: z.int(), rollover: z.boolean(), meter_id: z.string() }).meta({ id: "BenefitMeterCreditProperties" });
 
 const benefitOf = <Type extends BenefitType, Properties extends z.ZodType>(type: Type, properties: Properties, id: string) =>
-  z.strictObject({ ...publicFields, type: z.literal(type), metadata: metadataOutput, properties }).meta({ id });
+  z.strictObject({ ...publicFields, type: z.literal(type), metadata: metadataOutput, ...visibilityFields, properties }).meta({ id });
 
 export const Benefit = z
   .discriminatedUnion("type", [
@@ -57,7 +60,7 @@ export const Benefit = z
 export const BenefitList = listResource(Benefit, "ListResource_Benefit_");
 
 const subscriberOf = <Type extends BenefitType, Properties extends z.ZodType>(type: Type, properties: Properties, id: string) =>
-  z.strictObject({ ...publicFields, type: z.literal(type), metadata: metadataOutput, organization: CustomerOrganization, properties }).meta({ id });
+  z.strictObject({ ...publicFields, type: z.literal(type), metadata: metadataOutput, ...visibilityFields, organization: CustomerOrganization, properties }).meta({ id });
 
 /** Each type of benefit as a customer who holds it sees it (subscriberProperties): never the seller's secrets. */
 export const BenefitSubscriber = {

@@ -22,6 +22,8 @@ export const CheckoutLink = z
     allow_discount_codes: z.boolean(),
     require_billing_address: z.boolean(),
     discount_id: z.string().nullable(),
+    seats: z.int().nullable(),
+    units: z.int().nullable(),
     organization_id: z.string(),
     products: z.array(Product),
     discount: Discount.nullable(),

@@ -63,6 +63,12 @@ export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, co
     // The published SDK knows no other processor; the sandbox stands in for Stripe's test mode.
     payment_processor: "stripe" as const,
     status: checkout.status,
+    // No price is per unit.
+    units: null,
+    min_units: null,
+    max_units: null,
+    // Cards are the one way to pay: named once the buyer confirmed a payment with one.
+    payment_method_type: card.formRequired && checkout.status !== "open" && checkout.status !== "expired" ? "card" : null,
     client_secret: checkout.client_secret,
     url: `${publicUrl.replace(/\/$/, "")}/checkout/${checkout.client_secret}`,
     expires_at: checkout.expires_at,

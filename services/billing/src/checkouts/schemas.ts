@@ -22,6 +22,10 @@ const checkoutFields = {
   // The published SDK knows no other processor; the sandbox stands in for Stripe's test mode.
   payment_processor: z.literal("stripe"),
   status: z.enum(["open", "expired", "confirmed", "succeeded", "failed"]),
+  units: z.int().nullable(),
+  min_units: z.int().nullable(),
+  max_units: z.int().nullable(),
+  payment_method_type: z.string().nullable(),
   client_secret: z.string(),
   url: z.url(),
   expires_at: isoTimestamp(),

@@ -29,7 +29,15 @@ const portalProductJson = <Organization>(product: ProductJson, organization: Org
  */
 export function customerOrderJson<Organization>(order: OrderJson, product: ProductWithParts | undefined, organization: Organization, publicUrl: string) {
   const { metadata: _metadata, custom_field_data: _fields, customer: _customer, discount: _discount, platform_fee_amount: _fee, platform_fee_currency: _feeCurrency, subscription, ...shown } = order;
-  return { ...shown, subscription: subscription ? withoutMetadata(subscription) : null, product: product ? portalProductJson(productJson(product, publicUrl), organization) : null, next_payment_attempt_at: null };
+  return {
+    ...shown,
+    subscription: subscription ? withoutMetadata(subscription) : null,
+    product: product ? portalProductJson(productJson(product, publicUrl), organization) : null,
+    next_payment_attempt_at: null,
+    // What a refund of all that is left would give back, before tax and of tax; nothing for an order never paid.
+    refundable_amount: order.paid ? order.net_amount - order.refunded_amount : 0,
+    refundable_tax_amount: order.paid ? order.tax_amount - order.refunded_tax_amount : 0,
+  };
 }
 
 /** A subscription as its customer sees it (Polar's CustomerSubscription), without what is the seller's own. */

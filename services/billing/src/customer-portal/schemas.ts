@@ -89,6 +89,8 @@ export const CustomerOrder = Order.omit({ ...SELLERS_OWN, platform_fee_amount: t
     subscription: OrderSubscription.omit({ metadata: true }).meta({ id: "CustomerOrderSubscription" }).nullable(),
     // Failed payments are not retried from the portal yet.
     next_payment_attempt_at: z.null(),
+    refundable_amount: z.int(),
+    refundable_tax_amount: z.int(),
   })
   .meta({ id: "CustomerOrder" });
 

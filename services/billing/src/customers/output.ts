@@ -16,6 +16,7 @@ export const customerJson = (customer: CustomerRow) => ({
   email_verified: customer.email_verified,
   type: "individual" as const,
   name: customer.name,
+  billing_name: customer.billing_name,
   billing_address: customer.billing_address,
   // Polar gives the number with the format it recognised; the format is not checked here.
   tax_id: shownTaxId(customer.tax_id, customer.billing_address?.country),

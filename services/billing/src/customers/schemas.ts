@@ -21,6 +21,7 @@ export const Customer = z
     email_verified: z.boolean(),
     type: z.literal("individual"),
     name: z.string().nullable(),
+    billing_name: z.string().nullable(),
     billing_address: Address.nullable(),
     tax_id: TaxId,
     locale: z.string().nullable(),

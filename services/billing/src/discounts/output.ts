@@ -22,6 +22,8 @@ export const discountJson = (discount: DiscountWithProducts) => ({
   starts_at: discount.starts_at,
   ends_at: discount.ends_at,
   max_redemptions: discount.max_redemptions,
+  // Tollgate limits redemptions in all, not per customer.
+  max_redemptions_per_customer: null,
   redemptions_count: discount.redemptions_count,
   organization_id: discount.organization_id,
   products: discount.products.map(productFieldsJson),

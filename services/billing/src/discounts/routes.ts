@@ -42,7 +42,7 @@ export function discountEndpoints(parts: Pick<Parts, "db" | "units" | "access">)
     ),
 
     defineEndpoint("/v1/discounts/:id", { method: "DELETE", status: 204, params: z.object({ id: z.string() }), summary: "Delete a discount", tag: TAG }, async ({ params, identity }) =>
-      removeDiscount(db, await discount(identity, "discounts:write", params.id)),
+      removeDiscount(parts.units, await discount(identity, "discounts:write", params.id)),
     ),
   ];
 }

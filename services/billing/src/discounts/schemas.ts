@@ -35,6 +35,7 @@ export const Discount = discountForms(
     starts_at: isoTimestamp().nullable(),
     ends_at: isoTimestamp().nullable(),
     max_redemptions: z.int().nullable(),
+    max_redemptions_per_customer: z.int().nullable(),
     redemptions_count: z.int(),
     organization_id: z.string(),
     products: z.array(DiscountProduct),

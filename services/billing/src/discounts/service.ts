@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { invalidField, isUniqueViolation, notPermitted, randomId, ValidationError, type Knex, type Units, type ValidationIssue } from "@tollgate/kit";
 import { productIdsOf } from "../products/products.sql.js";
 import { discountWithProducts, insertDiscount, productIdsOfDiscount, replaceDiscountProducts, updateDiscount, type DiscountColumns, type DiscountRow } from "./discounts.sql.js";
+import { announceBilling } from "../events.js";
 import { discountJson } from "./output.js";
 import { discountProblemOf } from "./rules.js";
 import type { DiscountCreate, DiscountUpdate } from "./schemas.js";
@@ -29,13 +30,15 @@ async function checkProducts(db: Knex, organizationId: string, ids: string[] | n
   if (missing >= 0) throw invalidField(["products", missing], "Product not found", ids[missing]);
 }
 
-/** Writes the discount and its products; a code another discount of the seller has (in any case) is refused. */
-async function save(units: Units, write: (trx: Knex) => Promise<DiscountRow>, productIds: string[] | null | undefined, givenCode: string | null | undefined) {
+/** Writes the discount and its products, and announces it; a code another discount of the seller has (in any case) is refused. */
+async function save(units: Units, write: (trx: Knex) => Promise<DiscountRow>, productIds: string[] | null | undefined, givenCode: string | null | undefined, event: "discount.created" | "discount.updated") {
   try {
     return await units.run(async (unit) => {
       const saved = await write(unit.db);
       if (productIds) await replaceDiscountProducts(unit.db, saved.id, [...new Set(productIds)]);
-      return discountJson(await discountWithProducts(unit.db, saved));
+      const json = discountJson(await discountWithProducts(unit.db, saved));
+      announceBilling(unit, event, saved.organization_id, json);
+      return json;
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw invalidField(["code"], "A discount with this code already exists.", givenCode);
@@ -62,7 +65,7 @@ export async function createDiscount({ db, units }: Pick<Parts, "db" | "units">,
   };
   checkTerms(columns);
   await checkProducts(db, organizationId, body.products);
-  return save(units, (trx) => insertDiscount(trx, { id: randomId(32), organization_id: organizationId, ...columns }), body.products, body.code);
+  return save(units, (trx) => insertDiscount(trx, { id: randomId(32), organization_id: organizationId, ...columns }), body.products, body.code, "discount.created");
 }
 
 /** Changes a discount; once redeemed, what customers already got must stay what they got. */
@@ -88,7 +91,7 @@ export async function changeDiscount({ db, units }: Pick<Parts, "db" | "units">,
   if (type === "percentage" && !merged.basis_points) throw invalidField(["basis_points"], "A percentage discount needs basis_points");
   checkTerms(merged);
   await checkProducts(db, existing.organization_id, body.products);
-  return save(units, (trx) => updateDiscount(trx, existing.id, merged), body.products, merged.code);
+  return save(units, (trx) => updateDiscount(trx, existing.id, merged), body.products, merged.code, "discount.updated");
 }
 
 /** Why a discount cannot be used on this product now (read with the products it is limited to), or null when it can. */
@@ -97,6 +100,9 @@ export async function discountProblem(db: Knex, discount: DiscountRow, productId
 }
 
 /** A deleted discount is kept for the orders that used it; its code is free again. */
-export async function removeDiscount(db: Knex, discount: DiscountRow): Promise<void> {
-  await updateDiscount(db, discount.id, { deleted_at: new Date() });
+export async function removeDiscount(units: Units, discount: DiscountRow): Promise<void> {
+  await units.run(async (unit) => {
+    const deleted = await updateDiscount(unit.db, discount.id, { deleted_at: new Date() });
+    announceBilling(unit, "discount.deleted", deleted.organization_id, discountJson(await discountWithProducts(unit.db, deleted)));
+  });
 }

@@ -72,7 +72,7 @@ export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "proces
       await announceSubscription(unit, config, cycled, "subscription.updated", "subscription.resumed");
       return;
     }
-    await announceSubscription(unit, config, cycled, ...(current.status === "trialing" ? (["subscription.updated", "subscription.active"] as const) : (["subscription.updated"] as const)));
+    await announceSubscription(unit, config, cycled, ...(current.status === "trialing" ? (["subscription.updated", "subscription.active", "subscription.cycled"] as const) : (["subscription.updated", "subscription.cycled"] as const)));
     await cycleBenefits(unit, current.id);
   });
 }

@@ -16,6 +16,9 @@ export const productFieldsJson = (product: ProductRow) => ({
   visibility: product.visibility,
   recurring_interval: product.recurring_interval,
   recurring_interval_count: product.recurring_interval_count,
+  // No meter cycle of its own: metered prices follow the billing interval, as Polar's do when none is set.
+  meter_interval: null,
+  meter_interval_count: null,
   is_recurring: product.recurring_interval !== null,
   is_archived: product.is_archived,
   organization_id: product.organization_id,

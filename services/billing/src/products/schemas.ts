@@ -56,6 +56,8 @@ export const productFields = {
   visibility: z.enum(["public", "private", "draft"]),
   recurring_interval: Interval.nullable(),
   recurring_interval_count: z.int().nullable(),
+  meter_interval: Interval.nullable(),
+  meter_interval_count: z.int().nullable(),
   is_recurring: z.boolean(),
   is_archived: z.boolean(),
   organization_id: z.string(),

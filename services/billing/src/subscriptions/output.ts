@@ -24,6 +24,10 @@ export const subscriptionFieldsJson = (subscription: SubscriptionRow) => ({
   current_period_end: subscription.current_period_end,
   trial_start: subscription.trial_start,
   trial_end: subscription.trial_end,
+  // Metered usage follows the billing period (no meter cycle of its own), and no price is per unit.
+  current_meter_period_start: null,
+  current_meter_period_end: null,
+  units: null,
   cancel_at_period_end: subscription.cancel_at_period_end,
   pause_at_period_end: subscription.pause_at_period_end,
   paused_at: subscription.paused_at,

@@ -35,6 +35,9 @@ const subscriptionFields = {
   status: SubscriptionStatus,
   current_period_start: isoTimestamp(),
   current_period_end: isoTimestamp(),
+  current_meter_period_start: isoTimestamp().nullable(),
+  current_meter_period_end: isoTimestamp().nullable(),
+  units: z.int().nullable(),
   trial_start: isoTimestamp().nullable(),
   trial_end: isoTimestamp().nullable(),
   cancel_at_period_end: z.boolean(),
@@ -76,6 +79,8 @@ export const SubscriptionList = listResource(Subscription, "ListResource_Subscri
 /** A live subscription, as its customer's state lists it. */
 export const CustomerStateSubscription = OrderSubscription.omit({
   recurring_interval_count: true,
+  current_meter_period_start: true,
+  current_meter_period_end: true,
   // A paused subscription is not in the state: what it would say of a pause is always "none".
   pause_at_period_end: true,
   paused_at: true,
@@ -86,7 +91,7 @@ export const CustomerStateSubscription = OrderSubscription.omit({
   customer_cancellation_reason: true,
   customer_cancellation_comment: true,
 })
-  .extend({ custom_field_data: CustomFieldData, status: z.enum(["active", "trialing"]), meters: z.array(CustomerStateSubscriptionMeter) })
+  .extend({ custom_field_data: CustomFieldData, status: z.enum(["active", "trialing"]), seats: z.int().nullable(), meters: z.array(CustomerStateSubscriptionMeter) })
   .meta({ id: "CustomerStateSubscription" });
 
 export const SubscriptionListQuery = z.object({

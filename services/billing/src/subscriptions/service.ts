@@ -79,7 +79,8 @@ type SubscriptionEvent =
   | "subscription.revoked"
   | "subscription.past_due"
   | "subscription.paused"
-  | "subscription.resumed";
+  | "subscription.resumed"
+  | "subscription.cycled";
 
 /** Announces a subscription's new state, once per event type, with the unit that changed it (the customer's state follows). */
 export async function announceSubscription(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, ...types: SubscriptionEvent[]): Promise<void> {
