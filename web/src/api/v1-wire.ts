@@ -5576,6 +5576,10 @@ export interface operations {
     getV1Products: {
         parameters: {
             query?: {
+                /** @description Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Size of a page, 10 by default; more than 100 counts as 100 */
@@ -6939,6 +6943,10 @@ export interface operations {
     getV1Benefits: {
         parameters: {
             query?: {
+                /** @description Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Size of a page, 10 by default; more than 100 counts as 100 */
@@ -7541,6 +7549,10 @@ export interface operations {
     getV1Customers: {
         parameters: {
             query?: {
+                /** @description Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Size of a page, 10 by default; more than 100 counts as 100 */
@@ -8290,6 +8302,7 @@ export interface operations {
                 organization_id?: string | string[];
                 product_id?: string | string[];
                 customer_id?: string | string[];
+                external_customer_id?: string | string[];
                 status?: ("open" | "expired" | "confirmed" | "succeeded" | "failed") | ("open" | "expired" | "confirmed" | "succeeded" | "failed")[];
                 query?: string;
                 sorting?: ("created_at" | "-created_at" | "expires_at" | "-expires_at" | "status" | "-status") | ("created_at" | "-created_at" | "expires_at" | "-expires_at" | "status" | "-status")[];
@@ -8904,6 +8917,7 @@ export interface operations {
                 /** @description Size of a page, 10 by default; more than 100 counts as 100 */
                 limit?: number;
                 organization_id?: string | string[];
+                product_id?: string | string[];
                 sorting?: ("created_at" | "-created_at" | "label" | "-label") | ("created_at" | "-created_at" | "label" | "-label")[];
             };
             header?: never;
@@ -9347,6 +9361,10 @@ export interface operations {
     getV1Orders: {
         parameters: {
             query?: {
+                /** @description Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Size of a page, 10 by default; more than 100 counts as 100 */
@@ -10318,9 +10336,20 @@ export interface operations {
                 organization_id?: string | string[];
                 product_id?: string | string[];
                 customer_id?: string | string[];
+                external_customer_id?: string | string[];
                 discount_id?: string | string[];
+                status?: ("incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused") | ("incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused")[];
                 active?: boolean;
                 cancel_at_period_end?: boolean;
+                customer_cancellation_reason?: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other")[];
+                started_after?: string;
+                started_before?: string;
+                canceled_at_after?: string;
+                canceled_at_before?: string;
+                /** @description Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
                 sorting?: ("created_at" | "-created_at" | "started_at" | "-started_at" | "current_period_end" | "-current_period_end" | "status" | "-status" | "amount" | "-amount") | ("created_at" | "-created_at" | "started_at" | "-started_at" | "current_period_end" | "-current_period_end" | "status" | "-status" | "amount" | "-amount")[];
             };
             header?: never;
@@ -10619,6 +10648,7 @@ export interface operations {
                 order_id?: string | string[];
                 subscription_id?: string | string[];
                 customer_id?: string | string[];
+                external_customer_id?: string | string[];
                 succeeded?: boolean;
                 sorting?: ("created_at" | "-created_at" | "amount" | "-amount") | ("created_at" | "-created_at" | "amount" | "-amount")[];
             };
@@ -10773,6 +10803,7 @@ export interface operations {
                 order_id?: string | string[];
                 status?: ("pending" | "succeeded" | "failed") | ("pending" | "succeeded" | "failed")[];
                 method?: string | string[];
+                customer_id?: string | string[];
                 customer_email?: string | string[];
                 /** @description Page number, from 1 */
                 page?: number;
@@ -11198,6 +11229,7 @@ export interface operations {
                 limit?: number;
                 organization_id?: string | string[];
                 benefit_id?: string | string[];
+                status?: ("granted" | "revoked" | "disabled") | ("granted" | "revoked" | "disabled")[];
                 sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
             };
             header?: never;
@@ -12469,6 +12501,10 @@ export interface operations {
     getV1Events: {
         parameters: {
             query?: {
+                /** @description Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Size of a page, 10 by default; more than 100 counts as 100 */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, paging, repeated, sorting } from "@tollgate/kit";
 import { sellerFilter } from "../http/list-filters.js";
-import { metadataInput, metadataOutput } from "../http/metadata.js";
+import { metadataInput, metadataOutput, metadataQuery } from "../http/metadata.js";
 import { CustomerOrganization } from "../organizations/schemas.js";
 import { BENEFIT_PROPERTIES, BENEFIT_TYPES, type BenefitType } from "./properties.js";
 import { BENEFIT_SORTABLE } from "./benefits.sql.js";
@@ -150,6 +150,7 @@ export const BenefitUpdate = z.object({
 export const BENEFIT_SORT_KEYS = Object.keys(BENEFIT_SORTABLE) as (keyof typeof BENEFIT_SORTABLE)[];
 
 export const BenefitListQuery = z.object({
+  metadata: metadataQuery,
   ...paging,
   ...sellerFilter,
   type: repeated(z.enum(BENEFIT_TYPES)),

@@ -47,9 +47,11 @@ export const findCheckoutLinkBySecret = (db: Knex, clientSecret: string) => chec
 export const CHECKOUT_LINK_SORTABLE = { created_at: "created_at", label: "label" } as const;
 
 /** One page of the sellers' links, narrowed to the sellers asked for. */
-export function pageOfCheckoutLinks(db: Knex, organizationIds: string[], organizationId: string[] | undefined, page: { page: number; limit: number; sort: Sort<keyof typeof CHECKOUT_LINK_SORTABLE> }) {
+export function pageOfCheckoutLinks(db: Knex, organizationIds: string[], filters: { organization_id?: string[]; product_id?: string[] }, page: { page: number; limit: number; sort: Sort<keyof typeof CHECKOUT_LINK_SORTABLE> }) {
   const found = checkoutLinks(db).whereIn("organization_id", organizationIds);
-  whereAnyOf(found, { organization_id: organizationId }, ["organization_id"]);
+  whereAnyOf(found, filters, ["organization_id"]);
+  // A link offering any of the products asked for.
+  if (filters.product_id) void found.whereRaw("product_ids && ?::text[]", [filters.product_id]);
   return pageOf<CheckoutLinkRow, keyof typeof CHECKOUT_LINK_SORTABLE>(found, { ...page, columns: CHECKOUT_LINK_SORTABLE, table: "checkout_links" });
 }
 

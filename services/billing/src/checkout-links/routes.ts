@@ -23,7 +23,7 @@ export function checkoutLinkEndpoints(parts: Pick<Parts, "db" | "units" | "acces
         tag: TAG,
       },
       async ({ query, identity }) => {
-        const { rows, total } = await pageOfCheckoutLinks(db, await access.organizationIds(identity, "checkout_links:read"), query.organization_id, { ...query, sort: query.sorting });
+        const { rows, total } = await pageOfCheckoutLinks(db, await access.organizationIds(identity, "checkout_links:read"), query, { ...query, sort: query.sorting });
         return pageJson(await shownLinks(db, rows, publicUrl), total, query.limit);
       },
     ),

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, paging, sorting, webUrl } from "@tollgate/kit";
+import { isoTimestamp, listResource, paging, repeated, sorting, webUrl } from "@tollgate/kit";
 import { sellerFilter } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Discount } from "../discounts/schemas.js";
@@ -61,4 +61,4 @@ export const CheckoutLinkPrefill = z.object({ customer_email: z.email().optional
 /** The properties a list of checkout links may be sorted by. */
 export const CHECKOUT_LINK_SORT_KEYS = Object.keys(CHECKOUT_LINK_SORTABLE) as (keyof typeof CHECKOUT_LINK_SORTABLE)[];
 
-export const CheckoutLinkListQuery = z.object({ ...paging, ...sellerFilter, sorting: sorting(CHECKOUT_LINK_SORT_KEYS, "-created_at") });
+export const CheckoutLinkListQuery = z.object({ ...paging, ...sellerFilter, product_id: repeated(z.string()), sorting: sorting(CHECKOUT_LINK_SORT_KEYS, "-created_at") });

@@ -7,6 +7,7 @@ import type { DiscountRow } from "../discounts/discounts.sql.js";
 import type { SellerRow } from "../organizations/organizations.sql.js";
 import { PRODUCT_PARTS, withParts, type ProductWithJsonParts, type ProductWithParts } from "../products/products.sql.js";
 import { sellerNowSql } from "../test-clock/clock.js";
+import { customerIdsWithExternalIds } from "../customers/customers.sql.js";
 
 export type CheckoutStatus = "open" | "expired" | "confirmed" | "succeeded" | "failed";
 
@@ -101,7 +102,7 @@ export const CHECKOUT_SORTABLE = { created_at: "created_at", expires_at: "expire
 /** What a seller's list of checkouts is narrowed to: the sellers the caller may read, and the filters asked for. */
 export interface CheckoutFilter {
   organizationIds: string[];
-  filters: Partial<Record<"organization_id" | "product_id" | "customer_id" | "status", string[]>>;
+  filters: Partial<Record<"organization_id" | "product_id" | "customer_id" | "external_customer_id" | "status", string[]>>;
   /** Part of the buyer's e-mail or name. */
   text: string | undefined;
   metadata: Map<string, string[]>;
@@ -111,6 +112,7 @@ export interface CheckoutFilter {
 export function pageOfCheckouts(db: Knex, { organizationIds, filters, text, metadata }: CheckoutFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CHECKOUT_SORTABLE> }) {
   const found = checkouts(db).whereIn("organization_id", organizationIds);
   whereAnyOf(found, filters, ["organization_id", "product_id", "customer_id", "status"]);
+  if (filters.external_customer_id) void found.whereIn("customer_id", customerIdsWithExternalIds(db, organizationIds, filters.external_customer_id));
   if (text) void found.where((match) => void match.whereILike("customer_email", `%${text}%`).orWhereILike("customer_name", `%${text}%`));
   whereMetadata(found, "metadata", metadata);
   return pageOf<CheckoutRow, keyof typeof CHECKOUT_SORTABLE>(found, { ...page, columns: CHECKOUT_SORTABLE, table: "checkouts" });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, paging, repeated, sorting, webUrl } from "@tollgate/kit";
 import { addressInput } from "../http/address.js";
-import { saleListFilters } from "../http/list-filters.js";
+import { customerFilter, saleListFilters } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { AttachedCustomField, CustomFieldData } from "../custom-fields/schemas.js";
 import { Address } from "../http/address.js";
@@ -174,6 +174,7 @@ export const CHECKOUT_SORT_KEYS = Object.keys(CHECKOUT_SORTABLE) as (keyof typeo
 export const CheckoutListQuery = z.object({
   ...paging,
   ...saleListFilters,
+  external_customer_id: customerFilter.external_customer_id,
   status: repeated(z.enum(["open", "expired", "confirmed", "succeeded", "failed"])),
   query: z.string().optional(),
   sorting: sorting(CHECKOUT_SORT_KEYS, "-created_at"),

@@ -3,7 +3,7 @@ import { isoTimestamp, listResource, paging, queryFlag, sorting } from "@tollgat
 import { sellerFilter } from "../http/list-filters.js";
 import { Address, addressInput } from "../http/address.js";
 import { TAX_ID_FORMATS } from "../taxes/tax-ids.js";
-import { metadataInput, metadataOutput } from "../http/metadata.js";
+import { metadataInput, metadataOutput, metadataQuery } from "../http/metadata.js";
 import { CUSTOMER_SORTABLE } from "./customers.sql.js";
 
 /** Polar gives a tax number with the format it recognised (null for one kept before Tollgate read formats). */
@@ -59,6 +59,7 @@ export const CustomerUpdateByExternalIdBody = z.object({ ...editable, email: ema
 export const CUSTOMER_SORT_KEYS = Object.keys(CUSTOMER_SORTABLE) as (keyof typeof CUSTOMER_SORTABLE)[];
 
 export const CustomerListQuery = z.object({
+  metadata: metadataQuery,
   ...paging,
   ...sellerFilter,
   email: z.string().optional(),

@@ -23,3 +23,13 @@ export function metadataFilters(req: Request): Map<string, string[]> {
   }
   return filters;
 }
+
+/**
+ * `metadata[key]=value`, as a list's query declares it for the API's description. The query parser
+ * keeps each such parameter under its own name, so lists read them with metadataFilters and this
+ * field is never given a value.
+ */
+export const metadataQuery = z
+  .record(z.string(), z.union([z.string(), z.array(z.string())]))
+  .optional()
+  .meta({ description: "Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values", param: { style: "deepObject", explode: true } });

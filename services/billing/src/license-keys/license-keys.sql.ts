@@ -99,10 +99,11 @@ export async function insertActivation(db: Knex, activation: Pick<ActivationRow,
 export const deleteActivation = (db: Knex, licenseKeyId: string, id: string) => db("license_key_activations").where({ id, license_key_id: licenseKeyId }).delete();
 
 /** The license keys of the organizations given (of those among `organization_id`, of the benefits given). */
-export function pageOfLicenseKeys(db: Knex, filter: { organizationIds: string[]; organization_id?: string[]; benefit_id?: string[] }, page: { page: number; limit: number; sort: Sort<"created_at"> }) {
+export function pageOfLicenseKeys(db: Knex, filter: { organizationIds: string[]; organization_id?: string[]; benefit_id?: string[]; status?: LicenseKeyStatus[] }, page: { page: number; limit: number; sort: Sort<"created_at"> }) {
   const found = licenseKeys(db).whereIn("organization_id", filter.organizationIds);
   if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
   if (filter.benefit_id) void found.whereIn("benefit_id", filter.benefit_id);
+  if (filter.status) void found.whereIn("status", filter.status);
   return pageOf<LicenseKeyRow, "created_at">(found, { ...page, columns: { created_at: "created_at" }, table: "license_keys" });
 }
 

@@ -70,4 +70,4 @@ export const LicenseKeyUpdate = z.object({
   expires_at: momentInput().nullish(),
 });
 
-export const LicenseKeyListQuery = z.object({ ...paging, ...sellerFilter, benefit_id: repeated(z.string()), sorting: sorting(["created_at"], "-created_at") });
+export const LicenseKeyListQuery = z.object({ ...paging, ...sellerFilter, benefit_id: repeated(z.string()), status: repeated(z.enum(["granted", "revoked", "disabled"])), sorting: sorting(["created_at"], "-created_at") });

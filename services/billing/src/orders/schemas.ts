@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, momentInput, paging, repeated, sorting } from "@tollgate/kit";
 import { customerFilter, saleListFilters } from "../http/list-filters.js";
-import { metadataOutput } from "../http/metadata.js";
+import { metadataOutput, metadataQuery } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Customer } from "../customers/schemas.js";
 import { Address } from "../http/address.js";
@@ -76,6 +76,7 @@ export const ORDER_SORT_KEYS = Object.keys(ORDER_SORTABLE) as (keyof typeof ORDE
 const createdBound = momentInput().optional();
 
 export const OrderListQuery = z.object({
+  metadata: metadataQuery,
   ...paging,
   ...saleListFilters,
   checkout_id: repeated(z.string()),

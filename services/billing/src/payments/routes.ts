@@ -12,8 +12,8 @@ export function paymentEndpoints({ db, access }: Pick<Parts, "db" | "access">): 
   return [
     defineEndpoint("/v1/payments/", { method: "GET", query: PaymentListQuery, response: PaymentList, summary: "List payments", tag: "payments" }, async ({ query, identity }) => {
       const organizationIds = await access.organizationIds(identity, "payments:read");
-      const { customer_email: customerEmails, method: methods, ...filters } = query;
-      const { rows, total } = await pageOfPayments(db, { organizationIds, filters, customerEmails, methods }, { ...query, sort: query.sorting });
+      const { customer_email: customerEmails, customer_id: customerIds, method: methods, ...filters } = query;
+      const { rows, total } = await pageOfPayments(db, { organizationIds, filters, customerEmails, customerIds, methods }, { ...query, sort: query.sorting });
       return pageJson(rows.map(paymentJson), total, query.limit);
     }),
     defineEndpoint("/v1/payments/:id", { method: "GET", params: z.object({ id: z.string() }), response: Payment, summary: "Get a payment", tag: "payments" }, async ({ params, identity }) =>

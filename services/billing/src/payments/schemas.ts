@@ -70,6 +70,7 @@ export const PaymentListQuery = z.object({
   order_id: repeated(z.string()),
   status: repeated(z.enum(["pending", "succeeded", "failed"])),
   method: repeated(z.string()),
+  customer_id: repeated(z.string()),
   customer_email: repeated(z.string()),
   ...paging,
   sorting: sorting(Object.keys(PAYMENT_SORTABLE) as (keyof typeof PAYMENT_SORTABLE)[], "-created_at"),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, paging, queryFlag, repeated, sorting, trimmedText } from "@tollgate/kit";
 import { sellerFilter } from "../http/list-filters.js";
-import { metadataInput, metadataOutput } from "../http/metadata.js";
+import { metadataInput, metadataOutput, metadataQuery } from "../http/metadata.js";
 import { Benefit, BenefitPublic } from "../benefits/schemas.js";
 import { AttachedCustomField } from "../custom-fields/schemas.js";
 import { ProductMediaFileRead } from "../files/schemas.js";
@@ -129,6 +129,7 @@ export type ProductLinks = Pick<z.output<typeof ProductUpdate>, "medias" | "atta
 export const PRODUCT_SORT_KEYS = Object.keys(PRODUCT_SORTABLE) as (keyof typeof PRODUCT_SORTABLE)[];
 
 export const ProductListQuery = z.object({
+  metadata: metadataQuery,
   ...paging,
   ...sellerFilter,
   id: repeated(z.string()),

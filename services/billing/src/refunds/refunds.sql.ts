@@ -1,5 +1,6 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
 import type { Metadata } from "../db/metadata.js";
+import { customerIdsWithExternalIds } from "../customers/customers.sql.js";
 
 export const REFUND_REASONS = ["duplicate", "fraudulent", "customer_request", "service_disruption", "satisfaction_guarantee", "dispute_prevention", "other"] as const;
 
@@ -49,13 +50,14 @@ export const REFUND_SORTABLE = { created_at: "created_at", amount: "amount" } as
 /** Which refunds a list asks for: within the organizations given, by any of the ids given, succeeded or not. */
 export interface RefundFilter {
   organizationIds: string[];
-  filters: Partial<Record<"id" | "organization_id" | "order_id" | "subscription_id" | "customer_id", string[]>>;
+  filters: Partial<Record<"id" | "organization_id" | "order_id" | "subscription_id" | "customer_id" | "external_customer_id", string[]>>;
   succeeded?: boolean;
 }
 
 export function pageOfRefunds(db: Knex, { organizationIds, filters, succeeded }: RefundFilter, page: { page: number; limit: number; sort: Sort<keyof typeof REFUND_SORTABLE> }) {
   const found = refunds(db).whereIn("organization_id", organizationIds);
   whereAnyOf(found, filters, ["id", "organization_id", "order_id", "subscription_id", "customer_id"]);
+  if (filters.external_customer_id) void found.whereIn("customer_id", customerIdsWithExternalIds(db, organizationIds, filters.external_customer_id));
   if (succeeded !== undefined) void (succeeded ? found.where({ status: "succeeded" }) : found.whereNot({ status: "succeeded" }));
   return pageOf<RefundRow, keyof typeof REFUND_SORTABLE>(found, { ...page, columns: REFUND_SORTABLE, table: "refunds" });
 }

@@ -49,6 +49,7 @@ export const RefundListQuery = z.object({
   order_id: repeated(z.string()),
   subscription_id: repeated(z.string()),
   customer_id: customerFilter.customer_id,
+  external_customer_id: customerFilter.external_customer_id,
   succeeded: queryFlag().optional(),
   sorting: sorting(REFUND_SORT_KEYS, "-created_at"),
 });

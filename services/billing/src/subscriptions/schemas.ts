@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, momentInput, paging, pgInteger, queryFlag, repeated, sorting } from "@tollgate/kit";
-import { saleListFilters } from "../http/list-filters.js";
-import { metadataOutput } from "../http/metadata.js";
+import { customerFilter, saleListFilters } from "../http/list-filters.js";
+import { metadataOutput, metadataQuery } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Customer } from "../customers/schemas.js";
 import { Discount } from "../discounts/schemas.js";
@@ -94,12 +94,23 @@ export const CustomerStateSubscription = OrderSubscription.omit({
   .extend({ custom_field_data: CustomFieldData, status: z.enum(["active", "trialing"]), seats: z.int().nullable(), meters: z.array(CustomerStateSubscriptionMeter) })
   .meta({ id: "CustomerStateSubscription" });
 
+/** A bound on a moment a list is filtered by (`started_after`…): a moment, with its offset. */
+const momentBound = momentInput().optional();
+
 export const SubscriptionListQuery = z.object({
   ...paging,
   ...saleListFilters,
+  external_customer_id: customerFilter.external_customer_id,
   discount_id: repeated(z.string()),
+  status: repeated(SubscriptionStatus),
   active: queryFlag().optional(),
   cancel_at_period_end: queryFlag().optional(),
+  customer_cancellation_reason: repeated(z.enum(CANCELLATION_REASONS)),
+  started_after: momentBound,
+  started_before: momentBound,
+  canceled_at_after: momentBound,
+  canceled_at_before: momentBound,
+  metadata: metadataQuery,
   sorting: sorting(Object.keys(SUBSCRIPTION_SORTABLE) as (keyof typeof SUBSCRIPTION_SORTABLE)[], "-started_at"),
 });
 

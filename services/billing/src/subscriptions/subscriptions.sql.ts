@@ -1,5 +1,6 @@
 import { claim, LeaseKeeper, pageOf, whereAnyOf, whileHeld, WorkFailures, type Knex, type Lease, type Logger, type Sort, type Statement } from "@tollgate/kit";
 import { sellerNowSql } from "../test-clock/clock.js";
+import { customerIdsWithExternalIds } from "../customers/customers.sql.js";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { Interval } from "../calendar/intervals.js";
 import type { Answers } from "../custom-fields/answers.js";
@@ -228,7 +229,13 @@ export const moveToCard = (trx: Knex, customerId: string, from: string, to: stri
 /** What a seller's list of subscriptions is narrowed to: the sellers the caller may read, and the filters asked for. */
 export interface SubscriptionFilter {
   organizationIds: string[];
-  filters: Partial<Record<"organization_id" | "product_id" | "customer_id" | "discount_id", string[]>> & { active?: boolean; cancel_at_period_end?: boolean };
+  filters: Partial<Record<"organization_id" | "product_id" | "customer_id" | "discount_id", string[]>> & {
+    external_customer_id?: string[];
+    status?: SubscriptionStatus[];
+    customer_cancellation_reason?: (typeof CANCELLATION_REASONS)[number][];
+    active?: boolean;
+    cancel_at_period_end?: boolean;
+  } & Partial<Record<"started_after" | "started_before" | "canceled_at_after" | "canceled_at_before", Date>>;
   metadata: Map<string, string[]>;
 }
 
@@ -242,6 +249,12 @@ export function pageOfSubscriptions(db: Knex, { organizationIds, filters, metada
   if (filters.active === true) void found.whereIn("status", LIVE);
   if (filters.active === false) void found.whereNotIn("status", LIVE);
   if (filters.cancel_at_period_end !== undefined) void found.where("cancel_at_period_end", filters.cancel_at_period_end);
+  whereAnyOf(found, filters, ["status", "customer_cancellation_reason"]);
+  if (filters.external_customer_id) void found.whereIn("customer_id", customerIdsWithExternalIds(db, organizationIds, filters.external_customer_id));
+  if (filters.started_after) void found.where("started_at", ">", filters.started_after);
+  if (filters.started_before) void found.where("started_at", "<", filters.started_before);
+  if (filters.canceled_at_after) void found.where("canceled_at", ">", filters.canceled_at_after);
+  if (filters.canceled_at_before) void found.where("canceled_at", "<", filters.canceled_at_before);
   whereMetadata(found, "metadata", metadata);
   return pageOf<SubscriptionRow, keyof typeof SUBSCRIPTION_SORTABLE>(found, { ...page, columns: SUBSCRIPTION_SORTABLE, table: "subscriptions" });
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { metadataQuery } from "../http/metadata.js";
 import { isoTimestamp, listResource, momentInput, paging, repeated, sorting } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
 import { customerFilter, customerListFilters, sellerFilter } from "../http/list-filters.js";
@@ -99,6 +100,7 @@ const jsonFilter = z
   .pipe(Filter);
 
 export const EventListQuery = z.object({
+  metadata: metadataQuery,
   ...paging,
   ...customerListFilters,
   meter_id: z.string().optional(),
