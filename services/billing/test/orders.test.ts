@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { createPolar } from "polar-sdk-1/2026-10";
+import { orderExportRows } from "../src/orders/export.js";
 import { paidOrderOf, subscribe, subscribeTo, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
@@ -91,5 +92,34 @@ describe("orders", () => {
     const other = await polar.products.create({ name: "Not linked", prices: [{ amount_type: "fixed", price_amount: 500, price_currency: "usd" }] });
     expect((await polar.checkoutLinks.list({ product_id: plan.id })).items.map((found) => found.id)).toEqual([link.id]);
     expect((await polar.checkoutLinks.list({ product_id: other.id })).items).toEqual([]);
+  });
+
+  it("export as CSV through SDK 1.x: Polar's columns and headers, dates in the time zone asked, filters, and text a spreadsheet would run neutralised", async () => {
+    const seller = await stack.seller();
+    const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+    const book = await polar.products.create({ name: "=HYPERLINK(\"http://evil.example\",\"Click\")", prices: [{ amount_type: "fixed", price_amount: 1_999, price_currency: "usd" }] });
+    const before = new Date();
+    await paidOrderOf({ stack, shop: seller, customerSide }, book.id, "first@example.com");
+    const second = await paidOrderOf({ stack, shop: seller, customerSide }, book.id, "second@example.com");
+    await polar.refunds.create({ order_id: second.id, reason: "customer_request", amount: 999 });
+
+    const csv = await polar.orders.export({ timezone: "Asia/Kolkata" });
+    const [header, ...rows] = csv.trimEnd().split("\r\n");
+    expect(header).toBe("Email,Created At,Product,Net Amount,Currency,Status,Invoice number");
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatch(/^first@example\.com,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+05:30,"'=HYPERLINK\(""http:\/\/evil\.example"",""Click""\)",19\.99,usd,paid,/);
+    expect(rows[1]).toContain(",partially_refunded,");
+
+    const chosen = await polar.orders.export({ columns: ["email", "refunded_amount", "total_amount", "billing_reason"], status: "partially_refunded", created_after: before.toISOString() });
+    expect(chosen).toBe("Email,Refunded Amount,Total,Billing Reason\r\nsecond@example.com,9.99,19.99,purchase\r\n");
+    expect(await polar.orders.export({ created_before: before.toISOString() })).toBe("Email,Created At,Product,Net Amount,Currency,Status,Invoice number\r\n");
+    // Only the caller's own orders, whatever organization is asked for.
+    const stranger = createPolar({ accessToken: (await stack.seller()).token, baseUrl: stack.gateway.url });
+    expect((await stranger.orders.export({ organization_id: seller.organizationId })).trimEnd().split("\r\n")).toHaveLength(1);
+    await expect(polar.orders.export({ timezone: "Mars/Olympus" })).rejects.toMatchObject({ statusCode: 422 });
+    // Read a batch at a time, each after where the last ended: two batches of one give both orders, in order, once.
+    const batches = [];
+    for await (const batch of orderExportRows(stack.billing.context.db, { organizationIds: [seller.organizationId], filters: {} }, ["email"], "UTC", 1)) batches.push(batch);
+    expect(batches).toEqual([[["first@example.com"]], [["second@example.com"]]]);
   });
 });

@@ -41,6 +41,7 @@ export {
 } from "./http/errors.js";
 export { CHECK_RESPONSES, defineEndpoint, mountEndpoints, UndeclaredResponseError, type Endpoint, type EndpointContext, type EndpointDescription } from "./http/endpoint.js";
 export { openApiDocument, serveApiDescription, type ApiDescription, type OpenApiDocument } from "./http/openapi.js";
+export { csvCell, csvLine, sendCsv, type CsvValue } from "./http/csv.js";
 export { queryFlag, trimmedText } from "./http/inputs.js";
 export { rawBodyOf } from "./http/body.js";
 export {

@@ -508,6 +508,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export orders as a CSV file */
+        get: operations["getV1OrdersExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/orders/": {
         parameters: {
             query?: never;
@@ -9309,6 +9326,79 @@ export interface operations {
                 };
                 content: {
                     "text/html": unknown;
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1OrdersExport: {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                status?: ("pending" | "paid" | "refunded" | "partially_refunded" | "void") | ("pending" | "paid" | "refunded" | "partially_refunded" | "void")[];
+                created_after?: string;
+                created_before?: string;
+                timezone?: string;
+                columns?: ("email" | "created_at" | "product" | "net_amount" | "currency" | "status" | "invoice_number" | "customer_name" | "billing_name" | "billing_country" | "subtotal_amount" | "discount_amount" | "tax_amount" | "total_amount" | "refunded_amount" | "billing_reason") | ("email" | "created_at" | "product" | "net_amount" | "currency" | "status" | "invoice_number" | "customer_name" | "billing_name" | "billing_country" | "subtotal_amount" | "discount_amount" | "tax_amount" | "total_amount" | "refunded_amount" | "billing_reason")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export orders as a CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
                 };
             };
             /** @description Not authenticated */

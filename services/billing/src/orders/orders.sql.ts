@@ -172,3 +172,31 @@ export const findCustomersOrder = (db: Knex, id: string, customerId: string) => 
 
 /** The ids of the orders the checkouts given became: a query, to use inside another. */
 export const orderIdsOfCheckouts = (db: Knex, checkoutIds: string[]) => db("orders").select("id").whereIn("checkout_id", checkoutIds);
+
+/** An order as its export shows it: with its buyer's e-mail and name and its product's name. */
+export type ExportedOrderRow = OrderRow & { email: string; customer_name: string | null; product_name: string | null };
+
+/** Which orders an export holds: of the sellers the caller may read, by the filters Polar's export takes. */
+export interface OrderExportFilter {
+  organizationIds: string[];
+  filters: Partial<Record<"organization_id" | "product_id" | "status", string[]>> & { created_after?: Date; created_before?: Date };
+}
+
+/** Where the last batch of an export ended: the next one starts after it. */
+export type ExportPosition = Pick<OrderRow, "created_at" | "id">;
+
+/**
+ * Up to `limit` orders after `after`, oldest first (by creation, then id): one batch of an export,
+ * found by that position rather than an offset, so the last batch costs what the first did.
+ */
+export function ordersToExport(db: Knex, { organizationIds, filters }: OrderExportFilter, after: ExportPosition | null, limit: number): Promise<ExportedOrderRow[]> {
+  // crosses into customers and products: the export names the buyer and the product, read in the statement that reads the orders.
+  const found = db("orders as o").join("customers as c", "c.id", "o.customer_id").leftJoin("products as p", "p.id", "o.product_id").whereIn("o.organization_id", organizationIds);
+  if (filters.organization_id) void found.whereIn("o.organization_id", filters.organization_id);
+  if (filters.product_id) void found.whereIn("o.product_id", filters.product_id);
+  if (filters.status) void found.whereIn("o.status", filters.status);
+  if (filters.created_after) void found.where("o.created_at", ">", filters.created_after);
+  if (filters.created_before) void found.where("o.created_at", "<", filters.created_before);
+  if (after) void found.whereRaw("(o.created_at, o.id) > (?, ?)", [after.created_at, after.id]);
+  return found.orderBy([{ column: "o.created_at" }, { column: "o.id" }]).limit(limit).select<ExportedOrderRow[]>("o.*", "c.email", "c.name as customer_name", "p.name as product_name");
+}

@@ -1,14 +1,21 @@
 import { z } from "zod";
-import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, pageJson, reachable, sendCsv, type Endpoint } from "@tollgate/kit";
 import { metadataFilters } from "../http/metadata.js";
 import { findOrder, pageOfOrders, shownOrder, shownOrders } from "./service.js";
-import { Order, OrderList, OrderListQuery } from "./schemas.js";
+import { Order, OrderList, OrderListQuery, orderExportQuery } from "./schemas.js";
+import { ORDER_EXPORT_DEFAULT_COLUMNS, ORDER_EXPORT_HEADERS, orderExportFilename, orderExportRows } from "./export.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "orders";
 
-export function orderEndpoints({ db, access }: Pick<Parts, "db" | "access">): Endpoint[] {
+export function orderEndpoints({ db, access, timeZones }: Pick<Parts, "db" | "access" | "timeZones">): Endpoint[] {
   return [
+    // Before /v1/orders/:id, which would take "export" for an id.
+    defineEndpoint("/v1/orders/export", { method: "GET", query: orderExportQuery(timeZones), produces: "text/csv", summary: "Export orders as a CSV file", tag: TAG }, async ({ query, identity, res }) => {
+      const columns = query.columns ?? ORDER_EXPORT_DEFAULT_COLUMNS;
+      const filter = { organizationIds: await access.organizationIds(identity, "orders:read"), filters: query };
+      await sendCsv(res, orderExportFilename(query.created_after, query.created_before, query.timezone), columns.map((column) => ORDER_EXPORT_HEADERS[column]), orderExportRows(db, filter, columns, query.timezone));
+    }),
     defineEndpoint(
       "/v1/orders/",
       {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, momentInput, paging, repeated, sorting } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, repeated, sorting, timeZoneName } from "@tollgate/kit";
 import { customerFilter, saleListFilters } from "../http/list-filters.js";
 import { metadataOutput, metadataQuery } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
@@ -8,6 +8,7 @@ import { Address } from "../http/address.js";
 import { Discount } from "../discounts/schemas.js";
 import { productFields } from "../products/schemas.js";
 import { OrderSubscription } from "../subscriptions/schemas.js";
+import { ORDER_EXPORT_COLUMNS } from "./export.js";
 import { ORDER_SORTABLE, ORDER_STATUSES } from "./orders.sql.js";
 
 // The statuses an order passes through, which a list may be narrowed to.
@@ -74,6 +75,18 @@ export const ORDER_SORT_KEYS = Object.keys(ORDER_SORTABLE) as (keyof typeof ORDE
 
 /** Polar's `created_after` and `created_before`: a moment, with its offset. */
 const createdBound = momentInput().optional();
+
+/** Polar's order export: which orders (the seller's, one product's, some statuses, a time span), which columns, dates in which zone. */
+export const orderExportQuery = (timeZones: ReadonlySet<string>) =>
+  z.object({
+    organization_id: repeated(z.string()),
+    product_id: repeated(z.string()),
+    status: repeated(z.enum(ORDER_STATUSES)),
+    created_after: createdBound,
+    created_before: createdBound,
+    timezone: timeZoneName(timeZones).default("UTC"),
+    columns: repeated(z.enum(ORDER_EXPORT_COLUMNS)),
+  });
 
 export const OrderListQuery = z.object({
   metadata: metadataQuery,

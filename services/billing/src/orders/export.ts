@@ -1,0 +1,75 @@
+import type { CsvValue, Knex } from "@tollgate/kit";
+import { isoInTimeZone } from "../calendar/zoned.js";
+import { ordersToExport, type ExportedOrderRow, type OrderExportFilter } from "./orders.sql.js";
+
+/** Polar's order export: each column it offers, under the header it gives it. */
+export const ORDER_EXPORT_HEADERS = {
+  email: "Email",
+  created_at: "Created At",
+  product: "Product",
+  net_amount: "Net Amount",
+  currency: "Currency",
+  status: "Status",
+  invoice_number: "Invoice number",
+  customer_name: "Customer Name",
+  billing_name: "Billing Name",
+  billing_country: "Billing Country",
+  subtotal_amount: "Subtotal",
+  discount_amount: "Discount",
+  tax_amount: "Tax",
+  total_amount: "Total",
+  refunded_amount: "Refunded Amount",
+  billing_reason: "Billing Reason",
+} as const;
+export type OrderExportColumn = keyof typeof ORDER_EXPORT_HEADERS;
+export const ORDER_EXPORT_COLUMNS = Object.keys(ORDER_EXPORT_HEADERS) as OrderExportColumn[];
+
+/** The columns an export without `columns` has, as Polar's. */
+export const ORDER_EXPORT_DEFAULT_COLUMNS: OrderExportColumn[] = ["email", "created_at", "product", "net_amount", "currency", "status", "invoice_number"];
+
+/** Amounts in the currency's units, as Polar exports them (1999 cents is 19.99). */
+const units = (cents: number) => cents / 100;
+
+/** One order's cells, in the columns asked for, its dates in `timeZone`. */
+export function orderExportRow(order: ExportedOrderRow, columns: readonly OrderExportColumn[], timeZone: string): CsvValue[] {
+  const net = order.subtotal_amount - order.discount_amount;
+  const cells: Record<OrderExportColumn, CsvValue> = {
+    email: order.email,
+    created_at: isoInTimeZone(order.created_at, timeZone),
+    product: order.product_name,
+    net_amount: units(net),
+    currency: order.currency,
+    status: order.status,
+    invoice_number: order.invoice_number,
+    customer_name: order.customer_name,
+    billing_name: order.billing_name,
+    billing_country: order.billing_address?.country ?? null,
+    subtotal_amount: units(order.subtotal_amount),
+    discount_amount: units(order.discount_amount),
+    tax_amount: units(order.tax_amount),
+    total_amount: units(net + order.tax_amount),
+    refunded_amount: units(order.refunded_amount),
+    billing_reason: order.billing_reason,
+  };
+  return columns.map((column) => cells[column]);
+}
+
+/** How many orders an export reads at a time: what it holds in memory at most. */
+const EXPORT_BATCH = 500;
+
+/** The export's rows, a batch (`batchSize` orders) at a time, oldest order first. */
+export async function* orderExportRows(db: Knex, filter: OrderExportFilter, columns: readonly OrderExportColumn[], timeZone: string, batchSize = EXPORT_BATCH): AsyncGenerator<CsvValue[][]> {
+  let after: ExportedOrderRow | null = null;
+  for (;;) {
+    const batch: ExportedOrderRow[] = await ordersToExport(db, filter, after, batchSize);
+    if (batch.length > 0) yield batch.map((order) => orderExportRow(order, columns, timeZone));
+    if (batch.length < batchSize) return;
+    after = batch.at(-1) ?? null;
+  }
+}
+
+/** Polar's file name: the dates the export is bounded by, in its time zone. */
+export function orderExportFilename(createdAfter: Date | undefined, createdBefore: Date | undefined, timeZone: string): string {
+  const bounds = [createdAfter, createdBefore].flatMap((bound) => (bound ? [isoInTimeZone(bound, timeZone).slice(0, 10)] : []));
+  return `orders${bounds.map((day) => `-${day}`).join("")}.csv`;
+}
