@@ -259,4 +259,30 @@ describe("subscriptions", () => {
     await pinned.subscriptions.update(subscription.id, { pause_at_period_end: true });
     expect(await pinned.subscriptions.update(subscription.id, { pause_at_period_end: false })).toMatchObject({ pause_at_period_end: false, status: "active" });
   });
+
+  it("export as CSV through SDK 1.x: Polar's columns, the net amount after a discount, and the filters its export takes", async () => {
+    const seller = await stack.seller();
+    const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+    const plan = await polar.products.create({ name: "Exported plan", recurring_interval: "month", recurring_interval_count: 3, prices: [{ amount_type: "fixed", price_amount: 2_000, price_currency: "usd" }] });
+    const plain = await subscribeTo(stack, seller, plan.id, "4242424242424242", "plain@example.com");
+    const discount = await polar.discounts.create({ type: "percentage", basis_points: 2_500, duration: "forever", name: "Quarter off", code: "QUARTER" });
+    const discounted = await subscribeTo(stack, seller, plan.id, "4242424242424242", "discounted@example.com");
+    await polar.subscriptions.update(discounted.subscription.id, { discount_id: discount.id });
+    await polar.subscriptions.update(plain.subscription.id, { cancel_at_period_end: true, customer_cancellation_reason: "unused" });
+
+    const [header, ...rows] = (await polar.subscriptions.export({})).trimEnd().split("\r\n");
+    expect(header).toBe("Email,Started At,Product,Amount,Currency,Status,Billing Interval");
+    expect(rows.map((row) => row.split(",").filter((_, index) => index !== 1))).toEqual([
+      ["plain@example.com", "Exported plan", "20", "usd", "active", "3 months"],
+      ["discounted@example.com", "Exported plan", "20", "usd", "active", "3 months"],
+    ]);
+    const chosen = await polar.subscriptions.export({ columns: ["email", "discount", "cancel_at_period_end", "cancellation_reason"], cancel_at_period_end: true });
+    expect(chosen).toBe("Email,Discount,Cancels At Period End,Cancellation Reason\r\nplain@example.com,,true,unused\r\n");
+    // A discount given by an update applies from the next renewal: nothing off the period the subscription is in.
+    expect(await polar.subscriptions.export({ columns: ["email", "discount", "net_amount"], cancel_at_period_end: false })).toBe("Email,Discount,Net Amount\r\ndiscounted@example.com,QUARTER,20\r\n");
+    expect(await polar.subscriptions.export({ status: "canceled" })).toBe("Email,Started At,Product,Amount,Currency,Status,Billing Interval\r\n");
+    // Renewed with it, the period it is in is a quarter off; the canceled one has ended.
+    await advanceDays(seller, 93);
+    expect(await polar.subscriptions.export({ columns: ["email", "status", "net_amount"] })).toBe("Email,Status,Net Amount\r\nplain@example.com,canceled,20\r\ndiscounted@example.com,active,15\r\n");
+  });
 });

@@ -715,6 +715,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/subscriptions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export subscriptions as a CSV file */
+        get: operations["getV1SubscriptionsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/subscriptions/": {
         parameters: {
             query?: never;
@@ -10403,6 +10420,80 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1SubscriptionsExport: {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                status?: ("incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused") | ("incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused")[];
+                cancel_at_period_end?: boolean;
+                started_after?: string;
+                started_before?: string;
+                timezone?: string;
+                columns?: ("email" | "started_at" | "product" | "amount" | "currency" | "status" | "recurring_interval" | "customer_name" | "billing_name" | "billing_country" | "net_amount" | "discount" | "seats" | "current_period_start" | "current_period_end" | "cancel_at_period_end" | "canceled_at" | "ends_at" | "ended_at" | "cancellation_reason" | "trial_start" | "trial_end") | ("email" | "started_at" | "product" | "amount" | "currency" | "status" | "recurring_interval" | "customer_name" | "billing_name" | "billing_country" | "net_amount" | "discount" | "seats" | "current_period_start" | "current_period_end" | "cancel_at_period_end" | "canceled_at" | "ends_at" | "ended_at" | "cancellation_reason" | "trial_start" | "trial_end")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export subscriptions as a CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Too many requests */

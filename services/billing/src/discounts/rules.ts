@@ -30,6 +30,16 @@ export interface DiscountedPlan {
 }
 
 /**
+ * What the plan's discount took off the period it is in now (`periodStart`), once it was applied: a
+ * once discount counts in the period it was first taken off, not after.
+ */
+export function discountOfCurrentPeriod(plan: DiscountedPlan, discount: DiscountRow | null, periodStart: Date): number {
+  if (!discount || plan.discount_applied_at === null) return 0;
+  if (discount.duration === "once") return plan.discount_applied_at.getTime() === periodStart.getTime() ? amountOff(discount, plan.amount, plan.currency) : 0;
+  return discountForPeriod(plan, discount, periodStart).amount;
+}
+
+/**
  * What the plan's discount takes off it for the period starting at `periodStart`, as Polar reckons
  * it: a forever discount always, a repeating one for its months from when it was first applied, a
  * once discount on its first order only. A discount applied by an update is first applied at the

@@ -1,5 +1,6 @@
 import type { CsvValue, Knex } from "@tollgate/kit";
 import { isoInTimeZone } from "../calendar/zoned.js";
+import { inBatches } from "../db/batches.js";
 import { ordersToExport, type ExportedOrderRow, type OrderExportFilter } from "./orders.sql.js";
 
 /** Polar's order export: each column it offers, under the header it gives it. */
@@ -59,17 +60,5 @@ const EXPORT_BATCH = 500;
 
 /** The export's rows, a batch (`batchSize` orders) at a time, oldest order first. */
 export async function* orderExportRows(db: Knex, filter: OrderExportFilter, columns: readonly OrderExportColumn[], timeZone: string, batchSize = EXPORT_BATCH): AsyncGenerator<CsvValue[][]> {
-  let after: ExportedOrderRow | null = null;
-  for (;;) {
-    const batch: ExportedOrderRow[] = await ordersToExport(db, filter, after, batchSize);
-    if (batch.length > 0) yield batch.map((order) => orderExportRow(order, columns, timeZone));
-    if (batch.length < batchSize) return;
-    after = batch.at(-1) ?? null;
-  }
-}
-
-/** Polar's file name: the dates the export is bounded by, in its time zone. */
-export function orderExportFilename(createdAfter: Date | undefined, createdBefore: Date | undefined, timeZone: string): string {
-  const bounds = [createdAfter, createdBefore].flatMap((bound) => (bound ? [isoInTimeZone(bound, timeZone).slice(0, 10)] : []));
-  return `orders${bounds.map((day) => `-${day}`).join("")}.csv`;
+  for await (const batch of inBatches((after, limit) => ordersToExport(db, filter, after, limit), batchSize)) yield batch.map((order) => orderExportRow(order, columns, timeZone));
 }

@@ -1,4 +1,5 @@
 import { pageOf, whereAnyOf, type Knex, type Sort } from "@tollgate/kit";
+import type { BatchPosition } from "../db/batches.js";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { Answers } from "../custom-fields/answers.js";
 import { customerIdsWithExternalIds, customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
@@ -182,14 +183,11 @@ export interface OrderExportFilter {
   filters: Partial<Record<"organization_id" | "product_id" | "status", string[]>> & { created_after?: Date; created_before?: Date };
 }
 
-/** Where the last batch of an export ended: the next one starts after it. */
-export type ExportPosition = Pick<OrderRow, "created_at" | "id">;
-
 /**
  * Up to `limit` orders after `after`, oldest first (by creation, then id): one batch of an export,
  * found by that position rather than an offset, so the last batch costs what the first did.
  */
-export function ordersToExport(db: Knex, { organizationIds, filters }: OrderExportFilter, after: ExportPosition | null, limit: number): Promise<ExportedOrderRow[]> {
+export function ordersToExport(db: Knex, { organizationIds, filters }: OrderExportFilter, after: BatchPosition | null, limit: number): Promise<ExportedOrderRow[]> {
   // crosses into customers and products: the export names the buyer and the product, read in the statement that reads the orders.
   const found = db("orders as o").join("customers as c", "c.id", "o.customer_id").leftJoin("products as p", "p.id", "o.product_id").whereIn("o.organization_id", organizationIds);
   if (filters.organization_id) void found.whereIn("o.organization_id", filters.organization_id);

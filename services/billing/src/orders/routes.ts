@@ -3,7 +3,8 @@ import { defineEndpoint, pageJson, reachable, sendCsv, type Endpoint } from "@to
 import { metadataFilters } from "../http/metadata.js";
 import { findOrder, pageOfOrders, shownOrder, shownOrders } from "./service.js";
 import { Order, OrderList, OrderListQuery, orderExportQuery } from "./schemas.js";
-import { ORDER_EXPORT_DEFAULT_COLUMNS, ORDER_EXPORT_HEADERS, orderExportFilename, orderExportRows } from "./export.js";
+import { exportFilename } from "../http/exports.js";
+import { ORDER_EXPORT_DEFAULT_COLUMNS, ORDER_EXPORT_HEADERS, orderExportRows } from "./export.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "orders";
@@ -14,7 +15,7 @@ export function orderEndpoints({ db, access, timeZones }: Pick<Parts, "db" | "ac
     defineEndpoint("/v1/orders/export", { method: "GET", query: orderExportQuery(timeZones), produces: "text/csv", summary: "Export orders as a CSV file", tag: TAG }, async ({ query, identity, res }) => {
       const columns = query.columns ?? ORDER_EXPORT_DEFAULT_COLUMNS;
       const filter = { organizationIds: await access.organizationIds(identity, "orders:read"), filters: query };
-      await sendCsv(res, orderExportFilename(query.created_after, query.created_before, query.timezone), columns.map((column) => ORDER_EXPORT_HEADERS[column]), orderExportRows(db, filter, columns, query.timezone));
+      await sendCsv(res, exportFilename("orders", [query.created_after, query.created_before], query.timezone), columns.map((column) => ORDER_EXPORT_HEADERS[column]), orderExportRows(db, filter, columns, query.timezone));
     }),
     defineEndpoint(
       "/v1/orders/",

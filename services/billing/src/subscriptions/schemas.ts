@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, momentInput, paging, pgInteger, queryFlag, repeated, sorting } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, pgInteger, queryFlag, repeated, sorting, timeZoneName } from "@tollgate/kit";
 import { customerFilter, saleListFilters } from "../http/list-filters.js";
 import { metadataOutput, metadataQuery } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
@@ -7,6 +7,7 @@ import { Customer } from "../customers/schemas.js";
 import { Discount } from "../discounts/schemas.js";
 import { Meter } from "../meters/schemas.js";
 import { Interval, Product, ProductPrice } from "../products/schemas.js";
+import { SUBSCRIPTION_EXPORT_COLUMNS } from "./export.js";
 import { CANCELLATION_REASONS, SUBSCRIPTION_SORTABLE } from "./subscriptions.sql.js";
 
 const SubscriptionStatus = z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid", "paused"]);
@@ -96,6 +97,19 @@ export const CustomerStateSubscription = OrderSubscription.omit({
 
 /** A bound on a moment a list is filtered by (`started_after`…): a moment, with its offset. */
 const momentBound = momentInput().optional();
+
+/** Polar's subscription export: which subscriptions, which columns, dates in which zone. */
+export const subscriptionExportQuery = (timeZones: ReadonlySet<string>) =>
+  z.object({
+    organization_id: repeated(z.string()),
+    product_id: repeated(z.string()),
+    status: repeated(SubscriptionStatus),
+    cancel_at_period_end: queryFlag().optional(),
+    started_after: momentBound,
+    started_before: momentBound,
+    timezone: timeZoneName(timeZones).default("UTC"),
+    columns: repeated(z.enum(SUBSCRIPTION_EXPORT_COLUMNS)),
+  });
 
 export const SubscriptionListQuery = z.object({
   ...paging,

@@ -2,6 +2,9 @@ import { claim, LeaseKeeper, pageOf, whereAnyOf, whileHeld, WorkFailures, type K
 import { sellerNowSql } from "../test-clock/clock.js";
 import { customerIdsWithExternalIds } from "../customers/customers.sql.js";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
+import type { BatchPosition } from "../db/batches.js";
+import { rowsFromJson } from "../db/json-rows.js";
+import type { DiscountRow } from "../discounts/discounts.sql.js";
 import type { Interval } from "../calendar/intervals.js";
 import type { Answers } from "../custom-fields/answers.js";
 import type { OrderLine } from "../orders/lines.js";
@@ -275,3 +278,41 @@ export function findCustomersSubscription(db: Knex, id: string, customerId: stri
 
 /** The ids of the subscriptions the checkouts given started: a query, to use inside another. */
 export const subscriptionIdsOfCheckouts = (db: Knex, checkoutIds: string[]) => db("subscriptions").select("id").whereIn("checkout_id", checkoutIds);
+
+/** A subscription as its export shows it: with its customer, its product's name and its discount. */
+export type ExportedSubscriptionRow = SubscriptionRow & {
+  email: string;
+  customer_name: string | null;
+  billing_name: string | null;
+  billing_address: { country: string } | null;
+  product_name: string;
+  discount: DiscountRow | null;
+};
+
+/** Which subscriptions an export holds: of the sellers the caller may read, by the filters Polar's export takes. */
+export interface SubscriptionExportFilter {
+  organizationIds: string[];
+  filters: Partial<Record<"organization_id" | "product_id" | "status", string[]>> & { cancel_at_period_end?: boolean; started_after?: Date; started_before?: Date };
+}
+
+/** Up to `limit` subscriptions after `after`, oldest first (by creation, then id): one batch of an export. */
+export async function subscriptionsToExport(db: Knex, { organizationIds, filters }: SubscriptionExportFilter, after: BatchPosition | null, limit: number): Promise<ExportedSubscriptionRow[]> {
+  // crosses into customers, products and discounts: the export names the customer, the product and the discount, read in the statement that reads the subscriptions.
+  const found = db("subscriptions as s")
+    .join("customers as c", "c.id", "s.customer_id")
+    .join("products as p", "p.id", "s.product_id")
+    .leftJoin("discounts as d", "d.id", "s.discount_id")
+    .whereIn("s.organization_id", organizationIds);
+  if (filters.organization_id) void found.whereIn("s.organization_id", filters.organization_id);
+  if (filters.product_id) void found.whereIn("s.product_id", filters.product_id);
+  if (filters.status) void found.whereIn("s.status", filters.status);
+  if (filters.cancel_at_period_end !== undefined) void found.where("s.cancel_at_period_end", filters.cancel_at_period_end);
+  if (filters.started_after) void found.where("s.started_at", ">", filters.started_after);
+  if (filters.started_before) void found.where("s.started_at", "<", filters.started_before);
+  if (after) void found.whereRaw("(s.created_at, s.id) > (?, ?)", [after.created_at, after.id]);
+  const rows = await found
+    .orderBy([{ column: "s.created_at" }, { column: "s.id" }])
+    .limit(limit)
+    .select<(Omit<ExportedSubscriptionRow, "discount"> & { discount: unknown })[]>("s.*", "c.email", "c.name as customer_name", "c.billing_name", "c.billing_address", "p.name as product_name", db.raw("case when d.id is null then null else to_jsonb(d) end as discount"));
+  return rows.map((row) => ({ ...row, discount: row.discount === null ? null : (rowsFromJson<DiscountRow>([row.discount], ["created_at", "modified_at", "starts_at", "ends_at", "deleted_at"])[0] ?? null) }));
+}
