@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishedEvents } from "@tollgate/kit/testing";
+import { createPolar } from "polar-sdk-1/2026-10";
 import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
@@ -117,5 +118,22 @@ describe("customers", () => {
     await expect(shop.polar.customers.getExternal({ externalId: "their_user" })).rejects.toMatchObject({ error: "ResourceNotFound" });
     // The same address is a different customer of another seller.
     expect((await shop.polar.customers.create({ email: "theirs@example.com" })).organizationId).toBe(shop.organizationId);
+  });
+
+  it("export as CSV through SDK 1.x: every customer of the seller with Polar's columns, the address spread out, metadata as JSON, formulas neutralised", async () => {
+    const seller = await stack.seller();
+    const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+    const ada = await polar.customers.create({ email: "ada@example.com", name: "=cmd|' /C calc'!A0", external_id: "user-ada", metadata: { plan: "pro" }, billing_address: { country: "DE", city: "Berlin", line1: "Unter den Linden 1", postal_code: "10117" } });
+    const bob = await polar.customers.create({ email: "bob@example.com" });
+    const gone = await polar.customers.create({ email: "gone@example.com" });
+    await polar.customers.delete(gone.id);
+    await (await stack.seller()).polar.customers.create({ email: "elsewhere@example.com" });
+
+    const [header, ...rows] = (await polar.customers.export({})).trimEnd().split("\r\n");
+    expect(header).toBe("ID,External ID,Created At,Email,Name,Tax ID,Billing Address Line 1,Billing Address Line 2,Billing Address City,Billing Address State,Billing Address Zip,Billing Address Country,Metadata");
+    expect(rows).toEqual([
+      `${ada.id},user-ada,${new Date(ada.created_at).toISOString()},ada@example.com,'=cmd|' /C calc'!A0,,Unter den Linden 1,,Berlin,,10117,DE,"{""plan"":""pro""}"`,
+      `${bob.id},,${new Date(bob.created_at).toISOString()},bob@example.com,,,,,,,,,`,
+    ]);
   });
 });

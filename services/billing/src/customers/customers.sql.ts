@@ -1,5 +1,6 @@
 import { pageOf, prepared, WorkFailures, type Knex, type Sort } from "@tollgate/kit";
 import type { Address } from "../db/address.js";
+import type { BatchPosition } from "../db/batches.js";
 import { rowsFromJson } from "../db/json-rows.js";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
 
@@ -218,3 +219,11 @@ export const customersNamed = (db: Knex, organizationIds: string[], ids: string[
     .whereIn("organization_id", organizationIds)
     .where((named) => void named.whereIn("id", ids).orWhereIn("external_id", externalIds))
     .select("id", "external_id");
+
+/** Up to `limit` of the sellers' customers (not deleted) after `after`, oldest first: one batch of an export. */
+export function customersToExport(db: Knex, organizationIds: string[], organizationId: string[] | undefined, after: BatchPosition | null, limit: number): Promise<CustomerRow[]> {
+  const found = customers(db).whereIn("organization_id", organizationIds);
+  if (organizationId) void found.whereIn("organization_id", organizationId);
+  if (after) void found.whereRaw("(created_at, id) > (?, ?)", [after.created_at, after.id]);
+  return found.orderBy([{ column: "created_at" }, { column: "id" }]).limit(limit);
+}

@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { defineEndpoint, notFound, pageJson, reachable, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, notFound, pageJson, reachable, sendCsv, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { customerJson } from "./output.js";
-import { Customer, CustomerCreateBody, CustomerDeleteQuery, CustomerList, CustomerListQuery, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
+import { CUSTOMER_EXPORT_HEADER, customerExportRows } from "./export.js";
+import { Customer, CustomerCreateBody, CustomerDeleteQuery, CustomerExportQuery, CustomerList, CustomerListQuery, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
 import { createCustomer, findCustomer, findCustomerByExternalId, pageOfCustomers, removeCustomer, reviseCustomer, type CustomerStateView } from "./service.js";
 import type { Parts } from "../parts.js";
 
@@ -19,6 +20,11 @@ export function customerEndpoints(parts: Pick<Parts, "db" | "units" | "access"> 
   };
 
   return [
+    // Before /v1/customers/:id, which would take "export" for an id.
+    defineEndpoint("/v1/customers/export", { method: "GET", query: CustomerExportQuery, produces: "text/csv", summary: "Export customers as a CSV file", tag: TAG }, async ({ query, identity, res }) => {
+      const organizationIds = await access.organizationIds(identity, "customers:read");
+      await sendCsv(res, "customers.csv", CUSTOMER_EXPORT_HEADER, customerExportRows(db, organizationIds, query.organization_id));
+    }),
     defineEndpoint("/v1/customers/", { method: "POST", status: 201, body: CustomerCreateBody, response: Customer, summary: "Create a customer", tag: TAG }, async ({ body, identity }) =>
       customerJson(await createCustomer(parts, await access.organizationFor(identity, "customers:write", body.organization_id), body)),
     ),

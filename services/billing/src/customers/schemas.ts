@@ -58,6 +58,9 @@ export const CustomerUpdateByExternalIdBody = z.object({ ...editable, email: ema
 /** The properties a list of customers may be sorted by. */
 export const CUSTOMER_SORT_KEYS = Object.keys(CUSTOMER_SORTABLE) as (keyof typeof CUSTOMER_SORTABLE)[];
 
+/** Polar's customer export takes the sellers only. */
+export const CustomerExportQuery = z.object({ ...sellerFilter });
+
 export const CustomerListQuery = z.object({
   metadata: metadataQuery,
   ...paging,

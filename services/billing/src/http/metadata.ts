@@ -26,10 +26,14 @@ export function metadataFilters(req: Request): Map<string, string[]> {
 
 /**
  * `metadata[key]=value`, as a list's query declares it for the API's description. The query parser
- * keeps each such parameter under its own name, so lists read them with metadataFilters and this
- * field is never given a value.
+ * keeps each such parameter under its own name, so lists read them with metadataFilters: this field
+ * is never given a value, and whatever a bare `metadata=` holds is no filter and no error.
  */
 export const metadataQuery = z
-  .record(z.string(), z.union([z.string(), z.array(z.string())]))
+  .unknown()
   .optional()
-  .meta({ description: "Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values", param: { style: "deepObject", explode: true } });
+  .meta({
+    description: "Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values",
+    param: { style: "deepObject", explode: true },
+    override: { type: "object", additionalProperties: { anyOf: [{ type: "string" }, { type: "array", items: { type: "string" } }] } },
+  });
