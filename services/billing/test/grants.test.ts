@@ -92,6 +92,9 @@ describe("benefits granted by purchases", () => {
     await expect(customerSide.customerPortal.licenseKeys.validate({ key: original, organizationId })).rejects.toMatchObject({ statusCode: 404 });
     expect(await customerSide.customerPortal.licenseKeys.validate({ key: rotated.key, organizationId })).toMatchObject({ status: "granted", usage: 1 });
     expect((await seller.licenseKeys.get(rotated.id)).activations.map((activation) => activation.label)).toEqual(["Workstation"]);
+    // The grant that issued the key shows its new last characters.
+    const grant = (await seller.benefitGrants.list({ customer_id: customerId })).items.find((candidate) => candidate.benefit_id === keys.id);
+    expect(grant?.properties).toMatchObject({ license_key_id: rotated.id, display_key: rotated.display_key });
 
     // The customer rotates their own key in the portal, and no one else's.
     const portal = createPolar({ accessToken: (await shop.polar.customerSessions.create({ customerId })).token, baseUrl: stack.gateway.url });

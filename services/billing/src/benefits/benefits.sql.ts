@@ -111,6 +111,12 @@ type GrantChanges = Partial<Pick<BenefitGrantRow, "granted_at" | "revoked_at" | 
 /** A change to a grant: to write with a unit's others. */
 export const changeGrant = (db: Knex, id: string, changes: GrantChanges) => db<BenefitGrantRow>("benefit_grants").where({ id }).update(changes);
 
+/** The grant that issued a license key shows the key's new last characters once the key is rotated. */
+export const showRotatedKey = (db: Knex, licenseKeyId: string, displayKey: string) =>
+  db("benefit_grants")
+    .whereRaw("properties->>'license_key_id' = ?", [licenseKeyId])
+    .update({ properties: db.raw("jsonb_set(properties, '{display_key}', to_jsonb(?::text))", [displayKey]), modified_at: new Date() });
+
 export async function updateGrant(db: Knex, id: string, changes: GrantChanges): Promise<BenefitGrantRow | undefined> {
   const [row] = await changeGrant(db, id, changes).returning("*");
   return row;

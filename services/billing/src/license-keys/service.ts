@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { HttpError, notFound, notPermitted, PG_INTEGER_MAX, type Knex } from "@tollgate/kit";
+import { showRotatedKey } from "../benefits/benefits.sql.js";
 import { findBenefit } from "../benefits/service.js";
 import { sellerNow } from "../test-clock/clock.js";
 import {
@@ -16,7 +17,7 @@ import {
   type ActivationRow,
   type LicenseKeyRow,
 } from "./license-keys.sql.js";
-import { activationJson, licenseKeyJson } from "./output.js";
+import { activationJson, displayKey, licenseKeyJson } from "./output.js";
 import type { LicenseKeyUpdate } from "./schemas.js";
 
 // The reads the routes make, as the store has them: a key by id, a page of them, with their customers or activations.
@@ -108,6 +109,7 @@ export const rotateLicenseKey = (db: Knex, key: LicenseKeyRow) =>
     if (locked.status === "revoked") throw new HttpError(400, "RotateNotPermitted", `License key ${key.id} is revoked: only a granted or disabled key can be rotated.`);
     const benefit = await findBenefit(trx, locked.benefit_id);
     const rotated = await replaceKeyString(trx, locked.id, newKeyString(benefit?.properties ?? {}));
+    await showRotatedKey(trx, rotated.id, displayKey(rotated.key));
     return licenseKeyJson(await licenseKeyWithCustomer(trx, rotated));
   });
 
