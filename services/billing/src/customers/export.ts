@@ -1,5 +1,5 @@
 import type { CsvValue, Knex } from "@tollgate/kit";
-import { inBatches } from "../db/batches.js";
+import { EXPORT_BATCH, inBatches } from "../db/batches.js";
 import { customersToExport, type CustomerRow } from "./customers.sql.js";
 
 /** Polar's customer export: its columns, always all of them. */
@@ -19,7 +19,6 @@ export const CUSTOMER_EXPORT_HEADER = [
   "Metadata",
 ] as const;
 
-const EXPORT_BATCH = 500;
 
 /** One customer's cells: the address spread over its columns, the metadata as JSON (empty when there is none). */
 export function customerExportRow(customer: CustomerRow): CsvValue[] {

@@ -1,3 +1,6 @@
+/** How many rows an export reads at a time: what it holds in memory at most. */
+export const EXPORT_BATCH = 500;
+
 /** Where a batch ended: rows are read in creation order, then by id, so the next batch starts after it. */
 export interface BatchPosition {
   created_at: Date;

@@ -5,3 +5,6 @@ export function exportFilename(what: string, bounds: readonly (Date | undefined)
   const days = bounds.flatMap((bound) => (bound ? [`-${isoInTimeZone(bound, timeZone).slice(0, 10)}`] : []));
   return `${what}${days.join("")}.csv`;
 }
+
+/** An amount in the currency's units, as Polar's exports write it (1999 cents is 19.99). */
+export const exportAmount = (cents: number) => cents / 100;

@@ -1,6 +1,7 @@
 import type { CsvValue, Knex } from "@tollgate/kit";
 import { isoInTimeZone } from "../calendar/zoned.js";
-import { inBatches } from "../db/batches.js";
+import { EXPORT_BATCH, inBatches } from "../db/batches.js";
+import { exportAmount } from "../http/exports.js";
 import { ordersToExport, type ExportedOrderRow, type OrderExportFilter } from "./orders.sql.js";
 
 /** Polar's order export: each column it offers, under the header it gives it. */
@@ -28,8 +29,6 @@ export const ORDER_EXPORT_COLUMNS = Object.keys(ORDER_EXPORT_HEADERS) as OrderEx
 /** The columns an export without `columns` has, as Polar's. */
 export const ORDER_EXPORT_DEFAULT_COLUMNS: OrderExportColumn[] = ["email", "created_at", "product", "net_amount", "currency", "status", "invoice_number"];
 
-/** Amounts in the currency's units, as Polar exports them (1999 cents is 19.99). */
-const units = (cents: number) => cents / 100;
 
 /** One order's cells, in the columns asked for, its dates in `timeZone`. */
 export function orderExportRow(order: ExportedOrderRow, columns: readonly OrderExportColumn[], timeZone: string): CsvValue[] {
@@ -38,25 +37,23 @@ export function orderExportRow(order: ExportedOrderRow, columns: readonly OrderE
     email: order.email,
     created_at: isoInTimeZone(order.created_at, timeZone),
     product: order.product_name,
-    net_amount: units(net),
+    net_amount: exportAmount(net),
     currency: order.currency,
     status: order.status,
     invoice_number: order.invoice_number,
     customer_name: order.customer_name,
     billing_name: order.billing_name,
     billing_country: order.billing_address?.country ?? null,
-    subtotal_amount: units(order.subtotal_amount),
-    discount_amount: units(order.discount_amount),
-    tax_amount: units(order.tax_amount),
-    total_amount: units(net + order.tax_amount),
-    refunded_amount: units(order.refunded_amount),
+    subtotal_amount: exportAmount(order.subtotal_amount),
+    discount_amount: exportAmount(order.discount_amount),
+    tax_amount: exportAmount(order.tax_amount),
+    total_amount: exportAmount(net + order.tax_amount),
+    refunded_amount: exportAmount(order.refunded_amount),
     billing_reason: order.billing_reason,
   };
   return columns.map((column) => cells[column]);
 }
 
-/** How many orders an export reads at a time: what it holds in memory at most. */
-const EXPORT_BATCH = 500;
 
 /** The export's rows, a batch (`batchSize` orders) at a time, oldest order first. */
 export async function* orderExportRows(db: Knex, filter: OrderExportFilter, columns: readonly OrderExportColumn[], timeZone: string, batchSize = EXPORT_BATCH): AsyncGenerator<CsvValue[][]> {

@@ -1,6 +1,7 @@
 import type { CsvValue, Knex } from "@tollgate/kit";
 import { isoInTimeZone } from "../calendar/zoned.js";
-import { inBatches } from "../db/batches.js";
+import { EXPORT_BATCH, inBatches } from "../db/batches.js";
+import { exportAmount } from "../http/exports.js";
 import { discountOfCurrentPeriod } from "../discounts/rules.js";
 import { subscriptionsToExport, type ExportedSubscriptionRow, type SubscriptionExportFilter } from "./subscriptions.sql.js";
 
@@ -35,7 +36,6 @@ export const SUBSCRIPTION_EXPORT_COLUMNS = Object.keys(SUBSCRIPTION_EXPORT_HEADE
 /** The columns an export without `columns` has, as Polar's. */
 export const SUBSCRIPTION_EXPORT_DEFAULT_COLUMNS: SubscriptionExportColumn[] = ["email", "started_at", "product", "amount", "currency", "status", "recurring_interval"];
 
-const EXPORT_BATCH = 500;
 
 /** "month", or "3 months" for every third month. */
 const intervalOf = (subscription: ExportedSubscriptionRow) =>
@@ -49,14 +49,14 @@ export function subscriptionExportRow(subscription: ExportedSubscriptionRow, col
     email: subscription.email,
     started_at: at(subscription.started_at),
     product: subscription.product_name,
-    amount: subscription.amount / 100,
+    amount: exportAmount(subscription.amount),
     currency: subscription.currency,
     status: subscription.status,
     recurring_interval: intervalOf(subscription),
     customer_name: subscription.customer_name,
     billing_name: subscription.billing_name,
     billing_country: subscription.billing_address?.country ?? null,
-    net_amount: (subscription.amount - discounted) / 100,
+    net_amount: exportAmount(subscription.amount - discounted),
     discount: subscription.discount ? (subscription.discount.code ?? subscription.discount.name) : null,
     // No price is per seat yet.
     seats: null,
