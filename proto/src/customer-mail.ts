@@ -43,7 +43,7 @@ const OrderReceiptMail = z.object({
  */
 const SubscriptionMail = z.object({
   kind: z.literal("subscription_notice"),
-  notice: z.enum(["canceled", "uncanceled", "revoked", "past_due", "retry_failed", "plan_changed", "trial_ending", "renewal_upcoming"]),
+  notice: z.enum(["canceled", "uncanceled", "revoked", "past_due", "retry_failed", "plan_changed", "trial_ending", "renewal_upcoming", "paused", "resumed"]),
   product: z.string(),
   /** The plan's amount: what a renewal charges before discount and tax. */
   amount: amount,

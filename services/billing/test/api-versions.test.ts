@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import { createPolar as polarOf202604 } from "polar-sdk-1/2026-04";
 import { createPolar as polarOf202610 } from "polar-sdk-1/2026-10";
+import { createPolar as polarOf202701 } from "polar-sdk-1/2027-01";
 import { paidOrderOf, useShop, type Shop } from "../../../test/stacks/purchases.js";
 
 let opened: Shop;
@@ -14,7 +15,7 @@ const requestIn = (path: string, version?: string) =>
 describe("Polar's dated API versions", () => {
   it("answers SDK 1.x pinned to 2026-04 without a license key's seat member, and pinned to 2026-10 with it", async () => {
     const { shop } = opened;
-    const licence: Awaited<ReturnType<Polar["benefits"]["create"]>> = await shop.polar.benefits.create({ type: "license_keys", description: "Licence", properties: { prefix: "VER" } });
+    const licence: Awaited<ReturnType<Polar["benefits"]["create"]>> = await shop.polar.benefits.create({ type: "license_keys", description: "Licence", properties: { prefix: "VER", activations: { limit: 2, enableCustomerAdmin: true } } });
     const app = await shop.polar.products.create({ name: "Versioned app", prices: [{ amountType: "fixed", priceAmount: 2_000, priceCurrency: "usd" }] });
     await shop.polar.products.updateBenefits({ id: app.id, productBenefitsUpdate: { benefits: [licence.id] } });
     await paidOrderOf(opened, app.id, "versions@example.com");
@@ -32,6 +33,14 @@ describe("Polar's dated API versions", () => {
     const validated = await pinnedOld.customerPortal.licenseKeys.validate({ key: current?.key ?? "", organization_id: shop.organizationId });
     expect(validated).toMatchObject({ status: "granted" });
     expect(validated).not.toHaveProperty("member_id");
+    expect(validated).not.toHaveProperty("order");
+    // From 2027-01 on, a validation tells the purchase the key came with: here a one-time order, paid.
+    const pinnedNewest = polarOf202701({ accessToken: shop.token, baseUrl: opened.stack.gateway.url });
+    const [order] = (await pinnedNewest.orders.list({ product_id: app.id })).items;
+    const withPurchase = await pinnedNewest.customerPortal.licenseKeys.validate({ key: current?.key ?? "", organization_id: shop.organizationId });
+    expect(withPurchase).toMatchObject({ subscription_id: null, subscription: null, order_id: order?.id, order: { id: order?.id, status: "paid", paid: true } });
+    const activated = await pinnedNewest.licenseKeys.activate({ key: current?.key ?? "", organization_id: shop.organizationId, label: "Laptop" });
+    expect(activated.license_key).toMatchObject({ order_id: order?.id, subscription: null });
   });
 
   it("names the version of every answer, gives the newest to a caller naming none, and refuses one it does not answer in as Polar does", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
+import { createPolar } from "polar-sdk-1/2026-10";
 import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 import { advanceDays, cardToken, ordersOf, subscribe, subscribeTo } from "../../../test/stacks/purchases.js";
@@ -197,6 +198,46 @@ describe("billing's notices to subscribers", () => {
     const subjects = smtp.received("declined@example.com").map((mail) => mail.subject ?? "");
     expect(subjects.filter((subject) => subject.includes("did not go through"))).toHaveLength(1);
     expect(subjects.filter((subject) => subject.includes("failed again"))).toHaveLength(1);
+    // Each charge says what made it, as SDK 1.x reads Polar's payments.
+    const pinned = createPolar({ accessToken: dunning.token, baseUrl: stack.gateway.url });
+    const payments = await pinned.payments.list({ customer_id: subscription.customerId, sorting: ["created_at"] });
+    expect(payments.items.map((payment) => [payment.trigger, payment.status])).toEqual([
+      ["purchase", "succeeded"],
+      ["subscription_cycle", "failed"],
+      ["retry_dunning", "failed"],
+      ["retry_dunning", "succeeded"],
+    ]);
+  });
+
+  it("tells a subscriber their subscription is paused and has resumed, unless the seller switched those mails off", async () => {
+    const pausing = await stack.seller();
+    const { subscription } = await subscribe(stack, pausing, "4242424242424242", "pausing@example.com");
+    await smtp.next("pausing@example.com"); // the receipt of the first period
+    const pinned = createPolar({ accessToken: pausing.token, baseUrl: stack.gateway.url });
+    await pinned.subscriptions.update(subscription.id, { pause_at_period_end: true });
+    await advanceDays(stack, pausing, 32);
+    const paused = await smtp.next("pausing@example.com");
+    expect(paused.subject).toBe("Your subscription to Pro pausing@example.com is paused");
+    expect(paused.text).toContain("nothing is charged");
+    await pinned.subscriptions.update(subscription.id, { resume: true });
+    // The renewal's receipt and the notice that it resumed, in whichever order the mailer sends them.
+    await expect.poll(() => smtp.received("pausing@example.com").map((mail) => mail.subject ?? ""), { timeout: 15_000 }).toEqual(
+      expect.arrayContaining(["Your subscription to Pro pausing@example.com has resumed", expect.stringMatching(/^Your receipt from /)]),
+    );
+    expect(smtp.received("pausing@example.com").find((mail) => mail.subject?.endsWith("has resumed"))?.text).toContain("renews as before, for $10.00");
+
+    // Switched off, and the card-expiry switch shown off, since no such reminder is sent.
+    const current = (await pinned.organizations.get(pausing.organizationId)).customer_email_settings;
+    expect(current).toMatchObject({ subscription_paused: true, subscription_resumed: true, payment_method_expiration_reminder: false });
+    const settings = await pinned.organizations.update(pausing.organizationId, { customer_email_settings: { ...current, subscription_paused: false, subscription_resumed: false } });
+    expect(settings.customer_email_settings).toMatchObject({ subscription_paused: false, subscription_resumed: false, payment_method_expiration_reminder: false, order_confirmation: true });
+    await expect(pinned.organizations.update(pausing.organizationId, { customer_email_settings: { ...current, payment_method_expiration_reminder: true } })).rejects.toMatchObject({ statusCode: 422 });
+    await pinned.subscriptions.update(subscription.id, { pause_at_period_end: true });
+    await advanceDays(stack, pausing, 32);
+    expect((await pinned.subscriptions.get(subscription.id)).status).toBe("paused");
+    await pinned.subscriptions.update(subscription.id, { resume: true });
+    await expect.poll(() => smtp.received("pausing@example.com").filter((mail) => mail.subject?.startsWith("Your receipt from ")).length, { timeout: 15_000 }).toBe(3);
+    expect(smtp.received("pausing@example.com").filter((mail) => /is paused|has resumed/.test(mail.subject ?? ""))).toHaveLength(2);
   });
 
   it("tells a subscriber of a plan change that charged nothing now; one that charged gets its receipt instead", async () => {

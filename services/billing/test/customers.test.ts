@@ -120,6 +120,27 @@ describe("customers", () => {
     expect((await shop.polar.customers.create({ email: "theirs@example.com" })).organizationId).toBe(shop.organizationId);
   });
 
+  it("tell through SDK 1.x when the first event the seller sent about them happened, by id or external id", async () => {
+    const polar = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const byId = await polar.customers.create({ email: "first-event@example.com" });
+    const byExternalId = await polar.customers.create({ email: "first-external@example.com", external_id: "first-external" });
+    expect(byId.first_user_event_at).toBeNull();
+    const at = (day: number) => new Date(Date.UTC(2026, 10, day, 12)).toISOString();
+    await polar.events.ingest({ events: [
+      { name: "api.call", customer_id: byId.id, timestamp: at(10) },
+      { name: "api.call", customer_id: byId.id, timestamp: at(12) },
+      { name: "api.call", external_customer_id: "first-external", timestamp: at(11) },
+    ] });
+    await expect.poll(async () => (await polar.customers.get(byId.id)).first_user_event_at, { timeout: 10_000 }).toBe(at(10));
+    await expect.poll(async () => (await polar.customers.getExternal("first-external")).first_user_event_at, { timeout: 10_000 }).toBe(at(11));
+    // An earlier event sent late moves it back; a later one never forward.
+    await polar.events.ingest({ events: [{ name: "api.call", customer_id: byId.id, timestamp: at(8) }, { name: "api.call", external_customer_id: "first-external", timestamp: at(20) }] });
+    await expect.poll(async () => (await polar.customers.get(byId.id)).first_user_event_at, { timeout: 10_000 }).toBe(at(8));
+    expect((await polar.customers.get(byExternalId.id)).first_user_event_at).toBe(at(11));
+    // It travels with the customer wherever Polar shows one.
+    expect((await polar.customers.list({ email: "first-event@example.com" })).items[0]?.first_user_event_at).toBe(at(8));
+  });
+
   it("export as CSV through SDK 1.x: every customer of the seller with Polar's columns, the address spread out, metadata as JSON, formulas neutralised", async () => {
     const seller = await stack.seller();
     const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });

@@ -86,6 +86,10 @@ describe("invoices and receipts", () => {
     const earlyRefund = await shop.polar.refunds.create({ orderId: order.id, reason: "customer_request", amount: 2_000 });
     await expect.poll(async () => (await shop.polar.orders.get({ id: order.id })).refundedAmount).toBe(2_000);
     expect(await pdfText(stack, (await seller.orders.receipt(order.id)).url)).toMatch(/Refunded\s+-\$20\.00/);
+    // The receipt's number, and what a refund could still give back, as SDK 1.x reads the order.
+    const refunded = await seller.orders.get(order.id);
+    expect(refunded).toMatchObject({ receipt_number: order.invoiceNumber, units: null, refundable_amount: refunded.net_amount - 2_000, refundable_tax_amount: refunded.tax_amount - refunded.refunded_tax_amount });
+    expect(refunded.items.map((item) => [item.start_timestamp, item.end_timestamp])).toEqual([[null, null]]);
 
     const asCustomer = (token: string) => createPolar({ accessToken: token, baseUrl: stack.gateway.url });
     const own = asCustomer((await shop.polar.customerSessions.create({ customerId: order.customerId })).token);

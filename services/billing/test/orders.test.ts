@@ -94,6 +94,44 @@ describe("orders", () => {
     expect((await polar.checkoutLinks.list({ product_id: other.id })).items).toEqual([]);
   });
 
+  it("are narrowed as SDK 1.x asks elsewhere too: customers with a subscription running, meters by metadata, and the customer's own orders, subscriptions and grants in the portal", async () => {
+    const seller = await stack.seller();
+    const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+    const licence = await polar.benefits.create({ type: "license_keys", description: "Portal licence", properties: {} });
+    const plan = await polar.products.create({ name: "Portal plan", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 1_000, price_currency: "usd" }] });
+    const guide = await polar.products.create({ name: "Field guide", prices: [{ amount_type: "fixed", price_amount: 500, price_currency: "usd" }] });
+    await polar.products.updateBenefits(guide.id, { benefits: [licence.id] });
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", "regular@example.com");
+    const guideOrder = await paidOrderOf({ stack, shop: seller, customerSide }, guide.id, "regular@example.com");
+    const idle = await polar.customers.create({ email: "idle@example.com" });
+
+    expect((await polar.customers.list({ active: true })).items.map((customer) => customer.id)).toEqual([subscription.customerId]);
+    expect((await polar.customers.list({ active: false })).items.map((customer) => customer.id)).toEqual([idle.id]);
+
+    const byTeam = await polar.meters.create({ name: "Team A calls", filter: { conjunction: "and", clauses: [] }, aggregation: { func: "count" }, metadata: { team: "a" } });
+    await polar.meters.create({ name: "Team B calls", filter: { conjunction: "and", clauses: [] }, aggregation: { func: "count" }, metadata: { team: "b" } });
+    expect((await polar.meters.list({ metadata: { team: "a" } })).items.map((meter) => meter.id)).toEqual([byTeam.id]);
+
+    const portal = createPolar({ accessToken: (await polar.customerSessions.create({ customer_id: subscription.customerId })).token, baseUrl: stack.gateway.url });
+    const orderIds = async (query: Parameters<typeof portal.customerPortal.orders.list>[0]) => (await portal.customerPortal.orders.list(query)).items.map((order) => order.product_id);
+    expect(await orderIds({ product_id: guide.id })).toEqual([guide.id]);
+    expect(await orderIds({ subscription_id: subscription.id })).toEqual([plan.id]);
+    expect(await orderIds({ product_billing_type: "one_time" })).toEqual([guide.id]);
+    expect(await orderIds({ product_billing_type: "recurring" })).toEqual([plan.id]);
+    expect(await orderIds({ query: "field" })).toEqual([guide.id]);
+    expect(await orderIds({ query: "nothing like it" })).toEqual([]);
+    const subscriptionIds = async (query: Parameters<typeof portal.customerPortal.subscriptions.list>[0]) => (await portal.customerPortal.subscriptions.list(query)).items.map((found) => found.id);
+    expect(await subscriptionIds({ product_id: plan.id })).toEqual([subscription.id]);
+    expect(await subscriptionIds({ product_id: guide.id })).toEqual([]);
+    expect(await subscriptionIds({ query: "portal PLAN" })).toEqual([subscription.id]);
+
+    // Grants held by a seat member: none, every grant here is the customer's own.
+    expect((await portal.customerPortal.benefitGrants.list({ order_id: guideOrder.id })).items).toHaveLength(1);
+    expect((await portal.customerPortal.benefitGrants.list({ member_id: "a-member" })).items).toEqual([]);
+    expect((await polar.benefits.grants(licence.id, { member_id: "a-member" })).items).toEqual([]);
+    expect((await polar.benefits.grants(licence.id, {})).items).toHaveLength(1);
+  });
+
   it("export as CSV through SDK 1.x: Polar's columns and headers, dates in the time zone asked, filters, and text a spreadsheet would run neutralised", async () => {
     const seller = await stack.seller();
     const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });

@@ -162,11 +162,12 @@ describe("products and prices", () => {
     await expect(readOnly.products.create({ name: "Nope", prices: [{ amountType: "free" }] })).rejects.toMatchObject({ statusCode: 403 });
   });
 
-  it("deletes a product nothing has sold or offered, through SDK 1.x, and keeps one that is sold or linked (409 ProductNotDeletable)", async () => {
+  it("deletes a product nothing has sold or offered, through SDK 1.x, and keeps one that is sold or linked (409 ProductNotDeletable), as is_deletable tells beforehand", async () => {
     const polar = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
     const price = [{ amount_type: "fixed" as const, price_amount: 900, price_currency: "usd" as const }];
     const draft = await polar.products.create({ name: "Never sold", prices: price });
-    await polar.products.update(draft.id, { is_archived: true });
+    expect(draft.is_deletable).toBe(true);
+    expect((await polar.products.update(draft.id, { is_archived: true })).is_deletable).toBe(true);
     expect(await polar.products.delete(draft.id)).toBeUndefined();
     await expect(polar.products.get(draft.id)).rejects.toMatchObject({ statusCode: 404 });
     expect((await polar.products.list({ id: draft.id })).items).toEqual([]);
@@ -179,8 +180,12 @@ describe("products and prices", () => {
       const refused = await call(`/v1/products/${kept.id}`, { method: "DELETE" });
       expect(refused.status).toBe(409);
       expect(await refused.json()).toEqual({ error: "ProductNotDeletable", detail: `Product ${kept.id} is used by ${holders}, so it cannot be deleted; archive it to stop selling it.` });
-      expect((await polar.products.get(kept.id)).name).toBe(kept.name);
+      expect(await polar.products.get(kept.id)).toMatchObject({ name: kept.name, is_deletable: false });
     }
+    // The list tells each product's own answer: the one deleted is gone, a new one may go.
+    const fresh = await polar.products.create({ name: "Fresh", prices: price });
+    const listed = await polar.products.list({ id: [sold.id, linked.id, draft.id, fresh.id] });
+    expect(Object.fromEntries(listed.items.map((product) => [product.name, product.is_deletable]))).toEqual({ "Sold once": false, "In a link": false, Fresh: true });
     // Another seller's product is not there to delete.
     const stranger = await stack.seller();
     expect((await fetch(`${stack.gateway.url}/v1/products/${linked.id}`, { method: "DELETE", headers: { authorization: `Bearer ${stranger.token}` } })).status).toBe(404);

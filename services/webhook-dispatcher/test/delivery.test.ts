@@ -62,7 +62,7 @@ describe("delivery", () => {
     const pinned = polarOf202610({ accessToken: shop.token, baseUrl: stack.gateway.url });
     const endpoint = await pinned.webhooks.createWebhookEndpoint({ url: receiver.url, format: "raw", events: ["product.created"] });
     receiver.secrets = [endpoint.secret];
-    expect(endpoint.api_version).toBe("2026-10");
+    expect(endpoint).toMatchObject({ api_version: "2026-10", uses_standard_webhook_signature: false });
     await shop.polar.products.create({ name: "Versioned hook", prices: [{ amountType: "free" }] });
     const [first] = await receiver.waitFor(1);
     expect(first?.verified).toBe(true);
@@ -72,6 +72,9 @@ describe("delivery", () => {
     await shop.polar.products.create({ name: "Older hook", prices: [{ amountType: "free" }] });
     const [, second] = await receiver.waitFor(2);
     expect(second?.headers["webhook-api-version"]).toBe("2026-04");
+    // The delivery log names the version each event goes out in.
+    const deliveries = await pinned.webhooks.listWebhookDeliveries({ endpoint_id: endpoint.id });
+    expect(deliveries.items.map((delivery) => delivery.webhook_event.api_version)).toEqual(["2026-04", "2026-10"]);
     // Made by a caller naming no version (SDK 0.47), an endpoint takes the newest.
     const unpinned = await endpointFor(["product.created"]);
     expect((await pinned.webhooks.getWebhookEndpoint(unpinned.endpoint.id)).api_version).toBe("2027-01");

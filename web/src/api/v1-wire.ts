@@ -2042,6 +2042,9 @@ export interface components {
             /** @constant */
             status: "active";
             details_submitted_at: string | null;
+            onboarding_resubmission_requested_at: null;
+            /** @constant */
+            sso_enforced: false;
             default_presentment_currency: string;
             /** @enum {string} */
             default_tax_behavior: "location" | "inclusive" | "exclusive";
@@ -2049,6 +2052,8 @@ export interface components {
             subscription_settings: components["schemas"]["OrganizationSubscriptionSettings"];
             notification_settings: components["schemas"]["OrganizationNotificationSettings"];
             customer_email_settings: components["schemas"]["OrganizationCustomerEmailSettings"];
+            dispute_settings: components["schemas"]["OrganizationDisputeSettings"];
+            embed_hosts: string[];
             country: string | null;
             account_id: null;
             payout_account_id: null;
@@ -2095,11 +2100,18 @@ export interface components {
             subscription_cycled: boolean;
             subscription_cycled_after_trial: boolean;
             subscription_past_due: boolean;
+            subscription_paused: boolean;
             subscription_renewal_reminder: boolean;
+            subscription_resumed: boolean;
             subscription_revoked: boolean;
             subscription_trial_conversion_reminder: boolean;
             subscription_uncanceled: boolean;
             subscription_updated: boolean;
+            /** @constant */
+            payment_method_expiration_reminder: false;
+        };
+        OrganizationDisputeSettings: {
+            auto_accept_below_amount: null;
         };
         OrganizationCapabilities: {
             checkout_payments: boolean;
@@ -2197,6 +2209,7 @@ export interface components {
             benefits: components["schemas"]["Benefit"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
+            is_deletable: boolean;
         };
         ProductPrice: components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceMeteredUnit"];
         ProductPriceFixed: {
@@ -2828,6 +2841,7 @@ export interface components {
             locale: string | null;
             organization_id: string;
             deleted_at: string | null;
+            first_user_event_at: string | null;
             /** Format: uri */
             avatar_url: string;
         };
@@ -2870,6 +2884,7 @@ export interface components {
             locale: string | null;
             organization_id: string;
             deleted_at: string | null;
+            first_user_event_at: string | null;
             /** Format: uri */
             avatar_url: string;
             active_subscriptions: components["schemas"]["CustomerStateSubscription"][];
@@ -3324,10 +3339,36 @@ export interface components {
             seats: number | null;
             units: number | null;
             organization_id: string;
-            products: components["schemas"]["Product"][];
+            products: components["schemas"]["CheckoutLinkProduct"][];
             discount: components["schemas"]["Discount"] | null;
             /** Format: uri */
             url: string;
+        };
+        CheckoutLinkProduct: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            trial_interval: ("day" | "week" | "month" | "year") | null;
+            trial_interval_count: number | null;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            visibility: "public" | "private" | "draft";
+            recurring_interval: ("day" | "week" | "month" | "year") | null;
+            recurring_interval_count: number | null;
+            meter_interval: ("day" | "week" | "month" | "year") | null;
+            meter_interval_count: number | null;
+            is_recurring: boolean;
+            is_archived: boolean;
+            organization_id: string;
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            prices: components["schemas"]["ProductPrice"][];
+            benefits: components["schemas"]["Benefit"][];
+            medias: components["schemas"]["ProductMediaFileRead"][];
+            attached_custom_fields: components["schemas"]["AttachedCustomField"][];
         };
         ListResource_CheckoutLink_: {
             items: components["schemas"]["CheckoutLink"][];
@@ -3361,6 +3402,10 @@ export interface components {
             billing_address: components["schemas"]["Address"] | null;
             invoice_number: string;
             is_invoice_generated: boolean;
+            receipt_number: string | null;
+            units: null;
+            refundable_amount: number;
+            refundable_tax_amount: number;
             customer_id: string;
             product_id: string | null;
             discount_id: string | null;
@@ -3452,6 +3497,8 @@ export interface components {
             tax_amount: number;
             proration: boolean;
             product_price_id: string | null;
+            start_timestamp: null;
+            end_timestamp: null;
         };
         OrderInvoice: {
             url: string;
@@ -3756,6 +3803,7 @@ export interface components {
             organization_id: string;
             checkout_id: string | null;
             order_id: string | null;
+            trigger: ("purchase" | "subscription_cycle" | "retry_dunning" | "retry_customer" | "retry_payment_method_update" | "retry_admin") | null;
             processor_metadata: {
                 [key: string]: string;
             };
@@ -3783,6 +3831,7 @@ export interface components {
             organization_id: string;
             checkout_id: string | null;
             order_id: string | null;
+            trigger: ("purchase" | "subscription_cycle" | "retry_dunning" | "retry_customer" | "retry_payment_method_update" | "retry_admin") | null;
             processor_metadata: {
                 [key: string]: string;
             };
@@ -3883,7 +3932,30 @@ export interface components {
             expires_at: string | null;
             member_id: string | null;
             member: components["schemas"]["LicenseKeyMember"] | null;
+            subscription_id: string | null;
+            subscription: components["schemas"]["LicenseKeySubscription"] | null;
+            order_id: string | null;
+            order: components["schemas"]["LicenseKeyOrder"] | null;
             activation: components["schemas"]["LicenseKeyActivationBase"] | null;
+        };
+        LicenseKeySubscription: {
+            id: string;
+            /** @enum {string} */
+            status: "incomplete" | "incomplete_expired" | "trialing" | "active" | "past_due" | "canceled" | "unpaid" | "paused";
+            /** Format: date-time */
+            current_period_start: string;
+            /** Format: date-time */
+            current_period_end: string;
+            cancel_at_period_end: boolean;
+            ends_at: string | null;
+        };
+        LicenseKeyOrder: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            status: "pending" | "paid" | "refunded" | "partially_refunded" | "void";
+            paid: boolean;
         };
         LicenseKeyActivationBase: {
             id: string;
@@ -3896,7 +3968,7 @@ export interface components {
             created_at: string;
             modified_at: string | null;
         };
-        LicenseKeyActivationRead: {
+        LicenseKeyActivationCreated: {
             id: string;
             license_key_id: string;
             label: string;
@@ -3906,7 +3978,33 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             modified_at: string | null;
-            license_key: components["schemas"]["LicenseKeyRead"];
+            license_key: components["schemas"]["GrantedLicenseKey"];
+        };
+        GrantedLicenseKey: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            organization_id: string;
+            customer_id: string;
+            customer: components["schemas"]["Customer"];
+            benefit_id: string;
+            key: string;
+            display_key: string;
+            /** @enum {string} */
+            status: "granted" | "revoked" | "disabled";
+            limit_activations: number | null;
+            usage: number;
+            limit_usage: number | null;
+            validations: number;
+            last_validated_at: string | null;
+            expires_at: string | null;
+            member_id: string | null;
+            member: components["schemas"]["LicenseKeyMember"] | null;
+            subscription_id: string | null;
+            subscription: components["schemas"]["LicenseKeySubscription"] | null;
+            order_id: string | null;
+            order: components["schemas"]["LicenseKeyOrder"] | null;
         };
         LicenseKeyWithActivations: {
             id: string;
@@ -3930,6 +4028,18 @@ export interface components {
             member_id: string | null;
             member: components["schemas"]["LicenseKeyMember"] | null;
             activations: components["schemas"]["LicenseKeyActivationBase"][];
+        };
+        LicenseKeyActivationRead: {
+            id: string;
+            license_key_id: string;
+            label: string;
+            meta: {
+                [key: string]: string | number | boolean;
+            };
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            license_key: components["schemas"]["LicenseKeyRead"];
         };
         ListResource_Meter_: {
             items: components["schemas"]["Meter"][];
@@ -4130,6 +4240,10 @@ export interface components {
             billing_address: components["schemas"]["Address"] | null;
             invoice_number: string;
             is_invoice_generated: boolean;
+            receipt_number: string | null;
+            units: null;
+            refundable_amount: number;
+            refundable_tax_amount: number;
             customer_id: string;
             product_id: string | null;
             discount_id: string | null;
@@ -4140,8 +4254,6 @@ export interface components {
             items: components["schemas"]["OrderItemSchema"][];
             description: string;
             next_payment_attempt_at: null;
-            refundable_amount: number;
-            refundable_tax_amount: number;
         };
         CustomerOrderProduct: {
             id: string;
@@ -4635,6 +4747,10 @@ export interface components {
             billing_address: components["schemas"]["Address"] | null;
             invoice_number: string;
             is_invoice_generated: boolean;
+            receipt_number: string | null;
+            units: null;
+            refundable_amount: number;
+            refundable_tax_amount: number;
             customer_id: string;
             product_id: string | null;
             discount_id: string | null;
@@ -4874,6 +4990,8 @@ export interface components {
              * @enum {string}
              */
             api_version: "2026-04" | "2026-10" | "2027-01";
+            /** @constant */
+            uses_standard_webhook_signature: false;
         };
         ListResource_WebhookDelivery_: {
             items: components["schemas"]["WebhookDelivery"][];
@@ -4902,6 +5020,11 @@ export interface components {
             /** @enum {string} */
             type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled";
             is_archived: boolean;
+            /**
+             * @description The API version the payload is sent in: its endpoint's
+             * @enum {string}
+             */
+            api_version: "2026-04" | "2026-10" | "2027-01";
         };
     };
     responses: never;
@@ -5110,11 +5233,15 @@ export interface operations {
                         subscription_cycled?: boolean;
                         subscription_cycled_after_trial?: boolean;
                         subscription_past_due?: boolean;
+                        subscription_paused?: boolean;
                         subscription_renewal_reminder?: boolean;
+                        subscription_resumed?: boolean;
                         subscription_revoked?: boolean;
                         subscription_trial_conversion_reminder?: boolean;
                         subscription_uncanceled?: boolean;
                         subscription_updated?: boolean;
+                        /** @constant */
+                        payment_method_expiration_reminder?: false;
                     } | null;
                     customer_portal_settings?: {
                         usage?: components["schemas"]["CustomerPortalUsageSettings"];
@@ -7457,6 +7584,7 @@ export interface operations {
                 limit?: number;
                 is_granted?: boolean;
                 customer_id?: string | string[];
+                member_id?: string | string[];
             };
             header?: never;
             path: {
@@ -7678,6 +7806,7 @@ export interface operations {
                 organization_id?: string | string[];
                 email?: string;
                 query?: string;
+                active?: boolean;
                 sorting?: ("created_at" | "-created_at" | "email" | "-email" | "name" | "-name") | ("created_at" | "-created_at" | "email" | "-email" | "name" | "-name")[];
             };
             header?: never;
@@ -11667,7 +11796,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                    "application/json": components["schemas"]["LicenseKeyActivationCreated"];
                 };
             };
             /** @description Not authenticated */
@@ -12175,7 +12304,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["LicenseKeyActivationRead"];
+                    "application/json": components["schemas"]["LicenseKeyActivationCreated"];
                 };
             };
             /** @description Not authenticated */
@@ -12306,6 +12435,10 @@ export interface operations {
                 organization_id?: string | string[];
                 query?: string;
                 is_archived?: boolean;
+                /** @description Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
                 sorting?: ("created_at" | "-created_at" | "name" | "-name") | ("created_at" | "-created_at" | "name" | "-name")[];
             };
             header?: never;
@@ -12611,6 +12744,10 @@ export interface operations {
                 interval: "hour" | "day" | "week" | "month" | "year";
                 timezone?: string;
                 customer_aggregation_function?: "count" | "sum" | "max" | "min" | "avg" | "unique";
+                /** @description Filter by metadata: `metadata[key]=value`; a key repeated matches any of its values */
+                metadata?: {
+                    [key: string]: string | string[];
+                };
                 customer_id?: string | string[];
                 external_customer_id?: string | string[];
             };
@@ -14078,6 +14215,11 @@ export interface operations {
                 page?: number;
                 /** @description Size of a page, 10 by default; more than 100 counts as 100 */
                 limit?: number;
+                product_id?: string | string[];
+                product_billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[];
+                subscription_id?: string | string[];
+                /** @description Text in the product's or the seller's name */
+                query?: string;
                 sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
             };
             header?: never;
@@ -14217,6 +14359,9 @@ export interface operations {
                 /** @description Size of a page, 10 by default; more than 100 counts as 100 */
                 limit?: number;
                 active?: boolean;
+                product_id?: string | string[];
+                /** @description Text in the product's or the seller's name */
+                query?: string;
                 sorting?: ("started_at" | "-started_at" | "created_at" | "-created_at") | ("started_at" | "-started_at" | "created_at" | "-created_at")[];
             };
             header?: never;
@@ -14848,6 +14993,7 @@ export interface operations {
                 checkout_id?: string | string[];
                 order_id?: string | string[];
                 subscription_id?: string | string[];
+                member_id?: string | string[];
                 sorting?: ("granted_at" | "-granted_at" | "type" | "-type" | "organization" | "-organization" | "product_benefit" | "-product_benefit") | ("granted_at" | "-granted_at" | "type" | "-type" | "organization" | "-organization" | "product_benefit" | "-product_benefit")[];
             };
             header?: never;

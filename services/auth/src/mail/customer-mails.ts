@@ -17,6 +17,8 @@ const SUBSCRIPTION_NOTICES = {
   plan_changed: "subscriptionPlanChanged",
   trial_ending: "trialEnding",
   renewal_upcoming: "renewalUpcoming",
+  paused: "subscriptionPaused",
+  resumed: "subscriptionResumed",
 } as const satisfies Record<Extract<CustomerMail, { kind: "subscription_notice" }>["notice"], ActionMailKind>;
 
 /** An amount in the currency's smallest unit, written as the language writes money (JPY has no cents, EUR two). */

@@ -21,6 +21,8 @@ export type ActionMailKind =
   | "orderReceipt"
   | "subscriptionCanceled"
   | "subscriptionUncanceled"
+  | "subscriptionPaused"
+  | "subscriptionResumed"
   | "subscriptionRevoked"
   | "subscriptionPastDue"
   | "paymentRetryFailed"

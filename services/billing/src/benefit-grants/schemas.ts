@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listResource, paging, queryFlag, sorting } from "@tollgate/kit";
+import { listResource, paging, queryFlag, repeated, sorting } from "@tollgate/kit";
 import { Benefit, grantFields, grantProperties } from "../benefits/schemas.js";
 import { Customer } from "../customers/schemas.js";
 import { customerFilter, customerListFilters } from "../http/list-filters.js";
@@ -12,7 +12,7 @@ const BenefitGrant = z
 export const BenefitGrantList = listResource(BenefitGrant, "ListResource_BenefitGrant_");
 
 /** A benefit's grants, by whom they were granted to and whether they still hold. */
-export const GrantsOfBenefitQuery = z.object({ ...paging, is_granted: queryFlag().optional(), customer_id: customerFilter.customer_id });
+export const GrantsOfBenefitQuery = z.object({ ...paging, is_granted: queryFlag().optional(), customer_id: customerFilter.customer_id, member_id: repeated(z.string()) });
 
 export const BenefitGrantListQuery = z.object({
   ...paging,

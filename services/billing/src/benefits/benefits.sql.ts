@@ -145,7 +145,15 @@ export interface CustomerGrantFilter {
   orderIds?: string[] | undefined;
   subscriptionIds?: string[] | undefined;
   fromCheckouts?: { orderIds: Knex.QueryBuilder; subscriptionIds: Knex.QueryBuilder } | undefined;
+  /** Grants held by these seat members. */
+  memberIds?: string[] | undefined;
 }
+
+/**
+ * Narrows grants to those held by the seat members named: none yet, since every grant is its
+ * customer's own until team customers have members (their grants will name the member).
+ */
+const whereHeldByMembers = (found: Knex.QueryBuilder, memberIds: string[] | undefined) => void (memberIds && found.whereRaw("false"));
 
 /** One page of a customer's grants. */
 export function pageOfCustomersGrants(db: Knex, customerId: string, filter: CustomerGrantFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CUSTOMER_GRANT_SORTABLE> }) {
@@ -157,6 +165,7 @@ export function pageOfCustomersGrants(db: Knex, customerId: string, filter: Cust
   if (filter.subscriptionIds) void found.whereIn("benefit_grants.subscription_id", filter.subscriptionIds);
   const fromCheckouts = filter.fromCheckouts;
   if (fromCheckouts) void found.where((made) => void made.whereIn("benefit_grants.order_id", fromCheckouts.orderIds).orWhereIn("benefit_grants.subscription_id", fromCheckouts.subscriptionIds));
+  whereHeldByMembers(found, filter.memberIds);
   return pageOf<BenefitGrantRow, keyof typeof CUSTOMER_GRANT_SORTABLE>(found, { ...page, columns: CUSTOMER_GRANT_SORTABLE, table: "benefit_grants" });
 }
 
@@ -182,6 +191,7 @@ export interface GrantFilter {
   customer_id?: string[];
   externalCustomerIds?: string[];
   is_granted?: boolean;
+  member_id?: string[];
 }
 
 /** One page of grants, with the benefits they are of. */
@@ -196,6 +206,7 @@ export async function pageOfGrants(db: Knex, filter: GrantFilter, page: { page: 
   if (filter.externalCustomerIds) void found.whereIn("customers.external_id", filter.externalCustomerIds);
   if (filter.is_granted === true) void found.whereNotNull("benefit_grants.granted_at").whereNull("benefit_grants.revoked_at");
   if (filter.is_granted === false) void found.where((revoked) => void revoked.whereNull("benefit_grants.granted_at").orWhereNotNull("benefit_grants.revoked_at"));
+  whereHeldByMembers(found, filter.member_id);
   const { rows, total } = await pageOf<BenefitGrantRow, keyof typeof GRANT_SORTABLE>(found, { ...page, columns: GRANT_SORTABLE, table: "benefit_grants" });
   return { rows, total, benefits: await benefitsWithIds(db, rows.map((grant) => grant.benefit_id)) };
 }

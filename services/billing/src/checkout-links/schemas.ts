@@ -3,7 +3,7 @@ import { isoTimestamp, listResource, paging, repeated, sorting, webUrl } from "@
 import { sellerFilter } from "../http/list-filters.js";
 import { metadataInput, metadataOutput } from "../http/metadata.js";
 import { Discount } from "../discounts/schemas.js";
-import { Product } from "../products/schemas.js";
+import { CheckoutLinkProduct } from "../products/schemas.js";
 import { CHECKOUT_LINK_SORTABLE } from "./checkout-links.sql.js";
 
 export const CheckoutLink = z
@@ -25,7 +25,7 @@ export const CheckoutLink = z
     seats: z.int().nullable(),
     units: z.int().nullable(),
     organization_id: z.string(),
-    products: z.array(Product),
+    products: z.array(CheckoutLinkProduct),
     discount: Discount.nullable(),
     // Following it opens a fresh checkout.
     url: z.url(),

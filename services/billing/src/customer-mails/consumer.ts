@@ -48,7 +48,7 @@ const SWITCH_OF_REASON: Record<BillingReason, string> = {
 
 
 /** The handler that tells a subscription's customer of `notice`, when its event says so. */
-const subscriptionNotice = <Type extends `subscription.${"canceled" | "uncanceled" | "revoked" | "past_due"}`>(publicUrl: string, notice: SubscriptionNotice, event: (typeof billingEvents)[Type]) =>
+const subscriptionNotice = <Type extends `subscription.${"canceled" | "uncanceled" | "revoked" | "past_due" | "paused" | "resumed"}`>(publicUrl: string, notice: SubscriptionNotice, event: (typeof billingEvents)[Type]) =>
   on(event, async ({ data }, context) => {
     const subscription = NoticedSubscription.parse(data.payload);
     // Canceled at once, it has ended: subscription.revoked follows and says so.
@@ -100,6 +100,8 @@ export function customerMailsConsumer(publicUrl: string): ConsumerDefinition {
       subscriptionNotice(publicUrl, "uncanceled", billingEvents["subscription.uncanceled"]),
       subscriptionNotice(publicUrl, "revoked", billingEvents["subscription.revoked"]),
       subscriptionNotice(publicUrl, "past_due", billingEvents["subscription.past_due"]),
+      subscriptionNotice(publicUrl, "paused", billingEvents["subscription.paused"]),
+      subscriptionNotice(publicUrl, "resumed", billingEvents["subscription.resumed"]),
       on(billingEvents["refund.updated"], async ({ data }, context) => {
         const refund = SettledRefund.parse(data.payload);
         if (refund.status !== "succeeded") return;

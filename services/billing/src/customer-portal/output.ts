@@ -34,9 +34,6 @@ export function customerOrderJson<Organization>(order: OrderJson, product: Produ
     subscription: subscription ? withoutMetadata(subscription) : null,
     product: product ? portalProductJson(productJson(product, publicUrl), organization) : null,
     next_payment_attempt_at: null,
-    // What a refund of all that is left would give back, before tax and of tax; nothing for an order never paid.
-    refundable_amount: order.paid ? order.net_amount - order.refunded_amount : 0,
-    refundable_tax_amount: order.paid ? order.tax_amount - order.refunded_tax_amount : 0,
   };
 }
 

@@ -69,6 +69,7 @@ export const CustomerBenefitGrantListQuery = z.object({
   checkout_id: repeated(z.string()),
   order_id: repeated(z.string()),
   subscription_id: repeated(z.string()),
+  member_id: repeated(z.string()),
   sorting: sorting(Object.keys(CUSTOMER_GRANT_SORTABLE) as (keyof typeof CUSTOMER_GRANT_SORTABLE)[], "-granted_at"),
 });
 
@@ -89,14 +90,19 @@ export const CustomerOrder = Order.omit({ ...SELLERS_OWN, platform_fee_amount: t
     subscription: OrderSubscription.omit({ metadata: true }).meta({ id: "CustomerOrderSubscription" }).nullable(),
     // Failed payments are not retried from the portal yet.
     next_payment_attempt_at: z.null(),
-    refundable_amount: z.int(),
-    refundable_tax_amount: z.int(),
   })
   .meta({ id: "CustomerOrder" });
 
 export const CustomerOrderList = listResource(CustomerOrder, "ListResource_CustomerOrder_");
 
-export const CustomerOrderListQuery = z.object({ ...paging, sorting: sorting(["created_at"], "-created_at") });
+export const CustomerOrderListQuery = z.object({
+  ...paging,
+  product_id: repeated(z.string()),
+  product_billing_type: repeated(z.enum(["one_time", "recurring"])),
+  subscription_id: repeated(z.string()),
+  query: z.string().optional().meta({ description: "Text in the product's or the seller's name" }),
+  sorting: sorting(["created_at"], "-created_at"),
+});
 
 /** The portal names a subscription's meters by their names only. */
 const CustomerSubscriptionMeter = CustomerStateSubscriptionMeter.extend({
@@ -109,7 +115,13 @@ export const CustomerSubscription = Subscription.omit(SELLERS_OWN)
 
 export const CustomerSubscriptionList = listResource(CustomerSubscription, "ListResource_CustomerSubscription_");
 
-export const CustomerSubscriptionListQuery = z.object({ ...paging, active: queryFlag().optional(), sorting: sorting(["started_at", "created_at"], "-started_at") });
+export const CustomerSubscriptionListQuery = z.object({
+  ...paging,
+  active: queryFlag().optional(),
+  product_id: repeated(z.string()),
+  query: z.string().optional().meta({ description: "Text in the product's or the seller's name" }),
+  sorting: sorting(["started_at", "created_at"], "-started_at"),
+});
 
 /** A file a customer's grant gives them, with an address that fetches it for an hour. */
 export const DownloadableList = listResource(

@@ -152,7 +152,7 @@ async function customerOrders({ db, config }: Pick<Parts, "db" | "config">, orga
 
 export async function customerOrderPage(parts: Pick<Parts, "db" | "config">, identity: IdentityClaims, query: z.output<typeof CustomerOrderListQuery>) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  const { rows, total } = await pageOfCustomersOrders(parts.db, [customerId], { ...query, sort: query.sorting });
+  const { rows, total } = await pageOfCustomersOrders(parts.db, [customerId], query, { ...query, sort: query.sorting });
   return pageJson(await customerOrders(parts, organizationId, rows), total, query.limit);
 }
 
@@ -172,7 +172,7 @@ async function customerSubscriptions({ db, config }: Pick<Parts, "db" | "config"
 
 export async function customerSubscriptionPage(parts: Pick<Parts, "db" | "config">, identity: IdentityClaims, query: z.output<typeof CustomerSubscriptionListQuery>) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
-  const { rows, total } = await pageOfCustomersSubscriptions(parts.db, [customerId], query.active, { ...query, sort: query.sorting });
+  const { rows, total } = await pageOfCustomersSubscriptions(parts.db, [customerId], query, { ...query, sort: query.sorting });
   return pageJson(await customerSubscriptions(parts, organizationId, rows), total, query.limit);
 }
 
@@ -243,6 +243,7 @@ export async function customerGrantPage(db: Knex, identity: IdentityClaims, quer
     orderIds: query.order_id,
     subscriptionIds: query.subscription_id,
     fromCheckouts: checkoutIds && { orderIds: orderIdsOfCheckouts(db, checkoutIds), subscriptionIds: subscriptionIdsOfCheckouts(db, checkoutIds) },
+    memberIds: query.member_id,
   };
   const { rows, total } = await pageOfCustomersGrants(db, customerOf(identity).customer_id, filter, { ...query, sort: query.sorting });
   return pageJson(await customerGrants(db, identity, rows), total, query.limit);

@@ -20,6 +20,8 @@ export interface CustomerRow {
   default_payment_method_id: string | null;
   locale: string | null;
   metadata: Metadata;
+  /** When the first event the seller sent about the customer happened (kept up by the usage measurer). */
+  first_user_event_at: Date | null;
   created_at: Date;
   modified_at: Date | null;
   deleted_at: Date | null;
@@ -67,7 +69,7 @@ export function scheduleStateChanges(db: Knex, customerIds: string[]): Knex.Quer
 }
 
 /** A customer row that came back as JSON (from a prepared statement: see `prepared`). */
-const customerFromJson = (json: unknown) => rowsFromJson<CustomerRow>([json], ["created_at", "modified_at", "deleted_at"])[0] as CustomerRow;
+const customerFromJson = (json: unknown) => rowsFromJson<CustomerRow>([json], ["created_at", "modified_at", "deleted_at", "first_user_event_at"])[0] as CustomerRow;
 
 /**
  * The seller's customer with the draft's e-mail, or a new one made from the draft when there is
@@ -115,6 +117,8 @@ export interface CustomerFilter {
   /** Part of the e-mail, name or external id. */
   text: string | undefined;
   metadata: Map<string, string[]>;
+  /** Customers with (or without) a subscription running: trialing, active or past due, as Polar counts them. */
+  active: boolean | undefined;
 }
 
 /** Customers with the text in their e-mail, name or external id. */
@@ -137,6 +141,11 @@ export function pageOfCustomers(db: Knex, filter: CustomerFilter, page: { page: 
   if (filter.email) void found.where({ email: filter.email.toLowerCase() });
   if (filter.text) void found.where((match) => void matchText(match, filter.text ?? ""));
   whereMetadata(found, "metadata", filter.metadata);
+  if (filter.active !== undefined) {
+    // crosses into subscriptions: whether the customer has one running.
+    const running = (query: Knex.QueryBuilder) => void query.select(db.raw("1")).from("subscriptions").whereRaw("subscriptions.customer_id = customers.id").whereIn("subscriptions.status", ["trialing", "active", "past_due"]);
+    void (filter.active ? found.whereExists(running) : found.whereNotExists(running));
+  }
   return pageOf<CustomerRow, keyof typeof CUSTOMER_SORTABLE>(found, { ...page, columns: CUSTOMER_SORTABLE, table: "customers" });
 }
 
@@ -226,4 +235,28 @@ export function customersToExport(db: Knex, organizationIds: string[], organizat
   if (organizationId) void found.whereIn("organization_id", organizationId);
   if (after) void found.whereRaw("(created_at, id) > (?, ?)", [after.created_at, after.id]);
   return found.orderBy([{ column: "created_at" }, { column: "id" }]).limit(limit);
+}
+
+/** The first moment an event named a customer, by their id or by the seller's external id for them. */
+export interface FirstEventOf {
+  customerId: string | null;
+  externalId: string | null;
+  at: Date;
+}
+
+/**
+ * Moves each named customer's first_user_event_at back to the first of `firsts` about them; never
+ * later, so events measured out of order leave the earliest. Only a customer's first events write.
+ */
+export async function lowerFirstUserEventAt(db: Knex, organizationId: string, firsts: FirstEventOf[]): Promise<void> {
+  if (firsts.length === 0) return;
+  await db.raw(
+    `update customers customer set first_user_event_at = first.at
+     from (select named.id, min(seen.at) as at
+           from jsonb_to_recordset(?::jsonb) as seen(customer_id text, external_id text, at timestamptz)
+           join customers named on named.organization_id = ? and named.deleted_at is null and (named.id = seen.customer_id or named.external_id = seen.external_id)
+           group by named.id) first
+     where customer.id = first.id and (customer.first_user_event_at is null or customer.first_user_event_at > first.at)`,
+    [JSON.stringify(firsts.map((first) => ({ customer_id: first.customerId, external_id: first.externalId, at: first.at }))), organizationId],
+  );
 }

@@ -41,4 +41,6 @@ export const SWITCH_OF_NOTICE: Record<SubscriptionNotice, string> = {
   plan_changed: "subscription_updated",
   trial_ending: "subscription_trial_conversion_reminder",
   renewal_upcoming: "subscription_renewal_reminder",
+  paused: "subscription_paused",
+  resumed: "subscription_resumed",
 };

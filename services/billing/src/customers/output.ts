@@ -23,5 +23,6 @@ export const customerJson = (customer: CustomerRow) => ({
   locale: customer.locale,
   organization_id: customer.organization_id,
   deleted_at: customer.deleted_at,
+  first_user_event_at: customer.first_user_event_at,
   avatar_url: avatarOf(customer.email),
 });

@@ -39,7 +39,7 @@ export function customerEndpoints(parts: Pick<Parts, "db" | "units" | "access"> 
         tag: TAG,
       },
       async ({ query, identity, req }) => {
-        const filter = { organizationIds: await access.organizationIds(identity, "customers:read"), organizationId: query.organization_id, email: query.email, text: query.query, metadata: metadataFilters(req) };
+        const filter = { organizationIds: await access.organizationIds(identity, "customers:read"), organizationId: query.organization_id, email: query.email, text: query.query, metadata: metadataFilters(req), active: query.active };
         const { rows, total } = await pageOfCustomers(db, filter, { ...query, sort: query.sorting });
         return pageJson(rows.map(customerJson), total, query.limit);
       },

@@ -27,6 +27,7 @@ export const Customer = z
     locale: z.string().nullable(),
     organization_id: z.string(),
     deleted_at: isoTimestamp().nullable(),
+    first_user_event_at: isoTimestamp().nullable(),
     avatar_url: z.url(),
   })
   .meta({ id: "Customer" });
@@ -67,6 +68,7 @@ export const CustomerListQuery = z.object({
   ...sellerFilter,
   email: z.string().optional(),
   query: z.string().optional(),
+  active: queryFlag().optional(),
   sorting: sorting(CUSTOMER_SORT_KEYS, "-created_at"),
 });
 

@@ -96,7 +96,7 @@ export async function chargeChangeOrder(billing: Pick<Parts, "db" | "config" | "
   const outcome = order.status === "pending" ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { customerId: subscription.customer_id, amount: total, currency: order.currency, idempotencyKey: `order:${order.id}` }) : null;
   const changedAt = subscription.next_action_at;
   await underClaim(async (unit, current) => {
-    if (outcome) recordCharge(unit, config, chargeOfOrder(order, total), outcome);
+    if (outcome) recordCharge(unit, config, chargeOfOrder(order, total, null), outcome);
     const paid = order.status !== "pending" || !outcome || outcome.status === "succeeded";
     if (paid && order.status === "pending") await settleOrder(unit, order, "paid");
     // An ended subscription leaves its last order unpaid.

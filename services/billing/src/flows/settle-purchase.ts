@@ -30,7 +30,7 @@ export interface AnsweredCheckout {
  */
 export async function settlePurchase(billing: Pick<Parts, "config">, unit: UnitOfWork, answered: AnsweredCheckout): Promise<void> {
   const { checkout, catalog, outcome } = answered;
-  const charge = { organizationId: checkout.organization_id, checkoutId: checkout.id, amount: answered.charged, currency: checkout.currency };
+  const charge = { organizationId: checkout.organization_id, checkoutId: checkout.id, amount: answered.charged, currency: checkout.currency, trigger: "purchase" as const };
   if (outcome?.status === "declined") {
     recordCharge(unit, billing.config, { ...charge, orderId: null }, outcome);
     reopenDeclined(billing, unit, checkout, catalog, outcome.message);

@@ -67,6 +67,29 @@ export async function licenseKeyWithCustomer(db: Knex, key: LicenseKeyRow): Prom
   return shown;
 }
 
+/** What a key was granted for, as validations show it: the subscription, or else the one-time order. */
+export interface PurchaseOfKey {
+  subscription: { id: string; status: string; current_period_start: string; current_period_end: string; cancel_at_period_end: boolean; ends_at: string | null } | null;
+  order: { id: string; created_at: string; status: string; paid: boolean } | null;
+}
+
+/** The purchase whose grant made the key (none for a key whose grant is gone). */
+export async function purchaseOfKey(db: Knex, key: Pick<LicenseKeyRow, "id" | "customer_id" | "benefit_id">): Promise<PurchaseOfKey> {
+  // crosses into benefits, subscriptions and orders: the grant names the key, and the purchase it came from.
+  const result = await db.raw<{ rows: PurchaseOfKey[] }>(
+    `select case when subscription.id is null then null else json_build_object('id', subscription.id, 'status', subscription.status, 'current_period_start', subscription.current_period_start,
+              'current_period_end', subscription.current_period_end, 'cancel_at_period_end', subscription.cancel_at_period_end, 'ends_at', subscription.ends_at) end as subscription,
+            case when placed.id is null then null else json_build_object('id', placed.id, 'created_at', placed.created_at, 'status', placed.status, 'paid', placed.status not in ('pending', 'void')) end as "order"
+     from benefit_grants grant_row
+     left join subscriptions subscription on subscription.id = grant_row.subscription_id
+     left join orders placed on placed.id = grant_row.order_id
+     where grant_row.customer_id = ? and grant_row.benefit_id = ? and grant_row.properties->>'license_key_id' = ?
+     limit 1`,
+    [key.customer_id, key.benefit_id, key.id],
+  );
+  return result.rows[0] ?? { subscription: null, order: null };
+}
+
 /** A license key with its customer and every device it is activated on. */
 export interface LicenseKeyWithActivations extends LicenseKeyWithCustomer {
   activations: ActivationRow[];

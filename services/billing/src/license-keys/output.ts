@@ -1,5 +1,5 @@
 import { customerJson } from "../customers/output.js";
-import type { ActivationRow, LicenseKeyWithActivations, LicenseKeyWithCustomer } from "./license-keys.sql.js";
+import type { ActivationRow, LicenseKeyWithActivations, LicenseKeyWithCustomer, PurchaseOfKey } from "./license-keys.sql.js";
 
 /** The key as shown where it must not be read whole: its last six characters. */
 export const displayKey = (key: string) => `****-${key.slice(-6)}`;
@@ -38,3 +38,12 @@ export const licenseKeyJson = (key: LicenseKeyWithCustomer) => ({
 
 /** LicenseKeyWithActivations: the key and every device it is activated on. */
 export const licenseKeyWithActivationsJson = (key: LicenseKeyWithActivations) => ({ ...licenseKeyJson(key), activations: key.activations.map(activationJson) });
+
+/** A key as a validation or activation shows it (Polar's GrantedLicenseKey): with the purchase it came with. */
+export const grantedLicenseKeyJson = (key: LicenseKeyWithCustomer, { subscription, order }: PurchaseOfKey) => ({
+  ...licenseKeyJson(key),
+  subscription_id: subscription?.id ?? null,
+  subscription,
+  order_id: order?.id ?? null,
+  order,
+});

@@ -15,7 +15,7 @@ import {
   rotateLicenseKey,
   validateLicenseKey,
 } from "./service.js";
-import { LicenseKeyActivate, LicenseKeyActivationRead, LicenseKeyDeactivate, LicenseKeyList, LicenseKeyListQuery, LicenseKeyRead, LicenseKeyUpdate, LicenseKeyValidate, LicenseKeyWithActivations, ValidatedLicenseKey } from "./schemas.js";
+import { LicenseKeyActivate, LicenseKeyActivationCreated, LicenseKeyActivationRead, LicenseKeyDeactivate, LicenseKeyList, LicenseKeyListQuery, LicenseKeyRead, LicenseKeyUpdate, LicenseKeyValidate, LicenseKeyWithActivations, ValidatedLicenseKey } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "license_keys";
@@ -49,7 +49,7 @@ export function licenseKeyEndpoints({ db, access }: Pick<Parts, "db" | "access">
     defineEndpoint("/v1/license-keys/validate", { method: "POST", body: LicenseKeyValidate, response: ValidatedLicenseKey, summary: "Validate a license key", tag: TAG }, async ({ body, identity }) =>
       validateLicenseKey(db, { ...body, organization_id: await seller(identity, body.organization_id) }),
     ),
-    defineEndpoint("/v1/license-keys/activate", { method: "POST", body: LicenseKeyActivate, response: LicenseKeyActivationRead, summary: "Activate a license key", tag: TAG }, async ({ body, identity }) =>
+    defineEndpoint("/v1/license-keys/activate", { method: "POST", body: LicenseKeyActivate, response: LicenseKeyActivationCreated, summary: "Activate a license key", tag: TAG }, async ({ body, identity }) =>
       activateLicenseKey(db, { ...body, organization_id: await seller(identity, body.organization_id) }),
     ),
     defineEndpoint("/v1/license-keys/deactivate", { method: "POST", status: 204, body: LicenseKeyDeactivate, summary: "Deactivate a license key", tag: TAG }, async ({ body, identity }) =>
@@ -79,7 +79,7 @@ export function licenseKeyEndpoints({ db, access }: Pick<Parts, "db" | "access">
     defineEndpoint("/v1/customer-portal/license-keys/validate", { method: "POST", body: LicenseKeyValidate, response: ValidatedLicenseKey, summary: "Validate a license key, from the customer's software", tag: PORTAL_TAG }, async ({ body }) =>
       validateLicenseKey(db, body),
     ),
-    defineEndpoint("/v1/customer-portal/license-keys/activate", { method: "POST", body: LicenseKeyActivate, response: LicenseKeyActivationRead, summary: "Activate a license key, from the customer's software", tag: PORTAL_TAG }, async ({ body }) =>
+    defineEndpoint("/v1/customer-portal/license-keys/activate", { method: "POST", body: LicenseKeyActivate, response: LicenseKeyActivationCreated, summary: "Activate a license key, from the customer's software", tag: PORTAL_TAG }, async ({ body }) =>
       activateLicenseKey(db, body),
     ),
     defineEndpoint("/v1/customer-portal/license-keys/deactivate", { method: "POST", status: 204, body: LicenseKeyDeactivate, summary: "Deactivate a license key, from the customer's software", tag: PORTAL_TAG }, async ({ body }) =>

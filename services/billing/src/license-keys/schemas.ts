@@ -45,8 +45,34 @@ export const LicenseKeyList = listResource(LicenseKeyRead, "ListResource_License
 
 export const LicenseKeyWithActivations = LicenseKeyRead.extend({ activations: z.array(LicenseKeyActivationBase) }).meta({ id: "LicenseKeyWithActivations" });
 
+/** The purchase a key came with (API version 2027-01 on): its subscription, or its one-time order. */
+const LicenseKeySubscription = z
+  .strictObject({
+    id: z.string(),
+    status: z.enum(["incomplete", "incomplete_expired", "trialing", "active", "past_due", "canceled", "unpaid", "paused"]),
+    current_period_start: isoTimestamp(),
+    current_period_end: isoTimestamp(),
+    cancel_at_period_end: z.boolean(),
+    ends_at: isoTimestamp().nullable(),
+  })
+  .meta({ id: "LicenseKeySubscription" });
+const LicenseKeyOrder = z
+  .strictObject({ id: z.string(), created_at: isoTimestamp(), status: z.enum(["pending", "paid", "refunded", "partially_refunded", "void"]), paid: z.boolean() })
+  .meta({ id: "LicenseKeyOrder" });
+
+/** A key as validations and activations show it, with the purchase it came with. */
+export const GrantedLicenseKey = LicenseKeyRead.extend({
+  subscription_id: since("2027-01", z.string().nullable()),
+  subscription: since("2027-01", LicenseKeySubscription.nullable()),
+  order_id: since("2027-01", z.string().nullable()),
+  order: since("2027-01", LicenseKeyOrder.nullable()),
+}).meta({ id: "GrantedLicenseKey" });
+
 /** A key that passed validation, with the activation it was validated for. */
-export const ValidatedLicenseKey = LicenseKeyRead.extend({ activation: LicenseKeyActivationBase.nullable() }).meta({ id: "ValidatedLicenseKey" });
+export const ValidatedLicenseKey = GrantedLicenseKey.extend({ activation: LicenseKeyActivationBase.nullable() }).meta({ id: "ValidatedLicenseKey" });
+
+/** A new activation, with the key it activated. */
+export const LicenseKeyActivationCreated = LicenseKeyActivationBase.extend({ license_key: GrantedLicenseKey }).meta({ id: "LicenseKeyActivationCreated" });
 
 export const LicenseKeyActivationRead = LicenseKeyActivationBase.extend({ license_key: LicenseKeyRead }).meta({ id: "LicenseKeyActivationRead" });
 

@@ -10,6 +10,7 @@ import {
   insertActivation,
   licenseKeyWithCustomer,
   lockLicenseKey,
+  purchaseOfKey,
   lockLicenseKeyById,
   newKeyString,
   replaceKeyString,
@@ -17,7 +18,7 @@ import {
   type ActivationRow,
   type LicenseKeyRow,
 } from "./license-keys.sql.js";
-import { activationJson, displayKey, licenseKeyJson } from "./output.js";
+import { activationJson, displayKey, grantedLicenseKeyJson, licenseKeyJson } from "./output.js";
 import type { LicenseKeyUpdate } from "./schemas.js";
 
 // The reads the routes make, as the store has them: a key by id, a page of them, with their customers or activations.
@@ -83,14 +84,14 @@ type KeyRequest<Step extends (trx: Knex.Transaction, request: never) => unknown>
 export const validateLicenseKey = (db: Knex, request: KeyRequest<typeof validateKey>) =>
   db.transaction(async (trx) => {
     const { key, activation } = await validateKey(trx, request);
-    return { ...licenseKeyJson(await licenseKeyWithCustomer(trx, key)), activation: activation ? activationJson(activation) : null };
+    return { ...grantedLicenseKeyJson(await licenseKeyWithCustomer(trx, key), await purchaseOfKey(trx, key)), activation: activation ? activationJson(activation) : null };
   });
 
 /** Activates a key (see activateKey), answered as Polar's LicenseKeyActivationRead. */
 export const activateLicenseKey = (db: Knex, request: KeyRequest<typeof activateKey>) =>
   db.transaction(async (trx) => {
     const { key, activation } = await activateKey(trx, request);
-    return { ...activationJson(activation), license_key: licenseKeyJson(await licenseKeyWithCustomer(trx, key)) };
+    return { ...activationJson(activation), license_key: grantedLicenseKeyJson(await licenseKeyWithCustomer(trx, key), await purchaseOfKey(trx, key)) };
   });
 
 export async function deactivateLicenseKey(db: Knex, request: KeyRequest<typeof deactivateKey>): Promise<void> {

@@ -1,6 +1,6 @@
 import { arrayBindings } from "../db/arrays.js";
 import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
-import type { Metadata } from "../db/metadata.js";
+import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { Aggregation, Filter } from "./filter.js";
 import type { RollupDelta, Tally, UniqueValue } from "./rollups.js";
 
@@ -65,13 +65,14 @@ export const METER_SORTABLE = { created_at: "created_at", name: "name" } as cons
 
 export function pageOfMeters(
   db: Knex,
-  filter: { organizationIds: string[]; organization_id?: string[]; query?: string; is_archived?: boolean },
+  filter: { organizationIds: string[]; organization_id?: string[]; query?: string; is_archived?: boolean; metadata: Map<string, string[]> },
   page: { page: number; limit: number; sort: Sort<keyof typeof METER_SORTABLE> },
 ) {
   const found = meters(db).whereIn("organization_id", filter.organizationIds);
   if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
   if (filter.query) void found.whereILike("name", `%${filter.query}%`);
   if (filter.is_archived !== undefined) void (filter.is_archived ? found.whereNotNull("archived_at") : found.whereNull("archived_at"));
+  whereMetadata(found, "meters.metadata", filter.metadata);
   return pageOf<MeterRow, keyof typeof METER_SORTABLE>(found, { ...page, columns: METER_SORTABLE, table: "meters" });
 }
 

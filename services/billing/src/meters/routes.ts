@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { metadataFilters } from "../http/metadata.js";
 import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { meterJson } from "./output.js";
@@ -22,9 +23,9 @@ export function meterEndpoints(parts: Pick<Parts, "db" | "units" | "access"> & {
         summary: "List meters",
         tag: TAG,
       },
-      async ({ query, identity }) => {
+      async ({ query, identity, req }) => {
         const organizationIds = await access.organizationIds(identity, "meters:read");
-        const { rows, total } = await pageOfMeters(db, { ...query, organizationIds }, { ...query, sort: query.sorting });
+        const { rows, total } = await pageOfMeters(db, { ...query, organizationIds, metadata: metadataFilters(req) }, { ...query, sort: query.sorting });
         return pageJson(rows.map(meterJson), total, query.limit);
       },
     ),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, momentInput, paging, queryFlag, sorting, timeZoneName, trimmedText } from "@tollgate/kit";
 import { sellerFilter } from "../http/list-filters.js";
-import { metadataInput, metadataOutput } from "../http/metadata.js";
+import { metadataInput, metadataOutput, metadataQuery } from "../http/metadata.js";
 import { Aggregation, Filter } from "./filter.js";
 import { METER_SORTABLE } from "./meters.sql.js";
 
@@ -62,6 +62,8 @@ export const meterQuantitiesQuery = (timeZones: ReadonlySet<string>) =>
     interval: Interval,
     timezone: timeZoneName(timeZones).default("UTC"),
     customer_aggregation_function: CustomerAggregationFunction.optional(),
+    // The events' own metadata (metadata[key]=value), read by name (metadataFilters).
+    metadata: metadataQuery,
   });
 
 export const MeterQuantities = z
@@ -79,5 +81,6 @@ export const MeterListQuery = z.object({
   ...sellerFilter,
   query: z.string().optional(),
   is_archived: queryFlag().optional(),
+  metadata: metadataQuery,
   sorting: sorting(METER_SORT_KEYS, "name"),
 });

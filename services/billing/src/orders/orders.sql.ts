@@ -5,7 +5,7 @@ import type { Answers } from "../custom-fields/answers.js";
 import { customerIdsWithExternalIds, customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
 import type { Address } from "../db/address.js";
 import { discounts, discountsWithProducts, type DiscountWithProducts } from "../discounts/discounts.sql.js";
-import { products, type ProductRow } from "../products/products.sql.js";
+import { products, whereProductOrSellerNamed, type ProductRow } from "../products/products.sql.js";
 import { subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 
 export const ORDER_STATUSES = ["pending", "paid", "refunded", "partially_refunded", "void"] as const;
@@ -101,14 +101,19 @@ export interface OrderFilter {
   metadata: Map<string, string[]>;
 }
 
+/** Orders of products billed once or again and again, when only one of the two is asked for. */
+function whereBilledAs(found: Knex.QueryBuilder, types: ProductBillingType[] | undefined): void {
+  const billingTypes = new Set(types ?? []);
+  // Only a purchase is one-time; every other billing reason is a subscription's order.
+  if (billingTypes.size === 1) void (billingTypes.has("one_time") ? found.where({ billing_reason: "purchase" }) : found.whereNot({ billing_reason: "purchase" }));
+}
+
 /** One page of sellers' orders. */
 export function pageOfOrders(db: Knex, { organizationIds, filters, metadata }: OrderFilter, page: { page: number; limit: number; sort: Sort<keyof typeof ORDER_SORTABLE> }) {
   const found = orders(db).whereIn("organization_id", organizationIds);
   whereAnyOf(found, filters, FILTERED_COLUMNS);
   if (filters.external_customer_id) void found.whereIn("customer_id", customerIdsWithExternalIds(db, organizationIds, filters.external_customer_id));
-  // Only a purchase is one-time; every other billing reason is a subscription's order.
-  const billingTypes = new Set(filters.product_billing_type ?? []);
-  if (billingTypes.size === 1) void (billingTypes.has("one_time") ? found.where({ billing_reason: "purchase" }) : found.whereNot({ billing_reason: "purchase" }));
+  whereBilledAs(found, filters.product_billing_type);
   if (filters.created_after) void found.where("created_at", ">", filters.created_after);
   if (filters.created_before) void found.where("created_at", "<", filters.created_before);
   whereMetadata(found, "metadata", metadata);
@@ -165,8 +170,24 @@ export const lockOrder = (db: Knex, id: string) => orders(db).where({ id }).forU
 export const unpaidOrderOf = (db: Knex, subscriptionId: string) => orders(db).where({ subscription_id: subscriptionId, status: "pending" }).orderBy("created_at", "desc").first();
 
 /** One page of the orders of the customers given, newest first (what a customer sees of their own). */
-export const pageOfCustomersOrders = (db: Knex, customerIds: string[], page: { page: number; limit: number; sort: Sort<"created_at"> }) =>
-  pageOf<OrderRow, "created_at">(orders(db).whereIn("customer_id", customerIds), { ...page, columns: { created_at: "created_at" }, table: "orders" });
+/** What a customer narrows their orders by in the portal. */
+export interface CustomersOrderFilter {
+  product_id?: string[];
+  subscription_id?: string[];
+  product_billing_type?: ProductBillingType[];
+  /** Text in the product's or the seller's name. */
+  query?: string;
+}
+
+/** One page of the customers' orders. */
+export function pageOfCustomersOrders(db: Knex, customerIds: string[], filter: CustomersOrderFilter, page: { page: number; limit: number; sort: Sort<"created_at"> }) {
+  const found = orders(db).whereIn("customer_id", customerIds);
+  if (filter.product_id) void found.whereIn("product_id", filter.product_id);
+  if (filter.subscription_id) void found.whereIn("subscription_id", filter.subscription_id);
+  whereBilledAs(found, filter.product_billing_type);
+  if (filter.query) whereProductOrSellerNamed(db, found, "orders", filter.query);
+  return pageOf<OrderRow, "created_at">(found, { ...page, columns: { created_at: "created_at" }, table: "orders" });
+}
 
 /** One of the customer's orders. */
 export const findCustomersOrder = (db: Knex, id: string, customerId: string) => orders(db).where({ id, customer_id: customerId }).first();

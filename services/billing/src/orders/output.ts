@@ -8,12 +8,13 @@ import type { OrderItemRow, OrderParts, OrderRow, OrderWithParts } from "./order
 export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, product, discount, subscription }: OrderParts) {
   const netAmount = order.subtotal_amount - order.discount_amount;
   const totalAmount = netAmount + order.tax_amount;
+  const paid = order.status !== "pending" && order.status !== "void";
   return {
     id: order.id,
     created_at: order.created_at,
     modified_at: order.modified_at,
     status: order.status,
-    paid: order.status !== "pending" && order.status !== "void",
+    paid,
     subtotal_amount: order.subtotal_amount,
     discount_amount: order.discount_amount,
     net_amount: netAmount,
@@ -29,6 +30,13 @@ export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, 
     billing_address: order.billing_address,
     invoice_number: order.invoice_number,
     is_invoice_generated: order.invoiced_at !== null,
+    // Its receipt (GET …/receipt) is printed under the invoice number, once the money arrived.
+    receipt_number: paid ? order.invoice_number : null,
+    // No unit-based prices here: an order is for one of its product.
+    units: null,
+    // What a refund of all that is left would give back, before tax and of tax; nothing for an order never paid.
+    refundable_amount: paid ? netAmount - order.refunded_amount : 0,
+    refundable_tax_amount: paid ? order.tax_amount - order.refunded_tax_amount : 0,
     customer_id: order.customer_id,
     product_id: order.product_id,
     discount_id: order.discount_id,
@@ -43,7 +51,7 @@ export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, 
     product: product ? productFieldsJson(product) : null,
     discount: order.discount_id && discount ? discountJson(discount) : null,
     subscription: subscription ? subscriptionFieldsJson(subscription) : null,
-    items: items.map((item) => ({ id: item.id, created_at: item.created_at, modified_at: item.modified_at, label: item.label, amount: item.amount, tax_amount: item.tax_amount, proration: item.proration, product_price_id: item.product_price_id })),
+    items: items.map((item) => ({ id: item.id, created_at: item.created_at, modified_at: item.modified_at, label: item.label, amount: item.amount, tax_amount: item.tax_amount, proration: item.proration, product_price_id: item.product_price_id, start_timestamp: null, end_timestamp: null })),
     description: product?.name ?? items[0]?.label ?? "Order",
   };
 }

@@ -24,6 +24,9 @@ const OrderItemSchema = z
     tax_amount: z.int(),
     proration: z.boolean(),
     product_price_id: z.string().nullable(),
+    // The period a line covers is not kept per line.
+    start_timestamp: z.null(),
+    end_timestamp: z.null(),
   })
   .meta({ id: "OrderItemSchema" });
 
@@ -49,6 +52,10 @@ export const Order = z
     billing_address: Address.nullable(),
     invoice_number: z.string(),
     is_invoice_generated: z.boolean(),
+    receipt_number: z.string().nullable(),
+    units: z.null(),
+    refundable_amount: z.int(),
+    refundable_tax_amount: z.int(),
     customer_id: z.string(),
     product_id: z.string().nullable(),
     discount_id: z.string().nullable(),

@@ -45,7 +45,12 @@ const OrganizationSubscriptionSettings = z
 
 const OrganizationNotificationSettings = z.strictObject({ new_order: z.boolean(), new_subscription: z.boolean() }).meta({ id: "OrganizationNotificationSettings" });
 
-export const OrganizationCustomerEmailSettings = z.strictObject(Object.fromEntries(CUSTOMER_EMAILS.map((email) => [email, z.boolean()]))).meta({ id: "OrganizationCustomerEmailSettings" });
+const customerEmailSwitches = Object.fromEntries(CUSTOMER_EMAILS.map((email) => [email, z.boolean()]));
+
+export const OrganizationCustomerEmailSettings = z
+  // No reminder of a card about to expire is sent, so that switch is off.
+  .strictObject({ ...customerEmailSwitches, payment_method_expiration_reminder: z.literal(false) })
+  .meta({ id: "OrganizationCustomerEmailSettings" });
 
 export const OrganizationCustomerPortalSettings = z
   .strictObject({
@@ -91,12 +96,19 @@ export const Organization = z
     // Self-hosted: nobody reviews a seller before it may sell.
     status: z.literal("active"),
     details_submitted_at: isoTimestamp().nullable(),
+    onboarding_resubmission_requested_at: z.null(),
+    // Members sign in as the platform lets them (organization SSO is not offered).
+    sso_enforced: z.literal(false),
     default_presentment_currency: z.string(),
     default_tax_behavior: TaxBehavior,
     feature_settings: OrganizationFeatureSettings,
     subscription_settings: OrganizationSubscriptionSettings,
     notification_settings: OrganizationNotificationSettings,
     customer_email_settings: OrganizationCustomerEmailSettings,
+    // Disputes are answered by the seller, none conceded for them.
+    dispute_settings: z.strictObject({ auto_accept_below_amount: z.null() }).meta({ id: "OrganizationDisputeSettings" }),
+    // The checkout may be embedded anywhere (its page sets no frame-ancestors), so no list of hosts narrows it.
+    embed_hosts: z.array(z.string()).max(0),
     country: z.string().nullable(),
     account_id: z.null(),
     payout_account_id: z.null(),
@@ -131,7 +143,14 @@ export const OrganizationUpdate = z.object({
     })
     .nullish(),
   notification_settings: z.object({ new_order: z.boolean(), new_subscription: z.boolean() }).partial().nullish(),
-  customer_email_settings: z.object(OrganizationCustomerEmailSettings.shape).partial().nullish(),
+  customer_email_settings: z
+    .object({
+      ...customerEmailSwitches,
+      // Off, and it stays off: a seller turning it on would wait for mails that never come.
+      payment_method_expiration_reminder: z.literal(false, { error: "Tollgate sends no reminders of cards about to expire yet" }),
+    })
+    .partial()
+    .nullish(),
   customer_portal_settings: z.object(OrganizationCustomerPortalSettings.shape).partial().nullish(),
   default_presentment_currency: z.string().length(3).nullish(),
   default_tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullish(),

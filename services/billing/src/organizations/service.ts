@@ -23,7 +23,10 @@ function sellerChangesOf(seller: SellerRow, body: z.output<typeof OrganizationUp
   if (body.feature_settings) changes.feature_settings = { ...seller.feature_settings, ...body.feature_settings };
   if (body.subscription_settings) changes.subscription_settings = { ...subscriptionSettingsOf(seller), ...body.subscription_settings };
   if (body.notification_settings) changes.notification_settings = { ...seller.notification_settings, ...body.notification_settings };
-  if (body.customer_email_settings) changes.customer_email_settings = { ...seller.customer_email_settings, ...body.customer_email_settings };
+  if (body.customer_email_settings) {
+    const { payment_method_expiration_reminder: _neverSent, ...switches } = body.customer_email_settings;
+    changes.customer_email_settings = { ...seller.customer_email_settings, ...switches };
+  }
   if (body.customer_portal_settings) changes.customer_portal_settings = { ...seller.customer_portal_settings, ...body.customer_portal_settings };
   return changes;
 }

@@ -21,6 +21,7 @@ export function paymentJson(payment: PaymentRow) {
     organization_id: payment.organization_id,
     checkout_id: payment.checkout_id,
     order_id: payment.order_id,
+    trigger: payment.trigger,
     processor_metadata: payment.processor_payment_id ? { intent_id: payment.processor_payment_id } : {},
   };
   return payment.card_brand && payment.card_last4 ? { ...common, method_metadata: { brand: payment.card_brand, last4: payment.card_last4 } } : common;

@@ -8,7 +8,7 @@ import type { CardSummary, SettledOutcome } from "./processor.js";
  */
 export function recordPayment(
   db: Knex,
-  payment: { organization_id: string; checkout_id: string | null; order_id: string | null; processor: string; amount: number; currency: string },
+  payment: { organization_id: string; checkout_id: string | null; order_id: string | null; processor: string; amount: number; currency: string; trigger: PaymentTrigger | null },
   outcome: SettledOutcome,
 ): Knex.QueryBuilder {
   return db("payments")
@@ -26,6 +26,9 @@ export function recordPayment(
     .ignore();
 }
 
+/** What made a charge, as Polar's Payment.trigger names it (of its six, the three Tollgate makes). */
+export type PaymentTrigger = "purchase" | "subscription_cycle" | "retry_dunning";
+
 /** A charge attempt as recorded: the processor's answer, with what was shown of the card. */
 export interface PaymentRow {
   id: string;
@@ -41,6 +44,8 @@ export interface PaymentRow {
   card_last4: string | null;
   decline_code: string | null;
   decline_message: string | null;
+  /** Null for a plan change's charge, for which Polar names no trigger. */
+  trigger: PaymentTrigger | null;
   created_at: Date;
   modified_at: Date | null;
 }

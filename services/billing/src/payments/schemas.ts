@@ -51,6 +51,7 @@ const paymentFields = {
   organization_id: z.string(),
   checkout_id: z.string().nullable(),
   order_id: z.string().nullable(),
+  trigger: z.enum(["purchase", "subscription_cycle", "retry_dunning", "retry_customer", "retry_payment_method_update", "retry_admin"]).nullable(),
   processor_metadata: z.record(z.string(), z.string()),
 };
 

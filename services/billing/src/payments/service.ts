@@ -2,7 +2,7 @@ import type { UnitOfWork } from "@tollgate/kit";
 import type { BillingConfig } from "../config.js";
 import { defaultPaymentMethodIfNone } from "../customers/customers.sql.js";
 import type { OrderRow } from "../orders/orders.sql.js";
-import { keepPaymentMethod, recordPayment } from "./payments.sql.js";
+import { keepPaymentMethod, recordPayment, type PaymentTrigger } from "./payments.sql.js";
 
 // The reads a refund and the routes make, as the store has them.
 export { findPayment, pageOfPaymentMethods, pageOfPayments, succeededPaymentOf } from "./payments.sql.js";
@@ -15,10 +15,18 @@ export interface Charge {
   orderId: string | null;
   amount: number;
   currency: string;
+  trigger: PaymentTrigger | null;
 }
 
-/** A charge of `amount` for an order alone (a renewal's, a change's, a dunning retry's). */
-export const chargeOfOrder = (order: Pick<OrderRow, "id" | "organization_id" | "currency">, amount: number): Charge => ({ organizationId: order.organization_id, checkoutId: null, orderId: order.id, amount, currency: order.currency });
+/** A charge of `amount` for an order alone (a renewal's, a change's, a dunning retry's), made by `trigger`. */
+export const chargeOfOrder = (order: Pick<OrderRow, "id" | "organization_id" | "currency">, amount: number, trigger: PaymentTrigger | null): Charge => ({
+  organizationId: order.organization_id,
+  checkoutId: null,
+  orderId: order.id,
+  amount,
+  currency: order.currency,
+  trigger,
+});
 
 /**
  * The processor's answer to a charge, recorded with the unit's other changes: the one place a
@@ -28,7 +36,7 @@ export function recordCharge(unit: UnitOfWork, config: Pick<BillingConfig, "PAYM
   unit.change(
     recordPayment(
       unit.db,
-      { organization_id: charge.organizationId, checkout_id: charge.checkoutId, order_id: charge.orderId, processor: config.PAYMENT_PROCESSOR, amount: charge.amount, currency: charge.currency },
+      { organization_id: charge.organizationId, checkout_id: charge.checkoutId, order_id: charge.orderId, processor: config.PAYMENT_PROCESSOR, amount: charge.amount, currency: charge.currency, trigger: charge.trigger },
       outcome,
     ),
   );

@@ -47,10 +47,18 @@ export function productJson(product: ProductWithParts, publicUrl: string) {
 export type ProductJson = ReturnType<typeof productJson>;
 
 /**
+ * A product as its seller sees it (Polar's Product): whether it may still be deleted, which holds
+ * while nothing has named it (deletableProductIds).
+ */
+export const sellerProductJson = (product: ProductWithParts, publicUrl: string, deletable: boolean) => ({ ...productJson(product, publicUrl), is_deletable: deletable });
+
+export type SellerProductJson = ReturnType<typeof sellerProductJson>;
+
+/**
  * A product as buyers and customers see it (Polar's CheckoutProduct and CustomerProduct): its prices
  * and media, its benefits by what they are, and none of the seller's metadata or benefit settings.
  */
-export function publicProductJson(product: ProductJson) {
-  const { metadata: _metadata, attached_custom_fields: _fields, benefits, ...shown } = product;
+export function publicProductJson(product: ProductJson & { is_deletable?: boolean }) {
+  const { metadata: _metadata, attached_custom_fields: _fields, is_deletable: _deletable, benefits, ...shown } = product;
   return { ...shown, benefits: benefits.map(benefitPublicJson) };
 }

@@ -104,20 +104,36 @@ export async function productWithParts(db: Knex, id: string): Promise<ProductWit
 /** What may still name a product: a product named by any of them is kept, or its sales and links would lose what they sold. */
 export type ProductHolder = "orders" | "subscriptions" | "checkouts" | "checkout_links" | "discounts";
 
+/**
+ * Whether rows of each kind name the product whose id is the SQL expression `id` (a checkout's
+ * offered products include the one chosen, so product_ids says all of it).
+ */
+// crosses into orders, subscriptions, checkouts, checkout-links and discounts: whether any of them names the product.
+const NAMED_BY: Record<ProductHolder, (id: string) => string> = {
+  orders: (id) => `exists (select 1 from orders where product_id = ${id})`,
+  subscriptions: (id) => `exists (select 1 from subscriptions where product_id = ${id})`,
+  checkouts: (id) => `exists (select 1 from checkouts where product_ids @> array[${id}])`,
+  checkout_links: (id) => `exists (select 1 from checkout_links where product_ids @> array[${id}])`,
+  discounts: (id) => `exists (select 1 from discount_products where product_id = ${id})`,
+};
+const HOLDERS = Object.keys(NAMED_BY) as ProductHolder[];
+
 /** The kinds of rows that name the product, after locking it so that none can be made meanwhile and go unseen. */
 export async function holdersOfProduct(db: Knex, id: string): Promise<ProductHolder[]> {
   await products(db).where({ id }).forUpdate().first("id");
-  // crosses into orders, subscriptions, checkouts, checkout-links and discounts: whether any of them names the product, in one statement.
-  const result = await db.raw<{ rows: Record<ProductHolder, boolean>[] }>(
-    `select exists (select 1 from orders where product_id = :id) as orders,
-            exists (select 1 from subscriptions where product_id = :id) as subscriptions,
-            exists (select 1 from checkouts where product_id = :id or :id = any(product_ids)) as checkouts,
-            exists (select 1 from checkout_links where :id = any(product_ids)) as checkout_links,
-            exists (select 1 from discount_products where product_id = :id) as discounts`,
-    { id },
-  );
+  const result = await db.raw<{ rows: Record<ProductHolder, boolean>[] }>(`select ${HOLDERS.map((holder) => `${NAMED_BY[holder]("?::text")} as ${holder}`).join(", ")}`, HOLDERS.map(() => id));
   const [found] = result.rows;
-  return found ? (Object.keys(found) as ProductHolder[]).filter((holder) => found[holder]) : [];
+  return found ? HOLDERS.filter((holder) => found[holder]) : [];
+}
+
+/** The ids among `ids` of products nothing names yet, which may still be deleted (Polar's is_deletable). */
+export async function deletableProductIds(db: Knex, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const result = await db.raw<{ rows: { id: string }[] }>(
+    `select product.id from unnest(?::text[]) as product(id) where not (${HOLDERS.map((holder) => NAMED_BY[holder]("product.id")).join(" or ")})`,
+    [[...new Set(ids)]],
+  );
+  return new Set(result.rows.map((row) => row.id));
 }
 
 /** Deletes a product with its prices, benefit links, media links and custom field links. */
@@ -226,3 +242,18 @@ export const unarchivedProductsOf = (db: Knex, organizationId: string, ids: stri
 /** The ids of the products a seller sells in public, oldest first. */
 export const publicProductIds = async (db: Knex, organizationId: string): Promise<string[]> =>
   (await products(db).where({ organization_id: organizationId, visibility: "public", is_archived: false }).orderBy("created_at").select("id")).map((product) => product.id);
+
+/**
+ * Narrows `query` over `table` (which names a product and a seller) to rows whose product's name,
+ * or whose seller's, holds `text`: what a customer searches their purchases by in the portal.
+ */
+export function whereProductOrSellerNamed(db: Knex, query: Knex.QueryBuilder, table: string, text: string): void {
+  const pattern = `%${text}%`;
+  void query.where(
+    (named) =>
+      void named
+        .whereIn(`${table}.product_id`, products(db).select("id").whereILike("name", pattern))
+        // crosses into organizations: the seller's name, as the customer knows them.
+        .orWhereIn(`${table}.organization_id`, db("organizations").select("id").whereILike("name", pattern)),
+  );
+}

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
-import { productJson } from "./output.js";
+import { sellerProductJson } from "./output.js";
 import { Product, ProductBenefitsUpdate, ProductCreate, ProductList, ProductListQuery, ProductUpdate } from "./schemas.js";
-import { changeProduct, createProduct, deleteProduct, findProduct, pageOfProducts, productsWithParts, productWithParts, setProductBenefits } from "./service.js";
+import { changeProduct, createProduct, deletableProductIds, deleteProduct, findProduct, pageOfProducts, productsWithParts, productWithParts, setProductBenefits } from "./service.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "products";
@@ -30,13 +30,16 @@ export function productEndpoints(parts: Pick<Parts, "db" | "units" | "config"> &
       async ({ query, identity, req }) => {
         const organizationIds = await access.organizationIds(identity, "products:read");
         const { rows, total } = await pageOfProducts(db, { ...query, organizationIds, ids: query.id, name: query.query, metadata: metadataFilters(req) }, { ...query, sort: query.sorting });
-        return pageJson((await productsWithParts(db, rows.map((row) => row.id))).map((row) => productJson(row, config.PUBLIC_URL)), total, query.limit);
+        const ids = rows.map((row) => row.id);
+        const deletable = await deletableProductIds(db, ids);
+        return pageJson((await productsWithParts(db, ids)).map((row) => sellerProductJson(row, config.PUBLIC_URL, deletable.has(row.id))), total, query.limit);
       },
     ),
 
-    defineEndpoint("/v1/products/:id", { method: "GET", params: z.object({ id: z.string() }), response: Product, summary: "Get a product", tag: TAG }, async ({ params, identity }) =>
-      productJson(await productWithParts(db, (await product(identity, "products:read", params.id)).id), config.PUBLIC_URL),
-    ),
+    defineEndpoint("/v1/products/:id", { method: "GET", params: z.object({ id: z.string() }), response: Product, summary: "Get a product", tag: TAG }, async ({ params, identity }) => {
+      const { id } = await product(identity, "products:read", params.id);
+      return sellerProductJson(await productWithParts(db, id), config.PUBLIC_URL, (await deletableProductIds(db, [id])).has(id));
+    }),
 
     defineEndpoint("/v1/products/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: ProductUpdate, response: Product, summary: "Update a product", tag: TAG }, async ({ params, body, identity }) =>
       changeProduct(parts, await product(identity, "products:write", params.id), body),

@@ -65,15 +65,19 @@ export const productFields = {
 };
 
 /** A product with its prices (archived ones too), benefits, media and custom fields. */
-export const Product = z
-  .strictObject({
-    ...productFields,
-    prices: z.array(ProductPrice),
-    benefits: z.array(Benefit),
-    medias: z.array(ProductMediaFileRead),
-    attached_custom_fields: z.array(AttachedCustomField),
-  })
-  .meta({ id: "Product" });
+const productWithParts = {
+  ...productFields,
+  prices: z.array(ProductPrice),
+  benefits: z.array(Benefit),
+  medias: z.array(ProductMediaFileRead),
+  attached_custom_fields: z.array(AttachedCustomField),
+};
+
+/** A product as its seller reads it, with whether it may still be deleted (sellerProductJson). */
+export const Product = z.strictObject({ ...productWithParts, is_deletable: z.boolean() }).meta({ id: "Product" });
+
+/** A product as a checkout link offers it (named by the link, so never deletable, and Polar leaves that out). */
+export const CheckoutLinkProduct = z.strictObject(productWithParts).meta({ id: "CheckoutLinkProduct" });
 
 export const ProductList = listResource(Product, "ListResource_Product_");
 

@@ -7,13 +7,13 @@ import { announceBilling } from "../events.js";
 import { productImageIds } from "../files/files.sql.js";
 import { meterIdsOf } from "../meters/meters.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
-import { productJson, type ProductJson } from "./output.js";
+import { sellerProductJson, type SellerProductJson } from "./output.js";
 import { checkPrices, type PriceCreate } from "./prices.js";
-import { addPrices, archivePricesExcept, deleteProductRow, holdersOfProduct, insertProduct, pricesOfProducts, productWithParts, replaceLinks, updateProduct, type ProductHolder, type ProductRow } from "./products.sql.js";
+import { addPrices, archivePricesExcept, deletableProductIds, deleteProductRow, holdersOfProduct, insertProduct, pricesOfProducts, productWithParts, replaceLinks, updateProduct, type ProductHolder, type ProductRow } from "./products.sql.js";
 import type { ProductCreate, ProductLinks, ProductUpdate } from "./schemas.js";
 
 // The reads the routes make, as the store has them: a product by id, a page of them, with their parts.
-export { findPrice, findProduct, pageOfProducts, productsWithParts, productWithParts } from "./products.sql.js";
+export { deletableProductIds, findPrice, findProduct, pageOfProducts, productsWithParts, productWithParts } from "./products.sql.js";
 
 /** The first of `wanted` not among `found`, by position. */
 const firstMissing = (wanted: string[], found: string[]) => {
@@ -48,8 +48,8 @@ async function writeLinks(db: Knex, productId: string, { medias, attached_custom
 }
 
 /** The product as it now is, announced to the seller's webhooks. */
-async function announceProduct(parts: Pick<Parts, "db" | "units" | "config">, unit: UnitOfWork, type: "product.created" | "product.updated", row: ProductRow): Promise<ProductJson> {
-  const json = productJson(await productWithParts(unit.db, row.id), parts.config.PUBLIC_URL);
+async function announceProduct(parts: Pick<Parts, "db" | "units" | "config">, unit: UnitOfWork, type: "product.created" | "product.updated", row: ProductRow): Promise<SellerProductJson> {
+  const json = sellerProductJson(await productWithParts(unit.db, row.id), parts.config.PUBLIC_URL, (await deletableProductIds(unit.db, [row.id])).has(row.id));
   announceBilling(unit, type, row.organization_id, json);
   return json;
 }
@@ -58,7 +58,7 @@ async function announceProduct(parts: Pick<Parts, "db" | "units" | "config">, un
 const currencyOf = async (db: Knex, organizationId: string) => (await findSeller(db, organizationId))?.default_presentment_currency ?? "usd";
 
 /** A new product: recurring when it has an interval (once by default), with a trial only then. */
-export async function createProduct(parts: Pick<Parts, "db" | "units" | "config">, organizationId: string, body: z.output<typeof ProductCreate>): Promise<ProductJson> {
+export async function createProduct(parts: Pick<Parts, "db" | "units" | "config">, organizationId: string, body: z.output<typeof ProductCreate>): Promise<SellerProductJson> {
   const recurring = Boolean(body.recurring_interval);
   const fallbackCurrency = await currencyOf(parts.db, organizationId);
   const prices = body.prices.map((price, index) => ({ price, index, currency: price.price_currency ?? fallbackCurrency, type: price.amount_type }));
@@ -114,7 +114,7 @@ export async function deleteProduct(db: Knex, product: ProductRow): Promise<void
   }
 }
 
-export async function changeProduct(parts: Pick<Parts, "db" | "units" | "config">, existing: ProductRow, body: z.output<typeof ProductUpdate>): Promise<ProductJson> {
+export async function changeProduct(parts: Pick<Parts, "db" | "units" | "config">, existing: ProductRow, body: z.output<typeof ProductUpdate>): Promise<SellerProductJson> {
   const recurringInterval = body.recurring_interval !== undefined ? body.recurring_interval : existing.recurring_interval;
   if ((recurringInterval === null) !== (existing.recurring_interval === null)) {
     throw invalidField(["recurring_interval"], "A product cannot change between one-time and recurring", body.recurring_interval);
@@ -157,7 +157,7 @@ export async function changeProduct(parts: Pick<Parts, "db" | "units" | "config"
 }
 
 /** Sets the benefits a product grants, in order: the seller's own benefits that may be attached. */
-export async function setProductBenefits(parts: Pick<Parts, "db" | "units" | "config">, existing: ProductRow, benefitIds: string[]): Promise<ProductJson> {
+export async function setProductBenefits(parts: Pick<Parts, "db" | "units" | "config">, existing: ProductRow, benefitIds: string[]): Promise<SellerProductJson> {
   const wanted = [...new Set(benefitIds)];
   const missing = firstMissing(wanted, await selectableBenefitIds(parts.db, existing.organization_id, wanted));
   if (missing >= 0) throw invalidField(["benefits", missing], "Benefit not found", wanted[missing]);

@@ -31,12 +31,12 @@ async function withSellers<Row extends { organization_id: string }, Shown extend
 
 /** One page of the user's orders from every seller. */
 export async function purchasedOrders(db: Knex, identity: IdentityClaims, page: { page: number; limit: number }) {
-  const { rows, total } = await pageOfCustomersOrders(db, await customerIdsOf(db, identity), { ...page, sort: NEWEST_FIRST });
+  const { rows, total } = await pageOfCustomersOrders(db, await customerIdsOf(db, identity), {}, { ...page, sort: NEWEST_FIRST });
   return pageJson(await withSellers(db, rows, await shownOrders(db, rows)), total, page.limit);
 }
 
 /** One page of the user's subscriptions to every seller. */
 export async function purchasedSubscriptions(db: Knex, identity: IdentityClaims, page: { page: number; limit: number }, publicUrl: string) {
-  const { rows, total } = await pageOfCustomersSubscriptions(db, await customerIdsOf(db, identity), undefined, { ...page, sort: NEWEST_FIRST });
+  const { rows, total } = await pageOfCustomersSubscriptions(db, await customerIdsOf(db, identity), {}, { ...page, sort: NEWEST_FIRST });
   return pageJson(await withSellers(db, rows, await shownSubscriptions(db, rows, publicUrl)), total, page.limit);
 }

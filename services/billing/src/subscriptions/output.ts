@@ -6,7 +6,7 @@ import { discountJson } from "../discounts/output.js";
 import type { MeterRow } from "../meters/meters.sql.js";
 import { meterJson } from "../meters/output.js";
 import { meteredAmount, priceJson, type PriceRow } from "../products/prices.js";
-import { productJson } from "../products/output.js";
+import { sellerProductJson } from "../products/output.js";
 import type { ProductWithParts } from "../products/products.sql.js";
 import type { SubscriptionRow } from "./subscriptions.sql.js";
 
@@ -81,7 +81,8 @@ export function subscriptionJsonOf(subscription: SubscriptionRow, { customer, pr
     ...subscriptionFieldsJson(subscription),
     custom_field_data: subscription.custom_field_data,
     customer: customerJson(customer),
-    product: productJson(product, publicUrl),
+    // Never deletable: this subscription names it.
+    product: sellerProductJson(product, publicUrl, false),
     discount: subscription.discount_id && discount ? discountJson(discount) : null,
     // As the product lists them, metered prices with their meters.
     prices: [price, ...metered.map((part) => part.price)].map((listed) => priceJson(product.prices.find((candidate) => candidate.id === listed.id) ?? listed)),

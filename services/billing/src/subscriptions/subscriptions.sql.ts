@@ -4,6 +4,7 @@ import { customerIdsWithExternalIds } from "../customers/customers.sql.js";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
 import type { BatchPosition } from "../db/batches.js";
 import { rowsFromJson } from "../db/json-rows.js";
+import { whereProductOrSellerNamed } from "../products/products.sql.js";
 import type { DiscountRow } from "../discounts/discounts.sql.js";
 import type { Interval } from "../calendar/intervals.js";
 import type { Answers } from "../custom-fields/answers.js";
@@ -263,10 +264,21 @@ export function pageOfSubscriptions(db: Knex, { organizationIds, filters, metada
 }
 
 /** One page of the customers' subscriptions, the running ones or the others when asked (what a customer sees of their own). */
-export function pageOfCustomersSubscriptions(db: Knex, customerIds: string[], active: boolean | undefined, page: { page: number; limit: number; sort: Sort<"started_at" | "created_at"> }) {
+/** What a customer narrows their subscriptions by in the portal. */
+export interface CustomersSubscriptionFilter {
+  active?: boolean;
+  product_id?: string[];
+  /** Text in the product's or the seller's name. */
+  query?: string;
+}
+
+/** One page of the customers' subscriptions. */
+export function pageOfCustomersSubscriptions(db: Knex, customerIds: string[], filter: CustomersSubscriptionFilter, page: { page: number; limit: number; sort: Sort<"started_at" | "created_at"> }) {
   const found = subscriptions(db).whereIn("customer_id", customerIds);
-  if (active === true) void found.whereIn("status", LIVE);
-  if (active === false) void found.whereNotIn("status", LIVE);
+  if (filter.active === true) void found.whereIn("status", LIVE);
+  if (filter.active === false) void found.whereNotIn("status", LIVE);
+  if (filter.product_id) void found.whereIn("product_id", filter.product_id);
+  if (filter.query) whereProductOrSellerNamed(db, found, "subscriptions", filter.query);
   return pageOf<SubscriptionRow, "started_at" | "created_at">(found, { ...page, columns: { started_at: "started_at", created_at: "created_at" }, table: "subscriptions" });
 }
 

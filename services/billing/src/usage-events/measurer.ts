@@ -1,5 +1,5 @@
 import { isDatabaseUnreachable, PollingWorker, type Knex } from "@tollgate/kit";
-import { scheduleStateChanges } from "../customers/customers.sql.js";
+import { lowerFirstUserEventAt, scheduleStateChanges, type FirstEventOf } from "../customers/customers.sql.js";
 import { countEventNames, MEASUREMENT_WORKER, putBackFailed, takeUnmeasured, type UnmeasuredEvent } from "./usage-events.sql.js";
 import { measure } from "./measurements.js";
 import { holdMetersShared, metersOfOrganization } from "../meters/meters.sql.js";
@@ -34,6 +34,18 @@ function namesOf(events: UnmeasuredEvent[]) {
     names.set(event.name, seen);
   }
   return [...names.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** The first of the seller's own events (not the system's) about each customer they name. */
+function firstUserEventsOf(events: UnmeasuredEvent[]): FirstEventOf[] {
+  const firsts = new Map<string, FirstEventOf>();
+  for (const event of events) {
+    if (event.source !== "user" || (event.customer_id === null && event.external_customer_id === null)) continue;
+    const key = event.customer_id ?? `external:${event.external_customer_id}`;
+    const seen = firsts.get(key);
+    if (!seen || event.timestamp < seen.at) firsts.set(key, { customerId: event.customer_id, externalId: event.customer_id ? null : event.external_customer_id, at: event.timestamp });
+  }
+  return [...firsts.values()];
 }
 
 /** The events by seller, sellers in a fixed order (concurrent passes take sellers' rows in the same order). */
@@ -111,10 +123,11 @@ export class UsageMeasurer extends PollingWorker {
     }
   }
 
-  /** Adds the seller's events to their meters and event names, and schedules their customers' state to be announced. */
+  /** Adds the seller's events to their meters, event names and customers' first events, and schedules their customers' state to be announced. */
   private async addUsage(db: Knex, { organizationId, meters }: Seller, events: UnmeasuredEvent[]): Promise<void> {
     const customerIds = await measure(db, organizationId, events, meters);
     await countEventNames(db, organizationId, namesOf(events));
+    await lowerFirstUserEventAt(db, organizationId, firstUserEventsOf(events));
     if (customerIds.length > 0) await scheduleStateChanges(db, customerIds.sort());
   }
 }

@@ -1,4 +1,4 @@
-import { claimableSql, heldSql, LeaseKeeper, release, takeSql, WorkFailures, type Knex, type Lease, type Logger } from "@tollgate/kit";
+import { claimableSql, heldSql, LeaseKeeper, release, takeSql, WorkFailures, type ApiVersion, type Knex, type Lease, type Logger } from "@tollgate/kit";
 import type { EventStatus, WebhookEventRow } from "../events/events.sql.js";
 import type { EndpointRow } from "../endpoints/endpoints.sql.js";
 import type { z } from "zod";
@@ -16,6 +16,8 @@ export interface DeliveryRow {
   response: string | null;
   error: string | null;
   duration_ms: number;
+  /** The API version the payload went out in; null for attempts made before it was kept. */
+  api_version: ApiVersion | null;
   created_at: Date;
   modified_at: Date | null;
 }
@@ -81,7 +83,7 @@ export const releaseClaims = (db: Knex, events: Pick<WebhookEventRow, "id" | "at
 export interface Settlement {
   attemptId: string;
   /** The event as claimed; `attempts` counts this attempt. */
-  event: Pick<WebhookEventRow, "id" | "endpoint_id" | "organization_id" | "attempts">;
+  event: Pick<ClaimedEvent, "id" | "endpoint_id" | "organization_id" | "attempts" | "api_version">;
   result: AttemptResult;
   status: EventStatus;
   runAt: Date | null;
@@ -99,6 +101,7 @@ export async function settleAttempts(db: Knex, settlements: Settlement[]): Promi
     attempt_id: attemptId,
     event_id: event.id,
     endpoint_id: event.endpoint_id,
+    api_version: event.api_version,
     claimed_attempts: event.attempts,
     succeeded: result.succeeded,
     http_code: result.httpCode,
@@ -111,11 +114,11 @@ export async function settleAttempts(db: Knex, settlements: Settlement[]): Promi
   await db.raw(
     `with settled as (
        select * from rows from (jsonb_to_recordset(?::jsonb) as (
-         attempt_id text, event_id text, endpoint_id text, claimed_attempts int, succeeded boolean, http_code int, response text, error text, duration_ms int, status text, run_at timestamptz
-       )) with ordinality as settled(attempt_id, event_id, endpoint_id, claimed_attempts, succeeded, http_code, response, error, duration_ms, status, run_at, position)
+         attempt_id text, event_id text, endpoint_id text, api_version text, claimed_attempts int, succeeded boolean, http_code int, response text, error text, duration_ms int, status text, run_at timestamptz
+       )) with ordinality as settled(attempt_id, event_id, endpoint_id, api_version, claimed_attempts, succeeded, http_code, response, error, duration_ms, status, run_at, position)
      ), recorded as (
-       insert into webhook_deliveries (id, webhook_event_id, endpoint_id, succeeded, http_code, response, error, duration_ms, created_at)
-       select attempt_id, event_id, endpoint_id, succeeded, http_code, response, error, duration_ms, clock_timestamp() from settled order by position
+       insert into webhook_deliveries (id, webhook_event_id, endpoint_id, api_version, succeeded, http_code, response, error, duration_ms, created_at)
+       select attempt_id, event_id, endpoint_id, api_version, succeeded, http_code, response, error, duration_ms, clock_timestamp() from settled order by position
      )
      update webhook_events event
      set status = settled.status, run_at = settled.run_at, leased_until = null, last_http_code = settled.http_code, modified_at = now()

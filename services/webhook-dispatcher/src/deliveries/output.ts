@@ -1,8 +1,8 @@
-import type { WebhookEventRow } from "../events/events.sql.js";
+import type { VersionedEventRow } from "../events/events.sql.js";
 import type { DeliveryRow } from "./deliveries.sql.js";
 
 /** An event as Polar's WebhookEvent: `succeeded` is null while attempts remain. */
-export const eventJson = (event: WebhookEventRow) => ({
+export const eventJson = (event: VersionedEventRow) => ({
   created_at: event.created_at,
   modified_at: event.modified_at,
   id: event.id,
@@ -12,10 +12,11 @@ export const eventJson = (event: WebhookEventRow) => ({
   payload: event.payload,
   type: event.type,
   is_archived: false,
+  api_version: event.api_version,
 });
 
-/** An attempt as Polar's WebhookDelivery, with its event. */
-export const deliveryJson = (delivery: DeliveryRow, event: WebhookEventRow) => ({
+/** An attempt as Polar's WebhookDelivery, with its event in the API version this attempt sent it in. */
+export const deliveryJson = (delivery: DeliveryRow, event: VersionedEventRow) => ({
   created_at: delivery.created_at,
   modified_at: delivery.modified_at,
   id: delivery.id,
@@ -23,5 +24,5 @@ export const deliveryJson = (delivery: DeliveryRow, event: WebhookEventRow) => (
   http_code: delivery.http_code,
   response: delivery.response ?? delivery.error,
   duration_ms: delivery.duration_ms,
-  webhook_event: eventJson(event),
+  webhook_event: { ...eventJson(event), api_version: delivery.api_version ?? event.api_version },
 });

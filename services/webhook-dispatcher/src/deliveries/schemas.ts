@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, momentInput, paging, repeated } from "@tollgate/kit";
+import { API_VERSIONS, isoTimestamp, momentInput, paging, repeated } from "@tollgate/kit";
 import { WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
 
 /** Polar's WebhookEvent: `succeeded` is null while attempts remain. */
@@ -14,6 +14,7 @@ export const WebhookEvent = z
     payload: z.string().nullable(),
     type: z.enum(WEBHOOK_EVENT_TYPES),
     is_archived: z.boolean(),
+    api_version: z.enum(API_VERSIONS).meta({ description: "The API version the payload is sent in: its endpoint's" }),
   })
   .meta({ id: "WebhookEvent" });
 

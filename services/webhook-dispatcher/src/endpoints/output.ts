@@ -18,4 +18,6 @@ export const endpointJson = (vault: SecretVault, endpoint: EndpointRow, showSecr
   enabled: endpoint.enabled,
   ordered: endpoint.ordered,
   api_version: endpoint.api_version,
+  // Signed as Polar signed before Standard Webhooks keys: an HMAC keyed by the whole secret's bytes (deliveries/signing.ts).
+  uses_standard_webhook_signature: false,
 });

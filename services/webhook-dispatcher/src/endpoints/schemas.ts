@@ -19,6 +19,7 @@ export const WebhookEndpoint = z
     enabled: z.boolean(),
     ordered: z.boolean().meta({ description: "Events reach this endpoint one at a time, in the order they happened" }),
     api_version: z.enum(API_VERSIONS).meta({ description: "The API version of the payloads, sent with each delivery as `webhook-api-version`" }),
+    uses_standard_webhook_signature: z.literal(false),
   })
   .meta({ id: "WebhookEndpoint" });
 

@@ -1,4 +1,5 @@
 import type { Knex } from "@tollgate/kit";
+import type { EndpointRow } from "../endpoints/endpoints.sql.js";
 
 export type EventStatus = "pending" | "succeeded" | "failed" | "skipped";
 
@@ -22,7 +23,12 @@ export interface WebhookEventRow {
 
 export const findEvent = (db: Knex, id: string) => db<WebhookEventRow>("webhook_events").where({ id }).first();
 
-export const findEvents = (db: Knex, ids: string[]) => db<WebhookEventRow>("webhook_events").whereIn("id", ids);
+/** An event with the API version its payload is sent in: its endpoint's. */
+export type VersionedEventRow = WebhookEventRow & Pick<EndpointRow, "api_version">;
+
+// crosses into endpoints: an event is sent in its endpoint's API version.
+export const findEvents = (db: Knex, ids: string[]): Promise<VersionedEventRow[]> =>
+  db("webhook_events as event").join("webhook_endpoints as endpoint", "endpoint.id", "event.endpoint_id").whereIn("event.id", ids).select("event.*", "endpoint.api_version");
 
 /**
  * Stores a billing event once for each enabled endpoint of its organization that wants its type,
