@@ -20,11 +20,8 @@ export interface EventNameStats {
   last_seen: Date;
 }
 
-/**
- * A name's statistics with its event type. A name whose type is not made yet (its events written by a
- * release that made none) has no id or times, and its name for a label.
- */
-export type EventTypeWithStatsRow = EventNameStats & Pick<EventTypeRow, "label" | "label_property_selector"> & { id: string | null; created_at: Date | null; modified_at: Date | null };
+/** A name's statistics with its event type. */
+export type EventTypeWithStatsRow = EventNameStats & Omit<EventTypeRow, "organization_id" | "name">;
 
 const eventTypes = (db: Knex) => db<EventTypeRow>("event_types");
 

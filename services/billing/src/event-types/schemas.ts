@@ -19,8 +19,8 @@ export const EventType = z
 
 export const EventTypeWithStats = z
   .strictObject({
-    id: z.string().nullable(),
-    created_at: isoTimestamp().nullable(),
+    id: z.string(),
+    created_at: isoTimestamp(),
     modified_at: isoTimestamp().nullable(),
     name: z.string(),
     label: z.string(),

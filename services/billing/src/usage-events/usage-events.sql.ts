@@ -349,20 +349,21 @@ export function pageOfEventNames(db: Knex, filter: NameStatsFilter, page: { page
 }
 
 /**
- * One page of the sellers' event types with their events' statistics: a name the events narrowed to
- * have, with the seller's type for it (Polar's list is of the names counted, each with its type).
+ * One page of the sellers' event types with their events' statistics: the names the events narrowed
+ * to carry, each with the seller's type for it. As in Polar, a name without a type is left out: one
+ * written by a release that made no types gets its type with the next event that carries it.
  */
 export function pageOfEventTypes(db: Knex, filter: NameStatsFilter, page: { page: number; limit: number; sort: Sort<EventTypeSortable> }) {
   const listed = db
     .from(nameStats(db, filter).as("stats"))
-    .leftJoin(eventTypesOf(db, filter.organizationIds).as("types"), (on) => void on.on("types.organization_id", "stats.organization_id").andOn("types.name", "stats.name"))
+    .join(eventTypesOf(db, filter.organizationIds).as("types"), (on) => void on.on("types.organization_id", "stats.organization_id").andOn("types.name", "stats.name"))
     .select(
       "types.id",
       "types.created_at",
       "types.modified_at",
       "stats.organization_id",
       "stats.name",
-      db.raw("coalesce(types.label, stats.name) as label"),
+      "types.label",
       "types.label_property_selector",
       "stats.source",
       "stats.occurrences",
