@@ -49,7 +49,8 @@ import { productEndpoints } from "./products/routes.js";
 import { UsageMeasurer } from "./usage-events/measurer.js";
 import { remeasuring } from "./usage-events/measurements.js";
 import { meterEndpoints } from "./meters/routes.js";
-import { meterQuantityEndpoints, usageEventEndpoints } from "./usage-events/routes.js";
+import { eventTypeStatsEndpoints, meterQuantityEndpoints, usageEventEndpoints } from "./usage-events/routes.js";
+import { eventTypeEndpoints } from "./event-types/routes.js";
 import { customerMeterEndpoints } from "./customer-meters/routes.js";
 import { setAsideWorkEndpoints } from "./set-aside.js";
 
@@ -164,6 +165,8 @@ export const billingService = defineService({
       ...meterEndpoints({ ...parts, remeasuring }),
       ...meterQuantityEndpoints(parts),
       ...usageEventEndpoints({ ...parts, wakeMeasurer: () => measurer.wake() }),
+      ...eventTypeStatsEndpoints(parts),
+      ...eventTypeEndpoints(parts),
       ...customerMeterEndpoints(parts),
       ...customerSessionEndpoints(parts),
       ...customerPortalEndpoints({ ...parts, wakeRenewals: () => renewals.wake() }),

@@ -1197,6 +1197,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/event-types/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List event types with their events' statistics */
+        get: operations["getV1EventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/event-types/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update an event type's label */
+        patch: operations["patchV1EventTypesId"];
+        trace?: never;
+    };
     "/v1/customer-meters/": {
         parameters: {
             query?: never;
@@ -4086,6 +4120,7 @@ export interface components {
         };
         EventName: {
             name: string;
+            label: string;
             /** @enum {string} */
             source: "user" | "system";
             occurrences: number;
@@ -4093,6 +4128,37 @@ export interface components {
             first_seen: string;
             /** Format: date-time */
             last_seen: string;
+        };
+        ListResource_EventTypeWithStats_: {
+            items: components["schemas"]["EventTypeWithStats"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        EventTypeWithStats: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            name: string;
+            label: string;
+            label_property_selector: string | null;
+            organization_id: string;
+            /** @enum {string} */
+            source: "user" | "system";
+            occurrences: number;
+            /** Format: date-time */
+            first_seen: string;
+            /** Format: date-time */
+            last_seen: string;
+        };
+        EventType: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            name: string;
+            label: string;
+            label_property_selector: string | null;
+            organization_id: string;
         };
         ListResource_CustomerMeter_: {
             items: components["schemas"]["CustomerMeter"][];
@@ -12990,13 +13056,15 @@ export interface operations {
     getV1EventsNames: {
         parameters: {
             query?: {
+                organization_id?: string | string[];
+                customer_id?: string | string[];
+                external_customer_id?: string | string[];
+                source?: ("user" | "system") | ("user" | "system")[];
+                query?: string;
                 /** @description Page number, from 1 */
                 page?: number;
                 /** @description Size of a page, 10 by default; more than 100 counts as 100 */
                 limit?: number;
-                organization_id?: string | string[];
-                source?: ("user" | "system") | ("user" | "system")[];
-                query?: string;
                 sorting?: ("name" | "-name" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen") | ("name" | "-name" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen")[];
             };
             header?: never;
@@ -13079,6 +13147,158 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserEvent"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1EventTypes: {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+                customer_id?: string | string[];
+                external_customer_id?: string | string[];
+                query?: string;
+                root_events?: boolean;
+                parent_id?: string;
+                source?: "user" | "system";
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+                sorting?: ("name" | "-name" | "label" | "-label" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen") | ("name" | "-name" | "label" | "-label" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen")[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List event types with their events' statistics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_EventTypeWithStats_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    patchV1EventTypesId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    label: string;
+                    label_property_selector?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update an event type's label */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventType"];
                 };
             };
             /** @description Not authenticated */

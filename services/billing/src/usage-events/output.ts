@@ -18,4 +18,5 @@ export const eventJson = (event: UsageEventRow, customer: CustomerRow | undefine
   metadata: event.metadata,
 });
 
-export const eventNameJson = (row: EventNameRow) => ({ name: row.name, source: row.source, occurrences: row.occurrences, first_seen: row.first_seen, last_seen: row.last_seen });
+/** A name the events carry, as Polar's EventName, with the label its event types give it. */
+export const eventNameJson = (row: EventNameRow, label: string) => ({ name: row.name, label, source: row.source, occurrences: row.occurrences, first_seen: row.first_seen, last_seen: row.last_seen });

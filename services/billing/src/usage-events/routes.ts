@@ -4,10 +4,11 @@ import { metadataFilters } from "../http/metadata.js";
 import { MeterQuantities } from "../meters/schemas.js";
 import { findMeter } from "../meters/service.js";
 import type { Parts } from "../parts.js";
-import { eventNameJson } from "./output.js";
+import { eventTypeWithStatsJson } from "../event-types/output.js";
+import { EventTypeListQuery, EventTypeWithStatsList } from "../event-types/schemas.js";
 import { customersMeterQuantitiesQuery, EventList, EventListQuery, EventNameList, EventNameListQuery, EventsIngest, EventsIngestResponse, UserEvent } from "./schemas.js";
 import { customerKeysFor, meterQuantities } from "./quantities.js";
-import { eventsJson, findEvent, ingestEvents, listEvents, pageOfEventNames } from "./service.js";
+import { eventsJson, findEvent, ingestEvents, listEventNames, listEvents, listEventTypes } from "./service.js";
 
 const TAG = "events";
 
@@ -41,9 +42,8 @@ export function usageEventEndpoints({ db, units, access, wakeMeasurer }: Pick<Pa
         tag: TAG,
       },
       async ({ query, identity }) => {
-        const organizationIds = await access.organizationIds(identity, "events:read");
-        const { rows, total } = await pageOfEventNames(db, { ...query, organizationIds }, { ...query, sort: query.sorting });
-        return pageJson(rows.map(eventNameJson), total, query.limit);
+        const { items, total } = await listEventNames(db, await access.organizationIds(identity, "events:read"), query, { ...query, sort: query.sorting });
+        return pageJson(items, total, query.limit);
       },
     ),
     defineEndpoint("/v1/events/:id", { method: "GET", params: z.object({ id: z.string() }), response: UserEvent, summary: "Get an event", tag: TAG }, async ({ params, identity }) => {
@@ -71,6 +71,29 @@ export function meterQuantityEndpoints({ db, access, timeZones }: Pick<Parts, "d
         const customerKeys = await customerKeysFor(db, found.organization_id, query.customer_id, query.external_customer_id, query.customer_aggregation_function !== undefined);
         const { start_timestamp: start, end_timestamp: end, interval, timezone } = query;
         return meterQuantities(db, found, { customerKeys, start, end, interval, timezone }, query.customer_aggregation_function, metadataFilters(req));
+      },
+    ),
+  ];
+}
+
+/**
+ * Event types with the statistics of their events, as the query narrows them: usage-events counts the
+ * events, so the list is here (event-types/ changes the types).
+ */
+export function eventTypeStatsEndpoints({ db, access }: Pick<Parts, "db" | "access">): Endpoint[] {
+  return [
+    defineEndpoint(
+      "/v1/event-types/",
+      {
+        method: "GET",
+        query: EventTypeListQuery,
+        response: EventTypeWithStatsList,
+        summary: "List event types with their events' statistics",
+        tag: "event-types",
+      },
+      async ({ query, identity }) => {
+        const { rows, total } = await listEventTypes(db, await access.organizationIds(identity, "events:read"), { ...query, source: query.source && [query.source] }, { ...query, sort: query.sorting });
+        return pageJson(rows.map(eventTypeWithStatsJson), total, query.limit);
       },
     ),
   ];

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { metadataQuery } from "../http/metadata.js";
 import { isoTimestamp, listResource, momentInput, paging, repeated, sorting } from "@tollgate/kit";
 import { Customer } from "../customers/schemas.js";
-import { customerFilter, customerListFilters, sellerFilter } from "../http/list-filters.js";
+import { customerFilter, customerListFilters } from "../http/list-filters.js";
 import { Filter } from "../meters/filter.js";
 import { meterQuantitiesQuery } from "../meters/schemas.js";
 import { EVENT_NAME_SORTABLE } from "./usage-events.sql.js";
@@ -78,7 +78,7 @@ export const UserEvent = z
 export const EventList = listResource(UserEvent, "ListResource_Event_");
 
 export const EventName = z
-  .strictObject({ name: z.string(), source: z.enum(["user", "system"]), occurrences: z.int(), first_seen: isoTimestamp(), last_seen: isoTimestamp() })
+  .strictObject({ name: z.string(), label: z.string(), source: z.enum(["user", "system"]), occurrences: z.int(), first_seen: isoTimestamp(), last_seen: isoTimestamp() })
   .meta({ id: "EventName" });
 
 export const EventNameList = listResource(EventName, "ListResource_EventName_");
@@ -116,10 +116,10 @@ export const EventListQuery = z.object({
 });
 
 export const EventNameListQuery = z.object({
-  ...paging,
-  ...sellerFilter,
+  ...customerListFilters,
   source: repeated(z.enum(["user", "system"])),
   query: z.string().optional(),
+  ...paging,
   sorting: sorting(EVENT_NAME_SORT_KEYS, "-last_seen"),
 });
 

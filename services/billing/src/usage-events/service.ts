@@ -2,14 +2,28 @@ import { randomBytes } from "node:crypto";
 import { ValidationError, type Knex, type Units, type ValidationIssue } from "@tollgate/kit";
 import { customerIdsMatching, customersNamed, customersWithIds } from "../customers/customers.sql.js";
 import type { Filter } from "../meters/filter.js";
+import { ensureEventTypes } from "../event-types/event-types.sql.js";
+import { labelsOfNames } from "../event-types/service.js";
 import { findMeter } from "../meters/meters.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
-import { eventJson } from "./output.js";
+import { eventJson, eventNameJson } from "./output.js";
 import type { EventCreate } from "./schemas.js";
-import { appendEvents, childCounts, eventsReferenced, pageOfEvents, type CustomerMatch, type EventFilter, type UsageEventDraft, type UsageEventRow } from "./usage-events.sql.js";
+import {
+  appendEvents,
+  childCounts,
+  eventsReferenced,
+  pageOfEventNames,
+  pageOfEvents,
+  pageOfEventTypes,
+  type CustomerMatch,
+  type EventFilter,
+  type NameStatsFilter,
+  type UsageEventDraft,
+  type UsageEventRow,
+} from "./usage-events.sql.js";
 
-// The reads the routes make, as the store has them: an event by id, a page of event names.
-export { findEvent, pageOfEventNames } from "./usage-events.sql.js";
+// The reads the routes make, as the store has them: an event by id.
+export { findEvent } from "./usage-events.sql.js";
 
 /**
  * UUIDs of version 7 for a batch: the time in milliseconds first, so new events' ids sort last and
@@ -117,8 +131,9 @@ async function draftsFor(db: Knex, organizationId: string, indexed: { event: Eve
 
 /**
  * Ingests a batch whole or not at all: any fault refuses it with every fault by index. Events
- * whose external_id was already sent are skipped and counted as duplicates. The measurer adds the
- * written events to meters and customer meters right after.
+ * whose external_id was already sent are skipped and counted as duplicates. A name not seen before
+ * gets its event type with the events. The measurer adds the written events to meters and customer
+ * meters right after.
  */
 export async function ingestEvents(db: Knex, units: Units, reachable: string[], events: EventCreate[], wakeMeasurer: () => void): Promise<{ inserted: number; duplicates: number }> {
   const issues: ValidationIssue[] = [];
@@ -136,6 +151,7 @@ export async function ingestEvents(db: Knex, units: Units, reachable: string[], 
 
   const inserted = await units.run(async (unit) => {
     let written = 0;
+    await ensureEventTypes(unit.db, [...drafts.values()].flat());
     for (const sellerEvents of drafts.values()) written += (await appendEvents(unit.db, sellerEvents)).size;
     unit.afterCommit(wakeMeasurer);
     return written;
@@ -211,4 +227,41 @@ export async function listEvents(db: Knex, organizationIds: string[], query: Eve
   };
   const { rows, total } = await pageOfEvents(db, filter, page);
   return { items: await eventsJson(db, rows), total };
+}
+
+/** What a list of names or event types asks for, as Polar's `GET /v1/events/names` and `GET /v1/event-types/` take it. */
+export interface NamesQuery {
+  organization_id?: string[];
+  customer_id?: string[];
+  external_customer_id?: string[];
+  source?: string[];
+  query?: string;
+  root_events?: boolean;
+  parent_id?: string;
+}
+
+/** The events a list of names counts: those of the sellers asked for (of those the caller reaches), narrowed as asked. */
+async function namesFilter(db: Knex, organizationIds: string[], query: NamesQuery): Promise<NameStatsFilter> {
+  const sellers = query.organization_id ? organizationIds.filter((id) => query.organization_id?.includes(id)) : organizationIds;
+  return {
+    organizationIds: sellers,
+    source: query.source,
+    customers: query.customer_id || query.external_customer_id ? await customerMatches(db, sellers, query) : undefined,
+    rootsOnly: query.root_events,
+    parentId: query.parent_id,
+    query: query.query,
+  };
+}
+
+/** One page of the names the sellers' events carry, each with its label as the sellers' event types give it. */
+export async function listEventNames(db: Knex, organizationIds: string[], query: NamesQuery, page: Parameters<typeof pageOfEventNames>[2]) {
+  const filter = await namesFilter(db, organizationIds, query);
+  const { rows, total } = await pageOfEventNames(db, filter, page);
+  const labels = await labelsOfNames(db, filter.organizationIds, rows.map((row) => row.name));
+  return { items: rows.map((row) => eventNameJson(row, labels.get(row.name) ?? row.name)), total };
+}
+
+/** One page of the sellers' event types, with the statistics of their events as the query narrows them. */
+export async function listEventTypes(db: Knex, organizationIds: string[], query: NamesQuery, page: Parameters<typeof pageOfEventTypes>[2]) {
+  return pageOfEventTypes(db, await namesFilter(db, organizationIds, query), page);
 }

@@ -1,6 +1,7 @@
 import { pageOf, WorkFailures, type Knex, type Sort } from "@tollgate/kit";
 import { arrayBindings } from "../db/arrays.js";
 import { whereMetadata } from "../db/metadata.js";
+import { eventTypesOf, type EventTypeSortable, type EventTypeWithStatsRow } from "../event-types/event-types.sql.js";
 import type { Aggregation, Filter } from "../meters/filter.js";
 import { contributionSql, filterSql } from "../meters/filter.sql.js";
 import { periodBindings, periodOf, periodRange, type PeriodQuery, type PeriodTally } from "../meters/meters.sql.js";
@@ -290,17 +291,90 @@ export interface EventNameRow {
 
 export const EVENT_NAME_SORTABLE = { name: "name", occurrences: "occurrences", first_seen: "first_seen", last_seen: "last_seen" } as const;
 
-/** One page of the seller's event names; a name is its own key, so it breaks ties. */
-export async function pageOfEventNames(db: Knex, filter: { organizationIds: string[]; organization_id?: string[]; source?: string[]; query?: string }, page: { page: number; limit: number; sort: Sort<keyof typeof EVENT_NAME_SORTABLE> }) {
-  const found = db("usage_event_names").whereIn("organization_id", filter.organizationIds);
-  if (filter.organization_id) void found.whereIn("organization_id", filter.organization_id);
+/** Which of the sellers' events a list of their names counts. */
+export interface NameStatsFilter {
+  organizationIds: string[];
+  source?: string[];
+  /** The customers whose events alone count. */
+  customers?: CustomerMatch[];
+  /** Only events without a parent. */
+  rootsOnly?: boolean;
+  /** Only the direct children of this event. */
+  parentId?: string;
+  /** Text in the name (or, for event types, the label). */
+  query?: string;
+}
+
+/** The customer keys (see EVENT_CUSTOMER_KEY) of the customers asked for, by id or by the seller's id for them. */
+const customerKeysOf = (customers: CustomerMatch[]) => customers.flatMap(({ customerIds, externalCustomerIds }) => [...customerIds, ...externalCustomerIds.map((id) => `external:${id}`)]);
+
+/**
+ * Each name's occurrences and first and last time, per seller and source. The sellers' whole history is
+ * read from the counts the measurer keeps, so that listing reads no events; events narrowed to some
+ * customers (on the customer key's index) or to a place in the hierarchy are counted themselves.
+ */
+function nameStats(db: Knex, filter: NameStatsFilter): Knex.QueryBuilder {
+  if (!filter.customers && !filter.rootsOnly && filter.parentId === undefined) {
+    const counted = db("usage_event_names").whereIn("organization_id", filter.organizationIds).select("organization_id", "name", "source", db.raw("occurrences::int as occurrences"), "first_seen", "last_seen");
+    if (filter.source) void counted.whereIn("source", filter.source);
+    return counted;
+  }
+  const found = usageEvents(db).whereIn("organization_id", filter.organizationIds);
   if (filter.source) void found.whereIn("source", filter.source);
-  if (filter.query) void found.whereILike("name", `%${filter.query}%`);
-  const [{ count } = { count: 0 }] = await found.clone().count<{ count: number }[]>({ count: "*" });
-  const rows = found.clone().select(db.raw("name, source, occurrences::int as occurrences, first_seen, last_seen"));
-  for (const { property, descending } of page.sort) void rows.orderBy(EVENT_NAME_SORTABLE[property], descending ? "desc" : "asc");
-  const items = (await rows.orderBy("name").limit(page.limit).offset((page.page - 1) * page.limit)) as EventNameRow[];
-  return { rows: items, total: Number(count) };
+  if (filter.customers) void found.whereRaw(`${EVENT_CUSTOMER_KEY} = any(?)`, [customerKeysOf(filter.customers)]);
+  if (filter.rootsOnly) void found.whereNull("parent_id");
+  if (filter.parentId !== undefined) void found.where({ parent_id: filter.parentId });
+  return found
+    .groupBy("organization_id", "name", "source")
+    .select("organization_id", "name", "source", db.raw("count(*)::int as occurrences, min(timestamp) as first_seen, max(timestamp) as last_seen"));
+}
+
+/** One page of a list, sorted by its columns as asked and then by `tieBreakers`, with the total. */
+async function pageOfList<Row>(db: Knex, listed: Knex.QueryBuilder, page: { page: number; limit: number; sort: Sort<string> }, tieBreakers: string[]): Promise<{ rows: Row[]; total: number }> {
+  const [{ count } = { count: 0 }] = await db.from(listed.clone().as("listed")).count<{ count: number }[]>({ count: "*" });
+  for (const { property, descending } of page.sort) void listed.orderBy(property, descending ? "desc" : "asc");
+  for (const column of tieBreakers) void listed.orderBy(column);
+  const rows = (await listed.limit(page.limit).offset((page.page - 1) * page.limit)) as Row[];
+  return { rows, total: Number(count) };
+}
+
+/** One page of the names of the sellers' events, each counted across the sellers; a name and source are their own key, so they break ties. */
+export function pageOfEventNames(db: Knex, filter: NameStatsFilter, page: { page: number; limit: number; sort: Sort<keyof typeof EVENT_NAME_SORTABLE> }) {
+  const names = db
+    .from(nameStats(db, filter).as("stats"))
+    .groupBy("name", "source")
+    .select("name", "source", db.raw("sum(occurrences)::int as occurrences, min(first_seen) as first_seen, max(last_seen) as last_seen"));
+  if (filter.query) void names.whereILike("name", `%${filter.query}%`);
+  return pageOfList<EventNameRow>(db, names, { ...page, sort: page.sort.map(({ property, descending }) => ({ property: EVENT_NAME_SORTABLE[property], descending })) }, ["name", "source"]);
+}
+
+/**
+ * One page of the sellers' event types with their events' statistics: the names the events narrowed
+ * to carry, each with the seller's type for it. As in Polar, a name without a type is left out: one
+ * written by a release that made no types gets its type with the next event that carries it.
+ */
+export function pageOfEventTypes(db: Knex, filter: NameStatsFilter, page: { page: number; limit: number; sort: Sort<EventTypeSortable> }) {
+  const listed = db
+    .from(nameStats(db, filter).as("stats"))
+    .join(eventTypesOf(db, filter.organizationIds).as("types"), (on) => void on.on("types.organization_id", "stats.organization_id").andOn("types.name", "stats.name"))
+    .select(
+      "types.id",
+      "types.created_at",
+      "types.modified_at",
+      "stats.organization_id",
+      "stats.name",
+      "types.label",
+      "types.label_property_selector",
+      "stats.source",
+      "stats.occurrences",
+      "stats.first_seen",
+      "stats.last_seen",
+    );
+  if (filter.query) {
+    const text = `%${filter.query}%`;
+    void listed.where((query) => void query.whereILike("stats.name", text).orWhereILike("types.label", text));
+  }
+  return pageOfList<EventTypeWithStatsRow>(db, listed, page, ["organization_id", "name", "source"]);
 }
 
 /** How many events wait to be measured. */
