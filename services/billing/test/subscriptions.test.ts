@@ -208,6 +208,44 @@ describe("subscriptions", () => {
     expect((await ordersOf(seller, subscription.id)).map((order) => order.totalAmount)).toEqual([0, 1000]);
   });
 
+  it("start a free plan for a customer through SDK 1.x without a checkout: active, nothing ordered, benefits granted; a paid or one-time product, or a stranger, refused with a 422", async () => {
+    const seller = await stack.seller();
+    const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+    const licence = await polar.benefits.create({ type: "license_keys", description: "Free tier licence", properties: {} });
+    // SDK 1.x creates no free price (0.47 does): a free plan made by 0.47 is started by 1.x.
+    const free = await seller.polar.products.create({ name: "Free tier", recurringInterval: "month", prices: [{ amountType: "free", priceCurrency: "usd" }] });
+    await polar.products.updateBenefits(free.id, { benefits: [licence.id] });
+    const customer = await polar.customers.create({ email: "free-tier@example.com", external_id: "free-tier-user" });
+
+    const started = await polar.subscriptions.create({ product_id: free.id, customer_id: customer.id, metadata: { source: "signup" } });
+    expect(started).toMatchObject({ status: "active", amount: 0, currency: "usd", customer_id: customer.id, product_id: free.id, checkout_id: null, metadata: { source: "signup" } });
+    expect(new Date(started.current_period_end).getTime() - new Date(started.current_period_start).getTime()).toBeGreaterThanOrEqual(28 * 86_400_000);
+    expect(await ordersOf(seller, started.id)).toEqual([]);
+    expect((await polar.licenseKeys.list({ benefit_id: licence.id })).items.map((key) => [key.customer_id, key.status])).toEqual([[customer.id, "granted"]]);
+    await expect.poll(() => eventTypesAbout(stack, started.id)).toEqual(["subscription.created", "subscription.active"]);
+    // By the seller's own id for the customer, too.
+    const second = await polar.customers.create({ email: "free-external@example.com", external_id: "free-external" });
+    expect(await polar.subscriptions.create({ product_id: free.id, external_customer_id: "free-external" })).toMatchObject({ customer_id: second.id, status: "active" });
+
+    const paid = await polar.products.create({ name: "Paid tier", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "usd" }] });
+    const once = await seller.polar.products.create({ name: "Free download", prices: [{ amountType: "free", priceCurrency: "usd" }] });
+    const stranger = await stack.seller();
+    const strangersCustomer = await createPolar({ accessToken: stranger.token, baseUrl: stack.gateway.url }).customers.create({ email: "someone@example.com" });
+    const refusal = async (body: Parameters<typeof polar.subscriptions.create>[0]) => {
+      const response = await fetch(`${stack.gateway.url}/v1/subscriptions/`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${seller.token}` }, body: JSON.stringify(body) });
+      expect(response.status).toBe(422);
+      const { detail } = (await response.json()) as { detail: { loc: string[]; msg: string }[] };
+      return detail.map((issue) => [issue.loc.join("."), issue.msg]);
+    };
+    expect(await refusal({ product_id: paid.id, customer_id: customer.id })).toEqual([["body.product_id", "Product is not free. The customer should go through a checkout to create a paid subscription."]]);
+    expect(await refusal({ product_id: once.id, customer_id: customer.id })).toEqual([["body.product_id", "Product is not a recurring product."]]);
+    expect(await refusal({ product_id: free.id, customer_id: strangersCustomer.id })).toEqual([["body.customer_id", "Customer does not exist."]]);
+    expect(await refusal({ product_id: free.id, external_customer_id: "nobody" })).toEqual([["body.external_customer_id", "Customer does not exist."]]);
+    const strangersProduct = await stranger.polar.products.create({ name: "Theirs", recurringInterval: "month", prices: [{ amountType: "free", priceCurrency: "usd" }] });
+    expect(await refusal({ product_id: strangersProduct.id, customer_id: customer.id })).toEqual([["body.product_id", "Product does not exist."]]);
+    expect((await polar.subscriptions.list({ customer_id: customer.id })).items).toHaveLength(1);
+  });
+
   it("pause at the period end through SDK 1.x: no order and no access while paused, then resumed by hand or on the date set, charged and granted again", async () => {
     const seller = await stack.seller();
     const pinned = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });

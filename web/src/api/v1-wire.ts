@@ -759,7 +759,8 @@ export interface paths {
         /** List subscriptions */
         get: operations["getV1Subscriptions"];
         put?: never;
-        post?: never;
+        /** Start a free plan for a customer, without a checkout */
+        post: operations["postV1Subscriptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2019,6 +2020,23 @@ export interface components {
         };
         CustomerPortalCustomerSettings: {
             allow_email_change?: boolean;
+        };
+        SubscriptionCreate: components["schemas"]["SubscriptionCreateCustomer"] | components["schemas"]["SubscriptionCreateExternalCustomer"];
+        SubscriptionCreateCustomer: {
+            product_id: string;
+            customer_id: string;
+            /** @default {} */
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+        };
+        SubscriptionCreateExternalCustomer: {
+            product_id: string;
+            external_customer_id: string;
+            /** @default {} */
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
         };
         Filter: {
             /** @enum {string} */
@@ -10825,6 +10843,75 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListResource_Subscription_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1Subscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description Start a free plan for a customer, without a checkout */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Subscription"];
                 };
             };
             /** @description Not authenticated */

@@ -6,7 +6,11 @@ import type { Offer } from "../checkouts/pricing.js";
 import type { DiscountWithProducts } from "../discounts/discounts.sql.js";
 import type { OrderRow } from "../orders/orders.sql.js";
 import { placeOrder, type NumberedOrder } from "../orders/service.js";
-import { announceStarted, billedMeterIdsOf, draftFor, startSubscription, type Amounts } from "../subscriptions/service.js";
+import type { CustomerRow } from "../customers/customers.sql.js";
+import type { PriceRow } from "../products/prices.js";
+import type { ProductWithParts } from "../products/products.sql.js";
+import { announceStarted, billedMeterIdsOf, draftFor, startFreeSubscription, startSubscription, type Amounts } from "../subscriptions/service.js";
+import type { SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { TaxTerms } from "../taxes/calculation.js";
 
 /** A checkout of a recurring product, paid (or nothing to pay during a trial), as the purchase read it. */
@@ -47,4 +51,23 @@ export async function startPurchasedSubscription(billing: Pick<Parts, "config">,
     announceSource: () => announceStarted(unit, billing.config, subscription, { customer, product, price, discount }),
   });
   return order;
+}
+
+/**
+ * A free plan a seller starts for a customer without a checkout (Polar's POST /v1/subscriptions/),
+ * added to `unit`: the subscription, no order (nothing is charged), its benefits granted, then
+ * subscription.created and subscription.active. Its renewals are the free plan's, as any other's.
+ */
+export async function startFreePlan(billing: Pick<Parts, "config">, unit: UnitOfWork, plan: { customer: CustomerRow; product: ProductWithParts; price: PriceRow; metadata: SubscriptionRow["metadata"]; now: Date }): Promise<SubscriptionRow> {
+  const { customer, product, price, now } = plan;
+  const subscription = startFreeSubscription(unit, plan);
+  await grantPurchase(unit, {
+    customer,
+    benefits: product.benefits,
+    now,
+    source: { subscription_id: subscription.id },
+    billedMeterIds: billedMeterIdsOf(product, subscription.currency),
+    announceSource: () => announceStarted(unit, billing.config, subscription, { customer, product, price, discount: null }),
+  });
+  return subscription;
 }

@@ -4,7 +4,8 @@ import { metadataFilters } from "../http/metadata.js";
 import type { Parts } from "../parts.js";
 import { exportFilename } from "../http/exports.js";
 import { SUBSCRIPTION_EXPORT_DEFAULT_COLUMNS, SUBSCRIPTION_EXPORT_HEADERS, subscriptionExportRows } from "./export.js";
-import { Subscription, SubscriptionList, SubscriptionListQuery, SubscriptionUpdateBody, subscriptionExportQuery } from "./schemas.js";
+import { Subscription, SubscriptionCreate, SubscriptionList, SubscriptionListQuery, SubscriptionUpdateBody, subscriptionExportQuery } from "./schemas.js";
+import { createFreeSubscription } from "./free-plans.js";
 import { findSubscription, pageOfSubscriptions, shownSubscription, shownSubscriptions } from "./service.js";
 import { revokeNow, updateSubscriptionAsAsked } from "./updates.js";
 
@@ -25,6 +26,9 @@ export function subscriptionEndpoints(parts: Pick<Parts, "db" | "units" | "acces
       const { rows, total } = await pageOfSubscriptions(db, filter, { ...query, sort: query.sorting });
       return pageJson(await shownSubscriptions(db, rows, publicUrl), total, query.limit);
     }),
+    defineEndpoint("/v1/subscriptions/", { method: "POST", status: 201, body: SubscriptionCreate, response: Subscription, summary: "Start a free plan for a customer, without a checkout", tag: TAG }, ({ body, identity }) =>
+      createFreeSubscription(parts, identity, body),
+    ),
 
     defineEndpoint("/v1/subscriptions/:id", { method: "GET", params: z.object({ id: z.string() }), response: Subscription, summary: "Get a subscription", tag: TAG }, async ({ params, identity }) =>
       shownSubscription(db, await reachable(access, identity, "subscriptions:read", await findSubscription(db, params.id), "Subscription"), publicUrl),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, momentInput, paging, pgInteger, queryFlag, repeated, sorting, timeZoneName } from "@tollgate/kit";
 import { customerFilter, saleListFilters } from "../http/list-filters.js";
-import { metadataOutput, metadataQuery } from "../http/metadata.js";
+import { metadataInput, metadataOutput, metadataQuery } from "../http/metadata.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Customer } from "../customers/schemas.js";
 import { Discount } from "../discounts/schemas.js";
@@ -131,6 +131,14 @@ export const SubscriptionListQuery = z.object({
 const moment = momentInput();
 
 /** Polar's SubscriptionUpdate: one kind of change per call, told apart by its fields. */
+/** A free plan started for a customer, named by id or by the seller's external id (Polar's SubscriptionCreate). */
+export const SubscriptionCreate = z
+  .union([
+    z.strictObject({ product_id: z.string(), customer_id: z.string(), metadata: metadataInput.default({}) }).meta({ id: "SubscriptionCreateCustomer" }),
+    z.strictObject({ product_id: z.string(), external_customer_id: z.string(), metadata: metadataInput.default({}) }).meta({ id: "SubscriptionCreateExternalCustomer" }),
+  ])
+  .meta({ id: "SubscriptionCreate" });
+
 export const SubscriptionUpdateBody = z.object({
   customer_cancellation_reason: z.enum(CANCELLATION_REASONS).nullish(),
   customer_cancellation_comment: z.string().max(1_000).nullish(),

@@ -197,30 +197,41 @@ export async function subscriptionTaxTerms(db: Knex, subscription: Pick<Subscrip
   return taxTermsFor(seller, price, { address: customer.billing_address, taxId: customer.tax_id });
 }
 
-/**
- * A subscription bought through a checkout, starting `now` (trialing, when the checkout allows the
- * product's trial), added to the unit's writes. Its first order, grants and announcement are the
- * purchase's (flows/start-subscription.ts).
- */
-export function startSubscription(unit: UnitOfWork, purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; paymentMethodId: string | null; now: Date }): SubscriptionRow {
-  const { checkout, offer, customer, now } = purchase;
-  const { product, price } = offer;
+/** What a new subscription starts from: a checkout paid, or a seller starting a free plan. */
+interface SubscriptionStart {
+  organizationId: string;
+  customer: CustomerRow;
+  product: ProductRow;
+  price: PriceRow;
+  amount: number;
+  currency: string;
+  checkoutId: string | null;
+  discountId: string | null;
+  trialEnd: Date | null;
+  customFieldData: SubscriptionRow["custom_field_data"];
+  metadata: SubscriptionRow["metadata"];
+  paymentMethodId: string | null;
+  now: Date;
+}
+
+/** A subscription starting `now` (trialing until `trialEnd`, when it has one), added to the unit's writes. */
+function openSubscription(unit: UnitOfWork, start: SubscriptionStart): SubscriptionRow {
+  const { product, price, now, trialEnd } = start;
   const interval = product.recurring_interval ?? "month";
   const intervalCount = product.recurring_interval_count ?? 1;
-  const trialEnd = startsWithTrial(product, checkout) ? addInterval(now, product.trial_interval ?? "day", product.trial_interval_count ?? 1) : null;
   const periodEnd = trialEnd ?? addInterval(now, interval, intervalCount);
   const subscription: SubscriptionRow = {
     id: randomId(32),
-    organization_id: checkout.organization_id,
-    customer_id: customer.id,
+    organization_id: start.organizationId,
+    customer_id: start.customer.id,
     product_id: product.id,
     product_price_id: price.id,
-    checkout_id: checkout.id,
-    discount_id: checkout.discount_id,
-    discount_applied_at: checkout.discount_id ? now : null,
+    checkout_id: start.checkoutId,
+    discount_id: start.discountId,
+    discount_applied_at: start.discountId ? now : null,
     status: trialEnd ? "trialing" : "active",
-    amount: checkout.amount,
-    currency: checkout.currency,
+    amount: start.amount,
+    currency: start.currency,
     recurring_interval: interval,
     recurring_interval_count: intervalCount,
     current_period_start: now,
@@ -237,7 +248,7 @@ export function startSubscription(unit: UnitOfWork, purchase: { checkout: Checko
     ended_at: null,
     customer_cancellation_reason: null,
     customer_cancellation_comment: null,
-    payment_method_id: purchase.paymentMethodId,
+    payment_method_id: start.paymentMethodId,
     past_due_since: null,
     dunning_attempts: 0,
     next_action_at: periodEnd,
@@ -246,13 +257,64 @@ export function startSubscription(unit: UnitOfWork, purchase: { checkout: Checko
     pending_prorations: [],
     renewal_usage: null,
     reminded_for: null,
-    custom_field_data: checkout.custom_field_data,
-    metadata: checkout.metadata,
+    custom_field_data: start.customFieldData,
+    metadata: start.metadata,
     created_at: new Date(),
     modified_at: null,
   };
   unit.change(insertSubscription(unit.db, subscription));
   return subscription;
+}
+
+/**
+ * A subscription bought through a checkout, starting `now` (trialing, when the checkout allows the
+ * product's trial), added to the unit's writes. Its first order, grants and announcement are the
+ * purchase's (flows/start-subscription.ts).
+ */
+export function startSubscription(unit: UnitOfWork, purchase: { checkout: CheckoutRow; offer: Offer; customer: CustomerRow; paymentMethodId: string | null; now: Date }): SubscriptionRow {
+  const { checkout, offer, customer, now } = purchase;
+  const { product, price } = offer;
+  return openSubscription(unit, {
+    organizationId: checkout.organization_id,
+    customer,
+    product,
+    price,
+    amount: checkout.amount,
+    currency: checkout.currency,
+    checkoutId: checkout.id,
+    discountId: checkout.discount_id,
+    trialEnd: startsWithTrial(product, checkout) ? addInterval(now, product.trial_interval ?? "day", product.trial_interval_count ?? 1) : null,
+    customFieldData: checkout.custom_field_data,
+    metadata: checkout.metadata,
+    paymentMethodId: purchase.paymentMethodId,
+    now,
+  });
+}
+
+/**
+ * The free price a seller may start a subscription on without a checkout (Polar's rule): the
+ * product's fixed-amount price, in the seller's currency if it has one there, must be free.
+ */
+export function freePlanPrice(product: ProductWithParts, currency: string): PriceRow | "not_recurring" | "not_free" {
+  if (product.recurring_interval === null) return "not_recurring";
+  const statics = product.prices.filter((price) => !price.is_archived && price.amount_type !== "metered_unit");
+  const price = statics.find((candidate) => candidate.price_currency === currency) ?? statics[0];
+  return price?.amount_type === "free" ? price : "not_free";
+}
+
+/** A free plan's subscription a seller starts for a customer (no checkout, nothing to pay), active from `now`. */
+export function startFreeSubscription(unit: UnitOfWork, start: { customer: CustomerRow; product: ProductRow; price: PriceRow; metadata: SubscriptionRow["metadata"]; now: Date }): SubscriptionRow {
+  return openSubscription(unit, {
+    ...start,
+    organizationId: start.product.organization_id,
+    amount: 0,
+    currency: start.price.price_currency,
+    checkoutId: null,
+    discountId: null,
+    trialEnd: null,
+    customFieldData: {},
+    paymentMethodId: null,
+  });
 }
 
 /** The meters a subscription bills by: its product's live metered prices in its currency. */
