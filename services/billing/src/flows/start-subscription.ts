@@ -42,6 +42,17 @@ export async function startPurchasedSubscription(billing: Pick<Parts, "config">,
     { ...draftFor(subscription, product, price, amounts, purchase.tax), checkout_id: checkout.id, billing_reason: "subscription_create", billing_name: checkout.customer_billing_name ?? checkout.customer_name, billing_address: checkout.customer_billing_address },
     { paid: { ...numbered, parts: { product, discount, subscription } } },
   );
+  await grantStarted(billing, unit, subscription, { customer, product, price, discount, now });
+  return order;
+}
+
+/** A new subscription's benefits granted (its meters credited from now), announced started once they are. */
+async function grantStarted(
+  billing: Pick<Parts, "config">,
+  unit: UnitOfWork,
+  subscription: SubscriptionRow,
+  { customer, product, price, discount, now }: { customer: CustomerRow; product: ProductWithParts; price: PriceRow; discount: DiscountWithProducts | null; now: Date },
+): Promise<void> {
   await grantPurchase(unit, {
     customer,
     benefits: product.benefits,
@@ -50,7 +61,6 @@ export async function startPurchasedSubscription(billing: Pick<Parts, "config">,
     billedMeterIds: billedMeterIdsOf(product, subscription.currency),
     announceSource: () => announceStarted(unit, billing.config, subscription, { customer, product, price, discount }),
   });
-  return order;
 }
 
 /**
@@ -59,15 +69,7 @@ export async function startPurchasedSubscription(billing: Pick<Parts, "config">,
  * subscription.created and subscription.active. Its renewals are the free plan's, as any other's.
  */
 export async function startFreePlan(billing: Pick<Parts, "config">, unit: UnitOfWork, plan: { customer: CustomerRow; product: ProductWithParts; price: PriceRow; metadata: SubscriptionRow["metadata"]; now: Date }): Promise<SubscriptionRow> {
-  const { customer, product, price, now } = plan;
   const subscription = startFreeSubscription(unit, plan);
-  await grantPurchase(unit, {
-    customer,
-    benefits: product.benefits,
-    now,
-    source: { subscription_id: subscription.id },
-    billedMeterIds: billedMeterIdsOf(product, subscription.currency),
-    announceSource: () => announceStarted(unit, billing.config, subscription, { customer, product, price, discount: null }),
-  });
+  await grantStarted(billing, unit, subscription, { ...plan, discount: null });
   return subscription;
 }
