@@ -34,7 +34,7 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   meters: ["meters", "meter_rollups", "meter_unique_values"],
   "customer-meters": ["customer_meters", "customer_meter_values"],
   "usage-events": ["usage_events", "usage_event_names", "usage_events_unmeasured"],
-  metrics: ["order_hours", "order_product_hours", "checkout_hours", "checkout_product_hours"],
+  metrics: ["order_hours", "order_product_hours", "checkout_hours", "checkout_product_hours", "metric_dashboards"],
   "customer-portal": [],
   "test-clock": [],
 };

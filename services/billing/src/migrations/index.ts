@@ -32,6 +32,7 @@ import { salesTax } from "./0031_sales_tax.js";
 import { subscriptionReminders } from "./0032_subscription_reminders.js";
 import { orderInvoicedAt } from "./0033_order_invoiced_at.js";
 import { subscriptionPauses } from "./0034_subscription_pauses.js";
+import { metricsDashboards } from "./0036_metrics_dashboards.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -69,4 +70,5 @@ export const billingMigrations: Migrations = {
   "0032_subscription_reminders": subscriptionReminders,
   "0033_order_invoiced_at": orderInvoicedAt,
   "0034_subscription_pauses": subscriptionPauses,
+  "0036_metrics_dashboards": metricsDashboards,
 };
