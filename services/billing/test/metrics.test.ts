@@ -199,6 +199,31 @@ describe("metrics", () => {
     const narrow = await stack.seller({ scopes: ["orders:read"] });
     await expect(narrow.polar.metrics.limits()).rejects.toMatchObject({ statusCode: 403 });
   });
+  it("export as CSV through SDK 1.x: a row per period, a column per metric, the figures GET /v1/metrics/ gives", async () => {
+    const polar = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const query = { start_date: first, end_date: last, interval: "day", timezone } as const;
+    const [csv, json] = await Promise.all([polar.metrics.export(query), polar.metrics.get(query)]);
+    const [header, ...rows] = csv.trimEnd().split("\r\n").map((line) => line.split(","));
+    const described = Object.values(json.metrics as Record<string, { slug: string; display_name: string } | null | undefined>).flatMap((metric) => (metric ? [metric] : []));
+    const slugs = described.map((metric) => metric.slug);
+    // Every metric Tollgate computes, in Polar's order, under its display name.
+    expect(header).toEqual(["Timestamp", ...described.map((metric) => metric.display_name)]);
+    expect(header).toContain("Checkouts Conversion Rate");
+    expect(rows).toHaveLength(json.periods.length);
+    rows.forEach(([timestamp = "", ...cells], index) => {
+      const period: Record<string, unknown> = { ...json.periods[index] };
+      // The period's start in the time zone asked for.
+      expect(new Date(timestamp).getTime()).toBe(Date.parse(String(period.timestamp)));
+      expect(timestamp.slice(0, 10)).toBe(dayIn(timezone, new Date(String(period.timestamp))));
+      expect(cells.map(Number)).toEqual(slugs.map((slug) => period[slug]));
+    });
+    expect(rows.find(([timestamp]) => timestamp?.startsWith(saleDay))?.slice(1, 3)).toEqual(["3", "3900"]);
+
+    // The metrics asked for only; refused as GET /v1/metrics/ refuses.
+    expect((await polar.metrics.export({ ...query, metrics: ["revenue", "orders"] })).split("\r\n")[0]).toBe("Timestamp,Orders,Revenue");
+    await expect(polar.metrics.export({ ...query, metrics: ["bogus"] })).rejects.toMatchObject({ statusCode: 422 });
+    await expect(polar.metrics.export({ ...query, start_date: "2025-01-01", end_date: "2026-01-03" })).rejects.toMatchObject({ statusCode: 422 });
+  });
 });
 
 describe("metric dashboards", () => {

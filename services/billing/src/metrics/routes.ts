@@ -1,6 +1,8 @@
 import { z } from "zod";
-import { defineEndpoint, reachable, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, reachable, sendCsv, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
+import { exportFilename } from "../http/exports.js";
+import { metricsExportHeader, metricsExportRows } from "./export.js";
 import { metricDashboardJson, metricsJson } from "./output.js";
 import { MetricDashboard, MetricDashboardCreate, MetricDashboardList, MetricDashboardListQuery, MetricDashboardUpdate, MetricsLimits, metricsQuery, MetricsResponse, TIME_INTERVALS } from "./schemas.js";
 import { changeMetricDashboard, createMetricDashboard, findMetricDashboard, INTERVAL_DAYS, metricDashboardsFor, metricsOf, MIN_DATE, removeMetricDashboard } from "./service.js";
@@ -14,6 +16,12 @@ export function metricEndpoints({ db, access, timeZones }: Pick<Parts, "db" | "a
     defineEndpoint("/v1/metrics/", { method: "GET", query: metricsQuery(timeZones), response: MetricsResponse, summary: "Get metrics", tag: TAG }, async ({ query, identity }) =>
       metricsJson(await metricsOf(db, await access.organizationIds(identity, "metrics:read"), query)),
     ),
+
+    defineEndpoint("/v1/metrics/export", { method: "GET", query: metricsQuery(timeZones), produces: "text/csv", summary: "Export metrics as a CSV file", tag: TAG }, async ({ query, identity, res }) => {
+      // Worked out (and refused, as GET /v1/metrics/ refuses) before the first byte is sent.
+      const answer = await metricsOf(db, await access.organizationIds(identity, "metrics:read"), query);
+      await sendCsv(res, exportFilename("metrics", [], query.timezone), metricsExportHeader(answer), metricsExportRows(answer, query.timezone));
+    }),
 
     defineEndpoint("/v1/metrics/limits", { method: "GET", response: MetricsLimits, summary: "Get metrics limits", tag: TAG }, async ({ identity }) => {
       await access.organizationIds(identity, "metrics:read");
