@@ -45,7 +45,7 @@ export const MetricsLimits = z
 /** Polar shows at most ten metrics on a dashboard. */
 const MAX_DASHBOARD_METRICS = 10;
 /** A dashboard's metrics: only those Tollgate works out (an unanswered one would chart nothing). */
-const dashboardMetrics = z.array(z.string().refine((slug) => METRIC_SLUGS.includes(slug), { error: "Not a metric Tollgate computes" })).max(MAX_DASHBOARD_METRICS);
+const dashboardMetrics = z.array(z.enum(METRIC_SLUGS, { error: "Not a metric Tollgate computes" })).max(MAX_DASHBOARD_METRICS);
 const dashboardName = z.string().min(1);
 
 export const MetricDashboard = z
