@@ -35,7 +35,7 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   "customer-meters": ["customer_meters", "customer_meter_values"],
   "usage-events": ["usage_events", "usage_event_names", "usage_events_unmeasured"],
   "event-types": ["event_types"],
-  metrics: ["order_hours", "order_product_hours", "checkout_hours", "checkout_product_hours"],
+  metrics: ["order_hours", "order_product_hours", "checkout_hours", "checkout_product_hours", "metric_dashboards"],
   "customer-portal": [],
   "test-clock": [],
 };

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { fillCheckout, mailedText, newPerson, nextYearExpiry, openShop, screenshotFailure, signUp, startBrowsing, stopBrowsing, type ShopApi } from "./browser.js";
 import { screenChecks } from "./text-checks.js";
@@ -27,7 +28,7 @@ async function buy(api: ShopApi, productId: string, email: string, { declinedFir
 const euros = (amount: string) => `${amount}\u00a0€`;
 
 describe("the seller's customers and orders", () => {
-  it("finds a buyer, opens their page and portal, refunds their order in two steps and filters orders by status, in Spanish and at phone width", { timeout: 150_000 }, async () => {
+  it("finds a buyer, opens their page and portal, refunds their order in two steps and filters orders by status, saves a dashboard of two metrics and downloads it, in Spanish and at phone width", { timeout: 210_000 }, async () => {
     onTestFailed(screenshotFailure);
     const stamp = Date.now();
     const { page, say } = await newPerson({ locale: "es", viewport: { width: 1280, height: 800 } });
@@ -123,6 +124,54 @@ describe("the seller's customers and orders", () => {
     await page.getByRole("row", { name: /Club del barro/ }).waitFor();
     await checkConsole(page, "orders");
     await checkPhone(page, "orders");
+
+    // The dashboard: two metrics chosen and saved as a dashboard, opened again after a reload, renamed, downloaded and deleted.
+    await page.goto(`/${slug}`);
+    await page.getByRole("heading", { name: say("seller.dashboard.title"), level: 1 }).waitFor();
+    const cards = page.locator(".metric-card");
+    await expect.poll(() => cards.count()).toBe(10);
+    await page.getByText(say("seller.dashboard.saved.chooser", { shown: 10, all: 10 })).click();
+    for (const metric of ["averageOrderValue", "monthlyRecurringRevenue", "activeSubscriptions", "newSubscriptions", "canceledSubscriptions", "checkoutsConversion", "churnRate", "averageRevenuePerUser"]) {
+      await page.getByRole("checkbox", { name: say(`seller.dashboard.metric.${metric}`), exact: true }).uncheck();
+    }
+    await expect.poll(() => cards.getByRole("heading").allTextContents()).toEqual([say("seller.dashboard.metric.revenue"), say("seller.dashboard.metric.orders")]);
+    await page.getByRole("button", { name: say("seller.dashboard.saved.saveAs") }).click();
+    await dialog.getByRole("button", { name: say("seller.dashboard.saved.saveName") }).click();
+    await dialog.getByText(say("forms.required.aName")).waitFor();
+    await dialog.getByLabel(say("seller.dashboard.saved.name")).fill("Ventas del mes");
+    await dialog.getByRole("button", { name: say("seller.dashboard.saved.saveName") }).click();
+    await dialog.waitFor({ state: "detached" });
+    const picker = page.getByLabel(say("seller.dashboard.saved.dashboard"), { exact: true });
+    await expect.poll(() => picker.locator("option:checked").textContent()).toBe("Ventas del mes");
+
+    await page.reload();
+    await expect.poll(() => cards.count()).toBe(10);
+    await picker.selectOption({ label: "Ventas del mes" });
+    await expect.poll(() => cards.count()).toBe(2);
+    await page.getByRole("button", { name: say("seller.dashboard.saved.rename") }).click();
+    await expect.poll(() => dialog.getByLabel(say("seller.dashboard.saved.name")).inputValue()).toBe("Ventas del mes");
+    await dialog.getByLabel(say("seller.dashboard.saved.name")).fill("Ventas");
+    await dialog.getByRole("button", { name: say("seller.dashboard.saved.saveName") }).click();
+    await dialog.waitFor({ state: "detached" });
+    await expect.poll(() => picker.locator("option:checked").textContent()).toBe("Ventas");
+    await checkConsole(page, "dashboard-saved");
+    await checkPhone(page, "dashboard-saved");
+
+    // The CSV holds what the dashboard shows: a row per day, its orders and revenue (both sales, before their refunds).
+    await expect.poll(() => page.getByRole("region", { name: say("seller.dashboard.metric.orders"), exact: true }).locator(".metric-figure").textContent()).toBe("2");
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: say("seller.dashboard.export.download") }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^metrics-\d{4}-\d\d-\d\d-\d{4}-\d\d-\d\d\.csv$/);
+    const [header, ...days] = (await readFile(await download.path(), "utf8")).trimEnd().split("\r\n");
+    expect(header).toBe("Timestamp,Orders,Revenue");
+    expect(days).toHaveLength(30);
+    const sums = days.map((line) => line.split(",").slice(1).map(Number)).reduce(([orders = 0, revenue = 0], [dayOrders = 0, dayRevenue = 0]) => [orders + dayOrders, revenue + dayRevenue], [0, 0]);
+    expect(sums).toEqual([2, 4_900]);
+
+    await page.getByRole("button", { name: say("seller.dashboard.saved.delete") }).click();
+    await dialog.getByRole("button", { name: say("seller.dashboard.saved.delete") }).click();
+    await dialog.waitFor({ state: "detached" });
+    await expect.poll(() => cards.count()).toBe(10);
+    await expect.poll(() => picker.locator("option").allTextContents()).toEqual([say("seller.dashboard.saved.allMetrics")]);
   });
 
   it("lets a buyer reach the portal alone, with a code mailed to them, keep and replace cards, and stay signed in across tabs until they sign out", { timeout: 90_000 }, async () => {

@@ -76,7 +76,7 @@ const POLAR_ALLOWED: Allowed[] = [
     reason: "an invoice needs the order's billing name and address, a state of the order no schema says; Polar refuses one without them with its own 422, MissingInvoiceBillingDetails (an error and a detail, not a list of fields)",
   },
   {
-    operation: /^GET \/v1\/(?:metrics\/|meters\/\{id\}\/quantities|orders\/export|subscriptions\/export)$/,
+    operation: /^GET \/v1\/(?:metrics\/|metrics\/export|meters\/\{id\}\/quantities|orders\/export|subscriptions\/export)$/,
     place: "query.timezone TimeZoneName",
     reason: "a time zone must be one this Postgres knows (pg_timezone_names, read at start), a list the schema does not carry; Polar refuses an unknown zone with a 422 at the field too",
   },

@@ -64,6 +64,7 @@ export const ALL_SCOPES = [
   "checkout_links:read",
   "checkout_links:write",
   "metrics:read",
+  "metrics:write",
   "meters:read",
   "meters:write",
   "events:read",

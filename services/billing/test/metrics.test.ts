@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Polar } from "@polar-sh/sdk";
 import type { MetricsResponse } from "@polar-sh/sdk/models/components/metricsresponse.js";
 import { RFCDate } from "@polar-sh/sdk/types/rfcdate.js";
+import { createPolar } from "polar-sdk-1/2026-10";
 import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { advanceDays, cardToken, subscribe, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
@@ -197,5 +198,82 @@ describe("metrics", () => {
     expect(((await response.json()) as { totals: { orders: number } }).totals.orders).toBe(3);
     const narrow = await stack.seller({ scopes: ["orders:read"] });
     await expect(narrow.polar.metrics.limits()).rejects.toMatchObject({ statusCode: 403 });
+  });
+  it("export as CSV through SDK 1.x: a row per period, a column per metric, the figures GET /v1/metrics/ gives", async () => {
+    const polar = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const query = { start_date: first, end_date: last, interval: "day", timezone } as const;
+    const [csv, json] = await Promise.all([polar.metrics.export(query), polar.metrics.get(query)]);
+    const [header, ...rows] = csv.trimEnd().split("\r\n").map((line) => line.split(","));
+    const described = Object.values(json.metrics as Record<string, { slug: string; display_name: string } | null | undefined>).flatMap((metric) => (metric ? [metric] : []));
+    const slugs = described.map((metric) => metric.slug);
+    // Every metric Tollgate computes, in Polar's order, under its display name.
+    expect(header).toEqual(["Timestamp", ...described.map((metric) => metric.display_name)]);
+    expect(header).toContain("Checkouts Conversion Rate");
+    expect(rows).toHaveLength(json.periods.length);
+    rows.forEach(([timestamp = "", ...cells], index) => {
+      const period: Record<string, unknown> = { ...json.periods[index] };
+      // The period's start in the time zone asked for.
+      expect(new Date(timestamp).getTime()).toBe(Date.parse(String(period.timestamp)));
+      expect(timestamp.slice(0, 10)).toBe(dayIn(timezone, new Date(String(period.timestamp))));
+      expect(cells.map(Number)).toEqual(slugs.map((slug) => period[slug]));
+    });
+    expect(rows.find(([timestamp]) => timestamp?.startsWith(saleDay))?.slice(1, 3)).toEqual(["3", "3900"]);
+
+    // The metrics asked for only; refused as GET /v1/metrics/ refuses.
+    expect((await polar.metrics.export({ ...query, metrics: ["revenue", "orders"] })).split("\r\n")[0]).toBe("Timestamp,Orders,Revenue");
+    await expect(polar.metrics.export({ ...query, metrics: ["bogus"] })).rejects.toMatchObject({ statusCode: 422 });
+    await expect(polar.metrics.export({ ...query, start_date: "2025-01-01", end_date: "2026-01-03" })).rejects.toMatchObject({ statusCode: 422 });
+  });
+});
+
+describe("metric dashboards", () => {
+  const sdk = (seller: Seller) => createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+
+  it("create, list, read back, change and delete a dashboard through SDK 1.x", async () => {
+    const polar = sdk(shop);
+    const created = await polar.metrics.createDashboard({ name: "Growth", metrics: ["revenue", "active_subscriptions"] });
+    expect(created).toMatchObject({ name: "Growth", metrics: ["revenue", "active_subscriptions"], organization_id: shop.organizationId, modified_at: null });
+    expect(Date.parse(created.created_at)).not.toBeNaN();
+    expect((await polar.metrics.listDashboards()).map((dashboard) => dashboard.id)).toContain(created.id);
+    expect(await polar.metrics.listDashboards({ organization_id: shop.organizationId })).toContainEqual(created);
+    expect(await polar.metrics.getDashboard(created.id)).toEqual(created);
+
+    const renamed = await polar.metrics.updateDashboard(created.id, { name: "Growth, monthly" });
+    expect(renamed).toMatchObject({ name: "Growth, monthly", metrics: ["revenue", "active_subscriptions"] });
+    expect(renamed.modified_at).not.toBeNull();
+    expect(await polar.metrics.updateDashboard(created.id, { metrics: ["churn_rate"], name: null })).toMatchObject({ name: "Growth, monthly", metrics: ["churn_rate"] });
+    expect(await polar.metrics.getDashboard(created.id)).toMatchObject({ name: "Growth, monthly", metrics: ["churn_rate"] });
+
+    await polar.metrics.deleteDashboard(created.id);
+    await expect(polar.metrics.getDashboard(created.id)).rejects.toMatchObject({ statusCode: 404 });
+    expect((await polar.metrics.listDashboards()).map((dashboard) => dashboard.id)).not.toContain(created.id);
+  });
+
+  it("keep each seller's dashboards its own: another organization's is not found", async () => {
+    const mine = await sdk(shop).metrics.createDashboard({ name: "Mine", metrics: ["orders"] });
+    const stranger = sdk(await stack.seller());
+    await expect(stranger.metrics.getDashboard(mine.id)).rejects.toMatchObject({ statusCode: 404 });
+    await expect(stranger.metrics.updateDashboard(mine.id, { name: "Theirs" })).rejects.toMatchObject({ statusCode: 404 });
+    await expect(stranger.metrics.deleteDashboard(mine.id)).rejects.toMatchObject({ statusCode: 404 });
+    expect(await stranger.metrics.listDashboards({ organization_id: shop.organizationId })).toEqual([]);
+    expect(await sdk(shop).metrics.getDashboard(mine.id)).toMatchObject({ name: "Mine" });
+  });
+
+  it("refuse metrics Tollgate does not compute, more than ten, and an empty name, in Polar's 422; and writes without metrics:write", async () => {
+    const polar = sdk(shop);
+    await expect(polar.metrics.createDashboard({ name: "Costs", metrics: ["revenue", "costs"] })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [expect.objectContaining({ loc: ["body", "metrics", 1], msg: "Not a metric Tollgate computes" })] },
+    });
+    const eleven = ["orders", "revenue", "net_revenue", "cumulative_revenue", "average_order_value", "active_subscriptions", "monthly_recurring_revenue", "churn_rate", "checkouts", "succeeded_checkouts", "checkouts_conversion"];
+    await expect(polar.metrics.createDashboard({ name: "Everything", metrics: eleven })).rejects.toMatchObject({ statusCode: 422 });
+    await expect(polar.metrics.createDashboard({ name: "", metrics: [] })).rejects.toMatchObject({ statusCode: 422, error: { detail: [expect.objectContaining({ loc: ["body", "name"] })] } });
+    const kept = await polar.metrics.createDashboard({ name: "Kept" });
+    expect(kept.metrics).toEqual([]);
+    await expect(polar.metrics.updateDashboard(kept.id, { metrics: ["seats_total"] })).rejects.toMatchObject({ statusCode: 422 });
+
+    const reader = sdk(await stack.seller({ scopes: ["metrics:read"] }));
+    expect(await reader.metrics.listDashboards()).toEqual([]);
+    await expect(reader.metrics.createDashboard({ name: "Nope" })).rejects.toMatchObject({ statusCode: 403 });
   });
 });

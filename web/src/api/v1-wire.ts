@@ -715,6 +715,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/metrics/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export metrics as a CSV file */
+        get: operations["getV1MetricsExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/metrics/limits": {
         parameters: {
             query?: never;
@@ -730,6 +747,43 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/dashboards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List metric dashboards */
+        get: operations["getV1MetricsDashboards"];
+        put?: never;
+        /** Create a metric dashboard */
+        post: operations["postV1MetricsDashboards"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/metrics/dashboards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a metric dashboard */
+        get: operations["getV1MetricsDashboardsId"];
+        put?: never;
+        post?: never;
+        /** Delete a metric dashboard */
+        delete: operations["deleteV1MetricsDashboardsId"];
+        options?: never;
+        head?: never;
+        /** Update a metric dashboard */
+        patch: operations["patchV1MetricsDashboardsId"];
         trace?: never;
     };
     "/v1/subscriptions/export": {
@@ -3726,6 +3780,15 @@ export interface components {
         MetricsIntervalLimit: {
             min_days: number;
             max_days: number;
+        };
+        MetricDashboardSchema: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            name: string;
+            metrics: string[];
+            organization_id: string;
         };
         ListResource_Subscription_: {
             items: components["schemas"]["Subscription"][];
@@ -10674,6 +10737,81 @@ export interface operations {
             };
         };
     };
+    getV1MetricsExport: {
+        parameters: {
+            query: {
+                start_date: string;
+                end_date: string;
+                timezone?: string;
+                interval: "hour" | "day" | "week" | "month" | "year";
+                organization_id?: string | string[];
+                product_id?: string | string[];
+                billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[];
+                customer_id?: string | string[];
+                metrics?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Export metrics as a CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": unknown;
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
     getV1MetricsLimits: {
         parameters: {
             query?: never;
@@ -10717,6 +10855,353 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1MetricsDashboards: {
+        parameters: {
+            query?: {
+                organization_id?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List metric dashboards */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricDashboardSchema"][];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1MetricsDashboards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default [] */
+                    metrics?: ("orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "committed_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "trial_monthly_recurring_revenue" | "trial_committed_monthly_recurring_revenue" | "annual_recurring_revenue" | "committed_annual_recurring_revenue" | "canceled_subscriptions" | "canceled_subscriptions_customer_service" | "canceled_subscriptions_low_quality" | "canceled_subscriptions_missing_features" | "canceled_subscriptions_switched_service" | "canceled_subscriptions_too_complex" | "canceled_subscriptions_too_expensive" | "canceled_subscriptions_unused" | "canceled_subscriptions_other" | "churned_subscriptions" | "churn_rate" | "average_revenue_per_user" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion")[];
+                    organization_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Create a metric dashboard */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricDashboardSchema"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1MetricsDashboardsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a metric dashboard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricDashboardSchema"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    deleteV1MetricsDashboardsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a metric dashboard */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    patchV1MetricsDashboardsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    metrics?: ("orders" | "revenue" | "net_revenue" | "cumulative_revenue" | "net_cumulative_revenue" | "average_order_value" | "net_average_order_value" | "one_time_products" | "one_time_products_revenue" | "one_time_products_net_revenue" | "new_subscriptions" | "new_subscriptions_revenue" | "new_subscriptions_net_revenue" | "renewed_subscriptions" | "renewed_subscriptions_revenue" | "renewed_subscriptions_net_revenue" | "active_subscriptions" | "committed_subscriptions" | "monthly_recurring_revenue" | "committed_monthly_recurring_revenue" | "trial_monthly_recurring_revenue" | "trial_committed_monthly_recurring_revenue" | "annual_recurring_revenue" | "committed_annual_recurring_revenue" | "canceled_subscriptions" | "canceled_subscriptions_customer_service" | "canceled_subscriptions_low_quality" | "canceled_subscriptions_missing_features" | "canceled_subscriptions_switched_service" | "canceled_subscriptions_too_complex" | "canceled_subscriptions_too_expensive" | "canceled_subscriptions_unused" | "canceled_subscriptions_other" | "churned_subscriptions" | "churn_rate" | "average_revenue_per_user" | "checkouts" | "succeeded_checkouts" | "checkouts_conversion")[] | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a metric dashboard */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetricDashboardSchema"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
             /** @description Too many requests */

@@ -45,6 +45,7 @@ export type LicenseKeyActivation = Schemas["LicenseKeyActivationRead"];
 export type Meter = Schemas["Meter"];
 export type MetricsResponse = Schemas["MetricsResponse"];
 export type MetricsLimits = Schemas["MetricsLimits"];
+export type MetricDashboard = Schemas["MetricDashboardSchema"];
 export type FileRead = Schemas["FileRead"];
 export type FileUpload = Schemas["FileUpload"];
 export type SetAsideWork = Schemas["SetAsideWork"];

@@ -1,4 +1,5 @@
 import type { MetricsAnswer } from "./service.js";
+import type { MetricDashboardRow } from "./dashboards.sql.js";
 
 /** Polar's MetricsResponse: each period's figures and the totals for the metrics asked for, and what those metrics are. */
 export function metricsJson({ periods, totals, metrics }: MetricsAnswer) {
@@ -8,3 +9,13 @@ export function metricsJson({ periods, totals, metrics }: MetricsAnswer) {
     metrics: Object.fromEntries(metrics.map(({ slug, display_name, type }) => [slug, { slug, display_name, type }])),
   };
 }
+
+/** A metric dashboard as Polar shows it. */
+export const metricDashboardJson = (dashboard: MetricDashboardRow) => ({
+  id: dashboard.id,
+  created_at: dashboard.created_at,
+  modified_at: dashboard.modified_at,
+  name: dashboard.name,
+  metrics: dashboard.metrics,
+  organization_id: dashboard.organization_id,
+});

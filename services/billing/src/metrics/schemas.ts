@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { dayInput, isoTimestamp, repeated, timeZoneName } from "@tollgate/kit";
-import { METRICS } from "./definitions.js";
+import { sellerFilter } from "../http/list-filters.js";
+import { METRIC_SLUGS, METRICS } from "./definitions.js";
 
 export const TIME_INTERVALS = ["hour", "day", "week", "month", "year"] as const;
 
@@ -40,3 +41,29 @@ export const MetricsLimits = z
     intervals: z.strictObject(Object.fromEntries(TIME_INTERVALS.map((interval) => [interval, IntervalLimit]))).meta({ id: "MetricsIntervalsLimits" }),
   })
   .meta({ id: "MetricsLimits" });
+
+/** Polar shows at most ten metrics on a dashboard. */
+const MAX_DASHBOARD_METRICS = 10;
+/** A dashboard's metrics: only those Tollgate works out (an unanswered one would chart nothing). */
+const dashboardMetrics = z.array(z.enum(METRIC_SLUGS, { error: "Not a metric Tollgate computes" })).max(MAX_DASHBOARD_METRICS);
+const dashboardName = z.string().min(1);
+
+export const MetricDashboard = z
+  .strictObject({
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    id: z.string(),
+    name: z.string(),
+    metrics: z.array(z.string()),
+    organization_id: z.string(),
+  })
+  .meta({ id: "MetricDashboardSchema" });
+
+export const MetricDashboardList = z.array(MetricDashboard);
+
+export const MetricDashboardListQuery = z.object(sellerFilter);
+
+export const MetricDashboardCreate = z.object({ name: dashboardName, metrics: dashboardMetrics.default([]), organization_id: z.string().nullish() });
+
+/** What is left out, or null, stays as it was. */
+export const MetricDashboardUpdate = z.object({ name: dashboardName.nullish(), metrics: dashboardMetrics.nullish() });

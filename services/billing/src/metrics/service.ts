@@ -1,7 +1,12 @@
-import { ValidationError, type Knex } from "@tollgate/kit";
+import type { z } from "zod";
+import { randomId, ValidationError, type Knex } from "@tollgate/kit";
 import { METRICS, UNANSWERED_SLUGS, type Figures, type Metric } from "./definitions.js";
 import { metricsRows, type MetricsQuery, type MetricsRow, type TimeInterval } from "./metrics.sql.js";
-import type { MetricsQueryParameters } from "./schemas.js";
+import { deleteMetricDashboard, insertMetricDashboard, metricDashboardsOf, updateMetricDashboard, type MetricDashboardRow } from "./dashboards.sql.js";
+import type { MetricDashboardCreate, MetricDashboardUpdate, MetricsQueryParameters } from "./schemas.js";
+
+// The read the routes make, as the store has it: a dashboard by id.
+export { findMetricDashboard } from "./dashboards.sql.js";
 
 /** Before Polar existed there is nothing to chart. */
 export const MIN_DATE = "2023-01-01";
@@ -104,4 +109,21 @@ export async function metricsOf(db: Knex, readable: string[], parameters: Metric
   const periods = rows.map(periodOf);
   const figures = periods.map((period) => period.figures);
   return { periods, totals: Object.fromEntries(asked.map((metric) => [metric.slug, totalOf(metric, figures)])), metrics: asked };
+}
+
+/** The dashboards of the organizations the caller may read, narrowed to those named. */
+export const metricDashboardsFor = (db: Knex, readable: string[], named: string[] | undefined): Promise<MetricDashboardRow[]> =>
+  metricDashboardsOf(db, named ? readable.filter((id) => named.includes(id)) : readable);
+
+export const createMetricDashboard = (db: Knex, organizationId: string, body: z.output<typeof MetricDashboardCreate>): Promise<MetricDashboardRow> =>
+  insertMetricDashboard(db, { id: randomId(32), organization_id: organizationId, name: body.name, metrics: body.metrics });
+
+/** Renames a dashboard or changes its metrics; what the change leaves out, or sets to null, stays. */
+export async function changeMetricDashboard(db: Knex, existing: MetricDashboardRow, body: z.output<typeof MetricDashboardUpdate>): Promise<MetricDashboardRow> {
+  const updated = await updateMetricDashboard(db, existing.id, { ...(body.name != null && { name: body.name }), ...(body.metrics != null && { metrics: body.metrics }) });
+  return updated ?? existing;
+}
+
+export async function removeMetricDashboard(db: Knex, dashboard: MetricDashboardRow): Promise<void> {
+  await deleteMetricDashboard(db, dashboard.id);
 }

@@ -33,6 +33,7 @@ import { subscriptionReminders } from "./0032_subscription_reminders.js";
 import { orderInvoicedAt } from "./0033_order_invoiced_at.js";
 import { subscriptionPauses } from "./0034_subscription_pauses.js";
 import { eventTypes } from "./0035_event_types.js";
+import { metricsDashboards } from "./0036_metrics_dashboards.js";
 import { answerFacts } from "./0037_answer_facts.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
@@ -72,5 +73,6 @@ export const billingMigrations: Migrations = {
   "0033_order_invoiced_at": orderInvoicedAt,
   "0034_subscription_pauses": subscriptionPauses,
   "0035_event_types": eventTypes,
+  "0036_metrics_dashboards": metricsDashboards,
   "0037_answer_facts": answerFacts,
 };

@@ -17,6 +17,9 @@ export function csvCell(value: CsvValue): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** Rows of cells, written together; read from the database (asynchronously) or from what is already worked out. */
+type CsvBatch = readonly (readonly CsvValue[])[];
+
 /** One line of CSV, ended as RFC 4180 ends lines. */
 export const csvLine = (cells: readonly CsvValue[]): string => `${cells.map(csvCell).join(",")}\r\n`;
 
@@ -25,7 +28,7 @@ export const csvLine = (cells: readonly CsvValue[]): string => `${cells.map(csvC
  * whenever the client reads slower than the rows come, so no more than a batch is ever held. A client
  * that goes away stops the reading.
  */
-export async function sendCsv(res: Response, filename: string, header: readonly string[], batches: AsyncIterable<readonly (readonly CsvValue[])[]>): Promise<void> {
+export async function sendCsv(res: Response, filename: string, header: readonly string[], batches: AsyncIterable<CsvBatch> | Iterable<CsvBatch>): Promise<void> {
   res.status(200).setHeader("content-type", "text/csv; charset=utf-8").setHeader("content-disposition", `attachment; filename="${filename}"`);
   // Resolves when the client is gone (or the connection failed): nothing more is read for it.
   const gone = once(res, "close").catch(() => undefined);

@@ -6,8 +6,10 @@ import { QueryState, together } from "../../ui/query-state";
 import { useSeller } from "../space";
 import { MetricCard } from "./metric-card";
 import { sellerOrganizationQuery } from "../settings/queries";
-import { DASHBOARD_METRICS, type MetricInterval } from "./metrics-api";
+import { MetricsExportButton } from "./metrics-export";
+import { chartable, DASHBOARD_METRICS, type DashboardMetric, type MetricInterval } from "./metrics-api";
 import { metricsLimitsQuery, metricsQuery } from "./queries";
+import { SavedDashboards } from "./saved-dashboards";
 import { fittingInterval, intervalsFor, presetRange, previousRange, PRESETS, today, type DayRange, type Preset } from "./range";
 
 const messages = defineMessages({
@@ -19,6 +21,7 @@ const messages = defineMessages({
   end: { id: "seller.dashboard.end", defaultMessage: "To" },
   endBeforeStart: { id: "seller.dashboard.endBeforeStart", defaultMessage: "The last day comes before the first." },
   loading: { id: "seller.dashboard.loading", defaultMessage: "Loading your figures…" },
+  noneChosen: { id: "seller.dashboard.noneChosen", defaultMessage: "No metric is chosen: choose the metrics to show above." },
   "preset.7d": { id: "seller.dashboard.preset.7d", defaultMessage: "Last 7 days" },
   "preset.30d": { id: "seller.dashboard.preset.30d", defaultMessage: "Last 30 days" },
   "preset.12m": { id: "seller.dashboard.preset.12m", defaultMessage: "Last 12 months" },
@@ -39,6 +42,9 @@ export function DashboardScreen() {
   const [preset, setPreset] = useState<Preset>("30d");
   const [custom, setCustom] = useState<DayRange>(presetRange("30d"));
   const [asked, setAsked] = useState<MetricInterval>("day");
+  // The metrics shown, and the saved dashboard they were opened from (none: every metric).
+  const [chosen, setChosen] = useState<DashboardMetric[]>([...DASHBOARD_METRICS]);
+  const [openId, setOpenId] = useState<string | null>(null);
   const range = preset === "custom" ? custom : presetRange(preset);
   const valid = range.start <= range.end;
   const limits = useQuery(metricsLimitsQuery());
@@ -51,7 +57,7 @@ export function DashboardScreen() {
   const previous = useQuery({ ...metricsQuery({ ...query, startDate: before.start, endDate: before.end }), enabled: valid });
 
   return (
-    <Page title={formatMessage(messages.title)} description={formatMessage(messages.description, { timezone })}>
+    <Page title={formatMessage(messages.title)} description={formatMessage(messages.description, { timezone })} actions={valid && <MetricsExportButton query={query} metrics={chosen} />}>
       <div className="filters dashboard-filters">
         <Field label={formatMessage(messages.range)}>
           {(ids) => (
@@ -94,11 +100,21 @@ export function DashboardScreen() {
           )}
         </Field>
       </div>
+      <SavedDashboards
+        chosen={chosen}
+        onChoose={setChosen}
+        openId={openId}
+        onOpen={(dashboard) => {
+          setOpenId(dashboard?.id ?? null);
+          setChosen(dashboard ? chartable(dashboard.metrics) : [...DASHBOARD_METRICS]);
+        }}
+      />
       {valid && (
         <QueryState query={together(current, organization)} loading={messages.loading}>
           {([figures, { default_presentment_currency: currency }]) => (
             <div className="metric-grid" aria-busy={current.isFetching || undefined}>
-              {DASHBOARD_METRICS.map((metric) => (
+              {chosen.length === 0 && <p className="muted">{formatMessage(messages.noneChosen)}</p>}
+              {chosen.map((metric) => (
                 <MetricCard key={metric} metric={metric} current={figures} previous={previous.data} interval={interval} currency={currency} />
               ))}
             </div>

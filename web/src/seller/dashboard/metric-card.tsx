@@ -1,21 +1,9 @@
 import { useCallback } from "react";
-import { defineMessage, defineMessages, useIntl, type MessageDescriptor } from "react-intl";
+import { defineMessage, useIntl } from "react-intl";
+import { metricNames } from "./metric-names";
 import { money } from "../../i18n/format";
 import { TimeChart } from "../../ui/time-chart";
 import type { DashboardMetric, MetricInterval, Metrics } from "./metrics-api";
-
-const messages = defineMessages({
-  revenue: { id: "seller.dashboard.metric.revenue", defaultMessage: "Revenue" },
-  orders: { id: "seller.dashboard.metric.orders", defaultMessage: "Orders" },
-  average_order_value: { id: "seller.dashboard.metric.averageOrderValue", defaultMessage: "Average order value" },
-  monthly_recurring_revenue: { id: "seller.dashboard.metric.monthlyRecurringRevenue", defaultMessage: "Monthly recurring revenue" },
-  active_subscriptions: { id: "seller.dashboard.metric.activeSubscriptions", defaultMessage: "Active subscriptions" },
-  new_subscriptions: { id: "seller.dashboard.metric.newSubscriptions", defaultMessage: "New subscriptions" },
-  canceled_subscriptions: { id: "seller.dashboard.metric.canceledSubscriptions", defaultMessage: "Canceled subscriptions" },
-  checkouts_conversion: { id: "seller.dashboard.metric.checkoutsConversion", defaultMessage: "Checkout conversion" },
-  churn_rate: { id: "seller.dashboard.metric.churnRate", defaultMessage: "Churn rate" },
-  average_revenue_per_user: { id: "seller.dashboard.metric.averageRevenuePerUser", defaultMessage: "Revenue per customer (ARPU)" },
-}) satisfies Record<DashboardMetric, MessageDescriptor>;
 
 const changeMessage = defineMessage<{ change: string }>({ id: "seller.dashboard.change", defaultMessage: "{change} on the previous period" });
 
@@ -44,7 +32,7 @@ export function MetricCard({ metric, current, previous, interval, currency }: { 
   const points = current.periods.map((period) => ({ at: new Date(period.timestamp), value: period[metric] ?? 0 }));
   const total = current.totals[metric] ?? 0;
   const before = previous?.totals[metric] ?? undefined;
-  const title = intl.formatMessage(messages[metric]);
+  const title = intl.formatMessage(metricNames[metric]);
   return (
     <section className="metric-card" aria-label={title}>
       <h2>{title}</h2>
