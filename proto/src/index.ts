@@ -8,3 +8,4 @@ export * from "./billing.js";
 export * from "./webhooks.js";
 export * from "./customer-mail.js";
 export * from "./bus-access.js";
+export * from "./api-versions.js";

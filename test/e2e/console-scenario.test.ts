@@ -64,6 +64,10 @@ describe("a seller's first sale, from the console to a refund", () => {
     await page.getByLabel(say("seller.webhooks.form.url")).fill(receiver.url);
     await page.getByLabel("order.paid").check();
     await page.getByLabel("order.refunded").check();
+    // The newest API version is chosen until the seller picks an older one their code reads.
+    const apiVersion = page.getByLabel(say("seller.webhooks.form.apiVersion"));
+    expect(await apiVersion.inputValue()).toBe("2027-01");
+    await apiVersion.selectOption("2026-10");
     await page.getByRole("button", { name: say("seller.webhooks.createSave") }).click();
     await page.getByRole("heading", { name: receiver.url }).waitFor();
     await page.getByRole("button", { name: say("seller.webhook.secret.reveal") }).click();
@@ -185,6 +189,7 @@ describe("a seller's first sale, from the console to a refund", () => {
 
     // The sale, told to the endpoint, signed with the secret the console showed.
     const [paid] = await receiver.waitFor(1, (request) => request.type === "order.paid");
+    expect(paid?.headers["webhook-api-version"]).toBe("2026-10");
     expect(paid?.verified).toBe(true);
 
     // The order: paid, 34 dollars, the buyer's answer kept; its customer has the key.

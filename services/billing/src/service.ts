@@ -169,7 +169,7 @@ export const billingService = defineService({
       ...eventTypeEndpoints(parts),
       ...customerMeterEndpoints(parts),
       ...customerSessionEndpoints(parts),
-      ...customerPortalEndpoints({ ...parts, wakeRenewals: () => renewals.wake() }),
+      ...customerPortalEndpoints({ ...parts, wakeRenewals: () => renewals.wake(), renewNow: (subscriptionId) => renewals.renewNow(subscriptionId) }),
       ...purchaseEndpoints(parts),
       ...fileEndpoints(parts),
       ...(billing.storage instanceof LocalFileStorage ? localUploadEndpoints(billing.db, billing.storage) : []),

@@ -246,6 +246,28 @@ describe("subscriptions", () => {
     expect((await polar.subscriptions.list({ customer_id: customer.id })).items).toHaveLength(1);
   });
 
+  it("pause and resume from the customer's portal through SDK 1.x, once the seller lets customers do it", async () => {
+    const seller = await stack.seller();
+    const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+    const plan = await polar.products.create({ name: "Portal pausable", recurring_interval: "month", prices: [{ amount_type: "fixed", price_amount: 1_200, price_currency: "usd" }] });
+    const { subscription } = await subscribeTo(stack, seller, plan.id, "4242424242424242", "portal-pause@example.com");
+    const portal = createPolar({ accessToken: (await polar.customerSessions.create({ customer_id: subscription.customerId })).token, baseUrl: stack.gateway.url });
+
+    // Off until the seller turns it on, as on Polar.
+    const settings = (await polar.organizations.get(seller.organizationId)).customer_portal_settings;
+    expect(settings.subscription.pause).toBe(false);
+    await expect(portal.customerPortal.subscriptions.update(subscription.id, { pause_at_period_end: true })).rejects.toMatchObject({ statusCode: 403, error: { error: "PauseResumeNotAllowed" } });
+    await polar.organizations.update(seller.organizationId, { customer_portal_settings: { ...settings, subscription: { ...settings.subscription, pause: true } } });
+
+    expect(await portal.customerPortal.subscriptions.update(subscription.id, { pause_at_period_end: true })).toMatchObject({ status: "active", pause_at_period_end: true });
+    expect(await portal.customerPortal.subscriptions.update(subscription.id, { pause_at_period_end: false })).toMatchObject({ pause_at_period_end: false });
+    await portal.customerPortal.subscriptions.update(subscription.id, { pause_at_period_end: true });
+    await advanceDays(seller, 32);
+    expect((await portal.customerPortal.subscriptions.get(subscription.id)).status).toBe("paused");
+    expect(await portal.customerPortal.subscriptions.update(subscription.id, { resume: true })).toMatchObject({ status: "active", paused_at: null });
+    expect((await ordersOf(seller, subscription.id)).map((order) => order.billingReason)).toEqual(["subscription_create", "subscription_cycle"]);
+  });
+
   it("pause at the period end through SDK 1.x: no order and no access while paused, then resumed by hand or on the date set, charged and granted again", async () => {
     const seller = await stack.seller();
     const pinned = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });

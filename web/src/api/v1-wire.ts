@@ -2071,6 +2071,8 @@ export interface components {
         CustomerPortalSubscriptionSettings: {
             update_seats: boolean;
             update_plan: boolean;
+            /** @description Whether customers may pause and resume their subscriptions in the portal (off unless turned on) */
+            pause?: boolean;
         };
         CustomerPortalCustomerSettings: {
             allow_email_change?: boolean;
@@ -15369,6 +15371,10 @@ export interface operations {
                     cancellation_comment?: string | null;
                     product_id?: string;
                     seats?: unknown;
+                    pause_at_period_end?: boolean;
+                    resumes_at?: string | null;
+                    /** @constant */
+                    resume?: true;
                 };
             };
         };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, paging, queryFlag, repeated, sorting, trimmedText } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, queryFlag, repeated, sorting, trimmedText } from "@tollgate/kit";
 import { CUSTOMER_GRANT_SORTABLE } from "../benefits/benefits.sql.js";
 import { BenefitGrantProperties, BenefitSubscriber, grantFields } from "../benefits/schemas.js";
 import { BENEFIT_TYPES, type BenefitType } from "../benefits/properties.js";
@@ -163,6 +163,9 @@ export const PortalSubscriptionUpdate = z.object({
   cancellation_comment: z.string().max(1_000).nullish(),
   product_id: z.string().optional(),
   seats: z.unknown().optional(),
+  pause_at_period_end: z.boolean().optional(),
+  resumes_at: momentInput().nullish(),
+  resume: z.literal(true).optional(),
 });
 
 /** What a customer may send about one of their grants: the account a benefit is to be granted on. */

@@ -12,11 +12,11 @@ import { rotateLicenseKey } from "../license-keys/service.js";
 import { findCustomersOrder, orderIdsOfCheckouts, pageOfCustomersOrders, type OrderRow } from "../orders/orders.sql.js";
 import { shownOrders } from "../orders/service.js";
 import { findSeller, findSellerBySlug } from "../organizations/organizations.sql.js";
-import { sellerJson, sellerSummaryJson } from "../organizations/output.js";
+import { customersMayPause, sellerJson, sellerSummaryJson } from "../organizations/output.js";
 import { deletePaymentMethod, findCustomersPaymentMethod, otherPaymentMethodOf, pageOfPaymentMethods, savePaymentMethod } from "../payments/payments.sql.js";
 import type { SavedCardOutcome } from "../payments/processor.js";
 import { productsWithParts, publicProductIds } from "../products/products.sql.js";
-import { cancelAtPeriodEnd, changeWhenNotRenewing, shownSubscriptions, uncancel } from "../subscriptions/service.js";
+import { cancelAtPeriodEnd, changeWhenNotRenewing, pauseAsAsked, shownSubscriptions, uncancel } from "../subscriptions/service.js";
 import { findCustomersSubscription, liveSubscriptionsOnCard, moveToCard, pageOfCustomersSubscriptions, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { checkedTaxId } from "../taxes/tax-ids.js";
@@ -202,14 +202,23 @@ function changeSubscription(parts: Pick<Parts, "units" | "config">, identity: Id
   });
 }
 
-/** The customer cancels at the period's end, or takes that back; changing plans or seats is not offered here yet. */
-export function updateCustomerSubscription(parts: Pick<Parts, "units" | "config">, identity: IdentityClaims, id: string, body: z.output<typeof PortalSubscriptionUpdate>) {
+/** The customer cancels at the period's end or takes that back, and pauses or resumes where the seller lets them; changing plans or seats is not offered here yet. */
+export async function updateCustomerSubscription(parts: Pick<Parts, "db" | "units" | "config"> & { renewNow: (subscriptionId: string) => Promise<void> }, identity: IdentityClaims, id: string, body: z.output<typeof PortalSubscriptionUpdate>) {
   if (body.product_id !== undefined || body.seats !== undefined) throw notOffered("Changing plans from the portal is not offered yet.");
-  return changeSubscription(parts, identity, id, async (unit, subscription, now) => {
+  const changed = await changeSubscription(parts, identity, id, async (unit, subscription, now) => {
+    if (body.pause_at_period_end !== undefined || body.resume) {
+      const seller = await findSeller(unit.db, subscription.organization_id);
+      if (!seller || !customersMayPause(seller)) throw new HttpError(403, "PauseResumeNotAllowed", "This seller does not let customers pause or resume their subscriptions.");
+      return pauseAsAsked(unit, parts.config, subscription, body, now);
+    }
     if (body.cancel_at_period_end === true && !subscription.cancel_at_period_end) return cancelAtPeriodEnd(unit, parts.config, subscription, now, body.cancellation_reason ?? null, body.cancellation_comment ?? null);
     if (body.cancel_at_period_end === false && subscription.cancel_at_period_end) return uncancel(unit, parts.config, subscription);
     return subscription;
   });
+  if (!body.resume) return changed;
+  // A resumed subscription starts its period now: the renewal worker charges it before the answer, as for the seller.
+  await parts.renewNow(id);
+  return customerSubscription(parts, identity, id);
 }
 
 /** The customer cancels at the period's end: they keep what they paid for until then. */

@@ -28,7 +28,10 @@ export const CUSTOMER_EMAILS = [
   "subscription_uncanceled",
   "subscription_updated",
 ];
-const DEFAULT_CUSTOMER_PORTAL_SETTINGS = { usage: { show: true }, subscription: { update_seats: true, update_plan: true }, customer: { allow_email_change: true } };
+const DEFAULT_CUSTOMER_PORTAL_SETTINGS = { usage: { show: true }, subscription: { update_seats: true, update_plan: true, pause: false }, customer: { allow_email_change: true } };
+
+/** Whether the seller lets customers pause and resume their subscriptions in the portal (Polar's `customer_portal_settings.subscription.pause`, off by default). */
+export const customersMayPause = (seller: Pick<SellerRow, "customer_portal_settings">) => (seller.customer_portal_settings as { subscription?: { pause?: boolean } }).subscription?.pause === true;
 
 export const subscriptionSettingsOf = (seller: Pick<SellerRow, "subscription_settings">) => ({ ...DEFAULT_SUBSCRIPTION_SETTINGS, ...seller.subscription_settings });
 

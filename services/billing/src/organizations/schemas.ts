@@ -55,7 +55,9 @@ export const OrganizationCustomerEmailSettings = z
 export const OrganizationCustomerPortalSettings = z
   .strictObject({
     usage: z.strictObject({ show: z.boolean() }).meta({ id: "CustomerPortalUsageSettings" }),
-    subscription: z.strictObject({ update_seats: z.boolean(), update_plan: z.boolean() }).meta({ id: "CustomerPortalSubscriptionSettings" }),
+    subscription: z
+      .strictObject({ update_seats: z.boolean(), update_plan: z.boolean(), pause: z.boolean().optional().meta({ description: "Whether customers may pause and resume their subscriptions in the portal (off unless turned on)" }) })
+      .meta({ id: "CustomerPortalSubscriptionSettings" }),
     customer: z.strictObject({ allow_email_change: z.boolean().optional() }).meta({ id: "CustomerPortalCustomerSettings" }).optional(),
   })
   .meta({ id: "OrganizationCustomerPortalSettings" });

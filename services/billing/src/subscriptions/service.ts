@@ -373,6 +373,20 @@ export async function uncancel(unit: UnitOfWork, config: SubscriptionConfig, sub
 
 const pauseNotAllowed = (detail: string) => new HttpError(403, "PauseResumeNotAllowed", detail);
 
+/** What a pause asks for: one at the period's end (or that taken back), or a paused subscription resumed now. */
+export interface PauseAsk {
+  pause_at_period_end?: boolean | undefined;
+  resumes_at?: Date | null | undefined;
+  resume?: true | undefined;
+}
+
+/** A pause or resumption asked for by the seller or, where the seller lets them, the customer: the same rules either way. */
+export async function pauseAsAsked(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, ask: PauseAsk, now: Date): Promise<SubscriptionRow> {
+  stillRunning(subscription);
+  if (ask.resume) return resumeNow(unit, subscription, now);
+  return ask.pause_at_period_end ? schedulePause(unit, config, subscription, ask.resumes_at ?? null) : unschedulePause(unit, config, subscription);
+}
+
 /**
  * Asks for a pause when the period ends (Polar's pause_at_period_end), until `resumesAt` or until
  * resumed by hand. Only an active subscription pauses; one canceled at its period's end ends

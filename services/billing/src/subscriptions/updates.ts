@@ -16,13 +16,11 @@ import {
   changePeriodEnd,
   changeTrial,
   changeWhenNotRenewing,
-  resumeNow,
+  pauseAsAsked,
   revoke,
-  schedulePause,
   shownSubscription,
   stillRunning,
   uncancel,
-  unschedulePause,
 } from "./service.js";
 import { findSubscription, lockSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
@@ -72,19 +70,7 @@ function changeAskedFor({ config }: Pick<Parts, "config">, body: SubscriptionUpd
       return changeProduct({ config }, unit, subscription, { product, price, amount: amountFor(price, null, ["product_id"]), behaviour, now });
     };
   }
-  const pause = body.pause_at_period_end;
-  if (pause !== undefined) {
-    return async (unit, subscription) => {
-      stillRunning(subscription);
-      return pause ? schedulePause(unit, config, subscription, body.resumes_at ?? null) : unschedulePause(unit, config, subscription);
-    };
-  }
-  if (body.resume) {
-    return async (unit, subscription, now) => {
-      stillRunning(subscription);
-      return resumeNow(unit, subscription, now);
-    };
-  }
+  if (body.pause_at_period_end !== undefined || body.resume) return (unit, subscription, now) => pauseAsAsked(unit, config, subscription, body, now);
   const reason = body.customer_cancellation_reason ?? null;
   const comment = body.customer_cancellation_comment ?? null;
   return async (unit, subscription, now) => {

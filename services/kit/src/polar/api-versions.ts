@@ -1,16 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { z } from "zod";
+import { API_VERSIONS, NEWEST_API_VERSION, type ApiVersion } from "@tollgate/proto";
 
-/**
- * Polar's dated API versions, which `/v1` answers in: a caller names one in the `Polar-Version`
- * header (SDK 1.x does, from its import path), and answers and the API's description take that
- * version's shapes. Oldest first; `YYYY-MM` strings order as the dates do.
- */
-export const API_VERSIONS = ["2026-04", "2026-10", "2027-01"] as const;
-export type ApiVersion = (typeof API_VERSIONS)[number];
-
-/** What a request naming no version gets (SDK 0.47 names none): every field there is. */
-export const NEWEST_API_VERSION: ApiVersion = "2027-01";
+export { API_VERSIONS, NEWEST_API_VERSION, type ApiVersion };
 
 /** The request header, as node spells it (lowercase). */
 export const API_VERSION_HEADER = "polar-version";

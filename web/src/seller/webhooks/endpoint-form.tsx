@@ -1,11 +1,13 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { defineMessages, useIntl } from "react-intl";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
 import { webhookEndpointForm, type WebhookEndpointForm } from "./form";
 import { Alert, Button, Field } from "../../ui/components";
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS, type WebhookEndpoint } from "./webhooks-api";
+import { API_VERSIONS, NEWEST_API_VERSION, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS, type WebhookEndpoint } from "./webhooks-api";
+
+const newest = defineMessage<{ version: string }>({ id: "seller.webhooks.form.apiVersion.newest", defaultMessage: "{version} (newest)" });
 
 const messages = defineMessages({
   url: { id: "seller.webhooks.form.url", defaultMessage: "Endpoint URL" },
@@ -14,15 +16,20 @@ const messages = defineMessages({
   raw: { id: "seller.webhooks.form.format.raw", defaultMessage: "Raw JSON" },
   discord: { id: "seller.webhooks.form.format.discord", defaultMessage: "Discord message" },
   slack: { id: "seller.webhooks.form.format.slack", defaultMessage: "Slack message" },
+  apiVersion: { id: "seller.webhooks.form.apiVersion", defaultMessage: "API version" },
+  apiVersionHint: {
+    id: "seller.webhooks.form.apiVersionHint",
+    defaultMessage: "Events are shaped as this dated version of Polar's API describes them, and each delivery names it in its webhook-api-version header.",
+  },
   events: { id: "seller.webhooks.form.events", defaultMessage: "Events to send" },
   cancel: { id: "seller.webhooks.form.cancel", defaultMessage: "Cancel" },
 });
 
 /** Where the API's refusals go on the form. */
-const FIELD_OF: Record<string, keyof WebhookEndpointForm> = { url: "url", format: "format", events: "events" };
+const FIELD_OF: Record<string, keyof WebhookEndpointForm> = { url: "url", format: "format", api_version: "api_version", events: "events" };
 
 /**
- * An endpoint's address, format and events, to create one or change it: checked as the API checks
+ * An endpoint's address, format, API version and events, to create one or change it: checked as the API checks
  * them, the API's refusals next to their fields. `onSave` sends it; `onSaved` follows a success.
  */
 export function EndpointForm({
@@ -42,7 +49,7 @@ export function EndpointForm({
   const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<WebhookEndpointForm>({
     resolver: zodResolver(webhookEndpointForm),
-    defaultValues: { url: endpoint?.url ?? "", format: endpoint?.format ?? "raw", events: endpoint?.events ?? [] },
+    defaultValues: { url: endpoint?.url ?? "", format: endpoint?.format ?? "raw", api_version: endpoint?.api_version ?? NEWEST_API_VERSION, events: endpoint?.events ?? [] },
   });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
@@ -66,6 +73,17 @@ export function EndpointForm({
             {WEBHOOK_FORMATS.map((format) => (
               <option key={format} value={format}>
                 {formatMessage(messages[format])}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field label={formatMessage(messages.apiVersion)} hint={formatMessage(messages.apiVersionHint)} error={errors.api_version?.message}>
+        {(ids) => (
+          <select {...ids} {...form.register("api_version")}>
+            {[...API_VERSIONS].reverse().map((version) => (
+              <option key={version} value={version}>
+                {version === NEWEST_API_VERSION ? formatMessage(newest, { version }) : version}
               </option>
             ))}
           </select>

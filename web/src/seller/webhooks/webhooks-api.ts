@@ -6,11 +6,12 @@ export type { WebhookDelivery, WebhookEndpoint } from "../../api/wire";
 export const WEBHOOK_FORMATS = ["raw", "discord", "slack"] as const;
 export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number];
 
-// Billing's own list (a zod-free module of proto), so a new event type reaches the form without a copy to keep.
+// Billing's own lists (zod-free modules of proto), so a new event type or API version reaches the form without a copy to keep.
 export { WEBHOOK_EVENT_TYPES } from "../../../../proto/src/webhook-event-types";
+export { API_VERSIONS, NEWEST_API_VERSION } from "../../../../proto/src/api-versions";
 
 /** What the form sends of an endpoint (Polar's WebhookEndpointCreate, less the organization the caller adds). */
-export type EndpointChange = Pick<RequestBody<"/v1/webhooks/endpoints", "post">, "url" | "format" | "events">;
+export type EndpointChange = Pick<RequestBody<"/v1/webhooks/endpoints", "post">, "url" | "format" | "events" | "api_version">;
 
 export const listEndpoints = ({ organizationId, page, limit }: { organizationId: string; page: number; limit: number }) =>
   request<Listing<WebhookEndpoint>>(`/v1/webhooks/endpoints?${new URLSearchParams({ organization_id: organizationId, page: String(page), limit: String(limit) }).toString()}`);

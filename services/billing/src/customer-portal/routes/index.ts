@@ -15,7 +15,7 @@ import { portalSubscriptionEndpoints } from "./subscriptions.js";
  * before anyone signs in, the seller's public page and sign-in by a code sent by e-mail. Products come with their seller, as Polar's
  * portal shows them.
  */
-export const customerPortalEndpoints = (parts: Pick<Parts, "db" | "units" | "config" | "processor" | "storage" | "logger"> & { wakeRenewals: () => void }): Endpoint[] => [
+export const customerPortalEndpoints = (parts: Pick<Parts, "db" | "units" | "config" | "processor" | "storage" | "logger"> & { wakeRenewals: () => void; renewNow: (subscriptionId: string) => Promise<void> }): Endpoint[] => [
   ...portalSessionEndpoints(parts),
   ...portalCustomerEndpoints(parts),
   ...portalOrderEndpoints(parts),

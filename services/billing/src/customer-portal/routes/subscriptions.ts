@@ -7,8 +7,8 @@ import type { Parts } from "../../parts.js";
 const TAG = "customer_portal";
 const byId = z.object({ id: z.string() });
 
-/** The customer's subscriptions: read them, and cancel or resume them when the seller lets customers change theirs. */
-export function portalSubscriptionEndpoints(parts: Pick<Parts, "db" | "units" | "config">): Endpoint[] {
+/** The customer's subscriptions: read them, cancel or uncancel them, and pause or resume them, as the seller lets customers. */
+export function portalSubscriptionEndpoints(parts: Pick<Parts, "db" | "units" | "config"> & { renewNow: (subscriptionId: string) => Promise<void> }): Endpoint[] {
   return [
     defineEndpoint("/v1/customer-portal/subscriptions/", { method: "GET", query: CustomerSubscriptionListQuery, response: CustomerSubscriptionList, summary: "List the customer's subscriptions", tag: TAG }, async ({ query, identity }) =>
       customerSubscriptionPage(parts, identity, query),
