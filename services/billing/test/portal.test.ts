@@ -249,6 +249,10 @@ describe("the customer portal", () => {
     const asCustomer = createPolar({ accessToken: security.customerSession, baseUrl: stack.gateway.url });
     expect((await asCustomer.customerPortal.customers.update({ default_payment_method_id: addedId })).default_payment_method_id).toBe(addedId);
     expect((await seller.customers.listPaymentMethods(customerId)).items.map((method) => "is_default" in method && method.is_default)).toEqual([true, false]);
+    // The same cards by the seller's own id for the customer; an id of no customer of theirs is a 404.
+    await seller.customers.update(customerId, { external_id: "card-holder" });
+    expect((await seller.customers.listPaymentMethodsExternal("card-holder")).items.map((method) => method.id)).toEqual((await seller.customers.listPaymentMethods(customerId)).items.map((method) => method.id));
+    await expect(seller.customers.listPaymentMethodsExternal("nobody")).rejects.toMatchObject({ statusCode: 404 });
     await expect(asCustomer.customerPortal.customers.update({ default_payment_method_id: "pm_someone_else" })).rejects.toMatchObject({ statusCode: 422, error: { detail: [{ loc: ["body", "default_payment_method_id"] }] } });
 
     // Another card is kept now: the subscription moves onto it, and the first card goes.

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { defineEndpoint, notFound, pageJson, reachable, sendCsv, type Endpoint } from "@tollgate/kit";
+import { defineEndpoint, pageJson, reachable, sendCsv, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { customerJson } from "./output.js";
 import { CUSTOMER_EXPORT_HEADER, customerExportRows } from "./export.js";
 import { Customer, CustomerCreateBody, CustomerDeleteQuery, CustomerExportQuery, CustomerList, CustomerListQuery, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
-import { createCustomer, findCustomer, findCustomerByExternalId, pageOfCustomers, removeCustomer, reviseCustomer, type CustomerStateView } from "./service.js";
+import { createCustomer, findCustomer, pageOfCustomers, reachableByExternalId, removeCustomer, reviseCustomer, type CustomerStateView } from "./service.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "customers";
@@ -13,11 +13,7 @@ const TAG = "customers";
 export function customerEndpoints(parts: Pick<Parts, "db" | "units" | "access"> & { state: CustomerStateView }): Endpoint[] {
   const { db, access, state } = parts;
   const byId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", id: string) => reachable(access, identity, scope, await findCustomer(db, id), "Customer");
-  const byExternalId = async (identity: IdentityClaims, scope: "customers:read" | "customers:write", externalId: string) => {
-    const customer = await findCustomerByExternalId(db, await access.organizationIds(identity, scope), externalId);
-    if (!customer) throw notFound("Customer");
-    return customer;
-  };
+  const byExternalId = (identity: IdentityClaims, scope: "customers:read" | "customers:write", externalId: string) => reachableByExternalId(db, access, identity, scope, externalId);
 
   return [
     // Before /v1/customers/:id, which would take "export" for an id.

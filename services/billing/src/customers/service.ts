@@ -1,15 +1,16 @@
-import { invalidField, isUniqueViolation, notFound, randomId, type UnitOfWork } from "@tollgate/kit";
+import { invalidField, isUniqueViolation, notFound, randomId, type Knex, type OrganizationAccess, type Scope, type UnitOfWork } from "@tollgate/kit";
+import type { IdentityClaims } from "@tollgate/proto";
 import type { z } from "zod";
 import { endCustomerSessions } from "../customer-sessions/service.js";
 import { checkedTaxId } from "../taxes/tax-ids.js";
 import { announceCustomerEvent } from "./announce.js";
-import { insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
+import { findCustomerByExternalId, insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
 import type { CustomerCreateBody, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
 // The reads the routes make, as the store has them: a customer by id or external id, a page of them.
-export { findCustomer, findCustomerByExternalId, pageOfCustomers } from "./customers.sql.js";
+export { findCustomer, findCustomerByExternalId, pageOfCustomers, type CustomerRow } from "./customers.sql.js";
 
 /**
  * The customer's state (`/v1/customers/{id}/state`), served with the customer but made by the read model above
@@ -91,4 +92,11 @@ export async function removeCustomer(parts: Pick<Parts, "units">, existing: Cust
       ...(anonymize && { email: `${existing.id}@anonymized.invalid`, name: null, billing_name: null, billing_address: null, tax_id: null, external_id: null }),
     });
   });
+}
+
+/** The customer the caller may reach (with `scope`) by the seller's external id for them; 404 as Polar answers otherwise. */
+export async function reachableByExternalId(db: Knex, access: OrganizationAccess, identity: IdentityClaims, scope: Scope, externalId: string): Promise<CustomerRow> {
+  const customer = await findCustomerByExternalId(db, await access.organizationIds(identity, scope), externalId);
+  if (!customer) throw notFound("Customer");
+  return customer;
 }

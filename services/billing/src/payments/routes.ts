@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineEndpoint, pageJson, reachable, ValidationError, type Endpoint } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
-import { findCustomer } from "../customers/service.js";
+import { findCustomer, reachableByExternalId, type CustomerRow } from "../customers/service.js";
 import { paymentJson, paymentMethodJson } from "./output.js";
 import { cardProblems, type SandboxProcessor } from "./sandbox.js";
 import { CustomerPaymentMethodList, CustomerPaymentMethodListQuery, Payment, PaymentList, PaymentListQuery, SandboxCardInput, SandboxConfirmationToken } from "./schemas.js";
@@ -9,6 +9,11 @@ import { findPayment, pageOfPaymentMethods, pageOfPayments } from "./service.js"
 
 /** Every charge attempt, sandbox and Stripe alike, as Polar's SDK lists and reads them; and the cards a customer keeps. */
 export function paymentEndpoints({ db, access }: Pick<Parts, "db" | "access">): Endpoint[] {
+  /** A page of the customer's kept cards, the default one marked. */
+  const cardsOf = async (customer: CustomerRow, page: z.output<typeof CustomerPaymentMethodListQuery>) => {
+    const { rows, total } = await pageOfPaymentMethods(db, customer.id, page);
+    return pageJson(rows.map((row) => paymentMethodJson(row, customer.default_payment_method_id)), total, page.limit);
+  };
   return [
     defineEndpoint("/v1/payments/", { method: "GET", query: PaymentListQuery, response: PaymentList, summary: "List payments", tag: "payments" }, async ({ query, identity }) => {
       const organizationIds = await access.organizationIds(identity, "payments:read");
@@ -22,11 +27,12 @@ export function paymentEndpoints({ db, access }: Pick<Parts, "db" | "access">): 
     defineEndpoint(
       "/v1/customers/:id/payment-methods",
       { method: "GET", params: z.object({ id: z.string() }), query: CustomerPaymentMethodListQuery, response: CustomerPaymentMethodList, summary: "List a customer's saved cards", tag: "customers" },
-      async ({ params, query, identity }) => {
-        const customer = await reachable(access, identity, "customers:read", await findCustomer(db, params.id), "Customer");
-        const { rows, total } = await pageOfPaymentMethods(db, customer.id, query);
-        return pageJson(rows.map((row) => paymentMethodJson(row, customer.default_payment_method_id)), total, query.limit);
-      },
+      async ({ params, query, identity }) => cardsOf(await reachable(access, identity, "customers:read", await findCustomer(db, params.id), "Customer"), query),
+    ),
+    defineEndpoint(
+      "/v1/customers/external/:externalId/payment-methods",
+      { method: "GET", params: z.object({ externalId: z.string() }), query: CustomerPaymentMethodListQuery, response: CustomerPaymentMethodList, summary: "List the saved cards of a customer found by external ID", tag: "customers" },
+      async ({ params, query, identity }) => cardsOf(await reachableByExternalId(db, access, identity, "customers:read", params.externalId), query),
     ),
   ];
 }
