@@ -97,7 +97,11 @@ describe("invoices and receipts", () => {
     await expect(own.customerPortal.orders.generateInvoice(order.id)).rejects.toMatchObject({ statusCode: 422 });
     // Saved in the portal, the customer's billing details go onto the invoice.
     await own.customerPortal.customers.update({ billing_name: "Observatory Ltd", billing_address: { line1: "1 Dome Road", city: "Cambridge", postal_code: "CB3 0HA", country: "GB" } });
+    // The order's own billing name, set from the portal as SDK 1.x does, is the one the invoice carries.
+    const billingAddress = { line1: "1 Dome Road", city: "Cambridge", postal_code: "CB3 0HA", country: "GB" as const };
+    expect(await own.customerPortal.orders.update(order.id, { billing_name: "Observatory Ltd", billing_address: billingAddress })).toMatchObject({ id: order.id, billing_name: "Observatory Ltd", billing_address: billingAddress });
     await own.customerPortal.orders.generateInvoice(order.id);
+    await expect(own.customerPortal.orders.update(order.id, { billing_name: "Too late" })).rejects.toMatchObject({ statusCode: 409 });
     const invoice = await pdfText(stack, (await own.customerPortal.orders.invoice(order.id)).url);
     expect(invoice).toContain("Observatory Ltd");
     expect(invoice).toContain("1 Dome Road");

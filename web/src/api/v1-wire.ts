@@ -1574,7 +1574,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Update the billing details of one of the customer's orders */
+        patch: operations["patchV1CustomerPortalOrdersId"];
         trace?: never;
     };
     "/v1/customer-portal/subscriptions/": {
@@ -15179,6 +15180,87 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description Get one of the customer's orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrder"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    patchV1CustomerPortalOrdersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    billing_name?: string | null;
+                    billing_address?: {
+                        line1?: string | null;
+                        line2?: string | null;
+                        postal_code?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        country: string;
+                    } | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update the billing details of one of the customer's orders */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -11,6 +11,8 @@ import { licenseKeyJson, licenseKeyWithActivationsJson } from "../license-keys/o
 import { rotateLicenseKey } from "../license-keys/service.js";
 import { findCustomersOrder, orderIdsOfCheckouts, pageOfCustomersOrders, type OrderRow } from "../orders/orders.sql.js";
 import { shownOrders } from "../orders/service.js";
+import { reviseOrderBilling } from "../invoices/service.js";
+import type { OrderBillingUpdate } from "../invoices/schemas.js";
 import { findSeller, findSellerBySlug } from "../organizations/organizations.sql.js";
 import { customersMayPause, sellerJson, sellerSummaryJson } from "../organizations/output.js";
 import { deletePaymentMethod, findCustomersPaymentMethod, otherPaymentMethodOf, pageOfPaymentMethods, savePaymentMethod } from "../payments/payments.sql.js";
@@ -159,6 +161,14 @@ export async function customerOrderPage(parts: Pick<Parts, "db" | "config">, ide
 export async function customerOrder(parts: Pick<Parts, "db" | "config">, identity: IdentityClaims, id: string) {
   const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
   const [json] = await customerOrders(parts, organizationId, [mine(await findCustomersOrder(parts.db, id, customerId), "Order")]);
+  return json;
+}
+
+/** The customer gives one of their orders the billing name and address its invoice is to carry, until the invoice is made (as the seller can). */
+export async function reviseCustomerOrderBilling(parts: Pick<Parts, "db" | "units" | "config">, identity: IdentityClaims, id: string, body: z.output<typeof OrderBillingUpdate>) {
+  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+  const revised = await reviseOrderBilling(parts, mine(await findCustomersOrder(parts.db, id, customerId), "Order"), body);
+  const [json] = await customerOrders(parts, organizationId, [revised]);
   return json;
 }
 
