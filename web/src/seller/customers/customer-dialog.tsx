@@ -6,8 +6,8 @@ import type { z } from "zod/mini";
 import { placeRefusals } from "../../forms/refusals";
 import { customerForm, type CustomerForm } from "./form";
 import { parseMetadata } from "../../forms/metadata";
-import { Alert, Button, Field } from "../../ui/components";
-import { DialogClose, FormDialog } from "../../ui/form-dialog";
+import { Alert, Field } from "../../ui/components";
+import { FormDialog, FormDialogActions } from "../../ui/form-dialog";
 import { useSeller } from "../space";
 import type { Customer, CustomerFields } from "./api";
 import { useCreateCustomer, useUpdateCustomer } from "./queries";
@@ -118,14 +118,7 @@ function CustomerFormFields({ customer, onDone }: { customer?: Customer; onDone:
         {(ids) => <textarea {...ids} {...form.register("metadata")} rows={2} />}
       </Field>
       {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="dialog-actions">
-        <DialogClose asChild>
-          <Button variant="secondary">{formatMessage(messages.cancel)}</Button>
-        </DialogClose>
-        <Button type="submit" busy={isSubmitting}>
-          {formatMessage(messages.save)}
-        </Button>
-      </div>
+      <FormDialogActions cancelLabel={formatMessage(messages.cancel)} submitLabel={formatMessage(messages.save)} busy={isSubmitting} />
     </form>
   );
 }

@@ -4,8 +4,8 @@ import { useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import type { z } from "zod/mini";
 import { placeRefusals } from "../../forms/refusals";
-import { Alert, Button, Field } from "../../ui/components";
-import { DialogClose, FormDialog } from "../../ui/form-dialog";
+import { Alert, Field } from "../../ui/components";
+import { FormDialog, FormDialogActions } from "../../ui/form-dialog";
 import { dashboardNameForm, type DashboardNameForm } from "./form";
 
 const messages = defineMessages({
@@ -47,14 +47,7 @@ function NameFields({ name, save, onDone }: { name: string; save: (name: string)
         {(ids) => <input {...ids} {...form.register("name")} type="text" autoComplete="off" />}
       </Field>
       {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="dialog-actions">
-        <DialogClose asChild>
-          <Button variant="secondary">{formatMessage(messages.cancel)}</Button>
-        </DialogClose>
-        <Button type="submit" busy={isSubmitting}>
-          {formatMessage(messages.save)}
-        </Button>
-      </div>
+      <FormDialogActions cancelLabel={formatMessage(messages.cancel)} submitLabel={formatMessage(messages.save)} busy={isSubmitting} />
     </form>
   );
 }

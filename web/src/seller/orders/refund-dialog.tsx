@@ -8,7 +8,7 @@ import { minorUnits } from "../../forms/money";
 import { money } from "../../i18n/format";
 import { activeLocale } from "../../i18n/translate";
 import { Alert, Button, Field } from "../../ui/components";
-import { DialogClose, FormDialog } from "../../ui/form-dialog";
+import { FormDialog, FormDialogActions } from "../../ui/form-dialog";
 import { useSeller } from "../space";
 import { REFUND_REASONS, refundableOf, type Order, type RefundReason } from "./api";
 import { refundReasonMessages } from "./labels";
@@ -102,14 +102,7 @@ function RefundFields({ order, left, onDone }: { order: Order; left: number; onD
         {formatMessage(messages.revoke)}
       </label>
       {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="dialog-actions">
-        <DialogClose asChild>
-          <Button variant="secondary">{formatMessage(messages.cancel)}</Button>
-        </DialogClose>
-        <Button type="submit" variant="danger" busy={isSubmitting}>
-          {formatMessage(messages.submit)}
-        </Button>
-      </div>
+      <FormDialogActions cancelLabel={formatMessage(messages.cancel)} submitLabel={formatMessage(messages.submit)} busy={isSubmitting} danger />
     </form>
   );
 }
