@@ -5,7 +5,7 @@ import type { Parts } from "../parts.js";
 import { findCustomer, findCustomerByExternalId } from "../customers/customers.sql.js";
 import { startFreePlan } from "../flows/start-subscription.js";
 import { findSeller } from "../organizations/organizations.sql.js";
-import { findProduct, productWithParts } from "../products/products.sql.js";
+import { productsWithParts } from "../products/products.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import type { SubscriptionCreate } from "./schemas.js";
 import { freePlanPrice, shownSubscription } from "./service.js";
@@ -26,11 +26,10 @@ const PRICE_REFUSALS = {
 export async function createFreeSubscription(parts: Pick<Parts, "db" | "units" | "access" | "config">, identity: IdentityClaims, body: z.output<typeof SubscriptionCreate>) {
   const { db, units, access, config } = parts;
   const reachable = await access.organizationIds(identity, "subscriptions:write");
-  const row = await findProduct(db, body.product_id);
+  const [product] = await productsWithParts(db, [body.product_id]);
   // Another seller's product is not there, as Polar says it.
-  if (!row || !reachable.includes(row.organization_id)) throw refused("product_id", "Product does not exist.", body.product_id);
-  if (row.is_archived) throw refused("product_id", "Product is archived.", body.product_id);
-  const product = await productWithParts(db, row.id);
+  if (!product || !reachable.includes(product.organization_id)) throw refused("product_id", "Product does not exist.", body.product_id);
+  if (product.is_archived) throw refused("product_id", "Product is archived.", body.product_id);
   const seller = await findSeller(db, product.organization_id);
   const price = freePlanPrice(product, seller?.default_presentment_currency ?? "usd");
   if (typeof price === "string") throw refused("product_id", PRICE_REFUSALS[price], body.product_id);
