@@ -1,6 +1,6 @@
 import type { Express, Request, Response } from "express";
 import { IDENTITY_HEADER } from "@tollgate/proto";
-import { API_VERSION_HEADER, apiVersionOf, type ApiVersion, type IdentitySigner, type Logger } from "@tollgate/kit";
+import { API_VERSION_HEADER, API_VERSIONS, apiVersionOf, isApiVersion, NEWEST_API_VERSION, type ApiVersion, type IdentitySigner, type Logger } from "@tollgate/kit";
 import type { Upstream } from "./routes.js";
 
 /** An OpenAPI document, as the services serve them: only the parts merged here are looked into. */
@@ -21,6 +21,8 @@ interface PublishedApi {
   description: string;
   /** Upstream names whose documents make it up. */
   services: string[];
+  /** Whether it answers in Polar's dated versions, each with a document and a page of its own. */
+  dated: boolean;
 }
 
 const APIS: PublishedApi[] = [
@@ -28,8 +30,9 @@ const APIS: PublishedApi[] = [
     documentPath: "/v1/openapi.json",
     pagePath: "/docs",
     title: "Tollgate API (/v1)",
-    description: "Billing and webhooks, as Polar's public API: @polar-sh/sdk works with this site as its server URL.",
+    description: `Billing and webhooks, as Polar's public API: @polar-sh/sdk works with this site as its server URL. Answers take the shapes of the dated version a request names in its \`Polar-Version\` header (${API_VERSIONS.join(", ")}; SDK 1.x names the one of its import path); a request naming none, as SDK 0.47's, gets the newest (${NEWEST_API_VERSION}).`,
     services: ["billing", "webhook-dispatcher"],
+    dated: true,
   },
   {
     documentPath: "/api/auth/openapi.json",
@@ -37,6 +40,7 @@ const APIS: PublishedApi[] = [
     title: "Tollgate accounts API (/api/auth)",
     description: "Accounts, sessions, admin and organizations, as better-auth's protocol: better-auth's own client works with this site.",
     services: ["auth", "organization"],
+    dated: false,
   },
 ];
 
@@ -63,19 +67,24 @@ function merge(api: PublishedApi, documents: OpenApiDocument[]): OpenApiDocument
  * reading the merged document. Its search runs
  * in a worker Redoc makes from a blob, which the site's policy otherwise forbids.
  */
-function referencePage(api: PublishedApi): string {
+function referencePage(api: PublishedApi, version: ApiVersion): string {
   const links = APIS.map((other) => (other === api ? `<strong>${other.title}</strong>` : `<a href="${other.pagePath}">${other.title}</a>`)).join(" · ");
+  const document = api.dated ? `${api.documentPath}?version=${version}` : api.documentPath;
+  const versions = api.dated
+    ? `<nav aria-label="API versions">Polar-Version: ${API_VERSIONS.map((each) => (each === version ? `<strong>${each}</strong>` : `<a href="${api.pagePath}?version=${each}">${each}</a>`)).join(" · ")}</nav>`
+    : "";
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${api.title} — reference</title>
+<title>${api.title}${api.dated ? ` ${version}` : ""} — reference</title>
 <style>body{margin:0;font-family:system-ui,sans-serif}nav{padding:.75rem 1.25rem;border-bottom:1px solid #ddd;font-size:.9rem}nav a{color:#2b4acb}</style>
 </head>
 <body>
-<nav aria-label="API references">${links} · <a href="${api.documentPath}">OpenAPI document</a> · <a href="/">Tollgate</a></nav>
-<redoc spec-url="${api.documentPath}" hide-download-button></redoc>
+<nav aria-label="API references">${links} · <a href="${document}">OpenAPI document</a> · <a href="/">Tollgate</a></nav>
+${versions}
+<redoc spec-url="${document}" hide-download-button></redoc>
 <script src="/docs/redoc.standalone.js"></script>
 </body>
 </html>
@@ -107,9 +116,11 @@ export function mountApiDocs(app: Express, routes: Upstream[], { signer, logger 
     throw failure;
   }
 
-  /** Each API's document in the version asked (`/v1`'s differ by Polar-Version, which polarApiVersions has settled). */
-  async function publish(api: PublishedApi, req: Request, res: Response): Promise<void> {
-    const version = apiVersionOf(req.headers);
+  /**
+   * Each API's document in the version asked: `/v1`'s differ by Polar-Version, which polarApiVersions
+   * has settled, or by `?version=`, which a reference page can name where it cannot send a header.
+   */
+  async function publish(api: PublishedApi, version: ApiVersion, res: Response): Promise<void> {
     const key = `${api.documentPath} ${version}`;
     const fresh = cached.get(key);
     if (fresh && fresh.until > Date.now()) {
@@ -129,13 +140,28 @@ export function mountApiDocs(app: Express, routes: Upstream[], { signer, logger 
     }
   }
 
+  /**
+   * The version `?version=` names, else the header's (polarApiVersions has settled it on `/v1`); one
+   * Tollgate does not answer in is refused as the header's is, and null is returned. An API without
+   * versions is asked its only document.
+   */
+  function versionAsked(api: PublishedApi, req: Request, res: Response): ApiVersion | null {
+    const asked = api.dated ? (req.query.version ?? apiVersionOf(req.headers)) : NEWEST_API_VERSION;
+    if (isApiVersion(asked)) return asked;
+    res.status(404).json({ detail: "Not Found" });
+    return null;
+  }
+
   for (const api of APIS) {
     app.get(api.documentPath, (req, res, next) => {
-      publish(api, req, res).catch(next);
+      const version = versionAsked(api, req, res);
+      if (version) publish(api, version, res).catch(next);
     });
-    app.get(api.pagePath, (_req, res) => {
+    app.get(api.pagePath, (req, res) => {
+      const version = versionAsked(api, req, res);
+      if (!version) return;
       res.setHeader("content-security-policy", PAGE_POLICY);
-      res.type("html").send(referencePage(api));
+      res.type("html").send(referencePage(api, version));
     });
   }
 }

@@ -22,6 +22,12 @@ it("our /v1 keeps to what the Polar SDK expects, 1.x in each API version and 0.4
       expect(response.status).toBe(200);
       served.set(version, await response.text());
     }
+    // A reference page names its version in the query, where it cannot send a header.
+    for (const version of SDK_VERSIONS) {
+      const byQuery = await fetch(`${stack.gateway.url}/v1/openapi.json?version=${version}`);
+      expect(await byQuery.text(), version).toBe(served.get(version));
+    }
+    expect((await fetch(`${stack.gateway.url}/v1/openapi.json?version=2025-01`)).status).toBe(404);
   } finally {
     await stack.stop();
   }
