@@ -172,6 +172,12 @@ describe("the web app, in a real browser against the whole stack", () => {
     await page.getByRole("heading", { name: "Create a webhook endpoint" }).waitFor();
     await page.getByRole("heading", { name: "Create a checkout session" }).waitFor();
     await page.screenshot({ path: path.join(ARTIFACTS, "api-reference.png") });
+    // Each dated version of Polar's API has its reference; the page reads that version's document.
+    const dated = page.waitForResponse((response) => response.url().endsWith("/v1/openapi.json?version=2026-04") && response.ok());
+    await page.getByRole("navigation", { name: "API versions" }).getByRole("link", { name: "2026-04" }).click();
+    await dated;
+    await page.getByRole("heading", { name: "Create a checkout session" }).waitFor();
+    expect(await page.title()).toBe("Tollgate API (/v1) 2026-04 — reference");
     await page.getByRole("link", { name: "Tollgate accounts API (/api/auth)" }).click();
     await page.getByRole("heading", { name: /Tollgate accounts API/ }).waitFor();
     await page.getByRole("heading", { name: "Sign up with an e-mail address and password" }).waitFor();
@@ -238,7 +244,7 @@ describe("the web app, in a real browser against the whole stack", () => {
     const seller = await newPerson();
     await signUp(seller.page, "Frida Fjord", `frida-${Date.now()}@example.com`);
     const slug = `fjord-tools-${Date.now()}`;
-    const { organizationId, api } = await openShop(seller.page, "Fjord Tools", slug, ["products:write", "checkouts:write", "benefits:write", "subscriptions:read", "customer_sessions:write", "orders:read", "license_keys:read"]);
+    const { organizationId, api } = await openShop(seller.page, "Fjord Tools", slug, ["products:write", "checkouts:write", "benefits:write", "subscriptions:write", "customer_sessions:write", "orders:read", "license_keys:read"]);
     const licence = await api<{ id: string }>("/v1/benefits/", { type: "license_keys", description: "Licence", properties: {} });
     const editor = await api<{ id: string }>("/v1/products/", { name: "Editor", prices: [{ amount_type: "fixed", price_amount: 3_000, price_currency: "usd" }] });
     await api(`/v1/products/${editor.id}/benefits`, { benefits: [licence.id] });
@@ -290,6 +296,34 @@ describe("the web app, in a real browser against the whole stack", () => {
     const [subscription] = (await api<{ items: { cancel_at_period_end: boolean }[] }>(`/v1/subscriptions/?customer_id=${customerId}`)).items;
     expect(subscription?.cancel_at_period_end).toBe(false);
 
+    // Once the seller lets customers pause (Settings), the buyer pauses at the period's end, takes it
+    // back, pauses again; a month on the seller's test clock later it is paused, and resumes at once.
+    await seller.page.goto(`/${slug}/settings`);
+    await seller.page.getByLabel("Customers may pause and resume their subscriptions in the customer portal").check();
+    await seller.page.getByRole("button", { name: "Save subscription settings" }).click();
+    await seller.page.getByText("Subscription settings saved.").waitFor();
+    await page.reload();
+    const pause = async () => {
+      await subscriptions.getByRole("button", { name: "Pause subscription" }).click();
+      await page.getByRole("dialog", { name: "Pause Editor Cloud?" }).getByRole("button", { name: "Pause subscription" }).click();
+      await subscriptions.getByText(/Pauses on /).waitFor();
+    };
+    await pause();
+    await subscriptions.getByText("Your subscription pauses at the end of this period.", { exact: false }).waitFor();
+    await subscriptions.getByRole("button", { name: "Don't pause" }).click();
+    await subscriptions.getByText(/Renews on /).waitFor();
+    await pause();
+    await api(`/v1/sandbox/clock/${organizationId}/advance`, { days: 32 });
+    await page.reload();
+    await subscriptions.getByText("Paused").waitFor();
+    await subscriptions.getByRole("button", { name: "Resume now" }).click();
+    const resuming = page.getByRole("dialog", { name: "Resume Editor Cloud now?" });
+    await resuming.getByText("A new period starts today, and it is charged now.").waitFor();
+    await checkScreen(page, "customer-portal-resume");
+    await resuming.getByRole("button", { name: "Resume now" }).click();
+    await subscriptions.getByText("Your subscription is running again: its new period has started.").waitFor();
+    await subscriptions.getByText(/Renews on /).waitFor();
+
     await page.getByLabel("Billing name").fill("Pat's Workshop ApS");
     await page.getByLabel("Address", { exact: true }).fill("Havnegade 1");
     await page.getByLabel("Postal code").fill("8000");
@@ -329,7 +363,8 @@ describe("the web app, in a real browser against the whole stack", () => {
       await page.locator(".empty, .card").first().waitFor();
       return page.getByRole("list", { name: "Orders from Fjord Tools" }).getByRole("listitem").count();
     };
-    await expect.poll(ordersShown, { timeout: 15_000 }).toBe(2);
+    // The two bought at the checkout, and the period the resume charged.
+    await expect.poll(ordersShown, { timeout: 15_000 }).toBe(3);
     await page.getByRole("list", { name: "Subscriptions from Fjord Tools" }).getByText("Editor Cloud").waitFor();
     await checkScreen(page, "purchases");
     await seller.context.close();

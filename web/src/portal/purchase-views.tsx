@@ -29,6 +29,8 @@ const messages = defineMessages({
   endsOn: defineMessage<{ date: string }>({ id: "portal.subscription.endsOn", defaultMessage: "Ends on {date}" }),
   trialEndsOn: defineMessage<{ date: string }>({ id: "portal.subscription.trialEndsOn", defaultMessage: "Trial ends on {date}" }),
   renewsOn: defineMessage<{ date: string }>({ id: "portal.subscription.renewsOn", defaultMessage: "Renews on {date}" }),
+  pausesOn: defineMessage<{ date: string }>({ id: "portal.subscription.pausesOn", defaultMessage: "Pauses on {date}" }),
+  resumesOn: defineMessage<{ date: string }>({ id: "portal.subscription.resumesOn", defaultMessage: "Resumes on {date}" }),
   invoice: defineMessage<{ number: string }>({ id: "portal.order.invoice", defaultMessage: "Invoice {number}" }),
   partial: defineMessage<{ shown: number; total: number }>({ id: "portal.list.partial", defaultMessage: "Showing the newest {shown, number} of {total, number}." }),
 });
@@ -39,7 +41,9 @@ function nextDate(subscription: Subscription): { message: (typeof messages)["end
   if (endedAt) return { message: messages.endedOn, date: endedAt };
   const end = endsAt ?? (subscription.cancel_at_period_end ? periodEnd : null);
   if (end) return { message: messages.endsOn, date: end };
+  if (subscription.status === "paused") return subscription.resumes_at ? { message: messages.resumesOn, date: subscription.resumes_at } : null;
   if (!periodEnd) return null;
+  if (subscription.pause_at_period_end) return { message: messages.pausesOn, date: periodEnd };
   if (subscription.status === "trialing") return { message: messages.trialEndsOn, date: periodEnd };
   return subscription.status === "active" || subscription.status === "past_due" ? { message: messages.renewsOn, date: periodEnd } : null;
 }

@@ -1,15 +1,12 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import type { RequestBody } from "../api/wire";
-import { longDate } from "../i18n/format";
 import { usePageLocale } from "../i18n/provider";
-import { Alert, Button, Card, EmptyState, Page } from "../ui/components";
-import { ConfirmDialog } from "../ui/confirm-dialog";
+import { Button, Card, EmptyState, Page } from "../ui/components";
 import { SellerFrame } from "../ui/seller-frame";
 import { portalQuery, portalSellerQuery } from "./queries";
-import { LIST_LIMIT, onTokenChange, portalRequest, sessionHasEnded, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type Subscription } from "./api";
+import { LIST_LIMIT, onTokenChange, sessionHasEnded, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
 import { CardsCard } from "./cards";
@@ -17,27 +14,10 @@ import { OrderDocuments } from "./documents";
 import { PortalSignIn } from "./sign-in";
 import { failureText } from "./failures";
 import { QueryState } from "../ui/query-state";
-import { OrdersList, PartialListNote, SubscriptionSummary } from "./purchase-views";
+import { OrdersList, PartialListNote } from "./purchase-views";
+import { SubscriptionsCard } from "./subscriptions";
 
 const messages = defineMessages({
-  canceled: { id: "portal.subscription.canceled", defaultMessage: "Your subscription is canceled. It stays yours until the end of the period you paid for." },
-  resumed: { id: "portal.subscription.resumed", defaultMessage: "Your subscription is resumed. It renews as before." },
-  resume: { id: "portal.subscription.resume", defaultMessage: "Resume subscription" },
-  cancel: { id: "portal.subscription.cancel", defaultMessage: "Cancel subscription" },
-  cancelTitle: defineMessage<{ product: string }>({ id: "portal.subscription.cancelTitle", defaultMessage: "Cancel {product}?" }),
-  cancelUntil: defineMessage<{ date: string }>({
-    id: "portal.subscription.cancelUntil",
-    defaultMessage: "It stays yours until {date} and is not charged again. You can resume it until then.",
-  }),
-  cancelUntilPeriodEnd: {
-    id: "portal.subscription.cancelUntilPeriodEnd",
-    defaultMessage: "It stays yours until the end of the period you paid for and is not charged again. You can resume it until then.",
-  },
-  subscriptions: { id: "portal.subscriptions.title", defaultMessage: "Subscriptions" },
-  contactSeller: defineMessage<{ seller: string }>({ id: "portal.subscriptions.contactSeller", defaultMessage: "To change or cancel a subscription, contact {seller}." }),
-  loadingSubscriptions: { id: "portal.subscriptions.loading", defaultMessage: "Loading your subscriptions…" },
-  noSubscriptions: { id: "portal.subscriptions.none", defaultMessage: "No subscriptions." },
-  yourSubscriptions: { id: "portal.subscriptions.label", defaultMessage: "Your subscriptions" },
   orders: { id: "portal.orders.title", defaultMessage: "Orders" },
   ordersDescription: { id: "portal.orders.description", defaultMessage: "Every payment, newest first." },
   loadingOrders: { id: "portal.orders.loading", defaultMessage: "Loading your orders…" },
@@ -52,11 +32,6 @@ const messages = defineMessages({
   signOut: { id: "portal.signOut", defaultMessage: "Sign out" },
   signIn: { id: "portal.signIn.title", defaultMessage: "Sign in" },
 });
-
-const SUBSCRIPTIONS = `subscriptions/?limit=${LIST_LIMIT}`;
-
-/** Subscriptions a customer may still cancel or resume. */
-const CHANGEABLE = new Set<Subscription["status"]>(["active", "trialing", "past_due"]);
 
 /**
  * The customer session token for this seller's portal: taken from a seller's link once, then kept in
@@ -74,89 +49,6 @@ function usePortalToken(slug: string): string | null {
     void navigate({ to: "/$slug/portal", params: { slug }, search: locale ? { locale } : {}, replace: true });
   }, [fromLink, locale, slug, navigate]);
   return fromLink ?? stored;
-}
-
-function SubscriptionItem({ subscription, access }: { subscription: Subscription; access: PortalAccess }) {
-  const { formatMessage } = useIntl();
-  const queryClient = useQueryClient();
-  const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
-  const [resuming, setResuming] = useState(false);
-  const change = async (cancel: boolean): Promise<boolean> => {
-    setOutcome(null);
-    let changed: Subscription;
-    try {
-      changed = await portalRequest<Subscription>(access, `subscriptions/${encodeURIComponent(subscription.id)}`, { method: "PATCH", body: { cancel_at_period_end: cancel } satisfies RequestBody<"/v1/customer-portal/subscriptions/{id}", "patch"> });
-    } catch (reason) {
-      setOutcome({ tone: "error", text: failureText(reason) });
-      return false;
-    }
-    queryClient.setQueryData<Listing<Subscription>>(portalQuery(access, SUBSCRIPTIONS).queryKey, (listing) =>
-      listing && { ...listing, items: listing.items.map((item) => (item.id === changed.id ? changed : item)) },
-    );
-    setOutcome({ tone: "success", text: formatMessage(cancel ? messages.canceled : messages.resumed) });
-    return true;
-  };
-  const resume = async () => {
-    setResuming(true);
-    await change(false);
-    setResuming(false);
-  };
-  const periodEnd = subscription.current_period_end;
-  return (
-    <li className="list-block">
-      <div className="list-row">
-        <SubscriptionSummary subscription={subscription} />
-        {access.seller.allow_customer_updates && !subscription.ended_at && CHANGEABLE.has(subscription.status) && (
-          <div className="actions">
-            {subscription.cancel_at_period_end ? (
-              <Button variant="secondary" busy={resuming} onClick={() => void resume()}>
-                {formatMessage(messages.resume)}
-              </Button>
-            ) : (
-              <ConfirmDialog
-                trigger={<Button variant="secondary">{formatMessage(messages.cancel)}</Button>}
-                title={formatMessage(messages.cancelTitle, { product: subscription.product.name })}
-                description={periodEnd ? formatMessage(messages.cancelUntil, { date: longDate(periodEnd) }) : formatMessage(messages.cancelUntilPeriodEnd)}
-                confirmLabel={formatMessage(messages.cancel)}
-                onConfirm={() => change(true)}
-              >
-                {outcome?.tone === "error" && <Alert tone="error">{outcome.text}</Alert>}
-              </ConfirmDialog>
-            )}
-          </div>
-        )}
-      </div>
-      {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
-    </li>
-  );
-}
-
-function SubscriptionsCard({ access }: { access: PortalAccess }) {
-  const { formatMessage } = useIntl();
-  const subscriptions = useQuery(portalQuery<Listing<Subscription>>(access, SUBSCRIPTIONS));
-  const { name, allow_customer_updates: customersMayChange } = access.seller;
-  return (
-    <Card title={formatMessage(messages.subscriptions)} description={customersMayChange ? undefined : formatMessage(messages.contactSeller, { seller: name })}>
-      <QueryState
-        query={subscriptions}
-        loading={messages.loadingSubscriptions}
-        failure={(error) => failureText(error)}
-        isEmpty={(listing) => listing.items.length === 0}
-        empty={<EmptyState title={formatMessage(messages.noSubscriptions)} />}
-      >
-        {(listing) => (
-          <>
-            <ul className="list" aria-label={formatMessage(messages.yourSubscriptions)}>
-              {listing.items.map((subscription) => (
-                <SubscriptionItem key={subscription.id} subscription={subscription} access={access} />
-              ))}
-            </ul>
-            <PartialListNote listing={listing} />
-          </>
-        )}
-      </QueryState>
-    </Card>
-  );
 }
 
 function OrdersCard({ access }: { access: PortalAccess }) {

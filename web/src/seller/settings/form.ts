@@ -26,6 +26,7 @@ export type SellerProfileForm = z.infer<typeof sellerProfileForm>;
 export const subscriptionSettingsForm = z.object({
   allowMultipleSubscriptions: z.boolean(),
   allowCustomerUpdates: z.boolean(),
+  customersMayPause: z.boolean(),
   prorationBehavior: z.enum(["invoice", "prorate"]),
 });
 export type SubscriptionSettingsForm = z.infer<typeof subscriptionSettingsForm>;

@@ -14,6 +14,7 @@ const messages = defineMessages({
   title: { id: "seller.settings.subscriptions.title", defaultMessage: "Subscriptions" },
   multiple: { id: "seller.settings.subscriptions.multiple", defaultMessage: "A customer may have several subscriptions at once" },
   customerUpdates: { id: "seller.settings.subscriptions.customerUpdates", defaultMessage: "Customers may change their plan in the customer portal" },
+  pause: { id: "seller.settings.subscriptions.pause", defaultMessage: "Customers may pause and resume their subscriptions in the customer portal" },
   proration: { id: "seller.settings.subscriptions.proration", defaultMessage: "When a plan changes during a period" },
   invoice: { id: "seller.settings.subscriptions.invoice", defaultMessage: "Charge the difference at once" },
   prorate: { id: "seller.settings.subscriptions.prorate", defaultMessage: "Add the difference to the next renewal" },
@@ -25,23 +26,31 @@ const FIELD_OF: Record<string, keyof Form> = {
   "subscription_settings.allow_multiple_subscriptions": "allowMultipleSubscriptions",
   "subscription_settings.allow_customer_updates": "allowCustomerUpdates",
   "subscription_settings.proration_behavior": "prorationBehavior",
+  "customer_portal_settings.subscription.pause": "customersMayPause",
 };
 
-/** Whether customers may hold several subscriptions or change their own, and how a plan change bills the rest of a period. */
+/** Whether customers may hold several subscriptions, change their own or pause them, and how a plan change bills the rest of a period. */
 export function SubscriptionSettingsForm({ organization }: { organization: Organization }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const change = useOrganizationChange(organization.id);
   const [outcome, setOutcome] = useState<SaveOutcome>(null);
   const settings = organization.subscription_settings;
+  const portal = organization.customer_portal_settings.subscription;
   const form = useForm<Form>({
     resolver: zodResolver(subscriptionSettingsForm),
-    values: { allowMultipleSubscriptions: settings.allow_multiple_subscriptions, allowCustomerUpdates: settings.allow_customer_updates, prorationBehavior: settings.proration_behavior },
+    values: {
+      allowMultipleSubscriptions: settings.allow_multiple_subscriptions,
+      allowCustomerUpdates: settings.allow_customer_updates,
+      customersMayPause: portal.pause === true,
+      prorationBehavior: settings.proration_behavior,
+    },
   });
   const submit = form.handleSubmit(async (values) => {
     try {
       await change({
         subscription_settings: { allow_multiple_subscriptions: values.allowMultipleSubscriptions, allow_customer_updates: values.allowCustomerUpdates, proration_behavior: values.prorationBehavior },
+        customer_portal_settings: { subscription: { ...portal, pause: values.customersMayPause } },
       });
     } catch (reason) {
       return setOutcome({ tone: "error", text: placeRefusals(reason, FIELD_OF, form.setError) ?? "" });
@@ -59,6 +68,10 @@ export function SubscriptionSettingsForm({ organization }: { organization: Organ
           <label className="checkbox">
             <input type="checkbox" {...form.register("allowCustomerUpdates")} />
             {formatMessage(messages.customerUpdates)}
+          </label>
+          <label className="checkbox">
+            <input type="checkbox" {...form.register("customersMayPause")} />
+            {formatMessage(messages.pause)}
           </label>
           <Field label={formatMessage(messages.proration)} error={form.formState.errors.prorationBehavior?.message}>
             {(ids) => (
