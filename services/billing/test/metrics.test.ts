@@ -199,6 +199,22 @@ describe("metrics", () => {
     const narrow = await stack.seller({ scopes: ["orders:read"] });
     await expect(narrow.polar.metrics.limits()).rejects.toMatchObject({ statusCode: 403 });
   });
+  it("stop counting a paused subscription as active and in MRR from its pause, without calling it churned", async () => {
+    const seller = await stack.seller();
+    const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+    const { subscription } = await subscribe(stack, seller, "4242424242424242", "pausing@example.com");
+    await polar.subscriptions.update(subscription.id, { pause_at_period_end: true });
+    const { now } = await advanceDays(stack, seller, 35);
+    expect(await polar.subscriptions.get(subscription.id)).toMatchObject({ status: "paused" });
+    const today = dayIn("UTC", new Date(now));
+    const metrics = await polar.metrics.get({ start_date: daysAfter(today, -40), end_date: today, interval: "day", timezone: "UTC" });
+    const started = metrics.periods.find((period) => period.active_subscriptions === 1);
+    expect(started?.monthly_recurring_revenue).toBe(1000);
+    const [latest] = metrics.periods.slice(-1);
+    expect(latest).toMatchObject({ active_subscriptions: 0, committed_subscriptions: 0, monthly_recurring_revenue: 0, committed_monthly_recurring_revenue: 0 });
+    expect(metrics.totals.churned_subscriptions).toBe(0);
+  });
+
   it("export as CSV through SDK 1.x: a row per period, a column per metric, the figures GET /v1/metrics/ gives", async () => {
     const polar = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
     const query = { start_date: first, end_date: last, interval: "day", timezone } as const;

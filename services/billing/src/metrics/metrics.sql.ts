@@ -78,6 +78,12 @@ const MONTHLY_AMOUNT = `round(case recurring_interval
     when 'week' then amount * 52 / (12.0 * recurring_interval_count)
     else amount * 365 / (12.0 * recurring_interval_count) end)`;
 
+/**
+ * Since when a subscription paused now has been paused: it neither counts as active nor pays into
+ * MRR from then, and it has not churned. Earlier pauses are not kept, so they are not seen.
+ */
+const PAUSED_SINCE = "case when status = 'paused' then paused_at end";
+
 const running = (column: string, as: string) => `sum(coalesce(${column}, 0)) over running as ${as}`;
 
 /**
@@ -133,7 +139,8 @@ checkouts_by_bucket as (
   select ${bucketOf("at")} as bucket, ${sumsOf(CHECKOUT_MEASURES)} from (${SOURCES[source].checkouts}) checkout_facts group by 1
 ),
 subscriptions_in_range as (
-  select ${bucketOf("started_at")} as starts, ${bucketOf("coalesce(ended_at, ends_at)")} as ends, ${bucketOf("trial_end")} as trial_ends,
+  select ${bucketOf("started_at")} as starts, ${bucketOf("coalesce(ended_at, ends_at)")} as ends, ${bucketOf(`least(coalesce(ended_at, ends_at), ${PAUSED_SINCE})`)} as stops,
+    ${bucketOf("trial_end")} as trial_ends,
     greatest(${bucketOf("started_at")}, ${bucketOf("trial_end")}) as paying_from, ${bucketOf("canceled_at")} as canceled, customer_cancellation_reason as reason,
     (ended_at is null and ends_at is null) as committed, ${MONTHLY_AMOUNT} as monthly, customer_id
   from subscriptions
@@ -141,16 +148,16 @@ subscriptions_in_range as (
     and (coalesce(ended_at, ends_at) is null or coalesce(ended_at, ends_at) >= (select starts from bounds) or canceled_at >= (select starts from bounds))
     and (cast(:customers as text[]) is null or customer_id = any(:customers)) and ${PRODUCTS_FILTER}
 ),
--- A subscription is active from its start's bucket until its end's, and pays into MRR once its trial
--- has ended (before that, it is trialing MRR); a committed one (no end set) counts in the committed
--- figures too. A change before the range counts in its first bucket.
+-- A subscription is active from its start's bucket until it stops (its end, or the pause it is in),
+-- and pays into MRR once its trial has ended (before that, it is trialing MRR); a committed one (no
+-- end set) counts in the committed figures too. A change before the range counts in its first bucket.
 subscription_changes as (
   select starts as bucket, 1 as active, committed::int as committed, 0 as paying, 0 as committed_paying, 0 as trialing, 0 as committed_trialing from subscriptions_in_range
-  union all select ends, -1, 0, 0, 0, 0, 0 from subscriptions_in_range where ends is not null
-  union all select paying_from, 0, 0, monthly, case when committed then monthly else 0 end, 0, 0 from subscriptions_in_range where ends is null or paying_from < ends
-  union all select ends, 0, 0, -monthly, 0, 0, 0 from subscriptions_in_range where paying_from < ends
+  union all select stops, -1, -committed::int, 0, 0, 0, 0 from subscriptions_in_range where stops is not null
+  union all select paying_from, 0, 0, monthly, case when committed then monthly else 0 end, 0, 0 from subscriptions_in_range where stops is null or paying_from < stops
+  union all select stops, 0, 0, -monthly, case when committed then -monthly else 0 end, 0, 0 from subscriptions_in_range where paying_from < stops
   union all select starts, 0, 0, 0, 0, monthly, case when committed then monthly else 0 end from subscriptions_in_range where trial_ends > starts
-  union all select least(trial_ends, ends), 0, 0, 0, 0, -monthly, case when committed then -monthly else 0 end from subscriptions_in_range where trial_ends > starts
+  union all select least(trial_ends, stops), 0, 0, 0, 0, -monthly, case when committed then -monthly else 0 end from subscriptions_in_range where trial_ends > starts
 ),
 subscription_changes_by_bucket as (
   select greatest(bucket, 1) as bucket, sum(active) as active, sum(committed) as committed, sum(paying) as paying,
@@ -169,7 +176,7 @@ churn_by_bucket as (
 -- holding one. Distinct customers do not add up as running sums do, so each bucket counts its own.
 revenue_per_customer_by_bucket as (
   select series.bucket, round(sum(monthly) / count(distinct customer_id)) as average_revenue_per_user
-  from series join subscriptions_in_range on greatest(starts, 1) <= series.bucket and (ends is null or ends > series.bucket)
+  from series join subscriptions_in_range on greatest(starts, 1) <= series.bucket and (stops is null or stops > series.bucket)
   group by 1
 )
 select series.t at time zone :timezone as timestamp${[...parts].map((part) => `, ${PART_OUTPUTS[part].columns}`).join("")}
