@@ -4,7 +4,7 @@ import { createPolar } from "polar-sdk-1/2026-10";
 import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { randomBytes } from "node:crypto";
 import { newestLinksTo } from "../../../test/stacks/dev-mailbox.js";
-import { cardToken, eventTypesAbout, useShop } from "../../../test/stacks/purchases.js";
+import { advanceDays, cardToken, eventTypesAbout, subscribe, useShop } from "../../../test/stacks/purchases.js";
 import { partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
@@ -264,5 +264,19 @@ describe("the customer portal", () => {
     await expect(customerSide.customerPortal.customers.deletePaymentMethod(security, { id: paidWith?.id ?? "" })).rejects.toMatchObject({ statusCode: 404 });
     const stranger = { customerSession: (await shop.polar.customerSessions.create({ customerId: await buy(plan.id, "not-cards@example.com") })).token };
     await expect(customerSide.customerPortal.customers.deletePaymentMethod(stranger, { id: (added as { paymentMethod: { id: string } }).paymentMethod.id })).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("keeps a card for a paused subscription to resume with: its only card stays, and a new default card moves onto it", async () => {
+    const seller = await stack.seller();
+    const { subscription } = await subscribe(stack, seller, "4242424242424242", "resting@example.com");
+    await createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url }).subscriptions.update(subscription.id, { pause_at_period_end: true });
+    await advanceDays(stack, seller, 35);
+    const security = { customerSession: (await seller.polar.customerSessions.create({ customerId: subscription.customerId })).token };
+    const [only] = (await customerSide.customerPortal.customers.listPaymentMethods(security, {})).result.items;
+    expect((await seller.polar.subscriptions.get({ id: subscription.id })).status).toBe("paused");
+    await expect(customerSide.customerPortal.customers.deletePaymentMethod(security, { id: only?.id ?? "" })).rejects.toMatchObject({ statusCode: 400, error: "PaymentMethodInUseByActiveSubscription" });
+    const added = await customerSide.customerPortal.customers.addPaymentMethod(security, { confirmationTokenId: await cardToken(stack, "5555555555554444"), setDefault: true, returnUrl: "https://app.example/billing" });
+    const renewsWith = await stack.billing.context.db("subscriptions").where({ id: subscription.id }).first<{ payment_method_id: string }>("payment_method_id");
+    expect(renewsWith?.payment_method_id).toBe((added as { paymentMethod: { id: string } }).paymentMethod.id);
   });
 });

@@ -115,7 +115,7 @@ export async function customerCards(db: Knex, identity: IdentityClaims, page: { 
 
 /**
  * Forgets one of the customer's cards. The invariant: a running subscription always has a card to
- * renew with. So a card a running subscription renews with can go only when another is kept; those
+ * renew with, and a paused one a card to charge when it resumes. So a card such a subscription renews with can go only when another is kept; those
  * subscriptions then renew with the customer's default (or, if this was it, their newest other card),
  * which becomes the default. Checked with the customer locked, so two removals at once cannot each
  * leave the other's card as the last one and then take it too.

@@ -210,22 +210,25 @@ export const releaseClaim = (db: Knex, claimed: ClaimedSubscription) =>
 /** A subscription locked for a change, so a renewal settling now sees the change or precedes it. */
 export const lockSubscription = (trx: Knex, id: string) => subscriptions(trx).where({ id }).forUpdate().first();
 
-/** The customer's running subscriptions renew with the card `paymentMethodId` from now on; past-due ones are due again at `now`: how many. */
+/**
+ * Statuses of a subscription that will charge a card again: a running one, and a paused one, whose
+ * resume is charged.
+ */
+const LIVE = ["trialing", "active", "past_due", "paused"] as const;
+
+/** The customer's live subscriptions renew with the card `paymentMethodId` from now on; past-due ones are due again at `now`: how many. */
 export async function useCard(trx: Knex, customerId: string, paymentMethodId: string, now: Date): Promise<number> {
-  await subscriptions(trx).where({ customer_id: customerId }).whereIn("status", ["active", "trialing", "past_due"]).update({ payment_method_id: paymentMethodId, modified_at: new Date() });
+  await subscriptions(trx).where({ customer_id: customerId }).whereIn("status", LIVE).update({ payment_method_id: paymentMethodId, modified_at: new Date() });
   return subscriptions(trx).where({ customer_id: customerId, status: "past_due" }).update({ next_action_at: now, modified_at: new Date() });
 }
 
-/** Statuses of a subscription that is running. */
-const LIVE = ["trialing", "active", "past_due"] as const;
-
-/** How many of a customer's running subscriptions renew with the card `paymentMethodId`. */
+/** How many of a customer's live subscriptions renew with the card `paymentMethodId`. */
 export async function liveSubscriptionsOnCard(trx: Knex, customerId: string, paymentMethodId: string): Promise<number> {
   const [row] = await subscriptions(trx).where({ customer_id: customerId, payment_method_id: paymentMethodId }).whereIn("status", LIVE).count<{ count: string }[]>({ count: "*" });
   return Number(row?.count ?? 0);
 }
 
-/** Moves a customer's running subscriptions off the card `from` onto `to`. */
+/** Moves a customer's live subscriptions off the card `from` onto `to`. */
 export const moveToCard = (trx: Knex, customerId: string, from: string, to: string) =>
   subscriptions(trx).where({ customer_id: customerId, payment_method_id: from }).whereIn("status", LIVE).update({ payment_method_id: to, modified_at: new Date() });
 
