@@ -279,4 +279,15 @@ describe("the customer portal", () => {
     const renewsWith = await stack.billing.context.db("subscriptions").where({ id: subscription.id }).first<{ payment_method_id: string }>("payment_method_id");
     expect(renewsWith?.payment_method_id).toBe((added as { paymentMethod: { id: string } }).paymentMethod.id);
   });
+
+  it("opens a customer session by the seller's own id for the customer; another seller's customer, or an id of nobody, is not found", async () => {
+    const seller = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const customer = await seller.customers.create({ email: "by-external@example.com", external_id: "crm-42" });
+    const session = await seller.customerSessions.create({ external_customer_id: "crm-42" });
+    expect(session.customer_id).toBe(customer.id);
+    const rival = await stack.seller();
+    const theirs = await rival.polar.customers.create({ email: "rivals@example.com", externalId: "crm-43" });
+    await expect(seller.customerSessions.create({ customer_id: theirs.id })).rejects.toMatchObject({ statusCode: 422, error: { detail: [{ loc: ["body", "customer_id"], input: theirs.id }] } });
+    await expect(seller.customerSessions.create({ external_customer_id: "crm-43" })).rejects.toMatchObject({ statusCode: 422, error: { detail: [{ loc: ["body", "external_customer_id"], input: "crm-43" }] } });
+  });
 });

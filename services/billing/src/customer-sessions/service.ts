@@ -1,7 +1,7 @@
 import { createHash, randomInt } from "node:crypto";
 import { HttpError, invalidField, notFound, polarErrors, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
 import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
-import { findCustomer, findCustomerByExternalId } from "../customers/customers.sql.js";
+import { namedCustomer, type CustomerNamed } from "../customers/named.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import type { CustomerRow } from "../customers/customers.sql.js";
 import { deleteCustomerSessions, insertCustomerSession, replaceSessionCode, takeSessionCode, type CustomerSessionRow } from "./customer-sessions.sql.js";
@@ -56,12 +56,10 @@ export async function redeemSignInCode(db: Knex, typed: string): Promise<{ sessi
 export async function openCustomerSession(
   { db, access, config }: Pick<Parts, "db" | "access" | "config">,
   identity: IdentityClaims,
-  request: ({ customer_id: string } | { external_customer_id: string }) & { return_url?: string | null | undefined },
+  request: CustomerNamed & { return_url?: string | null | undefined },
 ) {
-  const organizationIds = await access.organizationIds(identity, "customer_sessions:write");
-  const named = "customer_id" in request ? await findCustomer(db, request.customer_id) : await findCustomerByExternalId(db, organizationIds, request.external_customer_id);
-  const customer = named && organizationIds.includes(named.organization_id) ? named : undefined;
-  if (!customer) throw invalidField(["customer_id" in request ? "customer_id" : "external_customer_id"], "Customer not found", "customer_id" in request ? request.customer_id : request.external_customer_id);
+  const { customer, field, input } = await namedCustomer(db, await access.organizationIds(identity, "customer_sessions:write"), request);
+  if (!customer) throw invalidField([field], "Customer not found", input);
   const { session, token } = await startSession(db, customer, SESSION_LIFETIME_MS, request.return_url ?? null);
   const seller = await findSeller(db, customer.organization_id);
   return customerSessionJson(session, token, customer, `${config.PUBLIC_URL.replace(/\/$/, "")}/${seller?.slug ?? customer.organization_id}/portal?customer_session_token=${token}`);

@@ -2,7 +2,7 @@ import { ValidationError } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { z } from "zod";
 import type { Parts } from "../parts.js";
-import { findCustomer, findCustomerByExternalId } from "../customers/customers.sql.js";
+import { namedCustomer } from "../customers/named.js";
 import { startFreePlan } from "../flows/start-subscription.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { productsWithParts } from "../products/products.sql.js";
@@ -35,9 +35,8 @@ export async function createFreeSubscription(parts: Pick<Parts, "db" | "units" |
   if (typeof price === "string") throw refused("product_id", PRICE_REFUSALS[price], body.product_id);
 
   // The customer is looked for among the product's seller's only.
-  const customer = "customer_id" in body ? await findCustomer(db, body.customer_id) : await findCustomerByExternalId(db, [product.organization_id], body.external_customer_id);
-  const field = "customer_id" in body ? "customer_id" : "external_customer_id";
-  if (!customer || customer.organization_id !== product.organization_id) throw refused(field, "Customer does not exist.", "customer_id" in body ? body.customer_id : body.external_customer_id);
+  const { customer, field, input } = await namedCustomer(db, [product.organization_id], body);
+  if (!customer) throw refused(field, "Customer does not exist.", input);
 
   const subscription = await units.run(async (unit) => startFreePlan(parts, unit, { customer, product, price, metadata: body.metadata, now: await sellerNow(unit.db, product.organization_id) }));
   return shownSubscription(db, subscription, config.PUBLIC_URL);
