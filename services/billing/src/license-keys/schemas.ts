@@ -3,6 +3,9 @@ import { isoTimestamp, listResource, momentInput, paging, pgInteger, repeated, s
 import { sellerFilter } from "../http/list-filters.js";
 import { Customer } from "../customers/schemas.js";
 
+/** Where a key stands: usable, taken back with its grant, or turned off by the seller. */
+const LicenseKeyStatus = z.enum(["granted", "revoked", "disabled"]);
+
 /** A device (or installation) a key is activated on. */
 const LicenseKeyActivationBase = z
   .strictObject({
@@ -29,7 +32,7 @@ export const LicenseKeyRead = z
     benefit_id: z.string(),
     key: z.string(),
     display_key: z.string(),
-    status: z.enum(["granted", "revoked", "disabled"]),
+    status: LicenseKeyStatus,
     limit_activations: z.int().nullable(),
     usage: z.int(),
     limit_usage: z.int().nullable(),
@@ -89,11 +92,11 @@ export const LicenseKeyValidate = z.object({
 export const LicenseKeyActivate = z.object({ key: z.string(), organization_id: z.string(), label: z.string().min(1).max(256), conditions: conditions.optional(), meta: conditions.optional() });
 export const LicenseKeyDeactivate = z.object({ key: z.string(), organization_id: z.string(), activation_id: z.string() });
 export const LicenseKeyUpdate = z.object({
-  status: z.enum(["granted", "revoked", "disabled"]).nullish(),
+  status: LicenseKeyStatus.nullish(),
   usage: pgInteger().min(0).optional(),
   limit_activations: z.int().min(1).max(50).nullish(),
   limit_usage: pgInteger().min(1).nullish(),
   expires_at: momentInput().nullish(),
 });
 
-export const LicenseKeyListQuery = z.object({ ...paging, ...sellerFilter, benefit_id: repeated(z.string()), status: repeated(z.enum(["granted", "revoked", "disabled"])), sorting: sorting(["created_at"], "-created_at") });
+export const LicenseKeyListQuery = z.object({ ...paging, ...sellerFilter, benefit_id: repeated(z.string()), status: repeated(LicenseKeyStatus), sorting: sorting(["created_at"], "-created_at") });
