@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { createColumnHelper, getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
-import * as Dialog from "@radix-ui/react-dialog";
+import { FormDialog, FormDialogActions } from "../ui/form-dialog";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
@@ -128,46 +128,29 @@ function CreateUserDialog() {
     setOpen(false);
   });
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <Button>{formatMessage(messages.createUser)}</Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title>{formatMessage(messages.createTitle)}</Dialog.Title>
-          <Dialog.Description>{formatMessage(messages.createDescription)}</Dialog.Description>
-          <form onSubmit={(event) => void submit(event)} noValidate>
-            <Field label={formatMessage(adminMessages.name)} error={errors.name?.message}>
-              {(ids) => <input {...ids} {...form.register("name")} />}
-            </Field>
-            <Field label={formatMessage(adminMessages.email)} error={errors.email?.message}>
-              {(ids) => <input {...ids} {...form.register("email")} type="email" />}
-            </Field>
-            <Field label={formatMessage(adminMessages.password)} error={errors.password?.message}>
-              {(ids) => <input {...ids} {...form.register("password")} type="password" autoComplete="new-password" />}
-            </Field>
-            <Field label={formatMessage(adminMessages.role)}>
-              {(ids) => (
-                <select {...ids} {...form.register("role")}>
-                  <option value="user">{formatMessage(roleMessages.user)}</option>
-                  <option value="admin">{formatMessage(roleMessages.admin)}</option>
-                </select>
-              )}
-            </Field>
-            {failure && <Alert tone="error">{failure}</Alert>}
-            <div className="dialog-actions">
-              <Dialog.Close asChild>
-                <Button variant="secondary">{formatMessage(adminMessages.cancel)}</Button>
-              </Dialog.Close>
-              <Button type="submit" busy={isSubmitting}>
-                {formatMessage(messages.create)}
-              </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog trigger={<Button>{formatMessage(messages.createUser)}</Button>} title={formatMessage(messages.createTitle)} description={formatMessage(messages.createDescription)} open={open} onOpenChange={setOpen}>
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Field label={formatMessage(adminMessages.name)} error={errors.name?.message}>
+          {(ids) => <input {...ids} {...form.register("name")} />}
+        </Field>
+        <Field label={formatMessage(adminMessages.email)} error={errors.email?.message}>
+          {(ids) => <input {...ids} {...form.register("email")} type="email" />}
+        </Field>
+        <Field label={formatMessage(adminMessages.password)} error={errors.password?.message}>
+          {(ids) => <input {...ids} {...form.register("password")} type="password" autoComplete="new-password" />}
+        </Field>
+        <Field label={formatMessage(adminMessages.role)}>
+          {(ids) => (
+            <select {...ids} {...form.register("role")}>
+              <option value="user">{formatMessage(roleMessages.user)}</option>
+              <option value="admin">{formatMessage(roleMessages.admin)}</option>
+            </select>
+          )}
+        </Field>
+        {failure && <Alert tone="error">{failure}</Alert>}
+        <FormDialogActions cancelLabel={formatMessage(adminMessages.cancel)} submitLabel={formatMessage(messages.create)} busy={isSubmitting} />
+      </form>
+    </FormDialog>
   );
 }
 
