@@ -205,7 +205,8 @@ describe("billing's notices to subscribers", () => {
       ["purchase", "succeeded"],
       ["subscription_cycle", "failed"],
       ["retry_dunning", "failed"],
-      ["retry_dunning", "succeeded"],
+      // Tried at once because the customer gave a new card, not on the dunning schedule.
+      ["retry_payment_method_update", "succeeded"],
     ]);
   });
 

@@ -86,7 +86,7 @@ export async function retryRenewal(billing: Pick<Parts, "db" | "config" | "proce
   const outcome = order ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { customerId: subscription.customer_id, amount: total, currency: order.currency, idempotencyKey: renewalKey(subscription, subscription.current_period_start, attempt) }) : null;
   const paid = order !== undefined && (!outcome || outcome.status === "succeeded");
   await underClaim(async (unit, current) => {
-    if (order && outcome) recordCharge(unit, config, chargeOfOrder(order, total, "retry_dunning"), outcome);
+    if (order && outcome) recordCharge(unit, config, chargeOfOrder(order, total, subscription.retry_trigger ?? "retry_dunning"), outcome);
     if (order && paid) {
       await settleOrder(unit, order, "paid");
       await recoverFromPastDue(unit, config, current);

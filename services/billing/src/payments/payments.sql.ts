@@ -27,7 +27,7 @@ export function recordPayment(
 }
 
 /** What made a charge, as Polar's Payment.trigger names it (of its six, the three Tollgate makes). */
-export type PaymentTrigger = "purchase" | "subscription_cycle" | "retry_dunning";
+export type PaymentTrigger = "purchase" | "subscription_cycle" | "retry_dunning" | "retry_payment_method_update";
 
 /** A charge attempt as recorded: the processor's answer, with what was shown of the card. */
 export interface PaymentRow {

@@ -126,14 +126,14 @@ export async function advancePeriod(unit: UnitOfWork, subscription: Subscription
 
 /** The past-due charge was paid: active again, dunning over, on to its period's end. */
 export async function recoverFromPastDue(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow): Promise<SubscriptionRow> {
-  const recovered = await updateSubscription(unit.db, subscription.id, { status: "active", past_due_since: null, dunning_attempts: 0, next_action_at: subscription.current_period_end });
+  const recovered = await updateSubscription(unit.db, subscription.id, { status: "active", past_due_since: null, dunning_attempts: 0, retry_trigger: null, next_action_at: subscription.current_period_end });
   await announceSubscription(unit, config, recovered, "subscription.updated", "subscription.active");
   return recovered;
 }
 
 /** A dunning retry failed: counted, and tried again at `retryAt` if another retry is left. */
 export async function countFailedRetry(unit: UnitOfWork, config: SubscriptionConfig, subscription: SubscriptionRow, attempt: number, retryAt: Date | null): Promise<SubscriptionRow> {
-  const counted = await updateSubscription(unit.db, subscription.id, { dunning_attempts: attempt, ...(retryAt ? { next_action_at: retryAt } : {}) });
+  const counted = await updateSubscription(unit.db, subscription.id, { dunning_attempts: attempt, retry_trigger: null, ...(retryAt ? { next_action_at: retryAt } : {}) });
   // The last one failing ends the subscription, which says so itself (subscription.revoked).
   if (retryAt) await tellSubscriber(unit, config, counted, { notice: "retry_failed", retryAt });
   return counted;
@@ -251,6 +251,7 @@ function openSubscription(unit: UnitOfWork, start: SubscriptionStart): Subscript
     payment_method_id: start.paymentMethodId,
     past_due_since: null,
     dunning_attempts: 0,
+    retry_trigger: null,
     next_action_at: periodEnd,
     leased_until: null,
     charge_order_id: null,

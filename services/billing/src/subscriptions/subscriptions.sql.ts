@@ -58,6 +58,8 @@ export interface SubscriptionRow {
   payment_method_id: string | null;
   past_due_since: Date | null;
   dunning_attempts: number;
+  /** Why the past-due charge is tried next when it is: a card the customer gave; null: the dunning schedule. */
+  retry_trigger: "retry_payment_method_update" | null;
   next_action_at: Date | null;
   /** Until when the replica renewing it holds it. */
   leased_until: Date | null;
@@ -219,7 +221,7 @@ const LIVE = ["trialing", "active", "past_due", "paused"] as const;
 /** The customer's live subscriptions renew with the card `paymentMethodId` from now on; past-due ones are due again at `now`: how many. */
 export async function useCard(trx: Knex, customerId: string, paymentMethodId: string, now: Date): Promise<number> {
   await subscriptions(trx).where({ customer_id: customerId }).whereIn("status", LIVE).update({ payment_method_id: paymentMethodId, modified_at: new Date() });
-  return subscriptions(trx).where({ customer_id: customerId, status: "past_due" }).update({ next_action_at: now, modified_at: new Date() });
+  return subscriptions(trx).where({ customer_id: customerId, status: "past_due" }).update({ next_action_at: now, retry_trigger: "retry_payment_method_update", modified_at: new Date() });
 }
 
 /** How many of a customer's live subscriptions renew with the card `paymentMethodId`. */
