@@ -139,6 +139,17 @@ describe("customers", () => {
     expect((await polar.customers.get(byExternalId.id)).first_user_event_at).toBe(at(11));
     // It travels with the customer wherever Polar shows one.
     expect((await polar.customers.list({ email: "first-event@example.com" })).items[0]?.first_user_event_at).toBe(at(8));
+
+    // Events sent under an external id before anyone had it count for the customer who takes it, made with it or given it later.
+    await polar.events.ingest({ events: [
+      { name: "api.call", external_customer_id: "named-early", timestamp: at(5) },
+      { name: "api.call", external_customer_id: "named-later", timestamp: at(6) },
+      { name: "api.call", external_customer_id: "named-later", timestamp: at(7) },
+    ] });
+    expect((await polar.customers.create({ email: "early@example.com", external_id: "named-early" })).first_user_event_at).toBe(at(5));
+    const later = await polar.customers.create({ email: "later@example.com" });
+    expect(later.first_user_event_at).toBeNull();
+    expect((await polar.customers.update(later.id, { external_id: "named-later" })).first_user_event_at).toBe(at(6));
   });
 
   it("export as CSV through SDK 1.x: every customer of the seller with Polar's columns, the address spread out, metadata as JSON, formulas neutralised", async () => {

@@ -42,16 +42,33 @@ export const findCustomerByEmail = (db: Knex, organizationId: string, email: str
 export const findCustomerByExternalId = (db: Knex, organizationIds: string[], externalId: string) =>
   customers(db).whereIn("organization_id", organizationIds).where({ external_id: externalId }).first();
 
+/**
+ * When the first event the seller sent about `externalId` happened, for the customer taking that
+ * external id now: events may name a customer by it before the customer exists, and the usage
+ * measurer, finding nobody then, kept no first event for them. Events not yet tied to a customer are
+ * keyed `external:<id>` (usage_events_customer_key).
+ */
+// crosses into usage-events: the first of the events sent under an external id, read once when a customer takes it
+const FIRST_EVENT_UNDER = (organization: string) =>
+  `(select min(event.timestamp) from usage_events event
+    where event.organization_id = ${organization} and coalesce(event.customer_id, 'external:' || event.external_customer_id) = 'external:' || ? and event.source = 'user')`;
+
+/** A new customer's row as written: with the first event already sent under its external id. */
+const withFirstEvent = <Draft extends Pick<CustomerRow, "organization_id"> & CustomerChanges>(db: Knex, draft: Draft) =>
+  draft.external_id ? { ...draft, first_user_event_at: db.raw(FIRST_EVENT_UNDER("?"), [draft.organization_id, draft.external_id]) } : draft;
+
 export async function insertCustomer(db: Knex, customer: Pick<CustomerRow, "id" | "organization_id" | "email"> & CustomerChanges): Promise<CustomerRow> {
-  const [row] = await db<CustomerRow>("customers").insert(customer).returning("*");
+  const [row] = await db<CustomerRow>("customers").insert(withFirstEvent(db, customer)).returning("*");
   if (!row) throw new Error("insert into customers returned no row");
   return row;
 }
 
 export async function updateCustomer(db: Knex, id: string, changes: CustomerChanges & Partial<Pick<CustomerRow, "deleted_at">>): Promise<CustomerRow | undefined> {
+  // An external id given now may be one events were sent under already.
+  const firstEvent = changes.external_id ? { first_user_event_at: db.raw(`least(first_user_event_at, ${FIRST_EVENT_UNDER("customers.organization_id")})`, [changes.external_id]) } : {};
   const [row] = await db<CustomerRow>("customers")
     .where({ id })
-    .update({ ...changes, modified_at: new Date() })
+    .update({ ...changes, ...firstEvent, modified_at: new Date() })
     .returning("*");
   return row;
 }
@@ -77,7 +94,7 @@ const customerFromJson = (json: unknown) => rowsFromJson<CustomerRow>([json], ["
  * meanwhile and has not committed yet as this statement began: the caller asks again.
  */
 export async function findOrCreateCustomer(db: Knex, draft: Pick<CustomerRow, "id" | "organization_id" | "email"> & CustomerChanges): Promise<{ customer: CustomerRow; created: boolean } | null> {
-  const made = db("customers").insert(draft).onConflict().ignore().toSQL();
+  const made = db("customers").insert(withFirstEvent(db, draft)).onConflict().ignore().toSQL();
   const { rows } = await prepared(
     db.raw<{ rows: { customer: unknown; created: boolean }[] }>(
       `with made as (${made.sql} returning *)
