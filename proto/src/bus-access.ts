@@ -14,7 +14,7 @@ import {
 import { accessTokenRevoked, billingEvents, resolveAccessToken, resolveCustomerSession } from "./billing.js";
 import { customerMailRequested } from "./customer-mail.js";
 import type { EventDefinition, EventEnvelope } from "./envelope.js";
-import { invitationCreated, memberAdded, memberRemoved, memberUpdated, organizationCreated, organizationDeleted, organizationUpdated } from "./organization.js";
+import { createOrganizationForUser, invitationCreated, memberAdded, memberRemoved, memberUpdated, organizationCreated, organizationDeleted, organizationUpdated } from "./organization.js";
 import type { RequestDefinition } from "./requests.js";
 import type { BusNames } from "./subjects.js";
 import { webhookEndpointDisabled } from "./webhooks.js";
@@ -48,14 +48,14 @@ export const BUS_ACCESS = {
   },
   organization: {
     events: ["organization", "member", "invitation", "team"],
-    serves: [],
+    serves: [createOrganizationForUser],
     calls: [getSessionContext, setActiveOrganization, clearActiveOrganization],
     consumers: { "organization-users": users },
   },
   billing: {
     events: ["billing", "access_token", "customer_mail"],
     serves: [resolveAccessToken, resolveCustomerSession],
-    calls: [],
+    calls: [createOrganizationForUser],
     consumers: {
       "billing-sellers": [organizationCreated, organizationUpdated, organizationDeleted],
       "billing-memberships": MEMBERSHIP_EVENTS,

@@ -13,6 +13,13 @@ const PortalCodeMail = z.object({
   portal_url: z.url(),
 });
 
+/** A link confirming the address a customer asked their seller's portal to use from now on: sent to that address. */
+const EmailChangeMail = z.object({
+  kind: z.literal("email_change"),
+  verify_url: z.url(),
+  valid_minutes: z.int().min(1),
+});
+
 /** What a purchase hands over at once: a license key in full, or a benefit's files (downloaded from the portal). */
 const Delivery = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("license_key"), benefit: z.string(), key: z.string() }),
@@ -78,7 +85,7 @@ export const customerMailRequested = defineEvent(
     reply_to: z.email().nullable(),
     to: z.email(),
     locale: z.string().nullable(),
-    mail: z.discriminatedUnion("kind", [PortalCodeMail, OrderReceiptMail, SubscriptionMail, RefundMail]),
+    mail: z.discriminatedUnion("kind", [PortalCodeMail, EmailChangeMail, OrderReceiptMail, SubscriptionMail, RefundMail]),
   }),
 );
 export type CustomerMail = z.output<typeof customerMailRequested.data>["mail"];

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineEvent } from "./envelope.js";
+import { defineRequest } from "./requests.js";
 
 const id = z.string().min(1);
 const organization = z.object({ id, name: z.string(), slug: z.string() });
@@ -9,6 +10,19 @@ const team = z.object({ id, organization_id: id, name: z.string() });
 export const organizationCreated = defineEvent("organization.created", organization);
 export const organizationUpdated = defineEvent("organization.updated", organization);
 export const organizationDeleted = defineEvent("organization.deleted", z.object({ id }));
+
+/**
+ * Creates an organization owned by the signed-in user who asked for it through Polar's API (billing
+ * serves `POST /v1/organizations/`), leaving their session's active organization as it is. The
+ * request carries the identity token the gateway signed for that user's request: a process that can
+ * merely reach NATS cannot create organizations in anyone's name. Refusals come back with better-auth's
+ * codes (ORGANIZATION_ALREADY_EXISTS, UNAUTHORIZED, …); organization.created follows as ever.
+ */
+export const createOrganizationForUser = defineRequest("organization.organization.create", {
+  request: z.object({ identity: z.string().min(1), name: z.string().min(1), slug: z.string().min(1) }),
+  /** What organization.created and member.added will say: the organization, and its owner. */
+  response: z.object({ organization, owner: member }),
+});
 
 export const memberAdded = defineEvent("member.added", member);
 export const memberUpdated = defineEvent("member.updated", member);

@@ -21,7 +21,7 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   "license-keys": ["license_keys", "license_key_activations"],
   files: ["files"],
   customers: ["customers", "customer_state_changes"],
-  "customer-sessions": ["customer_sessions", "customer_session_codes"],
+  "customer-sessions": ["customer_sessions", "customer_session_codes", "customer_email_verifications"],
   users: ["people"],
   checkouts: ["checkouts", "checkout_payment_jobs"],
   "checkout-links": ["checkout_links"],

@@ -31,7 +31,7 @@ const routes = [
   // A checkout's default success_url: the same page, which thanks the buyer once the checkout has succeeded.
   createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret/confirmation", staticData: BUYER_PAGE, component: lazyRouteComponent(() => import("./checkout/screens"), "CheckoutScreen") }),
   // A customer session's customer_portal_url: `{PUBLIC_URL}/{organization slug}/portal?customer_session_token=…`.
-  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", staticData: BUYER_PAGE, component: lazyRouteComponent(() => import("./portal/screens"), "CustomerPortalScreen"), validateSearch: textSearch("customer_session_token", "locale") }),
+  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", staticData: BUYER_PAGE, component: lazyRouteComponent(() => import("./portal/screens"), "CustomerPortalScreen"), validateSearch: textSearch("customer_session_token", "locale", "email_update_token") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/purchases", component: lazyRouteComponent(() => import("./portal/purchases-screen"), "PurchasesScreen") }),
 ];
 // The seller's space: its screens share a layout that knows the organization and what the person may change there.

@@ -1,4 +1,4 @@
-import type { Knex, Logger, OrganizationAccess, Units, WorkFailures } from "@tollgate/kit";
+import type { Knex, Logger, OrganizationAccess, ServiceContext, Units, WorkFailures } from "@tollgate/kit";
 import type { Redis } from "ioredis";
 import type { BillingConfig } from "./config.js";
 import type { FileStorage } from "./files/storage.js";
@@ -19,6 +19,8 @@ export interface Parts {
   failures: WorkFailures;
   redis: Redis;
   access: OrganizationAccess;
+  /** Requests to other services over NATS (the organization service creates organizations). */
+  request: ServiceContext<BillingConfig>["request"];
   storage: FileStorage;
   /** Takes payments for checkouts, renewals and refunds. */
   processor: PaymentProcessor;

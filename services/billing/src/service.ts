@@ -100,7 +100,7 @@ async function partsOf(context: ServiceContext<BillingConfig>) {
   const { config, db, units, logger, redis } = context;
   if (!redis) throw new Error("billing runs with Redis");
   const timeZones = await postgresTimeZones(db);
-  const parts: Parts = { config, db, units, logger, failures: context.failures, redis, access: new OrganizationAccess(db), storage: fileStorageOf(config), ...processorOf(config, db), timeZones };
+  const parts: Parts = { config, db, units, logger, failures: context.failures, redis, access: new OrganizationAccess(db), request: context.request, storage: fileStorageOf(config), ...processorOf(config, db), timeZones };
   return {
     ...parts,
     payments: new CheckoutPayments(parts, units),

@@ -90,7 +90,7 @@ export {
   type ServiceDefinition,
   type Worker,
 } from "./service.js";
-export { membershipConsumer, membershipMigrations, type MembershipRow } from "./access/memberships.js";
+export { membershipConsumer, membershipMigrations, recordMembership, type MembershipRow } from "./access/memberships.js";
 export { OrganizationAccess, unauthenticated, type Scope } from "./access/organization-access.js";
 // Polar's API conventions, shared by billing and the webhook dispatcher.
 export { invalidField, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";

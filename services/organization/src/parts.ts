@@ -1,4 +1,4 @@
-import type { Knex, Logger, ServiceContext, Units } from "@tollgate/kit";
+import type { IdentityVerifier, Knex, Logger, ServiceContext, Units } from "@tollgate/kit";
 import type { OrgConfig } from "./config.js";
 
 /** The parts organization's `setup` builds once when the service starts, for its endpoints and consumers. */
@@ -10,4 +10,6 @@ export interface Parts {
   logger: Logger;
   /** Requests to other services over NATS (the auth service owns sessions). */
   request: ServiceContext<OrgConfig>["request"];
+  /** Checks the identity tokens bus requests carry as proof of who asked. */
+  identity: IdentityVerifier;
 }

@@ -1,11 +1,13 @@
 import { Router } from "express";
 import { authCookieName, betterAuthErrors, defineService, mountEndpoints, serveApiDescription } from "@tollgate/kit";
+import { createOrganizationForUser } from "@tollgate/proto";
 import { organizationEnv } from "./config.js";
 import { invitationEndpoints } from "./invitations/routes.js";
 import { memberEndpoints } from "./members/routes.js";
 import { organizationMigrations } from "./migrations/index.js";
 import type { Parts } from "./parts.js";
 import { organizationEndpoints } from "./organizations/routes.js";
+import { createOrganizationAsked } from "./organizations/service.js";
 import { teamEndpoints } from "./teams/routes.js";
 import { usersConsumer } from "./users/consumer.js";
 
@@ -17,7 +19,7 @@ export const organizationService = defineService({
   errors: betterAuthErrors,
   env: organizationEnv,
   migrations: organizationMigrations,
-  setup: ({ config, db, units, logger, request }): Parts => ({ config, db, units, logger, request }),
+  setup: ({ config, db, units, logger, request, identity }): Parts => ({ config, db, units, logger, request, identity }),
   routes(router, context) {
     const org = context.app;
     const api = Router();
@@ -40,4 +42,7 @@ export const organizationService = defineService({
     router.use("/api/auth", api);
   },
   consumers: () => [usersConsumer()],
+  responders(context) {
+    context.respond(createOrganizationForUser, (asked) => createOrganizationAsked(context.app, asked));
+  },
 });

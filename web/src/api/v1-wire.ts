@@ -15,7 +15,8 @@ export interface paths {
         /** List organizations */
         get: operations["getV1Organizations"];
         put?: never;
-        post?: never;
+        /** Create an organization */
+        post: operations["postV1Organizations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1474,6 +1475,57 @@ export interface paths {
         patch: operations["patchV1CustomerPortalCustomersMe"];
         trace?: never;
     };
+    "/v1/customer-portal/customers/me/email-update/request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Request an e-mail change: a link to confirm it goes to the new address */
+        post: operations["postV1CustomerPortalCustomersMeEmailUpdateRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me/email-update/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Check that an e-mail change's token still works */
+        get: operations["getV1CustomerPortalCustomersMeEmailUpdateCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/customers/me/email-update/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm an e-mail change with the token mailed to the new address */
+        post: operations["postV1CustomerPortalCustomersMeEmailUpdateVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/customers/me/payment-methods": {
         parameters: {
             query?: never;
@@ -2145,6 +2197,13 @@ export interface components {
         };
         CustomerSessionCodeAuthenticateRequest: {
             code: string;
+        };
+        CustomerEmailUpdateRequest: {
+            /** Format: email */
+            email: string;
+        };
+        CustomerEmailUpdateVerifyRequest: {
+            token: string;
         };
         ListResource_Organization_: {
             items: components["schemas"]["Organization"][];
@@ -4353,6 +4412,9 @@ export interface components {
             type: "individual";
             locale: string | null;
         };
+        CustomerEmailUpdateVerifyResponse: {
+            token: string;
+        };
         CustomerPaymentMethodCreateResponse: components["schemas"]["CustomerPaymentMethodCreateSucceededResponse"] | components["schemas"]["CustomerPaymentMethodCreateRequiresActionResponse"];
         CustomerPaymentMethodCreateSucceededResponse: {
             /**
@@ -5225,6 +5287,141 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListResource_Organization_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1Organizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name: string;
+                    avatar_url?: string | null;
+                    email?: string | null;
+                    website?: string | null;
+                    socials?: {
+                        /** @enum {string} */
+                        platform: "x" | "github" | "facebook" | "instagram" | "youtube" | "tiktok" | "linkedin" | "threads" | "discord" | "other";
+                        /** Format: uri */
+                        url: string;
+                    }[] | null;
+                    details?: ({
+                        switching?: boolean;
+                    } & {
+                        [key: string]: unknown;
+                    }) | null;
+                    country?: string | null;
+                    feature_settings?: {
+                        issue_funding_enabled?: boolean;
+                        usage_based_billing_enabled?: boolean;
+                        seat_based_pricing_enabled?: boolean;
+                        wallets_enabled?: boolean;
+                        member_model_enabled?: boolean;
+                        tinybird_read?: boolean;
+                        tinybird_compare?: boolean;
+                        checkout_localization_enabled?: boolean;
+                        overview_metrics?: string[] | null;
+                        reset_proration_behavior_enabled?: boolean;
+                    } | null;
+                    subscription_settings?: {
+                        allow_multiple_subscriptions?: boolean;
+                        allow_customer_updates?: boolean;
+                        /** @enum {string} */
+                        proration_behavior?: "invoice" | "prorate";
+                        benefit_revocation_grace_period?: number;
+                        prevent_trial_abuse?: boolean;
+                    } | null;
+                    notification_settings?: {
+                        new_order?: boolean;
+                        new_subscription?: boolean;
+                    } | null;
+                    customer_email_settings?: {
+                        order_confirmation?: boolean;
+                        subscription_cancellation?: boolean;
+                        subscription_confirmation?: boolean;
+                        subscription_cycled?: boolean;
+                        subscription_cycled_after_trial?: boolean;
+                        subscription_past_due?: boolean;
+                        subscription_paused?: boolean;
+                        subscription_renewal_reminder?: boolean;
+                        subscription_resumed?: boolean;
+                        subscription_revoked?: boolean;
+                        subscription_trial_conversion_reminder?: boolean;
+                        subscription_uncanceled?: boolean;
+                        subscription_updated?: boolean;
+                        /** @constant */
+                        payment_method_expiration_reminder?: false;
+                    } | null;
+                    customer_portal_settings?: {
+                        usage?: components["schemas"]["CustomerPortalUsageSettings"];
+                        subscription?: components["schemas"]["CustomerPortalSubscriptionSettings"];
+                        customer?: components["schemas"]["CustomerPortalCustomerSettings"];
+                    } | null;
+                    default_presentment_currency?: string | null;
+                    default_tax_behavior?: ("location" | "inclusive" | "exclusive") | null;
+                    slug: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Create an organization */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
                 };
             };
             /** @description Not authenticated */
@@ -14707,6 +14904,209 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerPortalCustomer"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerPortalCustomersMeEmailUpdateRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CustomerEmailUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Request an e-mail change: a link to confirm it goes to the new address */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": null;
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomerPortalCustomersMeEmailUpdateCheck: {
+        parameters: {
+            query: {
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Check that an e-mail change's token still works */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerPortalCustomersMeEmailUpdateVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CustomerEmailUpdateVerifyRequest"];
+            };
+        };
+        responses: {
+            /** @description Confirm an e-mail change with the token mailed to the new address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerEmailUpdateVerifyResponse"];
                 };
             };
             /** @description Not authenticated */

@@ -3,13 +3,14 @@ import { useNavigate, useParams, useSearch } from "@tanstack/react-router";
 import { useEffect, useSyncExternalStore } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { usePageLocale } from "../i18n/provider";
-import { Button, Card, EmptyState, Page } from "../ui/components";
+import { Alert, Button, Card, EmptyState, Page } from "../ui/components";
 import { SellerFrame } from "../ui/seller-frame";
 import { portalQuery, portalSellerQuery } from "./queries";
 import { LIST_LIMIT, onTokenChange, sessionHasEnded, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
 import { CardsCard } from "./cards";
+import { EmailChangeCard, useEmailUpdateLink } from "./email-change";
 import { OrderDocuments } from "./documents";
 import { PortalSignIn } from "./sign-in";
 import { failureText } from "./failures";
@@ -89,6 +90,7 @@ function Portal({ access, onSignOut }: { access: PortalAccess; onSignOut: () => 
             <BenefitsCard access={access} />
             <CardsCard access={access} />
             <BillingDetailsCard access={access} />
+            <EmailChangeCard access={access} email={email} />
           </div>
         </Page>
       )}
@@ -105,6 +107,7 @@ export function CustomerPortalScreen() {
   const { formatMessage } = useIntl();
   const { slug } = useParams({ from: "/$slug/portal" });
   const token = usePortalToken(slug);
+  const linkProblem = useEmailUpdateLink(slug);
   const seller = useQuery(portalSellerQuery(slug));
   // Whether the session just ran out (rather than the customer signing out or never signing in).
   const ended = useSyncExternalStore(onTokenChange, () => sessionHasEnded(slug));
@@ -121,6 +124,7 @@ export function CustomerPortalScreen() {
             <Portal access={{ seller: organization, token }} onSignOut={() => storeToken(slug, null)} />
           ) : (
             <Page title={formatMessage(messages.purchasesFrom, { seller: organization.name })}>
+              {linkProblem && <Alert tone="error">{linkProblem}</Alert>}
               <Card title={formatMessage(messages.signIn)}>
                 <PortalSignIn seller={organization} ended={ended} onSignedIn={(opened) => storeToken(slug, opened)} />
               </Card>

@@ -18,6 +18,7 @@ export type ActionMailKind =
   | "invitation"
   | "webhookDisabled"
   | "portalCode"
+  | "customerEmailChange"
   | "orderReceipt"
   | "subscriptionCanceled"
   | "subscriptionUncanceled"

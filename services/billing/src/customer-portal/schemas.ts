@@ -199,3 +199,14 @@ export const PortalAuthenticatedUser = z
 export const PortalPaymentProcessor = z
   .strictObject({ processor: z.enum(["sandbox", "stripe"]), publishable_key: z.string().nullable() })
   .meta({ id: "PortalPaymentProcessor" });
+
+/** A customer's new address, to be confirmed from a link mailed to it. */
+export const CustomerEmailUpdateRequest = z.object({ email: z.email() }).meta({ id: "CustomerEmailUpdateRequest" });
+
+/** The token of the link mailed to the new address. */
+export const CustomerEmailUpdateCheckQuery = z.object({ token: z.string().min(1).max(256) });
+
+export const CustomerEmailUpdateVerifyRequest = z.object({ token: z.string().min(1).max(256) }).meta({ id: "CustomerEmailUpdateVerifyRequest" });
+
+/** A new customer session token for the customer, now at their new address. */
+export const CustomerEmailUpdateVerifyResponse = z.strictObject({ token: z.string() }).meta({ id: "CustomerEmailUpdateVerifyResponse" });

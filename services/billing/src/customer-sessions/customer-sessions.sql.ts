@@ -50,3 +50,31 @@ export async function takeSessionCode(db: Knex, codeHash: string): Promise<Sessi
   const [taken] = await sessionCodes(db).where({ code_hash: codeHash }).where("expires_at", ">", new Date()).delete().returning("*");
   return taken;
 }
+
+export interface EmailVerificationRow {
+  id: string;
+  token_hash: string;
+  /** The address the customer asked to use, where the link went. */
+  email: string;
+  organization_id: string;
+  customer_id: string;
+  expires_at: Date;
+  created_at: Date;
+}
+
+const emailVerifications = (db: Knex) => db<EmailVerificationRow>("customer_email_verifications");
+
+/** The customer's new pending address, forgetting any earlier one: only the link in their latest mail works. */
+export async function replaceEmailVerification(db: Knex, verification: Omit<EmailVerificationRow, "created_at">): Promise<void> {
+  await emailVerifications(db).where({ customer_id: verification.customer_id }).delete();
+  await emailVerifications(db).insert(verification);
+}
+
+/** The pending address a token digest stands for, while it lasts. */
+export const liveEmailVerification = (db: Knex, tokenHash: string) => emailVerifications(db).where({ token_hash: tokenHash }).where("expires_at", ">", new Date()).first();
+
+/** Uses up a live token: deleted as it is read, so two requests with one token never both get it. */
+export async function takeEmailVerification(db: Knex, tokenHash: string): Promise<EmailVerificationRow | undefined> {
+  const [taken] = await emailVerifications(db).where({ token_hash: tokenHash }).where("expires_at", ">", new Date()).delete().returning("*");
+  return taken;
+}

@@ -4,7 +4,7 @@ import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import { namedCustomer, type CustomerNamed } from "../customers/named.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import type { CustomerRow } from "../customers/customers.sql.js";
-import { deleteCustomerSessions, insertCustomerSession, replaceSessionCode, takeSessionCode, type CustomerSessionRow } from "./customer-sessions.sql.js";
+import { deleteCustomerSessions, insertCustomerSession, liveEmailVerification, replaceEmailVerification, replaceSessionCode, takeEmailVerification, takeSessionCode, type CustomerSessionRow, type EmailVerificationRow } from "./customer-sessions.sql.js";
 import { customerSessionJson } from "./output.js";
 import type { Parts } from "../parts.js";
 
@@ -51,6 +51,25 @@ export async function redeemSignInCode(db: Knex, typed: string): Promise<{ sessi
   const code = await takeSessionCode(db, tokenHashOf(normalCode(typed)));
   return code ? startSession(db, { id: code.customer_id, organization_id: code.organization_id }, CODE_SESSION_LIFETIME_MS, null) : null;
 }
+
+/** How long the link confirming a customer's new address works (Polar's lifetime), as its mail says. */
+export const EMAIL_VERIFICATION_MINUTES = 30;
+
+/** A token for the link that confirms a new address for the customer, replacing any earlier one; only its digest is kept. */
+export async function issueEmailVerification(db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">, email: string): Promise<string> {
+  const token = `polar_cev_${randomId(48)}`;
+  await replaceEmailVerification(db, { id: randomId(32), token_hash: tokenHashOf(token), email, organization_id: customer.organization_id, customer_id: customer.id, expires_at: new Date(Date.now() + EMAIL_VERIFICATION_MINUTES * 60_000) });
+  return token;
+}
+
+/** Whether the token is a live one. */
+export const emailVerificationIsLive = async (db: Knex, token: string): Promise<boolean> => (await liveEmailVerification(db, tokenHashOf(token))) !== undefined;
+
+/** Uses up a live token: what it confirms, or none. */
+export const redeemEmailVerification = (db: Knex, token: string): Promise<EmailVerificationRow | undefined> => takeEmailVerification(db, tokenHashOf(token));
+
+/** A session for a customer who just proved they read their new address, lasting as one opened with a code does. */
+export const openVerifiedSession = (db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">) => startSession(db, customer, CODE_SESSION_LIFETIME_MS, null);
 
 /** A seller opens the customer portal for one of their customers: a new bearer token, and the portal's address with it. */
 export async function openCustomerSession(

@@ -27,7 +27,7 @@ export interface CustomerRow {
   deleted_at: Date | null;
 }
 
-export type CustomerChanges = Partial<Pick<CustomerRow, "email" | "name" | "billing_name" | "external_id" | "billing_address" | "tax_id" | "locale" | "metadata">>;
+export type CustomerChanges = Partial<Pick<CustomerRow, "email" | "email_verified" | "name" | "billing_name" | "external_id" | "billing_address" | "tax_id" | "locale" | "metadata">>;
 
 export const customers = (db: Knex) => db<CustomerRow>("customers").whereNull("deleted_at");
 

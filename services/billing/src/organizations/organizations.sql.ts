@@ -45,16 +45,22 @@ export const sellers = (db: Knex) => db<SellerRow>("organizations").whereNull("d
 
 export const findSeller = (db: Knex, id: string) => sellers(db).where({ id }).first();
 
-export async function insertSeller(db: Knex, seller: Pick<SellerRow, "id" | "name" | "slug">): Promise<SellerRow | undefined> {
-  const [row] = await db<SellerRow>("organizations").insert(seller).onConflict("id").ignore().returning("*");
+/** What a seller's changes write, its array columns as jsonb. */
+function columnsOf(db: Knex, changes: SellerChanges) {
+  const { socials, tax_registrations: registrations, ...rest } = changes;
+  return { ...rest, ...(socials && { socials: jsonbArray(db, socials) }), ...(registrations && { tax_registrations: jsonbArray(db, registrations) }) };
+}
+
+/** A new seller, with settings of its own if given; none when it is already known. */
+export async function insertSeller(db: Knex, seller: Pick<SellerRow, "id" | "name" | "slug"> & SellerChanges): Promise<SellerRow | undefined> {
+  const [row] = await db<SellerRow>("organizations").insert(columnsOf(db, seller)).onConflict("id").ignore().returning("*");
   return row;
 }
 
 export async function updateSeller(db: Knex, id: string, changes: SellerChanges): Promise<SellerRow | undefined> {
-  const { socials, tax_registrations: registrations, ...rest } = changes;
   const [row] = await sellers(db)
     .where({ id })
-    .update({ ...rest, ...(socials && { socials: jsonbArray(db, socials) }), ...(registrations && { tax_registrations: jsonbArray(db, registrations) }), modified_at: new Date() })
+    .update({ ...columnsOf(db, changes), modified_at: new Date() })
     .returning("*");
   return row;
 }

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { defineEndpoint, type Endpoint, notFound, pageJson } from "@tollgate/kit";
-import type { IdentityClaims } from "@tollgate/proto";
+import { IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
 import { sellerJson, taxSettingsJson } from "./output.js";
-import { Organization, OrganizationList, OrganizationListQuery, OrganizationUpdate, TaxSettings, TaxSettingsUpdate } from "./schemas.js";
-import { changeSeller, changeTaxSettings, findSeller, pageOfSellers, type SellerRow } from "./service.js";
+import { Organization, OrganizationCreate, OrganizationList, OrganizationListQuery, OrganizationUpdate, TaxSettings, TaxSettingsUpdate } from "./schemas.js";
+import { changeSeller, changeTaxSettings, createSeller, findSeller, pageOfSellers, type SellerRow } from "./service.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "organizations";
 
-export function organizationEndpoints({ db, units, access }: Pick<Parts, "db" | "units" | "access">): Endpoint[] {
+export function organizationEndpoints({ db, units, access, request }: Pick<Parts, "db" | "units" | "access" | "request">): Endpoint[] {
   /** The seller, if the caller may act on it with `scope`. */
   const reachableSeller = async (identity: IdentityClaims, scope: "organizations:read" | "organizations:write", id: string): Promise<SellerRow> => {
     const seller = (await access.allows(identity, scope, id)) ? await findSeller(db, id) : undefined;
@@ -30,6 +30,13 @@ export function organizationEndpoints({ db, units, access }: Pick<Parts, "db" | 
         const { rows, total } = await pageOfSellers(db, { ids, slug: query.slug }, { ...query, sort: query.sorting });
         return pageJson(rows.map(sellerJson), total, query.limit);
       },
+    ),
+
+    defineEndpoint(
+      "/v1/organizations/",
+      { method: "POST", body: OrganizationCreate, response: Organization, status: 201, summary: "Create an organization", tag: TAG },
+      // The gateway's signed token is the proof the organization service asks for of who is creating it.
+      async ({ body, identity, req }) => createSeller({ units, request }, identity, req.get(IDENTITY_HEADER) ?? "", body),
     ),
 
     defineEndpoint("/v1/organizations/:id", { method: "GET", params: z.object({ id: z.string() }), response: Organization, summary: "Get an organization", tag: TAG }, async ({ params, identity }) =>

@@ -158,6 +158,21 @@ export const OrganizationUpdate = z.object({
   default_tax_behavior: z.enum(["location", "inclusive", "exclusive"]).nullish(),
 });
 
+/**
+ * Polar's create: a name and a slug (as Polar slugifies them: lower-case letters, digits and single
+ * hyphens), with the settings an update takes.
+ */
+export const OrganizationCreate = OrganizationUpdate.extend({
+  name: z.string().trim().min(3),
+  slug: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .min(3)
+    .max(64)
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: "The slug can only contain ASCII letters, numbers and hyphens." }),
+});
+
 /** The properties a list of organizations may be sorted by. */
 export const SELLER_SORT_KEYS = Object.keys(SELLER_SORTABLE) as (keyof typeof SELLER_SORTABLE)[];
 

@@ -1,18 +1,25 @@
 import type { z } from "zod";
-import { invalidField, notFound, ValidationError, type Units, type ValidationIssue } from "@tollgate/kit";
+import { invalidField, notFound, notPermitted, recordMembership, RemoteError, unauthenticated, ValidationError, type Units, type ValidationIssue } from "@tollgate/kit";
+import { createOrganizationForUser, type IdentityClaims } from "@tollgate/proto";
 import { announceBilling } from "../events.js";
 import type { TaxRegistration } from "../taxes/calculation.js";
 import { EU_ONE_STOP_SHOP, isEuCountry, RATE_SCALE, STATE_COUNTRIES, stateCode } from "../taxes/rates.js";
 import { parseTaxId } from "../taxes/tax-ids.js";
 import { sellerJson, subscriptionSettingsOf, taxSettingsJson } from "./output.js";
-import { updateSeller, type SellerChanges, type SellerRow } from "./organizations.sql.js";
-import type { OrganizationUpdate, TaxSettingsUpdate } from "./schemas.js";
+import { insertSeller, updateSeller, type SellerChanges, type SellerRow } from "./organizations.sql.js";
+import type { OrganizationCreate, OrganizationUpdate, TaxSettingsUpdate } from "./schemas.js";
+import type { Parts } from "../parts.js";
 
 // The reads the routes make, as the store has them: an organization by id, a page of them.
 export { findSeller, pageOfSellers, type SellerRow } from "./organizations.sql.js";
 
+type SellerSettings = Pick<SellerRow, "feature_settings" | "subscription_settings" | "notification_settings" | "customer_email_settings" | "customer_portal_settings">;
+
+/** A new seller's settings: none of its own, every one at its default. */
+const NEW_SELLER: SellerSettings = { feature_settings: {}, subscription_settings: {}, notification_settings: {}, customer_email_settings: {}, customer_portal_settings: {} };
+
 /** What a seller's update changes: settings given are merged into the seller's, field by field. */
-function sellerChangesOf(seller: SellerRow, body: z.output<typeof OrganizationUpdate>): SellerChanges {
+function sellerChangesOf(seller: SellerSettings, body: z.output<typeof OrganizationUpdate>): SellerChanges {
   const changes: SellerChanges = {};
   for (const column of ["avatar_url", "email", "website", "country"] as const) if (body[column] !== undefined) changes[column] = body[column];
   if (body.details !== undefined) changes.details = body.details;
@@ -44,6 +51,50 @@ export async function changeSeller(units: Units, seller: SellerRow, body: z.outp
     const json = sellerJson(updated);
     announceBilling(unit, "organization.updated", updated.id, json);
     return json;
+  });
+}
+
+/** The organization service's refusal to create an organization, in Polar's terms. */
+function creationRefusal(error: unknown, slug: string): unknown {
+  if (!(error instanceof RemoteError)) return error;
+  switch (error.code) {
+    case "ORGANIZATION_ALREADY_EXISTS":
+    case "ORGANIZATION_SLUG_ALREADY_TAKEN":
+      return invalidField(["slug"], "An organization with this slug already exists.", slug);
+    case "UNAUTHORIZED":
+      return unauthenticated();
+    case "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION":
+    case "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS":
+      return notPermitted(error.message);
+    default:
+      return error;
+  }
+}
+
+/**
+ * Polar's create, for a signed-in user (a token is bound to its own organization, so it cannot make
+ * another). The organization service, which owns organizations, creates it with the user as owner on
+ * the strength of the gateway's signed `identityToken`; billing then writes its seller, with the
+ * settings given as an update applies them, and the owner's membership at once, so the answer and the
+ * user's next call need not wait for the events, which find both written and leave them be.
+ */
+export async function createSeller(
+  { units, request }: Pick<Parts, "units" | "request">,
+  identity: IdentityClaims,
+  identityToken: string,
+  body: z.output<typeof OrganizationCreate>,
+): Promise<ReturnType<typeof sellerJson>> {
+  if (identity.kind !== "user") throw unauthenticated();
+  const { name, slug, ...settings } = body;
+  const changes = sellerChangesOf(NEW_SELLER, settings);
+  const { organization, owner } = await request(createOrganizationForUser, { identity: identityToken, name, slug }).catch((error: unknown) => {
+    throw creationRefusal(error, slug);
+  });
+  return units.run(async (unit) => {
+    const seller = (await insertSeller(unit.db, { ...organization, ...changes })) ?? (await updateSeller(unit.db, organization.id, changes));
+    if (!seller) throw notFound("Organization");
+    await recordMembership(unit.db, { organization_id: owner.organization_id, user_id: owner.user_id, role: owner.role });
+    return sellerJson(seller);
   });
 }
 

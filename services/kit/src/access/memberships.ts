@@ -30,6 +30,14 @@ async function upsert(trx: Knex.Transaction, row: MembershipRow): Promise<void> 
 }
 
 /**
+ * A membership a service learns of from a reply before its member.added arrives (the creator of an
+ * organization it asked for): the projection's own word, already there or still to come, is kept.
+ */
+export async function recordMembership(db: Knex, row: MembershipRow): Promise<void> {
+  await db<MembershipRow>("memberships").insert(row).onConflict(["organization_id", "user_id"]).ignore();
+}
+
+/**
  * Keeps a service's membership projection in step with the organization service, so it can check
  * a member's access with no call to another service. `name` is the durable consumer's name.
  */

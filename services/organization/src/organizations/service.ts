@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { isUniqueViolation, type Knex } from "@tollgate/kit";
-import { memberAdded, organizationCreated, organizationDeleted, organizationUpdated, setActiveOrganization, teamCreated } from "@tollgate/proto";
-import type { Caller } from "../caller.js";
+import { HttpError, isUniqueViolation, ReplyError, type Knex } from "@tollgate/kit";
+import { type createOrganizationForUser, memberAdded, organizationCreated, organizationDeleted, organizationUpdated, setActiveOrganization, teamCreated } from "@tollgate/proto";
+import { requireCaller, type Caller } from "../caller.js";
 import { orgError } from "../http/errors.js";
 import { invitationsVisibleTo } from "../invitations/service.js";
 import type { InvitationRow } from "../invitations/invitations.sql.js";
@@ -71,6 +71,22 @@ export async function createOrganization(
     await org.request(setActiveOrganization, { session_id: caller.id, organization_id: created.organization.id, team_id: created.team.id });
   }
   return created;
+}
+
+/**
+ * An organization created on billing's request (Polar's `POST /v1/organizations/`) for the signed-in
+ * user whose identity token it carries, as create makes one, without switching their session to it.
+ * Refusals answer with better-auth's code, for billing to say in Polar's terms.
+ */
+export async function createOrganizationAsked(org: Parts, asked: z.output<typeof createOrganizationForUser.request>) {
+  try {
+    const caller = await requireCaller(org, org.identity.verify(asked.identity)?.claims ?? { kind: "anonymous" });
+    const { organization, member } = await createOrganization(org, caller, { name: asked.name, slug: asked.slug, keepCurrentActiveOrganization: true });
+    return { organization: organizationEventData(organization), owner: memberEventData(member) };
+  } catch (error) {
+    if (error instanceof HttpError) throw new ReplyError(error.code, error.message);
+    throw error;
+  }
 }
 
 /** Refuses a slug another organization holds. */

@@ -2,13 +2,23 @@ import { z } from "zod";
 import { defineEndpoint, pageJson, type Endpoint } from "@tollgate/kit";
 import { portalCustomerJson, savedCardJson } from "../output.js";
 import { paymentMethodJson } from "../../payments/output.js";
-import { CustomerPaymentMethodCreateResponse, CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodConfirm, PaymentMethodCreate, PaymentMethodList, PaymentMethodListQuery, PortalPaymentProcessor } from "../schemas.js";
+import { checkEmailUpdate, requestEmailUpdate, verifyEmailUpdate } from "../email-update.js";
+import {
+  CustomerEmailUpdateCheckQuery,
+  CustomerEmailUpdateRequest,
+  CustomerEmailUpdateVerifyRequest,
+  CustomerEmailUpdateVerifyResponse,
+  CustomerPaymentMethodCreateResponse,
+  CustomerPortalCustomer, CustomerPortalCustomerUpdate, PaymentMethodConfirm, PaymentMethodCreate, PaymentMethodList, PaymentMethodListQuery, PortalPaymentProcessor } from "../schemas.js";
 import { changeBillingDetails, confirmCustomerCard, customerCards, forgetCustomerCard, portalCustomer, saveCustomerCard } from "../service.js";
 import type { Parts } from "../../parts.js";
 
 const TAG = "customer_portal";
 
-/** The customer's own profile in the portal: read it, correct their billing details, and keep, choose and forget cards. */
+/**
+ * The customer's own profile in the portal: read it, correct their billing details, change their
+ * e-mail (confirmed from a link mailed to the new address), and keep, choose and forget cards.
+ */
 export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "config" | "processor" | "logger"> & { wakeRenewals: () => void }): Endpoint[] {
   return [
     defineEndpoint("/v1/customer-portal/customers/me", { method: "GET", response: CustomerPortalCustomer, summary: "Get the customer", tag: TAG }, async ({ identity }) =>
@@ -16,6 +26,26 @@ export function portalCustomerEndpoints(parts: Pick<Parts, "db" | "units" | "con
     ),
     defineEndpoint("/v1/customer-portal/customers/me", { method: "PATCH", body: CustomerPortalCustomerUpdate, response: CustomerPortalCustomer, summary: "Update the customer's billing details", tag: TAG }, async ({ body, identity }) =>
       portalCustomerJson(await changeBillingDetails(parts, identity, body)),
+    ),
+    defineEndpoint(
+      "/v1/customer-portal/customers/me/email-update/request",
+      { method: "POST", status: 202, body: CustomerEmailUpdateRequest, response: z.null(), summary: "Request an e-mail change: a link to confirm it goes to the new address", tag: TAG },
+      async ({ body, identity }) => {
+        await requestEmailUpdate(parts, identity, body.email);
+        // As Polar answers it: a JSON null.
+        return null;
+      },
+    ),
+    // The token is the credential of these two: whoever holds the link proved they read the new address.
+    defineEndpoint(
+      "/v1/customer-portal/customers/me/email-update/check",
+      { method: "GET", status: 204, query: CustomerEmailUpdateCheckQuery, summary: "Check that an e-mail change's token still works", tag: TAG },
+      async ({ query }) => checkEmailUpdate(parts.db, query.token),
+    ),
+    defineEndpoint(
+      "/v1/customer-portal/customers/me/email-update/verify",
+      { method: "POST", body: CustomerEmailUpdateVerifyRequest, response: CustomerEmailUpdateVerifyResponse, summary: "Confirm an e-mail change with the token mailed to the new address", tag: TAG },
+      async ({ body }) => verifyEmailUpdate(parts, body.token),
     ),
     defineEndpoint(
       "/v1/customer-portal/customers/me/payment-methods",
