@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Polar } from "@polar-sh/sdk";
+import { createPolar } from "polar-sdk-1/2026-10";
 import { createTestEnvironment, startTestService } from "@tollgate/kit/testing";
 import { billingService } from "../src/service.js";
 import type { Seller } from "../../../test/stacks/billing.js";
@@ -358,6 +359,11 @@ describe("disputes on Stripe", () => {
     const [payment] = (await shop.polar.payments.list({ orderId: order.id })).result.items;
     expect(dispute).toMatchObject({ status: "needs_response", resolved: false, closed: false, amount: 2200, taxAmount: 0, currency: "usd", orderId: order.id, paymentId: payment?.id });
     expect(await shop.polar.disputes.get({ id: dispute.id })).toEqual(dispute);
+    // As SDK 1.x reads it: the bank's reason, the deadline for evidence and the buyer.
+    const pinned = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const read = await pinned.disputes.get(dispute.id);
+    expect(read).toMatchObject({ reason: "fraudulent", past_due: false, case_id: null, customer: { id: order.customerId, email: "chargeback@example.com" } });
+    expect(Date.parse(read.evidence_due_by ?? "") - Date.now()).toBeGreaterThan(6 * 86_400_000);
 
     const accepted = await accept(dispute.id);
     expect(accepted.status).toBe(200);

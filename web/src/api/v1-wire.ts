@@ -4068,11 +4068,18 @@ export interface components {
             status: "prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won";
             resolved: boolean;
             closed: boolean;
+            /** @description The disputed total less the tax in it */
             amount: number;
             tax_amount: number;
             currency: string;
+            /** @description The card network's reason (fraudulent, product_not_received, …) */
+            reason: string | null;
+            evidence_due_by: string | null;
+            past_due: boolean;
             order_id: string;
             payment_id: string;
+            customer: components["schemas"]["Customer"];
+            case_id: null;
         };
         ListResource_LicenseKeyRead_: {
             items: components["schemas"]["LicenseKeyRead"][];

@@ -3,7 +3,7 @@ import { defineEndpoint, pageJson, reachable, type Endpoint } from "@tollgate/ki
 import type { Parts } from "../parts.js";
 import { disputeJson } from "./output.js";
 import { Dispute, DisputeList, DisputeListQuery } from "./schemas.js";
-import { acceptDispute, findDispute, pageOfDisputes } from "./service.js";
+import { acceptDispute, disputesWithCustomers, findDispute, pageOfDisputes, type DisputeRow } from "./service.js";
 
 const TAG = "disputes";
 const params = z.object({ id: z.string() });
@@ -11,17 +11,23 @@ const params = z.object({ id: z.string() });
 /** The disputes buyers' banks opened against a seller's payments, as Polar's SDK lists, reads and accepts them. */
 export function disputeEndpoints(parts: Pick<Parts, "db" | "units" | "access" | "processor">): Endpoint[] {
   const { db, access } = parts;
+  const shown = async (dispute: DisputeRow) => {
+    const [withCustomer] = await disputesWithCustomers(db, [dispute]);
+    if (!withCustomer) throw new Error(`dispute ${dispute.id} could not be shown`);
+    return disputeJson(withCustomer, new Date());
+  };
   return [
     defineEndpoint("/v1/disputes/", { method: "GET", query: DisputeListQuery, response: DisputeList, summary: "List disputes", tag: TAG }, async ({ query, identity }) => {
       const organizationIds = await access.organizationIds(identity, "disputes:read");
       const { rows, total } = await pageOfDisputes(db, { organizationIds, filters: query }, { ...query, sort: query.sorting });
-      return pageJson(rows.map(disputeJson), total, query.limit);
+      const now = new Date();
+      return pageJson((await disputesWithCustomers(db, rows)).map((dispute) => disputeJson(dispute, now)), total, query.limit);
     }),
     defineEndpoint("/v1/disputes/:id", { method: "GET", params, response: Dispute, summary: "Get a dispute", tag: TAG }, async ({ params, identity }) =>
-      disputeJson(await reachable(access, identity, "disputes:read", await findDispute(db, params.id), "Dispute")),
+      shown(await reachable(access, identity, "disputes:read", await findDispute(db, params.id), "Dispute")),
     ),
     defineEndpoint("/v1/disputes/:id/accept", { method: "POST", params, response: Dispute, summary: "Accept a dispute, conceding the chargeback", tag: TAG }, async ({ params, identity }) =>
-      disputeJson(await acceptDispute(parts, identity, params.id)),
+      shown(await acceptDispute(parts, identity, params.id)),
     ),
   ];
 }

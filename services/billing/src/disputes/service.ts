@@ -1,11 +1,13 @@
 import { HttpError, reachable, type UnitOfWork } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Parts } from "../parts.js";
+import { findOrder } from "../orders/orders.sql.js";
+import { orderTotal } from "../orders/service.js";
 import { findPaymentByProcessorId } from "../payments/payments.sql.js";
 import { findDispute, saveDispute, updateDisputeStatus, type DisputeRow, type DisputeStatus } from "./disputes.sql.js";
 
 // The reads the routes make, as the store has them.
-export { findDispute, pageOfDisputes } from "./disputes.sql.js";
+export { disputesWithCustomers, findDispute, pageOfDisputes, type DisputeRow } from "./disputes.sql.js";
 
 /** A dispute as the processor reports it, in Polar's statuses. */
 export interface ProcessorDispute {
@@ -14,8 +16,11 @@ export interface ProcessorDispute {
   /** The disputed payment, by the processor's id for it (a payment intent's). */
   processorPaymentId: string;
   status: DisputeStatus;
+  /** The disputed total, tax included. */
   amount: number;
   currency: string;
+  reason: string | null;
+  evidenceDueBy: Date | null;
 }
 
 /**
@@ -24,16 +29,24 @@ export interface ProcessorDispute {
  */
 export async function applyDisputeChange(unit: UnitOfWork, dispute: ProcessorDispute): Promise<DisputeRow> {
   const payment = await findPaymentByProcessorId(unit.db, dispute.processorPaymentId);
-  if (!payment?.order_id) throw new Error(`dispute ${dispute.processorDisputeId}: no paid order of ours has the payment ${dispute.processorPaymentId}`);
+  const order = payment?.order_id ? await findOrder(unit.db, payment.order_id) : undefined;
+  if (!payment?.order_id || !order) throw new Error(`dispute ${dispute.processorDisputeId}: no paid order of ours has the payment ${dispute.processorPaymentId}`);
+  // The tax in the disputed total, in the order's proportion, as a refund's is.
+  const total = orderTotal(order);
+  const taxAmount = total === 0 ? 0 : Math.round((dispute.amount * order.tax_amount) / total);
   return saveDispute(unit.db, {
     organization_id: payment.organization_id,
     order_id: payment.order_id,
     payment_id: payment.id,
+    customer_id: order.customer_id,
     processor: dispute.processor,
     processor_dispute_id: dispute.processorDisputeId,
     status: dispute.status,
-    amount: dispute.amount,
+    amount: dispute.amount - taxAmount,
+    tax_amount: taxAmount,
     currency: dispute.currency,
+    reason: dispute.reason,
+    evidence_due_by: dispute.evidenceDueBy,
   });
 }
 

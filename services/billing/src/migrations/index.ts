@@ -37,6 +37,7 @@ import { metricsDashboards } from "./0036_metrics_dashboards.js";
 import { answerFacts } from "./0037_answer_facts.js";
 import { customerEmailVerifications } from "./0040_customer_email_verifications.js";
 import { subscriptionRetryTrigger } from "./0041_subscription_retry_trigger.js";
+import { disputeDetails } from "./0042_dispute_details.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -79,4 +80,5 @@ export const billingMigrations: Migrations = {
   "0037_answer_facts": answerFacts,
   "0040_customer_email_verifications": customerEmailVerifications,
   "0041_subscription_retry_trigger": subscriptionRetryTrigger,
+  "0042_dispute_details": disputeDetails,
 };

@@ -76,5 +76,10 @@ function checkoutOf(event: Stripe.Event): string | undefined {
 function processorDisputeOf(dispute: Stripe.Dispute): ProcessorDispute {
   const paymentIntent = typeof dispute.payment_intent === "string" ? dispute.payment_intent : dispute.payment_intent?.id;
   if (!paymentIntent) throw new Error(`dispute ${dispute.id} names no payment intent`);
-  return { processor: "stripe", processorDisputeId: dispute.id, processorPaymentId: paymentIntent, status: DISPUTE_STATUS[dispute.status] ?? "under_review", amount: dispute.amount, currency: dispute.currency };
+  return { processor: "stripe", processorDisputeId: dispute.id, processorPaymentId: paymentIntent, status: DISPUTE_STATUS[dispute.status] ?? "under_review",
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason,
+    evidenceDueBy: dispute.evidence_details.due_by ? new Date(dispute.evidence_details.due_by * 1000) : null,
+  };
 }

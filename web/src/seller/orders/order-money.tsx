@@ -83,7 +83,7 @@ export function OrderDisputes({ order }: { order: Order }) {
             {listing.items.map((dispute) => (
               <li key={dispute.id}>
                 <span className={dispute.status === "lost" || dispute.status === "needs_response" ? "badge badge-danger" : "badge"}>{formatMessage(disputeStatusMessages[dispute.status])}</span>{" "}
-                <FormattedMessage {...messages.disputeLine} values={{ amount: money(dispute.amount, dispute.currency), date: longDate(dispute.created_at) }} />
+                <FormattedMessage {...messages.disputeLine} values={{ amount: money(dispute.amount + dispute.tax_amount, dispute.currency), date: longDate(dispute.created_at) }} />
               </li>
             ))}
           </ul>
