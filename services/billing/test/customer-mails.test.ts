@@ -291,9 +291,16 @@ describe("billing's notices to subscribers", () => {
     const yearly = await reminding.polar.products.create({ name: "Almanac", recurringInterval: "year", prices: [{ amountType: "fixed", priceAmount: 12_000, priceCurrency: "usd" }] });
     await subscribeTo(stack, reminding, yearly.id, "4242424242424242", "yearly@example.com");
     expect((await smtp.next("yearly@example.com")).subject).toBe(`Your receipt from ${named.name}`);
+    // Another subscriber has a quarter off for good: their reminder says what they will be charged.
+    const { subscription: discounted } = await subscribeTo(stack, reminding, yearly.id, "4242424242424242", "loyal@example.com");
+    expect((await smtp.next("loyal@example.com")).subject).toBe(`Your receipt from ${named.name}`);
+    const quarterOff = await reminding.polar.discounts.create({ name: "Loyalty", type: "percentage", basisPoints: 2500, duration: "forever", organizationId: reminding.organizationId });
+    await reminding.polar.subscriptions.update({ id: discounted.id, subscriptionUpdate: { discountId: quarterOff.id } });
     await advanceDays(stack, reminding, 359);
     const renewal = await nextWithSubject("yearly@example.com", "Your subscription to Almanac renews soon");
     expect(renewal.text).toContain("for $120.00. To stop it, cancel before then.");
+    const discountedRenewal = await nextWithSubject("loyal@example.com", "Your subscription to Almanac renews soon");
+    expect(discountedRenewal.text).toContain("for $90.00. To stop it, cancel before then.");
   });
 });
 

@@ -1,4 +1,5 @@
 import { PollingWorker, workBatch, type BatchedItems } from "@tollgate/kit";
+import { upcomingCharge } from "../flows/renew-period.js";
 import { tellSubscriber } from "../subscriptions/service.js";
 import { dueReminders, markReminded, REMINDER_WORKER, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { Parts } from "../parts.js";
@@ -6,7 +7,8 @@ import type { Parts } from "../parts.js";
 const BATCH = 50;
 
 /**
- * Reminds customers before they are charged: three days before a trial ends, a week before a yearly
+ * Reminds customers before they are charged, of what the period will charge (its discount, prorations
+ * and tax; not usage, unknown until then): three days before a trial ends, a week before a yearly
  * plan renews (unless it is canceled), once a period, on each seller's clock. Reminders are taken in
  * batches (FOR UPDATE SKIP LOCKED, so two replicas never send one twice) and the mail is asked for in
  * the transaction that marks the period reminded; a subscription that cannot be reminded is set aside
@@ -25,7 +27,8 @@ export class SubscriptionReminders extends PollingWorker {
       work: async (unit, due) => {
         for (const subscription of due) {
           unit.change(markReminded(unit.db, subscription));
-          await tellSubscriber(unit, parts.config, subscription, { notice: subscription.status === "trialing" ? "trial_ending" : "renewal_upcoming" });
+          const notice = subscription.status === "trialing" ? "trial_ending" : "renewal_upcoming";
+          await tellSubscriber(unit, parts.config, subscription, { notice, charge: await upcomingCharge(unit.db, subscription) });
         }
       },
     };

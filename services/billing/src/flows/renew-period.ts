@@ -5,6 +5,7 @@ import { findCustomer } from "../customers/service.js";
 import { findDiscount } from "../discounts/service.js";
 import { discountForPeriod } from "../discounts/rules.js";
 import { addInterval } from "../calendar/intervals.js";
+import type { OrderLine } from "../orders/lines.js";
 import { draftTotal, orderTotal, placeOrder, settleOrder, unpaidOrderOf } from "../orders/service.js";
 import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service.js";
 import { findPrice, productsWithParts } from "../products/service.js";
@@ -30,6 +31,33 @@ const renewalKey = (subscription: Pick<SubscriptionRow, "id">, periodStart: Date
   `renewal:${subscription.id}:${periodStart.toISOString()}${retry === undefined ? "" : `:retry:${retry}`}`;
 
 /**
+ * What a period starting at `start` charges, but for `usage` of the period before: the plan less the
+ * discount it has then, the prorations it bills (and those it leaves for later), taxed on the
+ * subscription's terms.
+ */
+async function periodCharge(db: Parts["db"], subscription: SubscriptionRow, start: Date, usage: OrderLine[]) {
+  const [[product], price, discountRow] = await Promise.all([
+    productsWithParts(db, [subscription.product_id]),
+    findPrice(db, subscription.product_price_id),
+    subscription.discount_id ? findDiscount(db, subscription.discount_id) : undefined,
+  ]);
+  if (!product || !price) throw new Error(`subscription ${subscription.id} has lost its product or price`);
+  const discount = discountForPeriod(subscription, discountRow ?? null, start);
+  const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
+  const tax = await subscriptionTaxTerms(db, subscription, price);
+  const draft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount }, tax, [...billed, ...usage]);
+  return { product, discount, leftover, draft };
+}
+
+/**
+ * What the subscription's next period will charge, as its customer is told ahead of it: all of it
+ * but the usage, which is not known until the period before has ended.
+ */
+export async function upcomingCharge(db: Parts["db"], subscription: SubscriptionRow): Promise<number> {
+  return draftTotal((await periodCharge(db, subscription, subscription.current_period_end, [])).draft);
+}
+
+/**
  * A new period: its order (the plan less its discount, the prorations it bills, the usage of the
  * period that ended) charged to the kept card outside any transaction; then, under the claim, the
  * order placed pending, the subscription moved to its next period and the payment recorded. Paid,
@@ -39,21 +67,12 @@ const renewalKey = (subscription: Pick<SubscriptionRow, "id">, periodStart: Date
  */
 export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
   const { db, config } = billing;
-  const [[product], price, discountRow] = await Promise.all([
-    productsWithParts(db, [subscription.product_id]),
-    findPrice(db, subscription.product_price_id),
-    subscription.discount_id ? findDiscount(db, subscription.discount_id) : undefined,
-  ]);
-  if (!product || !price) throw new Error(`subscription ${subscription.id} has lost its product or price`);
   const resuming = subscription.status === "paused";
   const start = resuming ? subscription.next_action_at : subscription.current_period_end;
   const end = addInterval(start, subscription.recurring_interval, subscription.recurring_interval_count);
-  const discount = discountForPeriod(subscription, discountRow ?? null, start);
-  const { billed, leftover } = billableProrations(subscription.amount - discount.amount, subscription.pending_prorations);
   const usage = await renewalUsage(db, subscription);
   if (!usage) return;
-  const tax = await subscriptionTaxTerms(db, subscription, price);
-  const draft = draftFor(subscription, product, price, { amount: subscription.amount, discount_amount: discount.amount }, tax, [...billed, ...usage.lines]);
+  const { product, discount, leftover, draft } = await periodCharge(db, subscription, start, usage.lines);
   const total = draftTotal(draft);
   const outcome = await chargeKeptCard(billing.processor, subscription.payment_method_id, { customerId: subscription.customer_id, amount: total, currency: subscription.currency, idempotencyKey: renewalKey(subscription, start) });
   await underClaim(async (unit, current) => {

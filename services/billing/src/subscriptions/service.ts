@@ -149,18 +149,19 @@ export async function tellSubscriber(
   unit: UnitOfWork,
   config: SubscriptionConfig,
   subscription: SubscriptionRow,
-  notice: { notice: "retry_failed"; retryAt: Date } | { notice: "plan_changed" | "trial_ending" | "renewal_upcoming" },
+  notice: { notice: "retry_failed"; retryAt: Date } | { notice: "plan_changed" } | { notice: "trial_ending" | "renewal_upcoming"; charge: number },
 ): Promise<void> {
   const [[customer], [product]] = await Promise.all([customersWithIds(unit.db, [subscription.customer_id]), productsWithParts(unit.db, [subscription.product_id])]);
   if (!customer || !product) return;
-  const ahead = notice.notice === "trial_ending" || notice.notice === "renewal_upcoming";
+  // Told ahead of a period, the customer hears what it will charge; otherwise the plan's price.
+  const ahead = "charge" in notice ? notice.charge : null;
   await mailCustomer(unit, config.PUBLIC_URL, subscription.organization_id, SWITCH_OF_NOTICE[notice.notice], customer, (portalUrl) => ({
     kind: "subscription_notice",
     notice: notice.notice,
     product: product.name,
-    amount: subscription.amount,
+    amount: ahead ?? subscription.amount,
     currency: subscription.currency,
-    ends_at: ahead ? subscription.current_period_end.toISOString() : null,
+    ends_at: ahead !== null ? subscription.current_period_end.toISOString() : null,
     retry_at: notice.notice === "retry_failed" ? notice.retryAt.toISOString() : null,
     portal_url: portalUrl,
   }));
