@@ -190,4 +190,16 @@ describe("products and prices", () => {
     const stranger = await stack.seller();
     expect((await fetch(`${stack.gateway.url}/v1/products/${linked.id}`, { method: "DELETE", headers: { authorization: `Bearer ${stranger.token}` } })).status).toBe(404);
   });
+
+  it("answers a checkout opened while its product is being deleted with Polar's 422 or a checkout, never a 500", async () => {
+    const price = [{ amount_type: "fixed" as const, price_amount: 500, price_currency: "usd" as const }];
+    const polar = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    for (let round = 0; round < 8; round++) {
+      const product = await polar.products.create({ name: `Raced ${round}`, prices: price });
+      const [opened, deleted] = await Promise.all([call("/v1/checkouts/", { method: "POST", body: JSON.stringify({ products: [product.id] }) }), call(`/v1/products/${product.id}`, { method: "DELETE" })]);
+      // Whichever came first: the checkout holds the product (409 for the delete), or the product went (422 for the checkout).
+      expect([[201, 409], [422, 204]]).toContainEqual([opened.status, deleted.status]);
+      if (opened.status === 422) expect(await opened.json()).toMatchObject({ detail: [{ loc: ["body", "products", 0], msg: "Product not found" }] });
+    }
+  });
 });

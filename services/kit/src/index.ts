@@ -93,7 +93,7 @@ export {
 export { membershipConsumer, membershipMigrations, recordMembership, type MembershipRow } from "./access/memberships.js";
 export { OrganizationAccess, unauthenticated, type Scope } from "./access/organization-access.js";
 // Polar's API conventions, shared by billing and the webhook dispatcher.
-export { invalidField, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";
+export { invalidField, isForeignKeyViolation, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";
 export { listResource, pageJson, pageOf, paging, repeated, sorting, whereAnyOf, type Page, type Sort } from "./polar/lists.js";
 export { reachable } from "./polar/resources.js";
 export { API_VERSION_HEADER, API_VERSIONS, answerIn, apiVersionOf, isApiVersion, NEWEST_API_VERSION, since, type ApiVersion } from "./polar/api-versions.js";

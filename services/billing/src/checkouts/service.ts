@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { HttpError, invalidField, notFound, randomId, reachable, type Sort, type UnitOfWork } from "@tollgate/kit";
+import { HttpError, invalidField, isForeignKeyViolation, notFound, randomId, reachable, type Sort, type UnitOfWork } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { findCustomer, findCustomerByExternalId, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
@@ -247,12 +247,17 @@ export async function openCheckout(parts: Pick<Parts, "db" | "units" | "access" 
   };
   const checkout = { ...draft, ...(await revise(db, draft, request.revision, catalog)), ...request.settings };
   // One statement, so no transaction: the checkout and its announcement are written together or not at all.
-  const json = await parts.units.run(
-    (unit) => {
-      unit.change(insertCheckout(unit.db, checkout));
-      return Promise.resolve(announceCheckout(parts, unit, checkout, catalog, "checkout.created"));
-    },
-    { transaction: false },
-  );
+  const json = await parts.units
+    .run(
+      (unit) => {
+        unit.change(insertCheckout(unit.db, checkout));
+        return Promise.resolve(announceCheckout(parts, unit, checkout, catalog, "checkout.created"));
+      },
+      { transaction: false },
+    )
+    .catch((error: unknown) => {
+      // The product was deleted since it was read: it is not found, as it would be a moment later.
+      throw isForeignKeyViolation(error, "checkouts_product") ? invalidField(["products", request.productIds.indexOf(first.id)], "Product not found", first.id) : error;
+    });
   return { json, catalog };
 }

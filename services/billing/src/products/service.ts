@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { HttpError, invalidField, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
+import { HttpError, invalidField, isForeignKeyViolation, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { selectableBenefitIds } from "../benefits/benefits.sql.js";
 import { customFieldIdsOf } from "../custom-fields/custom-fields.sql.js";
@@ -109,7 +109,7 @@ export async function deleteProduct(db: Knex, product: ProductRow): Promise<void
     });
   } catch (error) {
     // A price of it on another product's order (a plan change's credit for unused time) holds it too: the database's keys say so.
-    if (typeof error === "object" && error !== null && "code" in error && error.code === "23503") throw notDeletable(product, "an order's line");
+    if (isForeignKeyViolation(error)) throw notDeletable(product, "an order's line");
     throw error;
   }
 }

@@ -14,6 +14,10 @@ export const invalidField = (path: (string | number)[], message: string, input?:
 /** Postgres' unique violation: another row already has the value. */
 export const isUniqueViolation = (error: unknown) => typeof error === "object" && error !== null && "code" in error && error.code === "23505";
 
+/** Postgres' foreign key violation (of a constraint whose name starts with `constraint`, when given): the row referred to is gone, or is still referred to. */
+export const isForeignKeyViolation = (error: unknown, constraint = "") =>
+  typeof error === "object" && error !== null && "code" in error && error.code === "23503" && (!constraint || ("constraint" in error && typeof error.constraint === "string" && error.constraint.startsWith(constraint)));
+
 /** Parses part of a body that could only be checked once something else was known (a stored type), reported where it sits. */
 export function parseNested<Schema extends z.ZodType>(schema: Schema, at: (string | number)[], input: unknown): z.output<Schema> {
   const parsed = schema.safeParse(input);
