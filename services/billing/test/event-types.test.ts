@@ -88,7 +88,7 @@ describe("event types", () => {
     const bob = await polar.customers.create({ email: `bob-${Date.now()}@example.com`, external_id: "bob-1" });
     await polar.events.ingest({
       events: [
-        { name: "upload", customer_id: ada.id },
+        { name: "upload", customer_id: ada.id, metadata: { file: "report.pdf" } },
         { name: "tokens", customer_id: ada.id },
         { name: "tokens", external_customer_id: "bob-1" },
       ],
@@ -113,9 +113,13 @@ describe("event types", () => {
     expect(await namesOf(polar, { customer_id: bob.id })).toEqual([{ name: "tokens", label: "tokens", occurrences: 1 }]);
     expect(await namesOf(polar, { external_customer_id: "bob-1" })).toEqual([{ name: "tokens", label: "tokens", occurrences: 1 }]);
     expect(await namesOf(polar, { customer_id: ada.id, query: "up" })).toEqual([{ name: "upload", label: "File upload", occurrences: 1 }]);
+    // Each event is labelled by what its type's selector finds in its metadata, else by its type's label.
+    const labelled = async () => Object.fromEntries((await polar.events.list({ customer_id: ada.id })).items.map((event) => [event.name, event.label]));
+    expect(await labelled()).toEqual({ upload: "report.pdf", tokens: "tokens" });
 
     // As Polar, an update that sends no selector leaves the type without one.
     expect(await polar.eventTypes.update(upload?.id ?? "", { label: "Upload" })).toMatchObject({ label: "Upload", label_property_selector: null });
+    expect(await labelled()).toEqual({ upload: "Upload", tokens: "tokens" });
   });
 
   it("are another seller's to change: theirs, or an unknown id, is not found, and a bad label is refused", async () => {

@@ -2,8 +2,8 @@ import type { CustomerRow } from "../customers/customers.sql.js";
 import { customerJson } from "../customers/output.js";
 import type { EventNameRow, UsageEventRow } from "./usage-events.sql.js";
 
-/** An event as Polar's UserEvent, with its customer (when known) and how many events name it their parent. */
-export const eventJson = (event: UsageEventRow, customer: CustomerRow | undefined, childCount: number) => ({
+/** An event as Polar's UserEvent, with its customer (when known), how many events name it their parent, and its label. */
+export const eventJson = (event: UsageEventRow, customer: CustomerRow | undefined, childCount: number, label: string) => ({
   id: event.id,
   timestamp: event.timestamp,
   organization_id: event.organization_id,
@@ -12,7 +12,7 @@ export const eventJson = (event: UsageEventRow, customer: CustomerRow | undefine
   external_customer_id: event.external_customer_id,
   child_count: childCount,
   parent_id: event.parent_id,
-  label: event.name,
+  label,
   name: event.name,
   source: "user" as const,
   metadata: event.metadata,

@@ -3,7 +3,7 @@ import { ValidationError, type Knex, type Units, type ValidationIssue } from "@t
 import { customerIdsMatching, customersNamed, customersWithIds } from "../customers/customers.sql.js";
 import type { Filter } from "../meters/filter.js";
 import { ensureEventTypes } from "../event-types/event-types.sql.js";
-import { labelsOfNames } from "../event-types/service.js";
+import { labelsOfEvents, labelsOfNames } from "../event-types/service.js";
 import { findMeter } from "../meters/meters.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { eventJson, eventNameJson } from "./output.js";
@@ -163,11 +163,13 @@ export async function ingestEvents(db: Knex, units: Units, reachable: string[], 
 export async function eventsJson(db: Knex, rows: UsageEventRow[]) {
   const customers = await customersWithIds(db, [...new Set(rows.flatMap((row) => (row.customer_id ? [row.customer_id] : [])))]);
   const children = await childCounts(db, rows);
-  return rows.map((row) =>
+  const labels = await labelsOfEvents(db, rows);
+  return rows.map((row, index) =>
     eventJson(
       row,
       customers.find((customer) => customer.id === row.customer_id),
       children.get(row.id) ?? 0,
+      labels[index] ?? row.name,
     ),
   );
 }
