@@ -158,7 +158,7 @@ describe("files in an S3-compatible bucket", () => {
     expect(await exists(created.path)).toBe(false);
   });
 
-  it("sends a buyer to a pre-signed bucket URL for a downloadable they were granted, through Tollgate's link", async () => {
+  it("sends a buyer to a pre-signed bucket URL for a downloadable they were granted, counting the download", async () => {
     const bytes = randomBytes(5 * MiB + 10);
     const parts = partsOf(bytes, 5 * MiB + 10);
     const created = await bucketShop.polar.files.create({ service: "downloadable", name: "album.zip", mimeType: "application/zip", size: bytes.length, checksumSha256Base64: sha256(bytes), upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) } });
@@ -179,10 +179,12 @@ describe("files in an S3-compatible bucket", () => {
     expect(link.searchParams.get("X-Amz-Signature")).toBeTruthy();
     expect(fetched.status).toBe(200);
     expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
+    const seller = createPolar({ accessToken: bucketShop.token, baseUrl: bucketStack.gateway.url });
+    expect((await seller.benefits.files(benefit.id)).items).toMatchObject([{ id: created.id, name: "album.zip", downloads: 1, downloaders: 1 }]);
 
     // The order's receipt, which Tollgate makes itself, is kept in the bucket too and handed out pre-signed.
     const [order] = (await bucketShop.polar.orders.list({ checkoutId: checkout.id })).result.items;
-    const receipt = new URL((await createPolar({ accessToken: bucketShop.token, baseUrl: bucketStack.gateway.url }).orders.receipt(order?.id ?? "")).url);
+    const receipt = new URL((await seller.orders.receipt(order?.id ?? "")).url);
     expect(receipt.searchParams.get("X-Amz-Signature")).toBeTruthy();
     const pdf = await fetch(receipt);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
