@@ -19,7 +19,7 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   discounts: ["discounts", "discount_products"],
   benefits: ["benefits", "benefit_grants"],
   "license-keys": ["license_keys", "license_key_activations"],
-  files: ["files"],
+  files: ["files", "file_downloads"],
   customers: ["customers", "customer_state_changes"],
   "customer-sessions": ["customer_sessions", "customer_session_codes", "customer_email_verifications"],
   users: ["people"],

@@ -5,7 +5,7 @@ import { captureLogs } from "@tollgate/kit/testing";
 import { linkTo, startSmtpCatcher } from "../stacks/smtp-catcher.js";
 import { PUBLIC_URL, viaGateway } from "../stacks/auth.js";
 import { cardToken } from "../stacks/purchases.js";
-import { partsOf, sha256, uploadParts } from "../stacks/uploads.js";
+import { followDownload, partsOf, sha256, uploadParts } from "../stacks/uploads.js";
 import { WebhookReceiver } from "../stacks/receiver.js";
 import { startDispatcherStack } from "../stacks/dispatcher.js";
 
@@ -88,8 +88,10 @@ it("#5 the logs of a whole flow hold none of the secrets it made", { timeout: 60
     await customerSide.customerPortal.licenseKeys.validate({ key: made.licenseKey, organizationId: shop.organizationId });
     const [downloadable] = (await customerSide.customerPortal.downloadables.list(security, {})).result.items;
     const downloadUrl = downloadable?.file.download.url ?? "";
-    made.downloadGrant = downloadUrl.split("/").pop() ?? "";
-    expect((await fetch(downloadUrl.replace(PUBLIC_URL, stack.gateway.url))).status).toBe(200);
+    made.downloadLink = downloadUrl.split("/").pop() ?? "";
+    const followed = await followDownload(stack, downloadUrl);
+    made.downloadGrant = followed.location.split("/").pop() ?? "";
+    expect(followed.file.status).toBe(200);
   } finally {
     await stack.stop();
     logs.stop();
@@ -99,7 +101,7 @@ it("#5 the logs of a whole flow hold none of the secrets it made", { timeout: 60
 
   const written = logs.lines.join("\n");
   // The flow was logged (so the search below means something), with the secrets in its URLs blanked.
-  for (const redacted of ["/api/auth/reset-password/[redacted]", "/v1/checkouts/client/[redacted]", "/checkout/[redacted]", "customer_session_token=[redacted]", "/v1/files/downloads/[redacted]", "/v1/checkout-links/[redacted]/redirect"]) {
+  for (const redacted of ["/api/auth/reset-password/[redacted]", "/v1/checkouts/client/[redacted]", "/checkout/[redacted]", "customer_session_token=[redacted]", "/v1/customer-portal/downloadables/[redacted]", "/v1/files/downloads/[redacted]", "/v1/checkout-links/[redacted]/redirect"]) {
     expect(written, redacted).toContain(redacted);
   }
   for (const [name, secret] of Object.entries(made)) {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { expect } from "vitest";
 import { PUBLIC_URL } from "./auth.js";
-import type { BillingStack } from "./billing.js";
+import type { BillingStack, Seller } from "./billing.js";
 
 export const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("base64");
 
@@ -27,4 +27,25 @@ export async function uploadParts(through: BillingStack, upload: { parts: { numb
     completed.push({ number: part.number, checksumEtag: response.headers.get("etag") ?? "", checksumSha256Base64: sha256(chunk) });
   }
   return completed;
+}
+
+/** Uploads `bytes` as one of the seller's files, of the kind and type given, and completes it. */
+export async function uploadedFile(through: BillingStack, seller: Seller, service: "downloadable" | "product_media", name: string, mimeType: string, bytes: Buffer) {
+  const parts = partsOf(bytes, bytes.length);
+  const created = await seller.polar.files.create({ service, name, mimeType, size: bytes.length, checksumSha256Base64: sha256(bytes), upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) } });
+  const completed = await uploadParts(through, created.upload, parts);
+  return seller.polar.files.uploaded({ id: created.id, fileUploadCompleted: { id: created.upload.id, path: created.upload.path, parts: completed } });
+}
+
+/**
+ * Follows a customer portal download link as a browser would: Tollgate counts the download and
+ * redirects to the store's own address (its own signed route, or a bucket's pre-signed URL), which
+ * serves the file. The site's public address stands for the test's gateway.
+ */
+export async function followDownload(through: BillingStack, link: string): Promise<{ location: string; file: Response }> {
+  const reached = (url: string) => (url.startsWith(PUBLIC_URL) ? `${through.gateway.url}${new URL(url).pathname}${new URL(url).search}` : url);
+  const redirect = await fetch(reached(link), { redirect: "manual" });
+  expect(redirect.status, await redirect.clone().text()).toBe(302);
+  const location = redirect.headers.get("location") ?? "";
+  return { location, file: await fetch(reached(location)) };
 }

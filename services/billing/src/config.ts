@@ -7,8 +7,12 @@ export const billingEnv = z.object({
   /** Where uploaded files are kept: the local disk (FILES_DIR) or an S3-compatible bucket (S3_*). */
   FILE_STORAGE: env.enum(["local", "s3"], "local"),
   FILES_DIR: env.string("a directory path", ".tollgate/files"),
-  /** Signs the upload and download URLs of locally kept files; required with FILE_STORAGE=local, and billing's alone. */
-  FILE_URL_SECRET: env.secret(32).optional(),
+  /**
+   * Signs the links Tollgate hands out for files, whichever the store: the customer portal's download
+   * links (which count each download before sending the customer to the store) and, with
+   * FILE_STORAGE=local, the upload and download URLs of the files kept on disk. Billing's alone.
+   */
+  FILE_URL_SECRET: env.secret(32),
   /** Required with FILE_STORAGE=s3. */
   S3_BUCKET: env.string("a bucket name").optional(),
   S3_REGION: env.string("a region such as eu-west-1", "us-east-1"),

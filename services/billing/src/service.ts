@@ -56,7 +56,6 @@ import { setAsideWorkEndpoints } from "./set-aside.js";
 
 function fileStorageOf(config: BillingConfig): LocalFileStorage | S3FileStorage {
   if (config.FILE_STORAGE === "local") {
-    if (!config.FILE_URL_SECRET) throw new StartupError("FILE_URL_SECRET is not set: FILE_STORAGE=local signs upload and download URLs with it (32 or more random characters)");
     return new LocalFileStorage(path.resolve(config.FILES_DIR), config.PUBLIC_URL, config.FILE_URL_SECRET);
   }
   if (!config.S3_BUCKET) throw new StartupError("S3_BUCKET is not set: FILE_STORAGE=s3 needs the bucket that holds uploaded files");

@@ -4,7 +4,7 @@ import { Polar } from "@polar-sh/sdk";
 import { cardToken } from "../../../test/stacks/purchases.js";
 import { createPolar } from "polar-sdk-1/2026-10";
 import { startBucket, type Bucket } from "../../../test/stacks/bucket.js";
-import { partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
+import { followDownload, partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
 import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
@@ -158,7 +158,7 @@ describe("files in an S3-compatible bucket", () => {
     expect(await exists(created.path)).toBe(false);
   });
 
-  it("hands a buyer a pre-signed bucket URL for a downloadable they were granted", async () => {
+  it("sends a buyer to a pre-signed bucket URL for a downloadable they were granted, counting the download", async () => {
     const bytes = randomBytes(5 * MiB + 10);
     const parts = partsOf(bytes, 5 * MiB + 10);
     const created = await bucketShop.polar.files.create({ service: "downloadable", name: "album.zip", mimeType: "application/zip", size: bytes.length, checksumSha256Base64: sha256(bytes), upload: { parts: parts.map(({ chunk: _chunk, ...part }) => part) } });
@@ -172,16 +172,19 @@ describe("files in an S3-compatible bucket", () => {
     await expect.poll(async () => (await bucketShop.polar.checkouts.get({ id: checkout.id })).status, { timeout: 10_000 }).toBe("succeeded");
     const { token } = await bucketShop.polar.customerSessions.create({ customerId: (await bucketShop.polar.checkouts.get({ id: checkout.id })).customerId ?? "" });
     const [downloadable] = (await buyerSide.customerPortal.downloadables.list({ customerSession: token }, {})).result.items;
-    const link = new URL(downloadable?.file.download.url ?? "http://invalid");
+    // The portal's link comes back to Tollgate, which counts the download and redirects to the bucket.
+    const { location, file: fetched } = await followDownload(bucketStack, downloadable?.file.download.url ?? "http://invalid");
+    const link = new URL(location);
     expect(link.pathname).toBe(`/tollgate-files/${created.path}`);
     expect(link.searchParams.get("X-Amz-Signature")).toBeTruthy();
-    const fetched = await fetch(link);
     expect(fetched.status).toBe(200);
     expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
+    const seller = createPolar({ accessToken: bucketShop.token, baseUrl: bucketStack.gateway.url });
+    expect((await seller.benefits.files(benefit.id)).items).toMatchObject([{ id: created.id, name: "album.zip", downloads: 1, downloaders: 1 }]);
 
     // The order's receipt, which Tollgate makes itself, is kept in the bucket too and handed out pre-signed.
     const [order] = (await bucketShop.polar.orders.list({ checkoutId: checkout.id })).result.items;
-    const receipt = new URL((await createPolar({ accessToken: bucketShop.token, baseUrl: bucketStack.gateway.url }).orders.receipt(order?.id ?? "")).url);
+    const receipt = new URL((await seller.orders.receipt(order?.id ?? "")).url);
     expect(receipt.searchParams.get("X-Amz-Signature")).toBeTruthy();
     const pdf = await fetch(receipt);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");

@@ -5,7 +5,7 @@ import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import { randomBytes } from "node:crypto";
 import { newestLinksTo } from "../../../test/stacks/dev-mailbox.js";
 import { advanceDays, cardToken, eventTypesAbout, subscribe, useShop } from "../../../test/stacks/purchases.js";
-import { partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
+import { followDownload, partsOf, sha256, uploadParts } from "../../../test/stacks/uploads.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
 
 let stack: BillingStack;
@@ -124,7 +124,7 @@ describe("the customer portal", () => {
     const [downloadable] = (await customerSide.customerPortal.downloadables.list(security, {})).result.items;
     expect(downloadable).toMatchObject({ benefitId: benefit.id, file: { name: "field guide.pdf", size: bytes.length } });
     const link = downloadable?.file.download.url ?? "";
-    const fetched = await fetch(link.replace(PUBLIC_URL, stack.gateway.url));
+    const { file: fetched } = await followDownload(stack, link);
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get("content-disposition")).toContain('filename="field guide.pdf"');
     expect(Buffer.from(await fetched.arrayBuffer()).equals(bytes)).toBe(true);
@@ -137,6 +137,8 @@ describe("the customer portal", () => {
     const [order] = (await shop.polar.orders.list({ productId: product.id })).result.items;
     await shop.polar.refunds.create({ orderId: order?.id ?? "", reason: "customer_request", amount: 700, revokeBenefits: true });
     expect((await customerSide.customerPortal.downloadables.list(security, {})).result.items).toEqual([]);
+    // A link handed out before stops working with the grant.
+    expect((await fetch(link.replace(PUBLIC_URL, stack.gateway.url), { redirect: "manual" })).status).toBe(404);
   });
 
   it("lists what each purchase granted, as the customer may see it, and what waits for them", async () => {

@@ -52,6 +52,8 @@ describe("logger", () => {
       ["/v1/checkout-links/polar_cl_abc123/redirect?customer_email=a%40b.c", "/v1/checkout-links/[redacted]/redirect?customer_email=a%40b.c"],
       ["/v1/files/downloads/eyJmaWxlIjoi.c2ln", "/v1/files/downloads/[redacted]"],
       ["/v1/files/uploads/eyJmaWxlIjoi.c2ln", "/v1/files/uploads/[redacted]"],
+      ["/v1/customer-portal/downloadables/eyJjdXN0b21lciI6.c2ln", "/v1/customer-portal/downloadables/[redacted]"],
+      ["/v1/customer-portal/downloadables/?benefit_id=b1", "/v1/customer-portal/downloadables/?benefit_id=b1"],
       ["/checkout/polar_c_abc123/confirmation", "/checkout/[redacted]/confirmation"],
       ["/shop/portal?customer_session_token=polar_cst_abc", "/shop/portal?customer_session_token=[redacted]"],
       ["/shop/portal?customer%5Fsession%5Ftoken=opaque", "/shop/portal?customer%5Fsession%5Ftoken=[redacted]"],

@@ -260,6 +260,23 @@ export interface paths {
         patch: operations["patchV1BenefitsId"];
         trace?: never;
     };
+    "/v1/benefits/{id}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a downloadables benefit's files with their download statistics */
+        get: operations["getV1BenefitsIdFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/benefits/{id}/grants": {
         parameters: {
             query?: never;
@@ -1683,6 +1700,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/downloadables/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow a download link: count the download, and redirect to the file */
+        get: operations["getV1CustomerPortalDownloadablesToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/license-keys/": {
         parameters: {
             query?: never;
@@ -2973,6 +3007,35 @@ export interface components {
         ListResource_Benefit_: {
             items: components["schemas"]["Benefit"][];
             pagination: components["schemas"]["Pagination"];
+        };
+        ListResource_BenefitDownloadableFile_: {
+            items: components["schemas"]["BenefitDownloadableFile"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        BenefitDownloadableFile: {
+            id: string;
+            organization_id: string;
+            name: string;
+            path: string;
+            mime_type: string;
+            size: number;
+            storage_version: string | null;
+            checksum_etag: string | null;
+            checksum_sha256_base64: string | null;
+            checksum_sha256_hex: string | null;
+            last_modified_at: string | null;
+            version: string | null;
+            is_uploaded: boolean;
+            /** Format: date-time */
+            created_at: string;
+            size_readable: string;
+            /** @constant */
+            service: "downloadable";
+            flagged_malicious_at: null;
+            /** @description Number of distinct customers who downloaded the file. */
+            downloaders: number;
+            /** @description Total number of downloads for the file. */
+            downloads: number;
         };
         ListResource_BenefitGrant_: {
             items: components["schemas"]["BenefitGrant"][];
@@ -7897,6 +7960,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Benefit"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1BenefitsIdFiles: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List a downloadables benefit's files with their download statistics */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_BenefitDownloadableFile_"];
                 };
             };
             /** @description Not authenticated */
@@ -16035,6 +16170,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListResource_DownloadableRead_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomerPortalDownloadablesToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Follow a download link: count the download, and redirect to the file */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
                 };
             };
             /** @description Not authenticated */

@@ -1,3 +1,6 @@
+import type { DownloadStats } from "../files/downloads.sql.js";
+import type { FileRow } from "../files/files.sql.js";
+import { fileJson } from "../files/output.js";
 import type { BenefitRow } from "./benefits.sql.js";
 
 /** What a buyer or customer may see of a benefit (Polar's BenefitPublic): what it is, never how it is set up (a Discord bot's token, say). */
@@ -18,4 +21,12 @@ export const benefitJson = (benefit: BenefitRow) => ({
   visibility: "public" as const,
   visibility_configurable: false,
   properties: benefit.properties,
+});
+
+/** A file a downloadables benefit hands out, with how often and by how many customers it was downloaded through it (Polar's BenefitDownloadableFile). */
+export const benefitFileJson = (file: FileRow, stats: DownloadStats | undefined, publicUrl: string) => ({
+  ...fileJson(file, publicUrl),
+  flagged_malicious_at: null,
+  downloaders: stats?.downloaders ?? 0,
+  downloads: stats?.downloads ?? 0,
 });

@@ -46,6 +46,12 @@ export function storedProperties(type: BenefitType, input: Record<string, unknow
   }
 }
 
+/** The files a downloadables benefit hands out: all it names but those the seller archived, in its order. */
+export function activeFiles(properties: Record<string, unknown>): string[] {
+  const archived = (properties.archived ?? {}) as Record<string, boolean>;
+  return ((properties.files ?? []) as string[]).filter((file) => !archived[file]);
+}
+
 /**
  * What a customer who holds the benefit is shown of its configuration: never the seller's secrets
  * (Discord's guild token and role) or a GitHub permission, and of downloadables only the files
@@ -59,10 +65,8 @@ export function subscriberProperties(type: BenefitType, properties: Record<strin
       return { guild_id: properties.guild_id };
     case "github_repository":
       return { repository_owner: properties.repository_owner, repository_name: properties.repository_name };
-    case "downloadables": {
-      const archived = (properties.archived ?? {}) as Record<string, boolean>;
-      return { active_files: ((properties.files ?? []) as string[]).filter((file) => !archived[file]) };
-    }
+    case "downloadables":
+      return { active_files: activeFiles(properties) };
     case "license_keys":
     case "meter_credit":
       return properties;

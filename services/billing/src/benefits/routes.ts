@@ -4,13 +4,13 @@ import type { IdentityClaims } from "@tollgate/proto";
 import { metadataFilters } from "../http/metadata.js";
 import { benefitJson } from "./output.js";
 import {} from "./properties.js";
-import { Benefit, BenefitCreate, BenefitList, BenefitListQuery, BenefitUpdate } from "./schemas.js";
-import { changeBenefit, createBenefit, deleteBenefit, findBenefit, pageOfBenefits } from "./service.js";
+import { Benefit, BenefitCreate, BenefitDownloadableFileList, BenefitFileListQuery, BenefitList, BenefitListQuery, BenefitUpdate } from "./schemas.js";
+import { benefitFilesPage, changeBenefit, createBenefit, deleteBenefit, findBenefit, pageOfBenefits } from "./service.js";
 import type { Parts } from "../parts.js";
 
 const TAG = "benefits";
 
-export function benefitEndpoints(parts: Pick<Parts, "db" | "units" | "access">): Endpoint[] {
+export function benefitEndpoints(parts: Pick<Parts, "db" | "units" | "access" | "config">): Endpoint[] {
   const { db, access } = parts;
   const benefit = async (identity: IdentityClaims, scope: "benefits:read" | "benefits:write", id: string) => reachable(access, identity, scope, await findBenefit(db, id), "Benefit");
 
@@ -37,6 +37,12 @@ export function benefitEndpoints(parts: Pick<Parts, "db" | "units" | "access">):
 
     defineEndpoint("/v1/benefits/:id", { method: "GET", params: z.object({ id: z.string() }), response: Benefit, summary: "Get a benefit", tag: TAG }, async ({ params, identity }) =>
       benefitJson(await benefit(identity, "benefits:read", params.id)),
+    ),
+
+    defineEndpoint(
+      "/v1/benefits/:id/files",
+      { method: "GET", params: z.object({ id: z.string() }), query: BenefitFileListQuery, response: BenefitDownloadableFileList, summary: "List a downloadables benefit's files with their download statistics", tag: TAG },
+      async ({ params, query, identity }) => benefitFilesPage(parts, await benefit(identity, "benefits:read", params.id), query),
     ),
 
     defineEndpoint("/v1/benefits/:id", { method: "PATCH", params: z.object({ id: z.string() }), body: BenefitUpdate, response: Benefit, summary: "Update a benefit", tag: TAG }, async ({ params, body, identity }) =>

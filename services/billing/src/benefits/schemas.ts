@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, paging, repeated, sorting } from "@tollgate/kit";
+import { DownloadableFileRead } from "../files/schemas.js";
 import { sellerFilter } from "../http/list-filters.js";
 import { metadataInput, metadataOutput, metadataQuery } from "../http/metadata.js";
 import { CustomerOrganization } from "../organizations/schemas.js";
@@ -137,6 +138,18 @@ export const BenefitCreate = z.discriminatedUnion("type", [
   z.object({ ...common, type: z.literal("license_keys"), properties: BENEFIT_PROPERTIES.license_keys }),
   z.object({ ...common, type: z.literal("meter_credit"), properties: BENEFIT_PROPERTIES.meter_credit }),
 ]);
+
+/** A file a downloadables benefit hands out, with how it was downloaded through the benefit. */
+const BenefitDownloadableFile = DownloadableFileRead.extend({
+  // Polar flags files its scanner finds malicious; Tollgate scans none, so none is flagged.
+  flagged_malicious_at: z.null(),
+  downloaders: z.int().meta({ description: "Number of distinct customers who downloaded the file." }),
+  downloads: z.int().meta({ description: "Total number of downloads for the file." }),
+}).meta({ id: "BenefitDownloadableFile" });
+
+export const BenefitDownloadableFileList = listResource(BenefitDownloadableFile, "ListResource_BenefitDownloadableFile_");
+
+export const BenefitFileListQuery = z.object(paging);
 
 /** A benefit keeps its type; its properties, when given, are checked against that type's. */
 export const BenefitUpdate = z.object({

@@ -1,13 +1,14 @@
 import type { z } from "zod";
-import { invalidField, notPermitted, parseNested, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
+import { invalidField, notFound, notPermitted, pageJson, parseNested, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
 import { announceBilling } from "../events.js";
+import { downloadStatsOf } from "../files/downloads.sql.js";
 import { findDownloadableFiles } from "../files/files.sql.js";
 import { meterIdsOf } from "../meters/meters.sql.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { unlinkBenefit } from "../products/products.sql.js";
 import { insertBenefit, updateBenefit, type BenefitRow } from "./benefits.sql.js";
-import { BENEFIT_PROPERTIES, storedProperties, type BenefitType } from "./properties.js";
-import { benefitJson } from "./output.js";
+import { activeFiles, BENEFIT_PROPERTIES, storedProperties, type BenefitType } from "./properties.js";
+import { benefitFileJson, benefitJson } from "./output.js";
 import type { BenefitCreate, BenefitUpdate } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
@@ -85,4 +86,19 @@ export async function deleteBenefit(parts: Pick<Parts, "db" | "units">, existing
     await unlinkBenefit(unit.db, existing.id);
     if (deleted) announceBenefit(unit, "benefit.updated", deleted);
   });
+}
+
+/**
+ * One page of the files a downloadables benefit hands out (those not archived and still uploaded,
+ * in the benefit's order), each with how it was downloaded through the benefit. Of any other type of
+ * benefit there are none to list: as Polar, the benefit is not found.
+ */
+export async function benefitFilesPage({ db, config }: Pick<Parts, "db" | "config">, benefit: BenefitRow, page: { page: number; limit: number }) {
+  if (benefit.type !== "downloadables") throw notFound("Benefit");
+  const ids = activeFiles(benefit.properties);
+  const uploaded = new Map((await findDownloadableFiles(db, benefit.organization_id, ids)).map((file) => [file.id, file]));
+  const files = ids.flatMap((id) => uploaded.get(id) ?? []);
+  const shown = files.slice((page.page - 1) * page.limit, page.page * page.limit);
+  const stats = await downloadStatsOf(db, benefit.id, shown.map((file) => file.id));
+  return pageJson(shown.map((file) => benefitFileJson(file, stats.get(file.id), config.PUBLIC_URL)), files.length, page.limit);
 }

@@ -1,11 +1,10 @@
 import type { z } from "zod";
 import { HttpError, invalidField, notFound, pageJson, type Knex, type UnitOfWork } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { benefitsWithIds, findAnyBenefit, findCustomersGrant, liveDownloadableGrants, pageOfCustomersGrants, type BenefitGrantRow, type CustomerGrantFilter } from "../benefits/benefits.sql.js";
+import { benefitsWithIds, findAnyBenefit, findCustomersGrant, pageOfCustomersGrants, type BenefitGrantRow, type CustomerGrantFilter } from "../benefits/benefits.sql.js";
 import { findCustomer, lockCustomer, setDefaultPaymentMethod, updateCustomer, type CustomerChanges, type CustomerRow } from "../customers/customers.sql.js";
 import { changeCustomer } from "../customers/service.js";
 import { customerOf, mine } from "../customer-sessions/service.js";
-import { uploadedFilesWithIds } from "../files/files.sql.js";
 import { findCustomersLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, pageOfCustomersLicenseKeys } from "../license-keys/license-keys.sql.js";
 import { licenseKeyJson, licenseKeyWithActivationsJson } from "../license-keys/output.js";
 import { rotateLicenseKey } from "../license-keys/service.js";
@@ -22,7 +21,7 @@ import { cancelAtPeriodEnd, changeWhenNotRenewing, pauseAsAsked, shownSubscripti
 import { findCustomersSubscription, liveSubscriptionsOnCard, moveToCard, pageOfCustomersSubscriptions, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { checkedTaxId } from "../taxes/tax-ids.js";
-import { customerGrantJson, customerOrderJson, customerSubscriptionJson, downloadableJson, type KeptCard } from "./output.js";
+import { customerGrantJson, customerOrderJson, customerSubscriptionJson, type KeptCard } from "./output.js";
 import type { CustomerBenefitGrantListQuery, CustomerBenefitGrantUpdate, CustomerOrderListQuery, CustomerPortalCustomerUpdate, CustomerSubscriptionListQuery, PortalSubscriptionUpdate } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
@@ -303,24 +302,6 @@ export const customerLicenseKey = async (db: Knex, identity: IdentityClaims, id:
 /** One of the customer's own keys given a new string, as the seller could. */
 export const rotateCustomerLicenseKey = async (db: Knex, identity: IdentityClaims, id: string) =>
   rotateLicenseKey(db, mine(await findCustomersLicenseKey(db, id, customerOf(identity).customer_id), "License key"));
-
-/** How long a download address works: an hour, and only while the grant lasts. */
-const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
-
-/** The files the customer's live grants (of one benefit, when named) give them, each with an address that fetches it for an hour; one page of them. */
-export async function customerDownloadables({ db, storage, config }: Pick<Parts, "db" | "storage" | "config">, identity: IdentityClaims, benefitId: string | undefined, page: PageRequest) {
-  const grants = await liveDownloadableGrants(db, customerOf(identity).customer_id, benefitId);
-  const expiresAt = new Date(Date.now() + DOWNLOAD_URL_TTL_MS);
-  const granted = grants.flatMap((grant) => ((grant.properties as { files?: string[] }).files ?? []).map((fileId) => ({ grant, fileId })));
-  const found = await uploadedFilesWithIds(db, granted.map(({ fileId }) => fileId));
-  const available = granted.flatMap(({ grant, fileId }) => found.filter((file) => file.id === fileId).map((file) => ({ grant, file })));
-  // Only the page's files are signed for.
-  const start = (page.page - 1) * page.limit;
-  const items = await Promise.all(
-    available.slice(start, start + page.limit).map(async ({ grant, file }) => downloadableJson(grant, file, { ...(await storage.downloadUrl(file, expiresAt)), expiresAt }, config.PUBLIC_URL)),
-  );
-  return pageJson(items, available.length, page.limit);
-}
 
 // The seller.
 

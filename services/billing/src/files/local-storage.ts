@@ -1,10 +1,11 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { z } from "zod";
+import { expiresAt as expiresOf, UrlGrants } from "../http/url-grants.js";
 import type { FileRow, UploadPart } from "./files.sql.js";
 import { UploadMismatch, type CompletedPart, type FileStorage, type NewUpload, type PartTarget, type StoredFile } from "./storage.js";
 
@@ -20,20 +21,20 @@ const etagOf = (sha256Hex: string) => `"${sha256Hex}"`;
  * expiring grant for that part, so the upload needs no other credentials, as with S3's pre-signed URLs.
  */
 export class LocalFileStorage implements FileStorage {
-  private readonly key: Buffer;
+  private readonly grants: UrlGrants<FileGrant>;
 
   constructor(
     private readonly root: string,
     private readonly publicUrl: string,
     secret: string,
   ) {
-    this.key = createHash("sha256").update(`tollgate file uploads\n${secret}`).digest();
+    this.grants = new UrlGrants(secret, "tollgate file uploads", grant);
   }
 
   readonly minimumPartSize = 1;
 
   startUpload(file: NewUpload, expiresAt: Date): Promise<{ uploadId: null; parts: Map<number, PartTarget> }> {
-    const expires = Math.floor(expiresAt.getTime() / 1000);
+    const expires = expiresOf(expiresAt);
     const parts = new Map<number, PartTarget>();
     for (const part of file.upload_parts) {
       parts.set(part.number, { url: this.signedUrl("uploads", { file: file.id, part: part.number, expires, use: "upload" }), headers: {} });
@@ -42,21 +43,13 @@ export class LocalFileStorage implements FileStorage {
   }
 
   downloadUrl(file: FileRow, expiresAt: Date): Promise<PartTarget> {
-    return Promise.resolve({ url: this.signedUrl("downloads", { file: file.id, part: 0, expires: Math.floor(expiresAt.getTime() / 1000), use: "download" }), headers: {} });
+    return Promise.resolve({ url: this.signedUrl("downloads", { file: file.id, part: 0, expires: expiresOf(expiresAt), use: "download" }), headers: {} });
   }
 
   /** The grant in a signed URL's token, if it is ours, for this use, and still valid. */
   readGrant(token: string, use: FileGrant["use"]): FileGrant | null {
-    const [payload = "", signature = ""] = token.split(".");
-    const expected = Buffer.from(this.sign(payload), "base64url");
-    const given = Buffer.from(signature, "base64url");
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-    try {
-      const parsed = grant.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
-      return parsed.success && parsed.data.use === use && parsed.data.expires * 1000 > Date.now() ? parsed.data : null;
-    } catch {
-      return null;
-    }
+    const granted = this.grants.read(token);
+    return granted?.use === use ? granted : null;
   }
 
   /** Stores one part, refusing one of another size or checksum than declared; returns its ETag. */
@@ -148,12 +141,7 @@ export class LocalFileStorage implements FileStorage {
   }
 
   private signedUrl(kind: "uploads" | "downloads", granted: FileGrant): string {
-    const payload = Buffer.from(JSON.stringify(granted)).toString("base64url");
-    return `${this.publicUrl.replace(/\/$/, "")}/v1/files/${kind}/${payload}.${this.sign(payload)}`;
-  }
-
-  private sign(payload: string): string {
-    return createHmac("sha256", this.key).update(payload).digest("base64url");
+    return `${this.publicUrl.replace(/\/$/, "")}/v1/files/${kind}/${this.grants.sign(granted)}`;
   }
 
   /** Each organization's files in a directory of their own, named by id (names are only shown). */

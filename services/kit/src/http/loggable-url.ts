@@ -24,6 +24,7 @@ const CREDENTIAL_SEGMENT_AFTER = [
   "api/auth/reset-password",
   "v1/checkouts/client",
   "v1/checkout-links",
+  "v1/customer-portal/downloadables",
   "v1/files/downloads",
   "v1/files/uploads",
   // The hosted checkout page, /checkout/<client secret>.
