@@ -36,6 +36,7 @@ import { eventTypes } from "./0035_event_types.js";
 import { metricsDashboards } from "./0036_metrics_dashboards.js";
 import { answerFacts } from "./0037_answer_facts.js";
 import { subscriptionRetryTrigger } from "./0041_subscription_retry_trigger.js";
+import { draftOrders } from "./0038_draft_orders.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -77,4 +78,5 @@ export const billingMigrations: Migrations = {
   "0036_metrics_dashboards": metricsDashboards,
   "0037_answer_facts": answerFacts,
   "0041_subscription_retry_trigger": subscriptionRetryTrigger,
+  "0038_draft_orders": draftOrders,
 };

@@ -8,8 +8,8 @@ import { sellerJson, subscriptionSettingsOf, taxSettingsJson } from "./output.js
 import { updateSeller, type SellerChanges, type SellerRow } from "./organizations.sql.js";
 import type { OrganizationUpdate, TaxSettingsUpdate } from "./schemas.js";
 
-// The reads the routes make, as the store has them: an organization by id, a page of them.
-export { findSeller, pageOfSellers, type SellerRow } from "./organizations.sql.js";
+// The reads the routes and flows make, as the store has them: an organization by id (a deleted one too, for what it sold), a page of them.
+export { findSeller, findSellerIncludingDeleted, pageOfSellers, type SellerRow } from "./organizations.sql.js";
 
 /** What a seller's update changes: settings given are merged into the seller's, field by field. */
 function sellerChangesOf(seller: SellerRow, body: z.output<typeof OrganizationUpdate>): SellerChanges {
