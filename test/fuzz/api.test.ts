@@ -76,6 +76,11 @@ const POLAR_ALLOWED: Allowed[] = [
     reason: "an invoice needs the order's billing name and address, a state of the order no schema says; Polar refuses one without them with its own 422, MissingInvoiceBillingDetails (an error and a detail, not a list of fields)",
   },
   {
+    operation: "POST /v1/customer-portal/orders/{id}/confirm-payment",
+    place: " unreadable",
+    reason: "only an order whose declined charge put its subscription past due can be paid here, and only with exactly one of a token or a kept card, states and a pairing no schema says; Polar refuses the rest with its own 422s, OrderNotEligibleForRetry and PaymentRetryValidationError (an error and a detail, not a list of fields)",
+  },
+  {
     operation: /^GET \/v1\/(?:metrics\/|metrics\/export|meters\/\{id\}\/quantities|orders\/export|subscriptions\/export)$/,
     place: "query.timezone TimeZoneName",
     reason: "a time zone must be one this Postgres knows (pg_timezone_names, read at start), a list the schema does not carry; Polar refuses an unknown zone with a 422 at the field too",

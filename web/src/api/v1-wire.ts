@@ -570,7 +570,25 @@ export interface paths {
         /** List orders */
         get: operations["getV1Orders"];
         put?: never;
-        post?: never;
+        /** Create a draft order for an off-session charge */
+        post: operations["postV1Orders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}/finalize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Charge a draft order to the customer's saved card now */
+        post: operations["postV1OrdersIdFinalize"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1647,6 +1665,40 @@ export interface paths {
         patch: operations["patchV1CustomerPortalOrdersId"];
         trace?: never;
     };
+    "/v1/customer-portal/orders/{id}/payment-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get what became of the latest charge of one of the customer's orders */
+        get: operations["getV1CustomerPortalOrdersIdPaymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/orders/{id}/confirm-payment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pay one of the customer's orders awaiting payment */
+        post: operations["postV1CustomerPortalOrdersIdConfirmPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/subscriptions/": {
         parameters: {
             query?: never;
@@ -2181,6 +2233,26 @@ export interface components {
         CustomerPortalCustomerSettings: {
             allow_email_change?: boolean;
         };
+        OrderCreate: {
+            organization_id?: string | null;
+            customer_id: string;
+            product_id: string;
+            currency?: string | null;
+            amount?: number | null;
+            units?: number | null;
+            description?: string | null;
+            /** @default {} */
+            metadata: {
+                [key: string]: string | number | boolean;
+            };
+            /** @default {} */
+            custom_field_data: {
+                [key: string]: string | number | boolean | null;
+            };
+        };
+        OrderFinalize: {
+            payment_method_id?: string | null;
+        };
         SubscriptionCreate: components["schemas"]["SubscriptionCreateCustomer"] | components["schemas"]["SubscriptionCreateExternalCustomer"];
         SubscriptionCreateCustomer: {
             product_id: string;
@@ -2238,6 +2310,15 @@ export interface components {
         };
         CustomerEmailUpdateVerifyRequest: {
             token: string;
+        };
+        CustomerOrderConfirmPayment: {
+            confirmation_token_id?: string | null;
+            payment_method_id?: string | null;
+            /**
+             * @default stripe
+             * @constant
+             */
+            payment_processor: "stripe";
         };
         ListResource_Organization_: {
             items: components["schemas"]["Organization"][];
@@ -3632,7 +3713,7 @@ export interface components {
             created_at: string;
             modified_at: string | null;
             /** @enum {string} */
-            status: "pending" | "paid" | "refunded" | "partially_refunded" | "void";
+            status: "draft" | "pending" | "paid" | "refunded" | "partially_refunded" | "void";
             paid: boolean;
             subtotal_amount: number;
             discount_amount: number;
@@ -3648,7 +3729,7 @@ export interface components {
             billing_reason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
-            invoice_number: string;
+            invoice_number: string | null;
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
@@ -4521,7 +4602,7 @@ export interface components {
             created_at: string;
             modified_at: string | null;
             /** @enum {string} */
-            status: "pending" | "paid" | "refunded" | "partially_refunded" | "void";
+            status: "draft" | "pending" | "paid" | "refunded" | "partially_refunded" | "void";
             paid: boolean;
             subtotal_amount: number;
             discount_amount: number;
@@ -4537,7 +4618,7 @@ export interface components {
             billing_reason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
-            invoice_number: string;
+            invoice_number: string | null;
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
@@ -4612,6 +4693,17 @@ export interface components {
             checkout_id: string | null;
             customer_cancellation_reason: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | null;
             customer_cancellation_comment: string | null;
+        };
+        CustomerOrderPaymentStatus: {
+            /** @enum {string} */
+            status: "no_payment" | "succeeded" | "failed";
+            error: string | null;
+        };
+        CustomerOrderPaymentConfirmation: {
+            /** @enum {string} */
+            status: "succeeded" | "failed" | "requires_action";
+            client_secret: string | null;
+            error: string | null;
         };
         ListResource_CustomerSubscription_: {
             items: components["schemas"]["CustomerSubscription"][];
@@ -5028,7 +5120,7 @@ export interface components {
             created_at: string;
             modified_at: string | null;
             /** @enum {string} */
-            status: "pending" | "paid" | "refunded" | "partially_refunded" | "void";
+            status: "draft" | "pending" | "paid" | "refunded" | "partially_refunded" | "void";
             paid: boolean;
             subtotal_amount: number;
             discount_amount: number;
@@ -5044,7 +5136,7 @@ export interface components {
             billing_reason: "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
-            invoice_number: string;
+            invoice_number: string | null;
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
@@ -10116,7 +10208,7 @@ export interface operations {
             query?: {
                 organization_id?: string | string[];
                 product_id?: string | string[];
-                status?: ("pending" | "paid" | "refunded" | "partially_refunded" | "void") | ("pending" | "paid" | "refunded" | "partially_refunded" | "void")[];
+                status?: ("draft" | "pending" | "paid" | "refunded" | "partially_refunded" | "void") | ("draft" | "pending" | "paid" | "refunded" | "partially_refunded" | "void")[];
                 created_after?: string;
                 created_before?: string;
                 timezone?: string;
@@ -10203,7 +10295,7 @@ export interface operations {
                 subscription_id?: string | string[];
                 external_customer_id?: string | string[];
                 product_billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[];
-                status?: ("pending" | "paid" | "refunded" | "partially_refunded" | "void") | ("pending" | "paid" | "refunded" | "partially_refunded" | "void")[];
+                status?: ("draft" | "pending" | "paid" | "refunded" | "partially_refunded" | "void") | ("draft" | "pending" | "paid" | "refunded" | "partially_refunded" | "void")[];
                 created_after?: string;
                 created_before?: string;
                 sorting?: ("created_at" | "-created_at" | "status" | "-status" | "invoice_number" | "-invoice_number") | ("created_at" | "-created_at" | "status" | "-status" | "invoice_number" | "-invoice_number")[];
@@ -10221,6 +10313,146 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ListResource_Order_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1Orders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrderCreate"];
+            };
+        };
+        responses: {
+            /** @description Create a draft order for an off-session charge */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1OrdersIdFinalize: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrderFinalize"];
+            };
+        };
+        responses: {
+            /** @description Charge a draft order to the customer's saved card now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description Not authenticated */
@@ -15809,6 +16041,144 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerOrder"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomerPortalOrdersIdPaymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get what became of the latest charge of one of the customer's orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrderPaymentStatus"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerPortalOrdersIdConfirmPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CustomerOrderConfirmPayment"];
+            };
+        };
+        responses: {
+            /** @description Pay one of the customer's orders awaiting payment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerOrderPaymentConfirmation"];
                 };
             };
             /** @description Not authenticated */

@@ -17,6 +17,7 @@ const SUBSCRIPTION_STATUS = defineMessages({
 });
 
 const ORDER_STATUS = defineMessages({
+  draft: { id: "portal.orderStatus.draft", defaultMessage: "Not yet charged" },
   pending: { id: "portal.orderStatus.pending", defaultMessage: "Awaiting payment" },
   paid: { id: "portal.orderStatus.paid", defaultMessage: "Paid" },
   refunded: { id: "portal.orderStatus.refunded", defaultMessage: "Refunded" },

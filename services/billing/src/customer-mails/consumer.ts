@@ -3,6 +3,7 @@ import { on, type ConsumerDefinition } from "@tollgate/kit";
 import { billingEvents } from "@tollgate/proto";
 import { findCustomer } from "../customers/service.js";
 import { findOrder } from "../orders/service.js";
+import { paidOrderNumber } from "../orders/output.js";
 import type { BillingReason } from "../orders/orders.sql.js";
 import { deliveriesOf } from "./deliveries.js";
 import { mailCustomer, SWITCH_OF_NOTICE, type SubscriptionNotice } from "../customers/mail.js";
@@ -109,7 +110,7 @@ export function customerMailsConsumer(publicUrl: string): ConsumerDefinition {
         if (!customer || !order) return;
         await mailCustomer(context.unit, publicUrl, data.organization_id, "order_confirmation", customer, (portalUrl) => ({
           kind: "refund_notice",
-          invoice_number: order.invoice_number,
+          invoice_number: paidOrderNumber(order),
           amount: refund.amount,
           currency: refund.currency,
           portal_url: portalUrl,

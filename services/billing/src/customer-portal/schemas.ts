@@ -210,3 +210,23 @@ export const CustomerEmailUpdateVerifyRequest = z.object({ token: z.string().min
 
 /** A new customer session token for the customer, now at their new address. */
 export const CustomerEmailUpdateVerifyResponse = z.strictObject({ token: z.string() }).meta({ id: "CustomerEmailUpdateVerifyResponse" });
+
+/** Polar's CustomerOrderConfirmPayment: paying an order awaiting payment with a new card (a confirmation token) or one of the customer's kept cards. */
+export const CustomerOrderConfirmPayment = z
+  .object({
+    confirmation_token_id: z.string().nullish(),
+    payment_method_id: z.string().nullish(),
+    // Polar's only processor; the sandbox answers as Stripe does.
+    payment_processor: z.literal("stripe").default("stripe"),
+  })
+  .meta({ id: "CustomerOrderConfirmPayment" });
+
+/** Polar's CustomerOrderPaymentConfirmation: paid (`succeeded`), `failed` with the bank's words, or `requires_action` with the secret the page finishes it with. */
+export const CustomerOrderPaymentConfirmation = z
+  .strictObject({ status: z.enum(["succeeded", "failed", "requires_action"]), client_secret: z.string().nullable(), error: z.string().nullable() })
+  .meta({ id: "CustomerOrderPaymentConfirmation" });
+
+/** Polar's CustomerOrderPaymentStatus: what became of the order's latest charge (`no_payment` before any), with the decline's words. */
+export const CustomerOrderPaymentStatus = z
+  .strictObject({ status: z.enum(["no_payment", "succeeded", "failed"]), error: z.string().nullable() })
+  .meta({ id: "CustomerOrderPaymentStatus" });

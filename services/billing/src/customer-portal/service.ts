@@ -8,21 +8,22 @@ import { customerOf, mine } from "../customer-sessions/service.js";
 import { findCustomersLicenseKey, licenseKeysWithCustomers, licenseKeyWithActivations, pageOfCustomersLicenseKeys } from "../license-keys/license-keys.sql.js";
 import { licenseKeyJson, licenseKeyWithActivationsJson } from "../license-keys/output.js";
 import { rotateLicenseKey } from "../license-keys/service.js";
-import { findCustomersOrder, orderIdsOfCheckouts, pageOfCustomersOrders, type OrderRow } from "../orders/orders.sql.js";
+import { findCustomersOrder, orderIdsOfCheckouts, pageOfCustomersOrders, unpaidOrderOf, type OrderRow } from "../orders/orders.sql.js";
 import { shownOrders } from "../orders/service.js";
 import { reviseOrderBilling } from "../invoices/service.js";
 import type { OrderBillingUpdate } from "../invoices/schemas.js";
 import { findSeller, findSellerBySlug } from "../organizations/organizations.sql.js";
 import { customersMayPause, sellerJson, sellerSummaryJson } from "../organizations/output.js";
 import { deletePaymentMethod, findCustomersPaymentMethod, otherPaymentMethodOf, pageOfPaymentMethods, savePaymentMethod } from "../payments/payments.sql.js";
-import type { SavedCardOutcome } from "../payments/processor.js";
+import type { CardSummary, SavedCardOutcome } from "../payments/processor.js";
+import { keepCard as keepPaidCard, paymentsOfOrder } from "../payments/service.js";
 import { productsWithParts, publicProductIds } from "../products/products.sql.js";
 import { cancelAtPeriodEnd, changeWhenNotRenewing, pauseAsAsked, shownSubscriptions, uncancel } from "../subscriptions/service.js";
-import { findCustomersSubscription, liveSubscriptionsOnCard, moveToCard, pageOfCustomersSubscriptions, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
+import { findCustomersSubscription, liveSubscriptionsOnCard, moveToCard, pageOfCustomersSubscriptions, retryWithCard, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { checkedTaxId } from "../taxes/tax-ids.js";
 import { customerGrantJson, customerOrderJson, customerSubscriptionJson, type KeptCard } from "./output.js";
-import type { CustomerBenefitGrantListQuery, CustomerBenefitGrantUpdate, CustomerOrderListQuery, CustomerPortalCustomerUpdate, CustomerSubscriptionListQuery, PortalSubscriptionUpdate } from "./schemas.js";
+import type { CustomerBenefitGrantListQuery, CustomerBenefitGrantUpdate, CustomerOrderConfirmPayment, CustomerOrderListQuery, CustomerOrderPaymentConfirmation, CustomerOrderPaymentStatus, CustomerPortalCustomerUpdate, CustomerSubscriptionListQuery, PortalSubscriptionUpdate } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
 
@@ -169,6 +170,68 @@ export async function reviseCustomerOrderBilling(parts: Pick<Parts, "db" | "unit
   const revised = await reviseOrderBilling(parts, mine(await findCustomersOrder(parts.db, id, customerId), "Order"), body);
   const [json] = await customerOrders(parts, organizationId, [revised]);
   return json;
+}
+
+/** What became of the order's latest charge, as the portal polls it: `no_payment` before any, the bank's words for a decline. */
+export async function orderPaymentStatus(db: Knex, identity: IdentityClaims, id: string): Promise<z.output<typeof CustomerOrderPaymentStatus>> {
+  const order = mine(await findCustomersOrder(db, id, customerOf(identity).customer_id), "Order");
+  const [latest] = await paymentsOfOrder(db, order.id);
+  return latest ? { status: latest.status, error: latest.decline_message } : { status: "no_payment", error: null };
+}
+
+/** How many times a customer may try to pay one order themselves, as Polar allows. */
+const CUSTOMER_RETRIES = 5;
+
+const notEligibleForRetry = (order: OrderRow) => new HttpError(422, "OrderNotEligibleForRetry", `Order ${order.id} is not eligible for payment retry.`);
+const retryRefused = (message: string) => new HttpError(422, "PaymentRetryValidationError", message);
+
+type OrderPaying = Pick<Parts, "db" | "units" | "processor"> & { renewNow: (subscriptionId: string) => Promise<void> };
+type PaymentConfirmation = z.output<typeof CustomerOrderPaymentConfirmation>;
+
+/**
+ * The customer pays one of their orders awaiting payment — the order whose declined charge put its
+ * subscription past due — with a new card (a confirmation token, kept for later charges) or one of
+ * their kept cards. The subscription renews with that card from now on, and the dunning retry charges
+ * it at once (flows/renew-period.ts, trigger retry_customer); declined, dunning goes on as scheduled.
+ * A seller's draft is the seller's to charge, so it is not eligible here, as in Polar.
+ */
+export async function payOrderAwaitingPayment(parts: OrderPaying, identity: IdentityClaims, id: string, body: z.output<typeof CustomerOrderConfirmPayment>): Promise<PaymentConfirmation> {
+  const { db } = parts;
+  const { customer_id: customerId, organization_id: organizationId } = customerOf(identity);
+  const order = mine(await findCustomersOrder(db, id, customerId), "Order");
+  const subscription = order.subscription_id ? await findCustomersSubscription(db, order.subscription_id, customerId) : undefined;
+  if (order.status !== "pending" || subscription?.status !== "past_due" || (await unpaidOrderOf(db, subscription.id))?.id !== order.id) throw notEligibleForRetry(order);
+  if (!body.confirmation_token_id === !body.payment_method_id) throw retryRefused(body.confirmation_token_id ? "Only one of confirmation_token_id or payment_method_id can be provided" : "Either confirmation_token_id or payment_method_id must be provided");
+  if ((await paymentsOfOrder(db, order.id, "retry_customer")).length >= CUSTOMER_RETRIES) throw new HttpError(429, "ManualRetryLimitExceeded", `Maximum number of manual payment retry attempts has been reached for order ${order.id}.`);
+  const card = await cardToPayWith(parts, await portalCustomer(db, identity), body);
+  if ("status" in card) return card;
+  await parts.units.run(async (unit) => {
+    if (card.kept) keepPaidCard(unit, customerId, card.id, card.kept);
+    await unit.write();
+    await retryWithCard(unit.db, subscription.id, card.id, await sellerNow(unit.db, organizationId));
+  });
+  await parts.renewNow(subscription.id);
+  if ((await findCustomersOrder(db, order.id, customerId))?.status === "paid") return { status: "succeeded", client_secret: null, error: null };
+  const [latest] = await paymentsOfOrder(db, order.id);
+  return { status: "failed", client_secret: null, error: latest?.decline_message ?? "Payment failed. Please try again." };
+}
+
+/**
+ * The card an order is to be paid with: one of the customer's kept cards, or the card behind a
+ * confirmation token, set up for later charges (to be kept with the card shown); or, when the bank
+ * refused it or wants the customer first, the answer to give.
+ */
+async function cardToPayWith(parts: OrderPaying, customer: CustomerRow, body: z.output<typeof CustomerOrderConfirmPayment>): Promise<{ id: string; kept?: CardSummary } | PaymentConfirmation> {
+  if (body.payment_method_id) {
+    const kept = await findCustomersPaymentMethod(parts.db, customer.id, body.payment_method_id);
+    if (!kept) throw retryRefused("Payment method does not belong to customer");
+    return { id: kept.id };
+  }
+  const token = body.confirmation_token_id ?? "";
+  const saved = await parts.processor.saveCard({ idempotencyKey: `card:${customer.id}:${token}`, confirmationTokenId: token, customer: { id: customer.id, email: customer.email, name: customer.name } });
+  if (saved.status === "declined") return { status: "failed", client_secret: null, error: saved.message };
+  if (saved.status === "requires_action") return { status: "requires_action", client_secret: saved.clientSecret, error: null };
+  return { id: saved.paymentMethodId, kept: saved.card };
 }
 
 // Subscriptions.

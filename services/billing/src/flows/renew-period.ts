@@ -7,11 +7,11 @@ import { discountForPeriod } from "../discounts/rules.js";
 import { addInterval } from "../calendar/intervals.js";
 import type { OrderLine } from "../orders/lines.js";
 import { draftTotal, orderTotal, placeOrder, settleOrder, unpaidOrderOf } from "../orders/service.js";
-import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service.js";
+import { chargeKeptCard, chargeOfOrder, paymentsOfOrder, recordCharge } from "../payments/service.js";
 import { findPrice, productsWithParts } from "../products/service.js";
 import { retryAt } from "../subscriptions/dunning.js";
 import { billableProrations } from "../subscriptions/proration.js";
-import { advancePeriod, announceSubscription, countFailedRetry, draftFor, fallPastDue, recoverFromPastDue, renewalUsage, revoke, subscriptionTaxTerms } from "../subscriptions/service.js";
+import { advancePeriod, announceSubscription, countFailedRetry, customerRetryFailed, draftFor, fallPastDue, recoverFromPastDue, renewalUsage, revoke, subscriptionTaxTerms } from "../subscriptions/service.js";
 import type { ClaimedSubscription, SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 
 /** What charging a subscription works with. */
@@ -96,19 +96,30 @@ export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "proces
   });
 }
 
-/** A dunning retry of the unpaid order: paid → active again; the last one failing → revoked, the order void. */
+/**
+ * A retry of the unpaid order, by the dunning schedule or asked for (a card the customer gave, the
+ * customer paying in the portal): paid → active again; the last scheduled one failing → revoked, the
+ * order void. One the customer asked for in the portal that fails is not counted, and is keyed by how
+ * many they asked for, so the retry the schedule makes next charges anew.
+ */
 export async function retryRenewal(billing: Pick<Parts, "db" | "config" | "processor">, subscription: ClaimedSubscription, underClaim: UnderClaim): Promise<void> {
   const { db, config } = billing;
   const order = await unpaidOrderOf(db, subscription.id);
   const attempt = subscription.dunning_attempts + 1;
+  const trigger = subscription.retry_trigger ?? "retry_dunning";
+  const asked = trigger === "retry_customer" && order ? `:customer:${(await paymentsOfOrder(db, order.id, trigger)).length}` : "";
   const total = order ? orderTotal(order) : 0;
-  const outcome = order ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { customerId: subscription.customer_id, amount: total, currency: order.currency, idempotencyKey: renewalKey(subscription, subscription.current_period_start, attempt) }) : null;
+  const outcome = order ? await chargeKeptCard(billing.processor, subscription.payment_method_id, { customerId: subscription.customer_id, amount: total, currency: order.currency, idempotencyKey: `${renewalKey(subscription, subscription.current_period_start, attempt)}${asked}` }) : null;
   const paid = order !== undefined && (!outcome || outcome.status === "succeeded");
   await underClaim(async (unit, current) => {
-    if (order && outcome) recordCharge(unit, config, chargeOfOrder(order, total, subscription.retry_trigger ?? "retry_dunning"), outcome);
+    if (order && outcome) recordCharge(unit, config, chargeOfOrder(order, total, trigger), outcome);
     if (order && paid) {
       await settleOrder(unit, order, "paid");
       await recoverFromPastDue(unit, config, current);
+      return;
+    }
+    if (trigger === "retry_customer") {
+      await customerRetryFailed(unit, current);
       return;
     }
     const next = current.past_due_since ? retryAt(current.past_due_since, attempt) : null;

@@ -2,14 +2,18 @@ import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { grantPurchase } from "../benefit-grants/granting.js";
 import type { CheckoutCatalog, CheckoutRow } from "../checkouts/checkouts.sql.js";
+import type { CustomerRow } from "../customers/customers.sql.js";
 import { offerOf, taxTermsOf, type CheckoutAmounts } from "../checkouts/pricing.js";
 import { reopenDeclined, succeedCheckout } from "../checkouts/service.js";
 import { discountWithProducts } from "../discounts/service.js";
 import { productLine } from "../orders/lines.js";
 import type { OrderRow } from "../orders/orders.sql.js";
-import { numberNextOrder, placeOrder } from "../orders/service.js";
+import { numberNextOrder, placeOrder, settleOrder } from "../orders/service.js";
+import { findSellerIncludingDeleted } from "../organizations/service.js";
 import type { SettledOutcome } from "../payments/processor.js";
-import { keepCard, recordCharge } from "../payments/service.js";
+import { chargeOfOrder, keepCard, recordCharge } from "../payments/service.js";
+import type { ProductWithParts } from "../products/products.sql.js";
+import { productsWithParts } from "../products/service.js";
 import { sellerClock } from "../test-clock/clock.js";
 import { startPurchasedSubscription } from "./start-subscription.js";
 
@@ -82,6 +86,34 @@ async function fulfil(billing: Pick<Parts, "config">, unit: UnitOfWork, { checko
     },
     { paid: { ...numbered, parts: { product, discount, subscription: null } } },
   );
-  await grantPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id } });
+  await grantOrdered(unit, customer, product, order, now);
   return order;
+}
+
+/** The benefits of a one-time product granted for the order that paid for it. */
+const grantOrdered = (unit: UnitOfWork, customer: CustomerRow, product: ProductWithParts, order: OrderRow, now: Date) =>
+  grantPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id } });
+
+/** A seller's draft order as its off-session charge was answered (no answer: nothing was due), for `settleDraftPurchase`. */
+export interface AnsweredDraft {
+  order: OrderRow;
+  charged: number;
+  outcome: SettledOutcome | null;
+}
+
+/**
+ * Settles a seller's draft order in `unit`, once its off-session charge is answered
+ * (flows/finalize-order.ts): declined, the payment is recorded against it and it stays a draft, to
+ * be charged again; paid (or free), it is numbered as the customer's next order, paid, and its
+ * benefits granted, as a checkout's one-time purchase is. The order as it now is.
+ */
+export async function settleDraftPurchase(billing: Pick<Parts, "config">, unit: UnitOfWork, { order, charged, outcome }: AnsweredDraft): Promise<OrderRow> {
+  if (outcome) recordCharge(unit, billing.config, chargeOfOrder(order, charged, "purchase"), outcome);
+  if (outcome?.status === "declined") return order;
+  const [seller, [product]] = await Promise.all([findSellerIncludingDeleted(unit.db, order.organization_id), productsWithParts(unit.db, order.product_id ? [order.product_id] : [])]);
+  if (!seller || !product) throw new Error(`draft order ${order.id} has lost its seller or product`);
+  const { customer, invoiceNumber } = await numberNextOrder(unit.db, seller, order.customer_id);
+  const paid = await settleOrder(unit, order, "paid", invoiceNumber);
+  await grantOrdered(unit, customer, product, paid, sellerClock(seller));
+  return paid;
 }

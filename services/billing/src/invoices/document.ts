@@ -1,6 +1,7 @@
 import type { CustomerRow } from "../customers/customers.sql.js";
 import type { Address } from "../db/address.js";
 import type { OrderItemRow, OrderRow } from "../orders/orders.sql.js";
+import { paidOrderNumber } from "../orders/output.js";
 import type { SellerRow } from "../organizations/organizations.sql.js";
 import type { RefundRow } from "../refunds/refunds.sql.js";
 import { RATE_SCALE } from "../taxes/rates.js";
@@ -86,7 +87,7 @@ export function printedDocument(kind: "invoice" | "receipt", parts: OrderParts &
     labels,
     title: kind === "invoice" ? labels.invoice : labels.receipt,
     facts: [
-      [labels.number, order.invoice_number],
+      [labels.number, paidOrderNumber(order)],
       [labels.issued, date(order.created_at)],
       [labels.paid, date(paidAt)],
     ],
@@ -109,6 +110,7 @@ export function printedDocument(kind: "invoice" | "receipt", parts: OrderParts &
  */
 export function printedCreditNote(parts: OrderParts & { refund: Pick<RefundRow, "amount" | "tax_amount" | "created_at">; sequence: number }): PrintedDocument {
   const { order, customer, refund, sequence } = parts;
+  const number = paidOrderNumber(order);
   const locale = documentLocale(customer.locale);
   const labels = labelsFor(locale);
   const money = moneyOf(locale, order.currency);
@@ -118,12 +120,12 @@ export function printedCreditNote(parts: OrderParts & { refund: Pick<RefundRow, 
     labels,
     title: labels.creditNote,
     facts: [
-      [labels.number, `${order.invoice_number}-CN${sequence}`],
-      [labels.credits, order.invoice_number],
+      [labels.number, `${number}-CN${sequence}`],
+      [labels.credits, number],
       [labels.issued, dateIn(locale)(refund.created_at)],
     ],
     ...partiesOf(parts, locale, labels),
-    lines: [{ description: `${labels.refundOf} ${order.invoice_number}`, tax: money(-refund.tax_amount), amount: money(-refund.amount) }],
+    lines: [{ description: `${labels.refundOf} ${number}`, tax: money(-refund.tax_amount), amount: money(-refund.amount) }],
     totals: [
       [labels.subtotal, money(-refund.amount)],
       [taxLabel(order, locale, labels), money(-refund.tax_amount)],

@@ -4,6 +4,7 @@ import { customersWithIds } from "../customers/customers.sql.js";
 import { findFile } from "../files/files.sql.js";
 import { storeDocument } from "../files/service.js";
 import { itemsOfOrders, type OrderRow } from "../orders/orders.sql.js";
+import { PAID_STATUSES } from "../orders/output.js";
 import { changeBillingDetails, lockOrder, markInvoiced } from "../orders/service.js";
 import type { RefundRow } from "../refunds/refunds.sql.js";
 import { succeededRefundsOf } from "../refunds/service.js";
@@ -16,9 +17,6 @@ import type { OrderBillingUpdate } from "./schemas.js";
 
 /** How long a link to a document works. */
 const URL_LIFETIME_MS = 60 * 60 * 1000;
-
-/** Orders whose money arrived: only they have an invoice or a receipt. */
-const PAID = new Set<OrderRow["status"]>(["paid", "refunded", "partially_refunded"]);
 
 const notEligible = (order: OrderRow) => new HttpError(409, "OrderNotEligibleForInvoice", `Order ${order.id} is not paid, so it has no invoice or receipt.`);
 const missingDetails = () => new HttpError(422, "MissingInvoiceBillingDetails", "Billing name and address are required to generate an invoice for this order.");
@@ -54,7 +52,7 @@ async function linkTo(parts: DocumentParts, fileId: string): Promise<{ url: stri
  * them with PATCH first). An invoice never changes after: asking again keeps the first.
  */
 export async function issueInvoice(parts: DocumentParts & Pick<Parts, "units">, order: OrderRow): Promise<void> {
-  if (!PAID.has(order.status)) throw notEligible(order);
+  if (!PAID_STATUSES.has(order.status)) throw notEligible(order);
   // Under the order's lock: billing details changed meanwhile (PATCH) land before it is printed, or are refused after.
   const issued = await parts.units.run(async (unit) => {
     const locked = await lockOrder(unit.db, order.id);
@@ -121,7 +119,7 @@ export async function invoiceLink(parts: DocumentParts, order: OrderRow): Promis
 
 /** The order's receipt: printed when first asked for, and again once the order changed (a refund shows on it). */
 export async function receiptLink(parts: DocumentParts, order: OrderRow): Promise<{ url: string }> {
-  if (!PAID.has(order.status)) throw notEligible(order);
+  if (!PAID_STATUSES.has(order.status)) throw notEligible(order);
   const kept = await findOrderDocument(parts.db, order.id, "receipt");
   const current = kept && (kept.order_modified_at?.getTime() ?? 0) >= (order.modified_at?.getTime() ?? 0);
   if (kept && current) return linkTo(parts, kept.file_id);

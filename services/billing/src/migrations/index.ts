@@ -35,6 +35,7 @@ import { subscriptionPauses } from "./0034_subscription_pauses.js";
 import { eventTypes } from "./0035_event_types.js";
 import { metricsDashboards } from "./0036_metrics_dashboards.js";
 import { answerFacts } from "./0037_answer_facts.js";
+import { draftOrders } from "./0038_draft_orders.js";
 import { fileDownloads } from "./0039_file_downloads.js";
 import { customerEmailVerifications } from "./0040_customer_email_verifications.js";
 import { subscriptionRetryTrigger } from "./0041_subscription_retry_trigger.js";
@@ -79,6 +80,7 @@ export const billingMigrations: Migrations = {
   "0035_event_types": eventTypes,
   "0036_metrics_dashboards": metricsDashboards,
   "0037_answer_facts": answerFacts,
+  "0038_draft_orders": draftOrders,
   "0039_file_downloads": fileDownloads,
   "0040_customer_email_verifications": customerEmailVerifications,
   "0041_subscription_retry_trigger": subscriptionRetryTrigger,

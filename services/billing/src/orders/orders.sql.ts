@@ -8,7 +8,7 @@ import { discounts, discountsWithProducts, type DiscountWithProducts } from "../
 import { products, whereProductOrSellerNamed, type ProductRow } from "../products/products.sql.js";
 import { subscriptions, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 
-export const ORDER_STATUSES = ["pending", "paid", "refunded", "partially_refunded", "void"] as const;
+export const ORDER_STATUSES = ["draft", "pending", "paid", "refunded", "partially_refunded", "void"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export type BillingReason = "purchase" | "subscription_create" | "subscription_cycle" | "subscription_update";
 
@@ -38,7 +38,8 @@ export interface OrderRow {
   currency: string;
   billing_name: string | null;
   billing_address: Address | null;
-  invoice_number: string;
+  /** Null while a seller's draft is not yet paid: it is numbered when its charge succeeds. */
+  invoice_number: string | null;
   custom_field_data: Answers;
   metadata: Metadata;
   created_at: Date;
@@ -73,7 +74,7 @@ export interface OrderWithItems {
 /** The inserts of a new order and its items: to await in turn, or to write with a unit's other changes. */
 export const insertOrder = (db: Knex, { order, items }: OrderWithItems): Knex.QueryBuilder[] => [db("orders").insert(order), db("order_items").insert(items)];
 
-export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<OrderRow, "status" | "refunded_amount" | "refunded_tax_amount" | "billing_name" | "billing_address" | "invoiced_at">>): Promise<OrderRow> {
+export async function updateOrder(db: Knex, id: string, changes: Partial<Pick<OrderRow, "status" | "invoice_number" | "refunded_amount" | "refunded_tax_amount" | "billing_name" | "billing_address" | "invoiced_at">>): Promise<OrderRow> {
   const [row] = await db<OrderRow>("orders")
     .where({ id })
     .update({ ...changes, modified_at: new Date() })

@@ -2,13 +2,24 @@ import { customerJson } from "../customers/output.js";
 import { discountJson } from "../discounts/output.js";
 import { productFieldsJson } from "../products/output.js";
 import { subscriptionFieldsJson } from "../subscriptions/output.js";
-import type { OrderItemRow, OrderParts, OrderRow, OrderWithParts } from "./orders.sql.js";
+import type { OrderItemRow, OrderParts, OrderRow, OrderStatus, OrderWithParts } from "./orders.sql.js";
+
+/** The statuses of an order whose money arrived (refunds since do not undo that): only such an order has an invoice or a receipt. */
+export const PAID_STATUSES: ReadonlySet<OrderStatus> = new Set(["paid", "refunded", "partially_refunded"]);
+
+/** The invoice number of an order that was paid: a draft is numbered only once its charge succeeds. */
+export function paidOrderNumber(order: Pick<OrderRow, "id" | "invoice_number">): string {
+  if (order.invoice_number === null) throw new Error(`order ${order.id} was never paid, so it has no number`);
+  return order.invoice_number;
+}
 
 /** An order as Polar shows it, from its row, its items and what it refers to. */
 export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, product, discount, subscription }: OrderParts) {
   const netAmount = order.subtotal_amount - order.discount_amount;
   const totalAmount = netAmount + order.tax_amount;
-  const paid = order.status !== "pending" && order.status !== "void";
+  const paid = PAID_STATUSES.has(order.status);
+  // A draft awaits its off-session charge, a pending order its payment: either is due in full.
+  const due = order.status === "draft" || order.status === "pending";
   return {
     id: order.id,
     created_at: order.created_at,
@@ -21,7 +32,7 @@ export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, 
     tax_amount: order.tax_amount,
     total_amount: totalAmount,
     applied_balance_amount: 0,
-    due_amount: order.status === "pending" ? totalAmount : 0,
+    due_amount: due ? totalAmount : 0,
     refunded_amount: order.refunded_amount,
     refunded_tax_amount: order.refunded_tax_amount,
     currency: order.currency,

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { isoTimestamp, listResource, momentInput, paging, repeated, sorting, timeZoneName } from "@tollgate/kit";
 import { customerFilter, saleListFilters } from "../http/list-filters.js";
-import { metadataOutput, metadataQuery } from "../http/metadata.js";
+import { metadataInput, metadataOutput, metadataQuery } from "../http/metadata.js";
+import { priceAmount } from "../products/prices.js";
 import { CustomFieldData } from "../custom-fields/schemas.js";
 import { Customer } from "../customers/schemas.js";
 import { Address } from "../http/address.js";
@@ -35,7 +36,7 @@ export const Order = z
     id: z.string(),
     created_at: isoTimestamp(),
     modified_at: isoTimestamp().nullable(),
-    status: z.enum(["pending", "paid", "refunded", "partially_refunded", "void"]),
+    status: z.enum(ORDER_STATUSES),
     paid: z.boolean(),
     subtotal_amount: z.int(),
     discount_amount: z.int(),
@@ -50,7 +51,7 @@ export const Order = z
     billing_reason: z.enum(["purchase", "subscription_create", "subscription_cycle", "subscription_update"]),
     billing_name: z.string().nullable(),
     billing_address: Address.nullable(),
-    invoice_number: z.string(),
+    invoice_number: z.string().nullable(),
     is_invoice_generated: z.boolean(),
     receipt_number: z.string().nullable(),
     units: z.null(),
@@ -109,3 +110,34 @@ export const OrderListQuery = z.object({
   created_before: createdBound,
   sorting: sorting(ORDER_SORT_KEYS, "-created_at"),
 });
+
+/**
+ * Polar's OrderCreate: a draft for an off-session charge of one of the seller's one-time products to
+ * one of its customers, at the product's price or an amount the seller sets, under a line label of its
+ * own. No price here is unit-based, so `units` is refused where the product is checked.
+ */
+export const OrderCreate = z
+  .strictObject({
+    organization_id: z.string().nullish(),
+    customer_id: z.string(),
+    product_id: z.string(),
+    currency: z
+      .string()
+      .regex(/^[A-Za-z]{3}$/, { error: "A three-letter ISO currency code such as usd" })
+      .transform((code) => code.toLowerCase())
+      .nullish(),
+    amount: priceAmount.nullish(),
+    units: z.int().min(1).nullish(),
+    // Blank is no label, as Polar strips it before its length is checked.
+    description: z
+      .string()
+      .transform((text) => text.trim() || null)
+      .pipe(z.string().max(500).nullable())
+      .nullish(),
+    metadata: metadataInput.default({}),
+    custom_field_data: CustomFieldData.default({}),
+  })
+  .meta({ id: "OrderCreate" });
+
+/** Polar's OrderFinalize: the customer's card to charge, else their default one. */
+export const OrderFinalize = z.strictObject({ payment_method_id: z.string().nullish() }).meta({ id: "OrderFinalize" });

@@ -42,8 +42,8 @@ export function draftTotal(draft: Pick<OrderDraft, "lines" | "discount_amount" |
   return orderTotal({ subtotal_amount: taxed.lines.reduce((sum, line) => sum + line.amount, 0), discount_amount: taxed.discount_amount, tax_amount: taxed.tax_amount });
 }
 
-/** A new order and its items, whole, with the invoice number it was given: each line taxed, amounts before tax. */
-function newOrder(draft: OrderDraft, invoiceNumber: string, status: OrderStatus): OrderWithItems {
+/** A new order and its items, whole, with the invoice number it was given (none for a draft): each line taxed, amounts before tax. */
+function newOrder(draft: OrderDraft, invoiceNumber: string | null, status: OrderStatus): OrderWithItems {
   const { product, lines, discount_amount: discountAmount, tax, ...order } = draft;
   const taxed = taxedLines(lines, discountAmount, tax);
   const now = new Date();
@@ -125,11 +125,24 @@ export async function placeOrder(unit: UnitOfWork, draft: OrderDraft, placement:
 }
 
 /**
- * A pending order settled: paid (order.updated, then order.paid, as Polar sends them), or void, never
- * to be paid (its subscription was revoked after dunning, or ended before it was charged): order.updated.
+ * A seller's draft for an off-session charge (Polar's POST /v1/orders/), announced order.created as
+ * Polar does: unnumbered and not yet due to anyone, until its charge succeeds (`settleOrder` with its
+ * number) — a declined attempt leaves it a draft, to be charged again.
  */
-export async function settleOrder(unit: UnitOfWork, order: OrderRow, status: "paid" | "void"): Promise<OrderRow> {
-  const settled = await updateOrder(unit.db, order.id, { status });
+export async function openDraft(unit: UnitOfWork, draft: OrderDraft): Promise<OrderRow> {
+  const opened = newOrder(draft, null, "draft");
+  for (const insert of insertOrder(unit.db, opened)) await insert;
+  announceBilling(unit, "order.created", opened.order.organization_id, await shownOrder(unit.db, opened.order));
+  return opened.order;
+}
+
+/**
+ * A pending order (or a draft, given the number it is paid under) settled: paid (order.updated, then
+ * order.paid, as Polar sends them), or void, never to be paid (its subscription was revoked after
+ * dunning, or ended before it was charged): order.updated.
+ */
+export async function settleOrder(unit: UnitOfWork, order: OrderRow, status: "paid" | "void", invoiceNumber = order.invoice_number): Promise<OrderRow> {
+  const settled = await updateOrder(unit.db, order.id, { status, invoice_number: invoiceNumber });
   announceBilling(unit, status === "paid" ? ["order.updated", "order.paid"] : "order.updated", settled.organization_id, await shownOrder(unit.db, settled));
   return settled;
 }

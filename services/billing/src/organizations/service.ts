@@ -10,8 +10,8 @@ import { insertSeller, updateSeller, type SellerChanges, type SellerRow } from "
 import type { OrganizationCreate, OrganizationUpdate, TaxSettingsUpdate } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
-// The reads the routes make, as the store has them: an organization by id, a page of them.
-export { findSeller, pageOfSellers, type SellerRow } from "./organizations.sql.js";
+// The reads the routes and flows make, as the store has them: an organization by id (a deleted one too, for what it sold), a page of them.
+export { findSeller, findSellerIncludingDeleted, pageOfSellers, type SellerRow } from "./organizations.sql.js";
 
 type SellerSettings = Pick<SellerRow, "feature_settings" | "subscription_settings" | "notification_settings" | "customer_email_settings" | "customer_portal_settings">;
 

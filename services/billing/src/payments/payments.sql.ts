@@ -26,8 +26,8 @@ export function recordPayment(
     .ignore();
 }
 
-/** What made a charge, as Polar's Payment.trigger names it (of its six, the three Tollgate makes). */
-export type PaymentTrigger = "purchase" | "subscription_cycle" | "retry_dunning" | "retry_payment_method_update";
+/** What made a charge, as Polar's Payment.trigger names it (of its six, the five Tollgate makes). */
+export type PaymentTrigger = "purchase" | "subscription_cycle" | "retry_dunning" | "retry_customer" | "retry_payment_method_update";
 
 /** A charge attempt as recorded: the processor's answer, with what was shown of the card. */
 export interface PaymentRow {
@@ -56,6 +56,13 @@ export const findPayment = (db: Knex, id: string) => payments(db).where({ id }).
 
 /** The payment the processor knows by its id (a payment intent's). */
 export const findPaymentByProcessorId = (db: Knex, processorPaymentId: string) => payments(db).where({ processor_payment_id: processorPaymentId }).first();
+
+/** The charges made for an order (by `trigger` alone, when given), newest first. */
+export function paymentsOfOrder(db: Knex, orderId: string, trigger?: PaymentTrigger): Promise<PaymentRow[]> {
+  const found = payments(db).where({ order_id: orderId }).orderBy([{ column: "created_at", order: "desc" }, { column: "id", order: "desc" }]);
+  if (trigger) void found.where({ trigger });
+  return found;
+}
 
 export const PAYMENT_SORTABLE = { created_at: "created_at", status: "status", amount: "amount", method: "processor" } as const;
 

@@ -4,8 +4,8 @@ import { defaultPaymentMethodIfNone } from "../customers/customers.sql.js";
 import type { OrderRow } from "../orders/orders.sql.js";
 import { keepPaymentMethod, recordPayment, type PaymentTrigger } from "./payments.sql.js";
 
-// The reads a refund and the routes make, as the store has them.
-export { findPayment, pageOfPaymentMethods, pageOfPayments, succeededPaymentOf } from "./payments.sql.js";
+// The reads refunds, the routes and the flows make, as the store has them.
+export { findCustomersPaymentMethod, findPayment, pageOfPaymentMethods, pageOfPayments, paymentsOfOrder, succeededPaymentOf } from "./payments.sql.js";
 import type { CardSummary, PaymentProcessor, SettledOutcome } from "./processor.js";
 
 /** What a charge was for: the checkout it paid, or the order (a checkout's once placed, a renewal's, a change's). */

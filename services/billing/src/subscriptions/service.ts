@@ -21,7 +21,7 @@ import { taxTermsFor, type TaxTerms } from "../taxes/calculation.js";
 import { subscriptionJsonOf, type MeteredPart } from "./output.js";
 import { insertSubscription, keepRenewalUsage, updateSubscription, type ClaimedSubscription, type PeriodUsage, type SubscriptionChanges, type SubscriptionRow } from "./subscriptions.sql.js";
 import { meteredPricesOfSubscriptions, periodUsage, startNextPeriod } from "./usage.js";
-import { firstRetryAt } from "./dunning.js";
+import { firstRetryAt, retryAt } from "./dunning.js";
 
 // The reads the routes make, as the store has them: a subscription by id, a page of them.
 export { findSubscription, pageOfSubscriptions } from "./subscriptions.sql.js";
@@ -138,6 +138,13 @@ export async function countFailedRetry(unit: UnitOfWork, config: SubscriptionCon
   if (retryAt) await tellSubscriber(unit, config, counted, { notice: "retry_failed", retryAt });
   return counted;
 }
+
+/**
+ * A retry the customer asked for (paying in the portal) was declined: it is not counted, and dunning
+ * goes on as it was scheduled, as Polar leaves dunning be after a manual retry.
+ */
+export const customerRetryFailed = (unit: UnitOfWork, subscription: SubscriptionRow): Promise<SubscriptionRow> =>
+  updateSubscription(unit.db, subscription.id, { retry_trigger: null, next_action_at: (subscription.past_due_since && retryAt(subscription.past_due_since, subscription.dunning_attempts)) ?? subscription.next_action_at });
 
 /**
  * The subscription's customer told of `notice` about its plan as it now stands, under the seller's

@@ -58,8 +58,11 @@ export interface SubscriptionRow {
   payment_method_id: string | null;
   past_due_since: Date | null;
   dunning_attempts: number;
-  /** Why the past-due charge is tried next when it is: a card the customer gave; null: the dunning schedule. */
-  retry_trigger: "retry_payment_method_update" | null;
+  /**
+   * Why the past-due charge is tried next when it is: a card the customer gave for their
+   * subscriptions, or the customer paying the order in the portal; null: the dunning schedule.
+   */
+  retry_trigger: "retry_payment_method_update" | "retry_customer" | null;
   next_action_at: Date | null;
   /** Until when the replica renewing it holds it. */
   leased_until: Date | null;
@@ -223,6 +226,10 @@ export async function useCard(trx: Knex, customerId: string, paymentMethodId: st
   await subscriptions(trx).where({ customer_id: customerId }).whereIn("status", LIVE).update({ payment_method_id: paymentMethodId, modified_at: new Date() });
   return subscriptions(trx).where({ customer_id: customerId, status: "past_due" }).update({ next_action_at: now, retry_trigger: "retry_payment_method_update", modified_at: new Date() });
 }
+
+/** The past-due subscription renews with the card `paymentMethodId` from now on, and its charge is due again at `now`: the customer is paying it in the portal. */
+export const retryWithCard = (trx: Knex, subscriptionId: string, paymentMethodId: string, now: Date) =>
+  subscriptions(trx).where({ id: subscriptionId, status: "past_due" }).update({ payment_method_id: paymentMethodId, next_action_at: now, retry_trigger: "retry_customer", modified_at: new Date() });
 
 /** How many of a customer's live subscriptions renew with the card `paymentMethodId`. */
 export async function liveSubscriptionsOnCard(trx: Knex, customerId: string, paymentMethodId: string): Promise<number> {

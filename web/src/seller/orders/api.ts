@@ -3,7 +3,7 @@ import type { Dispute, Order, OrderCreditNote, OrderReceipt, Payment, Refund, Re
 
 export type { Dispute, Order, Payment, Refund } from "../../api/wire";
 
-export const ORDER_STATUSES = ["pending", "paid", "refunded", "partially_refunded", "void"] as const;
+export const ORDER_STATUSES = ["draft", "pending", "paid", "refunded", "partially_refunded", "void"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 export const BILLING_REASONS = ["purchase", "subscription_create", "subscription_cycle", "subscription_update"] as const;
 export type BillingReason = (typeof BILLING_REASONS)[number];

@@ -3,6 +3,7 @@ import type { BillingReason, BillingType, OrderStatus, RefundReason } from "./ap
 
 /** Polar's order statuses, billing reasons and refund reasons in words, for the order screens and the customer's. */
 export const statusMessages = defineMessages<OrderStatus>({
+  draft: { id: "seller.orders.status.draft", defaultMessage: "Draft" },
   pending: { id: "seller.orders.status.pending", defaultMessage: "Pending" },
   paid: { id: "seller.orders.status.paid", defaultMessage: "Paid" },
   refunded: { id: "seller.orders.status.refunded", defaultMessage: "Refunded" },

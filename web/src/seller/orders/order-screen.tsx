@@ -78,7 +78,7 @@ export function OrderScreen() {
   return (
     <QueryState query={order} loading={messages.loading}>
       {(shown) => (
-        <Page title={formatMessage(messages.title, { number: shown.invoice_number })} description={formatMessage(messages.placed, { date: longDateTime(shown.created_at) })} actions={<OrderActions order={shown} />}>
+        <Page title={formatMessage(messages.title, { number: shown.invoice_number ?? formatMessage(statusMessages.draft) })} description={formatMessage(messages.placed, { date: longDateTime(shown.created_at) })} actions={<OrderActions order={shown} />}>
           <OrderSummary order={shown} />
           <OrderAnswers order={shown} />
           <OrderAmounts order={shown} />

@@ -23,12 +23,12 @@ const messages = defineMessages({
   created: { id: "seller.orders.column.created", defaultMessage: "Date" },
 });
 
-/** The order's invoice number, linking to its page. */
+/** The order's invoice number (a draft has none yet), linking to its page. */
 function OrderLink({ order }: { order: Order }) {
   const { slug } = useSeller();
   return (
     <Link to="/$slug/orders/$orderId" params={{ slug, orderId: order.id }}>
-      {order.invoice_number}
+      {order.invoice_number ?? <FormattedMessage {...statusMessages.draft} />}
     </Link>
   );
 }
