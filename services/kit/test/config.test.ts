@@ -101,6 +101,7 @@ describe("configuration", () => {
     expect(stderr.trim().split("\n")).toEqual([
       "billing: cannot start, the configuration is invalid:",
       '  DATABASE_URL: expected a postgres:// or postgresql:// URL, got "not a url"',
+      "  FILE_URL_SECRET: expected a secret of at least 32 characters, it is not set",
       "  IDENTITY_VERIFY_KEYS: expected one or more P-256 public keys (base64 of SPKI DER), comma-separated, it is not set",
       '  PORT: expected a TCP port number between 0 and 65535, got "http"',
     ]);
