@@ -70,6 +70,8 @@ describe("a downloadables benefit's files", () => {
     expect((await seller.benefits.files(benefit.id)).items.map((file) => [file.name, file.downloads, file.downloaders])).toEqual([["guide.pdf", 0, 0], ["sample.wav", 0, 0]]);
 
     const alices = await linksOf(alice.portal);
+    // The archived file is not handed to new buyers.
+    expect([...alices.keys()]).toEqual([guideId, sampleId]);
     expect(new URL(alices.get(guideId) ?? "").pathname).toMatch(/^\/v1\/customer-portal\/downloadables\/[\w-]+\.[\w-]+$/);
     await download(alices.get(guideId), guide);
     await download(alices.get(guideId), guide);

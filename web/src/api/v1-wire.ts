@@ -5289,6 +5289,7 @@ export interface components {
              * @enum {string}
              */
             service: "downloadable";
+            flagged_malicious_at: null;
         };
         OrganizationAvatarFileRead: {
             id: string;

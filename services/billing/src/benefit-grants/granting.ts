@@ -33,6 +33,9 @@ const creditFor = (db: Knex, organizationId: string, grant: Pick<BenefitGrantRow
 /** Whether the grant credited a meter (a meter credit benefit's grant, granted). */
 const credits = (grant: Pick<BenefitGrantRow, "granted_at" | "properties">) => grant.granted_at !== null && typeof grant.properties.last_credited_meter_id === "string";
 
+/** A downloadables benefit's files a new grant gives: those not archived, which stay with whoever was granted them before only. */
+const activeFiles = ({ files = [], archived = {} }: { files?: string[]; archived?: Record<string, boolean> }) => files.filter((file) => !archived[file]);
+
 /**
  * What granting a benefit to a customer writes: the grant's values, and for a license key benefit
  * the key issued. A Discord or GitHub benefit is recorded ungranted, with an error saying what the
@@ -45,7 +48,7 @@ function grantOf(benefit: BenefitRow, purchase: { organizationId: string; custom
   const properties = licenseKey
     ? { license_key_id: licenseKey.id, display_key: displayKey(licenseKey.key) }
     : benefit.type === "downloadables"
-      ? { files: (benefit.properties as { files?: string[] }).files ?? [] }
+      ? { files: activeFiles(benefit.properties) }
       : benefit.type === "meter_credit"
         ? creditedProperties(benefit, purchase.now)
         : {};

@@ -1,6 +1,6 @@
 import type { DownloadStats } from "../files/downloads.sql.js";
 import type { FileRow } from "../files/files.sql.js";
-import { fileJson } from "../files/output.js";
+import { fileReadJson } from "../files/output.js";
 import type { BenefitRow } from "./benefits.sql.js";
 
 /** What a buyer or customer may see of a benefit (Polar's BenefitPublic): what it is, never how it is set up (a Discord bot's token, say). */
@@ -25,8 +25,7 @@ export const benefitJson = (benefit: BenefitRow) => ({
 
 /** A file a downloadables benefit hands out, with how often and by how many customers it was downloaded through it (Polar's BenefitDownloadableFile). */
 export const benefitFileJson = (file: FileRow, stats: DownloadStats | undefined, publicUrl: string) => ({
-  ...fileJson(file, publicUrl),
-  flagged_malicious_at: null,
+  ...fileReadJson(file, publicUrl),
   downloaders: stats?.downloaders ?? 0,
   downloads: stats?.downloads ?? 0,
 });

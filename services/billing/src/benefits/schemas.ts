@@ -141,8 +141,6 @@ export const BenefitCreate = z.discriminatedUnion("type", [
 
 /** A file a downloadables benefit hands out, with how it was downloaded through the benefit. */
 const BenefitDownloadableFile = DownloadableFileRead.extend({
-  // Polar flags files its scanner finds malicious; Tollgate scans none, so none is flagged.
-  flagged_malicious_at: z.null(),
   downloaders: z.int().meta({ description: "Number of distinct customers who downloaded the file." }),
   downloads: z.int().meta({ description: "Total number of downloads for the file." }),
 }).meta({ id: "BenefitDownloadableFile" });

@@ -15,6 +15,12 @@ export function readableSize(bytes: number): string {
 /** Where anyone may see a product's media or an organization's avatar. */
 export const publicUrlOf = (publicUrl: string, file: FileRow) => `${publicUrl.replace(/\/$/, "")}/v1/files/public/${file.id}`;
 
+/**
+ * A file as Polar's FileRead shows it to its seller: a downloadable says whether it was flagged
+ * malicious (Polar scans them; Tollgate scans none, so none is).
+ */
+export const fileReadJson = (file: FileRow, publicUrl: string) => ({ ...fileJson(file, publicUrl), ...(file.service === "downloadable" ? { flagged_malicious_at: null } : {}) });
+
 /** A file as Polar shows it; media and avatars with the address anyone may load them from. */
 export function fileJson(file: FileRow, publicUrl: string) {
   return {

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { defineEndpoint, HttpError, polarErrors, type Endpoint, type Knex, notFound, pageJson, reachable } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import type { LocalFileStorage } from "./local-storage.js";
-import { fileJson } from "./output.js";
+import { fileReadJson } from "./output.js";
 import { FileCreate, FileListQuery, FileRead, FileReadList, FileUpdate, FileUpload, FileUploadCompleted } from "./schemas.js";
 import { changeFile, completeUpload, deleteFile, findFile, pageOfFiles, startUpload, type FileRow } from "./service.js";
 import { serveInert } from "./serving.js";
@@ -20,7 +20,7 @@ export function fileEndpoints(parts: Pick<Parts, "db" | "storage" | "config" | "
   // An invoice Tollgate made is none of the seller's files: it cannot be read, renamed or deleted as one.
   const sellersOwn = (row: FileRow | undefined) => (row?.service === "order_document" ? undefined : row);
   const file = async (identity: IdentityClaims, scope: "files:read" | "files:write", id: string) => reachable(access, identity, scope, sellersOwn(await findFile(db, id)), "File");
-  const json = (row: FileRow) => fileJson(row, publicUrl);
+  const json = (row: FileRow) => fileReadJson(row, publicUrl);
 
   return [
     defineEndpoint("/v1/files/", { method: "POST", status: 201, body: FileCreate, response: FileUpload, summary: "Start uploading a file", tag: TAG }, async ({ body, identity }) =>

@@ -24,7 +24,7 @@ const fileFields = {
 /** Where anyone may load product media and avatars; downloadables have none. */
 const publicUrl = z.url();
 
-export const DownloadableFileRead = z.strictObject({ ...fileFields, service: z.literal("downloadable") }).meta({ id: "DownloadableFileRead" });
+export const DownloadableFileRead = z.strictObject({ ...fileFields, service: z.literal("downloadable"), flagged_malicious_at: z.null() }).meta({ id: "DownloadableFileRead" });
 export const ProductMediaFileRead = z.strictObject({ ...fileFields, service: z.literal("product_media"), public_url: publicUrl }).meta({ id: "ProductMediaFileRead" });
 const OrganizationAvatarFileRead = z.strictObject({ ...fileFields, service: z.literal("organization_avatar"), public_url: publicUrl }).meta({ id: "OrganizationAvatarFileRead" });
 
