@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase } from "@tollgate/kit";
 import { spawnTypeScript, type SpawnedProcess } from "@tollgate/kit/testing";
 import type { Seller } from "../../../test/stacks/billing.js";
 import { WebhookReceiver } from "../../../test/stacks/receiver.js";
@@ -48,6 +49,10 @@ describe("a dispatcher killed mid-delivery", () => {
     const doomed = await startReplica();
     for (const id of ["ord_1", "ord_2", "ord_3"]) await stack.announce("order.paid", shop.organizationId, { id });
     const [inFlight] = await receiver.waitFor(1);
+    // It dies once it has stored all three: what is in question here is the delivery it had in flight.
+    const db = createDatabase({ url: stack.dispatcherEnv.DATABASE_URL ?? "", schema: stack.webhooks.context.config.DATABASE_SCHEMA, poolMax: 1 });
+    await expect.poll(async () => (await db("webhook_events").where({ endpoint_id: endpoint.id })).length, { timeout: 15_000 }).toBe(3);
+    await db.destroy();
     doomed.child.kill("SIGKILL");
     await doomed.exited;
 
