@@ -40,6 +40,7 @@ import { fileDownloads } from "./0039_file_downloads.js";
 import { customerEmailVerifications } from "./0040_customer_email_verifications.js";
 import { subscriptionRetryTrigger } from "./0041_subscription_retry_trigger.js";
 import { disputeDetails } from "./0042_dispute_details.js";
+import { teamCustomersAndSeats } from "./0043_team_customers_and_seats.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -85,4 +86,5 @@ export const billingMigrations: Migrations = {
   "0040_customer_email_verifications": customerEmailVerifications,
   "0041_subscription_retry_trigger": subscriptionRetryTrigger,
   "0042_dispute_details": disputeDetails,
+  "0043_team_customers_and_seats": teamCustomersAndSeats,
 };
