@@ -21,6 +21,7 @@ import { checkoutEndpoints } from "./checkouts/routes.js";
 import { CheckoutExpirySweep } from "./checkouts/expiry.js";
 import { CheckoutPayments } from "./checkouts/payer.js";
 import { customerEndpoints } from "./customers/routes.js";
+import { memberEndpoints } from "./members/routes.js";
 import { metricEndpoints } from "./metrics/routes.js";
 import { orderEndpoints } from "./orders/routes.js";
 import { licenseKeyEndpoints } from "./license-keys/routes.js";
@@ -150,6 +151,7 @@ export const billingService = defineService({
       ...discountEndpoints(parts),
       ...benefitEndpoints(parts),
       ...benefitGrantEndpoints(parts),
+      ...memberEndpoints(parts),
       ...customerEndpoints({ ...parts, state: customerStateView(parts.db) }),
       ...checkoutEndpoints({ ...parts, wakePayments: () => payments.wake() }),
       ...checkoutLinkEndpoints(parts),
