@@ -4,6 +4,7 @@ import { createPolar } from "polar-sdk-1/2026-10";
 import { randomUUID } from "node:crypto";
 import { advanceDays, cardToken, eventTypesAbout, ordersOf, useShop } from "../../../test/stacks/purchases.js";
 import type { BillingStack, Seller } from "../../../test/stacks/billing.js";
+import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 
 let stack: BillingStack;
 /** The checkout page's side, through SDK 0.47. */
@@ -131,6 +132,32 @@ describe("a checkout of seats", () => {
     const flat = await polar.products.create({ name: "Flat", prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "usd" }] });
     await expect(polar.checkouts.create({ products: [flat.id], seats: 2 })).rejects.toMatchObject({ statusCode: 422 });
     expect(await polar.checkouts.create({ products: [flat.id] })).toMatchObject({ seats: null, amount: 900 });
+  });
+});
+
+describe("a checkout link of seats", () => {
+  it("fixes the seats of the checkouts it opens while its products allow them, and refuses seats they do not", async () => {
+    const seller = await stack.seller();
+    const polar = sdk(seller);
+    const team = await polar.products.create({ name: "Team", prices: [seatPrice("volume", [{ min_seats: 2, max_seats: 10, price_per_seat: 700 }])] });
+    const flat = await polar.products.create({ name: "Flat", prices: [{ amount_type: "fixed", price_amount: 900, price_currency: "usd" }] });
+    const refusal = async (body: object) => {
+      const response = await fetch(`${stack.gateway.url}/v1/checkout-links/`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${seller.token}` }, body: JSON.stringify({ payment_processor: "stripe", ...body }) });
+      expect(response.status).toBe(422);
+      return ((await response.json()) as { detail: { msg: string }[] }).detail[0]?.msg;
+    };
+    expect(await refusal({ products: [team.id], seats: 11 })).toBe("Product 'Team' allows between 2 and 10 seats.");
+    expect(await refusal({ products: [team.id, flat.id], seats: 4 })).toBe("Seats can only be preconfigured when all products use seat-based pricing.");
+
+    const link = await polar.checkoutLinks.create({ payment_processor: "stripe", products: [team.id], seats: 4 });
+    expect(link.seats).toBe(4);
+    const followed = await fetch(link.url.replace(PUBLIC_URL, stack.gateway.url), { redirect: "manual" });
+    const clientSecret = (followed.headers.get("location") ?? "").slice(`${PUBLIC_URL}/checkout/`.length);
+    expect(await customerSide.checkouts.clientGet({ clientSecret })).toMatchObject({ seats: 4, minSeats: 4, maxSeats: 4, amount: 2800 });
+    await expect(customerSide.checkouts.clientUpdate({ clientSecret, checkoutUpdatePublic: { seats: 5 } })).rejects.toMatchObject({ statusCode: 422 });
+
+    // Moved to a product that sells no seats, the link lets go of them.
+    expect((await polar.checkoutLinks.update(link.id, { products: [flat.id] })).seats).toBeNull();
   });
 });
 

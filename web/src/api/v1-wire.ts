@@ -9946,6 +9946,8 @@ export interface operations {
                     allow_discount_codes?: boolean | null;
                     require_billing_address?: boolean | null;
                     discount_id?: string | null;
+                    /** @description Seats every checkout the link opens sells, the buyer unable to change them; all its products must be seat-based and allow that many */
+                    seats?: number | null;
                     success_url?: string | null;
                     return_url?: string | null;
                     metadata?: {
@@ -10169,6 +10171,8 @@ export interface operations {
                     allow_discount_codes?: boolean | null;
                     require_billing_address?: boolean | null;
                     discount_id?: string | null;
+                    /** @description Seats every checkout the link opens sells, the buyer unable to change them; all its products must be seat-based and allow that many */
+                    seats?: number | null;
                     success_url?: string | null;
                     return_url?: string | null;
                     metadata?: {
