@@ -2677,7 +2677,7 @@ export interface components {
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
             is_deletable: boolean;
         };
-        ProductPrice: components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceMeteredUnit"];
+        ProductPrice: components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceSeatBased"];
         ProductPriceFixed: {
             /** Format: date-time */
             created_at: string;
@@ -2762,6 +2762,38 @@ export interface components {
             unit: "scalar" | "token" | "custom";
             custom_label: string | null;
             custom_multiplier: number | null;
+        };
+        ProductPriceSeatBased: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            /** @constant */
+            source: "catalog";
+            price_currency: string;
+            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
+            is_archived: boolean;
+            product_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            amount_type: "seat_based";
+            seat_tiers: components["schemas"]["ProductPriceSeatTiersOutput"];
+        };
+        ProductPriceSeatTiersOutput: {
+            /** @enum {string} */
+            seat_tier_type: "volume" | "graduated";
+            tiers: components["schemas"]["ProductPriceSeatTier"][];
+            /** @description The fewest seats a purchase may have: where the first tier starts */
+            minimum_seats: number;
+            /** @description The most seats a purchase may have: where the last tier ends (null: no limit) */
+            maximum_seats: number | null;
+        };
+        ProductPriceSeatTier: {
+            min_seats: number;
+            max_seats: number | null;
+            price_per_seat: number;
         };
         Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
         BenefitCustom: {
@@ -3418,6 +3450,8 @@ export interface components {
             /** Format: date-time */
             current_period_end: string;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -3432,7 +3466,6 @@ export interface components {
             custom_field_data: {
                 [key: string]: string | number | boolean | null;
             };
-            seats: number | null;
             meters: components["schemas"]["CustomerStateSubscriptionMeter"][];
         };
         CustomerStateSubscriptionMeter: {
@@ -3482,6 +3515,12 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
+            /** @description The fewest seats the buyer may choose, when the seller narrowed the price's tiers */
+            min_seats: number | null;
+            /** @description The most seats the buyer may choose, when the seller narrowed the price's tiers */
+            max_seats: number | null;
             units: number | null;
             min_units: number | null;
             max_units: number | null;
@@ -3679,6 +3718,12 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
+            /** @description The fewest seats the buyer may choose, when the seller narrowed the price's tiers */
+            min_seats: number | null;
+            /** @description The most seats the buyer may choose, when the seller narrowed the price's tiers */
+            max_seats: number | null;
             units: number | null;
             min_units: number | null;
             max_units: number | null;
@@ -3765,6 +3810,12 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
+            /** @description The fewest seats the buyer may choose, when the seller narrowed the price's tiers */
+            min_seats: number | null;
+            /** @description The most seats the buyer may choose, when the seller narrowed the price's tiers */
+            max_seats: number | null;
             units: number | null;
             min_units: number | null;
             max_units: number | null;
@@ -3915,6 +3966,8 @@ export interface components {
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
             refundable_amount: number;
             refundable_tax_amount: number;
             customer_id: string;
@@ -3978,6 +4031,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4218,6 +4273,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4804,6 +4861,8 @@ export interface components {
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
             refundable_amount: number;
             refundable_tax_amount: number;
             customer_id: string;
@@ -4859,6 +4918,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4910,6 +4971,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -5336,6 +5399,8 @@ export interface components {
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
             refundable_amount: number;
             refundable_tax_amount: number;
             customer_id: string;
@@ -5387,6 +5452,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -6610,6 +6677,23 @@ export interface operations {
                         meter_id: string;
                         unit_amount: number | string;
                         cap_amount?: number | null;
+                    } | {
+                        /** @constant */
+                        amount_type: "seat_based";
+                        price_currency?: string;
+                        tax_behavior?: ("location" | "inclusive" | "exclusive") | null;
+                        seat_tiers: {
+                            /**
+                             * @default volume
+                             * @enum {string}
+                             */
+                            seat_tier_type?: "volume" | "graduated";
+                            tiers: {
+                                min_seats: number;
+                                max_seats?: number | null;
+                                price_per_seat: number;
+                            }[];
+                        };
                     })[];
                     recurring_interval?: ("day" | "week" | "month" | "year") | null;
                     recurring_interval_count?: number | null;
@@ -6851,6 +6935,23 @@ export interface operations {
                         meter_id: string;
                         unit_amount: number | string;
                         cap_amount?: number | null;
+                    } | {
+                        /** @constant */
+                        amount_type: "seat_based";
+                        price_currency?: string;
+                        tax_behavior?: ("location" | "inclusive" | "exclusive") | null;
+                        seat_tiers: {
+                            /**
+                             * @default volume
+                             * @enum {string}
+                             */
+                            seat_tier_type?: "volume" | "graduated";
+                            tiers: {
+                                min_seats: number;
+                                max_seats?: number | null;
+                                price_per_seat: number;
+                            }[];
+                        };
                     }))[] | null;
                     medias?: string[] | null;
                     attached_custom_fields?: {
@@ -10783,6 +10884,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     metadata?: {
                         [key: string]: string | number | boolean;
                     };
@@ -10802,9 +10904,8 @@ export interface operations {
                     external_customer_id?: string | null;
                     currency?: string | null;
                     prices?: null;
-                    seats?: null;
-                    min_seats?: null;
-                    max_seats?: null;
+                    min_seats?: number | null;
+                    max_seats?: number | null;
                     subscription_id?: null;
                 };
             };
@@ -10965,6 +11066,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     metadata?: {
                         [key: string]: string | number | boolean;
                     };
@@ -11138,6 +11240,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     discount_code?: string | null;
                 };
             };
@@ -11231,6 +11334,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     discount_code?: string | null;
                     confirmation_token_id?: string | null;
                 };
@@ -11380,6 +11484,8 @@ export interface operations {
                     allow_discount_codes?: boolean | null;
                     require_billing_address?: boolean | null;
                     discount_id?: string | null;
+                    /** @description Seats every checkout the link opens sells, the buyer unable to change them; all its products must be seat-based and allow that many */
+                    seats?: number | null;
                     success_url?: string | null;
                     return_url?: string | null;
                     metadata?: {
@@ -11603,6 +11709,8 @@ export interface operations {
                     allow_discount_codes?: boolean | null;
                     require_billing_address?: boolean | null;
                     discount_id?: string | null;
+                    /** @description Seats every checkout the link opens sells, the buyer unable to change them; all its products must be seat-based and allow that many */
+                    seats?: number | null;
                     success_url?: string | null;
                     return_url?: string | null;
                     metadata?: {
@@ -17996,7 +18104,7 @@ export interface operations {
                     cancellation_reason?: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | null;
                     cancellation_comment?: string | null;
                     product_id?: string;
-                    seats?: unknown;
+                    seats?: number;
                     pause_at_period_end?: boolean;
                     resumes_at?: string | null;
                     /** @constant */

@@ -182,8 +182,8 @@ export const chargeOrderAt = (unit: UnitOfWork, subscription: SubscriptionRow, o
 export const chargeSettled = (unit: UnitOfWork, subscription: SubscriptionRow): Promise<SubscriptionRow> =>
   updateSubscription(unit.db, subscription.id, { charge_order_id: null, next_action_at: subscription.ended_at ? null : subscription.current_period_end });
 
-/** What a plan change sets: the plan, and for a change of interval the period it starts and the prorations it leaves. */
-export type PlanChange = Pick<SubscriptionChanges, "product_id" | "product_price_id" | "amount" | "recurring_interval" | "recurring_interval_count" | "current_period_start" | "current_period_end" | "next_action_at" | "pending_prorations" | "discount_applied_at">;
+/** What a plan change sets: the plan (and its seats), and for a change of interval the period it starts and the prorations it leaves. */
+export type PlanChange = Pick<SubscriptionChanges, "product_id" | "product_price_id" | "amount" | "seats" | "recurring_interval" | "recurring_interval_count" | "current_period_start" | "current_period_end" | "next_action_at" | "pending_prorations" | "discount_applied_at">;
 
 /** The subscription moves to another plan (announcing it is the plan change's). */
 export const switchPlan = (unit: UnitOfWork, subscription: SubscriptionRow, change: PlanChange): Promise<SubscriptionRow> => updateSubscription(unit.db, subscription.id, change);
@@ -212,6 +212,7 @@ interface SubscriptionStart {
   product: ProductRow;
   price: PriceRow;
   amount: number;
+  seats: number | null;
   currency: string;
   checkoutId: string | null;
   discountId: string | null;
@@ -239,6 +240,7 @@ function openSubscription(unit: UnitOfWork, start: SubscriptionStart): Subscript
     discount_applied_at: start.discountId ? now : null,
     status: trialEnd ? "trialing" : "active",
     amount: start.amount,
+    seats: start.seats,
     currency: start.currency,
     recurring_interval: interval,
     recurring_interval_count: intervalCount,
@@ -289,6 +291,7 @@ export function startSubscription(unit: UnitOfWork, purchase: { checkout: Checko
     product,
     price,
     amount: checkout.amount,
+    seats: checkout.seats,
     currency: checkout.currency,
     checkoutId: checkout.id,
     discountId: checkout.discount_id,
@@ -317,6 +320,7 @@ export function startFreeSubscription(unit: UnitOfWork, start: { customer: Custo
     ...start,
     organizationId: start.product.organization_id,
     amount: 0,
+    seats: null,
     currency: start.price.price_currency,
     checkoutId: null,
     discountId: null,
@@ -348,13 +352,14 @@ export function draftFor(subscription: SubscriptionRow, product: ProductRow, pri
     checkout_id: null,
     discount_id: amounts.discount_amount > 0 ? subscription.discount_id : null,
     billing_reason: "subscription_cycle",
+    seats: subscription.seats,
     currency: subscription.currency,
     billing_name: null,
     billing_address: null,
     custom_field_data: subscription.custom_field_data,
     metadata: subscription.metadata,
     product,
-    lines: [productLine(product, price, amounts.amount), ...prorations],
+    lines: [productLine(product, price, amounts.amount, subscription.seats), ...prorations],
     discount_amount: amounts.discount_amount,
     tax,
   };
