@@ -2511,7 +2511,7 @@ export interface components {
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
             is_deletable: boolean;
         };
-        ProductPrice: components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceMeteredUnit"];
+        ProductPrice: components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceSeatBased"];
         ProductPriceFixed: {
             /** Format: date-time */
             created_at: string;
@@ -2596,6 +2596,38 @@ export interface components {
             unit: "scalar" | "token" | "custom";
             custom_label: string | null;
             custom_multiplier: number | null;
+        };
+        ProductPriceSeatBased: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            /** @constant */
+            source: "catalog";
+            price_currency: string;
+            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
+            is_archived: boolean;
+            product_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            amount_type: "seat_based";
+            seat_tiers: components["schemas"]["ProductPriceSeatTiersOutput"];
+        };
+        ProductPriceSeatTiersOutput: {
+            /** @enum {string} */
+            seat_tier_type: "volume" | "graduated";
+            tiers: components["schemas"]["ProductPriceSeatTier"][];
+            /** @description The fewest seats a purchase may have: where the first tier starts */
+            minimum_seats: number;
+            /** @description The most seats a purchase may have: where the last tier ends (null: no limit) */
+            maximum_seats: number | null;
+        };
+        ProductPriceSeatTier: {
+            min_seats: number;
+            max_seats: number | null;
+            price_per_seat: number;
         };
         Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
         BenefitCustom: {
@@ -3236,6 +3268,8 @@ export interface components {
             /** Format: date-time */
             current_period_end: string;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -3250,7 +3284,6 @@ export interface components {
             custom_field_data: {
                 [key: string]: string | number | boolean | null;
             };
-            seats: number | null;
             meters: components["schemas"]["CustomerStateSubscriptionMeter"][];
         };
         CustomerStateSubscriptionMeter: {
@@ -3300,6 +3333,12 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
+            /** @description The fewest seats the buyer may choose, when the seller narrowed the price's tiers */
+            min_seats: number | null;
+            /** @description The most seats the buyer may choose, when the seller narrowed the price's tiers */
+            max_seats: number | null;
             units: number | null;
             min_units: number | null;
             max_units: number | null;
@@ -3497,6 +3536,12 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
+            /** @description The fewest seats the buyer may choose, when the seller narrowed the price's tiers */
+            min_seats: number | null;
+            /** @description The most seats the buyer may choose, when the seller narrowed the price's tiers */
+            max_seats: number | null;
             units: number | null;
             min_units: number | null;
             max_units: number | null;
@@ -3583,6 +3628,12 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
+            /** @description The fewest seats the buyer may choose, when the seller narrowed the price's tiers */
+            min_seats: number | null;
+            /** @description The most seats the buyer may choose, when the seller narrowed the price's tiers */
+            max_seats: number | null;
             units: number | null;
             min_units: number | null;
             max_units: number | null;
@@ -3733,6 +3784,8 @@ export interface components {
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
             refundable_amount: number;
             refundable_tax_amount: number;
             customer_id: string;
@@ -3796,6 +3849,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4036,6 +4091,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4622,6 +4679,8 @@ export interface components {
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
             refundable_amount: number;
             refundable_tax_amount: number;
             customer_id: string;
@@ -4677,6 +4736,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4728,6 +4789,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -5140,6 +5203,8 @@ export interface components {
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
             refundable_amount: number;
             refundable_tax_amount: number;
             customer_id: string;
@@ -5191,6 +5256,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -6414,6 +6481,23 @@ export interface operations {
                         meter_id: string;
                         unit_amount: number | string;
                         cap_amount?: number | null;
+                    } | {
+                        /** @constant */
+                        amount_type: "seat_based";
+                        price_currency?: string;
+                        tax_behavior?: ("location" | "inclusive" | "exclusive") | null;
+                        seat_tiers: {
+                            /**
+                             * @default volume
+                             * @enum {string}
+                             */
+                            seat_tier_type?: "volume" | "graduated";
+                            tiers: {
+                                min_seats: number;
+                                max_seats?: number | null;
+                                price_per_seat: number;
+                            }[];
+                        };
                     })[];
                     recurring_interval?: ("day" | "week" | "month" | "year") | null;
                     recurring_interval_count?: number | null;
@@ -6655,6 +6739,23 @@ export interface operations {
                         meter_id: string;
                         unit_amount: number | string;
                         cap_amount?: number | null;
+                    } | {
+                        /** @constant */
+                        amount_type: "seat_based";
+                        price_currency?: string;
+                        tax_behavior?: ("location" | "inclusive" | "exclusive") | null;
+                        seat_tiers: {
+                            /**
+                             * @default volume
+                             * @enum {string}
+                             */
+                            seat_tier_type?: "volume" | "graduated";
+                            tiers: {
+                                min_seats: number;
+                                max_seats?: number | null;
+                                price_per_seat: number;
+                            }[];
+                        };
                     }))[] | null;
                     medias?: string[] | null;
                     attached_custom_fields?: {
@@ -9245,6 +9346,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     metadata?: {
                         [key: string]: string | number | boolean;
                     };
@@ -9264,9 +9366,8 @@ export interface operations {
                     external_customer_id?: string | null;
                     currency?: string | null;
                     prices?: null;
-                    seats?: null;
-                    min_seats?: null;
-                    max_seats?: null;
+                    min_seats?: number | null;
+                    max_seats?: number | null;
                     subscription_id?: null;
                 };
             };
@@ -9427,6 +9528,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     metadata?: {
                         [key: string]: string | number | boolean;
                     };
@@ -9600,6 +9702,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     discount_code?: string | null;
                 };
             };
@@ -9693,6 +9796,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     discount_code?: string | null;
                     confirmation_token_id?: string | null;
                 };

@@ -212,6 +212,7 @@ interface SubscriptionStart {
   product: ProductRow;
   price: PriceRow;
   amount: number;
+  seats: number | null;
   currency: string;
   checkoutId: string | null;
   discountId: string | null;
@@ -239,6 +240,7 @@ function openSubscription(unit: UnitOfWork, start: SubscriptionStart): Subscript
     discount_applied_at: start.discountId ? now : null,
     status: trialEnd ? "trialing" : "active",
     amount: start.amount,
+    seats: start.seats,
     currency: start.currency,
     recurring_interval: interval,
     recurring_interval_count: intervalCount,
@@ -289,6 +291,7 @@ export function startSubscription(unit: UnitOfWork, purchase: { checkout: Checko
     product,
     price,
     amount: checkout.amount,
+    seats: checkout.seats,
     currency: checkout.currency,
     checkoutId: checkout.id,
     discountId: checkout.discount_id,
@@ -317,6 +320,7 @@ export function startFreeSubscription(unit: UnitOfWork, start: { customer: Custo
     ...start,
     organizationId: start.product.organization_id,
     amount: 0,
+    seats: null,
     currency: start.price.price_currency,
     checkoutId: null,
     discountId: null,
@@ -348,13 +352,14 @@ export function draftFor(subscription: SubscriptionRow, product: ProductRow, pri
     checkout_id: null,
     discount_id: amounts.discount_amount > 0 ? subscription.discount_id : null,
     billing_reason: "subscription_cycle",
+    seats: subscription.seats,
     currency: subscription.currency,
     billing_name: null,
     billing_address: null,
     custom_field_data: subscription.custom_field_data,
     metadata: subscription.metadata,
     product,
-    lines: [productLine(product, price, amounts.amount), ...prorations],
+    lines: [productLine(product, price, amounts.amount, subscription.seats), ...prorations],
     discount_amount: amounts.discount_amount,
     tax,
   };
