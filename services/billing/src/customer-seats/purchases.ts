@@ -17,25 +17,19 @@ export interface SeatedPurchase {
   paid: boolean;
 }
 
-const ofSubscription = (row: SubscriptionRow): SeatedPurchase => ({
-  source: { subscription_id: row.id },
+const seated = (row: Pick<SeatedPurchase, "id" | "organization_id" | "customer_id" | "product_id" | "seats">, source: SeatSource, paid: boolean): SeatedPurchase => ({
+  source,
   id: row.id,
   organization_id: row.organization_id,
   customer_id: row.customer_id,
   product_id: row.product_id,
   seats: row.seats,
-  paid: true,
+  paid,
 });
 
-const ofOrder = (row: OrderRow): SeatedPurchase => ({
-  source: { order_id: row.id },
-  id: row.id,
-  organization_id: row.organization_id,
-  customer_id: row.customer_id,
-  product_id: row.product_id,
-  seats: row.seats,
-  paid: row.status !== "pending" && row.status !== "draft",
-});
+const ofSubscription = (row: SubscriptionRow) => seated(row, { subscription_id: row.id }, true);
+
+const ofOrder = (row: OrderRow) => seated(row, { order_id: row.id }, row.status !== "pending" && row.status !== "draft");
 
 /** Who reads a purchase: a seller (the organizations the caller reaches) or, in the portal, the customer who bought it. */
 export type PurchaseReader = { organizationIds: string[] } | { customerId: string };
