@@ -208,6 +208,31 @@ describe("customer seats", () => {
     await expect(seller.customerSeats.assignSeat({ subscription_id: subscription.id, member_id: seat.member_id ?? "" })).rejects.toMatchObject({ statusCode: 400 });
   });
 
+  it("gives the seats of a one-time purchase too, each claimed seat crediting the buyer's meter once", async () => {
+    const meter = await seller.meters.create({ name: `Calls ${Date.now()}`, filter: { conjunction: "and", clauses: [] }, aggregation: { func: "count" } });
+    const credits = await seller.benefits.create({ type: "meter_credit", description: `Credits ${Date.now()}`, properties: { meter_id: meter.id, units: 50, rollover: false } });
+    const product = await seller.products.create({
+      name: `Team pack ${Date.now()}`,
+      prices: [{ amount_type: "seat_based", price_currency: "usd", seat_tiers: { seat_tier_type: "volume", tiers: [{ min_seats: 1, max_seats: null, price_per_seat: 500 }] } }],
+    });
+    await seller.products.updateBenefits(product.id, { benefits: [credits.id] });
+    const checkout = await seller.checkouts.create({ products: [product.id], seats: 3 });
+    await new Polar({ serverURL: stack.gateway.url }).checkouts.clientConfirm({
+      clientSecret: checkout.client_secret,
+      checkoutConfirmStripe: { customerEmail: newAddress("pack"), customerBillingAddress: { country: "NL" }, confirmationTokenId: await cardToken(stack, "4242424242424242") },
+    });
+    await expect.poll(async () => (await seller.checkouts.get(checkout.id)).status, { timeout: 10_000 }).toBe("succeeded");
+    const [order] = (await seller.orders.list({ checkout_id: checkout.id })).items;
+    if (!order) throw new Error("no order");
+    const credited = async () => (await seller.customerMeters.list({ customer_id: order.customer_id, meter_id: meter.id })).items[0]?.credited_units ?? 0;
+    // Bought, nothing is granted yet: the seats grant as they are claimed.
+    expect(await credited()).toBe(0);
+
+    for (const who of ["one", "two"]) await seller.customerSeats.assignSeat({ order_id: order.id, email: newAddress(who), immediate_claim: true });
+    expect(await credited()).toBe(100);
+    expect(await seller.customerSeats.listSeats({ order_id: order.id })).toMatchObject({ available_seats: 1, total_seats: 3 });
+  });
+
   it("takes every seat back when the subscription is revoked, with the keys its members held", async () => {
     const { product } = await seatPlan();
     const subscription = await buySeats(product.id, 2);
@@ -223,6 +248,18 @@ describe("customer seats", () => {
       [waiting.id, "revoked"],
     ]);
     expect((await seller.licenseKeys.get(key?.id ?? "")).status).toBe("revoked");
+  });
+
+  it("takes back the seats of a member removed from the team, with their keys", async () => {
+    const { product } = await seatPlan();
+    const subscription = await buySeats(product.id, 2);
+    const seat = await seller.customerSeats.assignSeat({ subscription_id: subscription.id, email: newAddress("leaver"), immediate_claim: true });
+    const [key] = (await seller.licenseKeys.list({ organization_id: shop.organizationId })).items.filter((each) => each.member_id === seat.member_id);
+
+    await seller.customers.members.delete(subscription.customer_id, seat.member_id ?? "");
+    await expect.poll(async () => (await seller.customerSeats.listSeats({ subscription_id: subscription.id })).seats.map((each) => each.status), { timeout: 10_000 }).toEqual(["revoked"]);
+    expect((await seller.licenseKeys.get(key?.id ?? "")).status).toBe("revoked");
+    expect((await seller.customerSeats.listSeats({ subscription_id: subscription.id })).available_seats).toBe(2);
   });
 
   it("lets the team that bought seats give and take them back in the portal, and shows a member the subscriptions they hold a seat of", async () => {

@@ -36,6 +36,9 @@ export const seatsOf = (db: Knex, source: SeatSource): Promise<CustomerSeatRow[]
 /** The purchase's seats taken (pending or claimed): what its `seats` bounds. */
 export const liveSeatsOf = (db: Knex, source: SeatSource): Promise<CustomerSeatRow[]> => ofSource(db, source).whereNot({ status: "revoked" }).orderBy("created_at").orderBy("id");
 
+/** The seats a member holds or is invited to, of any purchase. */
+export const liveSeatsOfMember = (db: Knex, memberId: string): Promise<CustomerSeatRow[]> => seats(db).where({ member_id: memberId }).whereNot({ status: "revoked" }).orderBy("created_at");
+
 /** How many of the purchase's seats are taken. */
 export async function countLiveSeats(db: Knex, source: SeatSource): Promise<number> {
   const row = await ofSource(db, source).whereNot({ status: "revoked" }).count<{ count: string }>({ count: "*" }).first();

@@ -9,7 +9,7 @@ import type { Parts } from "../parts.js";
 import { productsWithParts } from "../products/service.js";
 import type { ProductWithParts } from "../products/products.sql.js";
 import { sellerClock } from "../test-clock/clock.js";
-import { claimedMemberIdsOf, countLiveSeats, findSeat, insertSeat, liveSeatsOf, liveSeatWithEmail, lockSeat, lockSeatByTokenHash, revokedSeatOf, seatByTokenHash, seatsOf, sourceOfSeat, updateSeat, type CustomerSeatRow, type SeatSource } from "./customer-seats.sql.js";
+import { claimedMemberIdsOf, countLiveSeats, findSeat, insertSeat, liveSeatsOf, liveSeatsOfMember, liveSeatWithEmail, lockSeat, lockSeatByTokenHash, revokedSeatOf, seatByTokenHash, seatsOf, sourceOfSeat, updateSeat, type CustomerSeatRow, type SeatSource } from "./customer-seats.sql.js";
 import { invitationDigest, mailInvitation, newInvitation } from "./invitations.js";
 import { seatJson } from "./output.js";
 import { lockPurchase, namedPurchase, purchaseOfSeat, type PurchaseNamed, type PurchaseReader, type SeatedPurchase } from "./purchases.js";
@@ -171,6 +171,14 @@ export async function revokeSeat(parts: Pick<Parts, "units">, seat: CustomerSeat
 /** A purchase ended (a subscription revoked): every seat of it taken back. */
 export async function revokeSeatsOf(unit: UnitOfWork, purchase: Pick<SeatedPurchase, "source">): Promise<void> {
   for (const seat of await liveSeatsOf(unit.db, purchase.source)) await revokeSeatIn(unit, seat);
+}
+
+/** A member removed: every seat they held or were invited to taken back, each locked as a revocation by hand would. */
+export async function revokeSeatsOfMember(unit: UnitOfWork, memberId: string): Promise<void> {
+  for (const seat of await liveSeatsOfMember(unit.db, memberId)) {
+    const locked = await lockSeat(unit.db, seat.id);
+    if (locked) await revokeSeatIn(unit, locked);
+  }
 }
 
 /**
