@@ -2088,6 +2088,42 @@ export interface paths {
         patch: operations["patchV1CustomerPortalBenefitGrantsId"];
         trace?: never;
     };
+    "/v1/customer-portal/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the members of the customer's team */
+        get: operations["getV1CustomerPortalMembers"];
+        put?: never;
+        /** Add a member to the customer's team */
+        post: operations["postV1CustomerPortalMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a member from the customer's team */
+        delete: operations["deleteV1CustomerPortalMembersId"];
+        options?: never;
+        head?: never;
+        /** Update a member of the customer's team */
+        patch: operations["patchV1CustomerPortalMembersId"];
+        trace?: never;
+    };
     "/v1/customer-portal/seats/subscriptions": {
         parameters: {
             query?: never;
@@ -4987,8 +5023,8 @@ export interface components {
             ] | null;
             oauth_accounts: Record<string, never>;
             default_payment_method_id: string | null;
-            /** @constant */
-            type: "individual";
+            /** @enum {string} */
+            type: "individual" | "team";
             locale: string | null;
         };
         CustomerEmailUpdateVerifyResponse: {
@@ -5543,6 +5579,20 @@ export interface components {
             visibility_configurable: boolean;
             organization: components["schemas"]["CustomerOrganization"];
             properties: components["schemas"]["BenefitMeterCreditProperties"];
+        };
+        ListResource_CustomerPortalMember_: {
+            items: components["schemas"]["CustomerPortalMember"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        CustomerPortalMember: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            email: string;
+            name: string | null;
+            /** @enum {string} */
+            role: "owner" | "billing_manager" | "member";
         };
         ListResource_PurchasedOrder_: {
             items: components["schemas"]["PurchasedOrder"][];
@@ -17101,9 +17151,13 @@ export interface operations {
             content: {
                 "application/json": {
                     customer_id: string;
+                    member_id?: string | null;
+                    external_member_id?: string | null;
                     return_url?: string | null;
                 } | {
                     external_customer_id: string;
+                    member_id?: string | null;
+                    external_member_id?: string | null;
                     return_url?: string | null;
                 };
             };
@@ -19326,6 +19380,293 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerBenefitGrant"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomerPortalMembers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the members of the customer's team */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_CustomerPortalMember_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerPortalMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name?: string | null;
+                    /**
+                     * @default member
+                     * @enum {string}
+                     */
+                    role?: "owner" | "billing_manager" | "member";
+                };
+            };
+        };
+        responses: {
+            /** @description Add a member to the customer's team */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPortalMember"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    deleteV1CustomerPortalMembersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Remove a member from the customer's team */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    patchV1CustomerPortalMembersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    role?: ("owner" | "billing_manager" | "member") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a member of the customer's team */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerPortalMember"];
                 };
             };
             /** @description Not authenticated */

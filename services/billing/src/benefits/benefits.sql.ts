@@ -154,7 +154,7 @@ export interface CustomerGrantFilter {
   memberIds?: string[] | undefined;
 }
 
-/** Narrows grants to those held by the seat members named. */
+/** Narrows grants to those held by the members named (through their seats). */
 const whereHeldByMembers = (found: Knex.QueryBuilder, memberIds: string[] | undefined) => void (memberIds && found.whereIn("benefit_grants.member_id", memberIds));
 
 /** One page of a customer's grants. */

@@ -187,8 +187,9 @@ export async function updateLicenseKey(db: Knex, id: string, changes: Partial<Pi
 }
 
 /** One page of a customer's license keys (of one benefit, when named), newest first. */
-export function pageOfCustomersLicenseKeys(db: Knex, customerId: string, benefitId: string | undefined, page: { page: number; limit: number }) {
+export function pageOfCustomersLicenseKeys(db: Knex, customerId: string, benefitId: string | undefined, page: { page: number; limit: number }, memberId: string | null = null) {
   const found = licenseKeys(db).where({ customer_id: customerId });
+  if (memberId) void found.where({ member_id: memberId });
   if (benefitId) void found.where({ benefit_id: benefitId });
   return pageOf<LicenseKeyRow, "created_at">(found, { ...page, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "license_keys" });
 }
