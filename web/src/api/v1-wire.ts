@@ -11709,6 +11709,8 @@ export interface operations {
                     allow_discount_codes?: boolean | null;
                     require_billing_address?: boolean | null;
                     discount_id?: string | null;
+                    /** @description Seats every checkout the link opens sells, the buyer unable to change them; all its products must be seat-based and allow that many */
+                    seats?: number | null;
                     success_url?: string | null;
                     return_url?: string | null;
                     metadata?: {
@@ -11932,6 +11934,8 @@ export interface operations {
                     allow_discount_codes?: boolean | null;
                     require_billing_address?: boolean | null;
                     discount_id?: string | null;
+                    /** @description Seats every checkout the link opens sells, the buyer unable to change them; all its products must be seat-based and allow that many */
+                    seats?: number | null;
                     success_url?: string | null;
                     return_url?: string | null;
                     metadata?: {
@@ -18732,7 +18736,7 @@ export interface operations {
                     cancellation_reason?: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | null;
                     cancellation_comment?: string | null;
                     product_id?: string;
-                    seats?: unknown;
+                    seats?: number;
                     pause_at_period_end?: boolean;
                     resumes_at?: string | null;
                     /** @constant */

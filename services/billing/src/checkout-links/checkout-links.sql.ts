@@ -13,6 +13,8 @@ export interface CheckoutLinkRow {
   allow_discount_codes: boolean;
   require_billing_address: boolean;
   discount_id: string | null;
+  /** The seats every checkout it opens sells, the buyer unable to change them (null: the buyer chooses). */
+  seats: number | null;
   success_url: string | null;
   return_url: string | null;
   metadata: Metadata;
@@ -21,7 +23,7 @@ export interface CheckoutLinkRow {
   modified_at: Date | null;
 }
 
-export type CheckoutLinkSettings = Pick<CheckoutLinkRow, "product_ids" | "label" | "allow_discount_codes" | "require_billing_address" | "discount_id" | "success_url" | "return_url" | "metadata">;
+export type CheckoutLinkSettings = Pick<CheckoutLinkRow, "product_ids" | "label" | "allow_discount_codes" | "require_billing_address" | "discount_id" | "seats" | "success_url" | "return_url" | "metadata">;
 
 export const checkoutLinks = (db: Knex) => db<CheckoutLinkRow>("checkout_links").whereNull("deleted_at");
 

@@ -23,8 +23,8 @@ export function checkoutLinkJson(link: CheckoutLinkRow, parts: LinkParts, public
     allow_discount_codes: link.allow_discount_codes,
     require_billing_address: link.require_billing_address,
     discount_id: link.discount_id,
-    // No price is per seat or unit, so a link fixes neither.
-    seats: null,
+    seats: link.seats,
+    // No price is per unit, so a link fixes none.
     units: null,
     organization_id: link.organization_id,
     products: link.product_ids.flatMap((id) => parts.products.filter((product) => product.id === id).map((product) => productJson(product, publicUrl))),

@@ -39,6 +39,7 @@ const settings = {
   allow_discount_codes: z.boolean().nullish(),
   require_billing_address: z.boolean().nullish(),
   discount_id: z.string().nullish(),
+  seats: z.int().min(1).max(10_000).nullish().meta({ description: "Seats every checkout the link opens sells, the buyer unable to change them; all its products must be seat-based and allow that many" }),
   success_url: webUrl().nullish(),
   return_url: webUrl().nullish(),
   metadata: metadataInput.optional(),

@@ -4,9 +4,10 @@ import type { z } from "zod";
 import { readCatalog } from "../checkouts/checkouts.sql.js";
 import { openCheckout } from "../checkouts/service.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
-import { findPrice, findProduct, unarchivedProductsOf } from "../products/products.sql.js";
+import { findPrice, findProduct, productsWithParts, unarchivedProductsOf } from "../products/products.sql.js";
 import { findCheckoutLinkBySecret, insertCheckoutLink, linksWithParts, updateCheckoutLink, type CheckoutLinkRow, type CheckoutLinkSettings } from "./checkout-links.sql.js";
 import { checkoutLinkJson } from "./output.js";
+import { seatLockProblem } from "./seat-lock.js";
 import type { CheckoutLinkCreateBody, CheckoutLinkPrefill, CheckoutLinkUpdateBody } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
@@ -36,6 +37,13 @@ async function checkSelling(db: Knex, organizationId: string, productIds: string
   }
 }
 
+/** The seats a link is to fix, checked against its products as Polar checks them. */
+async function checkedSeats(db: Knex, seats: number, productIds: string[]): Promise<number> {
+  const problem = seatLockProblem(seats, await productsWithParts(db, productIds));
+  if (problem) throw invalidField(["seats"], problem, seats);
+  return seats;
+}
+
 /** A seller's new link, for products named as Polar lets them be: several, one, or one of its prices (its product). */
 export async function createLink({ db, access, config }: Pick<Parts, "db" | "units" | "access" | "config">, identity: IdentityClaims, body: z.output<typeof CheckoutLinkCreateBody>) {
   let productIds = body.products ?? (body.product_id ? [body.product_id] : []);
@@ -58,6 +66,7 @@ export async function createLink({ db, access, config }: Pick<Parts, "db" | "uni
     allow_discount_codes: body.allow_discount_codes ?? true,
     require_billing_address: body.require_billing_address ?? false,
     discount_id: body.discount_id ?? null,
+    seats: body.seats ? await checkedSeats(db, body.seats, productIds) : null,
     success_url: body.success_url ?? null,
     return_url: body.return_url ?? null,
     metadata: body.metadata ?? {},
@@ -77,7 +86,11 @@ export async function reviseLink({ db, config }: Pick<Parts, "db" | "units" | "a
     if (body[field] !== undefined) changes[field] = body[field];
   }
   if (body.metadata) changes.metadata = body.metadata;
-  await checkSelling(db, link.organization_id, changes.product_ids ?? link.product_ids, changes.discount_id);
+  const productIds = changes.product_ids ?? link.product_ids;
+  await checkSelling(db, link.organization_id, productIds, changes.discount_id);
+  // Seats asked for are checked against the products; seats kept that the new products no longer allow fall away, as Polar's do.
+  if (body.seats !== undefined) changes.seats = body.seats === null ? null : await checkedSeats(db, body.seats, productIds);
+  else if (changes.product_ids && link.seats !== null && seatLockProblem(link.seats, await productsWithParts(db, productIds))) changes.seats = null;
   return shownLink(db, await updateCheckoutLink(db, link.id, changes), config.PUBLIC_URL);
 }
 
@@ -86,9 +99,15 @@ export async function openFromLink(parts: Pick<Parts, "db" | "units" | "access" 
   const link = await findCheckoutLinkBySecret(parts.db, clientSecret);
   if (!link) throw notFound("Checkout link");
   const catalog = await readCatalog(parts.db, link.product_ids);
+  const productIds = link.product_ids.filter((id) => catalog.products.get(id)?.organization_id === link.organization_id);
+  // The link's seats hold while its products still allow them (their tiers may have changed since); else the buyer chooses.
+  const seats = link.seats !== null && !seatLockProblem(link.seats, productIds.flatMap((id) => catalog.products.get(id) ?? [])) ? link.seats : null;
   const open = (revision: object) =>
     openCheckout(parts, catalog, {
-      productIds: link.product_ids.filter((id) => catalog.products.get(id)?.organization_id === link.organization_id),
+      productIds,
+      seats,
+      minSeats: seats,
+      maxSeats: seats,
       revision: { ...revision, discount_id: link.discount_id },
       settings: { allow_discount_codes: link.allow_discount_codes, require_billing_address: link.require_billing_address, success_url: link.success_url, return_url: link.return_url, metadata: link.metadata },
     });

@@ -16,7 +16,7 @@ import { lockPurchase, namedPurchase, purchaseOfSeat, type PurchaseNamed, type P
 import { recipientMember, seatHolders } from "./recipients.js";
 import type { SeatAssign } from "./schemas.js";
 
-export { claimedSubscriptionIdsOf, customersSeat } from "./customer-seats.sql.js";
+export { claimedSubscriptionIdsOf, countLiveSeats, customersSeat } from "./customer-seats.sql.js";
 export { namedPurchase, type PurchaseReader } from "./purchases.js";
 
 /** Polar's SeatNotAvailable. */

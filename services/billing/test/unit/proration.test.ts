@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { OrderLine } from "../../src/orders/lines.js";
-import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "../../src/subscriptions/proration.js";
+import { billableProrations, periodLeft, remainingTimeLine, seatChangeLine, unusedTimeLine } from "../../src/subscriptions/proration.js";
 
 const PERIOD = { current_period_start: new Date("2026-03-01T00:00:00Z"), current_period_end: new Date("2026-03-31T00:00:00Z") };
 const MID_PERIOD = new Date("2026-03-16T00:00:00Z");
@@ -50,5 +50,24 @@ describe("proration", () => {
   it("bills every line as it is when the order stays above nothing", () => {
     const prorations = [line("Remaining time on Pro", 1_500), line("Unused time on Basic", -500)];
     expect(billableProrations(1_000, prorations)).toEqual({ billed: prorations, leftover: [] });
+  });
+});
+
+describe("a change of seats", () => {
+  const team = { ...PERIOD, amount: 3_000, seats: 3 };
+  const toSeats = (seats: number, amount: number, now = MID_PERIOD) => seatChangeLine(team, { planName: "Team", price: { id: "price_team" }, seats, amount }, now);
+
+  it("charges the difference for what is left of the period, in one line naming both counts and the dates", () => {
+    expect(toSeats(6, 4_800)).toEqual({ label: "Team (3 → 6 seats) — From Mar 16, 2026 to Mar 31, 2026", amount: 900, proration: true, product_price_id: "price_team" });
+  });
+
+  it("credits fewer seats as remaining time, truncating toward nothing as Polar does", () => {
+    // 1,000 less over a third of the period: 333.33…, so 333 back.
+    expect(toSeats(2, 2_000, new Date("2026-03-21T00:00:00Z"))).toMatchObject({ label: "Remaining time on Team (3 → 2 seats) — From Mar 21, 2026 to Mar 31, 2026", amount: -333 });
+  });
+
+  it("bills nothing at the period's end, or when the new seats cost what the old did", () => {
+    expect(toSeats(6, 4_800, PERIOD.current_period_end).amount).toBe(0);
+    expect(toSeats(4, 3_000).amount).toBe(0);
   });
 });
