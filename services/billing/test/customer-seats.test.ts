@@ -149,6 +149,10 @@ describe("customer seats", () => {
     const seats = await seller.customerSeats.listSeats({ subscription_id: subscription.id });
     expect(seats).toMatchObject({ available_seats: 0, total_seats: 2 });
     expect(seats.seats.map((seat) => seat.status)).toEqual(["claimed", "claimed"]);
+    // 0.47 reads the same list.
+    const legacy = await shop.polar.customerSeats.listSeats({ subscriptionId: subscription.id });
+    expect(legacy).toMatchObject({ availableSeats: 0, totalSeats: 2 });
+    expect(legacy.seats.map((seat) => seat.memberId)).toEqual(seats.seats.map((seat) => seat.member_id));
   });
 
   it("claims a link once when twenty claims of it arrive at once", async () => {
