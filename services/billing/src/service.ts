@@ -22,6 +22,8 @@ import { CheckoutExpirySweep } from "./checkouts/expiry.js";
 import { CheckoutPayments } from "./checkouts/payer.js";
 import { customerEndpoints } from "./customers/routes.js";
 import { memberEndpoints } from "./members/routes.js";
+import { seatHoldersConsumer } from "./customer-seats/consumer.js";
+import { customerSeatEndpoints } from "./customer-seats/routes.js";
 import { metricEndpoints } from "./metrics/routes.js";
 import { orderEndpoints } from "./orders/routes.js";
 import { licenseKeyEndpoints } from "./license-keys/routes.js";
@@ -163,6 +165,7 @@ export const billingService = defineService({
       ...paymentEndpoints(parts),
       ...disputeEndpoints(parts),
       ...licenseKeyEndpoints(parts),
+      ...customerSeatEndpoints(parts),
       ...meterEndpoints({ ...parts, remeasuring }),
       ...meterQuantityEndpoints(parts),
       ...usageEventEndpoints({ ...parts, wakeMeasurer: () => measurer.wake() }),
@@ -185,7 +188,7 @@ export const billingService = defineService({
     serveApiDescription(router, BILLING_API, endpoints);
     router.use(api);
   },
-  consumers: ({ config, app }) => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer(), customerMailsConsumer(config.PUBLIC_URL), creditNotesConsumer(app.storage)],
+  consumers: ({ config, app }) => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer(), customerMailsConsumer(config.PUBLIC_URL), creditNotesConsumer(app.storage), seatHoldersConsumer()],
   workers: ({ app }) => [app.customerStates, app.payments, app.renewals, app.measurer, app.checkoutExpiry, app.reminders],
   responders(context) {
     const { db } = context;

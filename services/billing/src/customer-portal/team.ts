@@ -83,3 +83,16 @@ export async function removeTeamMember(parts: Pick<Parts, "db" | "units">, ident
   if (member.id === actor.id) throw aboutThemselves(id, "You cannot remove yourself from the team.");
   await parts.units.run((unit) => removeMember(unit, customer.id, member.id));
 }
+
+/** The member a portal session is of (the owner, for a session of the customer's own): whose claimed seats it lists. */
+export const portalMember = async (db: Knex, identity: IdentityClaims): Promise<MemberRow> => (await portalActor(db, identity)).member;
+
+/**
+ * The customer whose seats the caller gives and takes back: the team's owner or a billing manager
+ * (a session of the customer's own is its owner's), as Polar's CustomerPortalUnionBillingWrite.
+ */
+export async function seatManager(db: Knex, identity: IdentityClaims): Promise<CustomerRow> {
+  const { customer, member } = await portalActor(db, identity);
+  if (member.role === "member") throw notPermitted("Only owners and billing managers can access billing features.");
+  return customer;
+}

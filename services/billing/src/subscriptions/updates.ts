@@ -3,7 +3,7 @@ import type { IdentityClaims } from "@tollgate/proto";
 import type { Parts } from "../parts.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
 import { changeProduct, changeSeats, type ProrationBehaviour } from "../flows/charge-change.js";
-import { seatsInUse } from "../customer-seats/seats-in-use.sql.js";
+import { countLiveSeats } from "../customer-seats/service.js";
 import { discountProblem } from "../discounts/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { subscriptionSettingsOf } from "../organizations/output.js";
@@ -53,7 +53,7 @@ export function seatsChange({ config }: Pick<Parts, "config">, seats: number, as
     const most = maximumSeats(price.seat_tiers);
     if (seats < least) throw seatRefusal("BelowMinimumSeats", `Minimum ${least} seats required.`);
     if (most !== null && seats > most) throw seatRefusal("AboveMaximumSeats", `Maximum ${most} seats allowed.`);
-    const taken = await seatsInUse(unit.db, subscription.id);
+    const taken = await countLiveSeats(unit.db, { subscription_id: subscription.id });
     if (seats < taken) throw seatRefusal("SeatsAlreadyAssigned", `Cannot decrease seats to ${seats}. Currently ${taken} seats are assigned. Revoke seats first.`);
     if (seats === subscription.seats) return subscription;
     const behaviour = await behaviourOf(unit.db, subscription, asked);
