@@ -27,6 +27,7 @@ export type Discount = Schemas["Discount"];
 export type Customer = Schemas["Customer"];
 export type CustomerState = Schemas["CustomerState"];
 export type CustomerSession = Schemas["CustomerSession"];
+export type Member = Schemas["Member"];
 export type CustomerSessionCodeAuthenticateResponse = Schemas["CustomerSessionCodeAuthenticateResponse"];
 export type Address = Schemas["Address"];
 export type Checkout = Schemas["Checkout"];

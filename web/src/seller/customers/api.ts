@@ -1,7 +1,7 @@
 import { request, type Listing } from "../../api/client";
-import type { Benefit, Customer, CustomerSession, CustomerState, Meter, Product, RequestBody } from "../../api/wire";
+import type { Benefit, Customer, CustomerSession, CustomerState, Member, Meter, Product, RequestBody } from "../../api/wire";
 
-export type { Customer, CustomerState } from "../../api/wire";
+export type { Customer, CustomerState, Member } from "../../api/wire";
 
 export interface CustomerQuery {
   organizationId: string;
@@ -41,3 +41,10 @@ export type NamedResource = "products" | "benefits" | "meters";
 
 /** The first hundred of the seller's products, benefits or meters, for their names. */
 export const listNames = (organizationId: string, resource: NamedResource) => request<Listing<Product | Benefit | Meter>>(`/v1/${resource}/?organization_id=${organizationId}&limit=100`);
+
+/** A team customer's members: the first hundred, which a team is not expected to outgrow. */
+export const listMembers = (customerId: string) => request<Listing<Member>>(`/v1/members/?${new URLSearchParams({ customer_id: customerId, limit: "100" }).toString()}`);
+export const addMember = (customerId: string, body: RequestBody<"/v1/customers/{id}/members", "post">) => request<Member>(`/v1/customers/${customerId}/members`, { method: "POST", body });
+export const updateMember = (customerId: string, memberId: string, body: RequestBody<"/v1/customers/{id}/members/{memberId}", "patch">) =>
+  request<Member>(`/v1/customers/${customerId}/members/${memberId}`, { method: "PATCH", body });
+export const removeMember = (customerId: string, memberId: string) => request<null>(`/v1/customers/${customerId}/members/${memberId}`, { method: "DELETE" });
