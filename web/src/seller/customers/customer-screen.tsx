@@ -50,22 +50,24 @@ function CustomerPage({ customer }: { customer: CustomerState }) {
   const { formatMessage } = useIntl();
   return (
     <Page title={customer.name ?? customer.email ?? ""} description={formatMessage(messages.since, { date: longDate(customer.created_at) })} actions={<CustomerActions customer={customer} />}>
-      <Card title={formatMessage(messages.details)}>
-        <Facts
-          rows={[
-            [formatMessage(messages.type), formatMessage(messages.typeName, { type: customer.type })],
-            [formatMessage(messages.email), customer.email ?? formatMessage(messages.none)],
-            [formatMessage(messages.name), customer.name ?? formatMessage(messages.none)],
-            [formatMessage(messages.externalId), customer.external_id ?? formatMessage(messages.none)],
-            [formatMessage(messages.address), addressText(customer) ?? formatMessage(messages.none)],
-          ]}
-        />
-      </Card>
-      {customer.type === "team" && <TeamMembersCard customerId={customer.id} />}
-      <CustomerStateCard state={customer} />
-      <Card title={formatMessage(messages.orders)}>
-        <OrdersTable filters={{ customerId: customer.id }} />
-      </Card>
+      <div className="stack">
+        <Card title={formatMessage(messages.details)}>
+          <Facts
+            rows={[
+              [formatMessage(messages.type), formatMessage(messages.typeName, { type: customer.type })],
+              [formatMessage(messages.email), customer.email ?? formatMessage(messages.none)],
+              [formatMessage(messages.name), customer.name ?? formatMessage(messages.none)],
+              [formatMessage(messages.externalId), customer.external_id ?? formatMessage(messages.none)],
+              [formatMessage(messages.address), addressText(customer) ?? formatMessage(messages.none)],
+            ]}
+          />
+        </Card>
+        {customer.type === "team" && <TeamMembersCard customerId={customer.id} />}
+        <CustomerStateCard state={customer} />
+        <Card title={formatMessage(messages.orders)}>
+          <OrdersTable filters={{ customerId: customer.id }} />
+        </Card>
+      </div>
     </Page>
   );
 }
