@@ -48,7 +48,13 @@ export class AccessTokenResolver {
     const identity: IdentityClaims =
       resolved.kind === "organization_token"
         ? { kind: "organization_token", token_id: resolved.token.id, organization_id: resolved.token.organization_id, scopes: resolved.token.scopes }
-        : { kind: "customer_session", customer_id: resolved.session.customer_id, organization_id: resolved.session.organization_id, session_id: resolved.session.id };
+        : {
+            kind: "customer_session",
+            customer_id: resolved.session.customer_id,
+            organization_id: resolved.session.organization_id,
+            session_id: resolved.session.id,
+            ...(resolved.session.member_id && { member_id: resolved.session.member_id }),
+          };
     return { identity, sessionToken: null, staleSession: false, session: null };
   }
 

@@ -24,7 +24,8 @@ export const resolveAccessToken = defineRequest("billing.access_token.resolve", 
 export const resolveCustomerSession = defineRequest("billing.customer_session.resolve", {
   request: z.object({ token_hash: tokenHash }),
   response: z.object({
-    session: z.object({ id: id.optional(), customer_id: id, organization_id: id, expires_at: z.iso.datetime({ offset: true }) }).nullable(),
+    // member_id: a member's session (they see what is theirs); absent from an older billing's answer.
+    session: z.object({ id: id.optional(), customer_id: id, member_id: id.nullish(), organization_id: id, expires_at: z.iso.datetime({ offset: true }) }).nullable(),
   }),
 });
 

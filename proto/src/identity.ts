@@ -28,6 +28,8 @@ export const IdentityClaims = z.discriminatedUnion("kind", [
     organization_id: z.string().min(1),
     /** Which session: optional, as a gateway older than the portal's introspection did not pass it. */
     session_id: z.string().min(1).optional(),
+    /** The member whose session it is, if it is one member's: they see what is theirs, not the whole customer's. */
+    member_id: z.string().min(1).optional(),
   }),
   z.object({
     kind: z.literal("checkout"),

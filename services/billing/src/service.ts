@@ -191,7 +191,7 @@ export const billingService = defineService({
     const { db } = context;
     context.respond(resolveCustomerSession, async ({ token_hash }) => {
       const session = await liveSession(db, token_hash);
-      return { session: session ? { id: session.id, customer_id: session.customer_id, organization_id: session.organization_id, expires_at: session.expires_at.toISOString() } : null };
+      return { session: session ? { id: session.id, customer_id: session.customer_id, member_id: session.member_id, organization_id: session.organization_id, expires_at: session.expires_at.toISOString() } : null };
     });
     context.respond(resolveAccessToken, async ({ token_hash }) => {
       const token = await useAccessToken(db, token_hash);

@@ -207,3 +207,110 @@ describe("member webhooks", () => {
     }
   });
 });
+
+/** SDK 1.x as the portal uses it, with a customer session's token. */
+const portalAs = (token: string) => createPolar({ accessToken: token, baseUrl: stack.gateway.url }).customerPortal;
+
+describe("member sessions", () => {
+  it("open the portal for the member named, an individual's owner by default; a team names its member", async () => {
+    const individual = await polar.customers.create({ email: "session-solo@example.com" });
+    const solo = await polar.customerSessions.create({ customer_id: individual.id });
+    expect(solo).toMatchObject({ customer_id: individual.id, customer: { id: individual.id, type: "individual" } });
+    expect((await portalAs(solo.token).customers.get()).email).toBe("session-solo@example.com");
+
+    const customer = await team("session-team@example.com", { external_id: "session-team" });
+    const member = await polar.customers.members.create(customer.id, { email: "seat@example.com", external_id: "seat" });
+    await expect(polar.customerSessions.create({ customer_id: customer.id })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [{ loc: ["body", "member_id"], msg: "member_id is required for team customers." }] },
+    });
+    await expect(polar.customerSessions.create({ customer_id: customer.id, member_id: (await polar.customers.members.list(individual.id)).items[0]?.id ?? "" })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [{ loc: ["body", "member_id"], msg: "Member does not exist for this customer." }] },
+    });
+    const byExternalIds = await polar.customerSessions.create({ external_customer_id: "session-team", external_member_id: "seat" });
+    expect(byExternalIds.customer_id).toBe(customer.id);
+    expect((await portalAs(byExternalIds.token).customers.get()).id).toBe(customer.id);
+
+    // A member removed is signed out (once the gateway has dropped its copy of the session).
+    await polar.customers.members.delete(customer.id, member.id);
+    await expect.poll(async () => refusal(await portalAs(byExternalIds.token).customers.get().catch((error: unknown) => error)).statusCode).toBe(401);
+  });
+});
+
+describe("the portal's team", () => {
+  it("is managed by the owner and billing managers, not by members, under the same one-owner rule", async () => {
+    const customer = await team("portal-team@example.com");
+    const [owner] = (await polar.customers.members.list(customer.id)).items;
+    const asOwner = portalAs((await polar.customerSessions.create({ customer_id: customer.id, member_id: owner?.id ?? "" })).token);
+
+    const manager = await asOwner.members.addMember({ email: "manager@example.com", name: "Manager", role: "billing_manager" });
+    const plain = await asOwner.members.addMember({ email: "plain@example.com" });
+    expect(plain).toMatchObject({ email: "plain@example.com", role: "member", name: null });
+    expect((await asOwner.members.listMembers()).items.map((member) => member.email)).toEqual(["portal-team@example.com", "manager@example.com", "plain@example.com"]);
+    await expect(asOwner.members.addMember({ email: "usurper@example.com", role: "owner" })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [{ loc: ["body", "role"], msg: "Cannot add a member as owner. There must be exactly one owner." }] },
+    });
+    await expect(asOwner.members.removeMember(owner?.id ?? "")).rejects.toMatchObject({ statusCode: 422, error: { detail: [{ loc: ["path", "id"], msg: "You cannot remove yourself from the team." }] } });
+    await expect(asOwner.members.updateMember(owner?.id ?? "", { role: "member" })).rejects.toMatchObject({ statusCode: 422, error: { detail: [{ loc: ["path", "id"], msg: "You cannot modify your own role." }] } });
+
+    const asMember = portalAs((await polar.customerSessions.create({ customer_id: customer.id, member_id: plain.id })).token);
+    await expect(asMember.members.listMembers()).rejects.toMatchObject({ statusCode: 403, error: { error: "NotPermitted" } });
+    await expect(asMember.members.addMember({ email: "friend-of-plain@example.com" })).rejects.toMatchObject({ statusCode: 403 });
+
+    const asManager = portalAs((await polar.customerSessions.create({ customer_id: customer.id, member_id: manager.id })).token);
+    expect((await asManager.members.updateMember(plain.id, { name: "Plain Member" })).name).toBe("Plain Member");
+    await expect(asManager.members.updateMember(plain.id, { role: "owner" })).rejects.toMatchObject({ statusCode: 422, error: { detail: [{ loc: ["body", "role"], msg: "Only the owner can transfer ownership." }] } });
+    await expect(asManager.members.removeMember(owner?.id ?? "")).rejects.toMatchObject({ statusCode: 422, error: { detail: [{ msg: "Cannot delete the only owner. Transfer ownership first." }] } });
+
+    // The owner hands the team on and stays, as a billing manager.
+    expect((await asOwner.members.updateMember(manager.id, { role: "owner" })).role).toBe("owner");
+    expect(await ownersOf(customer.id)).toEqual(["manager@example.com"]);
+    expect((await polar.customers.members.get(customer.id, owner?.id ?? "")).role).toBe("billing_manager");
+    await asManager.members.removeMember(plain.id);
+    await expect(asMember.members.listMembers()).rejects.toMatchObject({ statusCode: 401 });
+
+    const individual = await polar.customers.create({ email: "portal-solo@example.com" });
+    await expect(portalAs((await polar.customerSessions.create({ customer_id: individual.id })).token).members.listMembers()).rejects.toMatchObject({
+      statusCode: 403,
+      error: { detail: "Member management is only available for team customers. Purchase a seat-based product to enable team features." },
+    });
+  });
+
+  it("shows a member the grants and license keys they hold, never another member's; the owner sees the customer's", async () => {
+    const licence = await polar.benefits.create({ type: "license_keys", description: "Team licence", properties: {} });
+    const product = await shop.polar.products.create({ name: "Team tool", prices: [{ amountType: "free" }] });
+    await polar.products.updateBenefits(product.id, { benefits: [licence.id] });
+    const customer = await team("keys-team@example.com");
+    const [ada, bob] = await Promise.all(["ada@keys.example", "bob@keys.example"].map((email) => polar.customers.members.create(customer.id, { email })));
+    for (const member of [ada, bob]) {
+      const checkout = await polar.checkouts.create({ products: [product.id], customer_id: customer.id });
+      await stack.sdk("").checkouts.clientConfirm({ clientSecret: checkout.client_secret, checkoutConfirmStripe: { customerEmail: "keys-team@example.com" } });
+      await expect.poll(async () => (await polar.checkouts.get(checkout.id)).status, { timeout: 10_000 }).toBe("succeeded");
+      const [order] = (await polar.orders.list({ checkout_id: checkout.id })).items;
+      // A seat's claim makes the grant and key its member's; seats are another part of this work, so the rows are marked here as a claim marks them.
+      await stack.billing.context.db("benefit_grants").where({ order_id: order?.id ?? "" }).update({ member_id: member?.id });
+      await stack.billing.context.db("license_keys").whereIn("id", stack.billing.context.db("benefit_grants").where({ order_id: order?.id ?? "" }).select(stack.billing.context.db.raw("properties->>'license_key_id'"))).update({ member_id: member?.id });
+    }
+
+    const sessionOf = async (memberId: string) => portalAs((await polar.customerSessions.create({ customer_id: customer.id, member_id: memberId })).token);
+    const asAda = await sessionOf(ada?.id ?? "");
+    const [owner] = (await polar.customers.members.list(customer.id, { role: "owner" })).items;
+    const asOwner = await sessionOf(owner?.id ?? "");
+    const everyKey = (await asOwner.licenseKeys.list()).items;
+    expect(everyKey).toHaveLength(2);
+    const adas = (await asAda.licenseKeys.list()).items;
+    expect(adas).toHaveLength(1);
+    const bobsKey = everyKey.find((key) => key.id !== adas[0]?.id);
+    await expect(asAda.licenseKeys.get(bobsKey?.id ?? "")).rejects.toMatchObject({ statusCode: 404 });
+    expect((await asAda.licenseKeys.get(adas[0]?.id ?? "")).id).toBe(adas[0]?.id);
+
+    const everyGrant = (await asOwner.benefitGrants.list()).items;
+    expect(everyGrant).toHaveLength(2);
+    // Naming Bob does not show Bob's grants to Ada.
+    expect((await asAda.benefitGrants.list({ member_id: bob?.id ?? "" })).items.map((grant) => grant.properties)).toEqual([expect.objectContaining({ license_key_id: adas[0]?.id })]);
+    const bobsGrant = everyGrant.find((grant) => (grant.properties as { license_key_id?: string }).license_key_id === bobsKey?.id);
+    await expect(asAda.benefitGrants.get(bobsGrant?.id ?? "")).rejects.toMatchObject({ statusCode: 404 });
+  });
+});

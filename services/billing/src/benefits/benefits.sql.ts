@@ -8,6 +8,8 @@ export interface BenefitGrantRow {
   customer_id: string;
   subscription_id: string | null;
   order_id: string | null;
+  /** The member holding the grant through a seat; none for the customer's own (read back from the table, not set by every writer). */
+  member_id?: string | null;
   granted_at: Date | null;
   revoked_at: Date | null;
   properties: Record<string, unknown>;
@@ -149,11 +151,8 @@ export interface CustomerGrantFilter {
   memberIds?: string[] | undefined;
 }
 
-/**
- * Narrows grants to those held by the seat members named: none yet, since every grant is its
- * customer's own until team customers have members (their grants will name the member).
- */
-const whereHeldByMembers = (found: Knex.QueryBuilder, memberIds: string[] | undefined) => void (memberIds && found.whereRaw("false"));
+/** Narrows grants to those held by the members named (through their seats). */
+const whereHeldByMembers = (found: Knex.QueryBuilder, memberIds: string[] | undefined) => void (memberIds && found.whereIn("benefit_grants.member_id", memberIds));
 
 /** One page of a customer's grants. */
 export function pageOfCustomersGrants(db: Knex, customerId: string, filter: CustomerGrantFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CUSTOMER_GRANT_SORTABLE> }) {

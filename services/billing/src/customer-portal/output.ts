@@ -59,7 +59,7 @@ export const portalCustomerJson = (customer: CustomerRow) => ({
   // No account connections are offered yet (see benefit grants that wait for one).
   oauth_accounts: {},
   default_payment_method_id: customer.default_payment_method_id,
-  type: "individual",
+  type: customer.type,
   // The language the seller chose for the customer (or their checkout's), which the portal speaks.
   locale: customer.locale,
 });

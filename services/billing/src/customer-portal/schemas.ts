@@ -4,12 +4,14 @@ import { CUSTOMER_GRANT_SORTABLE } from "../benefits/benefits.sql.js";
 import { BenefitGrantProperties, BenefitSubscriber, grantFields } from "../benefits/schemas.js";
 import { BENEFIT_TYPES, type BenefitType } from "../benefits/properties.js";
 import { addressInput } from "../http/address.js";
+import { CUSTOMER_TYPES } from "../customers/customers.sql.js";
 import { TaxId } from "../customers/schemas.js";
 import { Address } from "../http/address.js";
 import { FileDownload } from "../files/schemas.js";
 import { Order } from "../orders/schemas.js";
 import { CustomerOrganization } from "../organizations/schemas.js";
 import { PaymentMethodCard } from "../payments/schemas.js";
+import { MemberRoleSchema } from "../members/schemas.js";
 import { CustomerProduct } from "../products/schemas.js";
 import { CustomerStateSubscriptionMeter, OrderSubscription, Subscription } from "../subscriptions/schemas.js";
 import { CANCELLATION_REASONS } from "../subscriptions/subscriptions.sql.js";
@@ -29,7 +31,7 @@ export const CustomerPortalCustomer = z
     // No account connections are offered yet (see benefit grants that wait for one).
     oauth_accounts: z.strictObject({}),
     default_payment_method_id: z.string().nullable(),
-    type: z.literal("individual"),
+    type: z.enum(CUSTOMER_TYPES),
     locale: z.string().nullable(),
   })
   .meta({ id: "CustomerPortalCustomer" });
@@ -230,3 +232,30 @@ export const CustomerOrderPaymentConfirmation = z
 export const CustomerOrderPaymentStatus = z
   .strictObject({ status: z.enum(["no_payment", "succeeded", "failed"]), error: z.string().nullable() })
   .meta({ id: "CustomerOrderPaymentStatus" });
+
+/** A member of the customer's team, as the portal shows them to its owner and billing managers. */
+export const CustomerPortalMember = z
+  .strictObject({
+    id: z.string(),
+    created_at: isoTimestamp(),
+    modified_at: isoTimestamp().nullable(),
+    email: z.string(),
+    name: z.string().nullable(),
+    role: MemberRoleSchema,
+  })
+  .meta({ id: "CustomerPortalMember" });
+
+export const CustomerPortalMemberList = listResource(CustomerPortalMember, "ListResource_CustomerPortalMember_");
+
+export const CustomerPortalMemberCreate = z.object({
+  email: z.email(),
+  name: z.string().nullish(),
+  role: MemberRoleSchema.default("member"),
+});
+
+export const CustomerPortalMemberUpdate = z.object({
+  name: z.string().max(256).nullish(),
+  role: MemberRoleSchema.nullish(),
+});
+
+export const CustomerPortalMemberListQuery = z.object({ ...paging });

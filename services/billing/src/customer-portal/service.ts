@@ -24,6 +24,7 @@ import { sellerNow } from "../test-clock/clock.js";
 import { checkedTaxId } from "../taxes/tax-ids.js";
 import { customerGrantJson, customerOrderJson, customerSubscriptionJson, type KeptCard } from "./output.js";
 import type { CustomerBenefitGrantListQuery, CustomerBenefitGrantUpdate, CustomerOrderConfirmPayment, CustomerOrderListQuery, CustomerOrderPaymentConfirmation, CustomerOrderPaymentStatus, CustomerPortalCustomerUpdate, CustomerSubscriptionListQuery, PortalSubscriptionUpdate } from "./schemas.js";
+import { portalViewer, seen, viewedMembers } from "./team.js";
 import type { Parts } from "../parts.js";
 
 
@@ -324,13 +325,13 @@ export async function customerGrantPage(db: Knex, identity: IdentityClaims, quer
     orderIds: query.order_id,
     subscriptionIds: query.subscription_id,
     fromCheckouts: checkoutIds && { orderIds: orderIdsOfCheckouts(db, checkoutIds), subscriptionIds: subscriptionIdsOfCheckouts(db, checkoutIds) },
-    memberIds: query.member_id,
+    memberIds: await viewedMembers(db, identity, query.member_id),
   };
   const { rows, total } = await pageOfCustomersGrants(db, customerOf(identity).customer_id, filter, { ...query, sort: query.sorting });
   return pageJson(await customerGrants(db, identity, rows), total, query.limit);
 }
 
-const ownGrant = async (db: Knex, identity: IdentityClaims, id: string) => mine(await findCustomersGrant(db, customerOf(identity).customer_id, id), "Benefit grant");
+const ownGrant = async (db: Knex, identity: IdentityClaims, id: string) => seen(db, identity, await findCustomersGrant(db, customerOf(identity).customer_id, id), "Benefit grant");
 
 export async function customerGrant(db: Knex, identity: IdentityClaims, id: string) {
   const [json] = await customerGrants(db, identity, [await ownGrant(db, identity, id)]);
@@ -355,16 +356,16 @@ export async function updateCustomerGrant(db: Knex, identity: IdentityClaims, id
 }
 
 export const customerLicenseKeyPage = async (db: Knex, identity: IdentityClaims, benefitId: string | undefined, page: PageRequest) => {
-  const { rows, total } = await pageOfCustomersLicenseKeys(db, customerOf(identity).customer_id, benefitId, page);
+  const { rows, total } = await pageOfCustomersLicenseKeys(db, customerOf(identity).customer_id, benefitId, page, await portalViewer(db, identity));
   return pageJson((await licenseKeysWithCustomers(db, rows)).map(licenseKeyJson), total, page.limit);
 };
 
 export const customerLicenseKey = async (db: Knex, identity: IdentityClaims, id: string) =>
-  licenseKeyWithActivationsJson(await licenseKeyWithActivations(db, mine(await findCustomersLicenseKey(db, id, customerOf(identity).customer_id), "License key")));
+  licenseKeyWithActivationsJson(await licenseKeyWithActivations(db, await seen(db, identity, await findCustomersLicenseKey(db, id, customerOf(identity).customer_id), "License key")));
 
 /** One of the customer's own keys given a new string, as the seller could. */
 export const rotateCustomerLicenseKey = async (db: Knex, identity: IdentityClaims, id: string) =>
-  rotateLicenseKey(db, mine(await findCustomersLicenseKey(db, id, customerOf(identity).customer_id), "License key"));
+  rotateLicenseKey(db, await seen(db, identity, await findCustomersLicenseKey(db, id, customerOf(identity).customer_id), "License key"));
 
 // The seller.
 

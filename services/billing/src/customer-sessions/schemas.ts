@@ -17,8 +17,8 @@ export const CustomerSession = z
   })
   .meta({ id: "CustomerSession" });
 
+/** For whom among the customer's members (Polar's member session): one named by id or external id, else the owner of an individual. */
+const member = { member_id: z.string().nullish(), external_member_id: z.string().nullish(), return_url: webUrl().nullish() };
+
 /** A seller opens the portal for a customer named by id or by their own (external) id. */
-export const CustomerSessionCreate = z.union([
-  z.object({ customer_id: z.string(), return_url: webUrl().nullish() }),
-  z.object({ external_customer_id: z.string(), return_url: webUrl().nullish() }),
-]);
+export const CustomerSessionCreate = z.union([z.object({ customer_id: z.string(), ...member }), z.object({ external_customer_id: z.string(), ...member })]);

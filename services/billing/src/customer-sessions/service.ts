@@ -4,7 +4,7 @@ import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import { namedCustomer, type CustomerNamed } from "../customers/named.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import type { CustomerRow } from "../customers/customers.sql.js";
-import type { MemberRow } from "../members/members.sql.js";
+import { findMemberByExternalId, findMemberOfCustomer, ownersOf, type MemberRow } from "../members/members.sql.js";
 import { deleteCustomerSessions, deleteMemberSessions, insertCustomerSession, liveEmailVerification, replaceEmailVerification, replaceSessionCode, takeEmailVerification, takeSessionCode, type CustomerSessionRow, type EmailVerificationRow } from "./customer-sessions.sql.js";
 import { customerSessionJson } from "./output.js";
 import type { Parts } from "../parts.js";
@@ -87,15 +87,32 @@ export const redeemEmailVerification = (db: Knex, token: string): Promise<EmailV
 /** A session for a customer who just proved they read their new address, lasting as one opened with a code does. */
 export const openVerifiedSession = (db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">) => startSession(db, customer, CODE_SESSION_LIFETIME_MS, null);
 
+/**
+ * The member a seller's session is for, as Polar resolves it: the one named by id or external id,
+ * else an individual's owner; a team's session must name its member.
+ */
+async function sessionMember(db: Knex, customer: CustomerRow, request: { member_id?: string | null | undefined; external_member_id?: string | null | undefined }): Promise<MemberRow> {
+  const absent = (field: string, value: string): never => {
+    throw invalidField([field], "Member does not exist for this customer.", value);
+  };
+  if (request.member_id) return (await findMemberOfCustomer(db, customer.id, request.member_id)) ?? absent("member_id", request.member_id);
+  if (request.external_member_id) return (await findMemberByExternalId(db, customer.id, request.external_member_id)) ?? absent("external_member_id", request.external_member_id);
+  if (customer.type === "team") throw invalidField(["member_id"], "member_id is required for team customers.", null);
+  const [owner] = await ownersOf(db, customer.id);
+  if (!owner) throw invalidField(["customer_id"], "No owner member found for this customer.", customer.id);
+  return owner;
+}
+
 /** A seller opens the customer portal for one of their customers: a new bearer token, and the portal's address with it. */
 export async function openCustomerSession(
   { db, access, config }: Pick<Parts, "db" | "access" | "config">,
   identity: IdentityClaims,
-  request: CustomerNamed & { return_url?: string | null | undefined },
+  request: CustomerNamed & { member_id?: string | null | undefined; external_member_id?: string | null | undefined; return_url?: string | null | undefined },
 ) {
   const { customer, field, input } = await namedCustomer(db, await access.organizationIds(identity, "customer_sessions:write"), request);
   if (!customer) throw invalidField([field], "Customer not found", input);
-  const { session, token } = await startSession(db, customer, SESSION_LIFETIME_MS, request.return_url ?? null);
+  const member = await sessionMember(db, customer, request);
+  const { session, token } = await startSession(db, customer, SESSION_LIFETIME_MS, request.return_url ?? null, member.id);
   const seller = await findSeller(db, customer.organization_id);
   return customerSessionJson(session, token, customer, `${config.PUBLIC_URL.replace(/\/$/, "")}/${seller?.slug ?? customer.organization_id}/portal?customer_session_token=${token}`);
 }
@@ -120,7 +137,7 @@ function forgetSessions(unit: UnitOfWork, sessions: Pick<CustomerSessionRow, "id
 }
 
 /** The customer a portal call is for: only a customer session opens the portal. */
-export function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string; session_id?: string | undefined } {
+export function customerOf(identity: IdentityClaims): { customer_id: string; organization_id: string; session_id?: string | undefined; member_id?: string | undefined } {
   if (identity.kind !== "customer_session") throw new HttpError(401, polarErrors.codes.unauthorized, "A customer session token is required.");
   return identity;
 }

@@ -9,6 +9,8 @@ export interface LicenseKeyRow {
   id: string;
   organization_id: string;
   customer_id: string;
+  /** The member holding the key through a seat; none for the customer's own (read back from the table, not set by every writer). */
+  member_id?: string | null;
   benefit_id: string;
   key: string;
   status: LicenseKeyStatus;
@@ -182,8 +184,9 @@ export async function updateLicenseKey(db: Knex, id: string, changes: Partial<Pi
 }
 
 /** One page of a customer's license keys (of one benefit, when named), newest first. */
-export function pageOfCustomersLicenseKeys(db: Knex, customerId: string, benefitId: string | undefined, page: { page: number; limit: number }) {
+export function pageOfCustomersLicenseKeys(db: Knex, customerId: string, benefitId: string | undefined, page: { page: number; limit: number }, memberId: string | null = null) {
   const found = licenseKeys(db).where({ customer_id: customerId });
+  if (memberId) void found.where({ member_id: memberId });
   if (benefitId) void found.where({ benefit_id: benefitId });
   return pageOf<LicenseKeyRow, "created_at">(found, { ...page, sort: [{ property: "created_at", descending: true }], columns: { created_at: "created_at" }, table: "license_keys" });
 }

@@ -2,6 +2,9 @@ import { z } from "zod";
 import { isoTimestamp, listResource, paging, sorting } from "@tollgate/kit";
 import { MEMBER_ROLES, MEMBER_SORTABLE } from "./members.sql.js";
 
+/** Polar's MemberRole. */
+export const MemberRoleSchema = z.enum(MEMBER_ROLES);
+
 /** A member of a customer, as Polar shows it. */
 export const Member = z
   .strictObject({
@@ -12,7 +15,7 @@ export const Member = z
     email: z.string(),
     name: z.string().nullable(),
     external_id: z.string().nullable(),
-    role: z.enum(MEMBER_ROLES),
+    role: MemberRoleSchema,
   })
   .meta({ id: "Member" });
 
@@ -39,7 +42,7 @@ export const MemberCreate = MemberCreateFromCustomer.extend({ customer_id: z.str
 export const MemberUpdate = z.object({
   name,
   email: z.email().nullish(),
-  role: z.enum(MEMBER_ROLES).nullish(),
+  role: MemberRoleSchema.nullish(),
 });
 
 const MEMBER_SORT_KEYS = Object.keys(MEMBER_SORTABLE) as (keyof typeof MEMBER_SORTABLE)[];
@@ -47,7 +50,7 @@ const MEMBER_SORT_KEYS = Object.keys(MEMBER_SORTABLE) as (keyof typeof MEMBER_SO
 /** A customer's members, a page at a time. */
 export const CustomerMemberListQuery = z.object({
   ...paging,
-  role: z.enum(MEMBER_ROLES).optional(),
+  role: MemberRoleSchema.optional(),
   sorting: sorting(MEMBER_SORT_KEYS, "-created_at"),
 });
 

@@ -4,6 +4,7 @@ import { portalBenefitGrantEndpoints } from "./benefit-grants.js";
 import { portalCustomerEndpoints } from "./customer.js";
 import { portalDownloadableEndpoints } from "./downloadables.js";
 import { portalLicenseKeyEndpoints } from "./license-keys.js";
+import { portalMemberEndpoints } from "./members.js";
 import { portalOrderEndpoints } from "./orders.js";
 import { portalOrganizationEndpoints } from "./organization.js";
 import { portalSessionEndpoints } from "./customer-session.js";
@@ -11,7 +12,7 @@ import { portalSubscriptionEndpoints } from "./subscriptions.js";
 
 /**
  * The customer portal's API, one module per resource: for a customer session (`polar_cst_…`) the
- * customer's profile and cards, orders, subscriptions, benefit grants, license keys and files; and,
+ * customer's profile and cards, orders, subscriptions, benefit grants, license keys, files and team members; and,
  * before anyone signs in, the seller's public page and sign-in by a code sent by e-mail. Products come with their seller, as Polar's
  * portal shows them.
  */
@@ -24,4 +25,5 @@ export const customerPortalEndpoints = (parts: Pick<Parts, "db" | "units" | "con
   ...portalLicenseKeyEndpoints(parts),
   ...portalOrganizationEndpoints(parts),
   ...portalBenefitGrantEndpoints(parts),
+  ...portalMemberEndpoints(parts),
 ];
