@@ -115,9 +115,9 @@ describe("products and prices", () => {
     const { detail } = (await response.json()) as { detail: { loc: unknown[]; msg: string }[] };
     expect(detail.map((issue) => [issue.loc, issue.msg])).toEqual([
       [["body", "prices", 0, "price_amount"], "Must be at least 50"],
-      [["body", "prices", 1], "Only one fixed, free or custom price per currency (usd)"],
+      [["body", "prices", 1], "Only one fixed, free, custom or seat-based price per currency (usd)"],
       [["body", "prices", 2, "amount_type"], "Metered prices are for recurring products only"],
-      [["body", "prices", 3], "Only one fixed, free or custom price per currency (usd)"],
+      [["body", "prices", 3], "Only one fixed, free, custom or seat-based price per currency (usd)"],
       [["body", "prices", 3, "maximum_amount"], "Must not be less than minimum_amount"],
     ]);
     const none = await call("/v1/products/", { method: "POST", body: JSON.stringify({ name: "Nothing", prices: [] }) });

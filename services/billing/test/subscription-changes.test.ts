@@ -152,7 +152,7 @@ describe("subscription changes", () => {
       const locked = await lockSubscription(unit.db, subscription.id);
       if (!product || !locked) throw new Error("the product or the subscription is missing");
       const price = chosenPrice(product, "usd", null, ["product_id"]);
-      return changeProduct(billing, unit, locked, { product, price, amount: amountFor(price, null, ["product_id"]), behaviour: "invoice", now: await sellerNow(unit.db, seller.organizationId) });
+      return changeProduct(billing, unit, locked, { product, price, amount: amountFor(price, null, ["product_id"]), seats: null, behaviour: "invoice", now: await sellerNow(unit.db, seller.organizationId) });
     });
     expect(changed.charge_order_id).not.toBeNull();
     expect((await ordersOf(seller, subscription.id)).find((order) => order.billingReason === "subscription_update")?.status).toBe("pending");

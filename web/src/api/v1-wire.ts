@@ -18046,7 +18046,7 @@ export interface operations {
                     cancellation_reason?: ("customer_service" | "low_quality" | "missing_features" | "switched_service" | "too_complex" | "too_expensive" | "unused" | "other") | null;
                     cancellation_comment?: string | null;
                     product_id?: string;
-                    seats?: unknown;
+                    seats?: number;
                     pause_at_period_end?: boolean;
                     resumes_at?: string | null;
                     /** @constant */

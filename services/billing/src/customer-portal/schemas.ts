@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoTimestamp, listResource, momentInput, paging, queryFlag, repeated, sorting, trimmedText } from "@tollgate/kit";
+import { isoTimestamp, listResource, momentInput, paging, pgInteger, queryFlag, repeated, sorting, trimmedText } from "@tollgate/kit";
 import { CUSTOMER_GRANT_SORTABLE } from "../benefits/benefits.sql.js";
 import { BenefitGrantProperties, BenefitSubscriber, grantFields } from "../benefits/schemas.js";
 import { BENEFIT_TYPES, type BenefitType } from "../benefits/properties.js";
@@ -158,13 +158,13 @@ export const PaymentMethodConfirm = z.object({ setup_intent_id: z.string(), set_
 /** A card the customer gives in the portal, as a confirmation token, to keep (and maybe make their default). */
 export const PaymentMethodCreate = z.object({ confirmation_token_id: z.string(), set_default: z.boolean(), return_url: z.string().optional() });
 
-/** What a customer may change about their subscription in the portal: cancel it at the period's end, or take that back. */
+/** What a customer may change about their subscription in the portal: cancel it at the period's end or take that back, pause or resume it, or change its seats. */
 export const PortalSubscriptionUpdate = z.object({
   cancel_at_period_end: z.boolean().optional(),
   cancellation_reason: z.enum(CANCELLATION_REASONS).nullish(),
   cancellation_comment: z.string().max(1_000).nullish(),
   product_id: z.string().optional(),
-  seats: z.unknown().optional(),
+  seats: pgInteger().min(1).optional(),
   pause_at_period_end: z.boolean().optional(),
   resumes_at: momentInput().nullish(),
   resume: z.literal(true).optional(),

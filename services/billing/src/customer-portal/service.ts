@@ -13,12 +13,13 @@ import { shownOrders } from "../orders/service.js";
 import { reviseOrderBilling } from "../invoices/service.js";
 import type { OrderBillingUpdate } from "../invoices/schemas.js";
 import { findSeller, findSellerBySlug } from "../organizations/organizations.sql.js";
-import { customersMayPause, sellerJson, sellerSummaryJson } from "../organizations/output.js";
+import { customersMayPause, customersMayUpdateSeats, sellerJson, sellerSummaryJson } from "../organizations/output.js";
 import { deletePaymentMethod, findCustomersPaymentMethod, otherPaymentMethodOf, pageOfPaymentMethods, savePaymentMethod } from "../payments/payments.sql.js";
 import type { CardSummary, SavedCardOutcome } from "../payments/processor.js";
 import { keepCard as keepPaidCard, paymentsOfOrder } from "../payments/service.js";
 import { productsWithParts, publicProductIds } from "../products/products.sql.js";
 import { cancelAtPeriodEnd, changeWhenNotRenewing, pauseAsAsked, shownSubscriptions, uncancel } from "../subscriptions/service.js";
+import { seatsChange } from "../subscriptions/updates.js";
 import { findCustomersSubscription, liveSubscriptionsOnCard, moveToCard, pageOfCustomersSubscriptions, retryWithCard, subscriptionIdsOfCheckouts, useCard, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import { sellerNow } from "../test-clock/clock.js";
 import { checkedTaxId } from "../taxes/tax-ids.js";
@@ -275,9 +276,25 @@ function changeSubscription(parts: Pick<Parts, "units" | "config">, identity: Id
   });
 }
 
-/** The customer cancels at the period's end or takes that back, and pauses or resumes where the seller lets them; changing plans or seats is not offered here yet. */
+/**
+ * The customer changes their seats where the seller lets them (prorated by the seller's behaviour, as
+ * Polar's portal does), cancels at the period's end or takes that back, and pauses or resumes where
+ * the seller lets them; changing plans is not offered here yet. A customer session speaks for the
+ * customer's owner, who may change seats.
+ */
 export async function updateCustomerSubscription(parts: Pick<Parts, "db" | "units" | "config"> & { renewNow: (subscriptionId: string) => Promise<void> }, identity: IdentityClaims, id: string, body: z.output<typeof PortalSubscriptionUpdate>) {
-  if (body.product_id !== undefined || body.seats !== undefined) throw notOffered("Changing plans from the portal is not offered yet.");
+  if (body.product_id !== undefined) throw notOffered("Changing plans from the portal is not offered yet.");
+  const { seats } = body;
+  if (seats !== undefined) {
+    await changeSubscription(parts, identity, id, async (unit, subscription, now) => {
+      const seller = await findSeller(unit.db, subscription.organization_id);
+      if (!seller || !customersMayUpdateSeats(seller)) throw new HttpError(403, "UpdateSubscriptionSeatsNotAllowed", "Updating subscription seats is not allowed.");
+      return seatsChange(parts, seats, null)(unit, subscription, now);
+    });
+    // Seats invoiced now are charged before the answer (the worker does nothing for a change that waits), as for the seller.
+    await parts.renewNow(id);
+    return customerSubscription(parts, identity, id);
+  }
   const changed = await changeSubscription(parts, identity, id, async (unit, subscription, now) => {
     if (body.pause_at_period_end !== undefined || body.resume) {
       const seller = await findSeller(unit.db, subscription.organization_id);

@@ -11,12 +11,13 @@ import { chargeKeptCard, chargeOfOrder, recordCharge } from "../payments/service
 import type { PriceRow } from "../products/prices.js";
 import type { ProductWithParts } from "../products/products.sql.js";
 import { findProduct } from "../products/service.js";
-import { billableProrations, periodLeft, remainingTimeLine, unusedTimeLine } from "../subscriptions/proration.js";
+import { billableProrations, periodLeft, remainingTimeLine, seatChangeLine, unusedTimeLine } from "../subscriptions/proration.js";
 import { announceSubscription, chargeOrderAt, chargeSettled, draftFor, fallPastDue, subscriptionTaxTerms, switchPlan, tellSubscriber } from "../subscriptions/service.js";
 import type { ClaimedSubscription, SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { UnderClaim } from "./renew-period.js";
 
-/** What a plan change works with: the settings. */
+/** How a change bills what is left of the period: invoiced at once, or added to the next renewal. */
+export type ProrationBehaviour = "invoice" | "prorate";
 
 /**
  * A plan change's charge now: an order of `lines`, opened with the change and charged to the kept
@@ -41,14 +42,14 @@ export async function changeProduct(
   billing: Pick<Parts, "config">,
   unit: UnitOfWork,
   subscription: SubscriptionRow,
-  target: { product: ProductWithParts; price: PriceRow; amount: number; behaviour: "invoice" | "prorate"; now: Date },
+  target: { product: ProductWithParts; price: PriceRow; amount: number; seats: number | null; behaviour: ProrationBehaviour; now: Date },
 ): Promise<SubscriptionRow> {
   const { db } = unit;
-  const { product, price, amount, behaviour, now } = target;
+  const { product, price, amount, seats, behaviour, now } = target;
   const interval = product.recurring_interval ?? subscription.recurring_interval;
   const intervalCount = product.recurring_interval_count ?? 1;
   const intervalChanged = interval !== subscription.recurring_interval || intervalCount !== subscription.recurring_interval_count;
-  const plan = { product_id: product.id, product_price_id: price.id, amount, recurring_interval: interval, recurring_interval_count: intervalCount };
+  const plan = { product_id: product.id, product_price_id: price.id, amount, seats, recurring_interval: interval, recurring_interval_count: intervalCount };
   let changed: SubscriptionRow;
   // What the change charges now gets its receipt; a change that charges nothing is told of on its own.
   let chargedNow = false;
@@ -77,6 +78,36 @@ export async function changeProduct(
   const customer = await findCustomer(unit.db, subscription.customer_id);
   if (!customer) throw new Error(`subscription ${subscription.id} has lost its customer`);
   await regrantPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
+  await announceSubscription(unit, billing.config, changed, "subscription.updated");
+  if (!chargedNow) await tellSubscriber(unit, billing.config, changed, { notice: "plan_changed" });
+  return changed;
+}
+
+/**
+ * Changes a subscription's seats now, as Polar does. During a trial nothing is billed. Otherwise
+ * what the new seats cost less what the old ones did, for what is left of the period, is one
+ * proration line: invoiced at once (charged to the kept card) when it is a charge and the behaviour
+ * says invoice, else added to the next renewal's order, as a credit always is. The benefits stay:
+ * the product is the same.
+ */
+export async function changeSeats(
+  billing: Pick<Parts, "config">,
+  unit: UnitOfWork,
+  subscription: SubscriptionRow,
+  target: { product: ProductWithParts; price: PriceRow; seats: number; amount: number; behaviour: ProrationBehaviour; now: Date },
+): Promise<SubscriptionRow> {
+  const { product, price, seats, amount, behaviour, now } = target;
+  let changed: SubscriptionRow;
+  let chargedNow = false;
+  if (subscription.status === "trialing") {
+    changed = await switchPlan(unit, subscription, { seats, amount });
+  } else {
+    const line = seatChangeLine(subscription, { planName: product.name, price, seats, amount }, now);
+    const prorations = line.amount === 0 ? [] : [line];
+    chargedNow = behaviour === "invoice" && line.amount > 0;
+    changed = await switchPlan(unit, subscription, { seats, amount, pending_prorations: chargedNow ? subscription.pending_prorations : [...subscription.pending_prorations, ...prorations] });
+    if (chargedNow) changed = await invoiceChange(unit, changed, { ...draftFor(changed, product, price, { amount: 0, discount_amount: 0 }, await subscriptionTaxTerms(unit.db, changed, price)), lines: prorations }, now);
+  }
   await announceSubscription(unit, billing.config, changed, "subscription.updated");
   if (!chargedNow) await tellSubscriber(unit, billing.config, changed, { notice: "plan_changed" });
   return changed;

@@ -33,6 +33,9 @@ const DEFAULT_CUSTOMER_PORTAL_SETTINGS = { usage: { show: true }, subscription: 
 /** Whether the seller lets customers pause and resume their subscriptions in the portal (Polar's `customer_portal_settings.subscription.pause`, off by default). */
 export const customersMayPause = (seller: Pick<SellerRow, "customer_portal_settings">) => (seller.customer_portal_settings as { subscription?: { pause?: boolean } }).subscription?.pause === true;
 
+/** Whether the seller lets customers change their seats in the portal (Polar's `customer_portal_settings.subscription.update_seats`, on by default). */
+export const customersMayUpdateSeats = (seller: Pick<SellerRow, "customer_portal_settings">) => (seller.customer_portal_settings as { subscription?: { update_seats?: boolean } }).subscription?.update_seats !== false;
+
 export const subscriptionSettingsOf = (seller: Pick<SellerRow, "subscription_settings">) => ({ ...DEFAULT_SUBSCRIPTION_SETTINGS, ...seller.subscription_settings });
 
 /** A seller as Polar's Organization: every field present, settings over their defaults. */

@@ -41,3 +41,22 @@ export const remainingTimeLine = (planName: string, price: Pick<PriceRow, "id">,
   proration: true,
   product_price_id: price.id,
 });
+
+/** A day as Polar's line labels write it: "Jan 5, 2026". */
+const labelDate = (moment: Date) => new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }).format(moment);
+
+/**
+ * The one line a change of seats bills, as Polar's: what the new seats cost less what the old ones
+ * did, for what is left of the period (truncated to the minor unit, as Polar does); a charge reads
+ * "Team (5 → 8 seats) — From … to …", a credit "Remaining time on Team (8 → 5 seats) — From … to …".
+ */
+export function seatChangeLine(
+  subscription: Pick<SubscriptionRow, "amount" | "seats" | "current_period_start" | "current_period_end">,
+  change: { planName: string; price: Pick<PriceRow, "id">; seats: number; amount: number },
+  now: Date,
+): OrderLine {
+  const amount = Math.trunc((change.amount - subscription.amount) * periodLeft(subscription, now));
+  const plan = `${change.planName} (${subscription.seats ?? 0} → ${change.seats} seats)`;
+  const dates = `From ${labelDate(now)} to ${labelDate(subscription.current_period_end)}`;
+  return { label: `${amount < 0 ? `Remaining time on ${plan}` : plan} — ${dates}`, amount, proration: true, product_price_id: change.price.id };
+}

@@ -182,8 +182,8 @@ export const chargeOrderAt = (unit: UnitOfWork, subscription: SubscriptionRow, o
 export const chargeSettled = (unit: UnitOfWork, subscription: SubscriptionRow): Promise<SubscriptionRow> =>
   updateSubscription(unit.db, subscription.id, { charge_order_id: null, next_action_at: subscription.ended_at ? null : subscription.current_period_end });
 
-/** What a plan change sets: the plan, and for a change of interval the period it starts and the prorations it leaves. */
-export type PlanChange = Pick<SubscriptionChanges, "product_id" | "product_price_id" | "amount" | "recurring_interval" | "recurring_interval_count" | "current_period_start" | "current_period_end" | "next_action_at" | "pending_prorations" | "discount_applied_at">;
+/** What a plan change sets: the plan (and its seats), and for a change of interval the period it starts and the prorations it leaves. */
+export type PlanChange = Pick<SubscriptionChanges, "product_id" | "product_price_id" | "amount" | "seats" | "recurring_interval" | "recurring_interval_count" | "current_period_start" | "current_period_end" | "next_action_at" | "pending_prorations" | "discount_applied_at">;
 
 /** The subscription moves to another plan (announcing it is the plan change's). */
 export const switchPlan = (unit: UnitOfWork, subscription: SubscriptionRow, change: PlanChange): Promise<SubscriptionRow> => updateSubscription(unit.db, subscription.id, change);

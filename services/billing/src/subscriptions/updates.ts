@@ -2,12 +2,14 @@ import { HttpError, invalidField, reachable, type Knex, type UnitOfWork } from "
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Parts } from "../parts.js";
 import { findDiscount } from "../discounts/discounts.sql.js";
-import { changeProduct } from "../flows/charge-change.js";
+import { changeProduct, changeSeats, type ProrationBehaviour } from "../flows/charge-change.js";
+import { seatsInUse } from "../customer-seats/seats-in-use.sql.js";
 import { discountProblem } from "../discounts/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import { subscriptionSettingsOf } from "../organizations/output.js";
-import { amountFor, chosenPrice } from "../products/prices.js";
+import { amountFor, chosenPrice, seatsFor } from "../products/prices.js";
 import { productsWithParts } from "../products/products.sql.js";
+import { maximumSeats, minimumSeats, seatsAmount } from "../products/seat-tiers.js";
 import { sellerNow } from "../test-clock/clock.js";
 import type { SubscriptionUpdate } from "./schemas.js";
 import {
@@ -24,7 +26,40 @@ import {
 } from "./service.js";
 import { findSubscription, lockSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
-type Change = (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>;
+export type Change = (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>;
+
+/** The proration behaviour asked for, else the seller's; only those a change now can have are offered. */
+async function behaviourOf(db: Knex, subscription: SubscriptionRow, asked: SubscriptionUpdate["proration_behavior"]): Promise<ProrationBehaviour> {
+  const seller = await findSeller(db, subscription.organization_id);
+  const behaviour = asked ?? (seller ? subscriptionSettingsOf(seller).proration_behavior : "prorate");
+  if (behaviour !== "invoice" && behaviour !== "prorate") throw invalidField(["proration_behavior"], "Only invoice and prorate are offered", behaviour);
+  return behaviour;
+}
+
+const seatRefusal = (error: string, detail: string) => new HttpError(400, error, detail);
+
+/**
+ * A change of the subscription's seats, checked as Polar checks it: a running subscription not set
+ * to cancel, on a seat-based price, within its tiers, and never below the seats assigned or claimed.
+ * Asking for the seats it has changes nothing and announces nothing.
+ */
+export function seatsChange({ config }: Pick<Parts, "config">, seats: number, asked: SubscriptionUpdate["proration_behavior"]): Change {
+  return async (unit, subscription, now) => {
+    if (subscription.ended_at !== null || subscription.cancel_at_period_end) throw new HttpError(403, "AlreadyCanceledSubscription", "This subscription is already canceled or will be at the end of the period.");
+    const [product] = await productsWithParts(unit.db, [subscription.product_id]);
+    const price = product?.prices.find((candidate) => candidate.id === subscription.product_price_id);
+    if (!product || price?.amount_type !== "seat_based" || !price.seat_tiers) throw seatRefusal("NotASeatBasedSubscription", "This subscription does not support seat-based pricing.");
+    const least = minimumSeats(price.seat_tiers);
+    const most = maximumSeats(price.seat_tiers);
+    if (seats < least) throw seatRefusal("BelowMinimumSeats", `Minimum ${least} seats required.`);
+    if (most !== null && seats > most) throw seatRefusal("AboveMaximumSeats", `Maximum ${most} seats allowed.`);
+    const taken = await seatsInUse(unit.db, subscription.id);
+    if (seats < taken) throw seatRefusal("SeatsAlreadyAssigned", `Cannot decrease seats to ${seats}. Currently ${taken} seats are assigned. Revoke seats first.`);
+    if (seats === subscription.seats) return subscription;
+    const behaviour = await behaviourOf(unit.db, subscription, asked);
+    return changeSeats({ config }, unit, subscription, { product, price, seats, amount: seatsAmount(price.seat_tiers, seats), behaviour, now });
+  };
+}
 
 /** Changes a subscription with its row locked, once no renewal is in flight for it. */
 async function changed({ db, units, access }: Pick<Parts, "db" | "units" | "access">, identity: IdentityClaims, id: string, change: Change): Promise<SubscriptionRow> {
@@ -39,7 +74,7 @@ async function changed({ db, units, access }: Pick<Parts, "db" | "units" | "acce
 
 /** The change a request to update a subscription asks for: Polar's SubscriptionUpdate, one kind of change per call, told apart by its fields. */
 function changeAskedFor({ config }: Pick<Parts, "config">, body: SubscriptionUpdate): Change {
-  if (body.seats !== undefined) throw new HttpError(400, "NotASeatBasedSubscription", "This subscription does not support seat-based pricing.");
+  if (body.seats !== undefined) return seatsChange({ config }, body.seats, body.proration_behavior);
   const discountId = body.discount_id;
   if (discountId !== undefined) {
     return async (unit, subscription, now) => {
@@ -64,10 +99,12 @@ function changeAskedFor({ config }: Pick<Parts, "config">, body: SubscriptionUpd
       if (!product || product.organization_id !== subscription.organization_id || product.is_archived) throw invalidField(["product_id"], "Product not found or archived", productId);
       if (product.recurring_interval === null) throw invalidField(["product_id"], "A subscription moves to a recurring product only", productId);
       const price = chosenPrice(product, subscription.currency, null, ["product_id"]);
-      const seller = await findSeller(unit.db, subscription.organization_id);
-      const behaviour = body.proration_behavior ?? (seller ? subscriptionSettingsOf(seller).proration_behavior : "prorate");
-      if (behaviour !== "invoice" && behaviour !== "prorate") throw invalidField(["proration_behavior"], "Only invoice and prorate are offered", behaviour);
-      return changeProduct({ config }, unit, subscription, { product, price, amount: amountFor(price, null, ["product_id"]), behaviour, now });
+      // Seats carry over to another seat-based plan (a plan without them starts at its fewest); a plan
+      // without seats cannot take a seat-based subscription, as Polar's cannot.
+      if (subscription.seats !== null && price.amount_type !== "seat_based") throw invalidField(["product_id"], "Can't switch from a seat-based to a non-seat-based product.", productId);
+      const seats = seatsFor(price, price.amount_type === "seat_based" ? subscription.seats : null, undefined, ["product_id"]);
+      const behaviour = await behaviourOf(unit.db, subscription, body.proration_behavior);
+      return changeProduct({ config }, unit, subscription, { product, price, amount: amountFor(price, null, ["product_id"], seats), seats, behaviour, now });
     };
   }
   if (body.pause_at_period_end !== undefined || body.resume) return (unit, subscription, now) => pauseAsAsked(unit, config, subscription, body, now);

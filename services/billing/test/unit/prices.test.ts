@@ -1,6 +1,6 @@
 import { ValidationError } from "@tollgate/kit";
 import { describe, expect, it } from "vitest";
-import { amountFor, chosenPrice, isSellable, meteredAmount, type PriceRow } from "../../src/products/prices.js";
+import { amountFor, chosenPrice, isSellable, meteredAmount, seatsFor, type PriceRow } from "../../src/products/prices.js";
 
 const NOW = new Date("2026-03-01T12:00:00Z");
 
@@ -73,6 +73,28 @@ describe("what a checkout charges for a price", () => {
     const pounds = price({ amount_type: "custom", price_amount: null, price_currency: "gbp" });
     expect(amountFor(pounds, 30, ["amount"])).toBe(30);
     expect(refusal(() => amountFor(price({ amount_type: "custom", price_amount: null }), 49, ["amount"])).message).toBe("Must be at least 50 (or 0)");
+  });
+});
+
+describe("the seats a checkout sells", () => {
+  const seated = price({ amount_type: "seat_based", price_amount: null, seat_tiers: { seat_tier_type: "volume", tiers: [{ min_seats: 2, max_seats: 10, price_per_seat: 900 }] } });
+
+  it("sells the seats asked for, else the fewest allowed, and charges what they cost", () => {
+    expect(seatsFor(seated, 5)).toBe(5);
+    expect(seatsFor(seated, null)).toBe(2);
+    expect(seatsFor(seated, undefined, { min: 3, max: null })).toBe(3);
+    expect(amountFor(seated, null, ["amount"], 5)).toBe(4_500);
+  });
+
+  it("refuses seats outside the tiers, or outside the checkout's narrower bounds, with Polar's messages", () => {
+    expect(refusal(() => seatsFor(seated, 1))).toEqual({ path: ["seats"], message: "Minimum 2 seats required." });
+    expect(refusal(() => seatsFor(seated, 11))).toEqual({ path: ["seats"], message: "Maximum 10 seats allowed." });
+    expect(refusal(() => seatsFor(seated, 8, { min: null, max: 6 }))).toEqual({ path: ["seats"], message: "Maximum 6 seats allowed." });
+  });
+
+  it("sells no seats of another price, and refuses seats asked of one", () => {
+    expect(seatsFor(price({}), null)).toBeNull();
+    expect(refusal(() => seatsFor(price({}), 3))).toEqual({ path: ["seats"], message: "Seats can only be set for seat-based pricing." });
   });
 });
 
