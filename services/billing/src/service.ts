@@ -22,6 +22,7 @@ import { CheckoutExpirySweep } from "./checkouts/expiry.js";
 import { CheckoutPayments } from "./checkouts/payer.js";
 import { customerEndpoints } from "./customers/routes.js";
 import { memberEndpoints } from "./members/routes.js";
+import { customerSeatEndpoints } from "./customer-seats/routes.js";
 import { metricEndpoints } from "./metrics/routes.js";
 import { orderEndpoints } from "./orders/routes.js";
 import { licenseKeyEndpoints } from "./license-keys/routes.js";
@@ -163,6 +164,7 @@ export const billingService = defineService({
       ...paymentEndpoints(parts),
       ...disputeEndpoints(parts),
       ...licenseKeyEndpoints(parts),
+      ...customerSeatEndpoints(parts),
       ...meterEndpoints({ ...parts, remeasuring }),
       ...meterQuantityEndpoints(parts),
       ...usageEventEndpoints({ ...parts, wakeMeasurer: () => measurer.wake() }),

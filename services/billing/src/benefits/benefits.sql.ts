@@ -6,10 +6,10 @@ export interface BenefitGrantRow {
   id: string;
   benefit_id: string;
   customer_id: string;
+  /** The seat member the grant is for; none for a grant to the customer as a whole. */
+  member_id: string | null;
   subscription_id: string | null;
   order_id: string | null;
-  /** The member holding the grant through a seat; none for the customer's own (read back from the table, not set by every writer). */
-  member_id?: string | null;
   granted_at: Date | null;
   revoked_at: Date | null;
   properties: Record<string, unknown>;
@@ -87,8 +87,11 @@ export async function updateBenefit(db: Knex, id: string, changes: Partial<Pick<
 export const grantsOf = (db: Knex, source: GrantSource) =>
   db<BenefitGrantRow>("benefit_grants").where(source.subscription_id ? { subscription_id: source.subscription_id } : { order_id: source.order_id });
 
-/** The purchase's grants not revoked yet (granted or waiting for an account). */
-export const unrevokedGrantsOf = (db: Knex, source: GrantSource) => grantsOf(db, source).whereNull("revoked_at");
+/** The purchase's grants not revoked yet (granted or waiting for an account); only the member's, when one is named (a seat given back). */
+export function unrevokedGrantsOf(db: Knex, source: GrantSource, memberId?: string): Knex.QueryBuilder<BenefitGrantRow, BenefitGrantRow[]> {
+  const found = grantsOf(db, source).whereNull("revoked_at");
+  return memberId ? found.where({ member_id: memberId }) : found;
+}
 
 /** The purchase's grants in effect: granted and not revoked. */
 export const grantedGrantsOf = (db: Knex, source: GrantSource) => unrevokedGrantsOf(db, source).whereNotNull("granted_at");

@@ -91,9 +91,9 @@ async function fulfil(billing: Pick<Parts, "config">, unit: UnitOfWork, { checko
   return order;
 }
 
-/** The benefits of a one-time product granted for the order that paid for it. */
+/** The benefits of a one-time product granted for the order that paid for it (to its seats' members as they claim them, when it bought seats). */
 const grantOrdered = (unit: UnitOfWork, customer: CustomerRow, product: ProductWithParts, order: OrderRow, now: Date) =>
-  grantPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id } });
+  grantPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id }, seats: order.seats });
 
 /** A seller's draft order as its off-session charge was answered (no answer: nothing was due), for `settleDraftPurchase`. */
 export interface AnsweredDraft {

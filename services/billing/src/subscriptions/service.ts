@@ -4,6 +4,7 @@ import type { BillingConfig } from "../config.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
 import { revokeBenefits } from "../benefit-grants/granting.js";
+import { revokeSeatsOf } from "../customer-seats/service.js";
 import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
 import { mailCustomer, SWITCH_OF_NOTICE } from "../customers/mail.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
@@ -451,7 +452,7 @@ export interface Ending {
 }
 
 /**
- * Ends the subscription now (or at `endedAt`): canceled, ended, its benefits revoked. When its usage
+ * Ends the subscription now (or at `endedAt`): canceled, ended, its benefits and seats revoked. When its usage
  * is billed (it was revoked, or reached the end it was canceled for; not when dunning gave up on it),
  * the metered usage of the period that ends is a last order, as Polar bills it (billing_reason
  * subscription_cycle), charged by the renewal worker outside this transaction; the meters start no
@@ -477,6 +478,8 @@ export async function revoke(unit: UnitOfWork, config: SubscriptionConfig, subsc
     customer_cancellation_comment: ending.comment === undefined ? subscription.customer_cancellation_comment : ending.comment,
   });
   await revokeBenefits(unit, { subscription_id: subscription.id }, endedAt);
+  // Its seats are taken back with it: none is left pending, and each seat's revocation is told.
+  await revokeSeatsOf(unit, { source: { subscription_id: subscription.id } });
   await announceSubscription(unit, config, ended, ...(alreadyCanceled ? (["subscription.updated", "subscription.revoked"] as const) : (["subscription.updated", "subscription.canceled", "subscription.revoked"] as const)));
   if (!usage?.used) return ended;
   const lastOrder = await placeOrder(unit, await usageOrderDraft(unit.db, subscription, usage.lines), "pending");
