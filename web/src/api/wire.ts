@@ -28,6 +28,8 @@ export type Customer = Schemas["Customer"];
 export type CustomerState = Schemas["CustomerState"];
 export type CustomerSession = Schemas["CustomerSession"];
 export type Member = Schemas["Member"];
+export type CustomerSeat = Schemas["CustomerSeat"];
+export type SeatsList = Schemas["SeatsList"];
 export type CustomerSessionCodeAuthenticateResponse = Schemas["CustomerSessionCodeAuthenticateResponse"];
 export type SeatClaimInfo = Schemas["SeatClaimInfo"];
 export type CustomerSeatClaimResponse = Schemas["CustomerSeatClaimResponse"];
@@ -66,6 +68,8 @@ export type WebhookDelivery = Schemas["WebhookDelivery"];
 /** The customer portal's and the buyer's own views (`/v1/customer-portal/*`, `/v1/me/*`). */
 export type CustomerPortalCustomer = Schemas["CustomerPortalCustomer"];
 export type CustomerOrganizationData = Schemas["CustomerOrganizationData"];
+export type CustomerPortalMember = Schemas["CustomerPortalMember"];
+export type PortalAuthenticatedUser = Schemas["PortalAuthenticatedUser"];
 export type CustomerOrder = Schemas["CustomerOrder"];
 export type CustomerSubscription = Schemas["CustomerSubscription"];
 export type CustomerBenefitGrant = Schemas["CustomerBenefitGrant"];

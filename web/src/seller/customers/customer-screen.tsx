@@ -14,7 +14,7 @@ import { openCustomerSession, type CustomerState } from "./api";
 import { customerStateQuery, useDeleteCustomer } from "./queries";
 import { CustomerDialog } from "./customer-dialog";
 import { CustomerStateCard } from "./state-card";
-import { TeamMembersCard } from "./team-cards";
+import { TeamMembersCard, TeamSeatsCard } from "./team-cards";
 
 const messages = defineMessages({
   loading: { id: "seller.customer.loading", defaultMessage: "Loading the customer…" },
@@ -62,7 +62,12 @@ function CustomerPage({ customer }: { customer: CustomerState }) {
             ]}
           />
         </Card>
-        {customer.type === "team" && <TeamMembersCard customerId={customer.id} />}
+        {customer.type === "team" && (
+          <>
+            <TeamMembersCard customerId={customer.id} />
+            <TeamSeatsCard customerId={customer.id} />
+          </>
+        )}
         <CustomerStateCard state={customer} />
         <Card title={formatMessage(messages.orders)}>
           <OrdersTable filters={{ customerId: customer.id }} />

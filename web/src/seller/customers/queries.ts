@@ -2,17 +2,23 @@ import { queryOptions } from "@tanstack/react-query";
 import { useChange } from "../../api/mutations";
 import {
   addMember,
+  assignSeat,
   createCustomer,
   deleteCustomer,
   getCustomerState,
   listCustomerChoices,
   listMembers,
   listNames,
+  listSeatHolders,
+  listSeats,
   removeMember,
+  resendSeat,
+  revokeSeat,
   updateCustomer,
   updateMember,
   type CustomerFields,
   type NamedResource,
+  type SeatHolder,
 } from "./api";
 
 /** Every customers query sits under `all`, so a change (or an order or refund that moves a customer's state) refreshes each of them. */
@@ -22,10 +28,14 @@ export const customerKeys = {
   state: (id: string) => [...customerKeys.all, "state", id] as const,
   choices: (organizationId: string) => [...customerKeys.all, "choices", organizationId] as const,
   members: (id: string) => [...customerKeys.all, "members", id] as const,
+  seatHolders: (id: string) => [...customerKeys.all, "seat-holders", id] as const,
+  seats: (holder: SeatHolder) => [...customerKeys.all, "seats", holder.holds, holder.holderId] as const,
 };
 
 export const customerStateQuery = (id: string) => queryOptions({ queryKey: customerKeys.state(id), queryFn: () => getCustomerState(id) });
 export const membersQuery = (customerId: string) => queryOptions({ queryKey: customerKeys.members(customerId), queryFn: () => listMembers(customerId) });
+export const seatHoldersQuery = (customerId: string) => queryOptions({ queryKey: customerKeys.seatHolders(customerId), queryFn: () => listSeatHolders(customerId) });
+export const seatsQuery = (holder: SeatHolder) => queryOptions({ queryKey: customerKeys.seats(holder), queryFn: () => listSeats(holder) });
 export const customerChoices = (organizationId: string) => queryOptions({ queryKey: customerKeys.choices(organizationId), queryFn: () => listCustomerChoices(organizationId) });
 
 /** The names of the seller's products, benefits or meters, kept under that resource's own keys so that its changes refresh them. */
@@ -40,3 +50,6 @@ export const useAddMember = () => useChange(({ customerId, fields }: { customerI
 export const useUpdateMember = () =>
   useChange(({ customerId, memberId, change }: { customerId: string; memberId: string; change: Parameters<typeof updateMember>[2] }) => updateMember(customerId, memberId, change), () => [customerKeys.all], { evenIfRefused: true });
 export const useRemoveMember = () => useChange(({ customerId, memberId }: { customerId: string; memberId: string }) => removeMember(customerId, memberId), () => [customerKeys.all], { evenIfRefused: true });
+export const useAssignSeat = () => useChange(({ holder, email }: { holder: SeatHolder; email: string }) => assignSeat(holder, email), () => [customerKeys.all], { evenIfRefused: true });
+export const useResendSeat = () => useChange(resendSeat, () => [customerKeys.all]);
+export const useRevokeSeat = () => useChange(revokeSeat, () => [customerKeys.all], { evenIfRefused: true });
