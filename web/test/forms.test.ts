@@ -8,6 +8,7 @@ import { parseMetadata } from "../src/forms/metadata";
 import { inviteForm, organizationForm } from "../src/organizations/form";
 import { slugify } from "../src/forms/slugify";
 import { mayManageMember, permission } from "../src/organizations/permissions";
+import { memberForm, seatBounds, seatCountForm } from "../src/forms/team";
 
 /** The messages a form would show, by field. */
 function problems(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }): Record<string, string> {
@@ -119,5 +120,22 @@ describe("form rules", () => {
     expect(mayManageMember("admin", "owner")).toEqual({ allowed: false, reason: "Only owners can change or remove an owner." });
     expect(mayManageMember("owner", "owner")).toEqual({ allowed: true });
     expect(mayManageMember("admin", "member")).toEqual({ allowed: true });
+  });
+
+  it("adds a team's member with an e-mail and a role other than owner, and keeps a seat count within its price's tiers", () => {
+    expect(problems(memberForm.safeParse({ email: "not an e-mail", name: "", role: "member" }))).toEqual({ email: "Enter an e-mail address such as ada@example.com" });
+    expect(memberForm.safeParse({ email: "dev@example.com", name: "", role: "owner" }).success).toBe(false);
+    expect(memberForm.safeParse({ email: " dev@example.com ", name: "Dev", role: "billing_manager" }).data).toEqual({ email: "dev@example.com", name: "Dev", role: "billing_manager" });
+    const tiers = [
+      { min_seats: 2, max_seats: 5, price_per_seat: 1_000 },
+      { min_seats: 6, max_seats: 20, price_per_seat: 800 },
+    ];
+    const seatPrice = { amount_type: "seat_based", seat_tiers: { seat_tier_type: "volume", tiers } } as unknown as Parameters<typeof seatBounds>[0][number];
+    expect(seatBounds([seatPrice])).toEqual({ min: 2, max: 20 });
+    expect(seatBounds([{ ...seatPrice, seat_tiers: { tiers: [{ min_seats: 1, max_seats: null, price_per_seat: 500 }] } } as typeof seatPrice])).toEqual({ min: 1, max: null });
+    const form = seatCountForm({ min: 2, max: 20 });
+    expect(problems(form.safeParse({ seats: "21" }))).toEqual({ seats: "Enter a whole number from 2 to 20" });
+    expect(problems(form.safeParse({ seats: "1.5" }))).toEqual({ seats: "Enter a whole number from 2 to 20" });
+    expect(form.safeParse({ seats: "20" }).success).toBe(true);
   });
 });

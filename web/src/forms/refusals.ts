@@ -18,3 +18,6 @@ export function placeRefusals<Name extends string>(reason: unknown, fieldOf: Rec
   }
   return unplaced.length > 0 ? unplaced.join(" ") : null;
 }
+
+/** A refused change that has no fields to show it beside (a button, a choice in a list): the API's own words for it. */
+export const refusalText = (reason: unknown): string => placeRefusals(reason, {}, () => undefined) ?? "";

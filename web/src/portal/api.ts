@@ -4,6 +4,8 @@ import type {
   CustomerOrganizationData as PortalOrganization,
   CustomerPaymentMethodCreateResponse,
   CustomerPortalCustomer as PortalCustomer,
+  CustomerPortalMember,
+  CustomerSeat,
   CustomerSessionCodeAuthenticateResponse,
   CustomerSubscription,
   PurchasedOrder,
@@ -27,8 +29,12 @@ export type {
   CustomerBenefitGrant as BenefitGrant,
   CustomerOrganizationData as PortalOrganization,
   CustomerPortalCustomer as PortalCustomer,
+  CustomerPortalMember as PortalMember,
+  CustomerSeat,
   Downloadable,
   LicenseKey,
+  PortalAuthenticatedUser as PortalUser,
+  SeatsList,
 } from "../api/wire";
 
 /** One customer's way into one seller's portal: the seller, and the customer session token from the link. */
@@ -117,3 +123,27 @@ export const makeDefaultCard = (access: PortalAccess, cardId: string) =>
   portalRequest<PortalCustomer>(access, "customers/me", { method: "PATCH", body: { default_payment_method_id: cardId } satisfies RequestBody<"/v1/customer-portal/customers/me", "patch"> });
 
 export const forgetCard = (access: PortalAccess, cardId: string) => portalRequest<void>(access, `customers/me/payment-methods/${encodeURIComponent(cardId)}`, { method: "DELETE" });
+
+/** The customer's subscriptions and orders, as the portal reads them (one read each, which several sections share). */
+export const SUBSCRIPTIONS = `subscriptions/?limit=${LIST_LIMIT}`;
+export const ORDERS = `orders/?limit=${LIST_LIMIT}`;
+
+/** Who signed in: the customer, or one member of a team customer, with their role. */
+export const PORTAL_USER = "customer-session/user";
+/** The team's members, which only its owner and billing managers may see (the first hundred). */
+export const MEMBERS = `members?limit=${LIST_LIMIT}`;
+/** The seats a subscription or an order holds. */
+export const seatsOf = (holder: { subscription_id: string } | { order_id: string }) => `seats?${new URLSearchParams(holder).toString()}`;
+
+export const addMember = (access: PortalAccess, body: RequestBody<"/v1/customer-portal/members", "post">) => portalRequest<CustomerPortalMember>(access, "members", { method: "POST", body });
+export const updateMember = (access: PortalAccess, memberId: string, body: RequestBody<"/v1/customer-portal/members/{id}", "patch">) =>
+  portalRequest<CustomerPortalMember>(access, `members/${encodeURIComponent(memberId)}`, { method: "PATCH", body });
+export const removeMember = (access: PortalAccess, memberId: string) => portalRequest<void>(access, `members/${encodeURIComponent(memberId)}`, { method: "DELETE" });
+
+export const assignSeat = (access: PortalAccess, body: RequestBody<"/v1/customer-portal/seats", "post">) => portalRequest<CustomerSeat>(access, "seats", { method: "POST", body });
+export const resendSeat = (access: PortalAccess, seatId: string) => portalRequest<CustomerSeat>(access, `seats/${encodeURIComponent(seatId)}/resend`, { method: "POST" });
+export const revokeSeat = (access: PortalAccess, seatId: string) => portalRequest<CustomerSeat>(access, `seats/${encodeURIComponent(seatId)}`, { method: "DELETE" });
+
+/** Changes how many seats a subscription holds, where the seller lets customers do so. */
+export const changeSeats = (access: PortalAccess, subscriptionId: string, seats: number) =>
+  portalRequest<Subscription>(access, `subscriptions/${encodeURIComponent(subscriptionId)}`, { method: "PATCH", body: { seats } satisfies RequestBody<"/v1/customer-portal/subscriptions/{id}", "patch"> });

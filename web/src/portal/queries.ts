@@ -2,13 +2,15 @@ import { queryOptions } from "@tanstack/react-query";
 import { request } from "../api/client";
 import { useChange } from "../api/mutations";
 import type { CustomerSeatClaimResponse, PortalPaymentProcessor, PurchasedOrder, PurchasedSubscription, RequestBody, SeatClaimInfo } from "../api/wire";
-import { LIST_LIMIT, portalRequest, type Listing, type PortalAccess, type PortalOrganization } from "./api";
+import { addMember, assignSeat, changeSeats, LIST_LIMIT, portalRequest, removeMember, resendSeat, revokeSeat, updateMember, type Listing, type PortalAccess, type PortalOrganization } from "./api";
 
 export const portalKeys = {
   all: ["customer-portal"] as const,
   seller: (slug: string) => [...portalKeys.all, slug] as const,
+  /** Everything one session reads: a team's change refreshes it all (a member removed gives up a seat, a seat change moves a subscription). */
+  session: (access: PortalAccess) => [...portalKeys.seller(access.seller.slug), access.token] as const,
   /** Keyed by seller and token, so that another link never shows stale data. */
-  read: (access: PortalAccess, path: string) => [...portalKeys.seller(access.seller.slug), access.token, path] as const,
+  read: (access: PortalAccess, path: string) => [...portalKeys.session(access), path] as const,
   /** A seat's claim link, by its token: public, the token is the credential. */
   seatClaim: (token: string) => [...portalKeys.all, "seat-claim", token] as const,
 };
@@ -47,3 +49,14 @@ export const useClaimSeat = () =>
     (token: string) => request<CustomerSeatClaimResponse>("/v1/customer-seats/claim", { method: "POST", body: { invitation_token: token } satisfies RequestBody<"/v1/customer-seats/claim", "post"> }),
     (token) => [portalKeys.seatClaim(token)],
   );
+
+/** A change to the team of the customer signed in: refreshes what the session reads, even when refused (the screen may be out of date). */
+const useTeamChange = <Input, Output>(access: PortalAccess, change: (input: Input) => Promise<Output>) => useChange(change, () => [portalKeys.session(access)], { evenIfRefused: true });
+
+export const useAddMember = (access: PortalAccess) => useTeamChange(access, (body: Parameters<typeof addMember>[1]) => addMember(access, body));
+export const useUpdateMember = (access: PortalAccess) => useTeamChange(access, ({ memberId, change }: { memberId: string; change: Parameters<typeof updateMember>[2] }) => updateMember(access, memberId, change));
+export const useRemoveMember = (access: PortalAccess) => useTeamChange(access, (memberId: string) => removeMember(access, memberId));
+export const useAssignSeat = (access: PortalAccess) => useTeamChange(access, (body: Parameters<typeof assignSeat>[1]) => assignSeat(access, body));
+export const useResendSeat = (access: PortalAccess) => useTeamChange(access, (seatId: string) => resendSeat(access, seatId));
+export const useRevokeSeat = (access: PortalAccess) => useTeamChange(access, (seatId: string) => revokeSeat(access, seatId));
+export const useChangeSeats = (access: PortalAccess) => useTeamChange(access, ({ subscriptionId, seats }: { subscriptionId: string; seats: number }) => changeSeats(access, subscriptionId, seats));

@@ -6,7 +6,7 @@ import { usePageLocale } from "../i18n/provider";
 import { Alert, Button, Card, EmptyState, Page } from "../ui/components";
 import { SellerFrame } from "../ui/seller-frame";
 import { portalQuery, portalSellerQuery } from "./queries";
-import { LIST_LIMIT, onTokenChange, sessionHasEnded, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer } from "./api";
+import { onTokenChange, ORDERS, PORTAL_USER, sessionHasEnded, storedToken, storeToken, type Listing, type Order, type PortalAccess, type PortalCustomer, type PortalUser } from "./api";
 import { BenefitsCard } from "./benefits";
 import { BillingDetailsCard } from "./billing-details";
 import { CardsCard } from "./cards";
@@ -14,9 +14,10 @@ import { EmailChangeCard, useEmailUpdateLink } from "./email-change";
 import { OrderDocuments } from "./documents";
 import { PortalSignIn } from "./sign-in";
 import { failureText } from "./failures";
-import { QueryState } from "../ui/query-state";
+import { QueryState, together } from "../ui/query-state";
 import { OrdersList, PartialListNote } from "./purchase-views";
 import { SubscriptionsCard } from "./subscriptions";
+import { TeamMembersCard, TeamSeatsCard } from "./team";
 
 const messages = defineMessages({
   orders: { id: "portal.orders.title", defaultMessage: "Orders" },
@@ -54,7 +55,7 @@ function usePortalToken(slug: string): string | null {
 
 function OrdersCard({ access }: { access: PortalAccess }) {
   const { formatMessage } = useIntl();
-  const orders = useQuery(portalQuery<Listing<Order>>(access, `orders/?limit=${LIST_LIMIT}`));
+  const orders = useQuery(portalQuery<Listing<Order>>(access, ORDERS));
   return (
     <Card title={formatMessage(messages.orders)} description={formatMessage(messages.ordersDescription)}>
       <QueryState query={orders} loading={messages.loadingOrders} failure={(error) => failureText(error)} isEmpty={({ items }) => items.length === 0} empty={<EmptyState title={formatMessage(messages.noOrders)} />}>
@@ -64,15 +65,21 @@ function OrdersCard({ access }: { access: PortalAccess }) {
   );
 }
 
+/** Whether who signed in looks after the customer's billing: the customer themself, or a team's owner or billing manager (Polar's rule). */
+const managesBilling = (user: PortalUser) => user.type === "customer" || user.role === "owner" || user.role === "billing_manager";
+
 /**
  * The portal itself, for a customer whose link gave a token. Each section loads and fails on its
  * own, once the customer's own read has said the link still opens the portal (so an expired link
  * is said once, not by every section). It speaks the customer's language when the seller set one.
+ * A team's owner and billing managers also manage its members and seats; a plain member sees only
+ * what their seat gives them.
  */
 function Portal({ access, onSignOut }: { access: PortalAccess; onSignOut: () => void }) {
   const { formatMessage } = useIntl();
   // The same read as the billing details'.
   const customer = useQuery(portalQuery<PortalCustomer>(access, "customers/me"));
+  const user = useQuery(portalQuery<PortalUser>(access, PORTAL_USER));
   usePageLocale(customer.data?.locale);
   const title = formatMessage(messages.purchasesFrom, { seller: access.seller.name });
   const signOut = (
@@ -81,17 +88,29 @@ function Portal({ access, onSignOut }: { access: PortalAccess; onSignOut: () => 
     </Button>
   );
   return (
-    <QueryState query={customer} loading={messages.loadingPurchases} failure={(error) => failureText(error)} framed={(alert) => <Page title={title}>{alert}</Page>}>
-      {({ email }) => (
-        <Page title={title} description={formatMessage(messages.forEmail, { email })} actions={signOut}>
-          <div className="stack">
-            <SubscriptionsCard access={access} />
-            <OrdersCard access={access} />
-            <BenefitsCard access={access} />
-            <CardsCard access={access} />
-            <BillingDetailsCard access={access} />
-            <EmailChangeCard access={access} email={email} />
-          </div>
+    <QueryState query={together(customer, user)} loading={messages.loadingPurchases} failure={(error) => failureText(error)} framed={(alert) => <Page title={title}>{alert}</Page>}>
+      {([{ email, type }, signedIn]) => (
+        <Page title={title} description={formatMessage(messages.forEmail, { email: signedIn.email })} actions={signOut}>
+          {managesBilling(signedIn) ? (
+            <div className="stack">
+              <SubscriptionsCard access={access} />
+              {type === "team" && (
+                <>
+                  <TeamSeatsCard access={access} />
+                  <TeamMembersCard access={access} />
+                </>
+              )}
+              <OrdersCard access={access} />
+              <BenefitsCard access={access} />
+              <CardsCard access={access} />
+              <BillingDetailsCard access={access} />
+              {email && <EmailChangeCard access={access} email={email} />}
+            </div>
+          ) : (
+            <div className="stack">
+              <BenefitsCard access={access} />
+            </div>
+          )}
         </Page>
       )}
     </QueryState>

@@ -6,7 +6,7 @@ import { longDate } from "../i18n/format";
 import { Alert, Button, Card, EmptyState } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { QueryState } from "../ui/query-state";
-import { LIST_LIMIT, portalRequest, type Listing, type PortalAccess, type Subscription } from "./api";
+import { portalRequest, SUBSCRIPTIONS, type Listing, type PortalAccess, type Subscription } from "./api";
 import { failureText } from "./failures";
 import { PartialListNote, SubscriptionSummary } from "./purchase-views";
 import { portalQuery } from "./queries";
@@ -44,8 +44,6 @@ const messages = defineMessages({
   noSubscriptions: { id: "portal.subscriptions.none", defaultMessage: "No subscriptions." },
   yourSubscriptions: { id: "portal.subscriptions.label", defaultMessage: "Your subscriptions" },
 });
-
-const SUBSCRIPTIONS = `subscriptions/?limit=${LIST_LIMIT}`;
 
 /** Subscriptions a customer may still cancel or resume. */
 const CHANGEABLE = new Set<Subscription["status"]>(["active", "trialing", "past_due"]);

@@ -1,7 +1,7 @@
 import { request, type Listing } from "../../api/client";
-import type { Benefit, Customer, CustomerSession, CustomerState, Meter, Product, RequestBody } from "../../api/wire";
+import type { Benefit, Customer, CustomerSeat, CustomerSession, CustomerState, Member, Meter, Order, Product, RequestBody, SeatsList, Subscription } from "../../api/wire";
 
-export type { Customer, CustomerState } from "../../api/wire";
+export type { Customer, CustomerSeat, CustomerState, Member, SeatsList } from "../../api/wire";
 
 export interface CustomerQuery {
   organizationId: string;
@@ -41,3 +41,36 @@ export type NamedResource = "products" | "benefits" | "meters";
 
 /** The first hundred of the seller's products, benefits or meters, for their names. */
 export const listNames = (organizationId: string, resource: NamedResource) => request<Listing<Product | Benefit | Meter>>(`/v1/${resource}/?organization_id=${organizationId}&limit=100`);
+
+/** A team customer's members: the first hundred, which a team is not expected to outgrow. */
+export const listMembers = (customerId: string) => request<Listing<Member>>(`/v1/members/?${new URLSearchParams({ customer_id: customerId, limit: "100" }).toString()}`);
+export const addMember = (customerId: string, body: RequestBody<"/v1/customers/{id}/members", "post">) => request<Member>(`/v1/customers/${customerId}/members`, { method: "POST", body });
+export const updateMember = (customerId: string, memberId: string, body: RequestBody<"/v1/customers/{id}/members/{memberId}", "patch">) =>
+  request<Member>(`/v1/customers/${customerId}/members/${memberId}`, { method: "PATCH", body });
+export const removeMember = (customerId: string, memberId: string) => request<null>(`/v1/customers/${customerId}/members/${memberId}`, { method: "DELETE" });
+
+/** What holds seats: a seat-based subscription, or a one-time order of a seat-based price. */
+export interface SeatHolder {
+  holds: "subscription" | "order";
+  holderId: string;
+  productName: string;
+}
+
+/** The customer's running subscriptions and one-time orders that hold seats (the first hundred of each). */
+export async function listSeatHolders(customerId: string): Promise<SeatHolder[]> {
+  const query = new URLSearchParams({ customer_id: customerId, limit: "100" }).toString();
+  const [subscriptions, orders] = await Promise.all([request<Listing<Subscription>>(`/v1/subscriptions/?${query}`), request<Listing<Order>>(`/v1/orders/?${query}`)]);
+  return [
+    ...subscriptions.items.flatMap((subscription): SeatHolder[] => (subscription.seats && !subscription.ended_at ? [{ holds: "subscription", holderId: subscription.id, productName: subscription.product.name }] : [])),
+    // A subscription's orders carry its seats too: only orders of their own hold seats.
+    ...orders.items.flatMap((order): SeatHolder[] => (order.seats && !order.subscription_id ? [{ holds: "order", holderId: order.id, productName: order.product?.name ?? order.description }] : [])),
+  ];
+}
+
+const holderField = ({ holds, holderId }: SeatHolder): { subscription_id: string } | { order_id: string } => (holds === "subscription" ? { subscription_id: holderId } : { order_id: holderId });
+
+export const listSeats = (holder: SeatHolder) => request<SeatsList>(`/v1/customer-seats?${new URLSearchParams(holderField(holder)).toString()}`);
+export const assignSeat = (holder: SeatHolder, email: string) =>
+  request<CustomerSeat>("/v1/customer-seats", { method: "POST", body: { ...holderField(holder), email, immediate_claim: false } satisfies RequestBody<"/v1/customer-seats", "post"> });
+export const resendSeat = (seatId: string) => request<CustomerSeat>(`/v1/customer-seats/${seatId}/resend`, { method: "POST" });
+export const revokeSeat = (seatId: string) => request<CustomerSeat>(`/v1/customer-seats/${seatId}`, { method: "DELETE" });

@@ -1,10 +1,10 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState, type ReactNode } from "react";
 import { useForm } from "react-hook-form";
-import { defineMessages, useIntl } from "react-intl";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
 import type { z } from "zod/mini";
 import { placeRefusals } from "../../forms/refusals";
-import { customerForm, type CustomerForm } from "./form";
+import { CUSTOMER_TYPES, customerForm, type CustomerForm } from "./form";
 import { parseMetadata } from "../../forms/metadata";
 import { Alert, Field } from "../../ui/components";
 import { FormDialog, FormDialogActions } from "../../ui/form-dialog";
@@ -15,6 +15,9 @@ import { useCreateCustomer, useUpdateCustomer } from "./queries";
 const messages = defineMessages({
   createTitle: { id: "seller.customer.form.createTitle", defaultMessage: "New customer" },
   editTitle: { id: "seller.customer.form.editTitle", defaultMessage: "Edit customer" },
+  type: { id: "seller.customer.form.type", defaultMessage: "Type" },
+  typeName: defineMessage<{ type: string }>({ id: "seller.customer.form.typeName", defaultMessage: "{type, select, team {A team, with members who share its seats} other {One person}}" }),
+  typeHint: { id: "seller.customer.form.typeHint", defaultMessage: "A customer can become a team, but a team cannot become one person again. Its e-mail becomes the team's owner." },
   email: { id: "seller.customer.form.email", defaultMessage: "E-mail" },
   name: { id: "seller.customer.form.name", defaultMessage: "Name" },
   externalId: { id: "seller.customer.form.externalId", defaultMessage: "External id" },
@@ -33,6 +36,7 @@ const messages = defineMessages({
 
 /** Where the API's refusals go on the form. */
 const FIELD_OF: Record<string, keyof CustomerForm> = {
+  type: "type",
   email: "email",
   name: "name",
   external_id: "externalId",
@@ -48,6 +52,7 @@ const FIELD_OF: Record<string, keyof CustomerForm> = {
 const ADDRESS_FIELDS = ["line1", "line2", "postalCode", "city", "state", "country"] as const;
 
 const formValuesOf = (customer: Customer | undefined): CustomerForm => ({
+  type: customer?.type ?? "individual",
   email: customer?.email ?? "",
   name: customer?.name ?? "",
   externalId: customer?.external_id ?? "",
@@ -62,6 +67,7 @@ const formValuesOf = (customer: Customer | undefined): CustomerForm => ({
 
 /** Polar's customer fields for what the form holds; an address only with its country. */
 const fieldsOf = (form: z.output<typeof customerForm>): CustomerFields => ({
+  type: form.type,
   email: form.email,
   name: form.name || null,
   external_id: form.externalId || null,
@@ -91,22 +97,35 @@ function CustomerFormFields({ customer, onDone }: { customer?: Customer; onDone:
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
     const fields = fieldsOf(values);
-    // An external id, once set, cannot change: it is sent only while it is missing.
-    const { external_id, ...rest } = fields;
+    // An external id, once set, cannot change: it is sent only while it is missing. A type is sent only when it changes (a customer becomes a team).
+    const { external_id, type, ...rest } = fields;
+    const change = { ...rest, ...(!customer?.external_id && external_id && { external_id }), ...(type !== customer?.type && { type }) };
     try {
-      await (customer ? update.mutateAsync({ id: customer.id, change: customer.external_id ? rest : { ...rest, ...(external_id && { external_id }) } }) : create.mutateAsync({ organizationId: seller.id, fields }));
+      await (customer ? update.mutateAsync({ id: customer.id, change }) : create.mutateAsync({ organizationId: seller.id, fields }));
     } catch (reason) {
       return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
     }
     onDone();
   });
-  const text = (name: Exclude<keyof CustomerForm, "metadata">, label: string, extra: { hint?: string; disabled?: boolean; type?: string } = {}) => (
+  const text = (name: Exclude<keyof CustomerForm, "metadata" | "type">, label: string, extra: { hint?: string; disabled?: boolean; type?: string } = {}) => (
     <Field key={name} label={label} hint={extra.hint} error={errors[name]?.message}>
       {(ids) => <input {...ids} {...form.register(name)} type={extra.type ?? "text"} disabled={extra.disabled} />}
     </Field>
   );
   return (
     <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <Field label={formatMessage(messages.type)} hint={formatMessage(messages.typeHint)} error={errors.type?.message}>
+        {(ids) => (
+          <select {...ids} {...form.register("type")}>
+            {/* A team stays a team: it is offered nothing else. */}
+            {CUSTOMER_TYPES.filter((type) => customer?.type !== "team" || type === "team").map((type) => (
+              <option key={type} value={type}>
+                {formatMessage(messages.typeName, { type })}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
       {text("email", formatMessage(messages.email), { type: "email" })}
       {text("name", formatMessage(messages.name))}
       {text("externalId", formatMessage(messages.externalId), { hint: formatMessage(messages.externalIdHint), disabled: Boolean(customer?.external_id) })}

@@ -14,6 +14,7 @@ import { openCustomerSession, type CustomerState } from "./api";
 import { customerStateQuery, useDeleteCustomer } from "./queries";
 import { CustomerDialog } from "./customer-dialog";
 import { CustomerStateCard } from "./state-card";
+import { TeamMembersCard, TeamSeatsCard } from "./team-cards";
 
 const messages = defineMessages({
   loading: { id: "seller.customer.loading", defaultMessage: "Loading the customer…" },
@@ -23,6 +24,8 @@ const messages = defineMessages({
   name: { id: "seller.customer.name", defaultMessage: "Name" },
   externalId: { id: "seller.customer.externalId", defaultMessage: "External id" },
   address: { id: "seller.customer.address", defaultMessage: "Billing address" },
+  type: { id: "seller.customer.type", defaultMessage: "Type" },
+  typeName: defineMessage<{ type: string }>({ id: "seller.customer.typeName", defaultMessage: "{type, select, team {A team} other {One person}}" }),
   none: { id: "seller.customer.none", defaultMessage: "None" },
   orders: { id: "seller.customer.orders", defaultMessage: "Orders" },
   edit: { id: "seller.customer.edit", defaultMessage: "Edit" },
@@ -46,21 +49,30 @@ export function CustomerScreen() {
 function CustomerPage({ customer }: { customer: CustomerState }) {
   const { formatMessage } = useIntl();
   return (
-    <Page title={customer.name ?? customer.email} description={formatMessage(messages.since, { date: longDate(customer.created_at) })} actions={<CustomerActions customer={customer} />}>
-      <Card title={formatMessage(messages.details)}>
-        <Facts
-          rows={[
-            [formatMessage(messages.email), customer.email],
-            [formatMessage(messages.name), customer.name ?? formatMessage(messages.none)],
-            [formatMessage(messages.externalId), customer.external_id ?? formatMessage(messages.none)],
-            [formatMessage(messages.address), addressText(customer) ?? formatMessage(messages.none)],
-          ]}
-        />
-      </Card>
-      <CustomerStateCard state={customer} />
-      <Card title={formatMessage(messages.orders)}>
-        <OrdersTable filters={{ customerId: customer.id }} />
-      </Card>
+    <Page title={customer.name ?? customer.email ?? ""} description={formatMessage(messages.since, { date: longDate(customer.created_at) })} actions={<CustomerActions customer={customer} />}>
+      <div className="stack">
+        <Card title={formatMessage(messages.details)}>
+          <Facts
+            rows={[
+              [formatMessage(messages.type), formatMessage(messages.typeName, { type: customer.type })],
+              [formatMessage(messages.email), customer.email ?? formatMessage(messages.none)],
+              [formatMessage(messages.name), customer.name ?? formatMessage(messages.none)],
+              [formatMessage(messages.externalId), customer.external_id ?? formatMessage(messages.none)],
+              [formatMessage(messages.address), addressText(customer) ?? formatMessage(messages.none)],
+            ]}
+          />
+        </Card>
+        {customer.type === "team" && (
+          <>
+            <TeamMembersCard customerId={customer.id} />
+            <TeamSeatsCard customerId={customer.id} />
+          </>
+        )}
+        <CustomerStateCard state={customer} />
+        <Card title={formatMessage(messages.orders)}>
+          <OrdersTable filters={{ customerId: customer.id }} />
+        </Card>
+      </div>
     </Page>
   );
 }
@@ -112,7 +124,7 @@ function CustomerActions({ customer }: { customer: CustomerState }) {
       <CustomerDialog customer={customer} trigger={<Button variant="secondary">{formatMessage(messages.edit)}</Button>} />
       <ConfirmDialog
         trigger={<Button variant="danger">{formatMessage(messages.delete)}</Button>}
-        title={formatMessage(messages.deleteTitle, { email: customer.email })}
+        title={formatMessage(messages.deleteTitle, { email: customer.email ?? customer.name ?? "" })}
         description={formatMessage(messages.deleteText)}
         confirmLabel={formatMessage(messages.delete)}
         onConfirm={remove}

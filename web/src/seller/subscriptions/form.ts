@@ -1,6 +1,7 @@
 import { defineMessages } from "react-intl";
 import * as z from "zod/mini";
 import { required } from "../../forms/schemas";
+import { seatCount, type SeatBounds } from "../../forms/team";
 
 const messages = defineMessages({
   product: { id: "forms.planChange.product", defaultMessage: "Choose the product to move to" },
@@ -13,3 +14,7 @@ export type PlanChangeForm = z.infer<typeof planChangeForm>;
 /** A discount applied to a subscription's next renewals; empty for none. */
 export const subscriptionDiscountForm = z.object({ discountId: z.string() });
 export type SubscriptionDiscountForm = z.infer<typeof subscriptionDiscountForm>;
+
+/** A seat-based subscription's new seat count, within its price's bounds, and how the rest of the period is billed. */
+export const seatChangeForm = (bounds: SeatBounds) => z.object({ seats: seatCount(bounds), prorationBehavior: z.enum(["invoice", "prorate"]) });
+export type SeatChangeForm = z.input<ReturnType<typeof seatChangeForm>>;

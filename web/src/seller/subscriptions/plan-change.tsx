@@ -14,15 +14,13 @@ import { useRecurringAmount } from "./standing";
 import { discountChoices } from "../discounts/queries";
 import { updateSubscription, type Subscription } from "./subscriptions-api";
 import { useSubscriptionChange } from "./queries";
+import { ProrationChoice } from "./proration";
 
 const messages = defineMessages({
   title: { id: "seller.planChange.title", defaultMessage: "Change the product" },
   description: { id: "seller.planChange.description", defaultMessage: "The change takes effect now. Benefits follow the new product." },
   product: { id: "seller.planChange.product", defaultMessage: "New product" },
   choose: { id: "seller.planChange.choose", defaultMessage: "Choose a product" },
-  behaviour: { id: "seller.planChange.behaviour", defaultMessage: "Billing the rest of this period" },
-  invoice: { id: "seller.planChange.invoice", defaultMessage: "Charge the difference now" },
-  prorate: { id: "seller.planChange.prorate", defaultMessage: "Add the difference to the next renewal" },
   invoiceWords: defineMessage<{ date: string }>({
     id: "seller.planChange.invoiceWords",
     defaultMessage: "Until {date}, the customer is credited for the current product's unused time and charged for the new one's; the difference is charged to their saved card now. A credit waits for the next renewal.",
@@ -47,7 +45,7 @@ const PLAN_FIELD_OF: Record<string, keyof PlanChangeForm> = { product_id: "produ
 
 /** Moves the subscription to another recurring product, saying in words what the chosen proration will bill, then what the server did. */
 export function PlanChangeForm({ subscription }: { subscription: Subscription }) {
-  const { formatMessage, formatDate } = useIntl();
+  const { formatMessage } = useIntl();
   const seller = useSeller();
   const amount = useRecurringAmount();
   const change = useSubscriptionChange(subscription.id);
@@ -58,7 +56,6 @@ export function PlanChangeForm({ subscription }: { subscription: Subscription })
   const form = useForm<PlanChangeForm>({ resolver: zodResolver(planChangeForm), values: { productId: "", prorationBehavior: organization.data?.subscription_settings.proration_behavior ?? "invoice" } });
   const { errors, isSubmitting } = form.formState;
   const chosen = offered.find((product) => product.id === form.watch("productId"));
-  const periodEnd = formatDate(subscription.current_period_end, { dateStyle: "long" });
   const submit = form.handleSubmit(async (values) => {
     try {
       const changed = await change(() => updateSubscription(subscription.id, { product_id: values.productId, proration_behavior: values.prorationBehavior }));
@@ -82,14 +79,13 @@ export function PlanChangeForm({ subscription }: { subscription: Subscription })
             </select>
           )}
         </Field>
-        <Field label={formatMessage(messages.behaviour)} error={errors.prorationBehavior?.message} hint={formatMessage(form.watch("prorationBehavior") === "prorate" ? messages.prorateWords : messages.invoiceWords, { date: periodEnd })}>
-          {(ids) => (
-            <select {...ids} {...form.register("prorationBehavior")}>
-              <option value="invoice">{formatMessage(messages.invoice)}</option>
-              <option value="prorate">{formatMessage(messages.prorate)}</option>
-            </select>
-          )}
-        </Field>
+        <ProrationChoice
+          field={form.register("prorationBehavior")}
+          chosen={form.watch("prorationBehavior")}
+          periodEnd={subscription.current_period_end}
+          words={{ invoice: messages.invoiceWords, prorate: messages.prorateWords }}
+          error={errors.prorationBehavior?.message}
+        />
         {chosen && chosen.recurring_interval !== subscription.recurring_interval && <Alert tone="info">{formatMessage(messages.otherInterval)}</Alert>}
         {outcome && outcome.text && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
         <div className="actions">

@@ -1,4 +1,5 @@
 import { queryOptions, useQueryClient } from "@tanstack/react-query";
+import { customerKeys } from "../customers/queries";
 import { getSubscription, type Subscription, type SubscriptionQuery } from "./subscriptions-api";
 
 export const subscriptionKeys = {
@@ -10,7 +11,7 @@ export const subscriptionKeys = {
 
 export const subscriptionQuery = (id: string) => queryOptions({ queryKey: subscriptionKeys.detail(id), queryFn: () => getSubscription(id) });
 
-/** A change to a subscription that refreshes its screen with the server's answer and every list it appears in. */
+/** A change to a subscription that refreshes its screen with the server's answer, every list it appears in, and its customer's seats. */
 export function useSubscriptionChange(id: string) {
   const queryClient = useQueryClient();
   return async (change: () => Promise<Subscription>) => {
@@ -19,7 +20,7 @@ export function useSubscriptionChange(id: string) {
       queryClient.setQueryData(subscriptionKeys.detail(id), changed);
       return changed;
     } finally {
-      await queryClient.invalidateQueries({ queryKey: subscriptionKeys.lists() });
+      await Promise.all([queryClient.invalidateQueries({ queryKey: subscriptionKeys.lists() }), queryClient.invalidateQueries({ queryKey: customerKeys.all })]);
     }
   };
 }

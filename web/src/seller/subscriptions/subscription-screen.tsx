@@ -9,6 +9,7 @@ import { Alert, Button, Card, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
 import { DiscountForm, PlanChangeForm } from "./plan-change";
+import { SeatChange } from "./seat-change";
 import { StandingBadge, useRecurringAmount } from "./standing";
 import { revokeSubscription, updateSubscription, type Subscription, type SubscriptionUpdate } from "./subscriptions-api";
 import { subscriptionQuery, useSubscriptionChange } from "./queries";
@@ -20,6 +21,7 @@ const messages = defineMessages({
   customer: { id: "seller.subscription.customer", defaultMessage: "Customer" },
   status: { id: "seller.subscription.statusLabel", defaultMessage: "Status" },
   amount: { id: "seller.subscription.amount", defaultMessage: "Amount" },
+  seats: { id: "seller.subscription.seats", defaultMessage: "Seats" },
   started: { id: "seller.subscription.started", defaultMessage: "Started" },
   period: { id: "seller.subscription.period", defaultMessage: "Current period" },
   periodRange: defineMessage<{ start: string; end: string }>({ id: "seller.subscription.periodRange", defaultMessage: "{start} – {end}" }),
@@ -60,6 +62,7 @@ export function SubscriptionScreen() {
             {seller.mayChange && shown.status !== "canceled" && (
               <>
                 <Cancellation subscription={shown} />
+                <SeatChange subscription={shown} />
                 <PlanChangeForm subscription={shown} />
                 <DiscountForm subscription={shown} />
               </>
@@ -72,12 +75,13 @@ export function SubscriptionScreen() {
 }
 
 function Facts({ subscription }: { subscription: Subscription }) {
-  const { formatMessage } = useIntl();
+  const { formatMessage, formatNumber } = useIntl();
   const amount = useRecurringAmount();
   const facts: [string, ReactNode][] = [
     [formatMessage(messages.customer), subscription.customer.name ? `${subscription.customer.name} <${subscription.customer.email}>` : subscription.customer.email],
     [formatMessage(messages.status), <StandingBadge key="status" subscription={subscription} />],
     [formatMessage(messages.amount), amount(subscription)],
+    ...(subscription.seats === null ? [] : [[formatMessage(messages.seats), formatNumber(subscription.seats)] satisfies [string, ReactNode]]),
     [formatMessage(messages.started), subscription.started_at ? longDate(subscription.started_at) : "—"],
     subscription.ended_at
       ? [formatMessage(messages.ended), longDate(subscription.ended_at)]
