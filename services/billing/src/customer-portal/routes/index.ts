@@ -6,6 +6,7 @@ import { portalDownloadableEndpoints } from "./downloadables.js";
 import { portalLicenseKeyEndpoints } from "./license-keys.js";
 import { portalOrderEndpoints } from "./orders.js";
 import { portalOrganizationEndpoints } from "./organization.js";
+import { portalOrganizationLinkEndpoints } from "./organization-link.js";
 import { portalSessionEndpoints } from "./customer-session.js";
 import { portalSubscriptionEndpoints } from "./subscriptions.js";
 
@@ -23,5 +24,6 @@ export const customerPortalEndpoints = (parts: Pick<Parts, "db" | "units" | "con
   ...portalDownloadableEndpoints(parts),
   ...portalLicenseKeyEndpoints(parts),
   ...portalOrganizationEndpoints(parts),
+  ...portalOrganizationLinkEndpoints(parts),
   ...portalBenefitGrantEndpoints(parts),
 ];
