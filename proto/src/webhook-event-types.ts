@@ -38,5 +38,8 @@ export const WEBHOOK_EVENT_TYPES = [
   "benefit_grant.updated",
   "benefit_grant.revoked",
   "benefit_grant.cycled",
+  "member.created",
+  "member.updated",
+  "member.deleted",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

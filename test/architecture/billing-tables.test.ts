@@ -21,6 +21,7 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   "license-keys": ["license_keys", "license_key_activations"],
   files: ["files", "file_downloads"],
   customers: ["customers", "customer_state_changes"],
+  members: ["members"],
   "customer-sessions": ["customer_sessions", "customer_session_codes", "customer_email_verifications"],
   users: ["people"],
   checkouts: ["checkouts", "checkout_payment_jobs"],

@@ -43,6 +43,8 @@ export const ALL_SCOPES = [
   "benefits:write",
   "customers:read",
   "customers:write",
+  "members:read",
+  "members:write",
   "files:read",
   "files:write",
   "webhooks:read",

@@ -2,9 +2,8 @@ import { invalidField, randomId, ValidationError, type UnitOfWork, type Validati
 import { answerIssues } from "../custom-fields/answers.js";
 import { findCustomer, findCustomerByExternalId, findOrCreateCustomer, type CustomerRow } from "../customers/customers.sql.js";
 import { openPurchaseSession } from "../customer-sessions/service.js";
-import { customerJson } from "../customers/output.js";
 import { redeemDiscount } from "../discounts/discounts.sql.js";
-import { announceCustomerEvent } from "../customers/announce.js";
+import { welcomeCustomer } from "../customers/service.js";
 import { changedCheckout, insertPaymentJob, type CheckoutRow } from "./checkouts.sql.js";
 import { billingAddressFields } from "./output.js";
 import { cardRequirementsOf, offerOf, type Offer } from "./pricing.js";
@@ -60,7 +59,7 @@ async function payingCustomer(unit: UnitOfWork, checkout: CheckoutRow): Promise<
   // A second try finds the customer another confirmation made a moment ago.
   const paying = (await findOrCreateCustomer(unit.db, draft)) ?? (await findOrCreateCustomer(unit.db, draft));
   if (!paying) throw new Error(`checkout ${checkout.id}: no customer could be found or made for ${draft.email}`);
-  if (paying.created) announceCustomerEvent(unit, "customer.created", paying.customer.organization_id, customerJson(paying.customer));
+  if (paying.created) await welcomeCustomer(unit, paying.customer);
   return paying;
 }
 

@@ -5,6 +5,8 @@ export interface CustomerSessionRow {
   token_hash: string;
   organization_id: string;
   customer_id: string;
+  /** The member whose session it is (they see what is theirs); none for the customer's own (the whole customer). */
+  member_id: string | null;
   return_url: string | null;
   expires_at: Date;
   created_at: Date;
@@ -25,6 +27,10 @@ export async function insertCustomerSession(db: Knex, session: Omit<CustomerSess
 /** Deletes every session of a customer; the ones deleted. */
 export const deleteCustomerSessions = (db: Knex, customerId: string): Promise<Pick<CustomerSessionRow, "id" | "token_hash">[]> =>
   customerSessions(db).where({ customer_id: customerId }).delete().returning(["id", "token_hash"]);
+
+/** Deletes every session of a member; the ones deleted. */
+export const deleteMemberSessions = (db: Knex, memberId: string): Promise<Pick<CustomerSessionRow, "id" | "token_hash">[]> =>
+  customerSessions(db).where({ member_id: memberId }).delete().returning(["id", "token_hash"]);
 
 export const findSession = (db: Knex, id: string) => customerSessions(db).where({ id }).first();
 

@@ -4,7 +4,8 @@ import { accessTokenRevoked, type IdentityClaims } from "@tollgate/proto";
 import { namedCustomer, type CustomerNamed } from "../customers/named.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import type { CustomerRow } from "../customers/customers.sql.js";
-import { deleteCustomerSessions, insertCustomerSession, liveEmailVerification, replaceEmailVerification, replaceSessionCode, takeEmailVerification, takeSessionCode, type CustomerSessionRow, type EmailVerificationRow } from "./customer-sessions.sql.js";
+import type { MemberRow } from "../members/members.sql.js";
+import { deleteCustomerSessions, deleteMemberSessions, insertCustomerSession, liveEmailVerification, replaceEmailVerification, replaceSessionCode, takeEmailVerification, takeSessionCode, type CustomerSessionRow, type EmailVerificationRow } from "./customer-sessions.sql.js";
 import { customerSessionJson } from "./output.js";
 import type { Parts } from "../parts.js";
 
@@ -27,11 +28,26 @@ const tokenHashOf = (token: string) => createHash("sha256").update(token).digest
 const normalCode = (typed: string) => typed.toUpperCase().replace(/[\s-]/g, "");
 
 /** A new session for the customer: its row, and its bearer token, which exists only here. */
-async function startSession(db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">, lifetimeMs: number, returnUrl: string | null): Promise<{ session: CustomerSessionRow; token: string }> {
+async function startSession(db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">, lifetimeMs: number, returnUrl: string | null, memberId: string | null = null): Promise<{ session: CustomerSessionRow; token: string }> {
   const token = `polar_cst_${randomId(48)}`;
-  const session = await insertCustomerSession(db, { id: randomId(32), token_hash: tokenHashOf(token), organization_id: customer.organization_id, customer_id: customer.id, return_url: returnUrl, expires_at: new Date(Date.now() + lifetimeMs) });
+  const session = await insertCustomerSession(db, {
+    id: randomId(32),
+    token_hash: tokenHashOf(token),
+    organization_id: customer.organization_id,
+    customer_id: customer.id,
+    member_id: memberId,
+    return_url: returnUrl,
+    expires_at: new Date(Date.now() + lifetimeMs),
+  });
   return { session, token };
 }
+
+/**
+ * A portal session of one member of a customer (a seat just claimed, say): they see what is theirs,
+ * and, as an owner or billing manager, manage the team. Its token exists only in what this returns.
+ */
+export const openMemberSession = (db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">, member: Pick<MemberRow, "id">, returnUrl: string | null = null) =>
+  startSession(db, customer, SESSION_LIFETIME_MS, returnUrl, member.id);
 
 /**
  * A session for the customer a checkout just made, so its thank-you page can show what was bought
@@ -90,7 +106,17 @@ export async function openCustomerSession(
  * access token.
  */
 export async function endCustomerSessions(unit: UnitOfWork, customerId: string): Promise<void> {
-  for (const session of await deleteCustomerSessions(unit.db, customerId)) unit.announce(accessTokenRevoked, { id: session.id, token_hash: session.token_hash });
+  forgetSessions(unit, await deleteCustomerSessions(unit.db, customerId));
+}
+
+/** Ends every portal session of a member who was removed, as `endCustomerSessions` does a customer's. */
+export async function endMemberSessions(unit: UnitOfWork, memberId: string): Promise<void> {
+  forgetSessions(unit, await deleteMemberSessions(unit.db, memberId));
+}
+
+/** Has the gateway drop its cached copy of each session deleted. */
+function forgetSessions(unit: UnitOfWork, sessions: Pick<CustomerSessionRow, "id" | "token_hash">[]): void {
+  for (const session of sessions) unit.announce(accessTokenRevoked, { id: session.id, token_hash: session.token_hash });
 }
 
 /** The customer a portal call is for: only a customer session opens the portal. */

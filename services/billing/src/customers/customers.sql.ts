@@ -5,9 +5,14 @@ import { rowsFromJson } from "../db/json-rows.js";
 import { whereMetadata, type Metadata } from "../db/metadata.js";
 
 
+/** Polar's customer types: an individual buys for themselves; a team has members (and seats for them). */
+export const CUSTOMER_TYPES = ["individual", "team"] as const;
+export type CustomerType = (typeof CUSTOMER_TYPES)[number];
+
 export interface CustomerRow {
   id: string;
   organization_id: string;
+  type: CustomerType;
   email: string;
   email_verified: boolean;
   name: string | null;
@@ -27,7 +32,7 @@ export interface CustomerRow {
   deleted_at: Date | null;
 }
 
-export type CustomerChanges = Partial<Pick<CustomerRow, "email" | "email_verified" | "name" | "billing_name" | "external_id" | "billing_address" | "tax_id" | "locale" | "metadata">>;
+export type CustomerChanges = Partial<Pick<CustomerRow, "type" | "email" | "email_verified" | "name" | "billing_name" | "external_id" | "billing_address" | "tax_id" | "locale" | "metadata">>;
 
 export const customers = (db: Knex) => db<CustomerRow>("customers").whereNull("deleted_at");
 

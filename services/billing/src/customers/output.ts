@@ -5,7 +5,7 @@ import { shownTaxId } from "../taxes/tax-ids.js";
 /** A picture for a customer without one: Gravatar's, by the address's digest, blank when they have none. */
 const avatarOf = (email: string) => `https://www.gravatar.com/avatar/${createHash("sha256").update(email.trim().toLowerCase()).digest("hex")}?d=blank`;
 
-/** A customer as Polar shows it (an individual; Polar's teams are not offered here). */
+/** A customer as Polar shows it, an individual or a team. */
 export const customerJson = (customer: CustomerRow) => ({
   id: customer.id,
   created_at: customer.created_at,
@@ -14,7 +14,7 @@ export const customerJson = (customer: CustomerRow) => ({
   external_id: customer.external_id,
   email: customer.email,
   email_verified: customer.email_verified,
-  type: "individual" as const,
+  type: customer.type,
   name: customer.name,
   billing_name: customer.billing_name,
   billing_address: customer.billing_address,

@@ -4,12 +4,12 @@ import { sellerFilter } from "../http/list-filters.js";
 import { Address, addressInput } from "../http/address.js";
 import { TAX_ID_FORMATS } from "../taxes/tax-ids.js";
 import { metadataInput, metadataOutput, metadataQuery } from "../http/metadata.js";
-import { CUSTOMER_SORTABLE } from "./customers.sql.js";
+import { CUSTOMER_SORTABLE, CUSTOMER_TYPES } from "./customers.sql.js";
 
 /** Polar gives a tax number with the format it recognised (null for one kept before Tollgate read formats). */
 export const TaxId = z.tuple([z.string(), z.enum(TAX_ID_FORMATS).nullable()]).nullable();
 
-/** An individual customer (Polar's teams are not offered); orders, subscriptions and license keys carry it too. */
+/** A customer, an individual or a team; orders, subscriptions and license keys carry it too. */
 export const Customer = z
   .strictObject({
     id: z.string(),
@@ -19,7 +19,7 @@ export const Customer = z
     external_id: z.string().nullable(),
     email: z.string(),
     email_verified: z.boolean(),
-    type: z.literal("individual"),
+    type: z.enum(CUSTOMER_TYPES),
     name: z.string().nullable(),
     billing_name: z.string().nullable(),
     billing_address: Address.nullable(),
@@ -43,16 +43,28 @@ const editable = {
   metadata: metadataInput.optional(),
 };
 
-/** A seller's new customer. */
-export const CustomerCreateBody = z.object({
-  ...editable,
-  email,
-  external_id: z.string().min(1).nullish(),
-  organization_id: z.string().nullish(),
-  type: z.literal("individual").optional(),
+/** Polar's MemberOwnerCreate: the owner member a customer is made with, when it is not the customer's own e-mail and name. */
+export const MemberOwnerCreate = z.object({
+  email: z.email(),
+  name: z.string().max(256).nullish(),
+  external_id: z.string().nullish().transform((value) => value || null),
 });
-/** A change to a customer found by id. */
-export const CustomerUpdateBody = z.object({ ...editable, email: email.nullish(), external_id: z.string().min(1).nullish(), type: z.literal("individual").nullish() });
+
+const created = { ...editable, external_id: z.string().min(1).nullish(), organization_id: z.string().nullish(), owner: MemberOwnerCreate.nullish() };
+
+/**
+ * A seller's new customer: an individual (the default), or a team, which may leave its e-mail to its
+ * owner's (Polar's team has none of its own then; here a customer always has one, so it is the owner's).
+ */
+export const CustomerCreateBody = z.union([
+  z.object({ ...created, type: z.literal("individual").default("individual"), email }),
+  z
+    .object({ ...created, type: z.literal("team"), email: email.nullish() })
+    .refine((body) => body.email || body.owner, { message: "An owner with an email address is required when creating a team customer without an email.", path: [] })
+    .transform(({ email: own, ...body }) => ({ ...body, email: own ?? (body.owner?.email ?? "").toLowerCase() })),
+]);
+/** A change to a customer found by id: a type only from individual to team. */
+export const CustomerUpdateBody = z.object({ ...editable, email: email.nullish(), external_id: z.string().min(1).nullish(), type: z.enum(CUSTOMER_TYPES).nullish() });
 /** A change to a customer found by external id (which, there, cannot change). */
 export const CustomerUpdateByExternalIdBody = z.object({ ...editable, email: email.nullish() });
 

@@ -6,6 +6,7 @@ import { checkedTaxId } from "../taxes/tax-ids.js";
 import { announceCustomerEvent } from "./announce.js";
 import { findCustomerByExternalId, insertCustomer, updateCustomer, type CustomerChanges, type CustomerRow } from "./customers.sql.js";
 import { customerJson } from "./output.js";
+import { addOwner, followCustomerEmail, removeMembersOfCustomer, type MemberRow, type OwnerInput } from "../members/service.js";
 import type { CustomerCreateBody, CustomerUpdateBody, CustomerUpdateByExternalIdBody } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
@@ -24,16 +25,27 @@ export interface CustomerStateView {
 
 /**
  * Writes a change to a customer with its announcement: the customer event now, their state (which the
- * event schedules) once the burst settles. Whoever changes a customer (the seller's API or the customer in the portal)
- * goes through here, so neither can forget to tell.
+ * event schedules) once the burst settles; an individual's owner keeps the customer's e-mail. Whoever
+ * changes a customer (the seller's API or the customer in the portal) goes through here, so neither can forget.
  */
 export function changeCustomer(parts: Pick<Parts, "units">, type: "customer.created" | "customer.updated" | "customer.deleted", write: (unit: UnitOfWork) => Promise<CustomerRow | undefined>): Promise<CustomerRow> {
   return parts.units.run(async (unit) => {
     const customer = await write(unit);
     if (!customer) throw notFound("Customer");
     announceCustomerEvent(unit, type, customer.organization_id, customerJson(customer));
+    if (type === "customer.updated") await followCustomerEmail(unit, customer);
     return customer;
   });
+}
+
+/**
+ * Tells of a customer just made, with the owner member every customer is made with (Polar's `owner`,
+ * else the customer's own e-mail and name): whoever makes a customer (the seller's API, a checkout)
+ * calls this in the unit that made them, so none is left without an owner or unannounced.
+ */
+export async function welcomeCustomer(unit: UnitOfWork, customer: CustomerRow, owner?: OwnerInput | null): Promise<MemberRow> {
+  announceCustomerEvent(unit, "customer.created", customer.organization_id, customerJson(customer));
+  return addOwner(unit, customer, owner);
 }
 
 /** Which of a request's fields change what, leaving out the ones not sent; a tax number read for the billing country the customer will have. */
@@ -61,7 +73,11 @@ function conflictOf(error: unknown, customer: { email?: string; external_id?: st
 /** A seller's new customer; its e-mail and external id are the seller's to give once. */
 export async function createCustomer(parts: Pick<Parts, "units">, organizationId: string, body: z.output<typeof CustomerCreateBody>): Promise<CustomerRow> {
   try {
-    return await changeCustomer(parts, "customer.created", (unit) => insertCustomer(unit.db, { id: randomId(32), organization_id: organizationId, ...changesOf(body), email: body.email, external_id: body.external_id ?? null }));
+    return await parts.units.run(async (unit) => {
+      const customer = await insertCustomer(unit.db, { id: randomId(32), organization_id: organizationId, ...changesOf(body), type: body.type, email: body.email, external_id: body.external_id ?? null });
+      await welcomeCustomer(unit, customer, body.owner);
+      return customer;
+    });
   } catch (error) {
     conflictOf(error, body);
   }
@@ -75,6 +91,11 @@ export async function reviseCustomer(parts: Pick<Parts, "units">, existing: Cust
     if (existing.external_id !== null) throw invalidField(["external_id"], "Customer external ID cannot be updated.", body.external_id);
     changes.external_id = body.external_id;
   }
+  if (body.type && body.type !== existing.type) {
+    // A team has members and seats an individual cannot hold: the change goes one way only.
+    if (existing.type === "team") throw invalidField(["type"], "Customer type cannot be downgraded from 'team' to 'individual'.", body.type);
+    changes.type = body.type;
+  }
   try {
     return await changeCustomer(parts, "customer.updated", (unit) => updateCustomer(unit.db, existing.id, changes));
   } catch (error) {
@@ -86,6 +107,7 @@ export async function reviseCustomer(parts: Pick<Parts, "units">, existing: Cust
 export async function removeCustomer(parts: Pick<Parts, "units">, existing: CustomerRow, anonymize: boolean): Promise<void> {
   await changeCustomer(parts, "customer.deleted", async (unit) => {
     await endCustomerSessions(unit, existing.id);
+    await removeMembersOfCustomer(unit, existing.id);
     return updateCustomer(unit.db, existing.id, {
       deleted_at: new Date(),
       // Anonymized, the customer keeps their id (orders refer to it) and loses what identifies them.

@@ -41,6 +41,7 @@ import { customerEmailVerifications } from "./0040_customer_email_verifications.
 import { subscriptionRetryTrigger } from "./0041_subscription_retry_trigger.js";
 import { disputeDetails } from "./0042_dispute_details.js";
 import { teamCustomersAndSeats } from "./0043_team_customers_and_seats.js";
+import { customerOwners } from "./0044_customer_owners.js";
 import { organizationLinks } from "./0047_organization_links.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
@@ -88,5 +89,6 @@ export const billingMigrations: Migrations = {
   "0041_subscription_retry_trigger": subscriptionRetryTrigger,
   "0042_dispute_details": disputeDetails,
   "0043_team_customers_and_seats": teamCustomersAndSeats,
+  "0044_customer_owners": customerOwners,
   "0047_organization_links": organizationLinks,
 };
