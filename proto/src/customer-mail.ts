@@ -20,6 +20,16 @@ const EmailChangeMail = z.object({
   valid_minutes: z.int().min(1),
 });
 
+/** A seat of a team's purchase given to someone: the link that claims it works once, for `valid_hours`. */
+const SeatInvitationMail = z.object({
+  kind: z.literal("seat_invitation"),
+  product: z.string(),
+  /** Who gave the seat: the buying customer's address. */
+  billing_manager: z.string(),
+  claim_url: z.url(),
+  valid_hours: z.int().min(1),
+});
+
 /** What a purchase hands over at once: a license key in full, or a benefit's files (downloaded from the portal). */
 const Delivery = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("license_key"), benefit: z.string(), key: z.string() }),
@@ -85,7 +95,7 @@ export const customerMailRequested = defineEvent(
     reply_to: z.email().nullable(),
     to: z.email(),
     locale: z.string().nullable(),
-    mail: z.discriminatedUnion("kind", [PortalCodeMail, EmailChangeMail, OrderReceiptMail, SubscriptionMail, RefundMail]),
+    mail: z.discriminatedUnion("kind", [PortalCodeMail, EmailChangeMail, SeatInvitationMail, OrderReceiptMail, SubscriptionMail, RefundMail]),
   }),
 );
 export type CustomerMail = z.output<typeof customerMailRequested.data>["mail"];

@@ -31,6 +31,7 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   "stripe-events": ["stripe_events"],
   disputes: ["disputes"],
   subscriptions: ["subscriptions"],
+  "customer-seats": ["customer_seats"],
   refunds: ["refunds"],
   meters: ["meters", "meter_rollups", "meter_unique_values"],
   "customer-meters": ["customer_meters", "customer_meter_values"],

@@ -32,6 +32,8 @@ const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/checkout/$clientSecret/confirmation", staticData: BUYER_PAGE, component: lazyRouteComponent(() => import("./checkout/screens"), "CheckoutScreen") }),
   // A customer session's customer_portal_url: `{PUBLIC_URL}/{organization slug}/portal?customer_session_token=…`.
   createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal", staticData: BUYER_PAGE, component: lazyRouteComponent(() => import("./portal/screens"), "CustomerPortalScreen"), validateSearch: textSearch("customer_session_token", "locale", "email_update_token") }),
+  // A seat's claim link, as Polar's: `{PUBLIC_URL}/{organization slug}/portal/claim?token=…`.
+  createRoute({ getParentRoute: () => rootRoute, path: "/$slug/portal/claim", staticData: BUYER_PAGE, component: lazyRouteComponent(() => import("./portal/claim-seat"), "ClaimSeatScreen"), validateSearch: textSearch("token") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/purchases", component: lazyRouteComponent(() => import("./portal/purchases-screen"), "PurchasesScreen") }),
 ];
 // The seller's space: its screens share a layout that knows the organization and what the person may change there.

@@ -21,6 +21,8 @@ import { checkoutEndpoints } from "./checkouts/routes.js";
 import { CheckoutExpirySweep } from "./checkouts/expiry.js";
 import { CheckoutPayments } from "./checkouts/payer.js";
 import { customerEndpoints } from "./customers/routes.js";
+import { memberEndpoints } from "./members/routes.js";
+import { customerSeatEndpoints } from "./customer-seats/routes.js";
 import { metricEndpoints } from "./metrics/routes.js";
 import { orderEndpoints } from "./orders/routes.js";
 import { licenseKeyEndpoints } from "./license-keys/routes.js";
@@ -152,6 +154,7 @@ export const billingService = defineService({
       ...discountEndpoints(parts),
       ...benefitEndpoints(parts),
       ...benefitGrantEndpoints(parts),
+      ...memberEndpoints(parts),
       ...customerEndpoints({ ...parts, state: customerStateView(parts.db) }),
       ...organizationLinkEndpoints(parts),
       ...checkoutEndpoints({ ...parts, wakePayments: () => payments.wake() }),
@@ -164,6 +167,7 @@ export const billingService = defineService({
       ...paymentEndpoints(parts),
       ...disputeEndpoints(parts),
       ...licenseKeyEndpoints(parts),
+      ...customerSeatEndpoints(parts),
       ...meterEndpoints({ ...parts, remeasuring }),
       ...meterQuantityEndpoints(parts),
       ...usageEventEndpoints({ ...parts, wakeMeasurer: () => measurer.wake() }),

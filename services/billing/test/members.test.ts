@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createPolar } from "polar-sdk-1/2026-10";
-import { startBillingStack, type BillingStack, type Seller } from "../../../test/stacks/billing.js";
-import { findOrAddMember, memberOfCustomer } from "../src/members/service.js";
-import { findCustomer } from "../src/customers/service.js";
+import { validateEvent as validateEvent047 } from "@polar-sh/sdk/webhooks";
+import { createPolar, webhooks } from "polar-sdk-1/2026-10";
+import { startDispatcherStack, type DispatcherStack } from "../../../test/stacks/dispatcher.js";
+import type { Seller } from "../../../test/stacks/billing.js";
+import { WebhookReceiver } from "../../../test/stacks/receiver.js";
 
-let stack: BillingStack;
+let stack: DispatcherStack;
 let shop: Seller;
 let polar: ReturnType<typeof createPolar>;
 
 beforeAll(async () => {
-  stack = await startBillingStack();
+  stack = await startDispatcherStack();
   shop = await stack.seller();
   polar = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
 });
@@ -18,19 +19,191 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+const team = (email: string, more: Partial<Parameters<typeof polar.customers.create>[0]> = {}) => polar.customers.create({ email, type: "team", ...more });
+const ownersOf = async (customerId: string) => (await polar.customers.members.list(customerId, { role: "owner" })).items.map((member) => member.email);
+const refusal = (error: unknown) => error as { statusCode: number; error: unknown };
+
+describe("a customer's owner", () => {
+  it("is made with every customer: the customer's own e-mail and name, or the owner the seller names", async () => {
+    const individual = await polar.customers.create({ email: "Solo@Example.com", name: "Solo", external_id: "solo-1" });
+    expect(individual.type).toBe("individual");
+    const [owner] = (await polar.customers.members.list(individual.id)).items;
+    expect(owner).toMatchObject({ customer_id: individual.id, email: "solo@example.com", name: "Solo", external_id: "solo-1", role: "owner" });
+
+    const named = await team("acme@example.com", { name: "Acme", owner: { email: "boss@acme.example", name: "Boss", external_id: "boss" } });
+    expect(named.type).toBe("team");
+    expect((await polar.customers.members.list(named.id)).items).toMatchObject([{ email: "boss@acme.example", name: "Boss", external_id: "boss", role: "owner" }]);
+    // A team may leave its e-mail to its owner.
+    const unnamed = await polar.customers.create({ type: "team", owner: { email: "lead@crew.example" } });
+    expect(unnamed.email).toBe("lead@crew.example");
+    await expect(polar.customers.create({ type: "team" })).rejects.toMatchObject({ statusCode: 422 });
+  });
+
+  it("follows an individual's e-mail; an individual becomes a team and never goes back", async () => {
+    const customer = await polar.customers.create({ email: "moving@example.com" });
+    await polar.customers.update(customer.id, { email: "moved@example.com" });
+    expect(await ownersOf(customer.id)).toEqual(["moved@example.com"]);
+    const [owner] = (await polar.customers.members.list(customer.id)).items;
+    await expect(polar.customers.members.update(customer.id, owner?.id ?? "", { email: "elsewhere@example.com" })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [{ loc: ["body", "email"], msg: "Cannot change the email of an individual customer's owner. Update the customer's email instead." }] },
+    });
+    // An individual has their owner alone.
+    await expect(polar.customers.members.create(customer.id, { email: "friend@example.com" })).rejects.toMatchObject({
+      statusCode: 403,
+      error: { error: "NotPermitted", detail: "Individual customers can only have one member (the owner). Upgrade to a team customer to add more members." },
+    });
+
+    expect((await polar.customers.update(customer.id, { type: "team" })).type).toBe("team");
+    expect((await polar.customers.members.create(customer.id, { email: "friend@example.com" })).role).toBe("member");
+    await expect(polar.customers.update(customer.id, { type: "individual" })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [{ loc: ["body", "type"], msg: "Customer type cannot be downgraded from 'team' to 'individual'." }] },
+    });
+  });
+});
+
 describe("members", () => {
-  it("a customer is made with its owner, and members are found or added by e-mail or external id", async () => {
-    const customer = await polar.customers.create({ email: "team@example.com", name: "Team", type: "team" });
-    expect(customer.type).toBe("team");
-    const row = await findCustomer(stack.billing.context.db, customer.id);
-    if (!row) throw new Error("no customer");
-    const { units, db } = stack.billing.context.app;
-    const ada = await units.run((unit) => findOrAddMember(unit, row, { email: "Ada@example.com", name: "Ada" }));
-    expect(ada).toMatchObject({ email: "Ada@example.com", role: "member" });
-    expect((await units.run((unit) => findOrAddMember(unit, row, { email: "ada@EXAMPLE.com", external_id: "u1" }))).id).toBe(ada.id);
-    expect((await units.run((unit) => findOrAddMember(unit, row, { external_id: "u1" }))).external_id).toBe("u1");
-    await expect(units.run((unit) => findOrAddMember(unit, row, { external_id: "u1", email: "other@example.com" }))).rejects.toMatchObject({ status: 400 });
-    await expect(units.run((unit) => findOrAddMember(unit, row, { external_id: "nobody" }))).rejects.toMatchObject({ status: 404 });
-    expect((await memberOfCustomer(db, customer.id, ada.id))?.id).toBe(ada.id);
+  it("are added, listed, read, changed and removed through SDK 1.x, by Tollgate's ids or the seller's external ids", async () => {
+    const customer = await team("builders@example.com", { external_id: "builders" });
+    const ada = await polar.customers.members.create(customer.id, { email: "ada@builders.example", name: "Ada", external_id: "ada" });
+    expect(ada).toMatchObject({ customer_id: customer.id, email: "ada@builders.example", name: "Ada", external_id: "ada", role: "member" });
+    const grace = await polar.customers.members.createExternal("builders", { email: "grace@builders.example", role: "billing_manager" });
+    expect(grace.role).toBe("billing_manager");
+    // The same e-mail again, in any case, is the member there is (as Polar answers).
+    expect((await polar.customers.members.create(customer.id, { email: "ADA@builders.example" })).id).toBe(ada.id);
+
+    const newestFirst = await polar.customers.members.list(customer.id, { limit: 2 });
+    expect(newestFirst.items.map((member) => member.email)).toEqual(["grace@builders.example", "ada@builders.example"]);
+    expect(newestFirst.pagination).toEqual({ total_count: 3, max_page: 2 });
+    expect((await polar.customers.members.list(customer.id, { sorting: ["created_at"] })).items.map((member) => member.role)).toEqual(["owner", "member", "billing_manager"]);
+    expect((await polar.customers.members.listExternal("builders", { role: "billing_manager" })).items.map((member) => member.id)).toEqual([grace.id]);
+
+    expect((await polar.customers.members.get(customer.id, ada.id)).name).toBe("Ada");
+    expect((await polar.customers.members.getExternal("builders", "ada")).id).toBe(ada.id);
+    expect(await polar.customers.members.update(customer.id, ada.id, { name: "Ada L.", email: "ada.l@builders.example" })).toMatchObject({ name: "Ada L.", email: "ada.l@builders.example" });
+    expect((await polar.customers.members.updateExternal("builders", "ada", { role: "billing_manager" })).role).toBe("billing_manager");
+    await expect(polar.customers.members.update(customer.id, ada.id, { email: "grace@builders.example" })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [{ loc: ["body", "email"], msg: "A member with this email already exists for this customer." }] },
+    });
+
+    await polar.customers.members.deleteExternal("builders", "ada");
+    await expect(polar.customers.members.get(customer.id, ada.id)).rejects.toMatchObject({ statusCode: 404, error: { error: "ResourceNotFound", detail: "Member not found" } });
+    await polar.customers.members.delete(customer.id, grace.id);
+    expect((await polar.customers.members.list(customer.id)).items.map((member) => member.role)).toEqual(["owner"]);
+    // Removed, an e-mail and an external id may be a member's again.
+    expect((await polar.customers.members.create(customer.id, { email: "ada@builders.example", external_id: "ada" })).id).not.toBe(ada.id);
+  });
+
+  it("refuse an owner added, an external id taken twice, and what is not the seller's", async () => {
+    const customer = await team("refusals@example.com");
+    const added = await fetch(`${stack.gateway.url}/v1/customers/${customer.id}/members`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${shop.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ email: "second-owner@example.com", role: "owner" }),
+    });
+    expect(added.status).toBe(422);
+    await polar.customers.members.create(customer.id, { email: "one@example.com", external_id: "same" });
+    await expect(polar.customers.members.create(customer.id, { email: "two@example.com", external_id: "same" })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [{ loc: ["body", "external_id"], msg: "A member with this external ID already exists for this customer." }] },
+    });
+
+    const rival = await stack.seller();
+    const rivals = createPolar({ accessToken: rival.token, baseUrl: stack.gateway.url });
+    const [owner] = (await polar.customers.members.list(customer.id)).items;
+    await expect(rivals.customers.members.list(customer.id)).rejects.toMatchObject({ statusCode: 404, error: { detail: "Customer not found" } });
+    await expect(rivals.customers.members.get(customer.id, owner?.id ?? "")).rejects.toMatchObject({ statusCode: 404 });
+    await expect(rivals.customers.members.create(customer.id, { email: "intruder@example.com" })).rejects.toMatchObject({ statusCode: 404 });
+    // A member is found under their own customer only.
+    const other = await team("other-team@example.com");
+    await expect(polar.customers.members.get(other.id, owner?.id ?? "")).rejects.toMatchObject({ statusCode: 404 });
+  });
+
+  it("are the same through 0.47's /v1/members", async () => {
+    const customer = await team("legacy@example.com", { external_id: "legacy" });
+    const made = await shop.polar.members.createMember({ customerId: customer.id, email: "old@legacy.example", externalId: "old" });
+    expect(made).toMatchObject({ customerId: customer.id, role: "member" });
+    const listed = await shop.polar.members.listMembers({ customerId: customer.id });
+    expect(listed.result.items.map((member) => member.email)).toEqual(["old@legacy.example", "legacy@example.com"]);
+    expect((await shop.polar.members.listMembers({ externalCustomerId: "legacy", role: "owner" })).result.items.map((member) => member.email)).toEqual(["legacy@example.com"]);
+    expect((await shop.polar.members.getMember({ id: made.id })).email).toBe("old@legacy.example");
+    expect((await shop.polar.members.getMemberByExternalId({ externalId: "old", externalCustomerId: "legacy" })).id).toBe(made.id);
+    expect((await shop.polar.members.updateMemberByExternalId({ externalId: "old", customerId: customer.id, memberUpdate: { name: "Old Timer" } })).name).toBe("Old Timer");
+    expect((await shop.polar.members.updateMember({ id: made.id, memberUpdate: { role: "billing_manager" } })).role).toBe("billing_manager");
+    await expect(shop.polar.members.getMemberByExternalId({ externalId: "old" })).rejects.toMatchObject({ statusCode: 422 });
+    await shop.polar.members.deleteMemberByExternalId({ externalId: "old", customerId: customer.id });
+    await expect(shop.polar.members.getMember({ id: made.id })).rejects.toMatchObject({ statusCode: 404 });
+  });
+});
+
+describe("the one owner", () => {
+  it("cannot be removed or demoted; ownership is handed on, the previous owner staying a billing manager", async () => {
+    const customer = await team("owned@example.com");
+    const [owner] = (await polar.customers.members.list(customer.id)).items;
+    const ownerId = owner?.id ?? "";
+    await expect(polar.customers.members.delete(customer.id, ownerId)).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [{ loc: ["body"], msg: "Cannot delete the only owner. Transfer ownership first.", type: "value_error" }] },
+    });
+    await expect(polar.customers.members.update(customer.id, ownerId, { role: "member" })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [{ loc: ["body", "role"], msg: "Cannot change role. Customer must have exactly one owner." }] },
+    });
+
+    const heir = await polar.customers.members.create(customer.id, { email: "heir@example.com" });
+    expect((await polar.customers.members.update(customer.id, heir.id, { role: "owner" })).role).toBe("owner");
+    expect((await polar.customers.members.get(customer.id, ownerId)).role).toBe("billing_manager");
+    await polar.customers.members.delete(customer.id, ownerId);
+    expect(await ownersOf(customer.id)).toEqual(["heir@example.com"]);
+  });
+
+  it("stays one under concurrent requests: a member promoted while removed, two members promoted at once", async () => {
+    for (let round = 0; round < 4; round++) {
+      const customer = await team(`race-${round}@example.com`);
+      const heir = await polar.customers.members.create(customer.id, { email: `heir-${round}@example.com` });
+      const outcomes = await Promise.allSettled([polar.customers.members.update(customer.id, heir.id, { role: "owner" }), polar.customers.members.delete(customer.id, heir.id)]);
+      // One of them went first; the other saw it: a removed member is not found, an owner is not removed.
+      expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(1);
+      const [rejected] = outcomes.filter((outcome) => outcome.status === "rejected");
+      expect([404, 422]).toContain(refusal(rejected?.reason).statusCode);
+      expect(await ownersOf(customer.id)).toHaveLength(1);
+
+      const rivals = await Promise.all([1, 2, 3].map((index) => polar.customers.members.create(customer.id, { email: `rival-${round}-${index}@example.com` })));
+      await Promise.all(rivals.map((rival) => polar.customers.members.update(customer.id, rival.id, { role: "owner" })));
+      expect(await ownersOf(customer.id)).toHaveLength(1);
+    }
+  });
+});
+
+describe("member webhooks", () => {
+  it("tell of members made, changed and removed, as SDK 1.x validates them", async () => {
+    const receiver = await new WebhookReceiver().start();
+    try {
+      const endpoint = await polar.webhooks.createWebhookEndpoint({ url: receiver.url, format: "raw", events: ["member.created", "member.updated", "member.deleted"] });
+      receiver.secrets = [endpoint.secret];
+      const customer = await team("hooked@example.com");
+      const member = await polar.customers.members.create(customer.id, { email: "hooked-member@example.com", name: "Hooked" });
+      await polar.customers.members.update(customer.id, member.id, { name: "Renamed" });
+      await polar.customers.members.delete(customer.id, member.id);
+
+      const received = await receiver.waitFor(4);
+      const events = await Promise.all(received.map((request) => webhooks.validateEvent(request.body, request.headers as Record<string, string>, endpoint.secret)));
+      expect(events.map((event) => [event.type, (event.data as { email: string }).email])).toEqual([
+        ["member.created", "hooked@example.com"],
+        ["member.created", "hooked-member@example.com"],
+        ["member.updated", "hooked-member@example.com"],
+        ["member.deleted", "hooked-member@example.com"],
+      ]);
+      expect(events[2]?.data).toMatchObject({ id: member.id, customer_id: customer.id, name: "Renamed", role: "member", external_id: null });
+      // 0.47 parses the payloads with its schemas.
+      for (const request of received) {
+        const parsed = validateEvent047(request.body, request.headers as Record<string, string>, endpoint.secret);
+        expect(parsed.type).toMatch(/^member\./);
+      }
+    } finally {
+      await receiver.stop();
+    }
   });
 });

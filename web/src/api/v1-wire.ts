@@ -311,6 +311,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/external/{externalId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the members of a customer by external ID */
+        get: operations["getV1CustomersExternalExternalIdMembers"];
+        put?: never;
+        /** Add a member to a customer by external ID */
+        post: operations["postV1CustomersExternalExternalIdMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/external/{externalId}/members/{memberExternalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a member by external IDs */
+        get: operations["getV1CustomersExternalExternalIdMembersMemberExternalId"];
+        put?: never;
+        post?: never;
+        /** Delete a member by external IDs */
+        delete: operations["deleteV1CustomersExternalExternalIdMembersMemberExternalId"];
+        options?: never;
+        head?: never;
+        /** Update a member by external IDs */
+        patch: operations["patchV1CustomersExternalExternalIdMembersMemberExternalId"];
+        trace?: never;
+    };
+    "/v1/customers/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the members of a customer */
+        get: operations["getV1CustomersIdMembers"];
+        put?: never;
+        /** Add a member to a customer */
+        post: operations["postV1CustomersIdMembers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customers/{id}/members/{memberId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a member */
+        get: operations["getV1CustomersIdMembersMemberId"];
+        put?: never;
+        post?: never;
+        /** Delete a member */
+        delete: operations["deleteV1CustomersIdMembersMemberId"];
+        options?: never;
+        head?: never;
+        /** Update a member */
+        patch: operations["patchV1CustomersIdMembersMemberId"];
+        trace?: never;
+    };
+    "/v1/members/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List members */
+        get: operations["getV1Members"];
+        put?: never;
+        /** Add a member to a customer */
+        post: operations["postV1Members"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/members/external/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a member by external ID */
+        get: operations["getV1MembersExternalExternalId"];
+        put?: never;
+        post?: never;
+        /** Delete a member by external ID */
+        delete: operations["deleteV1MembersExternalExternalId"];
+        options?: never;
+        head?: never;
+        /** Update a member by external ID */
+        patch: operations["patchV1MembersExternalExternalId"];
+        trace?: never;
+    };
+    "/v1/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a member by ID */
+        get: operations["getV1MembersId"];
+        put?: never;
+        post?: never;
+        /** Delete a member by ID */
+        delete: operations["deleteV1MembersId"];
+        options?: never;
+        head?: never;
+        /** Update a member by ID */
+        patch: operations["patchV1MembersId"];
+        trace?: never;
+    };
     "/v1/customers/export": {
         parameters: {
             query?: never;
@@ -1184,6 +1314,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List a purchase's seats */
+        get: operations["getV1CustomerSeats"];
+        put?: never;
+        /** Assign a seat */
+        post: operations["postV1CustomerSeats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-seats/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a seat */
+        delete: operations["deleteV1CustomerSeatsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-seats/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a seat's claim link again */
+        post: operations["postV1CustomerSeatsIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-seats/claim/{invitation_token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a claim link's seat */
+        get: operations["getV1CustomerSeatsClaimInvitationToken"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-seats/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Claim a seat */
+        post: operations["postV1CustomerSeatsClaim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/meters/": {
         parameters: {
             query?: never;
@@ -1872,6 +2088,75 @@ export interface paths {
         patch: operations["patchV1CustomerPortalBenefitGrantsId"];
         trace?: never;
     };
+    "/v1/customer-portal/seats/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the subscriptions the member holds a seat of */
+        get: operations["getV1CustomerPortalSeatsSubscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the seats of one of the team's purchases */
+        get: operations["getV1CustomerPortalSeats"];
+        put?: never;
+        /** Give one of the team's seats */
+        post: operations["postV1CustomerPortalSeats"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/seats/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Take one of the team's seats back */
+        delete: operations["deleteV1CustomerPortalSeatsId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/seats/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a seat's claim link again */
+        post: operations["postV1CustomerPortalSeatsIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/me/orders/": {
         parameters: {
             query?: never;
@@ -2270,6 +2555,23 @@ export interface components {
                 [key: string]: string | number | boolean;
             };
         };
+        SeatAssign: {
+            subscription_id?: string | null;
+            order_id?: string | null;
+            email?: string | null;
+            external_customer_id?: string | null;
+            customer_id?: string | null;
+            external_member_id?: string | null;
+            member_id?: string | null;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /** @default false */
+            immediate_claim: boolean;
+        };
+        SeatClaim: {
+            invitation_token: string;
+        };
         Filter: {
             /** @enum {string} */
             conjunction: "and" | "or";
@@ -2319,6 +2621,21 @@ export interface components {
              * @constant
              */
             payment_processor: "stripe";
+        };
+        CustomerSeatAssign: {
+            subscription_id?: string | null;
+            order_id?: string | null;
+            email?: string | null;
+            external_customer_id?: string | null;
+            customer_id?: string | null;
+            external_member_id?: string | null;
+            member_id?: string | null;
+            metadata?: {
+                [key: string]: unknown;
+            } | null;
+            /** @default false */
+            immediate_claim: boolean;
+            checkout_id?: string | null;
         };
         ListResource_Organization_: {
             items: components["schemas"]["Organization"][];
@@ -2511,7 +2828,7 @@ export interface components {
             attached_custom_fields: components["schemas"]["AttachedCustomField"][];
             is_deletable: boolean;
         };
-        ProductPrice: components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceMeteredUnit"];
+        ProductPrice: components["schemas"]["ProductPriceFixed"] | components["schemas"]["ProductPriceFree"] | components["schemas"]["ProductPriceCustom"] | components["schemas"]["ProductPriceMeteredUnit"] | components["schemas"]["ProductPriceSeatBased"];
         ProductPriceFixed: {
             /** Format: date-time */
             created_at: string;
@@ -2596,6 +2913,38 @@ export interface components {
             unit: "scalar" | "token" | "custom";
             custom_label: string | null;
             custom_multiplier: number | null;
+        };
+        ProductPriceSeatBased: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            /** @constant */
+            source: "catalog";
+            price_currency: string;
+            tax_behavior: ("location" | "inclusive" | "exclusive") | null;
+            is_archived: boolean;
+            product_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            amount_type: "seat_based";
+            seat_tiers: components["schemas"]["ProductPriceSeatTiersOutput"];
+        };
+        ProductPriceSeatTiersOutput: {
+            /** @enum {string} */
+            seat_tier_type: "volume" | "graduated";
+            tiers: components["schemas"]["ProductPriceSeatTier"][];
+            /** @description The fewest seats a purchase may have: where the first tier starts */
+            minimum_seats: number;
+            /** @description The most seats a purchase may have: where the last tier ends (null: no limit) */
+            maximum_seats: number | null;
+        };
+        ProductPriceSeatTier: {
+            min_seats: number;
+            max_seats: number | null;
+            price_per_seat: number;
         };
         Benefit: components["schemas"]["BenefitCustom"] | components["schemas"]["BenefitDiscord"] | components["schemas"]["BenefitGitHubRepository"] | components["schemas"]["BenefitDownloadables"] | components["schemas"]["BenefitLicenseKeys"] | components["schemas"]["BenefitMeterCredit"];
         BenefitCustom: {
@@ -3132,13 +3481,13 @@ export interface components {
             is_granted: boolean;
             is_revoked: boolean;
             customer_id: string;
-            member_id: null;
+            member_id: string | null;
             benefit_id: string;
             subscription_id: string | null;
             order_id: string | null;
             error: components["schemas"]["BenefitGrantError"] | null;
             customer: components["schemas"]["Customer"];
-            member: null;
+            member: components["schemas"]["Member"] | null;
             benefit: components["schemas"]["Benefit"];
             properties: components["schemas"]["BenefitGrantLicenseKeysProperties"] | components["schemas"]["BenefitGrantDownloadablesProperties"] | components["schemas"]["BenefitGrantMeterCreditProperties"] | Record<string, never>;
         };
@@ -3158,8 +3507,8 @@ export interface components {
             external_id: string | null;
             email: string;
             email_verified: boolean;
-            /** @constant */
-            type: "individual";
+            /** @enum {string} */
+            type: "individual" | "team";
             name: string | null;
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -3174,6 +3523,18 @@ export interface components {
             /** Format: uri */
             avatar_url: string;
         };
+        Member: {
+            id: string;
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            customer_id: string;
+            email: string;
+            name: string | null;
+            external_id: string | null;
+            /** @enum {string} */
+            role: "owner" | "billing_manager" | "member";
+        };
         BenefitGrantLicenseKeysProperties: {
             license_key_id: string;
             display_key: string;
@@ -3185,6 +3546,10 @@ export interface components {
             last_credited_meter_id?: string;
             last_credited_units?: number;
             last_credited_at?: string;
+        };
+        ListResource_Member_: {
+            items: components["schemas"]["Member"][];
+            pagination: components["schemas"]["Pagination"];
         };
         ListResource_Customer_: {
             items: components["schemas"]["Customer"][];
@@ -3201,8 +3566,8 @@ export interface components {
             external_id: string | null;
             email: string;
             email_verified: boolean;
-            /** @constant */
-            type: "individual";
+            /** @enum {string} */
+            type: "individual" | "team";
             name: string | null;
             billing_name: string | null;
             billing_address: components["schemas"]["Address"] | null;
@@ -3236,6 +3601,8 @@ export interface components {
             /** Format: date-time */
             current_period_end: string;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -3250,7 +3617,6 @@ export interface components {
             custom_field_data: {
                 [key: string]: string | number | boolean | null;
             };
-            seats: number | null;
             meters: components["schemas"]["CustomerStateSubscriptionMeter"][];
         };
         CustomerStateSubscriptionMeter: {
@@ -3300,6 +3666,12 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
+            /** @description The fewest seats the buyer may choose, when the seller narrowed the price's tiers */
+            min_seats: number | null;
+            /** @description The most seats the buyer may choose, when the seller narrowed the price's tiers */
+            max_seats: number | null;
             units: number | null;
             min_units: number | null;
             max_units: number | null;
@@ -3497,6 +3869,12 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
+            /** @description The fewest seats the buyer may choose, when the seller narrowed the price's tiers */
+            min_seats: number | null;
+            /** @description The most seats the buyer may choose, when the seller narrowed the price's tiers */
+            max_seats: number | null;
             units: number | null;
             min_units: number | null;
             max_units: number | null;
@@ -3583,6 +3961,12 @@ export interface components {
             payment_processor: "stripe";
             /** @enum {string} */
             status: "open" | "expired" | "confirmed" | "succeeded" | "failed";
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
+            /** @description The fewest seats the buyer may choose, when the seller narrowed the price's tiers */
+            min_seats: number | null;
+            /** @description The most seats the buyer may choose, when the seller narrowed the price's tiers */
+            max_seats: number | null;
             units: number | null;
             min_units: number | null;
             max_units: number | null;
@@ -3733,6 +4117,8 @@ export interface components {
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
             refundable_amount: number;
             refundable_tax_amount: number;
             customer_id: string;
@@ -3796,6 +4182,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4036,6 +4424,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4386,6 +4776,44 @@ export interface components {
             modified_at: string | null;
             license_key: components["schemas"]["LicenseKeyRead"];
         };
+        CustomerSeat: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            subscription_id: string | null;
+            order_id: string | null;
+            /** @enum {string} */
+            status: "pending" | "claimed" | "revoked";
+            customer_id: string | null;
+            member_id: string | null;
+            member: components["schemas"]["Member"] | null;
+            email: string | null;
+            customer_email: string | null;
+            invitation_token_expires_at: string | null;
+            claimed_at: string | null;
+            revoked_at: string | null;
+            seat_metadata: {
+                [key: string]: unknown;
+            } | null;
+        };
+        SeatsList: {
+            seats: components["schemas"]["CustomerSeat"][];
+            available_seats: number;
+            total_seats: number;
+        };
+        SeatClaimInfo: {
+            product_name: string;
+            product_id: string;
+            organization_name: string;
+            organization_slug: string;
+            customer_email: string;
+            can_claim: boolean;
+        };
+        CustomerSeatClaimResponse: {
+            seat: components["schemas"]["CustomerSeat"];
+            customer_session_token: string;
+        };
         ListResource_Meter_: {
             items: components["schemas"]["Meter"][];
             pagination: components["schemas"]["Pagination"];
@@ -4622,6 +5050,8 @@ export interface components {
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
             refundable_amount: number;
             refundable_tax_amount: number;
             customer_id: string;
@@ -4677,6 +5107,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4728,6 +5160,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -4870,7 +5304,7 @@ export interface components {
             is_granted: boolean;
             is_revoked: boolean;
             customer_id: string;
-            member_id: null;
+            member_id: string | null;
             benefit_id: string;
             subscription_id: string | null;
             order_id: string | null;
@@ -4910,7 +5344,7 @@ export interface components {
             is_granted: boolean;
             is_revoked: boolean;
             customer_id: string;
-            member_id: null;
+            member_id: string | null;
             benefit_id: string;
             subscription_id: string | null;
             order_id: string | null;
@@ -4953,7 +5387,7 @@ export interface components {
             is_granted: boolean;
             is_revoked: boolean;
             customer_id: string;
-            member_id: null;
+            member_id: string | null;
             benefit_id: string;
             subscription_id: string | null;
             order_id: string | null;
@@ -4997,7 +5431,7 @@ export interface components {
             is_granted: boolean;
             is_revoked: boolean;
             customer_id: string;
-            member_id: null;
+            member_id: string | null;
             benefit_id: string;
             subscription_id: string | null;
             order_id: string | null;
@@ -5040,7 +5474,7 @@ export interface components {
             is_granted: boolean;
             is_revoked: boolean;
             customer_id: string;
-            member_id: null;
+            member_id: string | null;
             benefit_id: string;
             subscription_id: string | null;
             order_id: string | null;
@@ -5080,7 +5514,7 @@ export interface components {
             is_granted: boolean;
             is_revoked: boolean;
             customer_id: string;
-            member_id: null;
+            member_id: string | null;
             benefit_id: string;
             subscription_id: string | null;
             order_id: string | null;
@@ -5140,6 +5574,8 @@ export interface components {
             is_invoice_generated: boolean;
             receipt_number: string | null;
             units: null;
+            /** @description The seats bought of a seat-based price; null for any other */
+            seats: number | null;
             refundable_amount: number;
             refundable_tax_amount: number;
             customer_id: string;
@@ -5191,6 +5627,8 @@ export interface components {
             current_meter_period_start: string | null;
             current_meter_period_end: string | null;
             units: number | null;
+            /** @description The seats paid for, of a seat-based price; null for any other */
+            seats: number | null;
             trial_start: string | null;
             trial_end: string | null;
             cancel_at_period_end: boolean;
@@ -5373,7 +5811,7 @@ export interface components {
             /** @description polar_whs_…; `polar_whs_hidden` to those who may read but not manage the endpoint */
             secret: string;
             organization_id: string;
-            events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
+            events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted")[];
             enabled: boolean;
             /** @description Events reach this endpoint one at a time, in the order they happened */
             ordered: boolean;
@@ -5410,7 +5848,7 @@ export interface components {
             skipped: boolean;
             payload: string | null;
             /** @enum {string} */
-            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled";
+            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted";
             is_archived: boolean;
             /**
              * @description The API version the payload is sent in: its endpoint's
@@ -6414,6 +6852,23 @@ export interface operations {
                         meter_id: string;
                         unit_amount: number | string;
                         cap_amount?: number | null;
+                    } | {
+                        /** @constant */
+                        amount_type: "seat_based";
+                        price_currency?: string;
+                        tax_behavior?: ("location" | "inclusive" | "exclusive") | null;
+                        seat_tiers: {
+                            /**
+                             * @default volume
+                             * @enum {string}
+                             */
+                            seat_tier_type?: "volume" | "graduated";
+                            tiers: {
+                                min_seats: number;
+                                max_seats?: number | null;
+                                price_per_seat: number;
+                            }[];
+                        };
                     })[];
                     recurring_interval?: ("day" | "week" | "month" | "year") | null;
                     recurring_interval_count?: number | null;
@@ -6655,6 +7110,23 @@ export interface operations {
                         meter_id: string;
                         unit_amount: number | string;
                         cap_amount?: number | null;
+                    } | {
+                        /** @constant */
+                        amount_type: "seat_based";
+                        price_currency?: string;
+                        tax_behavior?: ("location" | "inclusive" | "exclusive") | null;
+                        seat_tiers: {
+                            /**
+                             * @default volume
+                             * @enum {string}
+                             */
+                            seat_tier_type?: "volume" | "graduated";
+                            tiers: {
+                                min_seats: number;
+                                max_seats?: number | null;
+                                price_per_seat: number;
+                            }[];
+                        };
                     }))[] | null;
                     medias?: string[] | null;
                     attached_custom_fields?: {
@@ -8324,6 +8796,1313 @@ export interface operations {
             };
         };
     };
+    getV1CustomersExternalExternalIdMembers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+                role?: "owner" | "billing_manager" | "member";
+                sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
+            };
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the members of a customer by external ID */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_Member_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomersExternalExternalIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name?: string | null;
+                    external_id?: string | null;
+                    /**
+                     * @default member
+                     * @enum {string}
+                     */
+                    role?: "member" | "billing_manager";
+                };
+            };
+        };
+        responses: {
+            /** @description Add a member to a customer by external ID */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomersExternalExternalIdMembersMemberExternalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                externalId: string;
+                memberExternalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a member by external IDs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    deleteV1CustomersExternalExternalIdMembersMemberExternalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                externalId: string;
+                memberExternalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a member by external IDs */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    patchV1CustomersExternalExternalIdMembersMemberExternalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                externalId: string;
+                memberExternalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    email?: string | null;
+                    role?: ("owner" | "billing_manager" | "member") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a member by external IDs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomersIdMembers: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+                role?: "owner" | "billing_manager" | "member";
+                sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the members of a customer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_Member_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomersIdMembers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name?: string | null;
+                    external_id?: string | null;
+                    /**
+                     * @default member
+                     * @enum {string}
+                     */
+                    role?: "member" | "billing_manager";
+                };
+            };
+        };
+        responses: {
+            /** @description Add a member to a customer */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomersIdMembersMemberId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    deleteV1CustomersIdMembersMemberId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a member */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    patchV1CustomersIdMembersMemberId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                memberId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    email?: string | null;
+                    role?: ("owner" | "billing_manager" | "member") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a member */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1Members: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+                role?: "owner" | "billing_manager" | "member";
+                sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
+                customer_id?: string;
+                external_customer_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List members */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_Member_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1Members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name?: string | null;
+                    external_id?: string | null;
+                    /**
+                     * @default member
+                     * @enum {string}
+                     */
+                    role?: "member" | "billing_manager";
+                    customer_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Add a member to a customer */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1MembersExternalExternalId: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                external_customer_id?: string;
+            };
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a member by external ID */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    deleteV1MembersExternalExternalId: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                external_customer_id?: string;
+            };
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a member by external ID */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    patchV1MembersExternalExternalId: {
+        parameters: {
+            query?: {
+                customer_id?: string;
+                external_customer_id?: string;
+            };
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    email?: string | null;
+                    role?: ("owner" | "billing_manager" | "member") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a member by external ID */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1MembersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a member by ID */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    deleteV1MembersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delete a member by ID */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    patchV1MembersId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    email?: string | null;
+                    role?: ("owner" | "billing_manager" | "member") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Update a member by ID */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
     getV1CustomersExport: {
         parameters: {
             query?: {
@@ -8494,12 +10273,47 @@ export interface operations {
                     metadata?: {
                         [key: string]: string | number | boolean;
                     };
-                    /** Format: email */
-                    email: string;
                     external_id?: string | null;
                     organization_id?: string | null;
-                    /** @constant */
+                    owner?: {
+                        /** Format: email */
+                        email: string;
+                        name?: string | null;
+                        external_id?: string | null;
+                    } | null;
+                    /**
+                     * @default individual
+                     * @constant
+                     */
                     type?: "individual";
+                    /** Format: email */
+                    email: string;
+                } | {
+                    name?: string | null;
+                    billing_address?: {
+                        line1?: string | null;
+                        line2?: string | null;
+                        postal_code?: string | null;
+                        city?: string | null;
+                        state?: string | null;
+                        country: string;
+                    } | null;
+                    tax_id?: string | null;
+                    locale?: string | null;
+                    metadata?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    external_id?: string | null;
+                    organization_id?: string | null;
+                    owner?: {
+                        /** Format: email */
+                        email: string;
+                        name?: string | null;
+                        external_id?: string | null;
+                    } | null;
+                    /** @constant */
+                    type: "team";
+                    email?: string | null;
                 };
             };
         };
@@ -8722,7 +10536,7 @@ export interface operations {
                     };
                     email?: string | null;
                     external_id?: string | null;
-                    type?: "individual" | null;
+                    type?: ("individual" | "team") | null;
                 };
             };
         };
@@ -9245,6 +11059,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     metadata?: {
                         [key: string]: string | number | boolean;
                     };
@@ -9264,9 +11079,8 @@ export interface operations {
                     external_customer_id?: string | null;
                     currency?: string | null;
                     prices?: null;
-                    seats?: null;
-                    min_seats?: null;
-                    max_seats?: null;
+                    min_seats?: number | null;
+                    max_seats?: number | null;
                     subscription_id?: null;
                 };
             };
@@ -9427,6 +11241,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     metadata?: {
                         [key: string]: string | number | boolean;
                     };
@@ -9600,6 +11415,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     discount_code?: string | null;
                 };
             };
@@ -9693,6 +11509,7 @@ export interface operations {
                     product_id?: string | null;
                     product_price_id?: string | null;
                     amount?: number | null;
+                    seats?: number | null;
                     discount_code?: string | null;
                     confirmation_token_id?: string | null;
                 };
@@ -13727,6 +15544,413 @@ export interface operations {
             };
         };
     };
+    getV1CustomerSeats: {
+        parameters: {
+            query?: {
+                subscription_id?: string | null;
+                order_id?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List a purchase's seats */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatsList"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerSeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SeatAssign"];
+            };
+        };
+        responses: {
+            /** @description Assign a seat */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    deleteV1CustomerSeatsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoke a seat */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerSeatsIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mail a seat's claim link again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomerSeatsClaimInvitationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                invitation_token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read a claim link's seat */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatClaimInfo"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerSeatsClaim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SeatClaim"];
+            };
+        };
+        responses: {
+            /** @description Claim a seat */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeatClaimResponse"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
     getV1Meters: {
         parameters: {
             query?: {
@@ -17151,6 +19375,347 @@ export interface operations {
             };
         };
     };
+    getV1CustomerPortalSeatsSubscriptions: {
+        parameters: {
+            query?: {
+                /** @description Page number, from 1 */
+                page?: number;
+                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the subscriptions the member holds a seat of */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResource_CustomerSubscription_"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomerPortalSeats: {
+        parameters: {
+            query?: {
+                subscription_id?: string | null;
+                order_id?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the seats of one of the team's purchases */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SeatsList"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerPortalSeats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CustomerSeatAssign"];
+            };
+        };
+        responses: {
+            /** @description Give one of the team's seats */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    deleteV1CustomerPortalSeatsId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Take one of the team's seats back */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerPortalSeatsIdResend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mail a seat's claim link again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomerSeat"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
     getV1MeOrders: {
         parameters: {
             query?: {
@@ -18346,7 +20911,7 @@ export interface operations {
                     name?: string | null;
                     /** @enum {string} */
                     format: "raw" | "discord" | "slack";
-                    events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
+                    events: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted")[];
                     organization_id?: string | null;
                     /** @default true */
                     ordered?: boolean;
@@ -18558,7 +21123,7 @@ export interface operations {
                     url?: string | null;
                     name?: string | null;
                     format?: ("raw" | "discord" | "slack") | null;
-                    events?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[] | null;
+                    events?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted")[] | null;
                     enabled?: boolean | null;
                     ordered?: boolean | null;
                     api_version?: ("2026-04" | "2026-10" | "2027-01") | null;
@@ -18702,7 +21267,7 @@ export interface operations {
                 succeeded?: "true" | "false";
                 query?: string;
                 http_code_class?: "2xx" | "3xx" | "4xx" | "5xx";
-                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled")[];
+                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted")[];
             };
             header?: never;
             path?: never;

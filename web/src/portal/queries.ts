@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { request } from "../api/client";
-import type { PortalPaymentProcessor, PurchasedOrder, PurchasedSubscription } from "../api/wire";
+import { useChange } from "../api/mutations";
+import type { CustomerSeatClaimResponse, PortalPaymentProcessor, PurchasedOrder, PurchasedSubscription, RequestBody, SeatClaimInfo } from "../api/wire";
 import { LIST_LIMIT, portalRequest, type Listing, type PortalAccess, type PortalOrganization } from "./api";
 
 export const portalKeys = {
@@ -8,6 +9,8 @@ export const portalKeys = {
   seller: (slug: string) => [...portalKeys.all, slug] as const,
   /** Keyed by seller and token, so that another link never shows stale data. */
   read: (access: PortalAccess, path: string) => [...portalKeys.seller(access.seller.slug), access.token, path] as const,
+  /** A seat's claim link, by its token: public, the token is the credential. */
+  seatClaim: (token: string) => [...portalKeys.all, "seat-claim", token] as const,
 };
 
 /** The buyer's own purchases across sellers (`/v1/me/…`), as the signed-in person. */
@@ -33,3 +36,14 @@ export const portalQuery = <T>(access: PortalAccess, path: string) => queryOptio
 
 export const purchasedSubscriptionsQuery = queryOptions({ queryKey: purchaseKeys.subscriptions(), queryFn: () => request<Listing<PurchasedSubscription>>(`/v1/me/subscriptions/?limit=${LIST_LIMIT}`) });
 export const purchasedOrdersQuery = queryOptions({ queryKey: purchaseKeys.orders(), queryFn: () => request<Listing<PurchasedOrder>>(`/v1/me/orders/?limit=${LIST_LIMIT}`) });
+
+/** What a seat's claim link offers (the product, the seller, for whom): reading it claims nothing. */
+export const seatClaimQuery = (token: string) =>
+  queryOptions({ queryKey: portalKeys.seatClaim(token), queryFn: () => request<SeatClaimInfo>(`/v1/customer-seats/claim/${encodeURIComponent(token)}`), retry: false });
+
+/** Claims the seat a link's token names: the seat, and a portal session for the member who now holds it. */
+export const useClaimSeat = () =>
+  useChange(
+    (token: string) => request<CustomerSeatClaimResponse>("/v1/customer-seats/claim", { method: "POST", body: { invitation_token: token } satisfies RequestBody<"/v1/customer-seats/claim", "post"> }),
+    (token) => [portalKeys.seatClaim(token)],
+  );

@@ -77,6 +77,8 @@ export function customerMail(to: Recipient, seller: { name: string; replyTo: str
       return { ...actionMail(to, "portalCode", mail.portal_url, { seller: seller.name, minutes: mail.valid_minutes }, codeBody(mail.code)), ...sender };
     case "email_change":
       return { ...actionMail(to, "customerEmailChange", mail.verify_url, { seller: seller.name, email: to.email, minutes: mail.valid_minutes }), ...sender };
+    case "seat_invitation":
+      return { ...actionMail(to, "seatInvitation", mail.claim_url, { seller: seller.name, product: mail.product, billingManager: mail.billing_manager, hours: mail.valid_hours }), ...sender };
     case "order_receipt": {
       const values = { seller: seller.name, total: moneyIn(to.locale, mail.currency, mail.total_amount), paidAt: new Date(mail.paid_at) };
       return { ...actionMail(to, "orderReceipt", mail.portal_url, values, receiptBody(to.locale, mail)), ...sender };

@@ -19,6 +19,7 @@ export type ActionMailKind =
   | "webhookDisabled"
   | "portalCode"
   | "customerEmailChange"
+  | "seatInvitation"
   | "orderReceipt"
   | "subscriptionCanceled"
   | "subscriptionUncanceled"

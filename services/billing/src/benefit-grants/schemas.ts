@@ -3,10 +3,11 @@ import { listResource, paging, queryFlag, repeated, sorting } from "@tollgate/ki
 import { Benefit, grantFields, grantProperties } from "../benefits/schemas.js";
 import { Customer } from "../customers/schemas.js";
 import { customerFilter, customerListFilters } from "../http/list-filters.js";
+import { Member } from "../members/schemas.js";
 
-/** A grant as the seller sees it: with its customer and benefit in full. */
+/** A grant as the seller sees it: with its customer, the seat member holding it and its benefit in full. */
 const BenefitGrant = z
-  .strictObject({ ...grantFields, customer: Customer, member: z.null(), benefit: Benefit, properties: grantProperties })
+  .strictObject({ ...grantFields, customer: Customer, member: Member.nullable(), benefit: Benefit, properties: grantProperties })
   .meta({ id: "BenefitGrant" });
 
 export const BenefitGrantList = listResource(BenefitGrant, "ListResource_BenefitGrant_");

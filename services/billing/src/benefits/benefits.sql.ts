@@ -6,6 +6,8 @@ export interface BenefitGrantRow {
   id: string;
   benefit_id: string;
   customer_id: string;
+  /** The seat member the grant is for; none for a grant to the customer as a whole. */
+  member_id: string | null;
   subscription_id: string | null;
   order_id: string | null;
   granted_at: Date | null;
@@ -85,8 +87,11 @@ export async function updateBenefit(db: Knex, id: string, changes: Partial<Pick<
 export const grantsOf = (db: Knex, source: GrantSource) =>
   db<BenefitGrantRow>("benefit_grants").where(source.subscription_id ? { subscription_id: source.subscription_id } : { order_id: source.order_id });
 
-/** The purchase's grants not revoked yet (granted or waiting for an account). */
-export const unrevokedGrantsOf = (db: Knex, source: GrantSource) => grantsOf(db, source).whereNull("revoked_at");
+/** The purchase's grants not revoked yet (granted or waiting for an account); only the member's, when one is named (a seat given back). */
+export function unrevokedGrantsOf(db: Knex, source: GrantSource, memberId?: string): Knex.QueryBuilder<BenefitGrantRow, BenefitGrantRow[]> {
+  const found = grantsOf(db, source).whereNull("revoked_at");
+  return memberId ? found.where({ member_id: memberId }) : found;
+}
 
 /** The purchase's grants in effect: granted and not revoked. */
 export const grantedGrantsOf = (db: Knex, source: GrantSource) => unrevokedGrantsOf(db, source).whereNotNull("granted_at");
@@ -149,11 +154,8 @@ export interface CustomerGrantFilter {
   memberIds?: string[] | undefined;
 }
 
-/**
- * Narrows grants to those held by the seat members named: none yet, since every grant is its
- * customer's own until team customers have members (their grants will name the member).
- */
-const whereHeldByMembers = (found: Knex.QueryBuilder, memberIds: string[] | undefined) => void (memberIds && found.whereRaw("false"));
+/** Narrows grants to those held by the seat members named. */
+const whereHeldByMembers = (found: Knex.QueryBuilder, memberIds: string[] | undefined) => void (memberIds && found.whereIn("benefit_grants.member_id", memberIds));
 
 /** One page of a customer's grants. */
 export function pageOfCustomersGrants(db: Knex, customerId: string, filter: CustomerGrantFilter, page: { page: number; limit: number; sort: Sort<keyof typeof CUSTOMER_GRANT_SORTABLE> }) {

@@ -104,8 +104,8 @@ export const grantFields = {
   is_granted: z.boolean(),
   is_revoked: z.boolean(),
   customer_id: z.string(),
-  // Polar's members of team customers; customers here are individuals.
-  member_id: z.null(),
+  /** The seat member holding the grant; null for a grant to the customer as a whole. */
+  member_id: z.string().nullable(),
   benefit_id: z.string(),
   subscription_id: z.string().nullable(),
   order_id: z.string().nullable(),

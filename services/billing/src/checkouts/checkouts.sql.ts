@@ -20,8 +20,12 @@ export interface CheckoutRow {
   product_ids: string[];
   product_id: string;
   product_price_id: string;
-  /** Before any discount: the price's amount, or what the customer chose for a pay-what-you-want price. */
+  /** Before any discount: the price's amount, what the customer chose for a pay-what-you-want price, or what the seats cost. */
   amount: number;
+  /** The seats sold of a seat-based price (null for any other), and the bounds the seller set on the buyer's choice. */
+  seats: number | null;
+  min_seats: number | null;
+  max_seats: number | null;
   currency: string;
   discount_id: string | null;
   allow_discount_codes: boolean;

@@ -63,6 +63,9 @@ export function checkoutJson(checkout: CheckoutRow, catalog: CheckoutCatalog, co
     // The published SDK knows no other processor; the sandbox stands in for Stripe's test mode.
     payment_processor: "stripe" as const,
     status: checkout.status,
+    seats: checkout.seats,
+    min_seats: checkout.min_seats,
+    max_seats: checkout.max_seats,
     // No price is per unit.
     units: null,
     min_units: null,

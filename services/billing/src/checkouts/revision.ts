@@ -3,7 +3,7 @@ import type { Address } from "../db/address.js";
 import { revisedAnswers, type Answers } from "../custom-fields/answers.js";
 import { findDiscount, findDiscountByCode, type DiscountRow } from "../discounts/discounts.sql.js";
 import { discountProblem } from "../discounts/service.js";
-import { amountFor, chosenPrice } from "../products/prices.js";
+import { amountFor, chosenPrice, seatsFor } from "../products/prices.js";
 import { checkedTaxId } from "../taxes/tax-ids.js";
 import type { CheckoutCatalog, CheckoutChanges, CheckoutRow } from "./checkouts.sql.js";
 
@@ -12,6 +12,7 @@ export interface Revision {
   product_id?: string | null | undefined;
   product_price_id?: string | null | undefined;
   amount?: number | null | undefined;
+  seats?: number | null | undefined;
   /** The seller picks a discount by id; the customer types a code (when the checkout allows codes). */
   discount_id?: string | null | undefined;
   discount_code?: string | null | undefined;
@@ -44,11 +45,16 @@ export async function revise(db: Knex, checkout: CheckoutRow, revision: Revision
   }
   const productChanged = productId !== checkout.product_id;
   const priceChanged = productChanged || (revision.product_price_id !== undefined && revision.product_price_id !== null && revision.product_price_id !== checkout.product_price_id);
-  if (priceChanged || (revision.amount !== undefined && revision.amount !== null)) {
+  const given = (value: number | null | undefined) => value !== undefined && value !== null;
+  if (priceChanged || given(revision.amount) || given(revision.seats)) {
     const product = catalog.products.get(productId);
     if (!product) throw invalidField(["product_id"], "Product not found", productId);
     const price = chosenPrice(product, checkout.currency, priceChanged ? revision.product_price_id : checkout.product_price_id, ["product_id"]);
-    Object.assign(changes, { product_id: product.id, product_price_id: price.id, amount: amountFor(price, revision.amount, ["amount"]) });
+    // Another price starts at its fewest seats unless told, within its own tiers (the seller's bounds
+    // were set for the price the checkout opened with, as Polar's are); the same price keeps the seats chosen.
+    const bounds = priceChanged ? undefined : { min: checkout.min_seats, max: checkout.max_seats };
+    const seats = seatsFor(price, revision.seats ?? (priceChanged ? null : checkout.seats), bounds);
+    Object.assign(changes, { product_id: product.id, product_price_id: price.id, seats, amount: amountFor(price, revision.amount, ["amount"], seats) });
   }
 
   const discount = await discountOf(db, checkout, revision);

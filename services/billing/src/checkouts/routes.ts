@@ -13,8 +13,8 @@ export function checkoutEndpoints(parts: Pick<Parts, "db" | "units" | "access" |
   const { db, access } = parts;
   return [
     defineEndpoint("/v1/checkouts/", { method: "POST", status: 201, body: CheckoutCreateBody, response: Checkout, summary: "Create a checkout session", tag: TAG }, async ({ body, identity }) => {
-      const { products: productIds, product_id: productId, product_price_id: priceId, amount, currency, customer_id: customerId, external_customer_id: externalCustomerId, ...details } = body;
-      return createCheckout(parts, identity, { productIds, productId, priceId, amount, currency, customerId, externalCustomerId, revision: details, settings: settingsOf(body) });
+      const { products: productIds, product_id: productId, product_price_id: priceId, amount, seats, min_seats: minSeats, max_seats: maxSeats, currency, customer_id: customerId, external_customer_id: externalCustomerId, ...details } = body;
+      return createCheckout(parts, identity, { productIds, productId, priceId, amount, seats, minSeats, maxSeats, currency, customerId, externalCustomerId, revision: details, settings: settingsOf(body) });
     }),
 
     defineEndpoint(

@@ -22,6 +22,9 @@ const checkoutFields = {
   // The published SDK knows no other processor; the sandbox stands in for Stripe's test mode.
   payment_processor: z.literal("stripe"),
   status: z.enum(["open", "expired", "confirmed", "succeeded", "failed"]),
+  seats: z.int().nullable().meta({ description: "The seats bought of a seat-based price; null for any other" }),
+  min_seats: z.int().nullable().meta({ description: "The fewest seats the buyer may choose, when the seller narrowed the price's tiers" }),
+  max_seats: z.int().nullable().meta({ description: "The most seats the buyer may choose, when the seller narrowed the price's tiers" }),
   units: z.int().nullable(),
   min_units: z.int().nullable(),
   max_units: z.int().nullable(),
@@ -114,6 +117,9 @@ export const CheckoutPublicConfirmed = CheckoutPublic.extend({
 
 const email = z.email().transform((value) => value.toLowerCase());
 
+/** A number of seats, within Polar's bounds for one checkout. */
+const seatCount = z.int().min(1).max(10_000);
+
 /** What both the seller and the customer may set about the buyer. */
 const customerDetails = {
   customer_name: z.string().max(256).nullish(),
@@ -127,6 +133,7 @@ const customerDetails = {
   product_id: z.string().nullish(),
   product_price_id: z.string().nullish(),
   amount: priceAmount.nullish(),
+  seats: seatCount.nullish(),
 };
 
 /** Seller-side settings, on creation and update alike. */
@@ -146,20 +153,27 @@ const sellerSettings = {
 /** Parts of Polar's create body this build cannot honour yet: refused by name rather than ignored. */
 const notYet = z.null().optional();
 
-/** A seller's new checkout. */
-export const CheckoutCreateBody = z.object({
-  ...customerDetails,
-  ...sellerSettings,
-  products: z.array(z.string()).min(1),
-  customer_id: z.string().nullish(),
-  external_customer_id: z.string().min(1).nullish(),
-  currency: z.string().regex(/^[A-Za-z]{3}$/).transform((value) => value.toLowerCase()).nullish(),
-  prices: notYet,
-  seats: notYet,
-  min_seats: notYet,
-  max_seats: notYet,
-  subscription_id: notYet,
-});
+/** A seller's new checkout, its seats within the bounds it sets (checked as Polar does, before the price is known). */
+export const CheckoutCreateBody = z
+  .object({
+    ...customerDetails,
+    ...sellerSettings,
+    products: z.array(z.string()).min(1),
+    customer_id: z.string().nullish(),
+    external_customer_id: z.string().min(1).nullish(),
+    currency: z.string().regex(/^[A-Za-z]{3}$/).transform((value) => value.toLowerCase()).nullish(),
+    prices: notYet,
+    min_seats: seatCount.nullish(),
+    max_seats: seatCount.nullish(),
+    subscription_id: notYet,
+  })
+  .superRefine((body, context) => {
+    const { seats, min_seats: least, max_seats: most } = body;
+    const refuse = (message: string) => context.addIssue({ code: "custom", message, path: [] });
+    if (least != null && most != null && least > most) refuse("min_seats must be less than or equal to max_seats");
+    if (seats != null && least != null && seats < least) refuse("seats must be greater than or equal to min_seats");
+    if (seats != null && most != null && seats > most) refuse("seats must be less than or equal to max_seats");
+  });
 
 /** A seller's change to an open checkout. */
 export const CheckoutUpdateBody = z.object({ ...customerDetails, ...sellerSettings });

@@ -4,7 +4,7 @@ import type { IdentityClaims } from "@tollgate/proto";
 import { findCustomer, findCustomerByExternalId, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
 import { releaseRedemption } from "../discounts/discounts.sql.js";
-import { amountFor, chosenPrice } from "../products/prices.js";
+import { amountFor, chosenPrice, seatsFor } from "../products/prices.js";
 import { sellerClock } from "../test-clock/clock.js";
 import {
   catalogOf,
@@ -23,6 +23,7 @@ import {
 import { checkoutJson, type CheckoutJson } from "./output.js";
 import { offerOf } from "./pricing.js";
 import { revise, type Revision } from "./revision.js";
+import { checkedSeatBounds } from "./seat-bounds.js";
 import type { CheckoutUpdateBody } from "./schemas.js";
 import type { Parts } from "../parts.js";
 
@@ -160,6 +161,10 @@ export interface CheckoutRequest {
   productId?: string | null | undefined;
   priceId?: string | null | undefined;
   amount?: number | null | undefined;
+  /** The seats of a seat-based price, and the bounds the buyer may choose them between. */
+  seats?: number | null | undefined;
+  minSeats?: number | null | undefined;
+  maxSeats?: number | null | undefined;
   currency?: string | null | undefined;
   customerId?: string | null | undefined;
   externalCustomerId?: string | null | undefined;
@@ -200,6 +205,8 @@ export async function openCheckout(parts: Pick<Parts, "db" | "units" | "access" 
   const seller = catalog.sellers.get(organizationId);
   if (!seller) throw invalidField(["products", 0], "Product not found", first.id);
   const price = chosenPrice(first, request.currency ?? seller.default_presentment_currency, request.priceId, ["products", request.productIds.indexOf(first.id)]);
+  const seatBounds = checkedSeatBounds(price, { min: request.minSeats ?? null, max: request.maxSeats ?? null });
+  const seats = seatsFor(price, request.seats, seatBounds);
   let customer: CustomerRow | undefined;
   if (request.customerId) {
     customer = await findCustomer(db, request.customerId);
@@ -215,7 +222,10 @@ export async function openCheckout(parts: Pick<Parts, "db" | "units" | "access" 
     product_ids: request.productIds,
     product_id: first.id,
     product_price_id: price.id,
-    amount: amountFor(price, request.amount, ["amount"]),
+    amount: amountFor(price, request.amount, ["amount"], seats),
+    seats,
+    min_seats: seatBounds.min,
+    max_seats: seatBounds.max,
     currency: price.price_currency,
     discount_id: null,
     allow_discount_codes: true,

@@ -74,7 +74,7 @@ export const customerGrantJson = <Organization>(grant: BenefitGrantRow, benefit:
   is_granted: grant.granted_at !== null && grant.revoked_at === null,
   is_revoked: grant.revoked_at !== null,
   customer_id: grant.customer_id,
-  member_id: null,
+  member_id: grant.member_id,
   benefit_id: grant.benefit_id,
   subscription_id: grant.subscription_id,
   order_id: grant.order_id,

@@ -137,6 +137,9 @@ export const PaymentMethodList = listResource(PaymentMethodCard, "ListResource_C
 /** A page of the customer's cards. */
 export const PaymentMethodListQuery = z.object({ ...paging });
 
+/** A page of the subscriptions the signed-in member holds a seat of. */
+export const ClaimedSubscriptionListQuery = z.object({ ...paging });
+
 export const CustomerPaymentMethodCreateSucceededResponse = z
   .strictObject({ status: z.literal("succeeded"), payment_method: PaymentMethodCard })
   .meta({ id: "CustomerPaymentMethodCreateSucceededResponse" });

@@ -34,7 +34,7 @@ type PageRequest = { page: number; limit: number };
 const notOffered = (message: string) => new HttpError(403, "NotPermitted", message);
 
 /** The seller, as the portal names it beside products and benefits. */
-async function portalOrganization(db: Knex, organizationId: string) {
+export async function portalOrganization(db: Knex, organizationId: string) {
   const seller = await findSeller(db, organizationId);
   if (!seller) throw notFound("Organization");
   return sellerSummaryJson(seller);

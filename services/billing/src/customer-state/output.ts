@@ -23,9 +23,9 @@ export function customerStateJson({ grants, subscriptions, metered_prices: meter
   return {
     ...customerJson(customer),
     active_subscriptions: live.map((subscription) => {
-      const { id, created_at, modified_at, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id } =
+      const { id, created_at, modified_at, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id, seats } =
         subscriptionFieldsJson(subscription);
-      return { id, created_at, modified_at, custom_field_data: subscription.custom_field_data, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id, seats: null, units: null, meters: metersOf(subscription) };
+      return { id, created_at, modified_at, custom_field_data: subscription.custom_field_data, metadata, status, amount, currency, recurring_interval, current_period_start, current_period_end, trial_start, trial_end, cancel_at_period_end, canceled_at, started_at, ends_at, product_id, discount_id, seats, units: null, meters: metersOf(subscription) };
     }),
     granted_benefits: rowsFromJson<GrantWithBenefit>(grants, ["granted_at", "created_at", "modified_at"]).map((grant) => ({
       id: grant.id,

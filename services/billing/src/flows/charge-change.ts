@@ -1,6 +1,7 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { regrantPurchase } from "../benefit-grants/granting.js";
+import { seatHoldings } from "../customer-seats/service.js";
 import { findCustomer } from "../customers/service.js";
 import { findDiscount } from "../discounts/service.js";
 import { discountForPeriod } from "../discounts/rules.js";
@@ -76,7 +77,7 @@ export async function changeProduct(
   }
   const customer = await findCustomer(unit.db, subscription.customer_id);
   if (!customer) throw new Error(`subscription ${subscription.id} has lost its customer`);
-  await regrantPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id } });
+  await regrantPurchase(unit, { customer, benefits: product.benefits, now, source: { subscription_id: subscription.id }, ...(await seatHoldings(unit.db, { subscription_id: subscription.id }, changed.seats)) });
   await announceSubscription(unit, billing.config, changed, "subscription.updated");
   if (!chargedNow) await tellSubscriber(unit, billing.config, changed, { notice: "plan_changed" });
   return changed;

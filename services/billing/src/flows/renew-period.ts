@@ -1,6 +1,7 @@
 import type { UnitOfWork } from "@tollgate/kit";
 import type { Parts } from "../parts.js";
 import { cycleBenefits, regrantPurchase } from "../benefit-grants/granting.js";
+import { seatHoldings } from "../customer-seats/service.js";
 import { findCustomer } from "../customers/service.js";
 import { findDiscount } from "../discounts/service.js";
 import { discountForPeriod } from "../discounts/rules.js";
@@ -87,7 +88,7 @@ export async function renewPeriod(billing: Pick<Parts, "db" | "config" | "proces
     if (resuming) {
       const customer = await findCustomer(unit.db, current.customer_id);
       if (!customer) throw new Error(`subscription ${current.id} has lost its customer`);
-      await regrantPurchase(unit, { customer, benefits: product.benefits, now: start, source: { subscription_id: current.id } });
+      await regrantPurchase(unit, { customer, benefits: product.benefits, now: start, source: { subscription_id: current.id }, ...(await seatHoldings(unit.db, { subscription_id: current.id }, current.seats)) });
       await announceSubscription(unit, config, cycled, "subscription.updated", "subscription.resumed");
       return;
     }

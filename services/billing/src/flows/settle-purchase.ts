@@ -74,13 +74,14 @@ async function fulfil(billing: Pick<Parts, "config">, unit: UnitOfWork, { checko
       subscription_id: null,
       discount_id: checkout.discount_id,
       billing_reason: "purchase",
+      seats: checkout.seats,
       currency: checkout.currency,
       billing_name: checkout.customer_billing_name ?? checkout.customer_name,
       billing_address: checkout.customer_billing_address,
       custom_field_data: checkout.custom_field_data,
       metadata: checkout.metadata,
       product,
-      lines: [productLine(product, price, amounts.amount)],
+      lines: [productLine(product, price, amounts.amount, checkout.seats)],
       discount_amount: amounts.discount_amount,
       tax,
     },
@@ -90,9 +91,9 @@ async function fulfil(billing: Pick<Parts, "config">, unit: UnitOfWork, { checko
   return order;
 }
 
-/** The benefits of a one-time product granted for the order that paid for it. */
+/** The benefits of a one-time product granted for the order that paid for it (to its seats' members as they claim them, when it bought seats). */
 const grantOrdered = (unit: UnitOfWork, customer: CustomerRow, product: ProductWithParts, order: OrderRow, now: Date) =>
-  grantPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id } });
+  grantPurchase(unit, { customer, benefits: product.benefits, now, source: { order_id: order.id }, seats: order.seats });
 
 /** A seller's draft order as its off-session charge was answered (no answer: nothing was due), for `settleDraftPurchase`. */
 export interface AnsweredDraft {

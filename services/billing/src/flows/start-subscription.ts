@@ -58,6 +58,7 @@ async function grantStarted(
     benefits: product.benefits,
     now,
     source: { subscription_id: subscription.id },
+    seats: subscription.seats,
     billedMeterIds: billedMeterIdsOf(product, subscription.currency),
     announceSource: () => announceStarted(unit, billing.config, subscription, { customer, product, price, discount }),
   });

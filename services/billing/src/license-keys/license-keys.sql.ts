@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { pageOf, randomId, type Knex, type Sort } from "@tollgate/kit";
 import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
+import { membersWithIds, type MemberRow } from "../members/members.sql.js";
 import { addInterval } from "../calendar/intervals.js";
 
 export type LicenseKeyStatus = "granted" | "revoked" | "disabled";
@@ -9,6 +10,8 @@ export interface LicenseKeyRow {
   id: string;
   organization_id: string;
   customer_id: string;
+  /** The seat member holding the key; none for a key the customer holds as a whole. */
+  member_id: string | null;
   benefit_id: string;
   key: string;
   status: LicenseKeyStatus;
@@ -46,18 +49,20 @@ export const activationsOf = (db: Knex, licenseKeyIds: string[]) => db<Activatio
 
 export const findLicenseKey = (db: Knex, id: string) => licenseKeys(db).where({ id }).first();
 
-/** A license key with the customer it was granted to, as it is shown. */
+/** A license key with the customer it was granted to and the seat member holding it (if one does), as it is shown. */
 export interface LicenseKeyWithCustomer extends LicenseKeyRow {
   customer: CustomerRow;
+  member: MemberRow | null;
 }
 
-/** License keys with their customers (deleted ones too), read for all at once. */
+/** License keys with their customers and members (deleted ones too), read for all at once. */
 export async function licenseKeysWithCustomers(db: Knex, rows: LicenseKeyRow[]): Promise<LicenseKeyWithCustomer[]> {
-  const owners = await customersWithIds(db, [...new Set(rows.map((row) => row.customer_id))]);
+  const memberIds = [...new Set(rows.flatMap((row) => (row.member_id ? [row.member_id] : [])))];
+  const [owners, members] = await Promise.all([customersWithIds(db, [...new Set(rows.map((row) => row.customer_id))]), memberIds.length > 0 ? membersWithIds(db, memberIds) : []]);
   return rows.map((key) => {
     const customer = owners.find((candidate) => candidate.id === key.customer_id);
     if (!customer) throw new Error(`license key ${key.id} has lost its customer`);
-    return { ...key, customer };
+    return { ...key, customer, member: members.find((candidate) => candidate.id === key.member_id) ?? null };
   });
 }
 
@@ -131,7 +136,7 @@ export function pageOfLicenseKeys(db: Knex, filter: { organizationIds: string[];
 }
 
 /** A new key for a customer, Polar's way: the benefit's prefix and an upper-case UUID, expiring after the benefit's lifetime. Not yet written. */
-export function newLicenseKey(grant: { organization_id: string; customer_id: string; benefit_id: string }, settings: LicenseKeySettings, now: Date): LicenseKeyRow {
+export function newLicenseKey(grant: { organization_id: string; customer_id: string; member_id: string | null; benefit_id: string }, settings: LicenseKeySettings, now: Date): LicenseKeyRow {
   return {
     id: randomId(32),
     ...grant,

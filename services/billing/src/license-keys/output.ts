@@ -13,7 +13,7 @@ export const activationJson = (activation: ActivationRow) => ({
   modified_at: activation.modified_at,
 });
 
-/** A license key as Polar's LicenseKeyRead, with its customer. */
+/** A license key as Polar's LicenseKeyRead, with its customer and the seat member holding it. */
 export const licenseKeyJson = (key: LicenseKeyWithCustomer) => ({
   id: key.id,
   created_at: key.created_at,
@@ -31,9 +31,8 @@ export const licenseKeyJson = (key: LicenseKeyWithCustomer) => ({
   validations: key.validations,
   last_validated_at: key.last_validated_at,
   expires_at: key.expires_at,
-  // Keys are held by seat members only once team customers buy seats; until then every key is the customer's own.
-  member_id: null,
-  member: null,
+  member_id: key.member_id,
+  member: key.member ? { id: key.member.id, email: key.member.email, external_id: key.member.external_id } : null,
 });
 
 /** LicenseKeyWithActivations: the key and every device it is activated on. */

@@ -1,13 +1,15 @@
-import { HttpError, invalidField, isUniqueViolation, notFound, notPermitted, randomId, type Knex, type UnitOfWork } from "@tollgate/kit";
+import { HttpError, invalidField, isUniqueViolation, notFound, notPermitted, randomId, ValidationError, type Knex, type UnitOfWork } from "@tollgate/kit";
+import type { CustomerNamed } from "../customers/named.js";
 import { endMemberSessions } from "../customer-sessions/service.js";
-import { lockCustomer, type CustomerRow } from "../customers/customers.sql.js";
+import { customerIdsWithExternalIds, lockCustomer, type CustomerRow } from "../customers/customers.sql.js";
 import { announceBilling } from "../events.js";
-import { findMemberByEmail, findMemberByExternalId, findMemberOfCustomer, insertMember, membersOfCustomer, ownersOf, removeMembers, updateMember, type MemberChanges, type MemberRole, type MemberRow } from "./members.sql.js";
+import { findMemberByEmail, findMemberByExternalId, findMemberOfCustomer, insertMember, membersOfCustomer, ownersOf, pageOfMembers, removeMembers, updateMember, type MemberChanges, type MemberRole, type MemberRow } from "./members.sql.js";
 import { keepingOneOwner } from "./owners.js";
 import { memberJson } from "./output.js";
+import type { Parts } from "../parts.js";
 
 // The reads the routes and other domains make, as the store has them.
-export { findMember, findMemberByExternalId, membersOfCustomer, pageOfMembers, type MemberRole, type MemberRow } from "./members.sql.js";
+export { findMember, findMemberByExternalId, membersOfCustomer, type MemberRole, type MemberRow } from "./members.sql.js";
 
 const announceMember = (unit: UnitOfWork, type: "member.created" | "member.updated" | "member.deleted", member: MemberRow) => announceBilling(unit, type, member.organization_id, memberJson(member));
 
@@ -191,4 +193,31 @@ export function removeMember(unit: UnitOfWork, customerId: string, memberId: str
 export async function removeMembersOfCustomer(unit: UnitOfWork, customerId: string): Promise<void> {
   const members = await membersOfCustomer(unit.db, customerId);
   for (const removed of await removeMembers(unit.db, members.map((member) => member.id))) announceMember(unit, "member.deleted", removed);
+}
+
+/** A page of the sellers' members, narrowed to a customer by id or by the seller's external id for them. */
+export function listMembers(db: Knex, filter: { organizationIds: string[]; customerId?: string | undefined; externalCustomerId?: string | undefined; role: MemberRole | undefined }, page: Parameters<typeof pageOfMembers>[2]) {
+  const { organizationIds, externalCustomerId } = filter;
+  const customerIds = externalCustomerId === undefined ? undefined : customerIdsWithExternalIds(db, organizationIds, [externalCustomerId]);
+  return pageOfMembers(db, { organizationIds, customerId: filter.customerId, customerIds, role: filter.role }, page);
+}
+
+/** The seller adds a member to a customer they reach. */
+export const createMember = (parts: Pick<Parts, "units">, customer: CustomerRow, input: MemberInput) => parts.units.run((unit) => addMember(unit, customer, input));
+
+/** The seller changes a member, and may hand the ownership to them. */
+export const changeMember = (parts: Pick<Parts, "units">, member: MemberRow, revision: MemberRevision) =>
+  parts.units.run((unit) => reviseMember(unit, member.customer_id, member.id, revision, { seller: true }));
+
+/** The seller removes a member. */
+export const deleteMember = (parts: Pick<Parts, "units">, member: MemberRow) => parts.units.run((unit) => removeMember(unit, member.customer_id, member.id));
+
+/** 0.47 names the customer a member's external id is unique in by exactly one of its ids, as a query. */
+export function customerOfQuery(query: { customer_id?: string | undefined; external_customer_id?: string | undefined }): CustomerNamed {
+  if (query.customer_id !== undefined && query.external_customer_id !== undefined) {
+    throw new ValidationError([{ location: "query", path: [], message: "Only one of customer_id or external_customer_id may be provided.", code: "value_error", input: null }]);
+  }
+  if (query.customer_id !== undefined) return { customer_id: query.customer_id };
+  if (query.external_customer_id !== undefined) return { external_customer_id: query.external_customer_id };
+  throw new ValidationError([{ location: "query", path: [], message: "One of customer_id or external_customer_id must be provided.", code: "missing", input: null }]);
 }

@@ -52,6 +52,7 @@ export async function createDraftOrder(parts: Pick<Parts, "db" | "units" | "acce
     subscription_id: null,
     discount_id: null,
     billing_reason: "purchase",
+        seats: null,
     currency,
     billing_name: customer.billing_name ?? customer.name,
     billing_address: customer.billing_address,

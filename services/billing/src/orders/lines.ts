@@ -1,5 +1,6 @@
 import { meteredAmount, type MeteredPrice, type PriceRow } from "../products/prices.js";
 import type { ProductRow } from "../products/products.sql.js";
+import { seatsLabel } from "../products/seat-tiers.js";
 
 /** One line of an order: the product at its price, or a proration for part of a period. */
 export interface OrderLine {
@@ -9,8 +10,13 @@ export interface OrderLine {
   product_price_id: string | null;
 }
 
-/** The usual line: the product at the price charged. */
-export const productLine = (product: Pick<ProductRow, "name">, price: Pick<PriceRow, "id">, amount: number): OrderLine => ({ label: product.name, amount, proration: false, product_price_id: price.id });
+/** The usual line: the product at the price charged, with the seats bought of a seat-based price ("Team (5 seats)"). */
+export const productLine = (product: Pick<ProductRow, "name">, price: Pick<PriceRow, "id">, amount: number, seats: number | null = null): OrderLine => ({
+  label: seats === null ? product.name : seatsLabel(product.name, seats),
+  amount,
+  proration: false,
+  product_price_id: price.id,
+});
 
 /** Amounts in the minor unit, as a currency shows them (Polar's labels show unit amounts in full). */
 const money = (minorUnits: number, currency: string, full = false) =>

@@ -22,6 +22,8 @@ export interface OrderRow {
   discount_id: string | null;
   status: OrderStatus;
   billing_reason: BillingReason;
+  /** The seats bought of a seat-based price; null for any other. */
+  seats: number | null;
   subtotal_amount: number;
   discount_amount: number;
   tax_amount: number;

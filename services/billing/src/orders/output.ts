@@ -45,6 +45,7 @@ export function orderJsonOf(order: OrderRow, items: OrderItemRow[], { customer, 
     receipt_number: paid ? order.invoice_number : null,
     // No unit-based prices here: an order is for one of its product.
     units: null,
+    seats: order.seats,
     // What a refund of all that is left would give back, before tax and of tax; nothing for an order never paid.
     refundable_amount: paid ? netAmount - order.refunded_amount : 0,
     refundable_tax_amount: paid ? order.tax_amount - order.refunded_tax_amount : 0,

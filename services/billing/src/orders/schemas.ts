@@ -55,6 +55,7 @@ export const Order = z
     is_invoice_generated: z.boolean(),
     receipt_number: z.string().nullable(),
     units: z.null(),
+    seats: z.int().nullable().meta({ description: "The seats bought of a seat-based price; null for any other" }),
     refundable_amount: z.int(),
     refundable_tax_amount: z.int(),
     customer_id: z.string(),

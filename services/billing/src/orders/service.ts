@@ -28,7 +28,7 @@ export const orderNet = (order: Pick<OrderRow, "subtotal_amount" | "discount_amo
 export const orderTotal = (order: Pick<OrderRow, "subtotal_amount" | "discount_amount" | "tax_amount">) => order.subtotal_amount - order.discount_amount + order.tax_amount;
 
 /** What an order is for: its lines at their prices, less a discount, taxed on the terms given (none: untaxed). */
-export type OrderDraft = Pick<OrderRow, "organization_id" | "customer_id" | "checkout_id" | "discount_id" | "billing_reason" | "currency" | "billing_name" | "billing_address" | "custom_field_data" | "metadata"> & {
+export type OrderDraft = Pick<OrderRow, "organization_id" | "customer_id" | "checkout_id" | "discount_id" | "billing_reason" | "seats" | "currency" | "billing_name" | "billing_address" | "custom_field_data" | "metadata"> & {
   subscription_id: string | null;
   product: ProductRow;
   lines: OrderLine[];

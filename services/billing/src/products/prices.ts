@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { invalidField, ValidationError, type ValidationIssue } from "@tollgate/kit";
+import { maximumSeats, minimumSeats, seatsAmount, seatTiersProblem, sortedTiers, type SeatTiers } from "./seat-tiers.js";
 
 /** What the smallest charge is in a few currencies, in minor units (Polar's list); 50 elsewhere. */
 const MINIMUM_AMOUNT: Record<string, number> = { gbp: 30, mxn: 10, thb: 10, jpy: 50, krw: 50, huf: 17_500, czk: 1_500, inr: 6_000, hkd: 400 };
@@ -16,6 +17,21 @@ const currency = z
 const taxBehavior = z.enum(["location", "inclusive", "exclusive"]).nullish();
 /** An amount in the minor unit, within what a card processor charges at most (Stripe's bound, as Polar keeps it). */
 export const priceAmount = z.int().min(0).max(MAXIMUM_AMOUNT);
+
+/** A seat-based price's tiers as a seller gives them (Polar's ProductPriceSeatTiers); volume unless told. */
+const seatTiersInput = z.object({
+  seat_tier_type: z.enum(["volume", "graduated"]).default("volume"),
+  tiers: z
+    .array(
+      z.object({
+        min_seats: z.int().min(1),
+        max_seats: z.int().min(1).nullish().transform((value) => value ?? null),
+        // A tier may be free: Polar allows 0 per seat.
+        price_per_seat: priceAmount,
+      }),
+    )
+    .min(1),
+});
 
 /** A new price, one of Polar's amount types. */
 export const priceCreate = z.discriminatedUnion("amount_type", [
@@ -41,6 +57,7 @@ export const priceCreate = z.discriminatedUnion("amount_type", [
       .refine((value) => Number(value) > 0, { error: "Must be greater than 0" }),
     cap_amount: priceAmount.nullish(),
   }),
+  z.object({ amount_type: z.literal("seat_based"), price_currency: currency, tax_behavior: taxBehavior, seat_tiers: seatTiersInput }),
 ]);
 export type PriceCreate = z.output<typeof priceCreate>;
 
@@ -60,6 +77,8 @@ export interface PriceRow {
   unit_amount: string | null;
   cap_amount: number | null;
   meter_id: string | null;
+  /** A seat-based price's tiers, sorted. */
+  seat_tiers: SeatTiers | null;
   /** A metered price's meter, as a product's prices are read with it (PRODUCT_PARTS). */
   meter?: { id: string; name: string; unit: string; custom_label: string | null; custom_multiplier: number | null } | null;
   is_archived: boolean;
@@ -71,7 +90,8 @@ export interface PriceRow {
 /**
  * Polar's rules for a product's prices, each problem reported where it sits (`prices.<i>.<field>`):
  * amounts at or above the currency's smallest charge, custom bounds in order, metered prices on
- * recurring products only, and at most one fixed, free or custom price per currency.
+ * recurring products only, seat tiers that follow on from each other, and at most one fixed, free,
+ * custom or seat-based price per currency.
  */
 export function checkPrices(prices: { price: PriceCreate | { id: string }; index: number; currency: string; type: PriceRow["amount_type"] }[], recurring: boolean): void {
   const issues: ValidationIssue[] = [];
@@ -80,7 +100,7 @@ export function checkPrices(prices: { price: PriceCreate | { id: string }; index
   const staticCurrencies = new Set<string>();
   for (const { price, index, currency, type } of prices) {
     if (type !== "metered_unit") {
-      if (staticCurrencies.has(currency)) problem(index, null, `Only one fixed, free or custom price per currency (${currency})`);
+      if (staticCurrencies.has(currency)) problem(index, null, `Only one fixed, free, custom or seat-based price per currency (${currency})`);
       staticCurrencies.add(currency);
     } else if (!recurring) problem(index, "amount_type", "Metered prices are for recurring products only", type);
     if (!("amount_type" in price)) continue;
@@ -97,6 +117,10 @@ export function checkPrices(prices: { price: PriceCreate | { id: string }; index
       if (preset != null && preset > 0 && (preset < price.minimum_amount || (price.maximum_amount != null && preset > price.maximum_amount))) {
         problem(index, "preset_amount", "Must lie between minimum_amount and maximum_amount", preset);
       }
+    }
+    if (price.amount_type === "seat_based") {
+      const tiersProblem = seatTiersProblem(price.seat_tiers.tiers);
+      if (tiersProblem) issues.push({ location: "body", path: ["prices", index, "seat_tiers", "tiers"], message: tiersProblem, code: "value_error", input: price.seat_tiers.tiers });
     }
   }
   if (issues.length > 0) throw new ValidationError(issues);
@@ -115,6 +139,7 @@ export function priceColumns(price: PriceCreate, currency: string) {
     unit_amount: price.amount_type === "metered_unit" ? price.unit_amount : null,
     cap_amount: price.amount_type === "metered_unit" ? (price.cap_amount ?? null) : null,
     meter_id: price.amount_type === "metered_unit" ? price.meter_id : null,
+    seat_tiers: price.amount_type === "seat_based" ? { seat_tier_type: price.seat_tiers.seat_tier_type, tiers: sortedTiers(price.seat_tiers.tiers) } : null,
   };
 }
 
@@ -138,13 +163,17 @@ export function priceJson(price: PriceRow) {
       return { ...common, minimum_amount: price.minimum_amount, maximum_amount: price.maximum_amount, preset_amount: price.preset_amount };
     case "metered_unit":
       return { ...common, unit_amount: String(Number(price.unit_amount)), cap_amount: price.cap_amount, meter_id: price.meter_id, meter: price.meter };
+    case "seat_based": {
+      const tiers = price.seat_tiers ?? { seat_tier_type: "volume", tiers: [] };
+      return { ...common, seat_tiers: { ...tiers, minimum_seats: minimumSeats(tiers), maximum_seats: maximumSeats(tiers) } };
+    }
     default:
       return common;
   }
 }
 
-/** Amount types a checkout can sell today; seat-based prices come with seats. */
-const SELLABLE = new Set<PriceRow["amount_type"]>(["fixed", "custom", "free", "metered_unit"]);
+/** Amount types a checkout can sell. */
+const SELLABLE = new Set<PriceRow["amount_type"]>(["fixed", "custom", "free", "metered_unit", "seat_based"]);
 
 export const isSellable = (price: PriceRow) => SELLABLE.has(price.amount_type) && !price.is_archived;
 
@@ -167,13 +196,44 @@ export function chosenPrice(product: { id: string; prices: PriceRow[] }, currenc
   return chosen;
 }
 
+/** Bounds a checkout puts on the seats, within the price's own (its `min_seats` and `max_seats`). */
+export interface SeatBounds {
+  min: number | null;
+  max: number | null;
+}
+
+const seatRefusal = (field: (string | number)[], message: string, code: string, input: number) => new ValidationError([{ location: "body", path: field, message, code, input }]);
+
 /**
- * What the chosen price costs before any discount: its amount, nothing when free or metered, and for a
- * pay-what-you-want price what the customer asked for (or the preset), within its bounds.
+ * How many seats are sold of the price, as Polar decides: none (null) unless it is seat-based, and
+ * then those asked for or else the fewest allowed, within its tiers narrowed by the checkout's bounds.
  */
-export function amountFor(price: PriceRow, requested: number | null | undefined, field: (string | number)[]): number {
+export function seatsFor(price: PriceRow, requested: number | null | undefined, bounds: SeatBounds = { min: null, max: null }, field: (string | number)[] = ["seats"]): number | null {
+  if (price.amount_type !== "seat_based" || !price.seat_tiers) {
+    if (requested !== null && requested !== undefined) throw invalidField(field, "Seats can only be set for seat-based pricing.", requested);
+    return null;
+  }
+  const least = Math.max(minimumSeats(price.seat_tiers), bounds.min ?? 0);
+  const tierMost = maximumSeats(price.seat_tiers);
+  const most = tierMost === null ? bounds.max : Math.min(tierMost, bounds.max ?? tierMost);
+  const seats = requested ?? least;
+  if (seats < least) throw seatRefusal(field, `Minimum ${least} seats required.`, "greater_than_equal", seats);
+  if (most !== null && seats > most) throw seatRefusal(field, `Maximum ${most} seats allowed.`, "less_than_equal", seats);
+  return seats;
+}
+
+/**
+ * What the chosen price costs before any discount: its amount, nothing when free or metered, for a
+ * seat-based price what its seats cost by its tiers, and for a pay-what-you-want price what the
+ * customer asked for (or the preset), within its bounds.
+ */
+export function amountFor(price: PriceRow, requested: number | null | undefined, field: (string | number)[], seats: number | null = null): number {
   // A metered price costs nothing up front: its usage is billed at each renewal.
   if (price.amount_type === "free" || price.amount_type === "metered_unit") return 0;
+  if (price.amount_type === "seat_based") {
+    if (!price.seat_tiers || seats === null) throw new Error(`price ${price.id} is seat-based: its seats are needed for its amount`);
+    return seatsAmount(price.seat_tiers, seats);
+  }
   if (price.amount_type === "fixed") return price.price_amount ?? 0;
   const minimum = price.minimum_amount ?? minimumAmount(price.price_currency);
   const amount = requested ?? price.preset_amount ?? minimum;

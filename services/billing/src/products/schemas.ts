@@ -41,6 +41,20 @@ export const ProductPrice = z
           .meta({ id: "ProductPriceMeter" }),
       })
       .meta({ id: "ProductPriceMeteredUnit" }),
+    z
+      .strictObject({
+        ...priceFields,
+        amount_type: z.literal("seat_based"),
+        seat_tiers: z
+          .strictObject({
+            seat_tier_type: z.enum(["volume", "graduated"]),
+            tiers: z.array(z.strictObject({ min_seats: z.int(), max_seats: z.int().nullable(), price_per_seat: z.int() }).meta({ id: "ProductPriceSeatTier" })),
+            minimum_seats: z.int().meta({ description: "The fewest seats a purchase may have: where the first tier starts" }),
+            maximum_seats: z.int().nullable().meta({ description: "The most seats a purchase may have: where the last tier ends (null: no limit)" }),
+          })
+          .meta({ id: "ProductPriceSeatTiersOutput" }),
+      })
+      .meta({ id: "ProductPriceSeatBased" }),
   ])
   .meta({ id: "ProductPrice" });
 

@@ -58,8 +58,7 @@ export function subscriptionExportRow(subscription: ExportedSubscriptionRow, col
     billing_country: subscription.billing_address?.country ?? null,
     net_amount: exportAmount(subscription.amount - discounted),
     discount: subscription.discount ? (subscription.discount.code ?? subscription.discount.name) : null,
-    // No price is per seat yet.
-    seats: null,
+    seats: subscription.seats,
     current_period_start: at(subscription.current_period_start),
     current_period_end: at(subscription.current_period_end),
     cancel_at_period_end: subscription.cancel_at_period_end ? "true" : "false",

@@ -28,6 +28,7 @@ export const subscriptionFieldsJson = (subscription: SubscriptionRow) => ({
   current_meter_period_start: null,
   current_meter_period_end: null,
   units: null,
+  seats: subscription.seats,
   cancel_at_period_end: subscription.cancel_at_period_end,
   pause_at_period_end: subscription.pause_at_period_end,
   paused_at: subscription.paused_at,

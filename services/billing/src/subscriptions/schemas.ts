@@ -39,6 +39,7 @@ const subscriptionFields = {
   current_meter_period_start: isoTimestamp().nullable(),
   current_meter_period_end: isoTimestamp().nullable(),
   units: z.int().nullable(),
+  seats: z.int().nullable().meta({ description: "The seats paid for, of a seat-based price; null for any other" }),
   trial_start: isoTimestamp().nullable(),
   trial_end: isoTimestamp().nullable(),
   cancel_at_period_end: z.boolean(),
@@ -92,7 +93,7 @@ export const CustomerStateSubscription = OrderSubscription.omit({
   customer_cancellation_reason: true,
   customer_cancellation_comment: true,
 })
-  .extend({ custom_field_data: CustomFieldData, status: z.enum(["active", "trialing"]), seats: z.int().nullable(), meters: z.array(CustomerStateSubscriptionMeter) })
+  .extend({ custom_field_data: CustomFieldData, status: z.enum(["active", "trialing"]), meters: z.array(CustomerStateSubscriptionMeter) })
   .meta({ id: "CustomerStateSubscription" });
 
 /** A bound on a moment a list is filtered by (`started_after`…): a moment, with its offset. */

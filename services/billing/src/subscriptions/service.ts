@@ -4,6 +4,7 @@ import type { BillingConfig } from "../config.js";
 import type { CheckoutRow } from "../checkouts/checkouts.sql.js";
 import type { Offer } from "../checkouts/pricing.js";
 import { revokeBenefits } from "../benefit-grants/granting.js";
+import { revokeSeatsOf } from "../customer-seats/service.js";
 import { customersWithIds, type CustomerRow } from "../customers/customers.sql.js";
 import { mailCustomer, SWITCH_OF_NOTICE } from "../customers/mail.js";
 import { discounts, discountsWithProducts, redeemDiscount, type DiscountRow, type DiscountWithProducts } from "../discounts/discounts.sql.js";
@@ -212,6 +213,7 @@ interface SubscriptionStart {
   product: ProductRow;
   price: PriceRow;
   amount: number;
+  seats: number | null;
   currency: string;
   checkoutId: string | null;
   discountId: string | null;
@@ -239,6 +241,7 @@ function openSubscription(unit: UnitOfWork, start: SubscriptionStart): Subscript
     discount_applied_at: start.discountId ? now : null,
     status: trialEnd ? "trialing" : "active",
     amount: start.amount,
+    seats: start.seats,
     currency: start.currency,
     recurring_interval: interval,
     recurring_interval_count: intervalCount,
@@ -289,6 +292,7 @@ export function startSubscription(unit: UnitOfWork, purchase: { checkout: Checko
     product,
     price,
     amount: checkout.amount,
+    seats: checkout.seats,
     currency: checkout.currency,
     checkoutId: checkout.id,
     discountId: checkout.discount_id,
@@ -317,6 +321,7 @@ export function startFreeSubscription(unit: UnitOfWork, start: { customer: Custo
     ...start,
     organizationId: start.product.organization_id,
     amount: 0,
+    seats: null,
     currency: start.price.price_currency,
     checkoutId: null,
     discountId: null,
@@ -348,13 +353,14 @@ export function draftFor(subscription: SubscriptionRow, product: ProductRow, pri
     checkout_id: null,
     discount_id: amounts.discount_amount > 0 ? subscription.discount_id : null,
     billing_reason: "subscription_cycle",
+    seats: subscription.seats,
     currency: subscription.currency,
     billing_name: null,
     billing_address: null,
     custom_field_data: subscription.custom_field_data,
     metadata: subscription.metadata,
     product,
-    lines: [productLine(product, price, amounts.amount), ...prorations],
+    lines: [productLine(product, price, amounts.amount, subscription.seats), ...prorations],
     discount_amount: amounts.discount_amount,
     tax,
   };
@@ -446,7 +452,7 @@ export interface Ending {
 }
 
 /**
- * Ends the subscription now (or at `endedAt`): canceled, ended, its benefits revoked. When its usage
+ * Ends the subscription now (or at `endedAt`): canceled, ended, its benefits and seats revoked. When its usage
  * is billed (it was revoked, or reached the end it was canceled for; not when dunning gave up on it),
  * the metered usage of the period that ends is a last order, as Polar bills it (billing_reason
  * subscription_cycle), charged by the renewal worker outside this transaction; the meters start no
@@ -472,6 +478,8 @@ export async function revoke(unit: UnitOfWork, config: SubscriptionConfig, subsc
     customer_cancellation_comment: ending.comment === undefined ? subscription.customer_cancellation_comment : ending.comment,
   });
   await revokeBenefits(unit, { subscription_id: subscription.id }, endedAt);
+  // Its seats are taken back with it: none is left pending, and each seat's revocation is told.
+  await revokeSeatsOf(unit, { source: { subscription_id: subscription.id } });
   await announceSubscription(unit, config, ended, ...(alreadyCanceled ? (["subscription.updated", "subscription.revoked"] as const) : (["subscription.updated", "subscription.canceled", "subscription.revoked"] as const)));
   if (!usage?.used) return ended;
   const lastOrder = await placeOrder(unit, await usageOrderDraft(unit.db, subscription, usage.lines), "pending");

@@ -36,7 +36,10 @@ export interface SubscriptionRow {
   /** When the discount was first taken off an order; null until then (a discount applied by an update waits for the next renewal). */
   discount_applied_at: Date | null;
   status: SubscriptionStatus;
+  /** What a period costs: the price's amount, or for a seat-based price what its seats cost. */
   amount: number;
+  /** The seats paid for, of a seat-based price; null for any other. */
+  seats: number | null;
   currency: string;
   recurring_interval: Interval;
   recurring_interval_count: number;

@@ -18,6 +18,7 @@ function price(overrides: Partial<PriceRow>): PriceRow {
     unit_amount: null,
     cap_amount: null,
     meter_id: null,
+    seat_tiers: null,
     is_archived: false,
     position: 0,
     created_at: NOW,

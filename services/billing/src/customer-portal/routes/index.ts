@@ -7,12 +7,13 @@ import { portalLicenseKeyEndpoints } from "./license-keys.js";
 import { portalOrderEndpoints } from "./orders.js";
 import { portalOrganizationEndpoints } from "./organization.js";
 import { portalOrganizationLinkEndpoints } from "./organization-link.js";
+import { portalSeatEndpoints } from "./seats.js";
 import { portalSessionEndpoints } from "./customer-session.js";
 import { portalSubscriptionEndpoints } from "./subscriptions.js";
 
 /**
  * The customer portal's API, one module per resource: for a customer session (`polar_cst_…`) the
- * customer's profile and cards, orders, subscriptions, benefit grants, license keys and files; and,
+ * customer's profile and cards, orders, subscriptions, benefit grants, license keys, files and the team's seats; and,
  * before anyone signs in, the seller's public page and sign-in by a code sent by e-mail. Products come with their seller, as Polar's
  * portal shows them.
  */
@@ -26,4 +27,5 @@ export const customerPortalEndpoints = (parts: Pick<Parts, "db" | "units" | "con
   ...portalOrganizationEndpoints(parts),
   ...portalOrganizationLinkEndpoints(parts),
   ...portalBenefitGrantEndpoints(parts),
+  ...portalSeatEndpoints(parts),
 ];
