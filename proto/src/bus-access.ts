@@ -60,6 +60,7 @@ export const BUS_ACCESS = {
       "billing-sellers": [organizationCreated, organizationUpdated, organizationDeleted],
       "billing-memberships": MEMBERSHIP_EVENTS,
       "billing-people": users,
+      "billing-linked-seats": [memberAdded, memberRemoved, organizationDeleted],
       "billing-customer-mails": [billingEvents["order.paid"], billingEvents["subscription.canceled"], billingEvents["subscription.uncanceled"], billingEvents["subscription.revoked"], billingEvents["subscription.past_due"], billingEvents["subscription.paused"], billingEvents["subscription.resumed"], billingEvents["refund.updated"]],
       "billing-credit-notes": [billingEvents["refund.updated"]],
       "billing-seat-holders": [billingEvents["member.deleted"]],

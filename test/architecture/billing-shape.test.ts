@@ -57,7 +57,7 @@ const TIERS: Record<string, number> = {
   db: 0, calendar: 0, http: 0, migrations: 0,
   organizations: 1, taxes: 1, "access-tokens": 1, "test-clock": 1, files: 1, "custom-fields": 1, products: 1, discounts: 1, benefits: 1, meters: 1, "event-types": 1,
   users: 2, customers: 2, members: 2, "customer-sessions": 2, "customer-meters": 2, "license-keys": 2, "benefit-grants": 2,
-  checkouts: 3, "checkout-links": 3, orders: 3, subscriptions: 3, payments: 3, refunds: 3, disputes: 3, "usage-events": 3, "customer-seats": 3, flows: 3,
+  checkouts: 3, "checkout-links": 3, orders: 3, subscriptions: 3, payments: 3, refunds: 3, disputes: 3, "usage-events": 3, "customer-seats": 3, flows: 3, "organization-links": 3,
   "customer-state": 4, "customer-portal": 4, "customer-mails": 4, invoices: 4, purchases: 4, metrics: 4, "stripe-events": 4,
 };
 

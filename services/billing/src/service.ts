@@ -30,6 +30,8 @@ import { licenseKeyEndpoints } from "./license-keys/routes.js";
 import { customerPortalEndpoints } from "./customer-portal/routes/index.js";
 import { purchaseEndpoints } from "./purchases/routes.js";
 import { peopleConsumer } from "./users/consumer.js";
+import { linkedSeatsConsumer } from "./organization-links/consumer.js";
+import { organizationLinkEndpoints } from "./organization-links/routes.js";
 import { liveSession } from "./customer-sessions/customer-sessions.sql.js";
 import { customerSessionEndpoints } from "./customer-sessions/routes.js";
 import { refundEndpoints } from "./refunds/routes.js";
@@ -155,6 +157,7 @@ export const billingService = defineService({
       ...benefitGrantEndpoints(parts),
       ...memberEndpoints(parts),
       ...customerEndpoints({ ...parts, state: customerStateView(parts.db) }),
+      ...organizationLinkEndpoints(parts),
       ...checkoutEndpoints({ ...parts, wakePayments: () => payments.wake() }),
       ...checkoutLinkEndpoints(parts),
       ...orderEndpoints(parts),
@@ -188,7 +191,7 @@ export const billingService = defineService({
     serveApiDescription(router, BILLING_API, endpoints);
     router.use(api);
   },
-  consumers: ({ config, app }) => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer(), customerMailsConsumer(config.PUBLIC_URL), creditNotesConsumer(app.storage), seatHoldersConsumer()],
+  consumers: ({ config, app }) => [sellersConsumer(), membershipConsumer("billing-memberships"), peopleConsumer(), linkedSeatsConsumer(), customerMailsConsumer(config.PUBLIC_URL), creditNotesConsumer(app.storage), seatHoldersConsumer()],
   workers: ({ app }) => [app.customerStates, app.payments, app.renewals, app.measurer, app.checkoutExpiry, app.reminders],
   responders(context) {
     const { db } = context;

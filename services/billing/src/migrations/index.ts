@@ -43,6 +43,7 @@ import { disputeDetails } from "./0042_dispute_details.js";
 import { teamCustomersAndSeats } from "./0043_team_customers_and_seats.js";
 import { customerOwners } from "./0044_customer_owners.js";
 import { checkoutSeatBounds } from "./0045_checkout_seat_bounds.js";
+import { organizationLinks } from "./0047_organization_links.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const billingMigrations: Migrations = {
@@ -91,4 +92,5 @@ export const billingMigrations: Migrations = {
   "0043_team_customers_and_seats": teamCustomersAndSeats,
   "0044_customer_owners": customerOwners,
   "0045_checkout_seat_bounds": checkoutSeatBounds,
+  "0047_organization_links": organizationLinks,
 };

@@ -57,6 +57,18 @@ export class OrganizationAccess {
     return identity.kind === "organization_token" ? requested.filter((scope) => !grants(identity.scopes, scope)) : [];
   }
 
+  /** The organizations the user owns (better-auth's `owner` role): those they may speak for to another organization. */
+  async ownedBy(userId: string): Promise<string[]> {
+    const memberships = await this.db<MembershipRow>("memberships").where({ user_id: userId });
+    return memberships.filter((membership) => membership.role.split(",").some((name) => name.trim() === "owner")).map((membership) => membership.organization_id);
+  }
+
+  /** Everyone in the organization, by user id (a stable order). */
+  async members(organizationId: string): Promise<string[]> {
+    const members = await this.db<MembershipRow>("memberships").where({ organization_id: organizationId }).orderBy("user_id").select("user_id");
+    return members.map((member) => member.user_id);
+  }
+
   /** The users who may change the organization's things (its owners and admins): those to tell when something needs them. */
   async managers(organizationId: string): Promise<string[]> {
     const members = await this.db<MembershipRow>("memberships").where({ organization_id: organizationId }).select("user_id", "role");

@@ -7,6 +7,7 @@ import { portalLicenseKeyEndpoints } from "./license-keys.js";
 import { portalMemberEndpoints } from "./members.js";
 import { portalOrderEndpoints } from "./orders.js";
 import { portalOrganizationEndpoints } from "./organization.js";
+import { portalOrganizationLinkEndpoints } from "./organization-link.js";
 import { portalSeatEndpoints } from "./seats.js";
 import { portalSessionEndpoints } from "./customer-session.js";
 import { portalSubscriptionEndpoints } from "./subscriptions.js";
@@ -25,6 +26,7 @@ export const customerPortalEndpoints = (parts: Pick<Parts, "db" | "units" | "con
   ...portalDownloadableEndpoints(parts),
   ...portalLicenseKeyEndpoints(parts),
   ...portalOrganizationEndpoints(parts),
+  ...portalOrganizationLinkEndpoints(parts),
   ...portalBenefitGrantEndpoints(parts),
   ...portalMemberEndpoints(parts),
   ...portalSeatEndpoints(parts),
