@@ -32,6 +32,7 @@ const TABLES_OF_DOMAIN: Record<string, string[]> = {
   disputes: ["disputes"],
   subscriptions: ["subscriptions"],
   "customer-seats": ["customer_seats"],
+  "organization-links": ["customer_organization_links", "linked_organization_members"],
   refunds: ["refunds"],
   meters: ["meters", "meter_rollups", "meter_unique_values"],
   "customer-meters": ["customer_meters", "customer_meter_values"],

@@ -548,6 +548,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customers/{id}/organization-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a team customer's organization link */
+        get: operations["getV1CustomersIdOrganizationLink"];
+        put?: never;
+        /** Ask that a team customer's seats follow one of the buyer's organizations */
+        post: operations["postV1CustomersIdOrganizationLink"];
+        /** End a team customer's organization link */
+        delete: operations["deleteV1CustomersIdOrganizationLink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me/organization-links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read an organization link invitation */
+        get: operations["getV1MeOrganizationLinksToken"];
+        put?: never;
+        /** Link one of your organizations: its members get the customer's seats */
+        post: operations["postV1MeOrganizationLinksToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/checkouts/": {
         parameters: {
             query?: never;
@@ -2053,6 +2090,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/customer-portal/organization-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get the link the seller asked for between the team and an organization */
+        get: operations["getV1CustomerPortalOrganizationLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/customer-portal/organization-link/consent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Go on to pick the organization whose members get the team's seats */
+        post: operations["postV1CustomerPortalOrganizationLinkConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/customer-portal/benefit-grants/": {
         parameters: {
             query?: never;
@@ -2553,6 +2624,9 @@ export interface components {
         };
         CustomerPortalCustomerSettings: {
             allow_email_change?: boolean;
+        };
+        OrganizationLinkAccept: {
+            organization_id: string;
         };
         OrderCreate: {
             organization_id?: string | null;
@@ -3689,6 +3763,53 @@ export interface components {
             consumed_units: number;
             credited_units: number;
             balance: number;
+        };
+        OrganizationLink: {
+            customer_id: string;
+            /** @enum {string} */
+            status: "awaiting_consent" | "linked";
+            /** @description The buyer's organization, once linked */
+            organization: {
+                id: string;
+                name: string;
+                slug: string;
+            } | null;
+            /** Format: date-time */
+            requested_at: string;
+            linked_at: string | null;
+            members: components["schemas"]["LinkedOrganizationMember"][];
+        };
+        LinkedOrganizationMember: {
+            user_id: string;
+            email: string | null;
+            /**
+             * @description seated: holds a seat; refused: none was free (see reason); left: left the organization, seat released
+             * @enum {string}
+             */
+            status: "seated" | "refused" | "left";
+            seat_id: string | null;
+            reason: string | null;
+            /** Format: date-time */
+            changed_at: string;
+        };
+        OrganizationLinkInvitation: {
+            seller: {
+                name: string;
+                slug: string;
+            };
+            customer: {
+                name: string | null;
+                email: string;
+            };
+            /** @enum {string} */
+            status: "awaiting_consent" | "linked";
+            linked_organization_id: string | null;
+            /** @description The organizations the signed-in user owns */
+            organizations: {
+                id: string;
+                name: string;
+                slug: string;
+            }[];
         };
         Checkout: {
             id: string;
@@ -5324,6 +5445,12 @@ export interface components {
             prices: components["schemas"]["ProductPrice"][];
             benefits: components["schemas"]["BenefitPublic"][];
             medias: components["schemas"]["ProductMediaFileRead"][];
+        };
+        OrganizationLinkConsent: {
+            /** Format: uri */
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
         };
         ListResource_CustomerBenefitGrant_: {
             items: components["schemas"]["CustomerBenefitGrant"][];
@@ -10953,6 +11080,343 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomerState"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomersIdOrganizationLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get a team customer's organization link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationLink"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomersIdOrganizationLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ask that a team customer's seats follow one of the buyer's organizations */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationLink"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    deleteV1CustomersIdOrganizationLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description End a team customer's organization link */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1MeOrganizationLinksToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Read an organization link invitation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationLinkInvitation"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1MeOrganizationLinksToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["OrganizationLinkAccept"];
+            };
+        };
+        responses: {
+            /** @description Link one of your organizations: its members get the customer's seats */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationLink"];
                 };
             };
             /** @description Not authenticated */
@@ -19198,6 +19662,118 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    getV1CustomerPortalOrganizationLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Get the link the seller asked for between the team and an organization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationLink"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
+    postV1CustomerPortalOrganizationLinkConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Go on to pick the organization whose members get the team's seats */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationLinkConsent"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
                 };
             };
             /** @description Too many requests */

@@ -1,15 +1,10 @@
-import { notFound, type Knex } from "@tollgate/kit";
+import type { Knex } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { findCustomer } from "../customers/service.js";
 import { customerLink, issueConsent } from "../organization-links/service.js";
-import { billingManagerOf } from "./team.js";
+import { seatManager } from "./team.js";
 
 /** The team customer the caller manages (its owner or a billing manager): the link is theirs to see and consent to. */
-const managedCustomer = async (db: Knex, identity: IdentityClaims) => {
-  const customer = await findCustomer(db, (await billingManagerOf(db, identity)).customer_id);
-  if (!customer) throw notFound("Customer");
-  return customer;
-};
+const managedCustomer = (db: Knex, identity: IdentityClaims) => seatManager(db, identity);
 
 /** The link the seller asked for, as the customer's owner sees it in the portal. */
 export const portalOrganizationLink = async (db: Knex, identity: IdentityClaims) => customerLink(db, await managedCustomer(db, identity));

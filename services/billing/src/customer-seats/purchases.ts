@@ -1,6 +1,6 @@
 import { HttpError, notFound, polarErrors, type Knex } from "@tollgate/kit";
-import { findOrder, lockOrder, orderIdsOfCheckouts, type OrderRow } from "../orders/orders.sql.js";
-import { findSubscription, lockSubscription, subscriptionIdsOfCheckouts, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
+import { findOrder, lockOrder, orderIdsOfCheckouts, seatedOrdersOf, type OrderRow } from "../orders/orders.sql.js";
+import { findSubscription, lockSubscription, seatedSubscriptionsOf, subscriptionIdsOfCheckouts, type SubscriptionRow } from "../subscriptions/subscriptions.sql.js";
 import type { SeatSource } from "./customer-seats.sql.js";
 
 /** A purchase seats are given on: a subscription, or the order of a one-time purchase. */
@@ -96,4 +96,10 @@ export async function purchaseOfSeat(db: Knex, source: SeatSource): Promise<Seat
   const order = await findOrder(db, source.order_id);
   if (!order) throw new Error(`order ${source.order_id} of a seat is gone`);
   return ofOrder(order);
+}
+
+/** The customer's seat-based purchases that still give seats: running subscriptions, then paid one-time orders, oldest first. */
+export async function seatedPurchasesOf(db: Knex, customerId: string): Promise<SeatedPurchase[]> {
+  const [subscriptions, orders] = await Promise.all([seatedSubscriptionsOf(db, customerId), seatedOrdersOf(db, customerId)]);
+  return [...subscriptions.map(ofSubscription), ...orders.map(ofOrder)];
 }

@@ -13,11 +13,11 @@ import { claimedMemberIdsOf, countLiveSeats, findSeat, insertSeat, liveSeatsOf, 
 import { invitationDigest, mailInvitation, newInvitation } from "./invitations.js";
 import { seatJson } from "./output.js";
 import { lockPurchase, namedPurchase, purchaseOfSeat, type PurchaseNamed, type PurchaseReader, type SeatedPurchase } from "./purchases.js";
-import { recipientMember, seatHolders } from "./recipients.js";
+import { recipientMember, seatHolders, type SeatRecipient } from "./recipients.js";
 import type { SeatAssign } from "./schemas.js";
 
-export { claimedSubscriptionIdsOf, countLiveSeats, customersSeat } from "./customer-seats.sql.js";
-export { namedPurchase, type PurchaseReader } from "./purchases.js";
+export { claimedSubscriptionIdsOf, countLiveSeats, customersSeat, lockSeat } from "./customer-seats.sql.js";
+export { lockPurchase, namedPurchase, seatedPurchasesOf, type PurchaseReader, type SeatedPurchase } from "./purchases.js";
 
 /** Polar's SeatNotAvailable. */
 const noSeatAvailable = (purchase: SeatedPurchase, reason?: string) => new HttpError(400, "SeatNotAvailable", reason ?? `No available seats for ${purchase.id}`);
@@ -63,45 +63,62 @@ function announceSeat(unit: UnitOfWork, type: "customer_seat.assigned" | "custom
  * claimed) than the purchase bought. The purchase's row is locked before its seats are counted and
  * stays locked until the seat is written and committed, so assignments (and a change to the seats
  * bought) go one at a time and each counts the seats the one before it took; counted unlocked, twenty
- * at once would each see the last seat free. The seat goes to a member of the customer who bought it
- * (made for an address not yet theirs); a member holds one live seat per purchase. Claimed at once
- * when asked (its member is granted the purchase's benefits), else the member is mailed a claim link.
+ * at once would each see the last seat free.
  */
 export async function assignSeat(parts: Pick<Parts, "units" | "config">, reader: PurchaseReader, request: SeatAssign & PurchaseNamed) {
   return parts.units.run(async (unit) => {
     const named = await namedPurchase(unit.db, reader, request);
     if (!named.paid) throw noSeatAvailable(named, "Order must be paid before assigning seats");
     const purchase = await lockPurchase(unit.db, named);
-    if ((purchase.seats ?? 0) - (await countLiveSeats(unit.db, purchase.source)) <= 0) throw noSeatAvailable(purchase);
-    const { seller, buyer, product } = await contextOf(unit.db, purchase);
-    const member = await recipientMember(unit, buyer, request);
-    if (await liveSeatWithEmail(unit.db, purchase.source, member.email)) throw new HttpError(400, "SeatAlreadyAssigned", `Seat already assigned to customer ${member.email}`);
-    const now = sellerClock(seller);
-    const invitation = request.immediate_claim ? null : newInvitation(now);
-    const values = {
-      member_id: member.id,
-      email: member.email,
-      status: request.immediate_claim ? ("claimed" as const) : ("pending" as const),
-      invitation_token_hash: invitation?.hash ?? null,
-      invitation_token_expires_at: invitation?.expiresAt ?? null,
-      claimed_at: request.immediate_claim ? now : null,
-      revoked_at: null,
-      metadata: request.metadata ?? {},
-    };
-    // A seat given back is given again, as Polar's, rather than adding rows past the seats bought.
-    const reused = await revokedSeatOf(unit.db, purchase.source);
-    const seat = reused
-      ? await updateSeat(unit.db, reused.id, values)
-      : await insertSeat(unit.db, { id: randomId(32), organization_id: purchase.organization_id, subscription_id: purchase.source.subscription_id ?? null, order_id: purchase.source.order_id ?? null, customer_id: purchase.customer_id, ...values });
-    if (invitation) {
-      mailInvitation(unit, parts.config.PUBLIC_URL, { email: member.email, seller, buyer, product: product.name, token: invitation.token });
-      announceSeat(unit, "customer_seat.assigned", seat, member);
-    } else {
-      await grantSeat(unit, { customer: buyer, benefits: product.benefits, source: purchase.source, now }, member);
-      announceSeat(unit, "customer_seat.claimed", seat, member);
-    }
+    const { seat, member } = await giveSeatIn(unit, purchase, request, { metadata: request.metadata ?? {}, invite: request.immediate_claim ? null : { publicUrl: parts.config.PUBLIC_URL } });
     return seatJson(seat, member);
   });
+}
+
+/** The seats a purchase has left to give. */
+export const freeSeatsOf = async (db: Knex, purchase: SeatedPurchase): Promise<number> => Math.max(0, (purchase.seats ?? 0) - (await countLiveSeats(db, purchase.source)));
+
+/**
+ * Gives a seat of a purchase the caller has locked (lockPurchase) to a member of the customer who
+ * bought it (made for an address not yet theirs); a member holds one live seat per purchase. With
+ * `invite`, the member is mailed a claim link; without, the seat is claimed at once and its member
+ * granted the purchase's benefits.
+ */
+export async function giveSeatIn(
+  unit: UnitOfWork,
+  purchase: SeatedPurchase,
+  recipient: SeatRecipient,
+  options: { metadata: CustomerSeatRow["metadata"]; invite: { publicUrl: string } | null },
+): Promise<{ seat: CustomerSeatRow; member: MemberRow }> {
+  if ((await freeSeatsOf(unit.db, purchase)) <= 0) throw noSeatAvailable(purchase);
+  const { seller, buyer, product } = await contextOf(unit.db, purchase);
+  const member = await recipientMember(unit, buyer, recipient);
+  if (await liveSeatWithEmail(unit.db, purchase.source, member.email)) throw new HttpError(400, "SeatAlreadyAssigned", `Seat already assigned to customer ${member.email}`);
+  const now = sellerClock(seller);
+  const invitation = options.invite ? newInvitation(now) : null;
+  const values = {
+    member_id: member.id,
+    email: member.email,
+    status: invitation ? ("pending" as const) : ("claimed" as const),
+    invitation_token_hash: invitation?.hash ?? null,
+    invitation_token_expires_at: invitation?.expiresAt ?? null,
+    claimed_at: invitation ? null : now,
+    revoked_at: null,
+    metadata: options.metadata,
+  };
+  // A seat given back is given again, as Polar's, rather than adding rows past the seats bought.
+  const reused = await revokedSeatOf(unit.db, purchase.source);
+  const seat = reused
+    ? await updateSeat(unit.db, reused.id, values)
+    : await insertSeat(unit.db, { id: randomId(32), organization_id: purchase.organization_id, subscription_id: purchase.source.subscription_id ?? null, order_id: purchase.source.order_id ?? null, customer_id: purchase.customer_id, ...values });
+  if (invitation && options.invite) {
+    mailInvitation(unit, options.invite.publicUrl, { email: member.email, seller, buyer, product: product.name, token: invitation.token });
+    announceSeat(unit, "customer_seat.assigned", seat, member);
+  } else {
+    await grantSeat(unit, { customer: buyer, benefits: product.benefits, source: purchase.source, now }, member);
+    announceSeat(unit, "customer_seat.claimed", seat, member);
+  }
+  return { seat, member };
 }
 
 /** What a claim link shows before it is used; nothing changes, so a mail scanner opening it claims nothing. */

@@ -196,6 +196,10 @@ export function pageOfCustomersOrders(db: Knex, customerIds: string[], filter: C
 export const findCustomersOrder = (db: Knex, id: string, customerId: string) => orders(db).where({ id, customer_id: customerId }).first();
 
 /** The ids of the orders the checkouts given became: a query, to use inside another. */
+/** The customer's paid one-time seat-based orders, oldest first: their seats are for good. */
+export const seatedOrdersOf = (db: Knex, customerId: string) =>
+  orders(db).where({ customer_id: customerId }).whereNull("subscription_id").whereNotNull("seats").whereIn("status", ["paid", "partially_refunded"]).orderBy("created_at").orderBy("id");
+
 export const orderIdsOfCheckouts = (db: Knex, checkoutIds: string[]) => db("orders").select("id").whereIn("checkout_id", checkoutIds);
 
 /** An order as its export shows it: with its buyer's e-mail and name and its product's name. */

@@ -304,6 +304,10 @@ export function findCustomersSubscription(db: Knex, id: string, customerId: stri
 }
 
 /** The ids of the subscriptions the checkouts given started: a query, to use inside another. */
+/** The customer's running seat-based subscriptions, oldest first: those whose seats a member may take. */
+export const seatedSubscriptionsOf = (db: Knex, customerId: string) =>
+  subscriptions(db).where({ customer_id: customerId }).whereNotNull("seats").whereIn("status", ["trialing", "active", "past_due"]).orderBy("created_at").orderBy("id");
+
 export const subscriptionIdsOfCheckouts = (db: Knex, checkoutIds: string[]) => db("subscriptions").select("id").whereIn("checkout_id", checkoutIds);
 
 /** A subscription as its export shows it: with its customer, its product's name and its discount. */
