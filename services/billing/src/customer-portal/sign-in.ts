@@ -4,6 +4,7 @@ import { findCustomer, findCustomerByEmail } from "../customers/customers.sql.js
 import { portalUrlOf, requestCustomerMail } from "../customers/mail.js";
 import { findSession } from "../customer-sessions/customer-sessions.sql.js";
 import { customerOf, issueSignInCode, redeemSignInCode, SIGN_IN_CODE_MINUTES } from "../customer-sessions/service.js";
+import { memberOfCustomer } from "../members/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import type { Parts } from "../parts.js";
 
@@ -50,5 +51,9 @@ export async function introspectSession({ db }: Pick<Parts, "db">, identity: Ide
 export async function portalUser({ db }: Pick<Parts, "db">, identity: IdentityClaims) {
   const customer = await findCustomer(db, customerOf(identity).customer_id);
   if (!customer) throw notFound("Customer");
+  // A member's session is answered as Polar's: who they are in the team, and their role there.
+  const { member_id: memberId } = customerOf(identity);
+  const member = memberId ? await memberOfCustomer(db, customer.id, memberId) : null;
+  if (member) return { type: "member", name: member.name, email: member.email, customer_id: customer.id, member_id: member.id, role: member.role };
   return { type: "customer", name: customer.name, email: customer.email, customer_id: customer.id, member_id: null, role: null };
 }
