@@ -27,7 +27,8 @@ export function OrganizationLinkCard({ access }: { access: PortalAccess }) {
   const goToConsent = async () => {
     setFailure(null);
     try {
-      window.location.assign((await consent.mutateAsync()).url);
+      // The consent page is this app's own: followed here, on the origin whose Tollgate session the owner has.
+      window.location.assign(new URL((await consent.mutateAsync()).url).pathname);
     } catch (reason) {
       setFailure(failureText(reason));
     }
