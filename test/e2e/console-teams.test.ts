@@ -152,4 +152,40 @@ describe("a team customer's members and seats", () => {
     }
     await inPortal.checkPhone(eve.page, "member");
   });
+
+  it("links the team's seats to its own organization: the seller offers it in the console, the team's owner consents from the portal, signed in to Tollgate, and holds a seat", { timeout: 300_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const stamp = Date.now();
+    const { page, say } = await newPerson({ locale: "de", viewport: { width: 1280, height: 800 } });
+    const team = await teamWithSeats(page, stamp);
+    await page.goto(`/${team.slug}/customers/${team.customerId}`);
+    await page.getByRole("button", { name: say("seller.customer.team.offerLink") }).click();
+    await page.getByText(say("linkedMembers.awaiting")).waitFor();
+    await inConsole.checkConsole(page, "link-offered");
+
+    // The team's owner has a Tollgate account and an organization of their own.
+    const owner = await newPerson({ viewport: { width: 1280, height: 800 } });
+    await signUp(owner.page, "Olga Owner", team.ownerEmail);
+    await openShop(owner.page, "Acme Org", `acme-org-${stamp}`, []);
+    const ownerId = (await membersOf(team)).find((member) => member.role === "owner")?.id ?? "";
+    await owner.page.goto(await memberPortal(team, ownerId));
+    await owner.page.getByRole("heading", { name: owner.say("portal.organizationLink.title") }).waitFor();
+    await inPortal.checkPhone(owner.page, "link-offer");
+    await owner.page.getByRole("button", { name: owner.say("portal.organizationLink.choose") }).click();
+
+    // The consent page names the seller and the organizations the owner owns; linking seats the owner.
+    await owner.page.getByRole("heading", { name: owner.say("organizationLink.title") }).waitFor();
+    await owner.page.getByRole("radio", { name: "Acme Org" }).check();
+    await inPortal.checkPhone(owner.page, "link-consent");
+    await owner.page.getByRole("button", { name: owner.say("organizationLink.link") }).click();
+    await owner.page.getByText(owner.say("organizationLink.done")).waitFor();
+    const held = owner.page.getByRole("list", { name: owner.say("linkedMembers.label") }).getByRole("listitem").filter({ hasText: team.ownerEmail });
+    await held.getByText(owner.say("linkedMembers.seated")).waitFor();
+    await inPortal.checkConsole(owner.page, "link-done");
+
+    // The seller sees the same.
+    await page.reload();
+    await page.getByRole("list", { name: say("linkedMembers.label") }).getByText(say("linkedMembers.seated")).waitFor();
+    await inConsole.checkPhone(page, "link-linked");
+  });
 });

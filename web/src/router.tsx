@@ -24,6 +24,8 @@ const routes = [
   createRoute({ getParentRoute: () => rootRoute, path: "/account", component: lazyRouteComponent(() => import("./account/screens"), "AccountScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/organizations/new", component: lazyRouteComponent(() => import("./organizations/settings"), "CreateOrganizationScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/organizations/$slug", component: lazyRouteComponent(() => import("./organizations/screens"), "OrganizationScreen") }),
+  // Where a team's owner, from the customer portal, consents to the team's seats following one of their organizations.
+  createRoute({ getParentRoute: () => rootRoute, path: "/organization-links/$token", component: lazyRouteComponent(() => import("./organizations/link-screen"), "OrganizationLinkScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/accept-invitation/$invitationId", component: lazyRouteComponent(() => import("./organizations/screens"), "AcceptInvitationScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/admin/users", component: lazyRouteComponent(() => import("./admin/users-screen"), "AdminUsersScreen") }),
   createRoute({ getParentRoute: () => rootRoute, path: "/admin/users/$userId", component: lazyRouteComponent(() => import("./admin/user-screen"), "AdminUserScreen") }),

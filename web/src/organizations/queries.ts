@@ -1,5 +1,6 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
-import { failureIn } from "../api/client";
+import { failureIn, request } from "../api/client";
+import type { OrganizationLink, OrganizationLinkInvitation, RequestBody } from "../api/wire";
 import { useChange } from "../api/mutations";
 import { authClient, viaAuth } from "../api/auth-client";
 
@@ -9,6 +10,7 @@ export const organizationKeys = {
   full: (slug: string) => ["organization", slug] as const,
   invitation: (id: string) => ["invitation", id] as const,
   teamMembers: (teamId: string) => ["team-members", teamId] as const,
+  linkInvitation: (token: string) => ["organization-link-invitation", token] as const,
 };
 
 export const organizationsQuery = queryOptions({ queryKey: organizationKeys.mine, queryFn: () => viaAuth(() => authClient.organization.list()) });
@@ -47,4 +49,17 @@ export const useTeamMembership = (teamId: string) =>
       add ? viaAuth(() => authClient.organization.addTeamMember({ teamId, userId })) : viaAuth(() => authClient.organization.removeTeamMember({ teamId, userId })),
     () => [organizationKeys.teamMembers(teamId)],
     { evenIfRefused: true },
+  );
+
+const linkInvitationPath = (token: string) => `/v1/me/organization-links/${encodeURIComponent(token)}`;
+
+/** A seller's request that a team's seats follow one of the signed-in person's organizations, as its consent link opens it; not retried, as a used or expired link is an answer. */
+export const linkInvitationQuery = (token: string) =>
+  queryOptions({ queryKey: organizationKeys.linkInvitation(token), queryFn: () => request<OrganizationLinkInvitation>(linkInvitationPath(token)), retry: false });
+
+/** Consents: the team's seats follow the chosen organization's members from now on. */
+export const useConsentToLink = (token: string) =>
+  useChange(
+    (organizationId: string) => request<OrganizationLink>(linkInvitationPath(token), { method: "POST", body: { organization_id: organizationId } satisfies RequestBody<"/v1/me/organization-links/{token}", "post"> }),
+    () => [organizationKeys.linkInvitation(token)],
   );

@@ -8,6 +8,7 @@ import type {
   CustomerSeat,
   CustomerSessionCodeAuthenticateResponse,
   CustomerSubscription,
+  OrganizationLinkConsent,
   PurchasedOrder,
   PurchasedSubscription,
   RequestBody,
@@ -147,3 +148,6 @@ export const revokeSeat = (access: PortalAccess, seatId: string) => portalReques
 /** Changes how many seats a subscription holds, where the seller lets customers do so. */
 export const changeSeats = (access: PortalAccess, subscriptionId: string, seats: number) =>
   portalRequest<Subscription>(access, `subscriptions/${encodeURIComponent(subscriptionId)}`, { method: "PATCH", body: { seats } satisfies RequestBody<"/v1/customer-portal/subscriptions/{id}", "patch"> });
+
+/** A short-lived link to the page where the team's owner, signed in to Tollgate, picks the organization whose members get the seats. */
+export const askOrganizationConsent = (access: PortalAccess) => portalRequest<OrganizationLinkConsent>(access, "organization-link/consent", { method: "POST" });

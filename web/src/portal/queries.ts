@@ -2,7 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { request } from "../api/client";
 import { useChange } from "../api/mutations";
 import type { CustomerSeatClaimResponse, PortalPaymentProcessor, PurchasedOrder, PurchasedSubscription, RequestBody, SeatClaimInfo } from "../api/wire";
-import { addMember, assignSeat, changeSeats, LIST_LIMIT, portalRequest, removeMember, resendSeat, revokeSeat, updateMember, type Listing, type PortalAccess, type PortalOrganization } from "./api";
+import { addMember, askOrganizationConsent, assignSeat, changeSeats, LIST_LIMIT, portalRequest, removeMember, resendSeat, revokeSeat, updateMember, type Listing, type PortalAccess, type PortalOrganization } from "./api";
 
 export const portalKeys = {
   all: ["customer-portal"] as const,
@@ -60,3 +60,7 @@ export const useAssignSeat = (access: PortalAccess) => useTeamChange(access, (bo
 export const useResendSeat = (access: PortalAccess) => useTeamChange(access, (seatId: string) => resendSeat(access, seatId));
 export const useRevokeSeat = (access: PortalAccess) => useTeamChange(access, (seatId: string) => revokeSeat(access, seatId));
 export const useChangeSeats = (access: PortalAccess) => useTeamChange(access, ({ subscriptionId, seats }: { subscriptionId: string; seats: number }) => changeSeats(access, subscriptionId, seats));
+
+/** The team's owner goes on to consent to an organization link: where the consent page is. */
+export const useOrganizationConsent = (access: PortalAccess) =>
+  useChange(() => askOrganizationConsent(access), () => [portalKeys.session(access)]);

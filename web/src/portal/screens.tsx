@@ -17,6 +17,7 @@ import { failureText } from "./failures";
 import { QueryState, together } from "../ui/query-state";
 import { OrdersList, PartialListNote } from "./purchase-views";
 import { SubscriptionsCard } from "./subscriptions";
+import { OrganizationLinkCard } from "./organization-link";
 import { TeamMembersCard, TeamSeatsCard } from "./team";
 
 const messages = defineMessages({
@@ -97,6 +98,7 @@ function Portal({ access, onSignOut }: { access: PortalAccess; onSignOut: () => 
               {type === "team" && (
                 <>
                   <TeamSeatsCard access={access} />
+                  <OrganizationLinkCard access={access} />
                   <TeamMembersCard access={access} />
                 </>
               )}

@@ -1,7 +1,7 @@
 import { request, type Listing } from "../../api/client";
-import type { Benefit, Customer, CustomerSeat, CustomerSession, CustomerState, Member, Meter, Order, Product, RequestBody, SeatsList, Subscription } from "../../api/wire";
+import type { Benefit, Customer, CustomerSeat, CustomerSession, CustomerState, Member, Meter, OrganizationLink, Order, Product, RequestBody, SeatsList, Subscription } from "../../api/wire";
 
-export type { Customer, CustomerSeat, CustomerState, Member, SeatsList } from "../../api/wire";
+export type { Customer, CustomerSeat, CustomerState, Member, OrganizationLink, SeatsList } from "../../api/wire";
 
 export interface CustomerQuery {
   organizationId: string;
@@ -74,3 +74,8 @@ export const assignSeat = (holder: SeatHolder, email: string) =>
   request<CustomerSeat>("/v1/customer-seats", { method: "POST", body: { ...holderField(holder), email, immediate_claim: false } satisfies RequestBody<"/v1/customer-seats", "post"> });
 export const resendSeat = (seatId: string) => request<CustomerSeat>(`/v1/customer-seats/${seatId}/resend`, { method: "POST" });
 export const revokeSeat = (seatId: string) => request<CustomerSeat>(`/v1/customer-seats/${seatId}`, { method: "DELETE" });
+
+// A team's seats following one of the buyer's Tollgate organizations (Tollgate's own): the seller asks, the team's owner consents in the portal.
+export const getOrganizationLink = (customerId: string) => request<OrganizationLink>(`/v1/customers/${customerId}/organization-link`);
+export const askOrganizationLink = (customerId: string) => request<OrganizationLink>(`/v1/customers/${customerId}/organization-link`, { method: "POST" });
+export const endOrganizationLink = (customerId: string) => request<null>(`/v1/customers/${customerId}/organization-link`, { method: "DELETE" });

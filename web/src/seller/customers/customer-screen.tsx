@@ -14,7 +14,7 @@ import { openCustomerSession, type CustomerState } from "./api";
 import { customerStateQuery, useDeleteCustomer } from "./queries";
 import { CustomerDialog } from "./customer-dialog";
 import { CustomerStateCard } from "./state-card";
-import { TeamMembersCard, TeamSeatsCard } from "./team-cards";
+import { OrganizationLinkCard, TeamMembersCard, TeamSeatsCard } from "./team-cards";
 
 const messages = defineMessages({
   loading: { id: "seller.customer.loading", defaultMessage: "Loading the customer…" },
@@ -66,6 +66,7 @@ function CustomerPage({ customer }: { customer: CustomerState }) {
           <>
             <TeamMembersCard customerId={customer.id} />
             <TeamSeatsCard customerId={customer.id} />
+            <OrganizationLinkCard customerId={customer.id} />
           </>
         )}
         <CustomerStateCard state={customer} />

@@ -2,10 +2,13 @@ import { queryOptions } from "@tanstack/react-query";
 import { useChange } from "../../api/mutations";
 import {
   addMember,
+  askOrganizationLink,
   assignSeat,
   createCustomer,
   deleteCustomer,
+  endOrganizationLink,
   getCustomerState,
+  getOrganizationLink,
   listCustomerChoices,
   listMembers,
   listNames,
@@ -30,6 +33,7 @@ export const customerKeys = {
   members: (id: string) => [...customerKeys.all, "members", id] as const,
   seatHolders: (id: string) => [...customerKeys.all, "seat-holders", id] as const,
   seats: (holder: SeatHolder) => [...customerKeys.all, "seats", holder.holds, holder.holderId] as const,
+  organizationLink: (id: string) => [...customerKeys.all, "organization-link", id] as const,
 };
 
 export const customerStateQuery = (id: string) => queryOptions({ queryKey: customerKeys.state(id), queryFn: () => getCustomerState(id) });
@@ -53,3 +57,8 @@ export const useRemoveMember = () => useChange(({ customerId, memberId }: { cust
 export const useAssignSeat = () => useChange(({ holder, email }: { holder: SeatHolder; email: string }) => assignSeat(holder, email), () => [customerKeys.all], { evenIfRefused: true });
 export const useResendSeat = () => useChange(resendSeat, () => [customerKeys.all]);
 export const useRevokeSeat = () => useChange(revokeSeat, () => [customerKeys.all], { evenIfRefused: true });
+
+/** Not retried: a customer the seller never asked a link for answers 404, which is an answer. */
+export const organizationLinkQuery = (customerId: string) => queryOptions({ queryKey: customerKeys.organizationLink(customerId), queryFn: () => getOrganizationLink(customerId), retry: false });
+export const useAskOrganizationLink = () => useChange(askOrganizationLink, (customerId) => [customerKeys.organizationLink(customerId)]);
+export const useEndOrganizationLink = () => useChange(endOrganizationLink, (customerId) => [customerKeys.organizationLink(customerId)]);

@@ -1,12 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
-import { Card, EmptyState } from "../../ui/components";
+import { describeFailure, failureOf } from "../../api/client";
+import { Alert, Button, Card, EmptyState } from "../../ui/components";
+import { ConfirmDialog } from "../../ui/confirm-dialog";
+import { LinkSummary } from "../../ui/linked-members";
 import { QueryState } from "../../ui/query-state";
 import { TeamMembers, type MemberChanges } from "../../ui/team-members";
 import { TeamSeats, type SeatChanges } from "../../ui/team-seats";
 import { useSeller } from "../space";
 import type { SeatHolder } from "./api";
-import { membersQuery, seatHoldersQuery, seatsQuery, useAddMember, useAssignSeat, useRemoveMember, useResendSeat, useRevokeSeat, useUpdateMember } from "./queries";
+import { membersQuery, organizationLinkQuery, seatHoldersQuery, seatsQuery, useAddMember, useAskOrganizationLink, useAssignSeat, useEndOrganizationLink, useRemoveMember, useResendSeat, useRevokeSeat, useUpdateMember } from "./queries";
 
 const messages = defineMessages({
   members: { id: "seller.customer.team.members", defaultMessage: "Members" },
@@ -73,3 +77,62 @@ function HolderSeats({ holder }: { holder: SeatHolder }) {
     </section>
   );
 }
+
+/**
+ * Whether the team's seats follow one of the buyer's Tollgate organizations: the seller offers it
+ * (the team's owner then consents in the portal), sees who holds the seats, and may end it.
+ */
+export function OrganizationLinkCard({ customerId }: { customerId: string }) {
+  const { formatMessage } = useIntl();
+  const seller = useSeller();
+  const link = useQuery(organizationLinkQuery(customerId));
+  const ask = useAskOrganizationLink();
+  const end = useEndOrganizationLink();
+  const [failure, setFailure] = useState<string | null>(null);
+  /** Whether the change went through; a refusal is shown on the card. */
+  const act = async (change: Promise<unknown>): Promise<boolean> => {
+    setFailure(null);
+    try {
+      await change;
+      return true;
+    } catch (reason) {
+      setFailure(describeFailure(reason));
+      return false;
+    }
+  };
+  const asked = link.data !== undefined;
+  const unasked = link.isError && failureOf(link.error).status === 404;
+  return (
+    <Card title={formatMessage(linkMessages.title)} description={formatMessage(linkMessages.text)}>
+      {link.data && <LinkSummary link={link.data} />}
+      {link.isError && !unasked && <Alert tone="error">{describeFailure(link.error)}</Alert>}
+      {failure && <Alert tone="error">{failure}</Alert>}
+      {seller.mayChange && (asked || unasked) && (
+        <div className="actions">
+          {unasked ? (
+            <Button busy={ask.isPending} onClick={() => void act(ask.mutateAsync(customerId))}>
+              {formatMessage(linkMessages.offer)}
+            </Button>
+          ) : (
+            <ConfirmDialog
+              trigger={<Button variant="secondary">{formatMessage(linkMessages.end)}</Button>}
+              title={formatMessage(linkMessages.endTitle)}
+              description={formatMessage(linkMessages.endText)}
+              confirmLabel={formatMessage(linkMessages.end)}
+              onConfirm={() => act(end.mutateAsync(customerId))}
+            />
+          )}
+        </div>
+      )}
+    </Card>
+  );
+}
+
+const linkMessages = defineMessages({
+  title: { id: "seller.customer.team.link", defaultMessage: "Seats for the team's organization" },
+  text: { id: "seller.customer.team.linkText", defaultMessage: "Offer the team that its seats follow the members of its own Tollgate organization: whoever joins it takes a free seat, whoever leaves gives theirs back. The team's owner consents in the customer portal." },
+  offer: { id: "seller.customer.team.offerLink", defaultMessage: "Offer the organization link" },
+  end: { id: "seller.customer.team.endLink", defaultMessage: "End the link" },
+  endTitle: { id: "seller.customer.team.endLinkTitle", defaultMessage: "End the organization link?" },
+  endText: { id: "seller.customer.team.endLinkText", defaultMessage: "Members keep the seats they hold; the seats no longer follow the organization." },
+});
