@@ -115,23 +115,32 @@ try {
   await db("customer_organization_links").insert({ customer_id: team.id, organization_id: sellerId, linked_organization_id: buyerOrganization, linked_by_user_id: "bench", requested_at: new Date(), linked_at: new Date() });
   const people = Array.from({ length: joiners }, (_, index) => ({ user_id: `user_${index}_${id}`, email: `joiner-${index}-${id}@example.com`, email_verified: true }));
   await db.batchInsert("people", people, 500);
-  const awaited = new Map<string, { sent: number; done: (ms: number) => void }>();
-  const heard = (type: string) =>
-    bus.nc.subscribe(bus.names.eventSubject(`billing.${type}`), {
-      callback: (_error, message) => {
-        const email = message.json<{ data: { payload: { email: string | null; member?: { email: string } | null } } }>().data.payload;
-        const address = email.member?.email ?? email.email;
-        const waiting = address ? awaited.get(`${type}:${address}`) : undefined;
-        if (waiting) waiting.done(performance.now() - waiting.sent);
-      },
-    });
-  const claimed = heard("customer_seat.claimed");
-  const revoked = heard("customer_seat.revoked");
-  /** Publishes a membership event as the organization service's outbox relay does; resolves once billing's seat event for it is on the bus. */
-  const change = (event: typeof memberAdded | typeof memberRemoved, person: (typeof people)[number], answer: string) =>
-    new Promise<number>((done) => {
+  // Each change waits for billing's seat event: claimed is matched by the member's address, revoked by the seat it claimed.
+  const awaited = new Map<string, { sent: number; done: (ms: number) => void; failed: (error: Error) => void }>();
+  const seatOfEmail = new Map<string, string>();
+  const answered = (key: string) => {
+    const waiting = awaited.get(key);
+    awaited.delete(key);
+    waiting?.done(performance.now() - waiting.sent);
+  };
+  const claimed = bus.nc.subscribe(bus.names.eventSubject("billing.customer_seat.claimed"), {
+    callback: (_error, message) => {
+      const seat = message.json<{ data: { payload: { id: string; email: string | null } } }>().data.payload;
+      if (!seat.email) return;
+      seatOfEmail.set(seat.email, seat.id);
+      answered(`claimed:${seat.email}`);
+    },
+  });
+  const revoked = bus.nc.subscribe(bus.names.eventSubject("billing.customer_seat.revoked"), {
+    callback: (_error, message) => answered(`revoked:${message.json<{ data: { payload: { id: string } } }>().data.payload.id}`),
+  });
+  /** Publishes a membership event as the organization service's outbox relay does; resolves once billing's seat event for it is on the bus (fails after 30 s). */
+  const change = (event: typeof memberAdded | typeof memberRemoved, person: (typeof people)[number]) =>
+    new Promise<number>((done, failed) => {
       const envelope = { id: randomUUID(), type: event.type, occurred_at: new Date().toISOString(), source: "organization", data: { id: `mem_${person.user_id}`, organization_id: buyerOrganization, user_id: person.user_id, role: "member" } };
-      awaited.set(`${answer}:${person.email}`, { sent: performance.now(), done });
+      const key = event === memberAdded ? `claimed:${person.email}` : `revoked:${seatOfEmail.get(person.email) ?? "none"}`;
+      const timer = setTimeout(() => failed(new Error(`no seat event for ${event.type} of ${person.email} within 30 s`)), 30_000);
+      awaited.set(key, { sent: performance.now(), done: (ms) => (clearTimeout(timer), done(ms)), failed });
       void bus.js.publish(bus.names.eventSubject(envelope.type), JSON.stringify(envelope), { msgID: envelope.id });
     });
   const steadily = (each: (person: (typeof people)[number]) => Promise<number>) => {
@@ -145,9 +154,9 @@ try {
   };
   progress(`membership: ${joiners} members join at ${STEADY_RATE}/s`);
   const steadyBefore = await snapshot();
-  const joined = await steadily((person) => change(memberAdded, person, "customer_seat.claimed"));
+  const joined = await steadily((person) => change(memberAdded, person));
   progress(`membership: the same ${joiners} leave at ${STEADY_RATE}/s`);
-  const left = await steadily((person) => change(memberRemoved, person, "customer_seat.revoked"));
+  const left = await steadily((person) => change(memberRemoved, person));
   const steadyCpu = await cpuUse(steadyBefore, await snapshot(), { billing: [billingPid], "bench (client)": [process.pid] });
   claimed.unsubscribe();
   revoked.unsubscribe();
