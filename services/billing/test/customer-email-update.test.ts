@@ -56,6 +56,8 @@ describe("a customer changing their e-mail in the portal", () => {
     const renewed = createPolar({ accessToken: verified.token, baseUrl: stack.gateway.url });
     expect(await renewed.customerPortal.customers.get()).toMatchObject({ id: customer.id, email: newEmail, email_verified: true });
     expect((await shop.polar.customers.get({ id: customer.id })).email).toBe(newEmail);
+    // An individual's owner member follows their address.
+    expect((await shop.polar.members.listMembers({ customerId: customer.id })).result.items.map((member) => member.email)).toEqual([newEmail]);
     await expect.poll(async () => (await announced(stack, "customer.updated", customer.id)).map((payload) => payload.email)).toContain(newEmail);
 
     // The token was used up.
@@ -93,6 +95,15 @@ describe("a customer changing their e-mail in the portal", () => {
     const refused = portal.customerPortal.customers.verifyEmailUpdate({ token });
     await expect(refused).rejects.toMatchObject({ statusCode: 422, error: { detail: [expect.objectContaining({ loc: ["body", "token"], msg: "This email address is already in use." })] } });
     expect((await shop.polar.customers.get({ id: customer.id })).email).toBe(customer.email);
+
+    // A team's address is not one member's to move.
+    const team = await shop.polar.customers.create({ email: `team-${Date.now()}@example.com`, type: "team" });
+    const [owner] = (await shop.polar.members.listMembers({ customerId: team.id })).result.items;
+    const teamPortal = createPolar({ accessToken: (await shop.polar.customerSessions.create({ customerId: team.id, memberId: owner?.id ?? "" })).token, baseUrl: stack.gateway.url });
+    await expect(teamPortal.customerPortal.customers.requestEmailUpdate({ email: `team-moved-${Date.now()}@example.com` })).rejects.toMatchObject({
+      statusCode: 422,
+      error: { detail: [expect.objectContaining({ loc: ["body", "email"], msg: "Only individual customers can change their email." })] },
+    });
 
     await shop.polar.organizations.update({ id: shop.organizationId, organizationUpdate: { customerPortalSettings: { usage: { show: true }, subscription: { updateSeats: true, updatePlan: true }, customer: { allowEmailChange: false } } } });
     await expect(portal.customerPortal.customers.requestEmailUpdate({ email: `elsewhere-${Date.now()}@example.com` })).rejects.toMatchObject({ statusCode: 403 });

@@ -10323,36 +10323,12 @@ export interface operations {
                     metadata?: {
                         [key: string]: string | number | boolean;
                     };
-                    external_id?: string | null;
-                    organization_id?: string | null;
-                    owner?: {
-                        /** Format: email */
-                        email: string;
-                        name?: string | null;
-                        external_id?: string | null;
-                    } | null;
                     /**
                      * @default individual
-                     * @constant
+                     * @enum {string}
                      */
-                    type?: "individual";
-                    /** Format: email */
-                    email: string;
-                } | {
-                    name?: string | null;
-                    billing_address?: {
-                        line1?: string | null;
-                        line2?: string | null;
-                        postal_code?: string | null;
-                        city?: string | null;
-                        state?: string | null;
-                        country: string;
-                    } | null;
-                    tax_id?: string | null;
-                    locale?: string | null;
-                    metadata?: {
-                        [key: string]: string | number | boolean;
-                    };
+                    type?: "individual" | "team";
+                    email?: string | null;
                     external_id?: string | null;
                     organization_id?: string | null;
                     owner?: {
@@ -10361,9 +10337,6 @@ export interface operations {
                         name?: string | null;
                         external_id?: string | null;
                     } | null;
-                    /** @constant */
-                    type: "team";
-                    email?: string | null;
                 };
             };
         };

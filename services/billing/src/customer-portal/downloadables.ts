@@ -7,6 +7,7 @@ import { countDownload } from "../files/downloads.sql.js";
 import { uploadedFilesWithIds } from "../files/files.sql.js";
 import { expiresAt as expiresOf, UrlGrants } from "../http/url-grants.js";
 import { downloadableJson } from "./output.js";
+import { portalViewer } from "./team.js";
 import type { Parts } from "../parts.js";
 
 /** How long a portal download link works: an hour, and only while the grant lasts. */
@@ -35,7 +36,9 @@ async function grantedFiles(db: Parts["db"], customerId: string, benefitId: stri
  */
 export async function customerDownloadables({ db, config }: Pick<Parts, "db" | "config">, identity: IdentityClaims, benefitId: string | undefined, page: { page: number; limit: number }) {
   const customerId = customerOf(identity).customer_id;
-  const available = await grantedFiles(db, customerId, benefitId);
+  // A plain member of a team downloads what their own grants give.
+  const viewer = await portalViewer(db, identity);
+  const available = (await grantedFiles(db, customerId, benefitId)).filter(({ grant }) => viewer === null || grant.member_id === viewer);
   const expiresAt = new Date(Date.now() + LINK_TTL_MS);
   const links = downloadLinks(config.FILE_URL_SECRET);
   const start = (page.page - 1) * page.limit;

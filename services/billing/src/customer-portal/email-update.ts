@@ -22,6 +22,8 @@ export async function requestEmailUpdate({ db, units, config }: Pick<Parts, "db"
   const [customer, seller] = await Promise.all([findCustomer(db, customerId), findSeller(db, organizationId)]);
   if (!customer || !seller) throw notFound("Customer");
   if (!allowsEmailChange(seller.customer_portal_settings)) throw notPermitted("Email changes are not enabled for this organization.");
+  // A team's address is not one person's to move; its members keep their own.
+  if (customer.type === "team") throw invalidField(["email"], "Only individual customers can change their email.", email);
   const address = email.toLowerCase();
   if (customer.email === address) throw invalidField(["email"], "New email is the same as your current email.", email);
   await units.run(async (unit) => {

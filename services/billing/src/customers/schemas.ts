@@ -50,19 +50,27 @@ export const MemberOwnerCreate = z.object({
   external_id: z.string().nullish().transform((value) => value || null),
 });
 
-const created = { ...editable, external_id: z.string().min(1).nullish(), organization_id: z.string().nullish(), owner: MemberOwnerCreate.nullish() };
-
 /**
- * A seller's new customer: an individual (the default), or a team, which may leave its e-mail to its
- * owner's (Polar's team has none of its own then; here a customer always has one, so it is the owner's).
+ * A seller's new customer: an individual (the default), who has an e-mail, or a team, which may
+ * leave its e-mail to its owner's (Polar's team has none of its own then; here every customer has one,
+ * so it is the owner's). One object, not a union by type, so that a refusal names what is missing.
  */
-export const CustomerCreateBody = z.union([
-  z.object({ ...created, type: z.literal("individual").default("individual"), email }),
-  z
-    .object({ ...created, type: z.literal("team"), email: email.nullish() })
-    .refine((body) => body.email || body.owner, { message: "An owner with an email address is required when creating a team customer without an email.", path: [] })
-    .transform(({ email: own, ...body }) => ({ ...body, email: own ?? (body.owner?.email ?? "").toLowerCase() })),
-]);
+export const CustomerCreateBody = z
+  .object({
+    ...editable,
+    type: z.enum(CUSTOMER_TYPES).default("individual"),
+    email: email.nullish(),
+    external_id: z.string().min(1).nullish(),
+    organization_id: z.string().nullish(),
+    owner: MemberOwnerCreate.nullish(),
+  })
+  .superRefine((body, context) => {
+    if (body.email) return;
+    if (body.type === "individual") context.addIssue({ code: "custom", path: ["email"], message: "Field required", input: body.email });
+    else if (!body.owner) context.addIssue({ code: "custom", path: [], message: "An owner with an email address is required when creating a team customer without an email.", input: body });
+  })
+  .transform(({ email: own, ...body }) => ({ ...body, email: own ?? (body.owner?.email ?? "").toLowerCase() }));
+
 /** A change to a customer found by id: a type only from individual to team. */
 export const CustomerUpdateBody = z.object({ ...editable, email: email.nullish(), external_id: z.string().min(1).nullish(), type: z.enum(CUSTOMER_TYPES).nullish() });
 /** A change to a customer found by external id (which, there, cannot change). */
