@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import type { Locator, Page } from "playwright-core";
-import { checkScreen, chooseCountry, newPerson, nextYearExpiry, openShop, screenshotFailure, signUp, site, startBrowsing, stopBrowsing, type Say, type ShopApi } from "./browser.js";
+import { checkScreen, chooseCountry, fillCheckout, newPerson, nextYearExpiry, openShop, screenshotFailure, signUp, site, startBrowsing, stopBrowsing, type Say, type ShopApi } from "./browser.js";
 import { layoutBreaks } from "./text-checks.js";
 
 beforeAll(startBrowsing, 240_000);
@@ -184,5 +184,46 @@ describe("tax at the checkout", () => {
     const [order] = (await api<{ items: { tax_amount: number; billing_name: string | null }[] }>("/v1/orders/")).items;
     expect(order).toMatchObject({ tax_amount: 0, billing_name: "Sternwarte Nord GmbH" });
     await buyer.context.close();
+  });
+});
+
+describe("seats at the checkout", () => {
+  it("the buyer chooses how many seats within the price's tiers, the total following the count; the subscription is for those seats", { timeout: 150_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const seller = await newPerson();
+    await signUp(seller.page, "Tess Seller", `teams-${Date.now()}@example.com`);
+    const { api } = await openShop(seller.page, "Team Maps", `team-maps-${Date.now()}`, ["products:write", "checkouts:write", "subscriptions:read"]);
+    await seller.context.close();
+    // 1–4 seats at 12.00 each, 5 to 20 at 10.00 each.
+    const tiers = [
+      { min_seats: 1, max_seats: 4, price_per_seat: 1_200 },
+      { min_seats: 5, max_seats: 20, price_per_seat: 1_000 },
+    ];
+    const product = await api<{ id: string }>("/v1/products/", { name: "Team Atlas", recurring_interval: "month", prices: [{ amount_type: "seat_based", price_currency: "usd", seat_tiers: { seat_tier_type: "volume", tiers } }] });
+    const checkout = await api<{ client_secret: string }>("/v1/checkouts/", { products: [product.id] });
+
+    const { page, say } = await newPerson({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`/checkout/${checkout.client_secret}`);
+    const summary = page.getByRole("region", { name: "Team Atlas from Team Maps" });
+    const seats = page.getByLabel(say("checkout.seats"));
+    expect(await seats.inputValue()).toBe("1");
+    expect([await seats.getAttribute("min"), await seats.getAttribute("max")]).toEqual(["1", "20"]);
+    await page.getByText(say("checkout.seats.between", { min: 1, max: 20 })).waitFor();
+    const total = (amount: string) => summary.getByRole("definition").filter({ hasText: say("checkout.perInterval", { price: amount, interval: "month", count: 1 }) });
+    await total("$12.00").waitFor();
+
+    await seats.fill("25");
+    await page.getByText(say("checkout.seats.between", { min: 1, max: 20 })).waitFor();
+    expect(await seats.getAttribute("aria-invalid")).toBe("true");
+    // Volume: five seats all at the second tier's 10.00.
+    await seats.fill("5");
+    await total("$50.00").waitFor();
+    await checkScreen(page, "checkout-seats");
+
+    await fillCheckout(page, say, { email: "team-buyer@example.com", country: "FR", card: "4242 4242 4242 4242" });
+    await page.getByRole("button", { name: say("checkout.pay", { amount: "$50.00" }) }).click();
+    await page.getByRole("heading", { name: say("checkout.thankYou") }).waitFor();
+    const [subscription] = (await api<{ items: { seats: number | null; amount: number }[] }>(`/v1/subscriptions/?product_id=${product.id}`)).items;
+    expect(subscription).toMatchObject({ seats: 5, amount: 5_000 });
   });
 });

@@ -102,4 +102,46 @@ describe("the seller's products", () => {
     expect(await layoutBreaks(page)).toEqual([]);
     await checkConsole(page, "archived-phone");
   });
+
+  it("makes a per-seat price with graduated tiers, each starting where the one before ends, and shows it again as made", { timeout: 150_000 }, async () => {
+    onTestFailed(screenshotFailure);
+    const { page, say } = await newPerson({ locale: "pl" });
+    await signUp(page, "Tomasz Sprzedawca", `seats-${Date.now()}@example.com`);
+    const slug = `zespoly-${Date.now()}`;
+    const { organizationId, api } = await openShop(page, "Zespoły", slug, ["products:read"]);
+
+    await page.goto(`/${slug}/products/new`);
+    await page.getByLabel(say("seller.productForm.name"), { exact: true }).fill("Plan zespołowy");
+    await page.getByLabel(say("seller.productForm.priceType")).selectOption("seat_based");
+    await page.getByLabel(say("seller.productForm.seatTierType")).selectOption("graduated");
+    const tier = (number: number, from: number) => page.getByRole("group", { name: say("seller.productForm.seatTier", { number, from }) });
+    await tier(1, 1).getByLabel(say("seller.productForm.seatTierUpTo")).fill("4");
+    await tier(1, 1).getByLabel(say("seller.productForm.pricePerSeat")).fill("12");
+    await page.getByRole("button", { name: say("seller.productForm.addSeatTier") }).click();
+    // The second tier starts where the first ends; left without an end, it has no limit.
+    await tier(2, 5).getByLabel(say("seller.productForm.pricePerSeat")).fill("abc");
+    await page.getByRole("button", { name: say("seller.newProduct.create") }).click();
+    await tier(2, 5).getByText(say("forms.amount.perSeat")).waitFor();
+    await tier(2, 5).getByLabel(say("seller.productForm.pricePerSeat")).fill("10");
+    await checkConsole(page, "seat-tiers");
+    await page.getByRole("button", { name: say("seller.newProduct.create") }).click();
+
+    const row = page.getByRole("row", { name: /Plan zespołowy/ });
+    await expect.poll(async () => amountOf(await row.textContent())).toContain(amountOf(say("seller.price.perSeat", { amount: "10,00 USD", kind: "tiered" })));
+    const [product] = (await api<{ items: { prices: { seat_tiers?: unknown }[] }[] }>(`/v1/products/?organization_id=${organizationId}`)).items;
+    expect(product?.prices[0]?.seat_tiers).toEqual({
+      seat_tier_type: "graduated",
+      tiers: [
+        { min_seats: 1, max_seats: 4, price_per_seat: 1200 },
+        { min_seats: 5, max_seats: null, price_per_seat: 1000 },
+      ],
+      minimum_seats: 1,
+      maximum_seats: null,
+    });
+
+    await row.getByRole("link", { name: "Plan zespołowy" }).click();
+    await expect.poll(() => tier(1, 1).getByLabel(say("seller.productForm.seatTierUpTo")).inputValue()).toBe("4");
+    expect(await tier(2, 5).getByLabel(say("seller.productForm.pricePerSeat")).inputValue()).toBe("10");
+    expect(await page.getByLabel(say("seller.productForm.seatTierType")).inputValue()).toBe("graduated");
+  });
 });

@@ -45,6 +45,10 @@ describe("seat-based prices", () => {
     });
     const bounded = await sdk(seller).products.create({ name: "Small team", prices: [seatPrice("volume", [{ min_seats: 2, max_seats: 20, price_per_seat: 500 }])] });
     expect(bounded.prices[0]).toMatchObject({ seat_tiers: { seat_tier_type: "volume", minimum_seats: 2, maximum_seats: 20 } });
+
+    // SDK 0.47 knows them too; the tier type is volume unless told.
+    const older = await seller.polar.products.create({ name: "Studio", prices: [{ amountType: "seat_based", priceCurrency: "usd", seatTiers: { tiers: [{ minSeats: 1, maxSeats: null, pricePerSeat: 900 }] } }] });
+    expect(older.prices[0]).toMatchObject({ amountType: "seat_based", seatTiers: { seatTierType: "volume", minimumSeats: 1, maximumSeats: null, tiers: [{ minSeats: 1, maxSeats: null, pricePerSeat: 900 }] } });
   });
 
   it("sell the seats chosen at checkout on a subscription, which renews at what its seats cost", async () => {

@@ -8,6 +8,7 @@ import { SellerFrame } from "../ui/seller-frame";
 import type { PublicCheckout } from "./api";
 import { checkoutQuery } from "./queries";
 import { DiscountCode } from "./discount-code";
+import { SeatCount } from "./seat-count";
 import { PaymentForm } from "./payment-form";
 import { CheckoutSuccess } from "./success";
 import { OrderSummary } from "./summary";
@@ -70,6 +71,7 @@ function OpenCheckout({ shown, clientSecret }: { shown: PublicCheckout; clientSe
   return (
     <div className="checkout">
       <OrderSummary checkout={shown} title={title}>
+        <SeatCount checkout={shown} clientSecret={clientSecret} />
         <DiscountCode checkout={shown} clientSecret={clientSecret} />
       </OrderSummary>
       <PaymentForm checkout={shown} clientSecret={clientSecret} />

@@ -26,7 +26,7 @@ import {
 } from "./service.js";
 import { findSubscription, lockSubscription, type SubscriptionRow } from "./subscriptions.sql.js";
 
-export type Change = (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>;
+type Change = (unit: UnitOfWork, subscription: SubscriptionRow, now: Date) => Promise<SubscriptionRow>;
 
 /** The proration behaviour asked for, else the seller's; only those a change now can have are offered. */
 async function behaviourOf(db: Knex, subscription: SubscriptionRow, asked: SubscriptionUpdate["proration_behavior"]): Promise<ProrationBehaviour> {

@@ -21,11 +21,15 @@ const messages = defineMessages({
   meter: { id: "forms.product.meter", defaultMessage: "Choose the meter that counts the usage" },
   meteredOnce: { id: "forms.product.meteredOnce", defaultMessage: "Usage is billed on recurring products only" },
   count: { id: "forms.product.count", defaultMessage: "Enter a whole number from 1 to 999" },
-  onePerCurrency: { id: "forms.product.onePerCurrency", defaultMessage: "One fixed, free or pay-what-you-want price per currency" },
+  onePerCurrency: { id: "forms.product.onePerCurrency", defaultMessage: "One fixed, free, pay-what-you-want or per-seat price per currency" },
+  seatCount: { id: "forms.product.seatCount", defaultMessage: "Enter a whole number of seats, 1 or more" },
+  tierEnd: { id: "forms.product.tierEnd", defaultMessage: "Enter where this tier ends: more seats than it starts at" },
+  seatAmount: { id: "forms.amount.perSeat", defaultMessage: "Enter a price per seat such as 10 or 9.99 (0 for free seats)" },
 });
 
 export const INTERVALS = ["day", "week", "month", "year"] as const satisfies readonly Interval[];
-export const PRICE_TYPES = ["fixed", "custom", "free", "metered_unit"] as const;
+export const PRICE_TYPES = ["fixed", "custom", "free", "metered_unit", "seat_based"] as const;
+export const SEAT_TIER_TYPES = ["volume", "graduated"] as const;
 export type PriceType = (typeof PRICE_TYPES)[number];
 
 const AMOUNT = /^\d+([.,]\d{1,2})?$/;
@@ -45,8 +49,18 @@ const price = z.object({
   preset: z.string(),
   meterId: z.string(),
   cap: z.string(),
+  /** A per-seat price: how its tiers apply, the fewest seats sold, and each tier's end ("" for none, the last only) and price per seat. */
+  tierType: z.enum(SEAT_TIER_TYPES),
+  minSeats: z.string(),
+  tiers: z.array(z.object({ upTo: z.string(), amount: z.string() })),
 });
 export type PriceRow = z.infer<typeof price>;
+export type SeatTierRow = PriceRow["tiers"][number];
+
+const SEATS = /^[1-9]\d{0,5}$/;
+
+/** Where each tier of a per-seat row starts: at the fewest seats, then one past the tier before it. */
+const tierStarts = (row: Pick<PriceRow, "minSeats" | "tiers">) => row.tiers.map((_, index) => (index === 0 ? Number(row.minSeats) : Number(row.tiers[index - 1]?.upTo) + 1));
 
 const count = z.string().check(z.regex(/^([1-9]\d{0,2})$/, { error: () => t(messages.count) }));
 
@@ -80,6 +94,17 @@ export const productForm = z
         }
         if (staticCurrencies.has(row.currency)) problem(index, "currency", t(messages.onePerCurrency));
         staticCurrencies.add(row.currency);
+        if (row.type === "seat_based") {
+          if (!SEATS.test(row.minSeats.trim())) problem(index, "minSeats", t(messages.seatCount));
+          const starts = tierStarts(row);
+          row.tiers.forEach((tier, position) => {
+            const at = (field: keyof SeatTierRow, message: string) => context.addIssue({ code: "custom", path: ["prices", index, "tiers", position, field], message });
+            const last = position === row.tiers.length - 1;
+            const bounded = tier.upTo.trim() !== "";
+            if ((!last || bounded) && (!SEATS.test(tier.upTo.trim()) || Number(tier.upTo) < (starts[position] ?? 1))) at("upTo", t(messages.tierEnd));
+            if (!AMOUNT.test(tier.amount.trim())) at("amount", t(messages.seatAmount));
+          });
+        }
         if (row.type === "fixed") {
           if (!AMOUNT.test(row.amount.trim())) problem(index, "amount", t(messages.amount));
           else if (minorUnits(row.amount) < LEAST_PAID) problem(index, "amount", t(messages.amountTooSmall));
@@ -100,7 +125,20 @@ export const productForm = z
   );
 export type ProductForm = z.infer<typeof productForm>;
 
-export const newPriceRow = (currency: PriceRow["currency"] = "usd"): PriceRow => ({ id: "", type: "fixed", currency, amount: "", preset: "", meterId: "", cap: "" });
+export const newSeatTier = (): SeatTierRow => ({ upTo: "", amount: "" });
+
+export const newPriceRow = (currency: PriceRow["currency"] = "usd"): PriceRow => ({
+  id: "",
+  type: "fixed",
+  currency,
+  amount: "",
+  preset: "",
+  meterId: "",
+  cap: "",
+  tierType: "volume",
+  minSeats: "1",
+  tiers: [newSeatTier()],
+});
 
 export const emptyProductForm = (): ProductForm => ({
   name: "",
@@ -130,6 +168,10 @@ function rowOf(price: Price): PriceRow {
       return row;
     case "metered_unit":
       return { ...row, amount: String(Number(price.unit_amount) / 100), meterId: price.meter_id, cap: price.cap_amount === null ? "" : mainUnits(price.cap_amount) };
+    case "seat_based": {
+      const { seat_tier_type: tierType = "volume", tiers, minimum_seats: minSeats } = price.seat_tiers;
+      return { ...row, tierType, minSeats: String(minSeats), tiers: tiers.map((tier) => ({ upTo: tier.max_seats === null || tier.max_seats === undefined ? "" : String(tier.max_seats), amount: mainUnits(tier.price_per_seat) })) };
+    }
   }
 }
 
@@ -162,6 +204,11 @@ function priceCreateOf(row: PriceRow): PriceCreate {
       return { amount_type: "free", price_currency: currency };
     case "metered_unit":
       return { amount_type: "metered_unit", price_currency: currency, meter_id: row.meterId, unit_amount: String(Number((Number(row.amount.replace(",", ".")) * 100).toFixed(10))), cap_amount: row.cap.trim() ? minorUnits(row.cap) : null };
+    case "seat_based": {
+      const starts = tierStarts(row);
+      const tiers = row.tiers.map((tier, index) => ({ min_seats: starts[index] ?? 1, max_seats: tier.upTo.trim() ? Number(tier.upTo) : null, price_per_seat: minorUnits(tier.amount) }));
+      return { amount_type: "seat_based", price_currency: currency, seat_tiers: { seat_tier_type: row.tierType, tiers } };
+    }
   }
 }
 
@@ -217,6 +264,7 @@ export function productFieldsOf(priceCount: number): Record<string, string> {
       [`${row}.preset_amount`]: `${row}.preset`,
       [`${row}.meter_id`]: `${row}.meterId`,
       [`${row}.cap_amount`]: `${row}.cap`,
+      [`${row}.seat_tiers.tiers`]: `${row}.minSeats`,
     });
   }
   return fields;

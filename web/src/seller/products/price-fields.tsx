@@ -5,16 +5,18 @@ import { CURRENCIES } from "../../forms/money";
 import { newPriceRow, PRICE_TYPES, type ProductForm } from "./form";
 import { Button, Field } from "../../ui/components";
 import { meterPicker } from "./queries";
+import { SeatTierFields } from "./seat-tier-fields";
 
 const messages = defineMessages({
   title: { id: "seller.productForm.prices", defaultMessage: "Prices" },
-  hint: { id: "seller.productForm.pricesHint", defaultMessage: "One fixed, free or pay-what-you-want price per currency; usage prices add to it." },
+  hint: { id: "seller.productForm.pricesHint", defaultMessage: "One fixed, free, pay-what-you-want or per-seat price per currency; usage prices add to it." },
   price: defineMessage<{ number: number }>({ id: "seller.productForm.price", defaultMessage: "Price {number}" }),
   priceType: { id: "seller.productForm.priceType", defaultMessage: "Price type" },
   fixed: { id: "seller.productForm.priceType.fixed", defaultMessage: "Fixed price" },
   custom: { id: "seller.productForm.priceType.custom", defaultMessage: "Pay what you want" },
   free: { id: "seller.productForm.priceType.free", defaultMessage: "Free" },
   metered_unit: { id: "seller.productForm.priceType.metered", defaultMessage: "Per unit of usage" },
+  seat_based: { id: "seller.productForm.priceType.seatBased", defaultMessage: "Per seat" },
   amount: { id: "seller.productForm.amount", defaultMessage: "Amount" },
   minimum: { id: "seller.productForm.minimum", defaultMessage: "Minimum amount" },
   minimumHint: { id: "seller.productForm.minimumHint", defaultMessage: "0 lets buyers pay nothing." },
@@ -76,7 +78,8 @@ export function PriceFields({ form, organizationId }: { form: UseFormReturn<Prod
                 )}
               </Field>
             </div>
-            {row.type !== "free" && (
+            {row.type === "seat_based" && <SeatTierFields form={form} index={index} />}
+            {row.type !== "free" && row.type !== "seat_based" && (
               <div className="field-row">
                 <Field
                   label={formatMessage(row.type === "custom" ? messages.minimum : row.type === "metered_unit" ? messages.unitAmount : messages.amount)}

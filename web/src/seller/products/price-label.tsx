@@ -7,6 +7,7 @@ const messages = defineMessages({
   free: { id: "seller.price.free", defaultMessage: "Free" },
   custom: defineMessage<{ minimum: string }>({ id: "seller.price.custom", defaultMessage: "Pay what you want, from {minimum}" }),
   metered: defineMessage<{ amount: string; meter: string }>({ id: "seller.price.metered", defaultMessage: "{amount} per unit of {meter}" }),
+  perSeat: defineMessage<{ amount: string; kind: "tiered" | "flat" }>({ id: "seller.price.perSeat", defaultMessage: "{kind, select, tiered {From {amount} per seat} other {{amount} per seat}}" }),
   none: { id: "seller.price.none", defaultMessage: "No price" },
 });
 
@@ -23,6 +24,11 @@ export function PriceLabel({ product }: { product: Product }) {
         return formatMessage(messages.free);
       case "metered_unit":
         return formatMessage(messages.metered, { amount: money(Number(price.unit_amount), price.price_currency), meter: price.meter.name });
+      case "seat_based": {
+        const { tiers } = price.seat_tiers;
+        const least = Math.min(...tiers.map((tier) => tier.price_per_seat));
+        return formatMessage(messages.perSeat, { amount: money(least, price.price_currency), kind: tiers.length > 1 ? "tiered" : "flat" });
+      }
     }
   };
   const shown = product.prices.filter((price) => !price.is_archived).map(describe);
