@@ -42,6 +42,9 @@ export const ownersOf = (db: Knex, customerId: string) => liveMembers(db).where(
 /** The customer's live members, oldest first. */
 export const membersOfCustomer = (db: Knex, customerId: string) => liveMembers(db).where({ customer_id: customerId }).orderBy([{ column: "created_at" }, { column: "id" }]);
 
+/** The members with these ids, removed ones too: a seat, grant or key still shows the member it named. */
+export const membersWithIds = (db: Knex, ids: string[]) => db<MemberRow>("members").whereIn("id", ids);
+
 /**
  * Adds the member unless a live one of the customer has the e-mail or the external id already (the
  * unique indexes members_email and members_external_id); undefined then. A concurrent insert of the
