@@ -30,6 +30,8 @@ export function OrganizationLinkScreen() {
 function LinkConsent({ token }: { token: string }) {
   const { formatMessage } = useIntl();
   const [linked, setLinked] = useState<OrganizationLink | null>(null);
+  // Not read again once linked: the link is used up then, and what it linked is shown instead.
+  const invitation = useQuery({ ...linkInvitationQuery(token), enabled: linked === null });
   const title = formatMessage(messages.title);
   if (linked)
     return (
@@ -40,7 +42,7 @@ function LinkConsent({ token }: { token: string }) {
     );
   return (
     <QueryState
-      query={useQuery(linkInvitationQuery(token))}
+      query={invitation}
       loading={messages.loading}
       failure={() => formatMessage(messages.missing)}
       framed={(said) => <Page title={title}>{said}</Page>}
@@ -80,7 +82,7 @@ function Consent({ token, invitation, onLinked }: { token: string; invitation: O
           <fieldset>
             <legend>{formatMessage(messages.pick)}</legend>
             {invitation.organizations.map((organization) => (
-              <label key={organization.id} className="choice">
+              <label key={organization.id} className="checkbox">
                 <input type="radio" name="organization" value={organization.id} checked={chosen === organization.id} onChange={() => setChosen(organization.id)} /> {organization.name}
               </label>
             ))}

@@ -53,7 +53,8 @@ export function PlanChangeForm({ subscription }: { subscription: Subscription })
   const organization = useQuery(sellerOrganizationQuery(seller.id));
   const products = useQuery(productChoices(seller.id, "name"));
   const offered = (products.data?.items ?? []).filter((product) => product.recurring_interval && product.id !== subscription.product.id);
-  const form = useForm<PlanChangeForm>({ resolver: zodResolver(planChangeForm), values: { productId: "", prorationBehavior: organization.data?.subscription_settings.proration_behavior ?? "invoice" } });
+  // The seller's default proration arrives after the form shows: what was chosen meanwhile stays.
+  const form = useForm<PlanChangeForm>({ resolver: zodResolver(planChangeForm), values: { productId: "", prorationBehavior: organization.data?.subscription_settings.proration_behavior ?? "invoice" }, resetOptions: { keepDirtyValues: true } });
   const { errors, isSubmitting } = form.formState;
   const chosen = offered.find((product) => product.id === form.watch("productId"));
   const submit = form.handleSubmit(async (values) => {

@@ -75,6 +75,8 @@ function SeatChangeForm({ subscription, bounds, onDone }: { subscription: Subscr
   const form = useForm<SeatChangeForm, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
     values: { seats: String(subscription.seats ?? bounds.min), prorationBehavior: organization.data?.subscription_settings.proration_behavior ?? "invoice" },
+    // The seller's default proration arrives after the dialog opens: what was typed meanwhile stays.
+    resetOptions: { keepDirtyValues: true },
   });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
