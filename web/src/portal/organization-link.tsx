@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { failureOf } from "../api/client";
 import type { OrganizationLink } from "../api/wire";
 import { Alert, Button, Card } from "../ui/components";
 import { LinkSummary } from "../ui/linked-members";
+import { QueryState } from "../ui/query-state";
 import type { PortalAccess } from "./api";
 import { failureText } from "./failures";
 import { portalQuery, useOrganizationConsent } from "./queries";
@@ -13,6 +13,7 @@ const messages = defineMessages({
   title: { id: "portal.organizationLink.title", defaultMessage: "Seats for your organization" },
   text: defineMessage<{ seller: string }>({ id: "portal.organizationLink.text", defaultMessage: "{seller} can give your team's seats to the members of your own Tollgate organization as they join, and take a seat back when someone leaves. Their names and e-mail addresses are then shared with {seller}." }),
   choose: { id: "portal.organizationLink.choose", defaultMessage: "Choose an organization" },
+  loading: { id: "portal.organizationLink.loading", defaultMessage: "Loading the organization link…" },
 });
 
 /** Where the seller asked for it, the team's owner consents to seats following one of their Tollgate organizations, and sees who holds them. */
@@ -21,9 +22,6 @@ export function OrganizationLinkCard({ access }: { access: PortalAccess }) {
   const link = useQuery({ ...portalQuery<OrganizationLink>(access, "organization-link"), retry: false });
   const consent = useOrganizationConsent(access);
   const [failure, setFailure] = useState<string | null>(null);
-  // Nothing asked for (404): nothing to show.
-  if (link.isError && failureOf(link.error).status === 404) return null;
-  if (!link.data) return null;
   const goToConsent = async () => {
     setFailure(null);
     try {
@@ -34,16 +32,21 @@ export function OrganizationLinkCard({ access }: { access: PortalAccess }) {
     }
   };
   return (
-    <Card title={formatMessage(messages.title)} description={formatMessage(messages.text, { seller: access.seller.name })}>
-      <LinkSummary link={link.data} />
-      {failure && <Alert tone="error">{failure}</Alert>}
-      {!link.data.organization && (
-        <div className="actions">
-          <Button busy={consent.isPending} onClick={() => void goToConsent()}>
-            {formatMessage(messages.choose)}
-          </Button>
-        </div>
+    // Nothing asked for (404): nothing to show.
+    <QueryState query={link} loading={messages.loading} failure={(error) => (error.failure.status === 404 ? null : failureText(error))}>
+      {(asked) => (
+        <Card title={formatMessage(messages.title)} description={formatMessage(messages.text, { seller: access.seller.name })}>
+          <LinkSummary link={asked} />
+          {failure && <Alert tone="error">{failure}</Alert>}
+          {!asked.organization && (
+            <div className="actions">
+              <Button busy={consent.isPending} onClick={() => void goToConsent()}>
+                {formatMessage(messages.choose)}
+              </Button>
+            </div>
+          )}
+        </Card>
       )}
-    </Card>
+    </QueryState>
   );
 }

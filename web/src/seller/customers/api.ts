@@ -1,4 +1,4 @@
-import { request, type Listing } from "../../api/client";
+import { failureOf, request, type Listing } from "../../api/client";
 import type { Benefit, Customer, CustomerSeat, CustomerSession, CustomerState, Member, Meter, OrganizationLink, Order, Product, RequestBody, SeatsList, Subscription } from "../../api/wire";
 
 export type { Customer, CustomerSeat, CustomerState, Member, OrganizationLink, SeatsList } from "../../api/wire";
@@ -76,6 +76,14 @@ export const resendSeat = (seatId: string) => request<CustomerSeat>(`/v1/custome
 export const revokeSeat = (seatId: string) => request<CustomerSeat>(`/v1/customer-seats/${seatId}`, { method: "DELETE" });
 
 // A team's seats following one of the buyer's Tollgate organizations (Tollgate's own): the seller asks, the team's owner consents in the portal.
-export const getOrganizationLink = (customerId: string) => request<OrganizationLink>(`/v1/customers/${customerId}/organization-link`);
+/** The link, or null when the seller never offered one (404). */
+export async function getOrganizationLink(customerId: string): Promise<OrganizationLink | null> {
+  try {
+    return await request<OrganizationLink>(`/v1/customers/${customerId}/organization-link`);
+  } catch (reason) {
+    if (failureOf(reason).status === 404) return null;
+    throw reason;
+  }
+}
 export const askOrganizationLink = (customerId: string) => request<OrganizationLink>(`/v1/customers/${customerId}/organization-link`, { method: "POST" });
 export const endOrganizationLink = (customerId: string) => request<null>(`/v1/customers/${customerId}/organization-link`, { method: "DELETE" });

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
-import { describeFailure, failureOf } from "../../api/client";
+import { describeFailure } from "../../api/client";
 import { Alert, Button, Card, EmptyState } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { LinkSummary } from "../../ui/linked-members";
@@ -100,30 +100,33 @@ export function OrganizationLinkCard({ customerId }: { customerId: string }) {
       return false;
     }
   };
-  const asked = link.data !== undefined;
-  const unasked = link.isError && failureOf(link.error).status === 404;
   return (
     <Card title={formatMessage(linkMessages.title)} description={formatMessage(linkMessages.text)}>
-      {link.data && <LinkSummary link={link.data} />}
-      {link.isError && !unasked && <Alert tone="error">{describeFailure(link.error)}</Alert>}
-      {failure && <Alert tone="error">{failure}</Alert>}
-      {seller.mayChange && (asked || unasked) && (
-        <div className="actions">
-          {unasked ? (
-            <Button busy={ask.isPending} onClick={() => void act(ask.mutateAsync(customerId))}>
-              {formatMessage(linkMessages.offer)}
-            </Button>
-          ) : (
-            <ConfirmDialog
-              trigger={<Button variant="secondary">{formatMessage(linkMessages.end)}</Button>}
-              title={formatMessage(linkMessages.endTitle)}
-              description={formatMessage(linkMessages.endText)}
-              confirmLabel={formatMessage(linkMessages.end)}
-              onConfirm={() => act(end.mutateAsync(customerId))}
-            />
-          )}
-        </div>
-      )}
+      <QueryState query={link} loading={linkMessages.loading}>
+        {(asked) => (
+          <>
+            {asked && <LinkSummary link={asked} />}
+            {failure && <Alert tone="error">{failure}</Alert>}
+            {seller.mayChange && (
+              <div className="actions">
+                {asked ? (
+                  <ConfirmDialog
+                    trigger={<Button variant="secondary">{formatMessage(linkMessages.end)}</Button>}
+                    title={formatMessage(linkMessages.endTitle)}
+                    description={formatMessage(linkMessages.endText)}
+                    confirmLabel={formatMessage(linkMessages.end)}
+                    onConfirm={() => act(end.mutateAsync(customerId))}
+                  />
+                ) : (
+                  <Button busy={ask.isPending} onClick={() => void act(ask.mutateAsync(customerId))}>
+                    {formatMessage(linkMessages.offer)}
+                  </Button>
+                )}
+              </div>
+            )}
+          </>
+        )}
+      </QueryState>
     </Card>
   );
 }
@@ -132,6 +135,7 @@ const linkMessages = defineMessages({
   title: { id: "seller.customer.team.link", defaultMessage: "Seats for the team's organization" },
   text: { id: "seller.customer.team.linkText", defaultMessage: "Offer the team that its seats follow the members of its own Tollgate organization: whoever joins it takes a free seat, whoever leaves gives theirs back. The team's owner consents in the customer portal." },
   offer: { id: "seller.customer.team.offerLink", defaultMessage: "Offer the organization link" },
+  loading: { id: "seller.customer.team.loadingLink", defaultMessage: "Loading the organization link…" },
   end: { id: "seller.customer.team.endLink", defaultMessage: "End the link" },
   endTitle: { id: "seller.customer.team.endLinkTitle", defaultMessage: "End the organization link?" },
   endText: { id: "seller.customer.team.endLinkText", defaultMessage: "Members keep the seats they hold; the seats no longer follow the organization." },
