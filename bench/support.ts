@@ -86,6 +86,37 @@ export async function removeBenchRun(run: BenchRun): Promise<void> {
 }
 
 /**
+ * Billing alone in a process of its own, as `npm start` runs it, on the run's database and prefix;
+ * resolves once it answers, with its address and `as`, which makes the headers the gateway would
+ * send for a caller (an identity token lives a minute, less than a run, so each request signs again).
+ */
+export async function startBillingAlone(run: BenchRun, options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<{ url: string; as: (claims: IdentityClaims) => () => Record<string, string> }> {
+  const identityKeys = generateIdentityKeys();
+  const signer = identitySigner(identityKeys.signingKey);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATABASE_URL: withDatabase(SERVER_URL, run.database),
+    NATS_URL,
+    NATS_PREFIX: run.prefix,
+    REDIS_URL,
+    REDIS_PREFIX: `${run.prefix}:`,
+    IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
+    FILE_URL_SECRET: randomBytes(32).toString("base64url"),
+    PUBLIC_URL: "http://127.0.0.1:3000",
+    ...options.env,
+  };
+  run.processes.start("billing", "services/billing/src/main.ts", env, options.nodeArgs ?? []);
+  progress("starting billing in a process of its own");
+  await waitUntilReady(`${url}/readyz`, run.processes.exitOf("billing"));
+  return { url, as: (claims) => () => ({ "content-type": "application/json", [IDENTITY_HEADER]: signer.sign(claims) }) };
+}
+
+/**
  * Billing and a gateway in front of it, each in a process of its own as `npm start` runs them, on
  * the run's database and prefix; resolves with the gateway's address once both answer. The rate
  * limiter is off: one bench client sends far more than a client's budget, and it is not what is measured.

@@ -17,15 +17,12 @@
  * BENCH_CPU_PROF (a directory: billing's V8 CPU profile goes there), and the usual DATABASE_URL,
  * NATS_URL, REDIS_URL.
  */
-import { randomBytes } from "node:crypto";
 import { Agent, request } from "node:http";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { IDENTITY_HEADER, type IdentityClaims } from "@tollgate/proto";
-import { identitySigner, generateIdentityKeys } from "@tollgate/kit";
-import { freePort } from "../../launcher/src/ports.js";
+import { IDENTITY_HEADER } from "@tollgate/proto";
 import { cpuUse, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
-import { envInteger, formatMs, formatRate, isDisturbed, latencySummary, progress, openBenchRun, removeBenchRun, waitUntilReady, withDatabase } from "../support.js";
+import { envInteger, formatMs, formatRate, isDisturbed, latencySummary, progress, openBenchRun, removeBenchRun, startBillingAlone } from "../support.js";
 import { startBenchStripe, type BenchStripe } from "./stripe.js";
 
 const WARMUP = envInteger("BENCH_WARMUP", 300);
@@ -34,9 +31,6 @@ const CONCURRENCY = envInteger("BENCH_CONCURRENCY", 32);
 const STEADY_RATE = envInteger("BENCH_STEADY_RATE", 20);
 const STEADY_SECONDS = envInteger("BENCH_STEADY_SECONDS", 15);
 const CPU_PROFILES = process.env.BENCH_CPU_PROF;
-const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TARGETS = { rate: 100, p99Ms: 250, stripeShare: 0.8 };
 const PROCESSORS = (process.env.BENCH_PROCESSORS ?? "sandbox,stripe").split(",").map((name) => name.trim()) as Processor[];
 
@@ -54,44 +48,20 @@ function cpuPerCheckout(cpu: CpuUse, rate: number): string {
 /** One processor's run, on a database and billing process of its own; its throughput rate. */
 async function measure(processor: Processor): Promise<number> {
   const run = await openBenchRun(`checkout_${processor}`);
-  const { id, database, prefix, admin, db, bus, processes } = run;
-  const identityKeys = generateIdentityKeys();
-  const signer = identitySigner(identityKeys.signingKey);
+  const { id, database, admin, db, bus, processes } = run;
   const stripe: BenchStripe | null = processor === "stripe" ? await startBenchStripe() : null;
   try {
-    const port = await freePort();
-    const billingUrl = `http://127.0.0.1:${port}`;
-    processes.start(
-      "billing",
-      "services/billing/src/main.ts",
-      {
-        NODE_ENV: "production",
-        LOG_LEVEL: "warn",
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        DATABASE_URL: withDatabase(SERVER_URL, database),
-        NATS_URL,
-        NATS_PREFIX: prefix,
-        REDIS_URL,
-        REDIS_PREFIX: `${prefix}:`,
-        IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
-        FILE_URL_SECRET: randomBytes(32).toString("base64url"),
-        PUBLIC_URL: "http://127.0.0.1:3000",
-        ...stripe?.env,
-      },
-      CPU_PROFILES ? ["--cpu-prof", `--cpu-prof-dir=${resolve(CPU_PROFILES, `${id}-billing`)}`] : [],
-    );
-    progress(`starting billing (${processor}) in a process of its own`);
-    await waitUntilReady(`${billingUrl}/readyz`, processes.exitOf("billing"));
+    const { url: billingUrl, as } = await startBillingAlone(run, {
+      env: stripe?.env,
+      nodeArgs: CPU_PROFILES ? ["--cpu-prof", `--cpu-prof-dir=${resolve(CPU_PROFILES, `${id}-billing`)}`] : [],
+    });
 
     // The seller, as the organization service's events would have made it.
     const organizationId = `org_${id}`;
     await db("organizations").insert({ id: organizationId, name: "Bench shop", slug: `bench-${id}` });
-    // Signed again for each request, as the gateway does: an identity token lives for a minute, less than a run.
-    const as = (claims: IdentityClaims) => () => ({ "content-type": "application/json", [IDENTITY_HEADER]: signer.sign(claims) });
     const seller = as({ kind: "organization_token", token_id: "oat_bench", organization_id: organizationId, scopes: ["products:write", "checkouts:write", "checkouts:read"] });
     const buyer = as({ kind: "anonymous" });
-    stripe?.sendWebhooksTo(billingUrl, () => signer.sign({ kind: "anonymous" }));
+    stripe?.sendWebhooksTo(billingUrl, () => buyer()[IDENTITY_HEADER]!);
     // node:http on kept-alive connections rather than fetch, whose own CPU per request is several
     // times larger: the buyers share the machine with what they measure.
     const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });

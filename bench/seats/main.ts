@@ -13,51 +13,26 @@
  * browser, not what is measured); the people are billing's projection of auth's users, written the
  * same way. Prints figures and whether the machine was busy with other work; asserts nothing.
  */
-import { randomBytes, randomUUID } from "node:crypto";
-import { IDENTITY_HEADER, memberAdded, memberRemoved, type IdentityClaims } from "@tollgate/proto";
-import { generateIdentityKeys, identitySigner } from "@tollgate/kit";
-import { freePort } from "../../launcher/src/ports.js";
+import { randomUUID } from "node:crypto";
+import { memberAdded, memberRemoved } from "@tollgate/proto";
 import { cpuUse, snapshot } from "../cpu.js";
-import { cpuLines, envInteger, formatMs, formatRate, isDisturbed, latencySummary, openBenchRun, progress, removeBenchRun, waitUntilReady, withDatabase } from "../support.js";
+import { cpuLines, envInteger, formatMs, formatRate, isDisturbed, latencySummary, openBenchRun, progress, removeBenchRun, startBillingAlone } from "../support.js";
 
 const SEATS = envInteger("BENCH_SEATS", 1_000);
 const CONCURRENCY = envInteger("BENCH_CONCURRENCY", 16);
 const STEADY_RATE = envInteger("BENCH_STEADY_RATE", 10);
 const STEADY_SECONDS = envInteger("BENCH_STEADY_SECONDS", 20);
-const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
-const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const TARGET_P99_MS = 1_000;
 const nextYear = new Date().getUTCFullYear() + 1;
 
 const run = await openBenchRun("seats", { poolMax: 4 });
-const { id, database, prefix, db, bus, processes } = run;
+const { id, db, bus, processes } = run;
 try {
-  const identityKeys = generateIdentityKeys();
-  const signer = identitySigner(identityKeys.signingKey);
-  const port = await freePort();
-  const billingUrl = `http://127.0.0.1:${port}`;
-  processes.start("billing", "services/billing/src/main.ts", {
-    NODE_ENV: "production",
-    LOG_LEVEL: "warn",
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    DATABASE_URL: withDatabase(SERVER_URL, database),
-    NATS_URL,
-    NATS_PREFIX: prefix,
-    REDIS_URL,
-    REDIS_PREFIX: `${prefix}:`,
-    IDENTITY_VERIFY_KEYS: identityKeys.verifyKey,
-    FILE_URL_SECRET: randomBytes(32).toString("base64url"),
-    PUBLIC_URL: "http://127.0.0.1:3000",
-  });
-  progress("starting billing in a process of its own");
-  await waitUntilReady(`${billingUrl}/readyz`, processes.exitOf("billing"));
+  const { url: billingUrl, as } = await startBillingAlone(run);
 
   // The seller, as the organization service's events would have made it.
   const sellerId = `org_${id}`;
   await db("organizations").insert({ id: sellerId, name: "Bench team tools", slug: `bench-seats-${id}` });
-  const as = (claims: IdentityClaims) => () => ({ "content-type": "application/json", [IDENTITY_HEADER]: signer.sign(claims) });
   const seller = as({ kind: "organization_token", token_id: "oat_bench", organization_id: sellerId, scopes: ["products:write", "benefits:write", "customers:write", "checkouts:write", "checkouts:read", "subscriptions:read", "customer_seats:write", "customer_seats:read"] });
   const anonymous = as({ kind: "anonymous" });
   const call = async <Result>(path: string, headers: () => Record<string, string>, body?: unknown): Promise<Result> => {
