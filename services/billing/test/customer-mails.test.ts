@@ -142,6 +142,38 @@ describe("signing in to the customer portal with a code by e-mail", () => {
     expect(smtp.received("stranger@example.com")).toEqual([]);
   });
 
+  it("signs a team's member in as that member, and asks which team when the address is a member of two", async () => {
+    const teams = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
+    const rowing = await teams.customers.create({ type: "team", email: "captain@rowing.example", name: "Rowing club" });
+    const chess = await teams.customers.create({ type: "team", email: "captain@chess.example", name: "Chess club" });
+    await teams.customers.members.create(rowing.id, { email: "oar@example.com", name: "Oar" });
+    const codeIn = async (to: string) => /^[A-HJ-NP-Z2-9]{8}$/m.exec((await smtp.next(to)).text ?? "")?.[0];
+    const userOf = async (code: string | undefined) => {
+      const { token } = (await (await signIn("authenticate", { code })).json()) as { token: string };
+      return customerSide().customerPortal.customerSession.getAuthenticatedUser({ customerSession: token });
+    };
+
+    expect((await signIn("request", { email: "Oar@Example.com", organization_id: shop.organizationId })).status).toBe(202);
+    expect(await userOf(await codeIn("oar@example.com"))).toMatchObject({ type: "member", role: "member", email: "oar@example.com", customerId: rowing.id });
+
+    await teams.customers.members.create(chess.id, { email: "oar@example.com" });
+    const ambiguous = await signIn("request", { email: "oar@example.com", organization_id: shop.organizationId });
+    expect(ambiguous.status).toBe(409);
+    expect(await ambiguous.json()).toEqual({
+      error: "customer_selection_required",
+      detail: "Multiple customers found for this email. Please select one.",
+      customers: expect.arrayContaining([
+        { id: rowing.id, name: "Rowing club" },
+        { id: chess.id, name: "Chess club" },
+      ]) as unknown,
+    });
+    expect((await signIn("request", { email: "oar@example.com", organization_id: shop.organizationId, customer_id: chess.id })).status).toBe(202);
+    expect(await userOf(await codeIn("oar@example.com"))).toMatchObject({ type: "member", customerId: chess.id });
+    // The team's owner shares the team's address and signs in as the whole team, as before.
+    expect((await signIn("request", { email: "captain@rowing.example", organization_id: shop.organizationId })).status).toBe(202);
+    expect(await userOf(await codeIn("captain@rowing.example"))).toMatchObject({ type: "customer", customerId: rowing.id });
+  });
+
   it("keeps only the latest code: asking again makes the earlier one fail", async () => {
     const product = await shop.polar.products.create({ name: "Pencil", prices: [{ amountType: "fixed", priceAmount: 200, priceCurrency: "usd" }] });
     await buy(product.id, "twice@example.com");

@@ -1,4 +1,4 @@
-import { failureOf, request, type RequestOptions } from "../api/client";
+import { ApiFailure, failureOf, request, type RequestOptions } from "../api/client";
 import type {
   CustomerOrder,
   CustomerOrganizationData as PortalOrganization,
@@ -92,8 +92,24 @@ export function onTokenChange(changed: () => void): () => void {
 }
 
 /** Mails a sign-in code to the customer who bought from the seller with `email` (answered alike when nobody did). */
-export const requestPortalCode = (seller: PortalAccess["seller"], email: string) =>
-  request<void>("/v1/customer-portal/customer-session/request", { method: "POST", body: { email, organization_id: seller.id } satisfies RequestBody<"/v1/customer-portal/customer-session/request", "post"> });
+export const requestPortalCode = (seller: PortalAccess["seller"], email: string, customerId: string | null = null) =>
+  request<void>("/v1/customer-portal/customer-session/request", {
+    method: "POST",
+    body: { email, organization_id: seller.id, customer_id: customerId } satisfies RequestBody<"/v1/customer-portal/customer-session/request", "post">,
+  });
+
+/** A customer an address signs in as, offered when it signs in as several (a member of two teams): Polar's 409. */
+export interface CustomerChoice {
+  id: string;
+  name: string | null;
+}
+
+/** The customers to choose from, when a code request was refused for naming several; null for any other failure. */
+export function customerChoicesIn(reason: unknown): CustomerChoice[] | null {
+  if (!(reason instanceof ApiFailure) || reason.failure.status !== 409) return null;
+  const body = reason.failure.body as { customers?: unknown } | null;
+  return Array.isArray(body?.customers) ? (body.customers as CustomerChoice[]) : null;
+}
 
 /** Exchanges a mailed code for a customer session token. */
 export const portalTokenFor = async (code: string) =>

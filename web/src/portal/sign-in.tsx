@@ -6,7 +6,7 @@ import * as z from "zod/mini";
 import { describeFailure } from "../api/client";
 import { email, required } from "../forms/schemas";
 import { Alert, Button, Field } from "../ui/components";
-import { portalTokenFor, requestPortalCode, type PortalAccess } from "./api";
+import { customerChoicesIn, portalTokenFor, requestPortalCode, type CustomerChoice, type PortalAccess } from "./api";
 import { sessionEnded } from "./failures";
 
 const messages = defineMessages({
@@ -24,6 +24,8 @@ const messages = defineMessages({
   submit: { id: "portal.signIn.submit", defaultMessage: "Sign in" },
   sendAgain: { id: "portal.signIn.sendAgain", defaultMessage: "Send a new code" },
   otherEmail: { id: "portal.signIn.otherEmail", defaultMessage: "Use another e-mail address" },
+  whichCustomer: { id: "portal.signIn.whichCustomer", defaultMessage: "This address belongs to more than one customer here. Which one do you want to sign in as?" },
+  unnamedCustomer: { id: "portal.signIn.unnamedCustomer", defaultMessage: "A customer without a name" },
 });
 
 const emailForm = z.object({ email });
@@ -31,31 +33,52 @@ const codeForm = z.object({ code: required(messages.codeRequired) });
 
 type Outcome = { tone: "error" | "success" | "info"; text: string } | null;
 
-/** The first step: the e-mail address a code is sent to. */
-function EmailStep({ seller, ended, onSent }: { seller: PortalAccess["seller"]; ended: boolean; onSent: (email: string) => void }) {
+/** Where a code goes: the address, and which customer it signs in as when the address is several's. */
+interface CodeTarget {
+  email: string;
+  customerId: string | null;
+}
+
+/** The first step: the e-mail address a code is sent to, and, when it signs in as several customers, which one. */
+function EmailStep({ seller, ended, onSent }: { seller: PortalAccess["seller"]; ended: boolean; onSent: (target: CodeTarget) => void }) {
   const { formatMessage } = useIntl();
   const [failure, setFailure] = useState<string | null>(null);
+  const [choices, setChoices] = useState<CustomerChoice[] | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
   const form = useForm<z.infer<typeof emailForm>>({ resolver: zodResolver(emailForm), defaultValues: { email: "" } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
+    const target = { email: values.email, customerId: choices ? chosen : null };
     try {
-      await requestPortalCode(seller, values.email);
+      await requestPortalCode(seller, target.email, target.customerId);
     } catch (reason) {
-      setFailure(describeFailure(reason));
+      const offered = customerChoicesIn(reason);
+      if (offered) setChoices(offered);
+      else setFailure(describeFailure(reason));
       return;
     }
-    onSent(values.email);
+    onSent(target);
   });
   return (
     <form onSubmit={(event) => void submit(event)} noValidate>
       {ended && <Alert tone="info">{formatMessage(sessionEnded)}</Alert>}
       <p>{formatMessage(messages.lead)}</p>
       <Field label={formatMessage(messages.email)} error={errors.email?.message}>
-        {(ids) => <input {...ids} {...form.register("email")} type="email" autoComplete="email" inputMode="email" />}
+        {(ids) => <input {...ids} {...form.register("email", { onChange: () => setChoices(null) })} type="email" autoComplete="email" inputMode="email" />}
       </Field>
+      {choices && (
+        <fieldset>
+          <legend>{formatMessage(messages.whichCustomer)}</legend>
+          {choices.map((choice) => (
+            <label key={choice.id} className="checkbox">
+              <input type="radio" name="customer" value={choice.id} checked={chosen === choice.id} onChange={() => setChosen(choice.id)} /> {choice.name ?? formatMessage(messages.unnamedCustomer)}
+            </label>
+          ))}
+        </fieldset>
+      )}
       {failure && <Alert tone="error">{failure}</Alert>}
-      <Button type="submit" busy={isSubmitting}>
+      <Button type="submit" busy={isSubmitting} disabled={choices !== null && chosen === null}>
         {formatMessage(messages.send)}
       </Button>
     </form>
@@ -63,9 +86,9 @@ function EmailStep({ seller, ended, onSent }: { seller: PortalAccess["seller"]; 
 }
 
 /** The second step: the code from the mail, with a way to have another sent or to go back. */
-function CodeStep({ seller, sentTo, onBack, onSignedIn }: { seller: PortalAccess["seller"]; sentTo: string; onBack: () => void; onSignedIn: (token: string) => void }) {
+function CodeStep({ seller, sentTo, onBack, onSignedIn }: { seller: PortalAccess["seller"]; sentTo: CodeTarget; onBack: () => void; onSignedIn: (token: string) => void }) {
   const { formatMessage } = useIntl();
-  const [outcome, setOutcome] = useState<Outcome>({ tone: "info", text: formatMessage(messages.sent, { email: sentTo, seller: seller.name }) });
+  const [outcome, setOutcome] = useState<Outcome>({ tone: "info", text: formatMessage(messages.sent, { email: sentTo.email, seller: seller.name }) });
   const [resending, setResending] = useState(false);
   const form = useForm<z.infer<typeof codeForm>>({ resolver: zodResolver(codeForm), defaultValues: { code: "" } });
   const { errors, isSubmitting } = form.formState;
@@ -79,7 +102,7 @@ function CodeStep({ seller, sentTo, onBack, onSignedIn }: { seller: PortalAccess
   const sendAgain = async () => {
     setResending(true);
     try {
-      await requestPortalCode(seller, sentTo);
+      await requestPortalCode(seller, sentTo.email, sentTo.customerId);
       setOutcome({ tone: "success", text: formatMessage(messages.sentAgain) });
     } catch (reason) {
       setOutcome({ tone: "error", text: describeFailure(reason) });
@@ -112,6 +135,6 @@ function CodeStep({ seller, sentTo, onBack, onSignedIn }: { seller: PortalAccess
  * to the address the customer bought with, typed in here. `ended` says a session just ran out.
  */
 export function PortalSignIn({ seller, ended, onSignedIn }: { seller: PortalAccess["seller"]; ended: boolean; onSignedIn: (token: string) => void }) {
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<CodeTarget | null>(null);
   return sentTo ? <CodeStep seller={seller} sentTo={sentTo} onBack={() => setSentTo(null)} onSignedIn={onSignedIn} /> : <EmailStep seller={seller} ended={ended} onSent={setSentTo} />;
 }

@@ -1,18 +1,42 @@
-import { HttpError, notFound, polarErrors } from "@tollgate/kit";
+import { HttpError, notFound, polarErrors, type Knex } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
-import { findCustomer, findCustomerByEmail } from "../customers/customers.sql.js";
+import { findCustomer, findCustomerByEmail, type CustomerRow } from "../customers/customers.sql.js";
 import { portalUrlOf, requestCustomerMail } from "../customers/mail.js";
 import { findSession } from "../customer-sessions/customer-sessions.sql.js";
 import { customerOf, issueSignInCode, redeemSignInCode, SIGN_IN_CODE_MINUTES } from "../customer-sessions/service.js";
-import { memberOfCustomer } from "../members/service.js";
+import { memberOfCustomer, membersWithEmail, type MemberRow } from "../members/service.js";
 import { findSeller } from "../organizations/organizations.sql.js";
 import type { Parts } from "../parts.js";
 
+/** Someone a sign-in code may be for: a customer by their own e-mail, or a member of a team by theirs. */
+interface SignInCandidate {
+  customer: CustomerRow;
+  member: MemberRow | null;
+}
+
 /**
- * A customer asks for a sign-in code to their seller's portal by e-mail. Nothing in the answer says
- * whether the seller or the customer exists (the route answers 202 either way): only the mail, which
- * reaches the customer alone, tells. A new code replaces the last one. `askedIn` is the language the
- * request asked for (the first of its Accept-Language), for a customer who has none of their own.
+ * Whom an e-mail signs in as at this seller: the customer whose own address it is, and the members
+ * of other customers (teams) who have it. A team's owner shares the customer's address and signs in
+ * as the whole customer, as before teams had members.
+ */
+async function candidatesFor(db: Knex, sellerId: string, email: string): Promise<SignInCandidate[]> {
+  const own = await findCustomerByEmail(db, sellerId, email);
+  const candidates: SignInCandidate[] = own ? [{ customer: own, member: null }] : [];
+  for (const member of await membersWithEmail(db, sellerId, email)) {
+    if (candidates.some((candidate) => candidate.customer.id === member.customer_id)) continue;
+    const customer = await findCustomer(db, member.customer_id);
+    if (customer) candidates.push({ customer, member });
+  }
+  return candidates;
+}
+
+/**
+ * A customer, or a team's member, asks for a sign-in code to their seller's portal by e-mail. Nothing
+ * in the answer says whether the seller or the address exists (the route answers 202 either way):
+ * only the mail, which reaches its owner alone, tells. An address that signs in as several customers
+ * (a member of two teams) is answered as Polar does, 409 with the customers to choose from, until
+ * `customer_id` picks one. A new code replaces the last one. `askedIn` is the language the request
+ * asked for (the first of its Accept-Language), for someone who has none of their own.
  */
 export async function requestSignInCode(
   { db, units, config }: Pick<Parts, "db" | "units" | "config">,
@@ -20,12 +44,21 @@ export async function requestSignInCode(
   askedIn: string | null,
 ): Promise<void> {
   const seller = await findSeller(db, request.organization_id);
-  const customer = seller && (await findCustomerByEmail(db, seller.id, request.email));
-  if (!seller || !customer || (request.customer_id && request.customer_id !== customer.id)) return;
+  if (!seller) return;
+  const candidates = (await candidatesFor(db, seller.id, request.email)).filter(({ customer }) => !request.customer_id || customer.id === request.customer_id);
+  if (candidates.length > 1) {
+    throw new HttpError(409, "customer_selection_required", "Multiple customers found for this email. Please select one.", {}, {
+      customers: candidates.map(({ customer }) => ({ id: customer.id, name: customer.name })),
+    });
+  }
+  const [candidate] = candidates;
+  if (!candidate) return;
+  const { customer, member } = candidate;
   await units.run(async (unit) => {
-    const code = await issueSignInCode(unit.db, customer);
+    const code = await issueSignInCode(unit.db, customer, member);
     // Whoever asks reads the language they asked in, unless the customer has one of their own.
-    requestCustomerMail(unit, seller, { email: customer.email, locale: customer.locale ?? askedIn }, { kind: "portal_code", code, valid_minutes: SIGN_IN_CODE_MINUTES, portal_url: portalUrlOf(config.PUBLIC_URL, seller) });
+    const to = { email: member?.email ?? customer.email, locale: customer.locale ?? askedIn };
+    requestCustomerMail(unit, seller, to, { kind: "portal_code", code, valid_minutes: SIGN_IN_CODE_MINUTES, portal_url: portalUrlOf(config.PUBLIC_URL, seller) });
   });
 }
 

@@ -39,15 +39,17 @@ export interface SessionCodeRow {
   code_hash: string;
   organization_id: string;
   customer_id: string;
+  /** The team member the code opens a session of; null for the customer's own. */
+  member_id: string | null;
   expires_at: Date;
   created_at: Date;
 }
 
 const sessionCodes = (db: Knex) => db<SessionCodeRow>("customer_session_codes");
 
-/** Gives the customer a new sign-in code, forgetting any earlier one: only the code in their latest mail works. */
+/** Gives the customer (or one member of theirs) a new sign-in code, forgetting any earlier one: only the code in their latest mail works. */
 export async function replaceSessionCode(db: Knex, code: Omit<SessionCodeRow, "created_at">): Promise<void> {
-  await sessionCodes(db).where({ customer_id: code.customer_id }).delete();
+  await sessionCodes(db).where({ customer_id: code.customer_id, member_id: code.member_id }).delete();
   await sessionCodes(db).insert(code);
 }
 

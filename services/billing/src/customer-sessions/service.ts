@@ -55,17 +55,24 @@ export const openMemberSession = (db: Knex, customer: Pick<CustomerRow, "id" | "
  */
 export const openPurchaseSession = (db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">) => startSession(db, customer, SESSION_LIFETIME_MS, null);
 
-/** A new sign-in code for the customer, replacing any earlier one; only its digest is kept. */
-export async function issueSignInCode(db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">): Promise<string> {
+/** A new sign-in code for the customer, or for one member of theirs, replacing any earlier one; only its digest is kept. */
+export async function issueSignInCode(db: Knex, customer: Pick<CustomerRow, "id" | "organization_id">, member: Pick<MemberRow, "id"> | null): Promise<string> {
   const code = Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join("");
-  await replaceSessionCode(db, { id: randomId(32), code_hash: tokenHashOf(code), organization_id: customer.organization_id, customer_id: customer.id, expires_at: new Date(Date.now() + SIGN_IN_CODE_MINUTES * 60_000) });
+  await replaceSessionCode(db, {
+    id: randomId(32),
+    code_hash: tokenHashOf(code),
+    organization_id: customer.organization_id,
+    customer_id: customer.id,
+    member_id: member?.id ?? null,
+    expires_at: new Date(Date.now() + SIGN_IN_CODE_MINUTES * 60_000),
+  });
   return code;
 }
 
-/** Opens a session with a sign-in code, which is used up; null when no live code is that one. */
+/** Opens a session with a sign-in code, which is used up: the customer's, or the member's it was asked for; null when no live code is that one. */
 export async function redeemSignInCode(db: Knex, typed: string): Promise<{ session: CustomerSessionRow; token: string } | null> {
   const code = await takeSessionCode(db, tokenHashOf(normalCode(typed)));
-  return code ? startSession(db, { id: code.customer_id, organization_id: code.organization_id }, CODE_SESSION_LIFETIME_MS, null) : null;
+  return code ? startSession(db, { id: code.customer_id, organization_id: code.organization_id }, CODE_SESSION_LIFETIME_MS, null, code.member_id) : null;
 }
 
 /** How long the link confirming a customer's new address works (Polar's lifetime), as its mail says. */

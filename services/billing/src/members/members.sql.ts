@@ -33,6 +33,10 @@ export const findMember = (db: Knex, organizationIds: string[], id: string) => l
 /** The customer's live member with this e-mail, whatever its case. */
 export const findMemberByEmail = (db: Knex, customerId: string, email: string) => liveMembers(db).where({ customer_id: customerId }).whereRaw("lower(email) = lower(?)", [email]).first();
 
+/** The seller's live members with this e-mail, whatever its case, across their customers: oldest first. */
+export const membersWithEmail = (db: Knex, organizationId: string, email: string) =>
+  liveMembers(db).where({ organization_id: organizationId }).whereRaw("lower(email) = lower(?)", [email]).orderBy([{ column: "created_at" }, { column: "id" }]);
+
 /** The customer's live member known to the seller by this external id. */
 export const findMemberByExternalId = (db: Knex, customerId: string, externalId: string) => liveMembers(db).where({ customer_id: customerId, external_id: externalId }).first();
 

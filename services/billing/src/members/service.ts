@@ -9,7 +9,7 @@ import { memberJson } from "./output.js";
 import type { Parts } from "../parts.js";
 
 // The reads the routes and other domains make, as the store has them.
-export { findMember, findMemberByExternalId, membersOfCustomer, ownersOf, type MemberRole, type MemberRow } from "./members.sql.js";
+export { findMember, findMemberByExternalId, membersOfCustomer, membersWithEmail, ownersOf, type MemberRole, type MemberRow } from "./members.sql.js";
 
 const announceMember = (unit: UnitOfWork, type: "member.created" | "member.updated" | "member.deleted", member: MemberRow) => announceBilling(unit, type, member.organization_id, memberJson(member));
 

@@ -142,7 +142,7 @@ export function createHttpApp(options: HttpAppOptions, mountRoutes: (app: Expres
       return;
     }
     if (error instanceof HttpError) {
-      res.status(error.status).set(error.headers).json(contract.body(error.code, error.message));
+      res.status(error.status).set(error.headers).json({ ...contract.body(error.code, error.message), ...error.fields });
       return;
     }
     const clientError = asClientError(error);

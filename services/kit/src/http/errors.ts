@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** Fields the contract's answer carries beside the code and message (Polar's 409 lists the customers to choose from). */
+    readonly fields: Record<string, unknown> = {},
   ) {
     super(message);
     this.name = "HttpError";
@@ -111,7 +113,7 @@ export interface ErrorContract {
   validation(issues: ValidationIssue[]): { status: number; body: unknown };
   /** A body that cannot even be read: not JSON, or JSON trying to reach object prototypes. */
   malformedBody(message: string): { status: number; body: unknown };
-  body(code: string, message: string): unknown;
+  body(code: string, message: string): Record<string, unknown>;
   codes: Record<GenericError, string>;
   /** The error bodies as the API's description shows them. */
   documented: { error: z.ZodType; validation: { status: number; schema: z.ZodType } };
