@@ -111,7 +111,9 @@ describe("transactional outbox", () => {
       expect(events).toEqual(envelopes);
       expect(events.map((event) => event.type)).toEqual(["test.item_created", "test.item_shipped"]);
       await expect(db.transaction((trx) => emitEach(trx, [itemCreated, itemShipped], { item: 0.5 }))).rejects.toThrow();
-      expect(await pendingCount()).toBe(0);
+      // The relay marks what it published just after publishing it: on a busy machine, a moment after
+      // the stream shows it. A refused change that had written anything would stay pending for good.
+      expect(await eventually(pendingCount, (count) => Number(count) === 0, 5_000)).toBe(0);
     } finally {
       await running.stop();
     }
