@@ -13,7 +13,7 @@ describe("a seller's Markdown, as buyers see it", () => {
         "<ol><li>first</li><li>second</li></ol></div>",
     );
     expect(parseMarkdown("# Title\ntext")).toEqual([{ kind: "paragraph", children: [{ kind: "strong", children: [{ kind: "text", text: "Title" }] }, { kind: "text", text: " text" }] }]);
-    expect(drawn("2 * 3 * 4 and a_b_c")).toBe('<div class="markdown"><p>2 * 3 * 4 and a<em>b</em>c</p></div>');
+    expect(drawn("2 * 3 * 4, snake_case_name, window.__pwned and _this_")).toBe('<div class="markdown"><p>2 * 3 * 4, snake_case_name, window.__pwned and <em>this</em></p></div>');
   });
 
   it("never lets HTML, scripts, unsafe links or pictures from elsewhere through", () => {

@@ -18,6 +18,8 @@ export function ProductChoice({ checkout, clientSecret }: { checkout: PublicChec
   const { formatMessage } = useIntl();
   const change = useCheckoutChange(clientSecret);
   if (checkout.products.length < 2) return null;
+  // The buyer's pick shows at once; the summary follows when the checkout answers.
+  const chosen = (change.isPending ? change.variables.product_id : null) ?? checkout.product_id;
   const choose = (productId: string) => void change.mutateAsync({ product_id: productId }).catch(() => undefined);
   return (
     <fieldset className="checkout-choice plain" disabled={change.isPending}>
@@ -26,7 +28,7 @@ export function ProductChoice({ checkout, clientSecret }: { checkout: PublicChec
         const prices = (checkout.prices[product.id] ?? product.prices).filter((price) => price.price_currency === checkout.currency);
         return (
           <label key={product.id} className="checkout-choice-card">
-            <input type="radio" name="product" value={product.id} checked={checkout.product_id === product.id} onChange={() => choose(product.id)} />
+            <input type="radio" name="product" value={product.id} checked={chosen === product.id} onChange={() => choose(product.id)} />
             <span className="checkout-choice-name">{product.name}</span>
             <span className="checkout-choice-price">
               <PriceLabel product={{ ...product, prices }} />

@@ -71,8 +71,7 @@ function OpenCheckout({ shown, clientSecret }: { shown: PublicCheckout; clientSe
   }
   return (
     <div className="checkout">
-      <OrderSummary checkout={shown} title={title}>
-        <ProductChoice checkout={shown} clientSecret={clientSecret} />
+      <OrderSummary checkout={shown} title={title} choice={<ProductChoice checkout={shown} clientSecret={clientSecret} />}>
         <SeatCount checkout={shown} clientSecret={clientSecret} />
         <DiscountCode checkout={shown} clientSecret={clientSecret} />
       </OrderSummary>

@@ -50,8 +50,8 @@ export function trialEndsOn(interval: Interval, count: number, from = new Date()
   return end;
 }
 
-/** What is bought, as the seller shows it: its picture, words, benefits, and how the price adds up. */
-export function OrderSummary({ checkout, title, children }: { checkout: PublicCheckout; title: string; children?: ReactNode }) {
+/** What is bought, as the seller shows it: its picture, words, the other products offered (`choice`), benefits, and how the price adds up. */
+export function OrderSummary({ checkout, title, choice, children }: { checkout: PublicCheckout; title: string; choice?: ReactNode; children?: ReactNode }) {
   const { formatMessage } = useIntl();
   const titleId = useId();
   const { product } = checkout;
@@ -64,6 +64,7 @@ export function OrderSummary({ checkout, title, children }: { checkout: PublicCh
       {image && <img className="checkout-media" src={image.public_url} alt={product?.name ?? ""} />}
       <h1 id={titleId}>{title}</h1>
       {product?.description && <Markdown text={product.description} className="muted" />}
+      {choice}
       <p className="checkout-price">{recurring(checkout.amount)}</p>
       {trial && <p className="badge checkout-trial">{formatMessage(messages.trial, trial)}</p>}
       {product && product.benefits.length > 0 && (

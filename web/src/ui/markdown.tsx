@@ -68,7 +68,8 @@ export function parseMarkdown(source: string): Block[] {
 /** Where `marker` closes a span opened just before `from`, or -1: not right after the opening, and never before a space. */
 function closing(text: string, marker: string, from: number): number {
   for (let at = text.indexOf(marker, from + 1); at !== -1; at = text.indexOf(marker, at + 1)) {
-    if (text[at - 1] !== " " && text[at - 1] !== "\\" && !(marker === "*" && text[at + 1] === "*")) return at;
+    const endsWord = marker !== "_" || !/[\p{L}\p{N}]/u.test(text[at + 1] ?? "");
+    if (text[at - 1] !== " " && text[at - 1] !== "\\" && !(marker === "*" && text[at + 1] === "*") && endsWord) return at;
   }
   return -1;
 }
@@ -107,7 +108,9 @@ export function parseInline(text: string): Inline[] {
         continue;
       }
     }
-    if ((char === "*" || char === "_") && text[at + 1] !== " " && text[at + 1] !== char) {
+    // An underscore inside a word (snake_case, __name) is a letter of it, as CommonMark reads it.
+    const inWord = char === "_" && /[\p{L}\p{N}_]/u.test(text[at - 1] ?? "");
+    if ((char === "*" || char === "_") && !inWord && text[at + 1] !== " " && text[at + 1] !== char) {
       const end = closing(text, char, at);
       if (end > at + 1) {
         push({ kind: "em", children: parseInline(text.slice(at + 1, end)) });
