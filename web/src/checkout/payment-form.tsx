@@ -181,9 +181,18 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
     <section className="checkout-form" aria-labelledby={headingId}>
       <h2 id={headingId}>{formatMessage(messages.details)}</h2>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label={formatMessage(messages.email)} hint={emailLocked ? formatMessage(messages.emailLocked, { seller: checkout.organization.name }) : undefined} error={errors.email?.message}>
-          {(ids) => <input {...ids} {...form.register("email")} type="email" autoComplete="email" readOnly={emailLocked} className={emailLocked ? "locked-value" : undefined} />}
-        </Field>
+        {emailLocked ? (
+          // Read, not typed: the form keeps the e-mail and sends it as it came.
+          <dl className="checkout-locked">
+            <dt>{formatMessage(messages.email)}</dt>
+            <dd>{checkout.customer_email}</dd>
+            <dd className="hint">{formatMessage(messages.emailLocked, { seller: checkout.organization.name })}</dd>
+          </dl>
+        ) : (
+          <Field label={formatMessage(messages.email)} error={errors.email?.message}>
+            {(ids) => <input {...ids} {...form.register("email")} type="email" autoComplete="email" />}
+          </Field>
+        )}
         <Field label={formatMessage(messages.name)} hint={formatMessage(optional)} error={errors.name?.message}>
           {(ids) => <input {...ids} {...form.register("name")} autoComplete="name" />}
         </Field>
