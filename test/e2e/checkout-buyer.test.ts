@@ -114,6 +114,7 @@ describe("the buyer's checkout", () => {
     await key.waitFor();
     expect((await key.textContent())?.length).toBeGreaterThan(8);
     await benefits.getByRole("button", { name: say("portal.benefits.copyKey") }).waitFor();
+    await expectSellerContact(page, say);
     await shot(page, "thank-you-de-1280");
     await checkConsole(page, "thank-you");
     await checkPhone(page, "thank-you");
