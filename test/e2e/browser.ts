@@ -31,7 +31,9 @@ const intls = new Map<string, IntlShape>();
 function intlOf(locale: string): IntlShape {
   let intl = intls.get(locale);
   if (!intl) {
-    const messages = locale === "en" ? english : readCatalog(locale);
+    // A browser may ask for a language of a region ("de-DE"): its words are the language's.
+    const language = locale.split("-")[0] ?? locale;
+    const messages = language === "en" ? english : readCatalog(language);
     intl = createIntl({ locale, defaultLocale: "en", messages, onError: () => undefined });
     intls.set(locale, intl);
   }

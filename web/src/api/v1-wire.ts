@@ -2765,6 +2765,10 @@ export interface components {
             customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
             email: string | null;
             website: string | null;
+            /** @description The seller's terms of service, linked from its checkouts (a Tollgate addition) */
+            terms_of_service_url: string | null;
+            /** @description The seller's refund policy, linked from its checkouts (a Tollgate addition) */
+            refund_policy_url: string | null;
             socials: components["schemas"]["OrganizationSocialLink"][];
             /** @constant */
             status: "active";
@@ -4105,6 +4109,12 @@ export interface components {
             proration_behavior: "invoice" | "prorate";
             allow_customer_updates: boolean;
             customer_portal_settings: components["schemas"]["OrganizationCustomerPortalSettings"];
+            email: string | null;
+            website: string | null;
+            /** @description The seller's terms of service, linked from its checkouts (a Tollgate addition) */
+            terms_of_service_url: string | null;
+            /** @description The seller's refund policy, linked from its checkouts (a Tollgate addition) */
+            refund_policy_url: string | null;
         };
         CheckoutPublicConfirmed: {
             id: string;
@@ -6128,6 +6138,8 @@ export interface operations {
                     avatar_url?: string | null;
                     email?: string | null;
                     website?: string | null;
+                    terms_of_service_url?: string | null;
+                    refund_policy_url?: string | null;
                     socials?: {
                         /** @enum {string} */
                         platform: "x" | "github" | "facebook" | "instagram" | "youtube" | "tiktok" | "linkedin" | "threads" | "discord" | "other";
@@ -6332,6 +6344,8 @@ export interface operations {
                     avatar_url?: string | null;
                     email?: string | null;
                     website?: string | null;
+                    terms_of_service_url?: string | null;
+                    refund_policy_url?: string | null;
                     socials?: {
                         /** @enum {string} */
                         platform: "x" | "github" | "facebook" | "instagram" | "youtube" | "tiktok" | "linkedin" | "threads" | "discord" | "other";

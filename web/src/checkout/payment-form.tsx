@@ -15,6 +15,7 @@ import { checkoutPath, paymentErrorOf, sandboxCardToken, successRedirectOf, type
 import { CardFields } from "./card-fields";
 import { cardFormNotReady, StripePaymentElement, type StripePayment } from "./stripe-payment";
 import { CountrySelect } from "./country-select";
+import { COUNTRY_CODES } from "./countries";
 import { optional, Questions } from "./questions";
 import { BusinessFields, PostalCodeField, StateField, useTaxPreview } from "./tax-details";
 
@@ -26,6 +27,7 @@ const messages = defineMessages({
     defaultMessage: "The payment is taking longer than usual. This page will not charge you twice; check your e-mail before trying again.",
   },
   email: { id: "checkout.email", defaultMessage: "E-mail" },
+  emailLocked: defineMessage<{ seller: string }>({ id: "checkout.emailLocked", defaultMessage: "{seller} set up this checkout for this e-mail." }),
   name: { id: "checkout.name", defaultMessage: "Name" },
   country: { id: "checkout.country", defaultMessage: "Country" },
   pay: defineMessage<{ amount: string }>({ id: "checkout.pay", defaultMessage: "Pay {amount}" }),
@@ -52,6 +54,37 @@ const FIELD_OF: Record<string, FieldName> = {
   cvc: "cvc",
 };
 
+/**
+ * What the checkout already knows of the buyer (given by the seller's API or the link they followed),
+ * filled in; without an address, the country of the browser's language ("de-DE": Germany), still
+ * the buyer's to change.
+ */
+function prefilledDetails(checkout: PublicCheckout): Omit<CheckoutForm, "needsCard" | "answers" | "cardNumber" | "expiry" | "cvc"> {
+  const address = checkout.customer_billing_address;
+  return {
+    email: checkout.customer_email ?? "",
+    name: checkout.customer_name ?? "",
+    country: address?.country ?? browserCountry(),
+    state: address?.state ?? "",
+    postalCode: address?.postal_code ?? "",
+    business: checkout.is_business_customer,
+    billingName: checkout.customer_billing_name ?? "",
+    line1: address?.line1 ?? "",
+    city: address?.city ?? "",
+    taxId: checkout.customer_tax_id ?? "",
+  };
+}
+
+/** The country the browser's language names ("fr-FR", "pt-BR"), if it names one and it is a country buyers may choose. */
+function browserCountry(): string {
+  try {
+    const region = new Intl.Locale(navigator.language).region ?? "";
+    return COUNTRY_CODES.includes(region) ? region : "";
+  } catch {
+    return "";
+  }
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -70,8 +103,10 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
   const resolver = useMemo(() => zodResolver(checkoutFormFor(questions)), [questions]);
   const form = useForm<CheckoutForm, unknown, CheckoutValues>({
     resolver,
-    defaultValues: { needsCard: true, email: "", name: "", country: "", state: "", postalCode: "", business: false, billingName: "", line1: "", city: "", taxId: "", answers: {}, cardNumber: "", expiry: "", cvc: "" },
+    defaultValues: { ...prefilledDetails(checkout), needsCard: true, answers: {}, cardNumber: "", expiry: "", cvc: "" },
   });
+  // The seller made this checkout for a customer of theirs: the e-mail is theirs and stays (as Stripe's and Polar's do).
+  const emailLocked = checkout.customer_id !== null && !!checkout.customer_email;
   const { taxDetails } = useTaxPreview(form, clientSecret);
   const needsCard = checkout.is_payment_form_required;
   const publishableKey = checkout.payment_processor_metadata.publishable_key;
@@ -146,9 +181,18 @@ export function PaymentForm({ checkout, clientSecret }: { checkout: PublicChecko
     <section className="checkout-form" aria-labelledby={headingId}>
       <h2 id={headingId}>{formatMessage(messages.details)}</h2>
       <form onSubmit={(event) => void submit(event)} noValidate>
-        <Field label={formatMessage(messages.email)} error={errors.email?.message}>
-          {(ids) => <input {...ids} {...form.register("email")} type="email" autoComplete="email" />}
-        </Field>
+        {emailLocked ? (
+          // Read, not typed: the form keeps the e-mail and sends it as it came.
+          <dl className="checkout-locked">
+            <dt>{formatMessage(messages.email)}</dt>
+            <dd>{checkout.customer_email}</dd>
+            <dd className="hint">{formatMessage(messages.emailLocked, { seller: checkout.organization.name })}</dd>
+          </dl>
+        ) : (
+          <Field label={formatMessage(messages.email)} error={errors.email?.message}>
+            {(ids) => <input {...ids} {...form.register("email")} type="email" autoComplete="email" />}
+          </Field>
+        )}
         <Field label={formatMessage(messages.name)} hint={formatMessage(optional)} error={errors.name?.message}>
           {(ids) => <input {...ids} {...form.register("name")} autoComplete="name" />}
         </Field>

@@ -10,6 +10,7 @@ import { checkoutQuery } from "./queries";
 import { DiscountCode } from "./discount-code";
 import { SeatCount } from "./seat-count";
 import { PaymentForm } from "./payment-form";
+import { ProductChoice } from "./product-choice";
 import { CheckoutSuccess } from "./success";
 import { OrderSummary } from "./summary";
 
@@ -70,7 +71,7 @@ function OpenCheckout({ shown, clientSecret }: { shown: PublicCheckout; clientSe
   }
   return (
     <div className="checkout">
-      <OrderSummary checkout={shown} title={title}>
+      <OrderSummary checkout={shown} title={title} choice={<ProductChoice checkout={shown} clientSecret={clientSecret} />}>
         <SeatCount checkout={shown} clientSecret={clientSecret} />
         <DiscountCode checkout={shown} clientSecret={clientSecret} />
       </OrderSummary>

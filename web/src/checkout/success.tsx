@@ -3,6 +3,7 @@ import { money } from "../i18n/format";
 import { Alert } from "../ui/components";
 import { successRedirectOf, type PublicCheckout } from "./api";
 import { PurchasedBenefits } from "./purchased";
+import { SellerContact } from "./seller-contact";
 import { useRecurringMoney } from "./summary";
 
 const messages = defineMessages({
@@ -24,7 +25,7 @@ const messages = defineMessages({
   continue: defineMessage<{ seller: string }>({ id: "checkout.success.continue", defaultMessage: "Continue to {seller}" }),
 });
 
-/** A paid checkout: what was bought, what was charged (nothing yet for a trial), and the way on to the seller's own success page if it has one. */
+/** A paid checkout: what was bought, what was charged (nothing yet for a trial), the way on to the seller's own success page if it has one, and how to reach the seller. */
 export function CheckoutSuccess({ checkout }: { checkout: PublicCheckout }) {
   const { formatMessage } = useIntl();
   const seller = checkout.organization.name;
@@ -54,6 +55,7 @@ export function CheckoutSuccess({ checkout }: { checkout: PublicCheckout }) {
         </a>
       )}
       <PurchasedBenefits checkout={checkout} />
+      <SellerContact seller={checkout.organization} />
     </section>
   );
 }

@@ -1,7 +1,9 @@
 import { useId, type ReactNode } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { money } from "../i18n/format";
+import { longDate, money } from "../i18n/format";
+import { Markdown } from "../ui/markdown";
 import type { Interval, PublicCheckout } from "./api";
+import { SellerContact } from "./seller-contact";
 
 const messages = defineMessages({
   summary: { id: "checkout.summary.title", defaultMessage: "Order summary" },
@@ -13,6 +15,7 @@ const messages = defineMessages({
   taxLater: { id: "checkout.summary.taxLater", defaultMessage: "Worked out from your country" },
   total: { id: "checkout.summary.total", defaultMessage: "Total" },
   dueToday: { id: "checkout.summary.dueToday", defaultMessage: "Due today" },
+  thenFrom: defineMessage<{ amount: string; date: string }>({ id: "checkout.summary.thenFrom", defaultMessage: "Then {amount} from {date}" }),
   trial: defineMessage<{ interval: Interval; count: number }>({
     id: "checkout.summary.trial",
     defaultMessage:
@@ -37,8 +40,18 @@ export function useRecurringMoney(checkout: PublicCheckout): (amount: number) =>
   };
 }
 
-/** What is bought, as the seller shows it: its picture, words, benefits, and how the price adds up. */
-export function OrderSummary({ checkout, title, children }: { checkout: PublicCheckout; title: string; children?: ReactNode }) {
+/** When a trial that starts now ends, and so when its first charge comes. */
+export function trialEndsOn(interval: Interval, count: number, from = new Date()): Date {
+  const end = new Date(from);
+  if (interval === "day") end.setDate(end.getDate() + count);
+  else if (interval === "week") end.setDate(end.getDate() + 7 * count);
+  else if (interval === "month") end.setMonth(end.getMonth() + count);
+  else end.setFullYear(end.getFullYear() + count);
+  return end;
+}
+
+/** What is bought, as the seller shows it: its picture, words, the other products offered (`choice`), benefits, and how the price adds up. */
+export function OrderSummary({ checkout, title, choice, children }: { checkout: PublicCheckout; title: string; choice?: ReactNode; children?: ReactNode }) {
   const { formatMessage } = useIntl();
   const titleId = useId();
   const { product } = checkout;
@@ -50,7 +63,8 @@ export function OrderSummary({ checkout, title, children }: { checkout: PublicCh
     <section className="checkout-summary" aria-labelledby={titleId}>
       {image && <img className="checkout-media" src={image.public_url} alt={product?.name ?? ""} />}
       <h1 id={titleId}>{title}</h1>
-      {product?.description && <p className="muted">{product.description}</p>}
+      {product?.description && <Markdown text={product.description} className="muted" />}
+      {choice}
       <p className="checkout-price">{recurring(checkout.amount)}</p>
       {trial && <p className="badge checkout-trial">{formatMessage(messages.trial, trial)}</p>}
       {product && product.benefits.length > 0 && (
@@ -90,7 +104,9 @@ export function OrderSummary({ checkout, title, children }: { checkout: PublicCh
           </div>
         )}
       </dl>
+      {trial && <p className="checkout-after-trial">{formatMessage(messages.thenFrom, { amount: recurring(checkout.total_amount), date: longDate(trialEndsOn(trial.interval, trial.count)) })}</p>}
       {children}
+      <SellerContact seller={checkout.organization} />
     </section>
   );
 }

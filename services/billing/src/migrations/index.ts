@@ -44,6 +44,7 @@ import { teamCustomersAndSeats } from "./0043_team_customers_and_seats.js";
 import { customerOwners } from "./0044_customer_owners.js";
 import { checkoutSeatBounds } from "./0045_checkout_seat_bounds.js";
 import { organizationLinks } from "./0047_organization_links.js";
+import { sellerPolicies } from "./0048_seller_policies.js";
 import { memberSignInCodes } from "./0051_member_sign_in_codes.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
@@ -94,5 +95,6 @@ export const billingMigrations: Migrations = {
   "0044_customer_owners": customerOwners,
   "0045_checkout_seat_bounds": checkoutSeatBounds,
   "0047_organization_links": organizationLinks,
+  "0048_seller_policies": sellerPolicies,
   "0051_member_sign_in_codes": memberSignInCodes,
 };

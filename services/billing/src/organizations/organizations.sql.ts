@@ -16,6 +16,9 @@ export interface SellerRow {
   avatar_url: string | null;
   email: string | null;
   website: string | null;
+  /** The seller's own policies, linked from its checkouts. */
+  terms_of_service_url: string | null;
+  refund_policy_url: string | null;
   socials: SocialLink[];
   details: Record<string, unknown> | null;
   details_submitted_at: Date | null;

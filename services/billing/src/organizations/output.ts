@@ -52,6 +52,8 @@ export function sellerJson(seller: SellerRow) {
     allow_customer_updates: subscriptionSettings.allow_customer_updates,
     email: seller.email,
     website: seller.website,
+    terms_of_service_url: seller.terms_of_service_url,
+    refund_policy_url: seller.refund_policy_url,
     socials: seller.socials,
     // Self-hosted: nobody reviews a seller before it may sell.
     status: "active",
@@ -76,8 +78,8 @@ export function sellerJson(seller: SellerRow) {
 
 /** The seller as a buyer sees it beside what they buy (checkout page, portal): who, not how it is run. */
 export function sellerSummaryJson(seller: SellerRow) {
-  const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings } = sellerJson(seller);
-  return { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings };
+  const { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings, email, website, terms_of_service_url, refund_policy_url } = sellerJson(seller);
+  return { id, created_at, modified_at, name, slug, avatar_url, proration_behavior, allow_customer_updates, customer_portal_settings, email, website, terms_of_service_url, refund_policy_url };
 }
 
 /** A seller's tax settings as they go out: each registration's rate in percent, and whether it is the shipped EU standard rate. */

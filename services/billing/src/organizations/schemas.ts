@@ -84,6 +84,11 @@ const sellerSummary = {
   proration_behavior: ProrationBehavior,
   allow_customer_updates: z.boolean(),
   customer_portal_settings: OrganizationCustomerPortalSettings,
+  // How a buyer reaches the seller and what they agree to: shown on the checkout.
+  email: z.string().nullable(),
+  website: z.string().nullable(),
+  terms_of_service_url: z.string().nullable().meta({ description: "The seller's terms of service, linked from its checkouts (a Tollgate addition)" }),
+  refund_policy_url: z.string().nullable().meta({ description: "The seller's refund policy, linked from its checkouts (a Tollgate addition)" }),
 };
 
 /** The seller beside a checkout, a portal's purchases and benefits (Polar's CheckoutOrganization and BenefitSubscriberOrganization are the same, without the portal settings). */
@@ -92,8 +97,6 @@ export const CustomerOrganization = z.strictObject(sellerSummary).meta({ id: "Cu
 export const Organization = z
   .strictObject({
     ...sellerSummary,
-    email: z.string().nullable(),
-    website: z.string().nullable(),
     socials: z.array(OrganizationSocialLink),
     // Self-hosted: nobody reviews a seller before it may sell.
     status: z.literal("active"),
@@ -127,6 +130,8 @@ export const OrganizationUpdate = z.object({
   avatar_url: url.nullish(),
   email: z.email().nullish(),
   website: url.nullish(),
+  terms_of_service_url: url.nullish(),
+  refund_policy_url: url.nullish(),
   socials: z.array(z.object({ platform: z.enum(SOCIAL_PLATFORMS), url })).nullish(),
   details: z.looseObject({ switching: z.boolean().optional() }).nullish(),
   country: z.string().length(2).nullish(),

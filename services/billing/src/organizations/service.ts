@@ -21,7 +21,7 @@ const NEW_SELLER: SellerSettings = { feature_settings: {}, subscription_settings
 /** What a seller's update changes: settings given are merged into the seller's, field by field. */
 function sellerChangesOf(seller: SellerSettings, body: z.output<typeof OrganizationUpdate>): SellerChanges {
   const changes: SellerChanges = {};
-  for (const column of ["avatar_url", "email", "website", "country"] as const) if (body[column] !== undefined) changes[column] = body[column];
+  for (const column of ["avatar_url", "email", "website", "terms_of_service_url", "refund_policy_url", "country"] as const) if (body[column] !== undefined) changes[column] = body[column];
   if (body.details !== undefined) changes.details = body.details;
   if (body.socials !== undefined) changes.socials = body.socials ?? [];
   if (body.details) changes.details_submitted_at = new Date();

@@ -8,7 +8,7 @@ import { pricesOf, productDetailsOf, productFormOf, type ProductForm } from "./f
 import { Alert, Button, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
-import { PriceLabel } from "./price-label";
+import { PriceLabel } from "../../ui/price-label";
 import { ProductFormView } from "./product-form";
 import { createCheckout, type Product } from "./products-api";
 import { productQuery, useSetProductBenefits, useUpdateProduct } from "./queries";

@@ -5,7 +5,7 @@ import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-
 import { longDate } from "../../i18n/format";
 import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
-import { PriceLabel } from "./price-label";
+import { PriceLabel } from "../../ui/price-label";
 import { listProducts, type Product } from "./products-api";
 import { productKeys } from "./queries";
 import { ListScreen, SearchFilter } from "../console-screens";

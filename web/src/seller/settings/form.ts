@@ -17,6 +17,8 @@ export const sellerProfileForm = z.object({
   name: required(messages.aSellerName),
   email: z.union([z.literal(""), email]),
   website: optionalUrl,
+  termsUrl: optionalUrl,
+  refundsUrl: optionalUrl,
   avatarUrl: optionalUrl,
   socials: z.array(z.object({ platform: z.enum(SOCIAL_PLATFORMS), url: z.url({ protocol: /^https?$/, ...says(messages.socialUrl) }) })),
 });

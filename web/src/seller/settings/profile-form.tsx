@@ -16,6 +16,9 @@ const messages = defineMessages({
   name: { id: "seller.settings.profile.name", defaultMessage: "Seller name" },
   email: { id: "seller.settings.profile.email", defaultMessage: "Support e-mail" },
   website: { id: "seller.settings.profile.website", defaultMessage: "Website" },
+  terms: { id: "seller.settings.profile.terms", defaultMessage: "Terms of service address" },
+  refunds: { id: "seller.settings.profile.refunds", defaultMessage: "Refund policy address" },
+  policyHint: { id: "seller.settings.profile.policyHint", defaultMessage: "Linked from your checkouts, so buyers read it before paying." },
   avatar: { id: "seller.settings.profile.avatar", defaultMessage: "Avatar address" },
   avatarHint: { id: "seller.settings.profile.avatarHint", defaultMessage: "The address of a square image, starting with https://" },
   socials: { id: "seller.settings.profile.socials", defaultMessage: "Social profiles" },
@@ -32,7 +35,7 @@ const messages = defineMessages({
   saved: { id: "seller.settings.profile.saved", defaultMessage: "Profile saved." },
 });
 
-const FIELD_OF: Record<string, keyof SellerProfileForm> = { name: "name", email: "email", website: "website", avatar_url: "avatarUrl", socials: "socials" };
+const FIELD_OF: Record<string, keyof SellerProfileForm> = { name: "name", email: "email", website: "website", terms_of_service_url: "termsUrl", refund_policy_url: "refundsUrl", avatar_url: "avatarUrl", socials: "socials" };
 
 /** The seller's name, support e-mail, website, avatar and social profiles. */
 export function ProfileForm({ organization }: { organization: Organization }) {
@@ -42,7 +45,7 @@ export function ProfileForm({ organization }: { organization: Organization }) {
   const [outcome, setOutcome] = useState<SaveOutcome>(null);
   const form = useForm<SellerProfileForm>({
     resolver: zodResolver(sellerProfileForm),
-    values: { name: organization.name, email: organization.email ?? "", website: organization.website ?? "", avatarUrl: organization.avatar_url ?? "", socials: organization.socials },
+    values: { name: organization.name, email: organization.email ?? "", website: organization.website ?? "", termsUrl: organization.terms_of_service_url ?? "", refundsUrl: organization.refund_policy_url ?? "", avatarUrl: organization.avatar_url ?? "", socials: organization.socials },
   });
   // Rows kept in the form's own value rather than with useFieldArray, which would grow the bundle every page loads.
   const socials = form.watch("socials");
@@ -50,7 +53,7 @@ export function ProfileForm({ organization }: { organization: Organization }) {
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
     try {
-      await change({ name: values.name, email: values.email || null, website: values.website || null, avatar_url: values.avatarUrl || null, socials: values.socials });
+      await change({ name: values.name, email: values.email || null, website: values.website || null, terms_of_service_url: values.termsUrl || null, refund_policy_url: values.refundsUrl || null, avatar_url: values.avatarUrl || null, socials: values.socials });
     } catch (reason) {
       return setOutcome({ tone: "error", text: placeRefusals(reason, FIELD_OF, form.setError) ?? "" });
     }
@@ -68,6 +71,12 @@ export function ProfileForm({ organization }: { organization: Organization }) {
           </Field>
           <Field label={formatMessage(messages.website)} error={errors.website?.message}>
             {(ids) => <input {...ids} {...form.register("website")} type="url" autoComplete="url" />}
+          </Field>
+          <Field label={formatMessage(messages.terms)} hint={formatMessage(messages.policyHint)} error={errors.termsUrl?.message}>
+            {(ids) => <input {...ids} {...form.register("termsUrl")} type="url" />}
+          </Field>
+          <Field label={formatMessage(messages.refunds)} hint={formatMessage(messages.policyHint)} error={errors.refundsUrl?.message}>
+            {(ids) => <input {...ids} {...form.register("refundsUrl")} type="url" />}
           </Field>
           <Field label={formatMessage(messages.avatar)} hint={formatMessage(messages.avatarHint)} error={errors.avatarUrl?.message}>
             {(ids) => <input {...ids} {...form.register("avatarUrl")} type="url" />}

@@ -6,7 +6,7 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
 import { planChangeForm, subscriptionDiscountForm, type PlanChangeForm, type SubscriptionDiscountForm } from "./form";
 import { Alert, Button, Card, Field } from "../../ui/components";
-import { PriceLabel } from "../products/price-label";
+import { PriceLabel } from "../../ui/price-label";
 import { productChoices } from "../products/queries";
 import { sellerOrganizationQuery } from "../settings/queries";
 import { useSeller } from "../space";

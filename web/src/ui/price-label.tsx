@@ -1,7 +1,7 @@
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { money } from "../../i18n/format";
-import { pricePerInterval } from "../../ui/price-messages";
-import type { Price, Product } from "./products-api";
+import type { Price, Product } from "../api/wire";
+import { money } from "../i18n/format";
+import { pricePerInterval } from "./price-messages";
 
 const messages = defineMessages({
   free: { id: "seller.price.free", defaultMessage: "Free" },
@@ -11,8 +11,11 @@ const messages = defineMessages({
   none: { id: "seller.price.none", defaultMessage: "No price" },
 });
 
-/** A product's prices in words, in the price's currency: "$19.00 / month", "Free". */
-export function PriceLabel({ product }: { product: Product }) {
+/** What a price list needs of a product: the seller's, or the one a checkout offers. */
+type Priced = Pick<Product, "recurring_interval" | "recurring_interval_count"> & { prices: Price[] };
+
+/** A product's prices in words, in the price's currency: "$19.00 a month", "Free". */
+export function PriceLabel({ product }: { product: Priced }) {
   const { formatMessage } = useIntl();
   const describe = (price: Price) => {
     switch (price.amount_type) {
