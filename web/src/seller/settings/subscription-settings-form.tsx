@@ -45,6 +45,7 @@ export function SubscriptionSettingsForm({ organization }: { organization: Organ
       customersMayPause: portal.pause === true,
       prorationBehavior: settings.proration_behavior,
     },
+    resetOptions: { keepDirtyValues: true },
   });
   const submit = form.handleSubmit(async (values) => {
     try {
