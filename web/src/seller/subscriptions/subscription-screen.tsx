@@ -96,8 +96,9 @@ function Facts({ subscription }: { subscription: Subscription }) {
     subscription.ended_at
       ? [formatMessage(messages.ended), longDate(subscription.ended_at)]
       : [formatMessage(messages.period), formatMessage(messages.periodRange, { start: longDate(subscription.current_period_start), end: longDate(subscription.current_period_end) })],
+    // A trial canceled before its end is followed by nothing, so only its end is said.
     ...(subscription.status === "trialing" && subscription.trial_end
-      ? [[formatMessage(messages.trial), formatMessage(messages.trialUntil, { date: longDate(subscription.trial_end), amount: amount(subscription) })] satisfies [string, ReactNode]]
+      ? [[formatMessage(messages.trial), subscription.cancel_at_period_end ? longDate(subscription.trial_end) : formatMessage(messages.trialUntil, { date: longDate(subscription.trial_end), amount: amount(subscription) })] satisfies [string, ReactNode]]
       : []),
     [formatMessage(messages.discount), subscription.discount ? subscription.discount.name : formatMessage(messages.noDiscount)],
     ...(reason ? [[formatMessage(messages.reason), formatMessage(cancellationReason, { reason })] satisfies [string, ReactNode]] : []),
