@@ -49,9 +49,9 @@ async function portalOf(api: ShopApi, customerId: string): Promise<string> {
   return `${link.pathname}${link.search}`;
 }
 
-/** A moment as the page writes it, in its language and zone (`longDate`). */
-const longDateOn = (page: Page, moment: string | Date) =>
-  page.evaluate<string>(`new Date(${JSON.stringify(new Date(moment).toISOString())}).toLocaleDateString(document.documentElement.lang, { dateStyle: "long" })`);
+/** A moment as a page in `locale` writes it, in the browser's zone (`longDate`). */
+const longDateOn = (page: Page, locale: string, moment: string | Date) =>
+  page.evaluate<string>(`new Date(${JSON.stringify(new Date(moment).toISOString())}).toLocaleDateString(${JSON.stringify(locale)}, { dateStyle: "long" })`);
 
 /** A moment's day as a date field takes it (yyyy-mm-dd), in the page's zone. */
 const dayOn = (page: Page, moment: Date) => page.evaluate<string>(`(() => { const d = new Date(${JSON.stringify(moment.toISOString())}); return [d.getFullYear(), String(d.getMonth() + 1).padStart(2, "0"), String(d.getDate()).padStart(2, "0")].join("-"); })()`);
@@ -120,7 +120,7 @@ describe("setting up a trial and the cancel flow", () => {
     // A buyer in a trial, in French on a phone: the portal says when the trial ends; cancelling says nothing will be charged and asks why.
     const buyer = await newPerson({ locale: "fr", viewport: { width: 390, height: 844 } });
     await buyer.page.goto(await portalOf(api, inTrial.customer_id));
-    const trialEnd = await longDateOn(buyer.page, inTrial.current_period_end);
+    const trialEnd = await longDateOn(buyer.page, "fr", inTrial.current_period_end);
     await buyer.page.getByText(buyer.say("portal.subscription.trialEndsOn", { date: trialEnd }), { exact: false }).waitFor();
     await buyer.page.getByRole("button", { name: buyer.say("portal.subscription.cancel") }).click();
     const cancel = buyer.page.getByRole("dialog", { name: buyer.say("portal.subscription.cancelTitle", { product: "Studio Plan" }) });
@@ -140,11 +140,11 @@ describe("setting up a trial and the cancel flow", () => {
     await payer.page.goto(await portalOf(api, paying.customer_id));
     await payer.page.getByRole("button", { name: payer.say("portal.subscription.cancel") }).click();
     const keep = payer.page.getByRole("dialog", { name: payer.say("portal.subscription.cancelTitle", { product: "Paid Plan" }) });
-    await keep.getByText(payer.say("portal.subscription.cancelUntilPaid", { date: await longDateOn(payer.page, paying.current_period_end) })).waitFor();
+    await keep.getByText(payer.say("portal.subscription.cancelUntilPaid", { date: await longDateOn(payer.page, "en", paying.current_period_end) })).waitFor();
     await inEnglish.checkConsole(payer.page, "paid-cancel-dialog");
     await keep.getByRole("button", { name: payer.say("portal.subscription.keep") }).click();
     await keep.waitFor({ state: "detached" });
-    await payer.page.getByText(payer.say("portal.subscription.renewsOn", { date: await longDateOn(payer.page, paying.current_period_end) })).waitFor();
+    await payer.page.getByText(payer.say("portal.subscription.renewsOn", { date: await longDateOn(payer.page, "en", paying.current_period_end) })).waitFor();
 
     // The seller sees why the trial was canceled, and that it ends when the trial does, with nothing charged.
     await page.goto(`/${slug}/subscriptions/${inTrial.id}`);
@@ -152,19 +152,19 @@ describe("setting up a trial and the cancel flow", () => {
     const facts = page.locator(".facts");
     await expect.poll(() => facts.textContent()).toContain(say("subscription.cancellationReason", { reason: "too_expensive" }));
     expect(await facts.textContent()).toContain("Trop cher pour une petite équipe.");
-    await page.getByText(say("seller.subscription.trialEnds", { date: await longDateOn(page, inTrial.current_period_end) })).waitFor();
+    await page.getByText(say("seller.subscription.trialEnds", { date: await longDateOn(page, "en", inTrial.current_period_end) })).waitFor();
     await inConsole.checkConsole(page, "canceled-trial");
 
     // Another buyer's trial, extended by the seller: the page says the new end, and what is charged after it.
     await page.goto(`/${slug}/subscriptions/${toExtend.id}`);
     await page.getByRole("heading", { name: say("seller.subscription.title", { product: "Studio Plan" }) }).waitFor();
     const amount = say("price.perInterval", { price: "$12.00", count: 1, interval: "month" });
-    const firstEnd = await longDateOn(page, toExtend.current_period_end);
+    const firstEnd = await longDateOn(page, "en", toExtend.current_period_end);
     await expect.poll(async () => plain(await page.getByText(/^Trial ends on/).textContent())).toBe(plain(say("seller.subscription.trialRenews", { date: firstEnd, amount })));
     const newEnd = new Date(new Date(toExtend.current_period_end).getTime() + 16 * DAY_MS);
     await page.getByLabel(say("seller.trial.newEnd")).fill(await dayOn(page, newEnd));
     await page.getByRole("button", { name: say("seller.trial.extend") }).click();
-    const newDate = await longDateOn(page, newEnd);
+    const newDate = await longDateOn(page, "en", newEnd);
     await page.getByText(say("seller.trial.extended", { date: newDate })).waitFor();
     await expect.poll(async () => plain(await facts.textContent())).toContain(plain(say("seller.subscription.trialUntil", { date: newDate, amount })));
     const extended = await api<Subscription>(`/v1/subscriptions/${toExtend.id}`);
