@@ -10,7 +10,7 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(stopBrowsing);
 
-const SCOPES = ["products:write", "checkouts:write", "benefits:write", "customers:write", "customer_sessions:write", "subscriptions:write"];
+const SCOPES = ["products:write", "checkouts:write", "checkout_links:write", "benefits:write", "customers:write", "customer_sessions:write", "subscriptions:write"];
 const DAY_MS = 86_400_000;
 
 interface Subscription {
@@ -66,7 +66,7 @@ const inFrench = screenChecks("fr", "cancel-flow-portal-fr");
 const inEnglish = screenChecks("en", "cancel-flow-portal-en");
 
 describe("setting up a trial and the cancel flow", () => {
-  it("makes a benefit from inside the product form without losing the typed name, shows a product's trial; a buyer in a trial cancels with a reason in French, a paid buyer is told of the paid period, and the seller sees the reason and extends a trial", { timeout: 240_000 }, async () => {
+  it("makes a benefit from inside the product form without losing the typed name, shows a product's trial; a buyer in a trial cancels with a reason in French, a paid buyer is told of the paid period, the seller sees the reason and extends a trial, and edits a checkout link", { timeout: 240_000 }, async () => {
     onTestFailed(screenshotFailure);
     const stamp = Date.now();
     const { page, say } = await newPerson({ locale: "en", viewport: { width: 1280, height: 800 } });
@@ -172,5 +172,22 @@ describe("setting up a trial and the cancel flow", () => {
     expect(new Date(extended.trial_end ?? 0).getTime()).toBe(newEnd.getTime());
     await inConsole.checkConsole(page, "extended-trial");
     await inConsole.checkPhone(page, "extended-trial");
+
+    // A checkout link, edited in place from the list: its label and products change, its address stays.
+    const link = await api<{ id: string; url: string }>("/v1/checkout-links/", { products: [studio.id], label: "Spring" });
+    await page.goto(`/${slug}/checkout-links`);
+    await page.getByRole("link", { name: `${say("seller.checkoutLinks.edit")}: Spring` }).click();
+    await page.getByRole("heading", { name: say("seller.checkoutLink.editTitle") }).waitFor();
+    await expect.poll(() => page.getByLabel(say("seller.checkoutLink.label")).inputValue()).toBe("Spring");
+    await page.getByLabel(say("seller.checkoutLink.label")).fill("Spring sale");
+    await page.getByLabel("Paid Plan").check();
+    await page.getByLabel(say("seller.checkoutLink.metadata")).fill('{"campaign": "spring"}');
+    await inConsole.checkConsole(page, "checkout-link-edit");
+    await page.getByRole("button", { name: say("seller.checkoutLink.save") }).click();
+    const linkRow = page.getByRole("row", { name: /Spring sale/ });
+    await expect.poll(() => linkRow.textContent()).toContain("Paid Plan");
+    expect(await linkRow.textContent()).toContain(link.url);
+    expect(await api<{ metadata: Record<string, string> }>(`/v1/checkout-links/${link.id}`)).toMatchObject({ metadata: { campaign: "spring" } });
+    await inConsole.checkPhone(page, "checkout-links");
   });
 });
