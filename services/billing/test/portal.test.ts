@@ -54,6 +54,13 @@ describe("the customer portal", () => {
     const resumed = await customerSide.customerPortal.subscriptions.update(security, { id: subscription?.id ?? "", customerSubscriptionUpdate: { cancelAtPeriodEnd: false } });
     expect(resumed.cancelAtPeriodEnd).toBe(false);
     expect((await shop.polar.subscriptions.get({ id: subscription?.id ?? "" })).cancelAtPeriodEnd).toBe(false);
+    // Canceled with a reason and a comment, as the portal asks them: the seller reads both.
+    await customerSide.customerPortal.subscriptions.update(security, {
+      id: subscription?.id ?? "",
+      customerSubscriptionUpdate: { cancelAtPeriodEnd: true, cancellationReason: "too_expensive", cancellationComment: "Over our budget" },
+    });
+    expect(await shop.polar.subscriptions.get({ id: subscription?.id ?? "" })).toMatchObject({ cancelAtPeriodEnd: true, customerCancellationReason: "too_expensive", customerCancellationComment: "Over our budget" });
+    await customerSide.customerPortal.subscriptions.update(security, { id: subscription?.id ?? "", customerSubscriptionUpdate: { cancelAtPeriodEnd: false } });
 
     const [key] = (await customerSide.customerPortal.licenseKeys.list(security, {})).result.items;
     expect(key).toMatchObject({ customerId, benefitId: licence.id, status: "granted" });

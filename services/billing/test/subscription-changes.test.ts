@@ -75,6 +75,34 @@ describe("subscription changes", () => {
     await expect.poll(async () => (await eventTypesAbout(stack, subscription.id)).slice(-3)).toEqual(["subscription.updated", "subscription.active", "subscription.cycled"]);
   });
 
+  it("extend a trial in progress, refusing an end already past, then end it now: charged once as a renewal, and active", async () => {
+    const seller = await stack.seller();
+    const { subscription } = await subscribe(stack, seller, "4242424242424242", "trial-extended@example.com", { trialDays: 14 });
+    expect(subscription.status).toBe("trialing");
+    const past = new Date(Date.now() - DAY_MS);
+    const refused = await patch(seller, subscription.id, { trial_end: past.toISOString() });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({ detail: [{ loc: ["body", "trial_end"] }] });
+
+    const trialEnd = new Date(subscription.currentPeriodEnd.getTime() + 16 * DAY_MS);
+    const extended = await seller.polar.subscriptions.update({ id: subscription.id, subscriptionUpdate: { trialEnd } });
+    expect(extended).toMatchObject({ status: "trialing", trialEnd, currentPeriodEnd: trialEnd });
+    await expect.poll(async () => (await eventTypesAbout(stack, subscription.id)).at(-1)).toBe("subscription.updated");
+    // The first two weeks, and the sixteen days added, go by without a charge.
+    await advanceDays(stack, seller, 20);
+    expect((await ordersOf(seller, subscription.id)).map((order) => order.totalAmount)).toEqual([0]);
+
+    const ended = await patch(seller, subscription.id, { trial_end: "now" });
+    expect(ended.status).toBe(200);
+    expect(await ended.json()).toMatchObject({ status: "active" });
+    expect((await ordersOf(seller, subscription.id)).map((order) => [order.billingReason, order.totalAmount])).toEqual([
+      ["subscription_create", 0],
+      ["subscription_cycle", 1000],
+    ]);
+    // Ended, a trial cannot be ended again.
+    expect((await patch(seller, subscription.id, { trial_end: "now" })).status).toBe(422);
+  });
+
   it("renew on a period end moved earlier, and refuse to move one that is ending", async () => {
     const seller = await stack.seller();
     const { subscription } = await subscribe(stack, seller, "4242424242424242", "anchor@example.com");

@@ -6,25 +6,17 @@ import { longDate } from "../i18n/format";
 import { Alert, Button, Card, EmptyState } from "../ui/components";
 import { ConfirmDialog } from "../ui/confirm-dialog";
 import { QueryState } from "../ui/query-state";
+import { CancelDialog } from "./cancel-dialog";
 import { portalRequest, SUBSCRIPTIONS, type Listing, type PortalAccess, type Subscription } from "./api";
 import { failureText } from "./failures";
 import { PartialListNote, SubscriptionSummary } from "./purchase-views";
 import { portalQuery } from "./queries";
 
 const messages = defineMessages({
-  canceled: { id: "portal.subscription.canceled", defaultMessage: "Your subscription is canceled. It stays yours until the end of the period you paid for." },
+  canceled: defineMessage<{ date: string }>({ id: "portal.subscription.canceledUntil", defaultMessage: "Your subscription is canceled. It stays yours until {date} and is not charged again." }),
+  trialCanceled: defineMessage<{ date: string }>({ id: "portal.subscription.trialCanceled", defaultMessage: "Your trial is canceled. It stays yours until {date}, and nothing will be charged." }),
   resumed: { id: "portal.subscription.resumed", defaultMessage: "Your subscription is resumed. It renews as before." },
   resume: { id: "portal.subscription.resume", defaultMessage: "Resume subscription" },
-  cancel: { id: "portal.subscription.cancel", defaultMessage: "Cancel subscription" },
-  cancelTitle: defineMessage<{ product: string }>({ id: "portal.subscription.cancelTitle", defaultMessage: "Cancel {product}?" }),
-  cancelUntil: defineMessage<{ date: string }>({
-    id: "portal.subscription.cancelUntil",
-    defaultMessage: "It stays yours until {date} and is not charged again. You can resume it until then.",
-  }),
-  cancelUntilPeriodEnd: {
-    id: "portal.subscription.cancelUntilPeriodEnd",
-    defaultMessage: "It stays yours until the end of the period you paid for and is not charged again. You can resume it until then.",
-  },
   pause: { id: "portal.subscription.pause", defaultMessage: "Pause subscription" },
   pauseTitle: defineMessage<{ product: string }>({ id: "portal.subscription.pauseTitle", defaultMessage: "Pause {product}?" }),
   pauseUntil: defineMessage<{ date: string }>({
@@ -60,7 +52,7 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const change = async (body: SubscriptionChange, done: MessageDescriptor): Promise<boolean> => {
+  const change = async (body: SubscriptionChange, done: (changed: Subscription) => string): Promise<boolean> => {
     setOutcome(null);
     let changed: Subscription;
     try {
@@ -72,19 +64,21 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
     queryClient.setQueryData<Listing<Subscription>>(portalQuery(access, SUBSCRIPTIONS).queryKey, (listing) =>
       listing && { ...listing, items: listing.items.map((item) => (item.id === changed.id ? changed : item)) },
     );
-    setOutcome({ tone: "success", text: formatMessage(done) });
+    setOutcome({ tone: "success", text: done(changed) });
     return true;
   };
   /** A change that needs no asking first (it takes back a cancellation or a pause): the button shows it is under way. */
   const takeBack = async (body: SubscriptionChange, done: MessageDescriptor) => {
     setBusy(true);
-    await change(body, done);
+    await change(body, () => formatMessage(done));
     setBusy(false);
   };
   const { allow_customer_updates: mayChange, customer_portal_settings: portal } = access.seller;
   const mayPause = mayChange && portal.subscription.pause === true;
   const product = subscription.product.name;
   const periodEnd = subscription.current_period_end;
+  /** What a cancellation leaves: a trial ends with nothing charged, a paid period runs out. */
+  const cancelOutcome = (changed: Subscription) => formatMessage(changed.status === "trialing" ? messages.trialCanceled : messages.canceled, { date: longDate(changed.ends_at ?? changed.current_period_end) });
   const errorInDialog = outcome?.tone === "error" && <Alert tone="error">{outcome.text}</Alert>;
 
   const actions = (): ReactNode => {
@@ -96,7 +90,7 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
           title={formatMessage(messages.resumeTitle, { product })}
           description={formatMessage(messages.resumeCharge)}
           confirmLabel={formatMessage(messages.resumeNow)}
-          onConfirm={() => change({ resume: true }, messages.resumedNow)}
+          onConfirm={() => change({ resume: true }, () => formatMessage(messages.resumedNow))}
         >
           {errorInDialog}
         </ConfirmDialog>
@@ -122,20 +116,14 @@ function SubscriptionItem({ subscription, access }: { subscription: Subscription
             title={formatMessage(messages.pauseTitle, { product })}
             description={formatMessage(messages.pauseUntil, { date: longDate(periodEnd) })}
             confirmLabel={formatMessage(messages.pause)}
-            onConfirm={() => change({ pause_at_period_end: true }, messages.pauseScheduled)}
+            onConfirm={() => change({ pause_at_period_end: true }, () => formatMessage(messages.pauseScheduled))}
           >
             {errorInDialog}
           </ConfirmDialog>
         )}
-        <ConfirmDialog
-          trigger={<Button variant="secondary">{formatMessage(messages.cancel)}</Button>}
-          title={formatMessage(messages.cancelTitle, { product })}
-          description={periodEnd ? formatMessage(messages.cancelUntil, { date: longDate(periodEnd) }) : formatMessage(messages.cancelUntilPeriodEnd)}
-          confirmLabel={formatMessage(messages.cancel)}
-          onConfirm={() => change({ cancel_at_period_end: true }, messages.canceled)}
-        >
+        <CancelDialog subscription={subscription} onCancel={(request) => change(request, cancelOutcome)}>
           {errorInDialog}
-        </ConfirmDialog>
+        </CancelDialog>
       </>
     );
   };

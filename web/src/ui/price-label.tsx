@@ -40,3 +40,16 @@ export function PriceLabel({ product }: { product: Priced }) {
   if (!product.recurring_interval) return <>{price}</>;
   return <>{formatMessage(pricePerInterval, { price, interval: product.recurring_interval, count: product.recurring_interval_count ?? 1 })}</>;
 }
+
+const trialLength = defineMessage<{ interval: string; count: number }>({
+  id: "seller.product.trialBadge",
+  defaultMessage:
+    "{interval, select, day {{count, plural, one {#-day trial} other {#-day trial}}} week {{count, plural, one {#-week trial} other {#-week trial}}} month {{count, plural, one {#-month trial} other {#-month trial}}} other {{count, plural, one {#-year trial} other {#-year trial}}}}",
+});
+
+/** A product's free trial as a badge ("14-day trial"); nothing for a product without one. */
+export function TrialBadge({ product }: { product: Product }) {
+  const { formatMessage } = useIntl();
+  if (!product.trial_interval || !product.trial_interval_count) return null;
+  return <span className="badge">{formatMessage(trialLength, { interval: product.trial_interval, count: product.trial_interval_count })}</span>;
+}

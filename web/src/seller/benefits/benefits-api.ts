@@ -9,6 +9,7 @@ export type BenefitType = (typeof BENEFIT_TYPES)[number];
 /** Discord and GitHub benefits need the seller's account connected through Polar's apps, which this console does not do. */
 export const CREATABLE_TYPES = ["custom", "license_keys", "downloadables", "meter_credit"] as const;
 export type CreatableType = (typeof CREATABLE_TYPES)[number];
+export const isCreatable = (type: BenefitType): type is CreatableType => (CREATABLE_TYPES as readonly string[]).includes(type);
 
 /** What the console reads of a license-key benefit's settings (Polar's BenefitLicenseKeysProperties). */
 export type LicenseKeysProperties = Extract<Benefit, { type: "license_keys" }>["properties"];

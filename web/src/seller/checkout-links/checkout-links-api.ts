@@ -13,4 +13,9 @@ export function listCheckoutLinks(organizationId: string, page: PageRequest) {
 }
 
 export const createCheckoutLink = (body: CheckoutLinkCreate) => request<CheckoutLink>("/v1/checkout-links/", { method: "POST", body: { ...body, payment_processor: "stripe" } });
+/** A change to a link (Polar's CheckoutLinkUpdate): what it sells and how its checkouts start. */
+export type CheckoutLinkUpdate = RequestBody<"/v1/checkout-links/{id}", "patch">;
+
+export const getCheckoutLink = (id: string) => request<CheckoutLink>(`/v1/checkout-links/${id}`);
+export const updateCheckoutLink = (id: string, body: CheckoutLinkUpdate) => request<CheckoutLink>(`/v1/checkout-links/${id}`, { method: "PATCH", body });
 export const deleteCheckoutLink = (id: string) => request<null>(`/v1/checkout-links/${id}`, { method: "DELETE" });

@@ -24,6 +24,7 @@ const messages = defineMessages({
   showQr: { id: "seller.checkoutLinks.showQr", defaultMessage: "QR code" },
   qrLabel: defineMessage<{ url: string }>({ id: "seller.checkoutLinks.qrLabel", defaultMessage: "QR code of {url}" }),
   codesAllowed: { id: "seller.checkoutLinks.codesAllowed", defaultMessage: "Buyers may enter a discount code." },
+  edit: { id: "seller.checkoutLinks.edit", defaultMessage: "Edit" },
   delete: { id: "seller.checkoutLinks.delete", defaultMessage: "Delete" },
   deleteTitle: { id: "seller.checkoutLinks.deleteTitle", defaultMessage: "Delete this checkout link?" },
   deleteText: { id: "seller.checkoutLinks.deleteText", defaultMessage: "Its address stops working; checkouts already opened from it can still be paid." },
@@ -45,9 +46,10 @@ function LinkCell({ link }: { link: CheckoutLink }) {
   );
 }
 
-/** The link's address to copy and its QR code (drawn only when asked for), and for those who may, deleting it. */
+/** The link's address to copy and its QR code (drawn only when asked for), and for those who may, changing or deleting it. */
 function ShareCell({ link }: { link: CheckoutLink }) {
   const { formatMessage } = useIntl();
+  const { slug } = useSeller();
   const remove = useDeleteCheckoutLink();
   return (
     <div className="row-actions">
@@ -57,6 +59,11 @@ function ShareCell({ link }: { link: CheckoutLink }) {
         <QrCode text={link.url} label={formatMessage(messages.qrLabel, { url: link.url })} />
       </details>
       <RowActions
+        edit={
+          <Link to="/$slug/checkout-links/$id" params={{ slug, id: link.id }} aria-label={`${formatMessage(messages.edit)}: ${link.label ?? link.url}`}>
+            {formatMessage(messages.edit)}
+          </Link>
+        }
         remove={() => remove.mutateAsync(link.id)}
         says={{ delete: formatMessage(messages.delete), deleteTitle: formatMessage(messages.deleteTitle), deleteText: formatMessage(messages.deleteText) }}
       />

@@ -1,9 +1,13 @@
 import { useQuery, type UseQueryResult } from "@tanstack/react-query";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import type { UseFormReturn } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl, type MessageDescriptor } from "react-intl";
 import type { ApiFailure, Listing } from "../../api/client";
+import { Button } from "../../ui/components";
+import { FormDialog } from "../../ui/form-dialog";
 import { QueryState } from "../../ui/query-state";
+import { BenefitEditor } from "../benefits/benefit-editor";
+import type { Benefit } from "../benefits/benefits-api";
 import type { ProductForm } from "./form";
 import { benefitPicker, customFieldPicker } from "./queries";
 
@@ -11,6 +15,7 @@ const messages = defineMessages({
   benefits: { id: "seller.productForm.benefits", defaultMessage: "Benefits" },
   benefitsHint: { id: "seller.productForm.benefitsHint", defaultMessage: "Granted to each buyer of the product." },
   noBenefits: { id: "seller.productForm.noBenefits", defaultMessage: "No benefits yet. Benefits made for the organization can be granted here." },
+  newBenefit: { id: "seller.productForm.newBenefit", defaultMessage: "New benefit" },
   loadingBenefits: { id: "seller.productForm.loadingBenefits", defaultMessage: "Loading benefits…" },
   fields: { id: "seller.productForm.customFields", defaultMessage: "Checkout questions" },
   fieldsHint: { id: "seller.productForm.customFieldsHint", defaultMessage: "Custom fields the checkout asks the buyer to fill in." },
@@ -23,7 +28,24 @@ const messages = defineMessages({
 const toggled = (ids: string[], id: string, on: boolean) => (on ? [...ids, id] : ids.filter((other) => other !== id));
 
 /** A picker's section: its title and hint, then the organization's items to pick from, once loaded, or why there are none. */
-function PickerSection<Item>({ title, hint, loading, none, list, children }: { title: string; hint: string; loading: MessageDescriptor; none: string; list: UseQueryResult<Listing<Item>, ApiFailure>; children: (items: Item[]) => ReactNode }) {
+function PickerSection<Item>({
+  title,
+  hint,
+  loading,
+  none,
+  list,
+  more,
+  children,
+}: {
+  title: string;
+  hint: string;
+  loading: MessageDescriptor;
+  none: string;
+  list: UseQueryResult<Listing<Item>, ApiFailure>;
+  /** What follows the items, loaded or not: a way to make a new one. */
+  more?: ReactNode;
+  children: (items: Item[]) => ReactNode;
+}) {
   return (
     <fieldset className="plain form-section">
       <legend>
@@ -33,6 +55,7 @@ function PickerSection<Item>({ title, hint, loading, none, list, children }: { t
       <QueryState query={list} loading={loading} isEmpty={(listing) => listing.items.length === 0} empty={<p className="muted">{none}</p>}>
         {(listing) => <ul className="list-plain">{children(listing.items)}</ul>}
       </QueryState>
+      {more}
     </fieldset>
   );
 }
@@ -42,8 +65,26 @@ export function BenefitPicker({ form, organizationId }: { form: UseFormReturn<Pr
   const { formatMessage } = useIntl();
   const benefits = useQuery(benefitPicker(organizationId));
   const chosen = form.watch("benefits");
+  const [making, setMaking] = useState(false);
+  // Made in a dialog over the product's form, so what was typed there stays; the new benefit is granted at once.
+  const made = (benefit: Benefit) => {
+    form.setValue("benefits", [...form.getValues("benefits"), benefit.id], { shouldDirty: true });
+    setMaking(false);
+  };
+  const newBenefit = (
+    <FormDialog trigger={<Button variant="secondary">{formatMessage(messages.newBenefit)}</Button>} title={formatMessage(messages.newBenefit)} open={making} onOpenChange={setMaking}>
+      <BenefitEditor framed={false} onSaved={made} onCancel={() => setMaking(false)} />
+    </FormDialog>
+  );
   return (
-    <PickerSection title={formatMessage(messages.benefits)} hint={formatMessage(messages.benefitsHint)} loading={messages.loadingBenefits} none={formatMessage(messages.noBenefits)} list={benefits}>
+    <PickerSection
+      title={formatMessage(messages.benefits)}
+      hint={formatMessage(messages.benefitsHint)}
+      loading={messages.loadingBenefits}
+      none={formatMessage(messages.noBenefits)}
+      list={benefits}
+      more={newBenefit}
+    >
       {(items) =>
           items.map((benefit) => (
             <li key={benefit.id}>

@@ -62,7 +62,11 @@ const SEATS = /^[1-9]\d{0,5}$/;
 /** Where each tier of a per-seat row starts: at the fewest seats, then one past the tier before it. */
 const tierStarts = (row: Pick<PriceRow, "minSeats" | "tiers">) => row.tiers.map((_, index) => (index === 0 ? Number(row.minSeats) : Number(row.tiers[index - 1]?.upTo) + 1));
 
-const count = z.string().check(z.regex(/^([1-9]\d{0,2})$/, { error: () => t(messages.count) }));
+const WHOLE_COUNT = /^([1-9]\d{0,2})$/;
+const count = z.string().check(z.regex(WHOLE_COUNT, { error: () => t(messages.count) }));
+
+/** The length a trial starts at once its unit is chosen, shown in the field to change: two weeks, or one of a longer unit. */
+export const TRIAL_DEFAULTS: Record<Interval, string> = { day: "14", week: "2", month: "1", year: "1" };
 
 export const productForm = z
   .object({
@@ -73,7 +77,8 @@ export const productForm = z
     intervalCount: count,
     /** "" for no trial. */
     trialInterval: z.union([z.literal(""), z.enum(INTERVALS)]),
-    trialCount: count,
+    /** Asked only with a trial interval: a trial is never a length nobody chose. */
+    trialCount: z.string(),
     prices: z.array(price).check(z.minLength(1)),
     medias: z.array(z.object({ id: z.string(), name: z.string(), public_url: z.optional(z.string()) })),
     customFields: z.array(z.object({ id: z.string(), required: z.boolean() })),
@@ -82,6 +87,7 @@ export const productForm = z
   })
   .check(
     z.superRefine((form, context) => {
+      if (form.trialInterval && !WHOLE_COUNT.test(form.trialCount.trim())) context.addIssue({ code: "custom", path: ["trialCount"], message: t(messages.count) });
       const problem = (index: number, field: keyof PriceRow, message: string) => context.addIssue({ code: "custom", path: ["prices", index, field], message });
       const staticCurrencies = new Set<string>();
       form.prices.forEach((row, index) => {
@@ -146,7 +152,7 @@ export const emptyProductForm = (): ProductForm => ({
   interval: "month",
   intervalCount: "1",
   trialInterval: "",
-  trialCount: "1",
+  trialCount: "",
   prices: [newPriceRow()],
   medias: [],
   customFields: [],
@@ -183,7 +189,7 @@ export function productFormOf(product: Product): ProductForm {
     interval: product.recurring_interval ?? "",
     intervalCount: String(product.recurring_interval_count ?? 1),
     trialInterval: product.trial_interval ?? "",
-    trialCount: String(product.trial_interval_count ?? 1),
+    trialCount: product.trial_interval_count ? String(product.trial_interval_count) : "",
     prices: product.prices.filter((price) => !price.is_archived).map(rowOf),
     medias: product.medias.map(({ id, name, public_url }) => ({ id, name, public_url })),
     customFields: product.attached_custom_fields.map((field) => ({ id: field.custom_field_id, required: field.required })),

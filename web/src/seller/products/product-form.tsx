@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
 import { useForm, type Path } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
-import { INTERVALS, productFieldsOf, productForm, type ProductForm } from "./form";
+import { INTERVALS, TRIAL_DEFAULTS, productFieldsOf, productForm, type ProductForm } from "./form";
 import { placeRefusals } from "../../forms/refusals";
 import { Alert, Button, Field } from "../../ui/components";
 import { BenefitPicker, CustomFieldPicker } from "./attachments";
@@ -105,7 +105,16 @@ export function ProductFormView({
           <div className="field-row">
             <Field label={formatMessage(messages.trial)} error={errors.trialInterval?.message}>
               {(ids) => (
-                <select {...ids} {...form.register("trialInterval")}>
+                <select
+                  {...ids}
+                  {...form.register("trialInterval", {
+                    // A trial's length is shown as soon as it has one, never left to a hidden default.
+                    onChange: () => {
+                      const unit = form.getValues("trialInterval");
+                      if (unit && !form.getValues("trialCount").trim()) form.setValue("trialCount", TRIAL_DEFAULTS[unit]);
+                    },
+                  })}
+                >
                   <option value="">{formatMessage(messages.noTrial)}</option>
                   {INTERVALS.map((unit) => (
                     <option key={unit} value={unit}>

@@ -8,7 +8,7 @@ import { pricesOf, productDetailsOf, productFormOf, type ProductForm } from "./f
 import { Alert, Button, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { useSeller } from "../space";
-import { PriceLabel } from "../../ui/price-label";
+import { PriceLabel, TrialBadge } from "../../ui/price-label";
 import { ProductFormView } from "./product-form";
 import { createCheckout, type Product } from "./products-api";
 import { productQuery, useSetProductBenefits, useUpdateProduct } from "./queries";
@@ -91,7 +91,15 @@ function ProductEditor({ product }: { product: Product }) {
     </>
   );
   return (
-    <Page title={product.name} description={<PriceLabel product={product} />} actions={actions}>
+    <Page
+      title={product.name}
+      description={
+        <>
+          <PriceLabel product={product} /> <TrialBadge product={product} />
+        </>
+      }
+      actions={actions}
+    >
       {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
       {product.is_archived && <Alert tone="info">{formatMessage(messages.archived)}</Alert>}
       {notice && <Alert tone={notice.tone}>{notice.text}</Alert>}

@@ -5,7 +5,7 @@ import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-
 import { longDate } from "../../i18n/format";
 import { useServerListing } from "../../ui/server-listing";
 import { useDebounced } from "../../ui/use-debounced";
-import { PriceLabel } from "../../ui/price-label";
+import { PriceLabel, TrialBadge } from "../../ui/price-label";
 import { listProducts, type Product } from "./products-api";
 import { productKeys } from "./queries";
 import { ListScreen, SearchFilter } from "../console-screens";
@@ -28,11 +28,18 @@ const messages = defineMessages({
   archivedBadge: { id: "seller.products.archivedBadge", defaultMessage: "Archived" },
 });
 
+/** The product's price, and its trial if it has one. */
+const PriceWithTrial = ({ product }: { product: Product }) => (
+  <>
+    <PriceLabel product={product} /> <TrialBadge product={product} />
+  </>
+);
+
 const column = createColumnHelper<Product>();
 // Headers and cells render messages, so the table follows the language without being rebuilt.
 const columns = [
   column.accessor("name", { header: () => <FormattedMessage {...messages.name} />, cell: (info) => <ProductLink product={info.row.original} /> }),
-  column.display({ id: "price", header: () => <FormattedMessage {...messages.price} />, cell: (info) => <PriceLabel product={info.row.original} /> }),
+  column.display({ id: "price", header: () => <FormattedMessage {...messages.price} />, cell: (info) => <PriceWithTrial product={info.row.original} /> }),
   column.accessor("created_at", { header: () => <FormattedMessage {...messages.created} />, cell: (info) => longDate(info.getValue()) }),
 ];
 

@@ -18,3 +18,11 @@ export type SubscriptionDiscountForm = z.infer<typeof subscriptionDiscountForm>;
 /** A seat-based subscription's new seat count, within its price's bounds, and how the rest of the period is billed. */
 export const seatChangeForm = (bounds: SeatBounds) => z.object({ seats: seatCount(bounds), prorationBehavior: z.enum(["invoice", "prorate"]) });
 export type SeatChangeForm = z.input<ReturnType<typeof seatChangeForm>>;
+
+const trialMessages = defineMessages({
+  date: { id: "forms.trialEnd.date", defaultMessage: "Choose the day the trial ends" },
+});
+
+/** A trial moved to end on another day (`yyyy-mm-dd`, as a date field gives it); the server checks it is in the future. */
+export const trialEndForm = z.object({ date: required(trialMessages.date) });
+export type TrialEndForm = z.infer<typeof trialEndForm>;

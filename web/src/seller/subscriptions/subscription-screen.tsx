@@ -11,6 +11,8 @@ import { useSeller } from "../space";
 import { DiscountForm, PlanChangeForm } from "./plan-change";
 import { SeatChange } from "./seat-change";
 import { StandingBadge, useRecurringAmount } from "./standing";
+import { TrialCard } from "./trial";
+import { cancellationReason } from "../../ui/cancellation-reasons";
 import { revokeSubscription, updateSubscription, type Subscription, type SubscriptionUpdate } from "./subscriptions-api";
 import { subscriptionQuery, useSubscriptionChange } from "./queries";
 
@@ -31,6 +33,12 @@ const messages = defineMessages({
   cancellation: { id: "seller.subscription.cancellation", defaultMessage: "Cancellation" },
   renews: defineMessage<{ date: string }>({ id: "seller.subscription.renews", defaultMessage: "Renews on {date}. Cancel at the period's end to stop it then; the customer keeps access until that day." }),
   ends: defineMessage<{ date: string }>({ id: "seller.subscription.ends", defaultMessage: "Canceled: it ends on {date}. Keep it to renew as before." }),
+  trialRenews: defineMessage<{ date: string; amount: string }>({ id: "seller.subscription.trialRenews", defaultMessage: "Trial ends on {date}, then {amount}. Cancel at the period's end to stop it then; the customer keeps access until that day." }),
+  trialEnds: defineMessage<{ date: string }>({ id: "seller.subscription.trialEnds", defaultMessage: "Canceled during its trial: it ends on {date}, when the trial does, and nothing is charged. Keep it to go on after the trial." }),
+  trial: { id: "seller.subscription.trial", defaultMessage: "Trial" },
+  trialUntil: defineMessage<{ date: string; amount: string }>({ id: "seller.subscription.trialUntil", defaultMessage: "Until {date}, then {amount}" }),
+  reason: { id: "seller.subscription.reason", defaultMessage: "Cancellation reason" },
+  comment: { id: "seller.subscription.comment", defaultMessage: "Customer's comment" },
   cancel: { id: "seller.subscription.cancel", defaultMessage: "Cancel at period end" },
   uncancel: { id: "seller.subscription.uncancel", defaultMessage: "Keep the subscription" },
   canceled: { id: "seller.subscription.canceled", defaultMessage: "The subscription will end when the period does." },
@@ -62,6 +70,7 @@ export function SubscriptionScreen() {
             {seller.mayChange && shown.status !== "canceled" && (
               <>
                 <Cancellation subscription={shown} />
+                {shown.status === "trialing" && !shown.cancel_at_period_end && <TrialCard subscription={shown} />}
                 <SeatChange subscription={shown} />
                 <PlanChangeForm subscription={shown} />
                 <DiscountForm subscription={shown} />
@@ -77,6 +86,7 @@ export function SubscriptionScreen() {
 function Facts({ subscription }: { subscription: Subscription }) {
   const { formatMessage, formatNumber } = useIntl();
   const amount = useRecurringAmount();
+  const reason = subscription.customer_cancellation_reason;
   const facts: [string, ReactNode][] = [
     [formatMessage(messages.customer), subscription.customer.name ? `${subscription.customer.name} <${subscription.customer.email}>` : subscription.customer.email],
     [formatMessage(messages.status), <StandingBadge key="status" subscription={subscription} />],
@@ -86,7 +96,13 @@ function Facts({ subscription }: { subscription: Subscription }) {
     subscription.ended_at
       ? [formatMessage(messages.ended), longDate(subscription.ended_at)]
       : [formatMessage(messages.period), formatMessage(messages.periodRange, { start: longDate(subscription.current_period_start), end: longDate(subscription.current_period_end) })],
+    // A trial canceled before its end is followed by nothing, so only its end is said.
+    ...(subscription.status === "trialing" && subscription.trial_end
+      ? [[formatMessage(messages.trial), subscription.cancel_at_period_end ? longDate(subscription.trial_end) : formatMessage(messages.trialUntil, { date: longDate(subscription.trial_end), amount: amount(subscription) })] satisfies [string, ReactNode]]
+      : []),
     [formatMessage(messages.discount), subscription.discount ? subscription.discount.name : formatMessage(messages.noDiscount)],
+    ...(reason ? [[formatMessage(messages.reason), formatMessage(cancellationReason, { reason })] satisfies [string, ReactNode]] : []),
+    ...(subscription.customer_cancellation_comment ? [[formatMessage(messages.comment), subscription.customer_cancellation_comment] satisfies [string, ReactNode]] : []),
   ];
   return (
     <dl className="card facts">
@@ -106,7 +122,15 @@ function Cancellation({ subscription }: { subscription: Subscription }) {
   const change = useSubscriptionChange(subscription.id);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const amount = useRecurringAmount();
   const ending = subscription.cancel_at_period_end;
+  const inTrial = subscription.status === "trialing";
+  const end = longDate(ending && subscription.ends_at ? subscription.ends_at : subscription.current_period_end);
+  /** What happens at the period's end: a trial ends (charged after, unless canceled), a paid period renews or ends. */
+  const standing = () => {
+    if (ending) return formatMessage(inTrial ? messages.trialEnds : messages.ends, { date: end });
+    return inTrial ? formatMessage(messages.trialRenews, { date: end, amount: amount(subscription) }) : formatMessage(messages.renews, { date: end });
+  };
   const toggle = async () => {
     setBusy(true);
     const update: SubscriptionUpdate = { cancel_at_period_end: !ending };
@@ -122,7 +146,7 @@ function Cancellation({ subscription }: { subscription: Subscription }) {
   return (
     <Card
       title={formatMessage(messages.cancellation)}
-      description={formatMessage(ending ? messages.ends : messages.renews, { date: longDate(ending && subscription.ends_at ? subscription.ends_at : subscription.current_period_end) })}
+      description={standing()}
     >
       {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
       <div className="actions">
