@@ -1,6 +1,5 @@
 import { createColumnHelper } from "@tanstack/react-table";
-import { defineMessage, defineMessages, FormattedMessage, useIntl } from "react-intl";
-import { longDateTime } from "../../i18n/format";
+import { defineMessage, defineMessages, FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { EmptyState } from "../../ui/components";
 import { ServerListing, useServerListing } from "../../ui/server-listing";
 import { useSeller } from "../space";
@@ -37,9 +36,10 @@ function EventMetadata({ event }: { event: UsageEvent }) {
 
 const column = createColumnHelper<UsageEvent>();
 const columns = [
-  column.accessor("timestamp", { header: () => <FormattedMessage {...messages.time} />, cell: (info) => longDateTime(info.getValue()) }),
-  column.accessor("name", { header: () => <FormattedMessage {...messages.name} />, enableSorting: false, cell: (info) => <code>{info.getValue()}</code> }),
-  column.display({ id: "customer", header: () => <FormattedMessage {...messages.customer} />, cell: (info) => info.row.original.customer?.email ?? info.row.original.external_customer_id ?? "—" }),
+  // To the second, as events close together are told apart.
+  column.accessor("timestamp", { header: () => <FormattedMessage {...messages.time} />, cell: (info) => <FormattedDate value={info.getValue()} dateStyle="medium" timeStyle="medium" /> }),
+  column.accessor("name", { header: () => <FormattedMessage {...messages.name} />, enableSorting: false, cell: (info) => <code className="nowrap">{info.getValue()}</code> }),
+  column.display({ id: "customer", header: () => <FormattedMessage {...messages.customer} />, cell: (info) => <span className="nowrap">{info.row.original.customer?.email ?? info.row.original.external_customer_id ?? "—"}</span> }),
   column.display({ id: "metadata", header: () => <FormattedMessage {...messages.metadata} />, cell: (info) => <EventMetadata event={info.row.original} /> }),
 ];
 

@@ -54,7 +54,7 @@ function Clauses({ form, name, removable }: { form: Form; name: ClausesPath; rem
       {clauses.fields.map((clause, index) => (
         <fieldset className="plain" key={clause.id}>
           <legend className="sr-only">{formatMessage(messages.clause, { number: index + 1 })}</legend>
-          <div className="field-row clause-row">
+          <div className="clause-row">
             <Field label={formatMessage(messages.property)} error={errorOf(index, "property")}>
               {(ids) => <input {...ids} {...form.register(`${name}.${index}.property`)} autoComplete="off" spellCheck={false} />}
             </Field>
@@ -73,16 +73,18 @@ function Clauses({ form, name, removable }: { form: Form; name: ClausesPath; rem
               {(ids) => <input {...ids} {...form.register(`${name}.${index}.value`)} autoComplete="off" spellCheck={false} />}
             </Field>
             {(removable || clauses.fields.length > 1) && (
-              <Button variant="ghost" className="clause-remove" onClick={() => clauses.remove(index)}>
-                {formatMessage(messages.removeClause, { number: index + 1 })}
+              <Button variant="ghost" className="clause-remove" aria-label={formatMessage(messages.removeClause, { number: index + 1 })} title={formatMessage(messages.removeClause, { number: index + 1 })} onClick={() => clauses.remove(index)}>
+                <span aria-hidden="true">✕</span>
               </Button>
             )}
           </div>
         </fieldset>
       ))}
-      <Button variant="secondary" onClick={() => clauses.append(emptyClause())}>
-        {formatMessage(messages.addClause)}
-      </Button>
+      <div className="actions">
+        <Button variant="secondary" onClick={() => clauses.append(emptyClause())}>
+          {formatMessage(messages.addClause)}
+        </Button>
+      </div>
     </>
   );
 }
@@ -115,9 +117,11 @@ export function FilterBuilder({ form }: { form: Form }) {
           <legend>{intl.formatMessage(messages.group, { number: index + 1 })}</legend>
           <ConjunctionField form={form} name={`groups.${index}.conjunction`} />
           <Clauses form={form} name={`groups.${index}.clauses`} removable={false} />
-          <Button variant="ghost" onClick={() => groups.remove(index)}>
-            {intl.formatMessage(messages.removeGroup, { number: index + 1 })}
-          </Button>
+          <div className="actions">
+            <Button variant="ghost" onClick={() => groups.remove(index)}>
+              {intl.formatMessage(messages.removeGroup, { number: index + 1 })}
+            </Button>
+          </div>
         </fieldset>
       ))}
       <Button variant="secondary" onClick={() => groups.append({ conjunction: "or", clauses: [emptyClause()] })}>

@@ -16,7 +16,7 @@ import { meterKeys } from "./queries";
  */
 
 const messages = defineMessages({
-  customerTitle: { id: "seller.customerMeters.title", defaultMessage: "Meters" },
+  customerTitle: { id: "seller.customerMeters.title", defaultMessage: "Usage and credits by meter" },
   loading: { id: "seller.customerMeters.loading", defaultMessage: "Loading the customer's meters…" },
   none: { id: "seller.customerMeters.none", defaultMessage: "No meter has measured this customer yet." },
   meter: { id: "seller.customerMeters.meter", defaultMessage: "Meter" },
