@@ -29,6 +29,13 @@ async function reloadUntil(page: Page, shown: Locator) {
   await shown.waitFor({ timeout: 1_000 });
 }
 
+/** The cells of the meter's row in the card titled `card`. */
+async function meterRow(page: Page, card: string): Promise<string[]> {
+  const row = page.getByRole("region", { name: card }).getByRole("row").filter({ hasText: "KI-Tokens" });
+  await row.waitFor();
+  return row.getByRole("cell").allTextContents();
+}
+
 describe("usage billing in the console", () => {
   it("makes a meter with the filter builder in German, charts what it measured of ingested events, lists the events by name and customer with their metadata and shows a customer's meter and a subscription's usage so far in English, at desktop and phone width", { timeout: 300_000 }, async () => {
     onTestFailed(screenshotFailure);
@@ -115,19 +122,13 @@ describe("usage billing in the console", () => {
 
     // Ada's page: what she consumed, her credits and her balance on the meter.
     await page.goto(`/${slug}/customers/${ada.id}?locale=en`);
-    const meters = page.getByRole("region", { name: english("seller.customerMeters.title") });
-    const standing = meters.getByRole("row").filter({ hasText: "KI-Tokens" });
-    await standing.waitFor();
-    expect(await standing.getByRole("cell").allTextContents()).toEqual(["KI-Tokens", "30", "0", "-30"]);
+    expect(await meterRow(page, english("seller.customerMeters.title"))).toEqual(["KI-Tokens", "30", "0", "-30"]);
     await inEnglish.checkConsole(page, "customer");
     await inEnglish.checkPhone(page, "customer");
 
     // Her subscription: what she used so far this period, and what it comes to.
     await page.goto(`/${slug}/subscriptions/${subscription.id}?locale=en`);
-    const usage = page.getByRole("region", { name: english("seller.subscriptionUsage.title") });
-    const used = usage.getByRole("row").filter({ hasText: "KI-Tokens" });
-    await used.waitFor();
-    expect(await used.getByRole("cell").allTextContents()).toEqual(["KI-Tokens", "30", "0", "$0.60"]);
+    expect(await meterRow(page, english("seller.subscriptionUsage.title"))).toEqual(["KI-Tokens", "30", "0", "$0.60"]);
     await inEnglish.checkConsole(page, "subscription");
     await inEnglish.checkPhone(page, "subscription");
   });

@@ -34,12 +34,30 @@ function EventMetadata({ event }: { event: UsageEvent }) {
   );
 }
 
+/** Who the event is about: their name, shorter than their e-mail (which a pointer shows), or the seller's own id for them. */
+function EventCustomer({ event }: { event: UsageEvent }) {
+  const { customer } = event;
+  if (!customer) return <span className="nowrap">{event.external_customer_id ?? "—"}</span>;
+  return (
+    <span className="nowrap" title={customer.email}>
+      {customer.name ?? customer.email}
+    </span>
+  );
+}
+
 const column = createColumnHelper<UsageEvent>();
 const columns = [
   // To the second, as events close together are told apart.
-  column.accessor("timestamp", { header: () => <FormattedMessage {...messages.time} />, cell: (info) => <FormattedDate value={info.getValue()} dateStyle="medium" timeStyle="medium" /> }),
+  column.accessor("timestamp", {
+    header: () => <FormattedMessage {...messages.time} />,
+    cell: (info) => (
+      <span className="nowrap">
+        <FormattedDate value={info.getValue()} dateStyle="medium" timeStyle="medium" />
+      </span>
+    ),
+  }),
   column.accessor("name", { header: () => <FormattedMessage {...messages.name} />, enableSorting: false, cell: (info) => <code className="nowrap">{info.getValue()}</code> }),
-  column.display({ id: "customer", header: () => <FormattedMessage {...messages.customer} />, cell: (info) => <span className="nowrap">{info.row.original.customer?.email ?? info.row.original.external_customer_id ?? "—"}</span> }),
+  column.display({ id: "customer", header: () => <FormattedMessage {...messages.customer} />, cell: (info) => <EventCustomer event={info.row.original} /> }),
   column.display({ id: "metadata", header: () => <FormattedMessage {...messages.metadata} />, cell: (info) => <EventMetadata event={info.row.original} /> }),
 ];
 

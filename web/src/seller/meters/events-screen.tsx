@@ -5,6 +5,7 @@ import { defineMessages, useIntl } from "react-intl";
 import { Field, Page } from "../../ui/components";
 import { useDebounced } from "../../ui/use-debounced";
 import { customerChoices } from "../customers/queries";
+import { ChoiceFilter } from "../console-screens";
 import { useSeller } from "../space";
 import { EventsListing } from "./events-listing";
 import { NO_EVENT_FILTERS, type EventFilters } from "./meters-api";
@@ -42,20 +43,9 @@ export function EventsScreen() {
   const metadataValue = useDebounced(filters.metadataValue, 300);
   const asked = { ...filters, metadataKey, metadataValue };
   const filtered = JSON.stringify(asked) !== JSON.stringify(NO_EVENT_FILTERS);
-  const any = <option value="">{formatMessage(messages.any)}</option>;
-  const choice = (key: "name" | "customerId" | "meterId", label: string, options: { value: string; label: string }[]) => (
-    <Field label={label}>
-      {(ids) => (
-        <select {...ids} value={filters[key]} onChange={(event) => filter({ [key]: event.target.value })}>
-          {any}
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
+  const any = formatMessage(messages.any);
+  const choice = (key: "name" | "customerId" | "meterId", label: string, choices: { value: string; label: string }[]) => (
+    <ChoiceFilter label={label} anyLabel={any} choices={choices} value={filters[key]} onChange={(value) => filter({ [key]: value })} />
   );
   const back = (
     <Link className="button button-secondary" to="/$slug/meters" params={{ slug: seller.slug }}>
@@ -69,7 +59,7 @@ export function EventsScreen() {
         <Field label={formatMessage(messages.source)}>
           {(ids) => (
             <select {...ids} value={filters.source} onChange={(event) => filter({ source: event.target.value as EventFilters["source"] })}>
-              {any}
+              <option value="">{any}</option>
               <option value="user">{formatMessage(messages.sourceUser)}</option>
               <option value="system">{formatMessage(messages.sourceSystem)}</option>
             </select>

@@ -41,12 +41,8 @@ export interface QuantityRange {
 
 /** Midnight at the start of a day (YYYY-MM-DD) in the browser's time zone, as the API takes a moment. */
 export const startOfDay = (day: string) => new Date(`${day}T00:00:00`).toISOString();
-/** Midnight after a day, so that the day is included whole. */
-export const endOfDay = (day: string) => {
-  const next = new Date(`${day}T00:00:00`);
-  next.setDate(next.getDate() + 1);
-  return next.toISOString();
-};
+/** The day's last moment: the day is included whole, and the next day's period is not charted (the API includes the end). */
+export const endOfDay = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
 
 export function getMeterQuantities(id: string, range: QuantityRange) {
   const query = new URLSearchParams({

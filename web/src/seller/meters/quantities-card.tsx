@@ -5,6 +5,7 @@ import { Card, Field } from "../../ui/components";
 import { QueryState } from "../../ui/query-state";
 import { TimeChart } from "../../ui/time-chart";
 import { customerChoices } from "../customers/queries";
+import { ChoiceFilter } from "../console-screens";
 import { useSeller } from "../space";
 import { QUANTITY_INTERVALS, type Meter, type QuantityInterval, type QuantityRange } from "./meters-api";
 import { quantitiesQuery } from "./queries";
@@ -78,18 +79,13 @@ export function QuantitiesCard({ meter }: { meter: Meter }) {
             </select>
           )}
         </Field>
-        <Field label={intl.formatMessage(messages.customer)}>
-          {(ids) => (
-            <select {...ids} value={range.customerId} onChange={(event) => change({ customerId: event.target.value })}>
-              <option value="">{intl.formatMessage(messages.everyone)}</option>
-              {customers.data?.items.map((customer) => (
-                <option key={customer.id} value={customer.id}>
-                  {customer.email}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <ChoiceFilter
+          label={intl.formatMessage(messages.customer)}
+          anyLabel={intl.formatMessage(messages.everyone)}
+          choices={(customers.data?.items ?? []).map((customer) => ({ value: customer.id, label: customer.email }))}
+          value={range.customerId}
+          onChange={(customerId) => change({ customerId })}
+        />
       </div>
       <QueryState query={quantities} loading={messages.loading}>
         {(shown) => (
