@@ -97,6 +97,9 @@ describe("usage billing in the console", () => {
     await page.getByRole("img", { name: new RegExp(say("seller.meter.quantities.quantity")) }).waitFor();
     await page.getByLabel(say("seller.meter.quantities.customer")).selectOption({ label: `ada-${stamp}@example.com` });
     await page.getByText(say("seller.meter.quantities.total", { total: "30" })).waitFor();
+    // The plan still bills by the meter, so it stays active, and the seller is told why.
+    await page.getByRole("button", { name: say("seller.meter.page.archive") }).click();
+    await page.getByRole("alert").getByText(say("seller.meter.page.inUse")).waitFor();
     await inGerman.checkConsole(page, "meter");
     await inGerman.checkPhone(page, "meter");
 

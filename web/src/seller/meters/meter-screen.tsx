@@ -5,7 +5,8 @@ import { defineMessages, useIntl } from "react-intl";
 import { longDate } from "../../i18n/format";
 import { Button, Card, Page } from "../../ui/components";
 import { Facts } from "../../ui/facts";
-import { OutcomeAlert, outcomeOf, type Outcome } from "../../ui/outcome";
+import { placeRefusals } from "../../forms/refusals";
+import { OutcomeAlert, type Outcome } from "../../ui/outcome";
 import { QueryState } from "../../ui/query-state";
 import { useSeller } from "../space";
 import { EventsListing } from "./events-listing";
@@ -30,6 +31,7 @@ const messages = defineMessages({
   unarchive: { id: "seller.meter.page.unarchive", defaultMessage: "Unarchive" },
   archived: { id: "seller.meter.page.archivedDone", defaultMessage: "The meter is archived: it leaves the list of active meters, and still measures the events it receives." },
   unarchived: { id: "seller.meter.page.unarchivedDone", defaultMessage: "The meter is active again." },
+  inUse: { id: "seller.meter.page.inUse", defaultMessage: "Products or benefits still bill or credit by this meter: archive them first." },
 });
 
 /** One meter: what it measures of which events, its quantities over time, and the events it counts. */
@@ -82,7 +84,17 @@ function MeterActions({ meter, onOutcome }: { meter: Meter; onOutcome: (outcome:
   const seller = useSeller();
   const update = useUpdateMeter();
   const archived = meter.archived_at !== null;
-  const toggle = async () => onOutcome(await outcomeOf(update.mutateAsync({ id: meter.id, change: { is_archived: !archived } }), formatMessage(archived ? messages.unarchived : messages.archived)));
+  const toggle = async () => {
+    try {
+      await update.mutateAsync({ id: meter.id, change: { is_archived: !archived } });
+    } catch (reason) {
+      // The API refuses to archive a meter that prices or benefits still use, in words of its own; the console says why in the reader's.
+      let inUse = false;
+      const rest = placeRefusals(reason, { is_archived: "is_archived" }, () => (inUse = true));
+      return onOutcome({ tone: "error", text: [inUse && formatMessage(messages.inUse), rest].filter(Boolean).join(" ") });
+    }
+    onOutcome({ tone: "success", text: formatMessage(archived ? messages.unarchived : messages.archived) });
+  };
   return (
     <>
       <Link className="button button-secondary" to="/$slug/meters/$meterId/edit" params={{ slug: seller.slug, meterId: meter.id }}>
