@@ -37,7 +37,7 @@ async function meterRow(page: Page, card: string): Promise<string[]> {
 }
 
 describe("usage billing in the console", () => {
-  it("makes a meter with the filter builder in German, charts what it measured of ingested events, lists the events by name and customer with their metadata and shows a customer's meter and a subscription's usage so far in English, at desktop and phone width", { timeout: 300_000 }, async () => {
+  it("makes and edits a meter with the filter builder in German, is told why it cannot archive it, charts what it measured of ingested events, lists the events by name and customer with their metadata and shows a customer's meter and a subscription's usage so far in English, at desktop and phone width", { timeout: 300_000 }, async () => {
     onTestFailed(screenshotFailure);
     const stamp = Date.now();
     const { page, say } = await newPerson({ locale: "de", viewport: { width: 1280, height: 800 } });
@@ -134,5 +134,15 @@ describe("usage billing in the console", () => {
     expect(await meterRow(page, english("seller.subscriptionUsage.title"))).toEqual(["KI-Tokens", "30", "0", "$0.60"]);
     await inEnglish.checkConsole(page, "subscription");
     await inEnglish.checkPhone(page, "subscription");
+
+    // Back in German, the meter's form holds its filter as it was made; a new name keeps what it measured.
+    await page.goto(`/${slug}/meters/${meterId}/edit`);
+    const edited = page.getByRole("group", { name: say("seller.meter.group", { number: 1 }) }).getByRole("group", { name: say("seller.meter.clause", { number: 2 }) });
+    expect(await edited.getByLabel(say("seller.meter.value")).inputValue()).toBe("us");
+    expect(await page.getByLabel(say("seller.meter.aggregationProperty")).inputValue()).toBe("tokens");
+    await page.getByLabel(say("seller.meter.name")).fill("KI-Tokens gesamt");
+    await page.getByRole("button", { name: say("seller.meter.save") }).click();
+    await page.getByRole("heading", { name: "KI-Tokens gesamt", level: 1 }).waitFor();
+    await page.getByText(say("seller.meter.quantities.total", { total: "35" })).waitFor();
   });
 });

@@ -3,7 +3,7 @@ import type { Path } from "react-hook-form";
 import * as z from "zod/mini";
 import { t } from "../../i18n/translate";
 import { atLeast, atMost, says, trimmed } from "../../forms/schemas";
-import { AGGREGATIONS, OPERATORS, type Meter, type MeterChange, type MeterFilter, type MeterFilterClause } from "./meters-api";
+import { AGGREGATIONS, OPERATORS, type Meter, type MeterChange, type MeterFilter, type MeterFilterClause, type MeterUpdate } from "./meters-api";
 
 const messages = defineMessages({
   property: { id: "forms.meter.property", defaultMessage: "Enter the property: name, source or a metadata key" },
@@ -86,6 +86,16 @@ export function filterOf(form: MeterForm): MeterFilter {
 export function meterChangeOf(form: MeterForm): MeterChange {
   const aggregation = form.aggregation === "count" ? { func: "count" as const } : form.aggregation === "unique" ? { func: "unique" as const, property: form.aggregationProperty } : { func: form.aggregation, property: form.aggregationProperty };
   return { name: form.name, filter: filterOf(form), aggregation };
+}
+
+/** A value written with its objects' keys in order, so that two filters compare alike however their keys came (jsonb reorders them). */
+const canonical = (value: unknown) =>
+  JSON.stringify(value, (_key, item: unknown) => (item && typeof item === "object" && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : 1))) : item));
+
+/** Polar's MeterUpdate: the filter and aggregation only when they changed, as a change to them measures every event again. */
+export function meterUpdateOf(form: MeterForm, meter: Meter): MeterUpdate {
+  const { name, filter, aggregation } = meterChangeOf(form);
+  return { name, ...(canonical(filter) === canonical(meter.filter) ? {} : { filter }), ...(canonical(aggregation) === canonical(meter.aggregation) ? {} : { aggregation }) };
 }
 
 /** Where the API's refusals go on the form: the filter's clauses are numbered as filterOf sends them. */

@@ -9,7 +9,7 @@ import { Alert, Field } from "../../ui/components";
 import { EditScreen, FormActions, NewScreen } from "../console-screens";
 import { useSeller } from "../space";
 import { FilterBuilder } from "./filter-builder";
-import { emptyMeterForm, meterChangeOf, meterForm, meterFormOf, refusalFields, type MeterForm } from "./form";
+import { emptyMeterForm, meterChangeOf, meterForm, meterFormOf, meterUpdateOf, refusalFields, type MeterForm } from "./form";
 import { aggregationLabels } from "./labels";
 import { AGGREGATIONS, type Meter } from "./meters-api";
 import { meterQuery, useCreateMeter, useUpdateMeter } from "./queries";
@@ -40,11 +40,10 @@ function MeterEditor({ meter }: { meter?: Meter }) {
   const { errors, isSubmitting } = form.formState;
   const aggregation = form.watch("aggregation");
   const submit = form.handleSubmit(async (values) => {
-    const change = meterChangeOf(values);
     setFailure(null);
     let saved: Meter;
     try {
-      saved = await (meter ? update.mutateAsync({ id: meter.id, change }) : create.mutateAsync({ organizationId: seller.id, change }));
+      saved = await (meter ? update.mutateAsync({ id: meter.id, change: meterUpdateOf(values, meter) }) : create.mutateAsync({ organizationId: seller.id, change: meterChangeOf(values) }));
     } catch (reason) {
       return setFailure(placeRefusals(reason, refusalFields(values), form.setError));
     }
