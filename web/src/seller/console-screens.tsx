@@ -80,6 +80,24 @@ export function TypeFilter<Type extends string>({ label, anyLabel, types, labelO
   );
 }
 
+/** A choice of one of the seller's things (a customer, a meter), or all of them (""). */
+export function ChoiceFilter({ label, anyLabel, choices, value, onChange }: { label: string; anyLabel: string; choices: { value: string; label: string }[]; value: string; onChange: (value: string) => void }) {
+  return (
+    <Field label={label}>
+      {(ids) => (
+        <select {...ids} value={value} onChange={(event) => onChange(event.target.value)}>
+          <option value="">{anyLabel}</option>
+          {choices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 /** A row's edit link and delete button, for those who may change things; `remove` is the domain's delete mutation, which refreshes its lists. */
 export function RowActions({ edit, remove, says }: { edit?: ReactNode; remove: (() => Promise<unknown>) | null; says: { delete: string; deleteTitle: string; deleteText: string } }) {
   const { mayChange } = useSeller();

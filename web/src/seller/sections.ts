@@ -2,6 +2,7 @@ import * as dashboard from "./dashboard/routes";
 import * as products from "./products/routes";
 import * as benefits from "./benefits/routes";
 import * as customFields from "./custom-fields/routes";
+import * as meters from "./meters/routes";
 import * as discounts from "./discounts/routes";
 import * as checkoutLinks from "./checkout-links/routes";
 import * as customers from "./customers/routes";
@@ -14,7 +15,7 @@ import * as setAsideWork from "./set-aside-work/routes";
 import * as settings from "./settings/routes";
 
 /** The console's sections in the order a seller works: what is sold, who bought it, how systems hear of it, the seller's own settings. */
-const SECTIONS = [dashboard, products, benefits, customFields, discounts, checkoutLinks, customers, orders, subscriptions, licenseKeys, webhooks, accessTokens, setAsideWork, settings] as const;
+const SECTIONS = [dashboard, products, benefits, customFields, meters, discounts, checkoutLinks, customers, orders, subscriptions, licenseKeys, webhooks, accessTokens, setAsideWork, settings] as const;
 
 type SellerRoute = (typeof SECTIONS)[number]["routes"][number];
 

@@ -7,7 +7,7 @@ import "uplot/dist/uPlot.min.css";
  * Charts are drawn with uPlot: about 21 kB gzipped with no dependencies, fast on canvas, and kept up
  * (Chart.js is three times its size, Recharts and visx bring d3, ECharts is ten times as big). A
  * canvas says nothing to a screen reader, so each chart carries its figures as a table too. Only the
- * dashboard and webhook screens import this module, so the library loads with their chunks alone.
+ * dashboard, webhook and meter screens import this module, so the library loads with their chunks alone.
  */
 
 const messages = defineMessages({

@@ -8,6 +8,7 @@ import { longDate } from "../../i18n/format";
 import { Alert, Button, Card, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
 import { Facts } from "../../ui/facts";
+import { CustomerMetersCard } from "../meters/usage-cards";
 import { OrdersTable } from "../orders/orders-table";
 import { useSeller } from "../space";
 import { openCustomerSession, type CustomerState } from "./api";
@@ -70,6 +71,7 @@ function CustomerPage({ customer }: { customer: CustomerState }) {
           </>
         )}
         <CustomerStateCard state={customer} />
+        <CustomerMetersCard customerId={customer.id} />
         <Card title={formatMessage(messages.orders)}>
           <OrdersTable filters={{ customerId: customer.id }} />
         </Card>

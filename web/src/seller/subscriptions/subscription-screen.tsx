@@ -7,6 +7,7 @@ import { QueryState } from "../../ui/query-state";
 import { longDate } from "../../i18n/format";
 import { Alert, Button, Card, Page } from "../../ui/components";
 import { ConfirmDialog } from "../../ui/confirm-dialog";
+import { SubscriptionUsageCard } from "../meters/usage-cards";
 import { useSeller } from "../space";
 import { DiscountForm, PlanChangeForm } from "./plan-change";
 import { SeatChange } from "./seat-change";
@@ -67,6 +68,7 @@ export function SubscriptionScreen() {
           {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
           <div className="stack">
             <Facts subscription={shown} />
+            <SubscriptionUsageCard subscription={shown} />
             {seller.mayChange && shown.status !== "canceled" && (
               <>
                 <Cancellation subscription={shown} />
