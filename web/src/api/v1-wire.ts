@@ -2524,6 +2524,23 @@ export interface paths {
         patch: operations["patchV1WebhooksEndpointsId"];
         trace?: never;
     };
+    "/v1/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event to a webhook endpoint */
+        post: operations["postV1WebhooksEndpointsIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/endpoints/{id}/secret": {
         parameters: {
             query?: never;
@@ -6000,6 +6017,24 @@ export interface components {
             /** @constant */
             uses_standard_webhook_signature: false;
         };
+        WebhookEvent: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            last_http_code: number | null;
+            succeeded: boolean | null;
+            skipped: boolean;
+            payload: string | null;
+            /** @enum {string} */
+            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted" | "webhook.test";
+            is_archived: boolean;
+            /**
+             * @description The API version the payload is sent in: its endpoint's
+             * @enum {string}
+             */
+            api_version: "2026-04" | "2026-10" | "2027-01";
+        };
         ListResource_WebhookDelivery_: {
             items: components["schemas"]["WebhookDelivery"][];
             pagination: components["schemas"]["Pagination"];
@@ -6014,24 +6049,6 @@ export interface components {
             response: string | null;
             duration_ms: number | null;
             webhook_event: components["schemas"]["WebhookEvent"];
-        };
-        WebhookEvent: {
-            /** Format: date-time */
-            created_at: string;
-            modified_at: string | null;
-            id: string;
-            last_http_code: number | null;
-            succeeded: boolean | null;
-            skipped: boolean;
-            payload: string | null;
-            /** @enum {string} */
-            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted";
-            is_archived: boolean;
-            /**
-             * @description The API version the payload is sent in: its endpoint's
-             * @enum {string}
-             */
-            api_version: "2026-04" | "2026-10" | "2027-01";
         };
     };
     responses: never;
@@ -22081,6 +22098,73 @@ export interface operations {
             };
         };
     };
+    postV1WebhooksEndpointsIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send a test event to a webhook endpoint */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
     patchV1WebhooksEndpointsIdSecret: {
         parameters: {
             query?: never;
@@ -22161,7 +22245,7 @@ export interface operations {
                 succeeded?: "true" | "false";
                 query?: string;
                 http_code_class?: "2xx" | "3xx" | "4xx" | "5xx";
-                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted")[];
+                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted" | "webhook.test") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted" | "webhook.test")[];
             };
             header?: never;
             path?: never;

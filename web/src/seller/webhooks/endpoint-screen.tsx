@@ -106,7 +106,7 @@ function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
           </Card>
         </>
       )}
-      <DeliveryLog endpointId={endpoint.id} mayRedeliver={seller.mayChange} />
+      <DeliveryLog endpointId={endpoint.id} maySend={seller.mayChange} />
     </Page>
   );
 }
