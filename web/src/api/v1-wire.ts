@@ -6064,7 +6064,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 slug?: string;
                 sorting?: ("created_at" | "-created_at" | "slug" | "-slug" | "name" | "-name") | ("created_at" | "-created_at" | "slug" | "-slug" | "name" | "-name")[];
@@ -6630,7 +6630,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 sorting?: ("created_at" | "-created_at" | "comment" | "-comment" | "last_used_at" | "-last_used_at" | "organization_id" | "-organization_id") | ("created_at" | "-created_at" | "comment" | "-comment" | "last_used_at" | "-last_used_at" | "organization_id" | "-organization_id")[];
@@ -6919,7 +6919,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 id?: string | string[];
@@ -7472,7 +7472,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 query?: string;
@@ -7915,7 +7915,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 query?: string;
@@ -8320,7 +8320,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 type?: ("custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit") | ("custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit")[];
@@ -8773,7 +8773,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -8845,7 +8845,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 is_granted?: boolean;
                 customer_id?: string | string[];
@@ -8920,7 +8920,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 customer_id?: string | string[];
@@ -8995,7 +8995,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 role?: "owner" | "billing_manager" | "member";
                 sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
@@ -9360,7 +9360,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 role?: "owner" | "billing_manager" | "member";
                 sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
@@ -9725,7 +9725,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 role?: "owner" | "billing_manager" | "member";
                 sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
@@ -10373,7 +10373,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 email?: string;
@@ -11461,7 +11461,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 product_id?: string | string[];
@@ -12081,7 +12081,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 product_id?: string | string[];
@@ -12611,7 +12611,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 product_id?: string | string[];
@@ -14211,7 +14211,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 product_id?: string | string[];
@@ -14590,7 +14590,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 id?: string | string[];
                 organization_id?: string | string[];
@@ -14756,7 +14756,7 @@ export interface operations {
                 customer_email?: string | string[];
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 sorting?: ("created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method") | ("created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method")[];
             };
@@ -14894,7 +14894,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -14966,7 +14966,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -15041,7 +15041,7 @@ export interface operations {
                 status?: ("prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won") | ("prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won")[];
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 sorting?: ("created_at" | "-created_at" | "amount" | "-amount") | ("created_at" | "-created_at" | "amount" | "-amount")[];
             };
@@ -15246,7 +15246,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 benefit_id?: string | string[];
@@ -16464,7 +16464,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 query?: string;
@@ -16943,7 +16943,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 customer_id?: string | string[];
@@ -17031,7 +17031,7 @@ export interface operations {
                 query?: string;
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 sorting?: ("name" | "-name" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen") | ("name" | "-name" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen")[];
             };
@@ -17176,7 +17176,7 @@ export interface operations {
                 source?: "user" | "system";
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 sorting?: ("name" | "-name" | "label" | "-label" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen") | ("name" | "-name" | "label" | "-label" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen")[];
             };
@@ -17321,7 +17321,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 customer_id?: string | string[];
@@ -17463,7 +17463,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 meter_id?: string | string[];
                 query?: string;
@@ -18272,7 +18272,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -18608,7 +18608,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 product_id?: string | string[];
                 product_billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[];
@@ -18970,7 +18970,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 active?: boolean;
                 product_id?: string | string[];
@@ -19260,7 +19260,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 benefit_id?: string;
             };
@@ -19398,7 +19398,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 benefit_id?: string;
             };
@@ -19782,7 +19782,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 query?: string;
                 type?: ("custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit") | ("custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit")[];
@@ -20004,7 +20004,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -20291,7 +20291,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -20632,7 +20632,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -20702,7 +20702,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -20772,7 +20772,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 ids?: string | string[];
@@ -21385,7 +21385,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 worker?: string | string[];
@@ -21741,7 +21741,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
             };
@@ -22237,7 +22237,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 endpoint_id?: string | string[];
                 start_timestamp?: string;
@@ -22381,7 +22381,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 worker?: string | string[];
