@@ -145,7 +145,7 @@ describe("the seller's customers and orders", () => {
     await expect.poll(() => picker.locator("option:checked").textContent()).toBe("Ventas del mes");
 
     await page.reload();
-    await expect.poll(() => cards.count()).toBe(10);
+    await expect.poll(() => cards.count()).toBe(12);
     await picker.selectOption({ label: "Ventas del mes" });
     await expect.poll(() => cards.count()).toBe(2);
     await page.getByRole("button", { name: say("seller.dashboard.saved.rename") }).click();
@@ -170,7 +170,7 @@ describe("the seller's customers and orders", () => {
     await page.getByRole("button", { name: say("seller.dashboard.saved.delete") }).click();
     await dialog.getByRole("button", { name: say("seller.dashboard.saved.delete") }).click();
     await dialog.waitFor({ state: "detached" });
-    await expect.poll(() => cards.count()).toBe(10);
+    await expect.poll(() => cards.count()).toBe(12);
     await expect.poll(() => picker.locator("option").allTextContents()).toEqual([say("seller.dashboard.saved.allMetrics")]);
   });
 
