@@ -76,6 +76,9 @@ describe("the dashboard's figures and the console's polish", () => {
     await card(page, say, "grossRevenue").getByText(say("seller.dashboard.about.grossRevenue")).waitFor();
     await card(page, say, "trialMonthlyRecurringRevenue").getByText(say("seller.dashboard.about.trialMonthlyRecurringRevenue")).waitFor();
     await card(page, say, "monthlyRecurringRevenue").getByText(say("seller.dashboard.previousWas", { figure: dollarsIn("tr", 0), days: 30 })).waitFor();
+    // All twelve are shown; a saved dashboard keeps ten at most, so this choice is not offered for saving.
+    expect(await page.getByRole("button", { name: say("seller.dashboard.saved.saveAs") }).isDisabled()).toBe(true);
+    await page.getByText(say("seller.dashboard.saved.tooMany", { max: 10 })).waitFor();
     await inTurkish.checkConsole(page, "dashboard");
     await shoot(page, "dashboard-1280");
     await inTurkish.checkPhone(page, "dashboard");
