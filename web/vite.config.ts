@@ -6,17 +6,23 @@ import { bundleBudget } from "./bundle-budget";
 
 const require = createRequire(import.meta.url);
 
+/** Where Redoc's bundle would fetch its "powered by" logo from; the site's policy lets images come from the site only. */
+const REDOC_LOGO_URL = "https://cdn.redoc.ly/redoc/logo-mini.svg";
+
 /**
  * Redoc's self-contained bundle, shipped with the build at /docs/redoc.standalone.js: the gateway's
- * API reference pages load it from the site itself, never from a CDN.
+ * API reference pages load it from the site itself, never from a CDN, and its logo from beside it.
  */
 function apiReferenceBundle(): Plugin {
   return {
     name: "tollgate-api-reference",
     generateBundle() {
-      for (const file of ["redoc.standalone.js", "redoc.standalone.js.LICENSE.txt"]) {
-        this.emitFile({ type: "asset", fileName: `docs/${file}`, source: readFileSync(require.resolve(`redoc/bundles/${file}`)) });
-      }
+      const bundle = readFileSync(require.resolve("redoc/bundles/redoc.standalone.js"), "utf8");
+      // A Redoc upgrade that moves the logo fails the build rather than bring back a blocked image.
+      if (!bundle.includes(REDOC_LOGO_URL)) throw new Error(`Redoc's bundle no longer loads ${REDOC_LOGO_URL}: check where its logo comes from`);
+      this.emitFile({ type: "asset", fileName: "docs/redoc.standalone.js", source: bundle.replaceAll(REDOC_LOGO_URL, "/docs/redoc-logo-mini.svg") });
+      this.emitFile({ type: "asset", fileName: "docs/redoc.standalone.js.LICENSE.txt", source: readFileSync(require.resolve("redoc/bundles/redoc.standalone.js.LICENSE.txt")) });
+      this.emitFile({ type: "asset", fileName: "docs/redoc-logo-mini.svg", source: readFileSync(new URL("./api-reference/redoc-logo-mini.svg", import.meta.url)) });
     },
   };
 }

@@ -7,7 +7,8 @@ import type { Upstream } from "./routes.js";
 interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; description?: string };
-  paths?: Record<string, unknown>;
+  tags?: { name: string; "x-displayName": string }[];
+  paths?: Record<string, Record<string, { tags?: string[] }>>;
   components?: Record<string, Record<string, unknown>>;
   security?: unknown[];
 }
@@ -29,7 +30,7 @@ const APIS: PublishedApi[] = [
   {
     documentPath: "/v1/openapi.json",
     pagePath: "/docs",
-    title: "Tollgate API (/v1)",
+    title: "Tollgate API",
     description: `Billing and webhooks, as Polar's public API: @polar-sh/sdk works with this site as its server URL. Answers take the shapes of the dated version a request names in its \`Polar-Version\` header (${API_VERSIONS.join(", ")}; SDK 1.x names the one of its import path); a request naming none, as SDK 0.47's, gets the newest (${NEWEST_API_VERSION}).`,
     services: ["billing", "webhook-dispatcher"],
     dated: true,
@@ -37,7 +38,7 @@ const APIS: PublishedApi[] = [
   {
     documentPath: "/api/auth/openapi.json",
     pagePath: "/docs/auth",
-    title: "Tollgate accounts API (/api/auth)",
+    title: "Tollgate accounts API",
     description: "Accounts, sessions, admin and organizations, as better-auth's protocol: better-auth's own client works with this site.",
     services: ["auth", "organization"],
     dated: false,
@@ -47,19 +48,48 @@ const APIS: PublishedApi[] = [
 /** How long a merged document is kept before the services are asked again (a new release may have changed them). */
 const CACHE_MS = 60_000;
 
-/** The services' documents as one: paths side by side, components (the same kit schemas in each) merged by name. */
-function merge(api: PublishedApi, documents: OpenApiDocument[]): OpenApiDocument {
+/**
+ * A section's name as the reference's menu shows it: the services tag as Polar's paths are named
+ * (`custom-fields`, `license_keys`, `oauth2/organization_access_tokens`), the menu in words.
+ */
+const sectionName = (tag: string) =>
+  tag
+    .split("/")
+    .map((part) => part.replace(/[-_]/g, " "))
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join(": ");
+
+/**
+ * The schema without the bounds zod gives every integer (±2^53−1): they say nothing to a reader, who
+ * would take 9007199254740991 for a real limit. Real bounds (a page's 100) stay.
+ */
+function withoutSafeIntegerBounds<Value>(value: Value): Value {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds) as Value;
+  if (typeof value !== "object" || value === null) return value;
+  const entries = Object.entries(value).filter(([key, bound]) => !((key === "minimum" || key === "maximum") && Math.abs(Number(bound)) === Number.MAX_SAFE_INTEGER));
+  return Object.fromEntries(entries.map(([key, inner]) => [key, withoutSafeIntegerBounds(inner)])) as Value;
+}
+
+/**
+ * The services' documents as one: paths side by side, components (the same kit schemas in each)
+ * merged by name, sections named in words in alphabetical order. Redoc writes the title with the
+ * version after it: a dated API's is the Polar-Version it is in.
+ */
+function merge(api: PublishedApi, documents: OpenApiDocument[], version: ApiVersion): OpenApiDocument {
   const components: Record<string, Record<string, unknown>> = {};
   for (const document of documents) {
     for (const [kind, entries] of Object.entries(document.components ?? {})) components[kind] = { ...components[kind], ...entries };
   }
-  return {
+  const paths = Object.assign({}, ...documents.map((document) => document.paths ?? {})) as NonNullable<OpenApiDocument["paths"]>;
+  const tags = [...new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((operation) => operation.tags ?? [])))];
+  return withoutSafeIntegerBounds({
     openapi: "3.1.0",
-    info: { title: api.title, version: documents[0]?.info.version ?? "1", description: api.description },
-    paths: Object.assign({}, ...documents.map((document) => document.paths ?? {})) as Record<string, unknown>,
+    info: { title: api.title, version: api.dated ? version : (documents[0]?.info.version ?? "1"), description: api.description },
+    tags: tags.map((name) => ({ name, "x-displayName": sectionName(name) })).sort((one, other) => one["x-displayName"].localeCompare(other["x-displayName"])),
+    paths,
     components,
     ...(documents.some((document) => document.security) ? { security: documents.find((document) => document.security)?.security } : {}),
-  };
+  });
 }
 
 /**
@@ -129,7 +159,7 @@ export function mountApiDocs(app: Express, routes: Upstream[], { signer, logger 
     }
     try {
       const services = api.services.map((name) => routes.find((upstream) => upstream.name === name)).filter((upstream) => upstream !== undefined);
-      const document = merge(api, await Promise.all(services.map((upstream) => documentOf(upstream, version))));
+      const document = merge(api, await Promise.all(services.map((upstream) => documentOf(upstream, version))), version);
       cached.set(key, { document, until: Date.now() + CACHE_MS });
       res.json(document);
     } catch (error) {

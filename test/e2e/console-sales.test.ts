@@ -129,12 +129,12 @@ describe("the seller's customers and orders", () => {
     await page.goto(`/${slug}`);
     await page.getByRole("heading", { name: say("seller.dashboard.title"), level: 1 }).waitFor();
     const cards = page.locator(".metric-card");
-    await expect.poll(() => cards.count()).toBe(10);
-    await page.getByText(say("seller.dashboard.saved.chooser", { shown: 10, all: 10 })).click();
-    for (const metric of ["averageOrderValue", "monthlyRecurringRevenue", "activeSubscriptions", "newSubscriptions", "canceledSubscriptions", "checkoutsConversion", "churnRate", "averageRevenuePerUser"]) {
+    await expect.poll(() => cards.count()).toBe(12);
+    await page.getByText(say("seller.dashboard.saved.chooser", { shown: 12, all: 12 })).click();
+    for (const metric of ["netRevenue", "averageOrderValue", "monthlyRecurringRevenue", "trialMonthlyRecurringRevenue", "activeSubscriptions", "newSubscriptions", "canceledSubscriptions", "checkoutsConversion", "churnRate", "averageRevenuePerUser"]) {
       await page.getByRole("checkbox", { name: say(`seller.dashboard.metric.${metric}`), exact: true }).uncheck();
     }
-    await expect.poll(() => cards.getByRole("heading").allTextContents()).toEqual([say("seller.dashboard.metric.revenue"), say("seller.dashboard.metric.orders")]);
+    await expect.poll(() => cards.getByRole("heading").allTextContents()).toEqual([say("seller.dashboard.metric.grossRevenue"), say("seller.dashboard.metric.orders")]);
     await page.getByRole("button", { name: say("seller.dashboard.saved.saveAs") }).click();
     await dialog.getByRole("button", { name: say("seller.dashboard.saved.saveName") }).click();
     await dialog.getByText(say("forms.required.aName")).waitFor();
@@ -145,7 +145,7 @@ describe("the seller's customers and orders", () => {
     await expect.poll(() => picker.locator("option:checked").textContent()).toBe("Ventas del mes");
 
     await page.reload();
-    await expect.poll(() => cards.count()).toBe(10);
+    await expect.poll(() => cards.count()).toBe(12);
     await picker.selectOption({ label: "Ventas del mes" });
     await expect.poll(() => cards.count()).toBe(2);
     await page.getByRole("button", { name: say("seller.dashboard.saved.rename") }).click();
@@ -170,7 +170,7 @@ describe("the seller's customers and orders", () => {
     await page.getByRole("button", { name: say("seller.dashboard.saved.delete") }).click();
     await dialog.getByRole("button", { name: say("seller.dashboard.saved.delete") }).click();
     await dialog.waitFor({ state: "detached" });
-    await expect.poll(() => cards.count()).toBe(10);
+    await expect.poll(() => cards.count()).toBe(12);
     await expect.poll(() => picker.locator("option").allTextContents()).toEqual([say("seller.dashboard.saved.allMetrics")]);
   });
 

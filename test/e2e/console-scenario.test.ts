@@ -232,7 +232,7 @@ describe("a seller's first sale, from the console to a refund", () => {
 
     // The dashboard counts the sale.
     await openSection(page, say, "seller.space.dashboard", "seller.dashboard.title");
-    const revenue = page.getByRole("region", { name: say("seller.dashboard.metric.revenue"), exact: true });
+    const revenue = page.getByRole("region", { name: say("seller.dashboard.metric.grossRevenue"), exact: true });
     await expect.poll(async () => plain(await revenue.textContent()), { timeout: 10_000 }).toContain(dollars(34));
     // The chart's figures, for those who cannot see it, in a table.
     await revenue.getByText(say("ui.chart.figures")).click();

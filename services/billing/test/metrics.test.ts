@@ -215,6 +215,23 @@ describe("metrics", () => {
     expect(metrics.totals.churned_subscriptions).toBe(0);
   });
 
+  it("count a trialing subscription as active and in trialing MRR, not in MRR nor ARPU, as Polar does: the figures agree", async () => {
+    const seller = await stack.seller();
+    const polar = createPolar({ accessToken: seller.token, baseUrl: stack.gateway.url });
+    await subscribe(stack, seller, "4242424242424242", "paying@example.com");
+    await subscribe(stack, seller, "4242424242424242", "trying@example.com", { trialDays: 14 });
+    const today = dayIn("UTC", new Date());
+    const metrics = await polar.metrics.get({ start_date: daysAfter(today, -29), end_date: today, interval: "day", timezone: "UTC" });
+    expect(metrics.totals).toMatchObject({
+      active_subscriptions: 2,
+      monthly_recurring_revenue: 1000,
+      trial_committed_monthly_recurring_revenue: 1000,
+      // The trial pays nothing yet: 1000 of MRR over two customers.
+      average_revenue_per_user: 500,
+    });
+    expect(metrics.periods.at(-1)).toMatchObject({ monthly_recurring_revenue: 1000, trial_committed_monthly_recurring_revenue: 1000 });
+  });
+
   it("export as CSV through SDK 1.x: a row per period, a column per metric, the figures GET /v1/metrics/ gives", async () => {
     const polar = createPolar({ accessToken: shop.token, baseUrl: stack.gateway.url });
     const query = { start_date: first, end_date: last, interval: "day", timezone } as const;

@@ -211,6 +211,24 @@ describe("delivery", () => {
     await expect.poll(async () => (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items.length).toBe(2);
   });
 
+  it("sends a signed test event on the seller's asking, logs it as any delivery, and keeps it to the endpoint's organization", async () => {
+    const { receiver, endpoint } = await endpointFor(["order.paid"]);
+    const send = (seller: Seller, id = endpoint.id) => fetch(`${stack.gateway.url}/v1/webhooks/endpoints/${id}/test`, { method: "POST", headers: { authorization: `Bearer ${seller.token}` } });
+    const response = await send(shop);
+    expect(response.status).toBe(202);
+    const event = (await response.json()) as { id: string; type: string; succeeded: boolean | null };
+    expect(event).toMatchObject({ type: "webhook.test", succeeded: null });
+    const [request] = await receiver.waitFor(1);
+    expect(request).toMatchObject({ id: event.id, verified: true });
+    expect(JSON.parse(request?.body ?? "")).toMatchObject({ type: "webhook.test", data: { id: event.id, endpoint_id: endpoint.id, organization_id: shop.organizationId } });
+    await expect.poll(async () => (await shop.polar.webhooks.listWebhookDeliveries({ endpointId: endpoint.id })).result.items.map((delivery) => [delivery.webhookEvent.type, delivery.succeeded])).toEqual([["webhook.test", true]]);
+
+    // Another seller cannot reach the endpoint; a switched-off one is sent nothing.
+    expect((await send(await stack.seller())).status).toBe(404);
+    await shop.polar.webhooks.updateWebhookEndpoint({ id: endpoint.id, webhookEndpointUpdate: { enabled: false } });
+    expect(await send(shop).then((refused) => refused.status)).toBe(403);
+  });
+
   it("turns off an endpoint whose last attempts all failed, skips what waited, mails the owner in their language, and resumes when turned on", async () => {
     const { receiver, endpoint } = await endpointFor(["customer.created"]);
     await shop.owner.client.updateUser({ locale: "fr" });

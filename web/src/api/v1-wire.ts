@@ -2524,6 +2524,23 @@ export interface paths {
         patch: operations["patchV1WebhooksEndpointsId"];
         trace?: never;
     };
+    "/v1/webhooks/endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a test event to a webhook endpoint */
+        post: operations["postV1WebhooksEndpointsIdTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/endpoints/{id}/secret": {
         parameters: {
             query?: never;
@@ -6010,6 +6027,24 @@ export interface components {
             /** @constant */
             uses_standard_webhook_signature: false;
         };
+        WebhookEvent: {
+            /** Format: date-time */
+            created_at: string;
+            modified_at: string | null;
+            id: string;
+            last_http_code: number | null;
+            succeeded: boolean | null;
+            skipped: boolean;
+            payload: string | null;
+            /** @enum {string} */
+            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted" | "webhook.test";
+            is_archived: boolean;
+            /**
+             * @description The API version the payload is sent in: its endpoint's
+             * @enum {string}
+             */
+            api_version: "2026-04" | "2026-10" | "2027-01";
+        };
         ListResource_WebhookDelivery_: {
             items: components["schemas"]["WebhookDelivery"][];
             pagination: components["schemas"]["Pagination"];
@@ -6025,24 +6060,6 @@ export interface components {
             duration_ms: number | null;
             webhook_event: components["schemas"]["WebhookEvent"];
         };
-        WebhookEvent: {
-            /** Format: date-time */
-            created_at: string;
-            modified_at: string | null;
-            id: string;
-            last_http_code: number | null;
-            succeeded: boolean | null;
-            skipped: boolean;
-            payload: string | null;
-            /** @enum {string} */
-            type: "checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted";
-            is_archived: boolean;
-            /**
-             * @description The API version the payload is sent in: its endpoint's
-             * @enum {string}
-             */
-            api_version: "2026-04" | "2026-10" | "2027-01";
-        };
     };
     responses: never;
     parameters: never;
@@ -6057,7 +6074,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 slug?: string;
                 sorting?: ("created_at" | "-created_at" | "slug" | "-slug" | "name" | "-name") | ("created_at" | "-created_at" | "slug" | "-slug" | "name" | "-name")[];
@@ -6627,7 +6644,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 sorting?: ("created_at" | "-created_at" | "comment" | "-comment" | "last_used_at" | "-last_used_at" | "organization_id" | "-organization_id") | ("created_at" | "-created_at" | "comment" | "-comment" | "last_used_at" | "-last_used_at" | "organization_id" | "-organization_id")[];
@@ -6916,7 +6933,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 id?: string | string[];
@@ -7469,7 +7486,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 query?: string;
@@ -7912,7 +7929,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 query?: string;
@@ -8317,7 +8334,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 type?: ("custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit") | ("custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit")[];
@@ -8770,7 +8787,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -8842,7 +8859,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 is_granted?: boolean;
                 customer_id?: string | string[];
@@ -8917,7 +8934,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 customer_id?: string | string[];
@@ -8992,7 +9009,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 role?: "owner" | "billing_manager" | "member";
                 sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
@@ -9357,7 +9374,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 role?: "owner" | "billing_manager" | "member";
                 sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
@@ -9722,7 +9739,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 role?: "owner" | "billing_manager" | "member";
                 sorting?: ("created_at" | "-created_at") | ("created_at" | "-created_at")[];
@@ -10370,7 +10387,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 email?: string;
@@ -11458,7 +11475,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 product_id?: string | string[];
@@ -12078,7 +12095,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 product_id?: string | string[];
@@ -12608,7 +12625,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 product_id?: string | string[];
@@ -14208,7 +14225,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 product_id?: string | string[];
@@ -14587,7 +14604,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 id?: string | string[];
                 organization_id?: string | string[];
@@ -14753,7 +14770,7 @@ export interface operations {
                 customer_email?: string | string[];
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 sorting?: ("created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method") | ("created_at" | "-created_at" | "status" | "-status" | "amount" | "-amount" | "method" | "-method")[];
             };
@@ -14891,7 +14908,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -14963,7 +14980,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -15038,7 +15055,7 @@ export interface operations {
                 status?: ("prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won") | ("prevented" | "early_warning" | "needs_response" | "under_review" | "lost" | "won")[];
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 sorting?: ("created_at" | "-created_at" | "amount" | "-amount") | ("created_at" | "-created_at" | "amount" | "-amount")[];
             };
@@ -15243,7 +15260,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 benefit_id?: string | string[];
@@ -16461,7 +16478,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 query?: string;
@@ -16940,7 +16957,7 @@ export interface operations {
                 };
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 customer_id?: string | string[];
@@ -17028,7 +17045,7 @@ export interface operations {
                 query?: string;
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 sorting?: ("name" | "-name" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen") | ("name" | "-name" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen")[];
             };
@@ -17173,7 +17190,7 @@ export interface operations {
                 source?: "user" | "system";
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 sorting?: ("name" | "-name" | "label" | "-label" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen") | ("name" | "-name" | "label" | "-label" | "occurrences" | "-occurrences" | "first_seen" | "-first_seen" | "last_seen" | "-last_seen")[];
             };
@@ -17318,7 +17335,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 customer_id?: string | string[];
@@ -17460,7 +17477,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 meter_id?: string | string[];
                 query?: string;
@@ -18269,7 +18286,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -18605,7 +18622,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 product_id?: string | string[];
                 product_billing_type?: ("one_time" | "recurring") | ("one_time" | "recurring")[];
@@ -18967,7 +18984,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 active?: boolean;
                 product_id?: string | string[];
@@ -19257,7 +19274,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 benefit_id?: string;
             };
@@ -19395,7 +19412,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 benefit_id?: string;
             };
@@ -19779,7 +19796,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 query?: string;
                 type?: ("custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit") | ("custom" | "discord" | "github_repository" | "downloadables" | "license_keys" | "meter_credit")[];
@@ -20001,7 +20018,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -20288,7 +20305,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -20629,7 +20646,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -20699,7 +20716,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
             };
             header?: never;
@@ -20769,7 +20786,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 ids?: string | string[];
@@ -21382,7 +21399,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 worker?: string | string[];
@@ -21738,7 +21755,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
             };
@@ -22095,6 +22112,73 @@ export interface operations {
             };
         };
     };
+    postV1WebhooksEndpointsIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Send a test event to a webhook endpoint */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            /** @description Not authenticated */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not permitted */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+            /** @description The input failed its schema */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolarError"];
+                };
+            };
+        };
+    };
     patchV1WebhooksEndpointsIdSecret: {
         parameters: {
             query?: never;
@@ -22167,7 +22251,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 endpoint_id?: string | string[];
                 start_timestamp?: string;
@@ -22175,7 +22259,7 @@ export interface operations {
                 succeeded?: "true" | "false";
                 query?: string;
                 http_code_class?: "2xx" | "3xx" | "4xx" | "5xx";
-                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted")[];
+                event_type?: ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted" | "webhook.test") | ("checkout.created" | "checkout.updated" | "checkout.expired" | "order.created" | "order.updated" | "order.paid" | "order.refunded" | "organization.updated" | "product.created" | "product.updated" | "discount.created" | "discount.updated" | "discount.deleted" | "refund.created" | "refund.updated" | "subscription.created" | "subscription.active" | "subscription.updated" | "subscription.canceled" | "subscription.uncanceled" | "subscription.revoked" | "subscription.past_due" | "subscription.paused" | "subscription.resumed" | "subscription.cycled" | "customer.created" | "customer.updated" | "customer.deleted" | "customer.state_changed" | "customer_seat.assigned" | "customer_seat.claimed" | "customer_seat.revoked" | "benefit.created" | "benefit.updated" | "benefit_grant.created" | "benefit_grant.updated" | "benefit_grant.revoked" | "benefit_grant.cycled" | "member.created" | "member.updated" | "member.deleted" | "webhook.test")[];
             };
             header?: never;
             path?: never;
@@ -22311,7 +22395,7 @@ export interface operations {
             query?: {
                 /** @description Page number, from 1 */
                 page?: number;
-                /** @description Size of a page, 10 by default; more than 100 counts as 100 */
+                /** @description Size of a page, 10 by default; at most 100 */
                 limit?: number;
                 organization_id?: string | string[];
                 worker?: string | string[];

@@ -6,6 +6,7 @@ import { Alert } from "./components";
 
 const messages = defineMessages({
   choose: { id: "ui.fileUpload.choose", defaultMessage: "Choose a file" },
+  noneChosen: { id: "ui.fileUpload.noneChosen", defaultMessage: "No file chosen" },
   uploading: defineMessage<{ name: string; percent: number }>({ id: "ui.fileUpload.uploading", defaultMessage: "Uploading {name}: {percent, number, ::percent}" }),
   uploaded: defineMessage<{ name: string }>({ id: "ui.fileUpload.uploaded", defaultMessage: "{name} is uploaded." }),
   partRefused: defineMessage<{ status: number }>({ id: "ui.fileUpload.partRefused", defaultMessage: "The upload stopped (status {status}). Try again." }),
@@ -92,18 +93,25 @@ export function FileUpload({ service, organizationId, accept, label, onUploaded 
   };
   return (
     <div className="file-upload">
-      <label htmlFor={id}>{label ?? formatMessage(messages.choose)}</label>
-      <input
-        id={id}
-        type="file"
-        accept={accept}
-        disabled={state.phase === "uploading"}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
-          event.target.value = "";
-          if (file) void upload(file);
-        }}
-      />
+      {/* The browser's own picker speaks the browser's language, not the page's: it stays, out of sight, behind a button of ours. */}
+      <div className="file-picker">
+        <input
+          id={id}
+          className="sr-only"
+          type="file"
+          accept={accept}
+          disabled={state.phase === "uploading"}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = "";
+            if (file) void upload(file);
+          }}
+        />
+        <label htmlFor={id} className={`button button-secondary${state.phase === "uploading" ? " is-disabled" : ""}`}>
+          {label ?? formatMessage(messages.choose)}
+        </label>
+        {state.phase === "idle" && <span className="muted">{formatMessage(messages.noneChosen)}</span>}
+      </div>
       {state.phase === "uploading" && (
         <div className="upload-progress" role="status">
           <progress max={1} value={state.share} aria-label={formatMessage(messages.uploading, { name: state.name, percent: state.share })} />

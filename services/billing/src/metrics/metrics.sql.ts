@@ -172,10 +172,11 @@ cancellations_by_bucket as (
 churn_by_bucket as (
   select ends as bucket, count(*) as churned_subscriptions from subscriptions_in_range where ends between 1 and (select count(*) from series) group by 1
 ),
--- As Polar's ARPU: the monthly amount of the subscriptions active at a bucket's end, per customer
--- holding one. Distinct customers do not add up as running sums do, so each bucket counts its own.
+-- As Polar's ARPU: the MRR at a bucket's end (trials pay nothing yet) per customer holding an active
+-- subscription, so ARPU times customers is MRR. Distinct customers do not add up as running sums do,
+-- so each bucket counts its own.
 revenue_per_customer_by_bucket as (
-  select series.bucket, round(sum(monthly) / count(distinct customer_id)) as average_revenue_per_user
+  select series.bucket, round(coalesce(sum(monthly) filter (where paying_from <= series.bucket), 0) / count(distinct customer_id)) as average_revenue_per_user
   from series join subscriptions_in_range on greatest(starts, 1) <= series.bucket and (stops is null or stops > series.bucket)
   group by 1
 )

@@ -18,7 +18,8 @@ export const paging = {
     .min(1)
     .default(10)
     .transform((limit) => Math.min(limit, 100))
-    .meta({ description: "Size of a page, 10 by default; more than 100 counts as 100" }),
+    // Polar's maximum, as its schema says; a larger limit is still taken, as 100, as Polar takes it.
+    .meta({ description: "Size of a page, 10 by default; at most 100", maximum: 100 }),
 };
 
 /** `sorting=-created_at&sorting=name`: the properties a list may be sorted by, descending with a leading `-`. */

@@ -1,6 +1,10 @@
 import { z } from "zod";
 import { API_VERSIONS, isoTimestamp, momentInput, paging, repeated } from "@tollgate/kit";
 import { WEBHOOK_EVENT_TYPES } from "@tollgate/proto";
+import { TEST_EVENT_TYPE } from "../events/test-event.js";
+
+/** The events an endpoint is sent: billing's, and the test event a seller sends to try it. */
+const SENT_EVENT_TYPES = [...WEBHOOK_EVENT_TYPES, TEST_EVENT_TYPE] as const;
 
 /** Polar's WebhookEvent: `succeeded` is null while attempts remain. */
 export const WebhookEvent = z
@@ -12,7 +16,7 @@ export const WebhookEvent = z
     succeeded: z.boolean().nullable(),
     skipped: z.boolean(),
     payload: z.string().nullable(),
-    type: z.enum(WEBHOOK_EVENT_TYPES),
+    type: z.enum(SENT_EVENT_TYPES),
     is_archived: z.boolean(),
     api_version: z.enum(API_VERSIONS).meta({ description: "The API version the payload is sent in: its endpoint's" }),
   })
@@ -40,7 +44,7 @@ export const DeliveryFilters = z.object({
   succeeded: z.enum(["true", "false"]).transform((value) => value === "true").optional(),
   query: z.string().optional(),
   http_code_class: z.enum(["2xx", "3xx", "4xx", "5xx"]).optional(),
-  event_type: repeated(z.enum(WEBHOOK_EVENT_TYPES)),
+  event_type: repeated(z.enum(SENT_EVENT_TYPES)),
 });
 
 /** An event named in the path. */

@@ -1,8 +1,11 @@
-import { apiVersionOf, defineEndpoint, listResource, pageJson, pageOf, randomId, reachable, type Endpoint } from "@tollgate/kit";
+import { apiVersionOf, defineEndpoint, listResource, notPermitted, pageJson, pageOf, randomId, reachable, type Endpoint } from "@tollgate/kit";
 import type { IdentityClaims } from "@tollgate/proto";
 import { newSecret } from "../deliveries/signing.js";
 import type { Parts } from "../parts.js";
-import { skipPending } from "../events/events.sql.js";
+import { insertEvent, skipPending } from "../events/events.sql.js";
+import { testEventFor } from "../events/test-event.js";
+import { eventJson } from "../deliveries/output.js";
+import { WebhookEvent } from "../deliveries/schemas.js";
 import { endpoints, findEndpoint, insertEndpoint, updateEndpoint, type EndpointRow } from "./endpoints.sql.js";
 import { endpointJson } from "./output.js";
 import { EndpointCreate, EndpointIdParams, EndpointListQuery, EndpointUpdate, WebhookEndpoint } from "./schemas.js";
@@ -99,6 +102,22 @@ export function endpointEndpoints(dispatcher: Parts): Endpoint[] {
     defineEndpoint("/v1/webhooks/endpoints/:id", { method: "DELETE", status: 204, params: EndpointIdParams, summary: "Delete a webhook endpoint", tag: TAG }, async ({ params, identity }) => {
       await change(await endpoint(identity, "webhooks:write", params.id), { deleted_at: new Date() });
     }),
+
+    defineEndpoint(
+      "/v1/webhooks/endpoints/:id/test",
+      { method: "POST", status: 202, params: EndpointIdParams, response: WebhookEvent, summary: "Send a test event to a webhook endpoint", tag: TAG },
+      async ({ params, identity }) => {
+        const existing = await endpoint(identity, "webhooks:write", params.id);
+        // A switched-off endpoint is sent nothing, so the test would wait for ever.
+        if (!existing.enabled) throw notPermitted("The webhook endpoint is disabled: enable it to send it a test event.");
+        const event = await units.run(async (unit) => {
+          const stored = await insertEvent(unit.db, testEventFor(existing));
+          unit.afterCommit(wakeScheduler);
+          return stored;
+        });
+        return eventJson(event);
+      },
+    ),
 
     defineEndpoint("/v1/webhooks/endpoints/:id/secret", { method: "PATCH", params: EndpointIdParams, response: WebhookEndpoint, summary: "Rotate a webhook endpoint's secret", tag: TAG }, async ({ params, identity }) => {
       const existing = await endpoint(identity, "webhooks:write", params.id);

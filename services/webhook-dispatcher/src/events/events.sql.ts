@@ -45,6 +45,14 @@ export async function insertEventForSubscribers(db: Knex, event: Pick<WebhookEve
   );
 }
 
+/** Stores an event for one endpoint, due at its `run_at`, and reads it back with the endpoint's API version. */
+export async function insertEvent(db: Knex, event: Pick<WebhookEventRow, "id" | "endpoint_id" | "organization_id" | "source_event_id" | "type" | "payload" | "run_at">): Promise<VersionedEventRow> {
+  await db<WebhookEventRow>("webhook_events").insert(event);
+  const [stored] = await findEvents(db, [event.id]);
+  if (!stored) throw new Error(`webhook event ${event.id} was not stored`);
+  return stored;
+}
+
 /** An endpoint was turned off or deleted: what was waiting for it is not sent. */
 export const skipPending = (db: Knex, endpointId: string) =>
   db<WebhookEventRow>("webhook_events").where({ endpoint_id: endpointId, status: "pending" }).update({ status: "skipped", run_at: null, leased_until: null, modified_at: new Date() });

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { Field, Page } from "../../ui/components";
+import { DateInput } from "../../ui/date-input";
 import { QueryState, together } from "../../ui/query-state";
 import { useSeller } from "../space";
 import { MetricCard } from "./metric-card";
@@ -10,7 +11,7 @@ import { MetricsExportButton } from "./metrics-export";
 import { chartable, DASHBOARD_METRICS, type DashboardMetric, type MetricInterval } from "./metrics-api";
 import { metricsLimitsQuery, metricsQuery } from "./queries";
 import { SavedDashboards } from "./saved-dashboards";
-import { fittingInterval, intervalsFor, presetRange, previousRange, PRESETS, today, type DayRange, type Preset } from "./range";
+import { daysIn, fittingInterval, intervalsFor, presetRange, previousRange, PRESETS, today, type DayRange, type Preset } from "./range";
 
 const messages = defineMessages({
   title: { id: "seller.dashboard.title", defaultMessage: "Dashboard" },
@@ -81,10 +82,10 @@ export function DashboardScreen() {
         {preset === "custom" && (
           <>
             <Field label={formatMessage(messages.start)}>
-              {(ids) => <input {...ids} type="date" value={custom.start} min={limits.data?.min_date} max={today()} onChange={(event) => event.target.value && setCustom({ ...custom, start: event.target.value })} />}
+              {(ids) => <DateInput ids={ids} value={custom.start} min={limits.data?.min_date} max={today()} onChange={(start) => start && setCustom({ ...custom, start })} />}
             </Field>
             <Field label={formatMessage(messages.end)} error={valid ? undefined : formatMessage(messages.endBeforeStart)}>
-              {(ids) => <input {...ids} type="date" value={custom.end} min={limits.data?.min_date} onChange={(event) => event.target.value && setCustom({ ...custom, end: event.target.value })} />}
+              {(ids) => <DateInput ids={ids} value={custom.end} min={limits.data?.min_date} onChange={(end) => end && setCustom({ ...custom, end })} />}
             </Field>
           </>
         )}
@@ -115,7 +116,7 @@ export function DashboardScreen() {
             <div className="metric-grid" aria-busy={current.isFetching || undefined}>
               {chosen.length === 0 && <p className="muted">{formatMessage(messages.noneChosen)}</p>}
               {chosen.map((metric) => (
-                <MetricCard key={metric} metric={metric} current={figures} previous={previous.data} interval={interval} currency={currency} />
+                <MetricCard key={metric} metric={metric} current={figures} previous={previous.data} days={daysIn(range)} interval={interval} currency={currency} />
               ))}
             </div>
           )}

@@ -7,10 +7,12 @@ export type MetricInterval = "day" | "week" | "month" | "year";
 
 /** The metrics the dashboard charts, as Polar names them. */
 export const DASHBOARD_METRICS = [
+  "net_revenue",
   "revenue",
   "orders",
   "average_order_value",
   "monthly_recurring_revenue",
+  "trial_committed_monthly_recurring_revenue",
   "active_subscriptions",
   "new_subscriptions",
   "canceled_subscriptions",

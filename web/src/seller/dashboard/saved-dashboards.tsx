@@ -16,6 +16,7 @@ const messages = defineMessages({
   loading: { id: "seller.dashboard.saved.loading", defaultMessage: "Loading your saved dashboards…" },
   dashboard: { id: "seller.dashboard.saved.dashboard", defaultMessage: "Dashboard" },
   allMetrics: { id: "seller.dashboard.saved.allMetrics", defaultMessage: "All metrics" },
+  tooMany: defineMessage<{ max: number }>({ id: "seller.dashboard.saved.tooMany", defaultMessage: "A saved dashboard holds up to {max} metrics: choose fewer to save this choice." }),
   chooser: defineMessage<{ shown: number; all: number }>({ id: "seller.dashboard.saved.chooser", defaultMessage: "Metrics shown: {shown} of {all}" }),
   saveAs: { id: "seller.dashboard.saved.saveAs", defaultMessage: "Save as dashboard" },
   saveAsTitle: { id: "seller.dashboard.saved.saveAsTitle", defaultMessage: "Save these metrics as a dashboard" },
@@ -26,6 +27,9 @@ const messages = defineMessages({
   deleteTitle: defineMessage<{ name: string }>({ id: "seller.dashboard.saved.deleteTitle", defaultMessage: "Delete the dashboard {name}?" }),
   deleteDescription: { id: "seller.dashboard.saved.deleteDescription", defaultMessage: "Only the saved choice of metrics goes; your figures stay as they are." },
 });
+
+/** The most metrics the API keeps in a dashboard (Polar's ten); the dashboard shows more. */
+const MAX_SAVED_METRICS = 10;
 
 const sameMetrics = (one: readonly string[], other: readonly string[]) => one.length === other.length && one.every((metric) => other.includes(metric));
 
@@ -47,6 +51,7 @@ export function SavedDashboards({ chosen, onChoose, openId, onOpen }: { chosen: 
       <QueryState query={dashboards} loading={messages.loading}>
         {(saved) => {
           const open = saved.find((dashboard) => dashboard.id === openId);
+          const tooMany = chosen.length > MAX_SAVED_METRICS;
           return (
             <>
               <div className="filters">
@@ -77,14 +82,18 @@ export function SavedDashboards({ chosen, onChoose, openId, onOpen }: { chosen: 
               {seller.mayChange && (
                 <div className="actions">
                   <DashboardNameDialog
-                    trigger={<Button variant="secondary">{formatMessage(messages.saveAs)}</Button>}
+                    trigger={
+                      <Button variant="secondary" disabled={tooMany}>
+                        {formatMessage(messages.saveAs)}
+                      </Button>
+                    }
                     title={formatMessage(messages.saveAsTitle)}
                     name=""
                     save={async (name) => onOpen(await create.mutateAsync({ organization_id: seller.id, name, metrics: chosen }))}
                   />
                   {open && (
                     <>
-                      <Button variant="secondary" disabled={sameMetrics(chartable(open.metrics), chosen)} busy={update.isPending} onClick={() => void failureIn(update.mutateAsync({ id: open.id, change: { metrics: chosen } })).then(setFailure)}>
+                      <Button variant="secondary" disabled={tooMany || sameMetrics(chartable(open.metrics), chosen)} busy={update.isPending} onClick={() => void failureIn(update.mutateAsync({ id: open.id, change: { metrics: chosen } })).then(setFailure)}>
                         {formatMessage(messages.saveChanges)}
                       </Button>
                       <DashboardNameDialog
@@ -106,6 +115,7 @@ export function SavedDashboards({ chosen, onChoose, openId, onOpen }: { chosen: 
                   )}
                 </div>
               )}
+              {seller.mayChange && tooMany && <p className="muted">{formatMessage(messages.tooMany, { max: MAX_SAVED_METRICS })}</p>}
               {failure && <Alert tone="error">{failure}</Alert>}
             </>
           );

@@ -2,12 +2,13 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useQuery } from "@tanstack/react-query";
 import { useNavigate, useParams } from "@tanstack/react-router";
 import { useState } from "react";
-import { useController, useForm } from "react-hook-form";
+import { Controller, useController, useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import { DISCOUNT_DURATIONS, discountChangeOf, discountForm, discountFormOf, emptyDiscountForm, type DiscountForm } from "./form";
 import { placeRefusals } from "../../forms/refusals";
 import { CURRENCIES } from "../../forms/money";
 import { Alert, Field } from "../../ui/components";
+import { DateInput } from "../../ui/date-input";
 import { EditScreen, FormActions, NewScreen } from "../console-screens";
 import { ProductPicker } from "../product-picker";
 import { useSeller } from "../space";
@@ -139,10 +140,10 @@ function DiscountEditor({ discount }: { discount?: Discount }) {
       </div>
       <div className="field-row">
         <Field label={formatMessage(messages.startsOn)} hint={formatMessage(messages.datesHint)} error={errors.startsOn?.message}>
-          {(ids) => <input {...ids} {...form.register("startsOn")} type="date" />}
+          {(ids) => <Controller control={form.control} name="startsOn" render={({ field }) => <DateInput ids={ids} value={field.value} onChange={field.onChange} />} />}
         </Field>
         <Field label={formatMessage(messages.endsOn)} error={errors.endsOn?.message}>
-          {(ids) => <input {...ids} {...form.register("endsOn")} type="date" />}
+          {(ids) => <Controller control={form.control} name="endsOn" render={({ field }) => <DateInput ids={ids} value={field.value} onChange={field.onChange} />} />}
         </Field>
       </div>
       <Field label={formatMessage(messages.maxRedemptions)} hint={formatMessage(messages.maxRedemptionsHint)} error={errors.maxRedemptions?.message}>

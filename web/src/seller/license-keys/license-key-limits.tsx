@@ -1,10 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
+import { Controller, useForm } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import { countOrNull, licenseKeyLimitsForm, type LicenseKeyLimitsForm } from "./form";
 import { placeRefusals } from "../../forms/refusals";
 import { Alert, Button, Card, Field } from "../../ui/components";
+import { DateInput } from "../../ui/date-input";
 import type { LicenseKey } from "./license-keys-api";
 import { useUpdateLicenseKey } from "./queries";
 
@@ -67,7 +68,7 @@ export function LicenseKeyLimits({ licenseKey }: { licenseKey: LicenseKey }) {
             {(ids) => <input {...ids} {...form.register("limitActivations")} inputMode="numeric" />}
           </Field>
           <Field label={formatMessage(messages.expiresOn)} hint={formatMessage(messages.noEnd)} error={errors.expiresOn?.message}>
-            {(ids) => <input {...ids} {...form.register("expiresOn")} type="date" />}
+            {(ids) => <Controller control={form.control} name="expiresOn" render={({ field }) => <DateInput ids={ids} value={field.value} onChange={field.onChange} />} />}
           </Field>
         </div>
         {outcome?.text && <Alert tone={outcome.tone}>{outcome.text}</Alert>}

@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { Field, Page } from "../../ui/components";
+import { DateInput } from "../../ui/date-input";
 import { productChoices } from "../products/queries";
 import { useSeller } from "../space";
 import { customerChoices } from "../customers/queries";
@@ -82,8 +83,8 @@ export function OrdersScreen() {
             </select>
           )}
         </Field>
-        <Field label={formatMessage(messages.from)}>{(ids) => <input {...ids} type="date" value={filters.from ?? ""} max={filters.to} onChange={(event) => filter({ from: event.target.value || undefined })} />}</Field>
-        <Field label={formatMessage(messages.to)}>{(ids) => <input {...ids} type="date" value={filters.to ?? ""} min={filters.from} onChange={(event) => filter({ to: event.target.value || undefined })} />}</Field>
+        <Field label={formatMessage(messages.from)}>{(ids) => <DateInput ids={ids} value={filters.from ?? ""} max={filters.to} onChange={(from) => filter({ from: from || undefined })} />}</Field>
+        <Field label={formatMessage(messages.to)}>{(ids) => <DateInput ids={ids} value={filters.to ?? ""} min={filters.from} onChange={(to) => filter({ to: to || undefined })} />}</Field>
       </div>
       <OrdersTable filters={filters} />
     </Page>

@@ -4,7 +4,8 @@ import { useForm, type Path } from "react-hook-form";
 import { defineMessages, useIntl } from "react-intl";
 import { INTERVALS, TRIAL_DEFAULTS, productFieldsOf, productForm, type ProductForm } from "./form";
 import { placeRefusals } from "../../forms/refusals";
-import { Alert, Button, Field } from "../../ui/components";
+import { Button, Field } from "../../ui/components";
+import { FormFooter } from "../../ui/form-footer";
 import { BenefitPicker, CustomFieldPicker } from "./attachments";
 import { MediaField } from "./media-field";
 import { PriceFields } from "./price-fields";
@@ -47,6 +48,7 @@ export function ProductFormView({
   organizationId,
   readOnly,
   submitLabel,
+  saved,
   onSave,
   onCancel,
 }: {
@@ -55,6 +57,8 @@ export function ProductFormView({
   organizationId: string;
   readOnly: boolean;
   submitLabel: string;
+  /** Said beside the button once saved; the screen keeps it, as the form starts again from the product saved. */
+  saved?: string | null;
   /** Saves the product; rejects with what the API refused, which the form places by its fields. */
   onSave: (values: ProductForm) => Promise<void>;
   onCancel: () => void;
@@ -139,8 +143,7 @@ export function ProductFormView({
           {(ids) => <textarea {...ids} {...form.register("metadata")} rows={2} spellCheck={false} />}
         </Field>
       </fieldset>
-      {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="actions">
+      <FormFooter outcome={failure ? { tone: "error", text: failure } : saved ? { tone: "success", text: saved } : null}>
         {!readOnly && (
           <Button type="submit" busy={isSubmitting}>
             {submitLabel}
@@ -149,7 +152,7 @@ export function ProductFormView({
         <Button type="button" variant="secondary" onClick={onCancel}>
           {formatMessage(messages.cancel)}
         </Button>
-      </div>
+      </FormFooter>
     </form>
   );
 }

@@ -46,15 +46,17 @@ function ProductEditor({ product }: { product: Product }) {
   const seller = useSeller();
   const navigate = useNavigate();
   const [notice, setNotice] = useState<{ tone: "success" | "error"; text: string } | null>(null);
+  const [saved, setSaved] = useState(false);
   const update = useUpdateProduct();
   const setBenefits = useSetProductBenefits();
   const save = async (values: ProductForm) => {
     setNotice(null);
+    setSaved(false);
     const live = product.prices.filter((price) => !price.is_archived);
     await update.mutateAsync({ id: product.id, update: { ...productDetailsOf(values), prices: pricesOf(values.prices, live) } });
     const benefits = product.benefits.map((benefit) => benefit.id);
     if (!sameIds(benefits, values.benefits)) await setBenefits.mutateAsync({ id: product.id, benefits: values.benefits });
-    setNotice({ tone: "success", text: formatMessage(messages.saved) });
+    setSaved(true);
   };
   const setArchived = async (archived: boolean) => {
     const failure = await failureIn(update.mutateAsync({ id: product.id, update: { is_archived: archived } }));
@@ -111,6 +113,7 @@ function ProductEditor({ product }: { product: Product }) {
         organizationId={seller.id}
         readOnly={!seller.mayChange}
         submitLabel={formatMessage(messages.save)}
+        saved={saved ? formatMessage(messages.saved) : null}
         onSave={save}
         onCancel={() => void navigate({ to: "/$slug/products", params: { slug: seller.slug } })}
       />

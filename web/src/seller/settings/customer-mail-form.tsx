@@ -4,7 +4,8 @@ import { defineMessages, useIntl, type MessageDescriptor } from "react-intl";
 import { describeFailure } from "../../api/client";
 import { Card } from "../../ui/components";
 import { useSeller } from "../space";
-import { SettingsFormFooter, type SaveOutcome } from "./form-footer";
+import type { Outcome } from "../../ui/outcome";
+import { SettingsFormFooter } from "./form-footer";
 import type { Organization } from "./settings-api";
 import { useOrganizationChange } from "./queries";
 
@@ -50,7 +51,7 @@ export function CustomerMailForm({ organization }: { organization: Organization 
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const change = useOrganizationChange(organization.id);
-  const [outcome, setOutcome] = useState<SaveOutcome>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const form = useForm<Form>({ values: organization.customer_email_settings, resetOptions: { keepDirtyValues: true } });
   const submit = form.handleSubmit(async (values) => {
     try {

@@ -1,22 +1,18 @@
-import { Alert, Button } from "../../ui/components";
+import { Button } from "../../ui/components";
+import { FormFooter } from "../../ui/form-footer";
+import type { Outcome } from "../../ui/outcome";
 import { useSeller } from "../space";
 
-/** How saving a settings form went, said under it. */
-export type SaveOutcome = { tone: "success" | "error"; text: string } | null;
-
-/** Under each settings form: how saving went, and its save button for a member who may change settings. */
-export function SettingsFormFooter({ outcome, busy, save }: { outcome: SaveOutcome; busy: boolean; save: string }) {
+/** Under each settings form: its save button for a member who may change settings, and how saving went beside it. */
+export function SettingsFormFooter({ outcome, busy, save }: { outcome: Outcome; busy: boolean; save: string }) {
   const seller = useSeller();
   return (
-    <>
-      {outcome?.text && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
+    <FormFooter outcome={outcome}>
       {seller.mayChange && (
-        <div className="actions">
-          <Button type="submit" busy={busy}>
-            {save}
-          </Button>
-        </div>
+        <Button type="submit" busy={busy}>
+          {save}
+        </Button>
       )}
-    </>
+    </FormFooter>
   );
 }

@@ -6,7 +6,8 @@ import { placeRefusals } from "../../forms/refusals";
 import { sellerProfileForm, SOCIAL_PLATFORMS, type SellerProfileForm } from "./form";
 import { Button, Card, Field } from "../../ui/components";
 import { useSeller } from "../space";
-import { SettingsFormFooter, type SaveOutcome } from "./form-footer";
+import type { Outcome } from "../../ui/outcome";
+import { SettingsFormFooter } from "./form-footer";
 import type { Organization } from "./settings-api";
 import { useOrganizationChange } from "./queries";
 
@@ -42,7 +43,7 @@ export function ProfileForm({ organization }: { organization: Organization }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const change = useOrganizationChange(organization.id);
-  const [outcome, setOutcome] = useState<SaveOutcome>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const form = useForm<SellerProfileForm>({
     resolver: zodResolver(sellerProfileForm),
     values: { name: organization.name, email: organization.email ?? "", website: organization.website ?? "", termsUrl: organization.terms_of_service_url ?? "", refundsUrl: organization.refund_policy_url ?? "", avatarUrl: organization.avatar_url ?? "", socials: organization.socials },

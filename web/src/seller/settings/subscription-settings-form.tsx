@@ -6,7 +6,8 @@ import { placeRefusals } from "../../forms/refusals";
 import { subscriptionSettingsForm, type SubscriptionSettingsForm as Form } from "./form";
 import { Card, Field } from "../../ui/components";
 import { useSeller } from "../space";
-import { SettingsFormFooter, type SaveOutcome } from "./form-footer";
+import type { Outcome } from "../../ui/outcome";
+import { SettingsFormFooter } from "./form-footer";
 import type { Organization } from "./settings-api";
 import { useOrganizationChange } from "./queries";
 
@@ -34,7 +35,7 @@ export function SubscriptionSettingsForm({ organization }: { organization: Organ
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const change = useOrganizationChange(organization.id);
-  const [outcome, setOutcome] = useState<SaveOutcome>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const settings = organization.subscription_settings;
   const portal = organization.customer_portal_settings.subscription;
   const form = useForm<Form>({

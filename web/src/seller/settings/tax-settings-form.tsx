@@ -8,7 +8,8 @@ import { Button, Card, Field } from "../../ui/components";
 import { QueryState } from "../../ui/query-state";
 import { useSeller } from "../space";
 import { taxSettingsForm, type TaxSettingsForm as Form, type TaxSettingsValues } from "./form";
-import { SettingsFormFooter, type SaveOutcome } from "./form-footer";
+import type { Outcome } from "../../ui/outcome";
+import { SettingsFormFooter } from "./form-footer";
 import { taxSettingsQuery, useTaxSettingsChange } from "./queries";
 import type { TaxSettings } from "./settings-api";
 
@@ -98,7 +99,7 @@ function TaxSettingsFields({ settings }: { settings: TaxSettings }) {
   const { formatMessage } = useIntl();
   const seller = useSeller();
   const change = useTaxSettingsChange(settings.organization_id);
-  const [outcome, setOutcome] = useState<SaveOutcome>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const form = useForm<Form, unknown, TaxSettingsValues>({ resolver: zodResolver(taxSettingsForm), values: valuesOf(settings), resetOptions: { keepDirtyValues: true } });
   const registrations = useFieldArray({ control: form.control, name: "registrations" });
   const { errors } = form.formState;

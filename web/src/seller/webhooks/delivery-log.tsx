@@ -9,7 +9,7 @@ import { QueryState } from "../../ui/query-state";
 import { DataTable, Pager } from "../../ui/data-table";
 import { TimeChart } from "../../ui/time-chart";
 import type { WebhookDelivery } from "./webhooks-api";
-import { deliveriesQuery, useRedeliver } from "./queries";
+import { deliveriesQuery, useRedeliver, useSendTestEvent } from "./queries";
 
 const PAGE_SIZE = 20;
 /** The deliveries the success rate is worked out from: the latest, as the API pages them at most. */
@@ -33,6 +33,8 @@ const messages = defineMessages({
   duration: defineMessage<{ ms: number }>({ id: "seller.webhook.deliveries.duration", defaultMessage: "Answered in {ms, number} ms" }),
   redeliver: { id: "seller.webhook.deliveries.redeliver", defaultMessage: "Send again" },
   redelivered: { id: "seller.webhook.deliveries.redelivered", defaultMessage: "The event is queued to be sent again." },
+  sendTest: { id: "seller.webhook.deliveries.sendTest", defaultMessage: "Send a test event" },
+  testSent: { id: "seller.webhook.deliveries.testSent", defaultMessage: "A signed webhook.test event is on its way; its delivery shows below in a few seconds." },
 });
 
 /** A JSON body indented to be read; anything else as it came. */
@@ -85,9 +87,10 @@ function successByDay(deliveries: WebhookDelivery[]) {
 const LOG_REFRESH_MS = 5_000;
 
 /** What was sent to an endpoint, newest first: each request and its answer, a way to send an event again, and the success rate. */
-export function DeliveryLog({ endpointId, mayRedeliver }: { endpointId: string; mayRedeliver: boolean }) {
+export function DeliveryLog({ endpointId, maySend }: { endpointId: string; maySend: boolean }) {
   const intl = useIntl();
   const redelivery = useRedeliver();
+  const test = useSendTestEvent();
   const [page, setPage] = useState(0);
   const [outcome, setOutcome] = useState<{ tone: "error" | "success"; text: string } | null>(null);
   const query = { endpointId, page: page + 1, limit: PAGE_SIZE };
@@ -112,7 +115,7 @@ export function DeliveryLog({ endpointId, mayRedeliver }: { endpointId: string; 
       cell: (info) => (
         <div className="actions">
           <DeliveryOutcome delivery={info.row.original} />
-          {mayRedeliver && (
+          {maySend && (
             <Button variant="secondary" onClick={() => void sendAgain(info.row.original)}>
               {intl.formatMessage(messages.redeliver)}
             </Button>
@@ -126,6 +129,13 @@ export function DeliveryLog({ endpointId, mayRedeliver }: { endpointId: string; 
   const rate = successByDay(sample.data?.items ?? []);
   return (
     <Card title={intl.formatMessage(messages.title)}>
+      {maySend && (
+        <div className="actions">
+          <Button variant="secondary" busy={test.isPending} onClick={() => void outcomeOf(test.mutateAsync(endpointId), intl.formatMessage(messages.testSent)).then(setOutcome)}>
+            {intl.formatMessage(messages.sendTest)}
+          </Button>
+        </div>
+      )}
       {outcome && <Alert tone={outcome.tone}>{outcome.text}</Alert>}
       <QueryState
         query={deliveries}

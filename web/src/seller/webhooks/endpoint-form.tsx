@@ -4,7 +4,9 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
 import { webhookEndpointForm, type WebhookEndpointForm } from "./form";
-import { Alert, Button, Field } from "../../ui/components";
+import { Button, Field } from "../../ui/components";
+import { FormFooter } from "../../ui/form-footer";
+import type { Outcome } from "../../ui/outcome";
 import { API_VERSIONS, NEWEST_API_VERSION, WEBHOOK_EVENT_TYPES, WEBHOOK_FORMATS, type WebhookEndpoint } from "./webhooks-api";
 
 const newest = defineMessage<{ version: string }>({ id: "seller.webhooks.form.apiVersion.newest", defaultMessage: "{version} (newest)" });
@@ -22,6 +24,8 @@ const messages = defineMessages({
     defaultMessage: "Events are shaped as this dated version of Polar's API describes them, and each delivery names it in its webhook-api-version header.",
   },
   events: { id: "seller.webhooks.form.events", defaultMessage: "Events to send" },
+  selectAll: { id: "seller.webhooks.form.selectAll", defaultMessage: "Select all" },
+  clear: { id: "seller.webhooks.form.clear", defaultMessage: "Clear" },
   cancel: { id: "seller.webhooks.form.cancel", defaultMessage: "Cancel" },
 });
 
@@ -30,37 +34,42 @@ const FIELD_OF: Record<string, keyof WebhookEndpointForm> = { url: "url", format
 
 /**
  * An endpoint's address, format, API version and events, to create one or change it: checked as the API checks
- * them, the API's refusals next to their fields. `onSave` sends it; `onSaved` follows a success.
+ * them, the API's refusals next to their fields. `onSave` sends it; `onSaved` follows a success, and
+ * `savedText` is said beside the button after it when the form stays on screen.
  */
 export function EndpointForm({
   endpoint,
   submitLabel,
+  savedText,
   onSave,
   onSaved,
   onCancel,
 }: {
   endpoint?: WebhookEndpoint;
   submitLabel: string;
+  savedText?: string;
   onSave: (values: WebhookEndpointForm) => Promise<WebhookEndpoint>;
-  onSaved: (saved: WebhookEndpoint) => void | Promise<void>;
+  onSaved?: (saved: WebhookEndpoint) => void | Promise<void>;
   onCancel?: () => void;
 }) {
   const { formatMessage } = useIntl();
-  const [failure, setFailure] = useState<string | null>(null);
+  const [outcome, setOutcome] = useState<Outcome>(null);
   const form = useForm<WebhookEndpointForm>({
     resolver: zodResolver(webhookEndpointForm),
     defaultValues: { url: endpoint?.url ?? "", format: endpoint?.format ?? "raw", api_version: endpoint?.api_version ?? NEWEST_API_VERSION, events: endpoint?.events ?? [] },
   });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async (values) => {
-    setFailure(null);
+    setOutcome(null);
     let saved: WebhookEndpoint;
     try {
       saved = await onSave(values);
     } catch (reason) {
-      return setFailure(placeRefusals(reason, FIELD_OF, form.setError));
+      const failure = placeRefusals(reason, FIELD_OF, form.setError);
+      return setOutcome(failure ? { tone: "error", text: failure } : null);
     }
-    await onSaved(saved);
+    await onSaved?.(saved);
+    if (savedText) setOutcome({ tone: "success", text: savedText });
   });
   return (
     <form className="form" onSubmit={(event) => void submit(event)} noValidate>
@@ -91,6 +100,14 @@ export function EndpointForm({
       </Field>
       <fieldset className="event-types" aria-describedby={errors.events ? "webhook-events-error" : undefined}>
         <legend>{formatMessage(messages.events)}</legend>
+        <div className="actions event-type-actions">
+          <Button type="button" variant="ghost" onClick={() => form.setValue("events", [...WEBHOOK_EVENT_TYPES], { shouldDirty: true, shouldValidate: form.formState.isSubmitted })}>
+            {formatMessage(messages.selectAll)}
+          </Button>
+          <Button type="button" variant="ghost" onClick={() => form.setValue("events", [], { shouldDirty: true, shouldValidate: form.formState.isSubmitted })}>
+            {formatMessage(messages.clear)}
+          </Button>
+        </div>
         {WEBHOOK_EVENT_TYPES.map((type) => (
           <label key={type} className="checkbox">
             <input type="checkbox" value={type} {...form.register("events")} />
@@ -103,8 +120,7 @@ export function EndpointForm({
           {errors.events.message}
         </p>
       )}
-      {failure && <Alert tone="error">{failure}</Alert>}
-      <div className="actions">
+      <FormFooter outcome={outcome}>
         <Button type="submit" busy={isSubmitting}>
           {submitLabel}
         </Button>
@@ -113,7 +129,7 @@ export function EndpointForm({
             {formatMessage(messages.cancel)}
           </Button>
         )}
-      </div>
+      </FormFooter>
     </form>
   );
 }

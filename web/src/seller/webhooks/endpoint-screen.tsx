@@ -46,7 +46,6 @@ function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
   const switchOver = useSwitchEndpoint();
   const deletion = useDeleteEndpoint();
   const [failure, setFailure] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
   const [switching, setSwitching] = useState(false);
 
   const toggle = async () => {
@@ -101,17 +100,13 @@ function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
               key={endpoint.id}
               endpoint={endpoint}
               submitLabel={formatMessage(messages.save)}
-              onSave={(values) => {
-                setSaved(false);
-                return update.mutateAsync({ id: endpoint.id, change: values });
-              }}
-              onSaved={() => setSaved(true)}
+              savedText={formatMessage(messages.saved)}
+              onSave={(values) => update.mutateAsync({ id: endpoint.id, change: values })}
             />
-            {saved && <Alert tone="success">{formatMessage(messages.saved)}</Alert>}
           </Card>
         </>
       )}
-      <DeliveryLog endpointId={endpoint.id} mayRedeliver={seller.mayChange} />
+      <DeliveryLog endpointId={endpoint.id} maySend={seller.mayChange} />
     </Page>
   );
 }

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { useChange } from "../../api/mutations";
-import { createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret, updateEndpoint, type EndpointChange } from "./webhooks-api";
+import { createEndpoint, deleteEndpoint, getEndpoint, listDeliveries, listEndpoints, redeliver, rotateSecret, sendTestEvent, updateEndpoint, type EndpointChange } from "./webhooks-api";
 
 type Page = { page: number; limit: number };
 
@@ -29,3 +29,5 @@ export const useDeleteEndpoint = () => useChange(deleteEndpoint, () => [endpoint
 export const useRotateSecret = () => useChange(rotateSecret, () => [endpointKeys.all]);
 /** Sending an event again: the log shows the new attempt, or that none was made. */
 export const useRedeliver = () => useChange(redeliver, () => [deliveryKeys.all], { evenIfRefused: true });
+/** A test event: the log shows its delivery once made. */
+export const useSendTestEvent = () => useChange(sendTestEvent, () => [deliveryKeys.all]);

@@ -29,4 +29,7 @@ export const rotateSecret = (id: string) => request<WebhookEndpoint>(`/v1/webhoo
 export const listDeliveries = ({ endpointId, page, limit }: { endpointId: string; page: number; limit: number }) =>
   request<Listing<WebhookDelivery>>(`/v1/webhooks/deliveries?${new URLSearchParams({ endpoint_id: endpointId, page: String(page), limit: String(limit) }).toString()}`);
 
+/** Tollgate's own: a signed `webhook.test` event, sent and logged as any other. */
+export const sendTestEvent = (endpointId: string) => request<object>(`/v1/webhooks/endpoints/${endpointId}/test`, { method: "POST" });
+
 export const redeliver = (eventId: string) => request<object>(`/v1/webhooks/events/${eventId}/redeliver`, { method: "POST" });
