@@ -2,6 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { Field, Page } from "../../ui/components";
+import { Filters } from "../../ui/filters";
 import { productChoices } from "../products/queries";
 import { useSeller } from "../space";
 import { customerChoices } from "../customers/queries";
@@ -33,7 +34,7 @@ export function OrdersScreen() {
   const any = <option value="">{formatMessage(messages.any)}</option>;
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
-      <div className="filters" role="group" aria-label={formatMessage(messages.filters)}>
+      <Filters active={Object.values(filters).filter((value) => value !== undefined).length} role="group" label={formatMessage(messages.filters)}>
         <Field label={formatMessage(messages.status)}>
           {(ids) => (
             <select {...ids} value={filters.status ?? ""} onChange={(event) => filter({ status: (event.target.value || undefined) as OrderStatus | undefined })}>
@@ -84,7 +85,7 @@ export function OrdersScreen() {
         </Field>
         <Field label={formatMessage(messages.from)}>{(ids) => <input {...ids} type="date" value={filters.from ?? ""} max={filters.to} onChange={(event) => filter({ from: event.target.value || undefined })} />}</Field>
         <Field label={formatMessage(messages.to)}>{(ids) => <input {...ids} type="date" value={filters.to ?? ""} min={filters.from} onChange={(event) => filter({ to: event.target.value || undefined })} />}</Field>
-      </div>
+      </Filters>
       <OrdersTable filters={filters} />
     </Page>
   );
