@@ -1,8 +1,11 @@
 import { useId, useState, type ReactNode } from "react";
-import { defineMessage, useIntl } from "react-intl";
+import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { Button } from "./components";
 
-const filtersLabel = defineMessage<{ active: number }>({ id: "ui.filters.toggle", defaultMessage: "{active, plural, =0 {Filters} other {Filters (#)}}" });
+const messages = defineMessages({
+  none: { id: "ui.filters.toggle", defaultMessage: "Filters" },
+  some: defineMessage<{ active: number }>({ id: "ui.filters.toggleSet", defaultMessage: "Filters ({active, number})" }),
+});
 
 /**
  * A list's filters: inline on a wide window; on a phone (styles.css) folded behind one button that
@@ -15,7 +18,7 @@ export function Filters({ active, role = "search", label, children }: { active: 
   return (
     <div className="filters-fold">
       <Button variant="secondary" className="filters-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)}>
-        {formatMessage(filtersLabel, { active })}
+        {active === 0 ? formatMessage(messages.none) : formatMessage(messages.some, { active })}
       </Button>
       <div id={id} className="filters" role={role} aria-label={label} data-open={open}>
         {children}
