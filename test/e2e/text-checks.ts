@@ -50,11 +50,37 @@ const LAYOUT_BREAKS = `(async () => {
   return breaks;
 })()`;
 
+const WORD_BREAKS = `(() => {
+  const breaks = [];
+  const describe = (element) => element.tagName.toLowerCase() + ' "' + (element.innerText || "").trim().replace(/\\s+/g, " ").slice(0, 40) + '"';
+  for (const cell of document.body.querySelectorAll("td, th")) {
+    if (!cell.checkVisibility({ visibilityProperty: true })) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest(".sr-only") || !parent.checkVisibility({ visibilityProperty: true })) continue;
+      for (const word of node.textContent.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        // A word's boxes on one line share their top; a line further down means the word was cut.
+        const tops = [...range.getClientRects()].filter((box) => box.width > 0).map((box) => box.top);
+        const lines = tops.filter((top, index) => tops.findIndex((other) => Math.abs(other - top) < 3) === index).length;
+        if (lines > 1) breaks.push('"' + word[0] + '" is cut over ' + lines + " lines in " + describe(cell));
+      }
+    }
+  }
+  return breaks;
+})()`;
+
 /** Every text a person reads on the page: visible text (and what only screen readers announce), placeholders, labels and titles. */
 export const visibleTexts = (page: Page): Promise<string[]> => page.evaluate<string[]>(VISIBLE_TEXTS);
 
 /** Elements whose content overflows or is cut off, and a page wider than its window. */
 export const layoutBreaks = (page: Page): Promise<string[]> => page.evaluate<string[]>(LAYOUT_BREAKS);
+
+/** Words in a table's cells (or a card made of one) that are rendered over more than one line: "Novembe|r 27", "$39.2|0". */
+export const wordBreaks = (page: Page): Promise<string[]> => page.evaluate<string[]>(WORD_BREAKS);
 
 /** A message with arguments as a pattern over the text it shows: literal parts kept, arguments any text. */
 function messagePattern(message: string): RegExp | undefined {
