@@ -157,13 +157,15 @@ describe("the console's layout", () => {
     await settled(page);
     const nav = page.getByRole("navigation", { name: say("seller.space.navigation") });
     expect(await nav.count(), "no sidebar on a phone").toBe(0);
-    const menu = page.getByRole("button", { name: say("seller.space.menu") });
+    const menu = page.getByRole("button", { name: say("seller.space.menu"), exact: true });
     expect(await menu.getAttribute("aria-expanded")).toBe("false");
     await menu.click();
     const drawer = page.getByRole("dialog", { name: say("seller.space.menu") });
     await drawer.waitFor();
-    expect(await menu.getAttribute("aria-expanded")).toBe("true");
-    expect(await menu.getAttribute("aria-controls")).toBe(await drawer.getAttribute("id"));
+    // The rest of the page is hidden from screen readers while the drawer is open: the button is found by its place.
+    const trigger = page.locator("button.menu-button");
+    expect(await trigger.getAttribute("aria-expanded")).toBe("true");
+    expect(await trigger.getAttribute("aria-controls")).toBe(await drawer.getAttribute("id"));
     // The groups, each with its sections; one Settings, the organization's members among them rather than a link of their own.
     for (const group of ["sales", "catalog", "customers", "developers"]) await drawer.getByRole("list", { name: say(`seller.space.group.${group}`) }).waitFor();
     const settings = drawer.getByRole("list", { name: say("seller.space.group.settings") });
@@ -182,7 +184,7 @@ describe("the console's layout", () => {
     await page.getByRole("heading", { name: say("seller.orders.title"), level: 1 }).waitFor();
 
     // The orders' filters fold behind one button that counts those set.
-    const status = page.getByLabel(say("seller.orders.status"));
+    const status = page.getByLabel(say("seller.orders.filter.status"));
     const filters = page.getByRole("button", { name: say("ui.filters.toggle") });
     expect(await status.isVisible()).toBe(false);
     expect(await filters.getAttribute("aria-expanded")).toBe("false");
@@ -197,6 +199,14 @@ describe("the console's layout", () => {
     expect(await menu.isVisible()).toBe(false);
     expect(await status.isVisible()).toBe(true);
     expect(await page.getByRole("button", { name: say("ui.filters.toggleSet", { active: 1 }) }).isVisible()).toBe(false);
+
+    // The organization's members are a section of the console's settings.
+    await nav.getByRole("link", { name: say("seller.space.settings") }).click();
+    const sections = page.getByRole("navigation", { name: say("seller.settings.sections") });
+    expect(await sections.getByRole("link", { name: say("seller.settings.tab.selling") }).getAttribute("aria-current")).toBe("page");
+    await sections.getByRole("link", { name: say("seller.settings.tab.members") }).click();
+    await page.getByRole("heading", { name: say("organizations.members.title") }).waitFor();
+    expect(await sections.getByRole("link", { name: say("seller.settings.tab.members") }).getAttribute("aria-current")).toBe("page");
     await page.context().close();
   });
 

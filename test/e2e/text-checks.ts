@@ -60,13 +60,20 @@ const WORD_BREAKS = `(() => {
       const parent = node.parentElement;
       if (!parent || parent.closest(".sr-only") || !parent.checkVisibility({ visibilityProperty: true })) continue;
       for (const word of node.textContent.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, word.index);
-        range.setEnd(node, word.index + word[0].length);
-        // A word's boxes on one line share their top; a line further down means the word was cut.
-        const tops = [...range.getClientRects()].filter((box) => box.width > 0).map((box) => box.top);
-        const lines = tops.filter((top, index) => tops.findIndex((other) => Math.abs(other - top) < 3) === index).length;
-        if (lines > 1) breaks.push('"' + word[0] + '" is cut over ' + lines + " lines in " + describe(cell));
+        // An e-mail address, a web address or a long code has no syllables to keep: it may break where it must.
+        if (/@|:\\/\\//.test(word[0]) || (word[0].length >= 20 && /\\d/.test(word[0]) && /\\p{L}/u.test(word[0]))) continue;
+        // After a hyphen a line may end, as in any text ("E-Mail-|Adresse"); inside each part it may not.
+        let start = word.index;
+        for (const part of word[0].split(/(?<=-)/)) {
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, start + part.length);
+          start += part.length;
+          // A part's boxes on one line share their top; a line further down means it was cut.
+          const tops = [...range.getClientRects()].filter((box) => box.width > 0).map((box) => box.top);
+          const lines = tops.filter((top, index) => tops.findIndex((other) => Math.abs(other - top) < 3) === index).length;
+          if (lines > 1) breaks.push('"' + word[0] + '" is cut over ' + lines + " lines in " + describe(cell));
+        }
       }
     }
   }
@@ -79,7 +86,10 @@ export const visibleTexts = (page: Page): Promise<string[]> => page.evaluate<str
 /** Elements whose content overflows or is cut off, and a page wider than its window. */
 export const layoutBreaks = (page: Page): Promise<string[]> => page.evaluate<string[]>(LAYOUT_BREAKS);
 
-/** Words in a table's cells (or a card made of one) that are rendered over more than one line: "Novembe|r 27", "$39.2|0". */
+/**
+ * Words in a table's cells (or a card made of one) cut over more than one line other than after a hyphen:
+ * "Novembe|r 27", "$39.2|0". Addresses and long codes may break where they must.
+ */
 export const wordBreaks = (page: Page): Promise<string[]> => page.evaluate<string[]>(WORD_BREAKS);
 
 /** A message with arguments as a pattern over the text it shows: literal parts kept, arguments any text. */

@@ -77,6 +77,8 @@ function Checklist({ organizationId, slug, onHide }: { organizationId: string; s
             { title: messages.purchase, hint: formatMessage(messages.purchaseHint, { card: SANDBOX_CARD }), action: messages.purchaseAction, to: "/$slug/checkout-links", done: order },
           ];
           const done = steps.filter((step) => step.done).length;
+          // One step at a time stands out: the first not yet done.
+          const next = steps.find((step) => !step.done);
           return (
             <>
               <p className="getting-started-count">{done === steps.length ? formatMessage(messages.allDone) : formatMessage(messages.doneCount, { done, total: steps.length })}</p>
@@ -93,7 +95,7 @@ function Checklist({ organizationId, slug, onHide }: { organizationId: string; s
                       </p>
                       <p className="muted">{step.hint}</p>
                     </div>
-                    <Link className={`button ${step.done ? "button-secondary" : "button-primary"}`} to={step.to} params={{ slug }}>
+                    <Link className={`button ${step === next ? "button-primary" : "button-secondary"}`} to={step.to} params={{ slug }}>
                       {formatMessage(step.action)}
                     </Link>
                   </li>

@@ -30,9 +30,10 @@ export function SettingsScreen() {
   const { tab = "selling" } = useSearch({ from: "/$slug/settings" });
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
+      {/* The address without a section shows selling's, which its tab then says is current. */}
       <nav className="tabs" aria-label={formatMessage(messages.sections)}>
         {SETTINGS_TABS.map((name) => (
-          <Link key={name} to="/$slug/settings" params={{ slug: seller.slug }} search={name === "selling" ? {} : { tab: name }} activeOptions={{ exact: true, includeSearch: true }}>
+          <Link key={name} to="/$slug/settings" params={{ slug: seller.slug }} search={{ tab: name }} activeOptions={{ includeSearch: true }} inactiveProps={name === tab ? { "aria-current": "page" } : undefined}>
             {formatMessage(settingsTabNames[name])}
           </Link>
         ))}
