@@ -50,7 +50,6 @@ export function SellerDrawer({ slug }: { slug: string }) {
     <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Trigger asChild>
         <Button variant="secondary" className="menu-button">
-          <span aria-hidden="true">☰ </span>
           {formatMessage(messages.menu)}
         </Button>
       </Dialog.Trigger>
