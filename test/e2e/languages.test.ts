@@ -68,8 +68,9 @@ describe("the web app in each of its eight languages", () => {
     await page.getByText(say("organizations.slug.free")).waitFor();
     await checkScreenIn(page, locale, "organization-new");
     await page.getByRole("button", { name: say("organizations.new.submit") }).click();
-    await page.getByRole("heading", { name }).waitFor();
-    await checkScreenIn(page, locale, "organization");
+    // A new organization opens on its console, at the steps to a first sale.
+    await page.getByRole("heading", { name: say("seller.start.title") }).waitFor();
+    await checkScreenIn(page, locale, "console-start");
 
     const api = await shopApi(page, await organizationIdOf(page, slug), ["products:write", "checkouts:write", "customer_sessions:write"]);
     const product = await api<{ id: string }>("/v1/products/", { name: "Atlas", prices: [{ amount_type: "fixed", price_amount: 1_900, price_currency: "usd" }] });

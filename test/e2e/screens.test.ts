@@ -139,6 +139,9 @@ const SCREENS: Screen[] = [
     viewer: "admin",
     path: () => `/${world.slug}/products`,
     act: async (page) => {
+      // On a phone the filters are folded behind their button.
+      const filters = page.locator(".filters-toggle");
+      if (await filters.isVisible()) await filters.click();
       await page.locator("input[type=search]").fill("no such product");
       await page.locator(".empty").waitFor();
     },

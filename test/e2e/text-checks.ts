@@ -50,11 +50,47 @@ const LAYOUT_BREAKS = `(async () => {
   return breaks;
 })()`;
 
+const WORD_BREAKS = `(() => {
+  const breaks = [];
+  const describe = (element) => element.tagName.toLowerCase() + ' "' + (element.innerText || "").trim().replace(/\\s+/g, " ").slice(0, 40) + '"';
+  for (const cell of document.body.querySelectorAll("td, th")) {
+    if (!cell.checkVisibility({ visibilityProperty: true })) continue;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest(".sr-only") || !parent.checkVisibility({ visibilityProperty: true })) continue;
+      for (const word of node.textContent.matchAll(/\\S+/g)) {
+        // An e-mail address, a web address or a long code has no syllables to keep: it may break where it must.
+        if (/@|:\\/\\//.test(word[0]) || (word[0].length >= 20 && /\\d/.test(word[0]) && /\\p{L}/u.test(word[0]))) continue;
+        // After a hyphen a line may end, as in any text ("E-Mail-|Adresse"); inside each part it may not.
+        let start = word.index;
+        for (const part of word[0].split(/(?<=-)/)) {
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, start + part.length);
+          start += part.length;
+          // A part's boxes on one line share their top; a line further down means it was cut.
+          const tops = [...range.getClientRects()].filter((box) => box.width > 0).map((box) => box.top);
+          const lines = tops.filter((top, index) => tops.findIndex((other) => Math.abs(other - top) < 3) === index).length;
+          if (lines > 1) breaks.push('"' + word[0] + '" is cut over ' + lines + " lines in " + describe(cell));
+        }
+      }
+    }
+  }
+  return breaks;
+})()`;
+
 /** Every text a person reads on the page: visible text (and what only screen readers announce), placeholders, labels and titles. */
 export const visibleTexts = (page: Page): Promise<string[]> => page.evaluate<string[]>(VISIBLE_TEXTS);
 
 /** Elements whose content overflows or is cut off, and a page wider than its window. */
 export const layoutBreaks = (page: Page): Promise<string[]> => page.evaluate<string[]>(LAYOUT_BREAKS);
+
+/**
+ * Words in a table's cells (or a card made of one) cut over more than one line other than after a hyphen:
+ * "Novembe|r 27", "$39.2|0". Addresses and long codes may break where they must.
+ */
+export const wordBreaks = (page: Page): Promise<string[]> => page.evaluate<string[]>(WORD_BREAKS);
 
 /** A message with arguments as a pattern over the text it shows: literal parts kept, arguments any text. */
 function messagePattern(message: string): RegExp | undefined {

@@ -43,6 +43,9 @@ describe("the web app, in a real browser against the whole stack", () => {
     await page.getByText("That address is free.").waitFor();
     await checkScreen(page, "organization-new");
     await page.getByRole("button", { name: "Create organization" }).click();
+    // A new organization opens on its console, at the steps to a first sale; its members are a page of their own.
+    await page.getByRole("heading", { name: "Get started" }).waitFor();
+    await page.goto("/organizations/acme-rockets");
     await page.getByRole("heading", { name: "Acme Rockets" }).waitFor();
 
     // Invite a second person, who accepts from the mail.

@@ -94,7 +94,7 @@ function OrganizationsHome() {
           <ul className="list">
             {list.map((organization) => (
               <li key={organization.id} className="list-row">
-                <Link to="/organizations/$slug" params={{ slug: organization.slug }}>
+                <Link to="/$slug" params={{ slug: organization.slug }}>
                   {organization.name}
                 </Link>
                 <span className="muted">{organization.slug}</span>

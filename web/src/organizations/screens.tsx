@@ -57,7 +57,7 @@ function OrganizationCards({ data, session }: { data: FullOrganization; session:
       title={data.name}
       description={formatMessage(messages.yourRole, { role: role === undefined ? formatMessage(messages.noRole) : roleName(role) })}
       actions={
-        <Link className="button button-secondary" to="/$slug/products" params={{ slug: data.slug }}>
+        <Link className="button button-secondary" to="/$slug" params={{ slug: data.slug }}>
           {formatMessage(messages.sell)}
         </Link>
       }

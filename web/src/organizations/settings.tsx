@@ -119,7 +119,8 @@ export function CreateOrganizationScreen() {
     );
     if (failure !== null) return setFailure(failure);
     await queryClient.invalidateQueries();
-    await navigate({ to: "/organizations/$slug", params: { slug: values.slug } });
+    // Selling is a new organization's front door: its console, which starts with the steps to a first sale.
+    await navigate({ to: "/$slug", params: { slug: values.slug } });
   });
   return (
     <RequireSession>
@@ -175,7 +176,8 @@ export function SettingsCard({ organization, role }: { organization: FullOrganiz
     setOutcome(result);
     if (result?.tone === "error") return;
     await queryClient.invalidateQueries();
-    if (values.slug !== organization.slug) await navigate({ to: "/organizations/$slug", params: { slug: values.slug } });
+    // The card is in the console's settings too: the console at the new address, on this card's section.
+    if (values.slug !== organization.slug) await navigate({ to: "/$slug/settings", params: { slug: values.slug }, search: { tab: "organization" } });
   });
   const remove = async () => {
     try {

@@ -4,6 +4,7 @@ import { useIntl, type MessageDescriptor } from "react-intl";
 import type { ApiFailure } from "../api/client";
 import { Button, EmptyState, Field, Page } from "../ui/components";
 import { DeleteAction } from "../ui/delete-action";
+import { Filters } from "../ui/filters";
 import { QueryState } from "../ui/query-state";
 import { ServerListing, type useServerListing } from "../ui/server-listing";
 import { useSeller } from "./space";
@@ -20,6 +21,7 @@ export function ListScreen<Row>({
   create,
   filters,
   filtered = false,
+  activeFilters,
   listing,
   says,
 }: {
@@ -29,6 +31,8 @@ export function ListScreen<Row>({
   create?: ReactNode;
   filters?: ReactNode;
   filtered?: boolean;
+  /** How many of several filters are set: given, the filters fold behind one button on a phone. */
+  activeFilters?: number;
   listing: ReturnType<typeof useServerListing<Row>>;
   says: { loading: MessageDescriptor; none: MessageDescriptor; noneHint: MessageDescriptor; noMatch: MessageDescriptor; noMatchHint?: MessageDescriptor };
 }) {
@@ -37,11 +41,14 @@ export function ListScreen<Row>({
   return (
     <Page title={title} description={description} actions={create}>
       {seller.readOnlyReason && <p className="muted">{seller.readOnlyReason}</p>}
-      {filters && (
-        <div className="filters" role="search">
-          {filters}
-        </div>
-      )}
+      {filters &&
+        (activeFilters === undefined ? (
+          <div className="filters" role="search">
+            {filters}
+          </div>
+        ) : (
+          <Filters active={activeFilters}>{filters}</Filters>
+        ))}
       <ServerListing
         listing={listing}
         loading={says.loading}

@@ -1,4 +1,5 @@
 import { flexRender, type Table } from "@tanstack/react-table";
+import { useLayoutEffect, useRef } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { Button } from "./components";
 
@@ -9,14 +10,34 @@ const messages = defineMessages({
   next: { id: "ui.pager.next", defaultMessage: "Next" },
 });
 
+// A cell of a short text (a date, an amount, a status, an invoice number) stays on one line:
+// "November 27" and "$39.20" read as one thing. Longer texts (names, descriptions) wrap between words.
+const SHORT_TEXT = 24;
+
+/**
+ * Marks the short cells once rendered: a column's cell renders whatever its screen gives (a string, a
+ * link, a badge), so only the text it shows says how long it is.
+ */
+function useShortCells() {
+  const body = useRef<HTMLTableSectionElement>(null);
+  useLayoutEffect(() => {
+    for (const cell of body.current?.querySelectorAll("td") ?? []) {
+      cell.classList.toggle("nowrap", (cell.querySelector(".cell-value")?.textContent ?? "").trim().length <= SHORT_TEXT);
+    }
+  });
+  return body;
+}
+
 /**
  * A table of rows the server sorted and paged: a header that asks for another order when the column
- * allows it (and says the current one to screen readers), busy while the next page loads.
+ * allows it (and says the current one to screen readers), busy while the next page loads. On a
+ * phone each row is a card of "heading: value" lines (styles.css), the heading repeated in each cell.
  */
 export function DataTable<Row>({ table, busy }: { table: Table<Row>; busy: boolean }) {
+  const body = useShortCells();
   return (
     <div className="table-wrap">
-      <table aria-busy={busy || undefined}>
+      <table className="data-table" aria-busy={busy || undefined}>
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
@@ -38,12 +59,19 @@ export function DataTable<Row>({ table, busy }: { table: Table<Row>; busy: boole
             </tr>
           ))}
         </thead>
-        <tbody>
+        <tbody ref={body}>
           {table.getRowModel().rows.map((row) => (
             <tr key={row.id}>
-              {row.getVisibleCells().map((cell) => (
-                <td key={cell.id}>{flexRender(cell.column.columnDef.cell, cell.getContext())}</td>
-              ))}
+              {row.getVisibleCells().map((cell) => {
+                const content = flexRender(cell.column.columnDef.cell, cell.getContext());
+                const header = table.getFlatHeaders().find((candidate) => candidate.column.id === cell.column.id);
+                return (
+                  <td key={cell.id}>
+                    {header && <span className="cell-label">{flexRender(header.column.columnDef.header, header.getContext())}</span>}
+                    <span className="cell-value">{content}</span>
+                  </td>
+                );
+              })}
             </tr>
           ))}
         </tbody>

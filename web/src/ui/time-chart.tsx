@@ -92,8 +92,8 @@ export function TimeChart({
             <tbody>
               {points.map((point) => (
                 <tr key={point.at.getTime()}>
-                  <td>{formatTime(point.at)}</td>
-                  <td>{format(point.value)}</td>
+                  <td className="nowrap">{formatTime(point.at)}</td>
+                  <td className="nowrap">{format(point.value)}</td>
                 </tr>
               ))}
             </tbody>

@@ -76,6 +76,7 @@ export function BenefitsScreen() {
       description={formatMessage(messages.total, { total: listing.total })}
       create={create}
       filtered={filtered}
+      activeFilters={Number(filter.search !== "") + Number(type !== "")}
       listing={listing}
       says={messages}
       filters={

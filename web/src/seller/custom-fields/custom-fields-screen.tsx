@@ -75,6 +75,7 @@ export function CustomFieldsScreen() {
       description={formatMessage(messages.total, { total: listing.total })}
       create={create}
       filtered={filtered}
+      activeFilters={Number(filter.search !== "") + Number(type !== "")}
       listing={listing}
       says={messages}
       filters={

@@ -4,6 +4,7 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { Field, Page } from "../../ui/components";
 import { DateInput } from "../../ui/date-input";
 import { QueryState, together } from "../../ui/query-state";
+import { GettingStarted } from "../getting-started/getting-started";
 import { useSeller } from "../space";
 import { MetricCard } from "./metric-card";
 import { sellerOrganizationQuery } from "../settings/queries";
@@ -59,6 +60,8 @@ export function DashboardScreen() {
 
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.description, { timezone })} actions={valid && <MetricsExportButton query={query} metrics={chosen} />}>
+      {/* A new organization's steps to a first sale come before its charts, which are all at zero until then. */}
+      <GettingStarted />
       <div className="filters dashboard-filters">
         <Field label={formatMessage(messages.range)}>
           {(ids) => (

@@ -122,7 +122,7 @@ function OrderSummary({ order }: { order: Order }) {
             {order.items.map((item) => (
               <tr key={item.id}>
                 <td>{item.label}</td>
-                <td>{money(item.amount, order.currency)}</td>
+                <td className="nowrap">{money(item.amount, order.currency)}</td>
               </tr>
             ))}
           </tbody>

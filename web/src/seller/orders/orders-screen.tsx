@@ -3,6 +3,7 @@ import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { Field, Page } from "../../ui/components";
 import { DateInput } from "../../ui/date-input";
+import { Filters } from "../../ui/filters";
 import { productChoices } from "../products/queries";
 import { useSeller } from "../space";
 import { customerChoices } from "../customers/queries";
@@ -34,7 +35,7 @@ export function OrdersScreen() {
   const any = <option value="">{formatMessage(messages.any)}</option>;
   return (
     <Page title={formatMessage(messages.title)} description={formatMessage(messages.description)}>
-      <div className="filters" role="group" aria-label={formatMessage(messages.filters)}>
+      <Filters active={Object.values(filters).filter((value) => value !== undefined).length} role="group" label={formatMessage(messages.filters)}>
         <Field label={formatMessage(messages.status)}>
           {(ids) => (
             <select {...ids} value={filters.status ?? ""} onChange={(event) => filter({ status: (event.target.value || undefined) as OrderStatus | undefined })}>
@@ -85,7 +86,7 @@ export function OrdersScreen() {
         </Field>
         <Field label={formatMessage(messages.from)}>{(ids) => <DateInput ids={ids} value={filters.from ?? ""} max={filters.to} onChange={(from) => filter({ from: from || undefined })} />}</Field>
         <Field label={formatMessage(messages.to)}>{(ids) => <DateInput ids={ids} value={filters.to ?? ""} min={filters.from} onChange={(to) => filter({ to: to || undefined })} />}</Field>
-      </div>
+      </Filters>
       <OrdersTable filters={filters} />
     </Page>
   );

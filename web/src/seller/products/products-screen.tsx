@@ -85,6 +85,7 @@ export function ProductsScreen() {
       description={formatMessage(messages.total, { total: listing.total })}
       create={create}
       filtered={filtered}
+      activeFilters={Number(settledSearch !== "") + Number(archived)}
       listing={listing}
       says={messages}
       filters={

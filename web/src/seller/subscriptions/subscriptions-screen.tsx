@@ -88,6 +88,7 @@ export function SubscriptionsScreen() {
       title={formatMessage(messages.title)}
       description={formatMessage(messages.total, { total: listing.total })}
       filtered={filtered}
+      activeFilters={Number(productId !== "") + Number(customerId !== "") + Number(standing !== "all")}
       listing={listing}
       says={messages}
       filters={
