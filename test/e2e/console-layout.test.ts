@@ -210,8 +210,11 @@ describe("the console's layout", () => {
     await page.context().close();
   });
 
+  // Axe judges the markup, which is the same in every language: once, in English, at both widths,
+  // keeps the sweep's 120 axe runs to 40 (the whole run has a time budget). Words and widths are each language's own.
   for (const locale of ["en", "de", "pl"]) {
-    it(`every console screen in ${locale}, at 1280 and 390 px: no word cut in a table, nothing wider than a phone, nothing untranslated, axe clean`, { timeout: 300_000 }, async () => {
+    const withAxe = locale === "en";
+    it(`every console screen in ${locale}, at 1280 and 390 px: no word cut in a table, nothing wider than a phone, nothing untranslated${withAxe ? ", axe clean" : ""}`, { timeout: 300_000 }, async () => {
       onTestFailed(screenshotFailure);
       const { page, context } = await newPerson({ locale, viewport: DESKTOP, signedInAs: shop.owner });
       const found: string[] = [];
@@ -221,11 +224,11 @@ describe("the console's layout", () => {
         await settled(page);
         found.push(...untranslated(await visibleTexts(page), locale).map((text) => `${name}: untranslated "${text}"`));
         found.push(...(await wordBreaks(page)).map((broken) => `${name} at 1280: ${broken}`));
-        await checkScreen(page, `console-layout-${locale}-${name}`);
+        if (withAxe) await checkScreen(page, `console-layout-${locale}-${name}`);
         await page.setViewportSize(PHONE);
         found.push(...(await wordBreaks(page)).map((broken) => `${name} at 390: ${broken}`));
         found.push(...(await layoutBreaks(page)).map((broken) => `${name} at 390: ${broken}`));
-        await checkScreen(page, `console-layout-${locale}-${name}-phone`);
+        if (withAxe) await checkScreen(page, `console-layout-${locale}-${name}-phone`);
       }
       expect(found).toEqual([]);
       await context.close();
