@@ -110,7 +110,7 @@ describe("the console's layout", () => {
     await context.close();
   });
 
-  it("a new organization opens on its console's steps to a first sale; making a product through the form ticks the first off; the list hides for good", { timeout: 120_000 }, async () => {
+  it("a new organization opens on its console's steps to a first sale: a product made through the form, a checkout link and a test purchase through it tick themselves off; the list hides for good", { timeout: 120_000 }, async () => {
     onTestFailed(screenshotFailure);
     const stamp = Date.now();
     const { page, say } = await newPerson({ locale: "de", viewport: DESKTOP });
@@ -140,6 +140,25 @@ describe("the console's layout", () => {
     const first = steps.getByRole("listitem").first();
     expect(await first.textContent()).toContain(`${say("seller.start.done")} ${say("seller.start.product")}`);
     expect(await steps.getByRole("listitem").nth(1).textContent()).toContain(`${say("seller.start.toDo")} ${say("seller.start.link")}`);
+
+    // The second step's button makes a checkout link for the product; the fourth's way leads to it, and a
+    // test purchase with the sandbox card the step names is the first sale, ticked off on the front page.
+    await steps.getByRole("link", { name: say("seller.start.linkAction") }).click();
+    await page.getByLabel("Seekarte Ostsee").check();
+    await page.getByRole("button", { name: say("seller.checkoutLink.create") }).click();
+    await page.getByRole("navigation", { name: say("seller.space.navigation") }).getByRole("link", { name: say("seller.space.dashboard") }).click();
+    await steps.getByText(say("seller.start.doneCount", { done: 2, total: 4 })).waitFor();
+    await steps.getByRole("link", { name: say("seller.start.purchaseAction") }).click();
+    const linkUrl = await page.getByRole("row", { name: /Seekarte Ostsee/ }).locator("a.link-url").getAttribute("href");
+    const buyer = await newPerson({ locale: "de", viewport: DESKTOP });
+    await buyer.page.goto(new URL(linkUrl ?? "").pathname);
+    await fillCheckout(buyer.page, buyer.say, { email: `erster-kauf-${stamp}@example.com`, country: "DE", card: "4242 4242 4242 4242" });
+    await buyer.page.getByRole("button", { name: buyer.say("checkout.pay", { amount: new Intl.NumberFormat("de", { style: "currency", currency: "USD" }).format(24) }) }).click();
+    await buyer.page.getByText(buyer.say("checkout.success.bought", { product: "Seekarte Ostsee" })).waitFor();
+    await buyer.context.close();
+    await page.getByRole("navigation", { name: say("seller.space.navigation") }).getByRole("link", { name: say("seller.space.dashboard") }).click();
+    await steps.getByText(say("seller.start.doneCount", { done: 3, total: 4 })).waitFor();
+    expect(await steps.getByRole("listitem").nth(3).textContent()).toContain(`${say("seller.start.done")} ${say("seller.start.purchase")}`);
 
     // Hidden, it stays hidden for this organization.
     await steps.getByRole("button", { name: say("seller.start.hide") }).click();

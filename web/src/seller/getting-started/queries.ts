@@ -28,5 +28,6 @@ export const hasCheckoutLink = (organizationId: string) =>
   queryOptions({ queryKey: startedKeys.checkoutLinks(organizationId), queryFn: () => listCheckoutLinks(organizationId, newestOne), select: (list) => list.items.length > 0 });
 export const hasEndpoint = (organizationId: string) =>
   queryOptions({ queryKey: startedKeys.endpoints(organizationId), queryFn: () => listEndpoints({ organizationId, page: 1, limit: 1 }), select: (list) => list.items.length > 0 });
+// A test purchase happens on the buyer's page, which refreshes nothing here: asked again each time the front page shows.
 export const hasOrder = (organizationId: string) =>
-  queryOptions({ queryKey: startedKeys.orders(organizationId), queryFn: () => listOrders({ organizationId, ...newestOne }), select: (list) => list.items.length > 0 });
+  queryOptions({ queryKey: startedKeys.orders(organizationId), queryFn: () => listOrders({ organizationId, ...newestOne }), select: (list) => list.items.length > 0, staleTime: 0 });
