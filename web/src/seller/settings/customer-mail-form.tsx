@@ -52,7 +52,7 @@ export function CustomerMailForm({ organization }: { organization: Organization 
   const seller = useSeller();
   const change = useOrganizationChange(organization.id);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const form = useForm<Form>({ values: organization.customer_email_settings, resetOptions: { keepDirtyValues: true } });
+  const form = useForm<Form>({ values: organization.customer_email_settings });
   const submit = form.handleSubmit(async (values) => {
     try {
       await change({ customer_email_settings: values });

@@ -47,8 +47,6 @@ export function ProfileForm({ organization }: { organization: Organization }) {
   const form = useForm<SellerProfileForm>({
     resolver: zodResolver(sellerProfileForm),
     values: { name: organization.name, email: organization.email ?? "", website: organization.website ?? "", termsUrl: organization.terms_of_service_url ?? "", refundsUrl: organization.refund_policy_url ?? "", avatarUrl: organization.avatar_url ?? "", socials: organization.socials },
-    // The settings screen saves its forms apart: another one's save refreshes the organization, and must not reset what is typed here.
-    resetOptions: { keepDirtyValues: true },
   });
   // Rows kept in the form's own value rather than with useFieldArray, which would grow the bundle every page loads.
   const socials = form.watch("socials");

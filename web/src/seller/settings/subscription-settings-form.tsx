@@ -46,7 +46,6 @@ export function SubscriptionSettingsForm({ organization }: { organization: Organ
       customersMayPause: portal.pause === true,
       prorationBehavior: settings.proration_behavior,
     },
-    resetOptions: { keepDirtyValues: true },
   });
   const submit = form.handleSubmit(async (values) => {
     try {

@@ -100,7 +100,7 @@ function TaxSettingsFields({ settings }: { settings: TaxSettings }) {
   const seller = useSeller();
   const change = useTaxSettingsChange(settings.organization_id);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const form = useForm<Form, unknown, TaxSettingsValues>({ resolver: zodResolver(taxSettingsForm), values: valuesOf(settings), resetOptions: { keepDirtyValues: true } });
+  const form = useForm<Form, unknown, TaxSettingsValues>({ resolver: zodResolver(taxSettingsForm), values: valuesOf(settings) });
   const registrations = useFieldArray({ control: form.control, name: "registrations" });
   const { errors } = form.formState;
   const submit = form.handleSubmit(async (values) => {
