@@ -5,6 +5,7 @@ import { Field, Page } from "../../ui/components";
 import { DateInput } from "../../ui/date-input";
 import { Filters } from "../../ui/filters";
 import { productChoices } from "../products/queries";
+import { ChoiceFilter } from "../console-screens";
 import { useSeller } from "../space";
 import { customerChoices } from "../customers/queries";
 import { BILLING_TYPES, ORDER_STATUSES, type BillingType, type OrderFilters, type OrderStatus } from "./api";
@@ -60,30 +61,20 @@ export function OrdersScreen() {
             </select>
           )}
         </Field>
-        <Field label={formatMessage(messages.product)}>
-          {(ids) => (
-            <select {...ids} value={filters.productId ?? ""} onChange={(event) => filter({ productId: event.target.value || undefined })}>
-              {any}
-              {products.data?.items.map((product) => (
-                <option key={product.id} value={product.id}>
-                  {product.name}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={formatMessage(messages.customer)}>
-          {(ids) => (
-            <select {...ids} value={filters.customerId ?? ""} onChange={(event) => filter({ customerId: event.target.value || undefined })}>
-              {any}
-              {customers.data?.items.map((customer) => (
-                <option key={customer.id} value={customer.id}>
-                  {customer.email}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <ChoiceFilter
+          label={formatMessage(messages.product)}
+          anyLabel={formatMessage(messages.any)}
+          choices={(products.data?.items ?? []).map((product) => ({ value: product.id, label: product.name }))}
+          value={filters.productId ?? ""}
+          onChange={(productId) => filter({ productId: productId || undefined })}
+        />
+        <ChoiceFilter
+          label={formatMessage(messages.customer)}
+          anyLabel={formatMessage(messages.any)}
+          choices={(customers.data?.items ?? []).map((customer) => ({ value: customer.id, label: customer.email }))}
+          value={filters.customerId ?? ""}
+          onChange={(customerId) => filter({ customerId: customerId || undefined })}
+        />
         <Field label={formatMessage(messages.from)}>{(ids) => <DateInput ids={ids} value={filters.from ?? ""} max={filters.to} onChange={(from) => filter({ from: from || undefined })} />}</Field>
         <Field label={formatMessage(messages.to)}>{(ids) => <DateInput ids={ids} value={filters.to ?? ""} min={filters.from} onChange={(to) => filter({ to: to || undefined })} />}</Field>
       </Filters>

@@ -7,7 +7,7 @@ import { longDate } from "../../i18n/format";
 import { Field } from "../../ui/components";
 import { useServerListing } from "../../ui/server-listing";
 import { productChoices } from "../products/queries";
-import { ListScreen } from "../console-screens";
+import { ChoiceFilter, ListScreen } from "../console-screens";
 import { useSeller } from "../space";
 import { StandingBadge, useRecurringAmount } from "./standing";
 import { customerChoices } from "../customers/queries";
@@ -93,32 +93,20 @@ export function SubscriptionsScreen() {
       says={messages}
       filters={
         <>
-          <Field label={formatMessage(messages.product)}>
-            {(ids) => (
-              <select {...ids} value={productId} onChange={filterBy(setProductId)}>
-                <option value="">{formatMessage(messages.anyProduct)}</option>
-                {products.data?.items
-                  .filter((product) => product.recurring_interval)
-                  .map((product) => (
-                    <option key={product.id} value={product.id}>
-                      {product.name}
-                    </option>
-                  ))}
-              </select>
-            )}
-          </Field>
-          <Field label={formatMessage(messages.customer)}>
-            {(ids) => (
-              <select {...ids} value={customerId} onChange={filterBy(setCustomerId)}>
-                <option value="">{formatMessage(messages.anyCustomer)}</option>
-                {customers.data?.items.map((customer) => (
-                  <option key={customer.id} value={customer.id}>
-                    {customer.email}
-                  </option>
-                ))}
-              </select>
-            )}
-          </Field>
+          <ChoiceFilter
+            label={formatMessage(messages.product)}
+            anyLabel={formatMessage(messages.anyProduct)}
+            choices={(products.data?.items ?? []).filter((product) => product.recurring_interval).map((product) => ({ value: product.id, label: product.name }))}
+            value={productId}
+            onChange={setProductId}
+          />
+          <ChoiceFilter
+            label={formatMessage(messages.customer)}
+            anyLabel={formatMessage(messages.anyCustomer)}
+            choices={(customers.data?.items ?? []).map((customer) => ({ value: customer.id, label: customer.email }))}
+            value={customerId}
+            onChange={setCustomerId}
+          />
           <Field label={formatMessage(messages.standing)}>
             {(ids) => (
               <select {...ids} value={standing} onChange={filterBy<Standing>(setStanding)}>
