@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { defineMessages, useIntl } from "react-intl";
 import { describeError } from "../api/client";
 import { Alert } from "../ui/components";
@@ -17,10 +18,16 @@ const messages = defineMessages({
 export function ProductChoice({ checkout, clientSecret }: { checkout: PublicCheckout; clientSecret: string }) {
   const { formatMessage } = useIntl();
   const change = useCheckoutChange(clientSecret);
+  // The buyer's pick shows at once and stays while the checkout answers and is fetched again (a
+  // controlled radio would otherwise spring back to the old product for that moment); a refused
+  // change gives the checkout's own choice back.
+  const [picked, setPicked] = useState<string | null>(null);
   if (checkout.products.length < 2) return null;
-  // The buyer's pick shows at once; the summary follows when the checkout answers.
-  const chosen = (change.isPending ? change.variables.product_id : null) ?? checkout.product_id;
-  const choose = (productId: string) => void change.mutateAsync({ product_id: productId }).catch(() => undefined);
+  const chosen = picked ?? checkout.product_id;
+  const choose = (productId: string) => {
+    setPicked(productId);
+    change.mutateAsync({ product_id: productId }).catch(() => setPicked(null));
+  };
   return (
     <fieldset className="checkout-choice plain" disabled={change.isPending}>
       <legend className="checkout-subheading">{formatMessage(messages.choose)}</legend>
