@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createAuthClient } from "better-auth/client";
-import { adminClient, inferAdditionalFields, organizationClient, usernameClient } from "better-auth/client/plugins";
+import { adminClient, emailOTPClient, inferAdditionalFields, magicLinkClient, organizationClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
+import { apiKeyClient } from "@better-auth/api-key/client";
+import { passkeyClient } from "@better-auth/passkey/client";
 import makeFetchCookie from "fetch-cookie";
 import { Redis } from "ioredis";
 import { CookieJar } from "tough-cookie";
@@ -50,7 +52,17 @@ function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch, pu
   return createAuthClient({
     baseURL,
     // `locale` is Tollgate's additional user field, declared as an app declares its own to the client.
-    plugins: [usernameClient(), adminClient(), organizationClient({ teams: { enabled: true } }), inferAdditionalFields({ user: { locale: { type: "string", required: false } } })],
+    plugins: [
+      usernameClient(),
+      adminClient(),
+      organizationClient({ teams: { enabled: true } }),
+      twoFactorClient(),
+      passkeyClient(),
+      magicLinkClient(),
+      emailOTPClient(),
+      apiKeyClient(),
+      inferAdditionalFields({ user: { locale: { type: "string", required: false } } }),
+    ],
     fetchOptions: { customFetchImpl: fetchWithCookies, headers: { origin: publicUrl } },
   });
 }

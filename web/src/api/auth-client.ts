@@ -1,5 +1,7 @@
 import { createAuthClient } from "better-auth/react";
-import { adminClient, inferAdditionalFields, organizationClient, usernameClient } from "better-auth/client/plugins";
+import { adminClient, emailOTPClient, inferAdditionalFields, magicLinkClient, organizationClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
+import { apiKeyClient } from "@better-auth/api-key/client";
+import { passkeyClient } from "@better-auth/passkey/client";
 import { ApiFailure, fetchWithRetry, networkError } from "./client";
 import { authKeys } from "../auth/queries";
 import { queryClient } from "./query-client";
@@ -10,7 +12,18 @@ import { queryClient } from "./query-client";
  */
 export const authClient = createAuthClient({
   baseURL: `${window.location.origin}/api/auth`,
-  plugins: [usernameClient(), adminClient(), organizationClient({ teams: { enabled: true } }), inferAdditionalFields({ user: { locale: { type: "string", required: false } } })],
+  plugins: [
+    usernameClient(),
+    adminClient(),
+    organizationClient({ teams: { enabled: true } }),
+    // A sign-in that needs a second factor is answered, not redirected: the sign-in screen asks for it.
+    twoFactorClient(),
+    passkeyClient(),
+    magicLinkClient(),
+    emailOTPClient(),
+    apiKeyClient(),
+    inferAdditionalFields({ user: { locale: { type: "string", required: false } } }),
+  ],
   fetchOptions: { customFetchImpl: (input, init) => fetchWithRetry(input, init) },
 });
 
