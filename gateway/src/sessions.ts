@@ -26,14 +26,26 @@ export const SESSION_COOKIE_NAMES = {
   data: [authCookieName("session_data", "https:"), authCookieName("session_data", "http:")],
 };
 
-const STATE_COOKIE_NAMES = [authCookieName("state", "https:"), authCookieName("state", "http:")];
+/** The value of a signed better-auth cookie, either spelling, if its signature holds. */
+function signedAuthCookie(req: IncomingMessage, name: "state" | "two_factor" | "trust_device", secret: string): string | null {
+  const cookies = parseCookieHeader(req.headers.cookie);
+  const raw = cookies.get(authCookieName(name, "https:")) ?? cookies.get(authCookieName(name, "http:"));
+  return raw ? verifyCookieValue(raw, secret) : null;
+}
 
 /** The state in the browser's signed state cookie, on a social sign-in callback: auth checks the callback's against it. */
 export function oauthStateOf(req: IncomingMessage, secret: string): string | null {
   if (!req.url?.startsWith("/api/auth/callback/")) return null;
-  const cookies = parseCookieHeader(req.headers.cookie);
-  const raw = STATE_COOKIE_NAMES.map((name) => cookies.get(name)).find((value) => value !== undefined);
-  return raw ? verifyCookieValue(raw, secret) : null;
+  return signedAuthCookie(req, "state", secret);
+}
+
+/** The paths where a password sign-in or its second factor happens: only they learn of the browser's two-factor cookies. */
+const TWO_FACTOR_PATHS = ["/api/auth/sign-in/", "/api/auth/two-factor/"];
+
+/** The browser's pending sign-in and trusted-device cookies, checked here, for the auth service's sign-in and two-factor paths. */
+export function twoFactorCookiesOf(req: IncomingMessage, secret: string): { pendingSignIn: string | null; trustedDevice: string | null } {
+  if (!TWO_FACTOR_PATHS.some((path) => req.url?.startsWith(path))) return { pendingSignIn: null, trustedDevice: null };
+  return { pendingSignIn: signedAuthCookie(req, "two_factor", secret), trustedDevice: signedAuthCookie(req, "trust_device", secret) };
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");

@@ -12,6 +12,13 @@ export const SESSION_TOKEN_HEADER = "x-tollgate-session-token";
  * gateway to the auth service only: a callback must come back to the browser that began the flow.
  */
 export const OAUTH_STATE_HEADER = "x-tollgate-oauth-state";
+/**
+ * The pending sign-in named by this browser's signed two_factor cookie, forwarded by the gateway to the
+ * auth service only: the second factor must be given by the browser that gave the password.
+ */
+export const TWO_FACTOR_HEADER = "x-tollgate-two-factor";
+/** This browser's signed trust_device cookie, forwarded by the gateway to the auth service only. */
+export const TRUSTED_DEVICE_HEADER = "x-tollgate-trusted-device";
 /** Set by the gateway when the caller sent a session cookie that no longer resolves, so auth clears it. */
 export const STALE_SESSION_HEADER = "x-tollgate-stale-session";
 
@@ -33,6 +40,7 @@ export const resolveSession = defineRequest("auth.session.resolve", {
         expires_at: z.iso.datetime({ offset: true }),
         impersonated_by: id.nullable(),
         refresh_at: z.iso.datetime({ offset: true }).nullable(),
+        two_factor_enabled: z.boolean().optional(),
         view: z.object({ session: z.record(z.string(), z.unknown()), user: z.record(z.string(), z.unknown()) }),
       })
       .nullable(),

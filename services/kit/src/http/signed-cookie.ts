@@ -37,7 +37,7 @@ export function parseCookieHeader(header: string | undefined): Map<string, strin
 }
 
 /** better-auth's cookie names: `better-auth.<name>`, with `__Secure-` when the site is served over https. */
-export function authCookieName(name: "session_token" | "session_data" | "dont_remember" | "state", publicUrl: string): string {
+export function authCookieName(name: "session_token" | "session_data" | "dont_remember" | "state" | "two_factor" | "trust_device", publicUrl: string): string {
   return `${publicUrl.startsWith("https:") ? "__Secure-" : ""}better-auth.${name}`;
 }
 
