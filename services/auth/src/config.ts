@@ -33,6 +33,8 @@ export const authEnv = z.object({
    */
   DEV_MAILBOX: env.boolean(false),
   MAIL_FROM: env.string("a sender such as Tollgate <no-reply@example.com>", "Tollgate <no-reply@localhost>"),
+  /** The name authenticator apps show beside a Tollgate account's codes (the otpauth URI's issuer). */
+  TWO_FACTOR_ISSUER: env.string("the name authenticator apps show for this site", "Tollgate"),
   /** Deleting an account waits for a link e-mailed to its owner. */
   DELETE_USER_EMAIL_CONFIRMATION: env.boolean(false),
   ...socialEnv,

@@ -21,4 +21,6 @@ export interface Parts {
   providers: Map<string, ConfiguredProvider>;
   /** Seals provider tokens for storage. */
   vault: SecretVault;
+  /** Seals two-factor secrets and backup codes for storage, with keys of its own purpose. */
+  twoFactorVault: SecretVault;
 }

@@ -25,6 +25,7 @@ import { userEndpoints } from "./users/routes.js";
 import { socialEndpoints } from "./social/routes.js";
 import { configuredProviders } from "./social/settings.js";
 import { providerTokenEndpoints } from "./social/tokens.js";
+import { twoFactorEndpoints } from "./two-factor/routes.js";
 
 /** The service's parts, built once when it starts and shared by its routes, workers, consumers and responders. */
 function partsOf(context: ServiceContext<AuthConfig>): Parts {
@@ -45,6 +46,7 @@ function partsOf(context: ServiceContext<AuthConfig>): Parts {
     mail: new MailQueue({ db, logger, failures: context.failures, config }),
     providers: new Map(configuredProviders(config).map((provider) => [provider.definition.id, provider])),
     vault: SecretVault.fromSettings(config.TOKEN_ENCRYPTION_KEYS, { secret: config.AUTH_SECRET, purpose: "provider-tokens", derivedKeyId: "auth-secret" }),
+    twoFactorVault: SecretVault.fromSettings(config.TOKEN_ENCRYPTION_KEYS, { secret: config.AUTH_SECRET, purpose: "two-factor", derivedKeyId: "auth-secret-2fa" }),
   };
 }
 
@@ -75,6 +77,7 @@ export const authService = defineService({
       ...adminEndpoints(auth),
       ...socialEndpoints(auth),
       ...providerTokenEndpoints(auth),
+      ...twoFactorEndpoints(auth),
       ...pageEndpoints(auth),
     ];
     mountEndpoints(api, endpoints);
@@ -83,7 +86,7 @@ export const authService = defineService({
       {
         title: "Tollgate auth API",
         version: "1",
-        description: "better-auth's API (core, username and admin plugins): works with better-auth's client pointed at this site.",
+        description: "better-auth's API (core, username, admin and two-factor plugins): works with better-auth's client pointed at this site.",
         basePath: "/api/auth",
         errors: betterAuthErrors,
         securitySchemes: {

@@ -8,6 +8,7 @@ import { preferredLocale } from "../i18n/locales.js";
 import { requireSession } from "../sessions/current-session.js";
 import { revokeSessions, startSession } from "../sessions/issuance.js";
 import { SignedIn } from "../sessions/schemas.js";
+import { TwoFactorRedirect } from "../two-factor/schemas.js";
 import { userEventData, userJson } from "../users/output.js";
 import { assertUsernameAvailable, normalizeUsername, usernameProblem } from "../users/username.js";
 import { findUserByEmail, findUserByUsername, insertUser, type UserRow } from "../users/users.sql.js";
@@ -20,7 +21,7 @@ import { signInWithPassword } from "./sign-in.js";
 /** What a new user would look like, without storing it. */
 function unsavedUser(fields: Pick<UserRow, "id" | "name" | "email" | "image" | "username" | "display_username" | "locale">): UserRow {
   const now = new Date();
-  return { ...fields, email_verified: false, role: "user", banned: false, ban_reason: null, ban_expires: null, created_at: now, updated_at: now };
+  return { ...fields, email_verified: false, two_factor_enabled: false, role: "user", banned: false, ban_reason: null, ban_expires: null, created_at: now, updated_at: now };
 }
 
 export function credentialEndpoints(auth: Parts): Endpoint[] {
@@ -85,7 +86,7 @@ export function credentialEndpoints(auth: Parts): Endpoint[] {
       {
         method: "POST",
         body: EmailSignIn,
-        response: SignedIn,
+        response: z.union([SignedIn, TwoFactorRedirect]),
         summary: "Sign in with an e-mail address and password",
         tag: "Default",
       },
@@ -103,7 +104,7 @@ export function credentialEndpoints(auth: Parts): Endpoint[] {
       {
         method: "POST",
         body: UsernameSignIn,
-        response: SignedIn,
+        response: z.union([SignedIn, TwoFactorRedirect]),
         summary: "Sign in with a username and password",
         tag: "Username",
       },

@@ -6,6 +6,8 @@ import { startSession } from "../sessions/issuance.js";
 import { userJson } from "../users/output.js";
 import { liftExpiredBan, type UserRow } from "../users/users.sql.js";
 import { sendVerificationMail } from "../verification/send.js";
+import { beginPendingSignIn } from "../two-factor/second-factor.js";
+import { signInOnTrustedDevice } from "../two-factor/trusted-device.js";
 import { findCredentialAccount } from "./credentials.sql.js";
 
 export interface SignInRequest {
@@ -37,7 +39,12 @@ export async function signInWithPassword(
     throw authError(403, "EMAIL_NOT_VERIFIED");
   }
 
-  const { token } = await startSession(auth, auth.db, http.res, active, { req: http.req, persistent: body.rememberMe !== false });
+  const persistent = body.rememberMe !== false;
+  // Two-factor users give their second factor before any session exists, unless this browser is trusted.
+  if (active.two_factor_enabled && !(await signInOnTrustedDevice(auth, http.req, http.res, active.id))) {
+    return beginPendingSignIn(auth, http.res, active, persistent);
+  }
+  const { token } = await startSession(auth, auth.db, http.res, active, { req: http.req, persistent });
   if (body.callbackURL) http.res.setHeader("location", body.callbackURL);
   return { redirect: Boolean(body.callbackURL), token, url: body.callbackURL, user: userJson(active) };
 }

@@ -1,6 +1,6 @@
 import { HttpError } from "@tollgate/kit";
 
-/** better-auth's error codes and messages (core, username and admin plugins), as its clients see them. */
+/** better-auth's error codes and messages (core, username, admin and two-factor plugins), as its clients see them. */
 export const AUTH_ERRORS = {
   UNAUTHORIZED: "Unauthorized",
   USER_NOT_FOUND: "User not found",
@@ -74,6 +74,20 @@ export const AUTH_ERRORS = {
   REFRESH_TOKEN_NOT_FOUND: "Refresh token not found",
   FAILED_TO_REFRESH_ACCESS_TOKEN: "Failed to refresh access token",
   FAILED_TO_GET_ACCESS_TOKEN: "Failed to get a valid access token",
+  // The two-factor plugin's.
+  OTP_NOT_ENABLED: "OTP not enabled",
+  OTP_NOT_CONFIGURED: "OTP is not available",
+  OTP_HAS_EXPIRED: "OTP has expired",
+  TOTP_NOT_ENABLED: "TOTP not enabled",
+  TOTP_ALREADY_ENABLED: "TOTP is already enabled",
+  TOTP_NOT_CONFIGURED: "TOTP is not available",
+  TWO_FACTOR_NOT_ENABLED: "Two factor isn't enabled",
+  BACKUP_CODES_NOT_ENABLED: "Backup codes aren't enabled",
+  INVALID_BACKUP_CODE: "Invalid backup code",
+  INVALID_CODE: "Invalid code",
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: "Too many attempts. Please request a new code.",
+  ACCOUNT_TEMPORARILY_LOCKED: "Too many failed verification attempts. Your account is temporarily locked. Please try again later.",
+  INVALID_TWO_FACTOR_COOKIE: "Invalid two factor cookie",
 } as const;
 
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;

@@ -18,6 +18,7 @@ export type ActionMailKind =
   | "invitation"
   | "webhookDisabled"
   | "portalCode"
+  | "twoFactorCode"
   | "customerEmailChange"
   | "seatInvitation"
   | "orderReceipt"
@@ -55,6 +56,16 @@ export function actionMail(to: Recipient, kind: ActionMailKind, url: string, val
 </body></html>`;
   return { to: to.email, subject: message("subject"), text, html };
 }
+
+/** The code set apart, large and in a fixed-width face, so it is read and typed without mistaking a letter. */
+export const codeBody = (code: string): MailBody => ({
+  text: code,
+  html: `<p style="font:600 1.6em/1.4 ui-monospace,monospace;letter-spacing:.2em;padding:.6rem 1rem;background:#f3f4f6;border-radius:.4rem;display:inline-block">${escapeHtml(code)}</p>`,
+});
+
+/** The second factor of a sign-in, by e-mail; its action opens the site where the sign-in waits. */
+export const twoFactorCodeMail = (to: Recipient, code: string, siteUrl: string, validSeconds: number) =>
+  actionMail(to, "twoFactorCode", siteUrl, { minutes: Math.round(validSeconds / 60) }, codeBody(code));
 
 /** Hours a link stays valid, as the mails state it. */
 const hoursOf = (seconds: number) => Math.round(seconds / 3600);

@@ -32,6 +32,7 @@ export async function resolveSessionByTokenHash(auth: Parts, tokenHash: string):
       expires_at: session.expires_at.toISOString(),
       impersonated_by: session.impersonated_by,
       refresh_at: refreshDueAt(auth.config, session)?.toISOString() ?? null,
+      two_factor_enabled: user.two_factor_enabled,
       // Through JSON, as get-session would send it: dates become ISO strings.
       view: JSON.parse(JSON.stringify({ session: view, user: userJson(user) })) as { session: Record<string, unknown>; user: Record<string, unknown> },
     },

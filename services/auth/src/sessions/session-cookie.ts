@@ -9,6 +9,7 @@ export class SessionCookies {
   private readonly secure: boolean;
   private readonly names;
   private readonly stateName: string;
+  private readonly twoFactorNames;
 
   constructor(
     private readonly secret: string,
@@ -24,6 +25,7 @@ export class SessionCookies {
       dontRemember: authCookieName("dont_remember", publicUrl),
     };
     this.stateName = authCookieName("state", publicUrl);
+    this.twoFactorNames = { pendingSignIn: authCookieName("two_factor", publicUrl), trustedDevice: authCookieName("trust_device", publicUrl) };
   }
 
   /** A persistent cookie lasts as long as the session; otherwise it ends with the browser session. */
@@ -56,6 +58,24 @@ export class SessionCookies {
 
   clearState(res: Response): void {
     res.append("set-cookie", this.serialize(this.stateName, "", 0));
+  }
+
+  /** Names the sign-in waiting for its second factor, for as long as it waits. */
+  issuePendingSignIn(res: Response, token: string, maxAgeSeconds: number): void {
+    res.append("set-cookie", this.serialize(this.twoFactorNames.pendingSignIn, signCookieValue(token, this.secret), maxAgeSeconds));
+  }
+
+  clearPendingSignIn(res: Response): void {
+    res.append("set-cookie", this.serialize(this.twoFactorNames.pendingSignIn, "", 0));
+  }
+
+  /** Marks this browser as one whose sign-ins skip the second factor. */
+  issueTrustedDevice(res: Response, value: string, maxAgeSeconds: number): void {
+    res.append("set-cookie", this.serialize(this.twoFactorNames.trustedDevice, signCookieValue(value, this.secret), maxAgeSeconds));
+  }
+
+  clearTrustedDevice(res: Response): void {
+    res.append("set-cookie", this.serialize(this.twoFactorNames.trustedDevice, "", 0));
   }
 
   clear(res: Response): void {

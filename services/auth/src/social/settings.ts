@@ -54,7 +54,7 @@ export const socialEnv = {
   SOCIAL_SIGN_UP_DISABLED: providerList(),
   /** Providers that sign up a new user only when the client asks for it (`requestSignUp`). */
   SOCIAL_SIGN_UP_ON_REQUEST_ONLY: providerList(),
-  /** Keys for provider tokens at rest, newest first (`kid:base64 32 bytes`); derived from AUTH_SECRET when unset. */
+  /** Keys for provider tokens and two-factor secrets at rest, newest first (`kid:base64 32 bytes`); derived from AUTH_SECRET when unset. */
   TOKEN_ENCRYPTION_KEYS: env.list("a comma-separated list of kid:base64 pairs, each key 32 bytes", isEncryptionKey),
 };
 

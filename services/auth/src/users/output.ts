@@ -17,6 +17,7 @@ export function userJson(user: UserRow) {
     banReason: user.ban_reason,
     banExpires: user.ban_expires,
     locale: user.locale,
+    twoFactorEnabled: user.two_factor_enabled,
   };
 }
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isoTimestamp } from "@tollgate/kit";
 import { LocaleTag } from "../i18n/locales.js";
 
-/** better-auth's User, with the username and admin plugins' fields and Tollgate's `locale` (an additional field): every one is sent, null when unset. */
+/** better-auth's User, with the username, admin and two-factor plugins' fields and Tollgate's `locale` (an additional field): every one is sent, null when unset. */
 export const User = z
   .strictObject({
     id: z.string(),
@@ -19,6 +19,7 @@ export const User = z
     banReason: z.string().nullable(),
     banExpires: isoTimestamp().nullable(),
     locale: LocaleTag.nullable().meta({ description: "The language the user chose for the app and their mail; null until they choose" }),
+    twoFactorEnabled: z.boolean().meta({ description: "Whether password sign-ins ask for a second factor (the two-factor plugin's field)" }),
   })
   .meta({ id: "User" });
 

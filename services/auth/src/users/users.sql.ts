@@ -15,6 +15,8 @@ export interface UserRow {
   ban_expires: Date | null;
   /** The language the user chose; null until they choose one. */
   locale: Locale | null;
+  /** On once the user confirmed a second factor; password sign-ins then wait for it. */
+  two_factor_enabled: boolean;
   created_at: Date;
   updated_at: Date;
 }

@@ -9,7 +9,7 @@ export interface VerificationRow {
   created_at: Date;
 }
 
-export type VerificationKind = "reset-password" | "delete-account" | "oauth-state";
+export type VerificationKind = "reset-password" | "delete-account" | "oauth-state" | "two-factor-sign-in" | "two-factor-otp" | "trusted-device";
 
 /** Like session tokens, one-time tokens are kept only as digests. */
 const identifierOf = (kind: VerificationKind, token: string) => `${kind}:${hashToken(token)}`;
@@ -17,13 +17,16 @@ const identifierOf = (kind: VerificationKind, token: string) => `${kind}:${hashT
 /** Stores a new single-use token for `value` (a user id) and returns the token itself, once. */
 export async function createVerification(db: Knex, kind: VerificationKind, value: string, lifetimeSeconds: number, length: number): Promise<string> {
   const token = randomId(length);
-  await db<VerificationRow>("verifications").insert({
-    id: randomId(32),
-    identifier: identifierOf(kind, token),
-    value,
-    expires_at: new Date(Date.now() + lifetimeSeconds * 1000),
-  });
+  await putVerification(db, kind, token, value, new Date(Date.now() + lifetimeSeconds * 1000));
   return token;
+}
+
+/** Stores `value` under a token the caller chose (one put back after use, or a key it derives), replacing what was there. */
+export async function putVerification(db: Knex, kind: VerificationKind, token: string, value: string, expiresAt: Date): Promise<void> {
+  await db<VerificationRow>("verifications")
+    .insert({ id: randomId(32), identifier: identifierOf(kind, token), value, expires_at: expiresAt })
+    .onConflict("identifier")
+    .merge(["value", "expires_at"]);
 }
 
 /** The value behind a live token, leaving it usable. */
@@ -34,6 +37,11 @@ export async function peekVerification(db: Knex, kind: VerificationKind, token: 
 
 /** Uses a token up: it is deleted whether or not it was still valid, and only one caller ever gets its value. */
 export async function consumeVerification(db: Knex, kind: VerificationKind, token: string): Promise<string | null> {
+  return (await takeVerification(db, kind, token))?.value ?? null;
+}
+
+/** Like `consumeVerification`, with the expiry, for a caller that may put the value back changed (an attempt counted). */
+export async function takeVerification(db: Knex, kind: VerificationKind, token: string): Promise<Pick<VerificationRow, "value" | "expires_at"> | null> {
   const [row] = await db<VerificationRow>("verifications").where({ identifier: identifierOf(kind, token) }).delete().returning("*");
-  return row && row.expires_at > new Date() ? row.value : null;
+  return row && row.expires_at > new Date() ? row : null;
 }
