@@ -8,6 +8,7 @@ import { EmptyState, Loading, Page } from "../ui/components";
 import { QueryState } from "../ui/query-state";
 import { LanguageCard } from "./language-card";
 import { EmailCard, PasswordCard, ProfileCard } from "./profile-cards";
+import { SecuritySection } from "./security/security-section";
 import { DeleteAccountCard, LinkedAccountsCard, SessionsCard } from "./session-cards";
 
 const messages = defineMessages({
@@ -37,6 +38,7 @@ export function AccountScreen() {
             <EmailCard session={session} />
             <PasswordCard session={session} />
             <LanguageCard session={session} />
+            <SecuritySection session={session} />
             <SessionsCard session={session} />
             <LinkedAccountsCard />
             <DeleteAccountCard />

@@ -39,6 +39,11 @@ const CODE_MESSAGES = defineMessages({
     id: "api.error.PaymentMethodInUseByActiveSubscription",
     defaultMessage: "A running subscription renews with this card, and it is your only one: add another card first.",
   },
+  INVALID_CODE: { id: "api.error.INVALID_CODE", defaultMessage: "This code is wrong. Check it and try again." },
+  INVALID_BACKUP_CODE: { id: "api.error.INVALID_BACKUP_CODE", defaultMessage: "This backup code is wrong or already used." },
+  OTP_HAS_EXPIRED: { id: "api.error.OTP_HAS_EXPIRED", defaultMessage: "This code has expired. Ask for a new one." },
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: { id: "api.error.TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE", defaultMessage: "Too many wrong codes. Sign in again, or ask for a new code." },
+  INVALID_TWO_FACTOR_COOKIE: { id: "api.error.INVALID_TWO_FACTOR_COOKIE", defaultMessage: "This sign-in has expired. Enter your password again." },
   CustomerSessionCodeInvalidOrExpired: { id: "api.error.CustomerSessionCodeInvalidOrExpired", defaultMessage: "This code is wrong, used or expired. Check the mail, or ask for a new code." },
 });
 

@@ -7,6 +7,7 @@ import { type ApiError, describeError, failureOf } from "../api/client";
 import { isEmailIdentifier, signInResolver, type SignInForm } from "./form";
 import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, safeRedirect } from "./auth-card";
+import { SecondFactorStep } from "./second-factor-step";
 import { SocialButtons } from "./social-buttons";
 
 const messages = defineMessages({
@@ -25,22 +26,43 @@ export function SignInScreen() {
   const queryClient = useQueryClient();
   const { formatMessage } = useIntl();
   const [failure, setFailure] = useState<ApiError | null>(null);
+  /** The second factors better-auth offers once the password was right and the account has two-factor on. */
+  const [secondFactor, setSecondFactor] = useState<string[] | null>(null);
   const form = useForm<SignInForm>({ resolver: signInResolver, defaultValues: { identifier: "", password: "", rememberMe: true } });
   const { errors, isSubmitting } = form.formState;
   const submit = form.handleSubmit(async ({ identifier, password, rememberMe }) => {
     setFailure(null);
     // better-auth's client loads on the first submit: the page itself does without it.
     const { authClient, viaAuth } = await import("../api/auth-client");
+    let answer: object;
     try {
-      await (isEmailIdentifier(identifier)
+      answer = await (isEmailIdentifier(identifier)
         ? viaAuth(() => authClient.signIn.email({ email: identifier, password, rememberMe }))
         : viaAuth(() => authClient.signIn.username({ username: identifier, password, rememberMe })));
     } catch (reason) {
       return setFailure(failureOf(reason));
     }
+    if ("twoFactorRedirect" in answer) return setSecondFactor("twoFactorMethods" in answer && Array.isArray(answer.twoFactorMethods) ? answer.twoFactorMethods.map(String) : []);
+    await signedIn();
+  });
+  const signedIn = async () => {
     await queryClient.invalidateQueries();
     await navigate({ to: safeRedirect(search.redirect) });
-  });
+  };
+  if (secondFactor) {
+    return (
+      <AuthCard title={formatMessage(messages.signInTitle)}>
+        <SecondFactorStep
+          methods={secondFactor}
+          onSignedIn={signedIn}
+          onStartOver={() => {
+            setSecondFactor(null);
+            form.resetField("password");
+          }}
+        />
+      </AuthCard>
+    );
+  }
   return (
     <AuthCard
       title={formatMessage(messages.signInTitle)}

@@ -7,7 +7,7 @@ import { ListScreen, RowActions } from "../console-screens";
 import { useSeller } from "../space";
 import { listCheckoutLinks, type CheckoutLink } from "./checkout-links-api";
 import { checkoutLinkKeys, useDeleteCheckoutLink } from "./queries";
-import { QrCode } from "./qr-code";
+import { QrCode } from "../../ui/qr-code";
 
 const messages = defineMessages({
   title: { id: "seller.checkoutLinks.title", defaultMessage: "Checkout links" },

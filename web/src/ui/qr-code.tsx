@@ -2,7 +2,7 @@ import { encode } from "uqr";
 
 /**
  * A QR code of `text`, drawn as one SVG path. uqr is small, has no dependencies and only encodes
- * (we draw), and is imported by this screen alone, so it loads in this chunk only.
+ * (we draw), and is imported only by the screens that show a code, so it loads in their chunks only.
  */
 export function QrCode({ text, label, size = 160 }: { text: string; label: string; size?: number }) {
   const { data, size: modules } = encode(text, { ecc: "M", border: 2 });
