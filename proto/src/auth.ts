@@ -34,6 +34,7 @@ export const resolveSession = defineRequest("auth.session.resolve", {
         impersonated_by: id.nullable(),
         refresh_at: z.iso.datetime({ offset: true }).nullable(),
         view: z.object({ session: z.record(z.string(), z.unknown()), user: z.record(z.string(), z.unknown()) }),
+        two_factor_enabled: z.boolean().optional(),
       })
       .nullable(),
   }),
