@@ -71,7 +71,8 @@ export class SessionResolver {
     if (!token) return { ...ANONYMOUS, staleSession: true };
     const session = await this.lookup(hashToken(token));
     if (!session || new Date(session.expires_at) <= new Date()) return { ...ANONYMOUS, staleSession: true };
-    return { identity: { kind: "user", user_id: session.user_id, session_id: session.id }, sessionToken: token, staleSession: false, session };
+    const identity: IdentityClaims = { kind: "user", user_id: session.user_id, session_id: session.id, two_factor: session.two_factor_enabled === true };
+    return { identity, sessionToken: token, staleSession: false, session };
   }
 
   /** Drops cached sessions by token digest (revoked) or every cached session of a user (banned, deleted). */

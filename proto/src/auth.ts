@@ -42,6 +42,7 @@ export const resolveSession = defineRequest("auth.session.resolve", {
         refresh_at: z.iso.datetime({ offset: true }).nullable(),
         two_factor_enabled: z.boolean().optional(),
         view: z.object({ session: z.record(z.string(), z.unknown()), user: z.record(z.string(), z.unknown()) }),
+        two_factor_enabled: z.boolean().optional(),
       })
       .nullable(),
   }),

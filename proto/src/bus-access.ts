@@ -37,7 +37,7 @@ export interface BusAccess {
 
 const users = [userCreated, userUpdated, userDeleted];
 /** What a service's copy of the organizations' memberships follows (the kit's membershipConsumer). */
-export const MEMBERSHIP_EVENTS: readonly EventDefinition[] = [memberAdded, memberUpdated, memberRemoved, organizationDeleted];
+export const MEMBERSHIP_EVENTS: readonly EventDefinition[] = [memberAdded, memberUpdated, memberRemoved, organizationCreated, organizationUpdated, organizationDeleted];
 
 export const BUS_ACCESS = {
   auth: {

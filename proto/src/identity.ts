@@ -15,6 +15,8 @@ export const IdentityClaims = z.discriminatedUnion("kind", [
     kind: z.literal("user"),
     user_id: z.string().min(1),
     session_id: z.string().min(1),
+    /** Whether the user has two-factor authentication on; optional, as tokens signed before it was told leave it out (read: false). */
+    two_factor: z.boolean().optional(),
   }),
   z.object({
     kind: z.literal("organization_token"),

@@ -3,7 +3,13 @@ import { defineEvent } from "./envelope.js";
 import { defineRequest } from "./requests.js";
 
 const id = z.string().min(1);
-const organization = z.object({ id, name: z.string(), slug: z.string() });
+const organization = z.object({
+  id,
+  name: z.string(),
+  slug: z.string(),
+  /** Whether its members must have two-factor authentication to act for it; absent from events written before it was told (read: false). */
+  require_two_factor: z.boolean().optional(),
+});
 const member = z.object({ id, organization_id: id, user_id: id, role: z.string() });
 const team = z.object({ id, organization_id: id, name: z.string() });
 

@@ -84,7 +84,7 @@ describe("billing's tables", () => {
 });
 
 /** The kit's tables in every service's schema, and the migrations' own bookkeeping. */
-const KIT_TABLES = new Set(["outbox", "inbox", "dead_letters", "memberships", "migrations", "migrations_lock", "set_aside_work"]);
+const KIT_TABLES = new Set(["outbox", "inbox", "dead_letters", "memberships", "organization_requirements", "migrations", "migrations_lock", "set_aside_work"]);
 
 /** The tables billing's migrations make, read from a database migrated for this test: the migrations build some names in code. */
 async function billingTables(): Promise<string[]> {

@@ -8,12 +8,14 @@ import { startTestService } from "@tollgate/kit/testing";
 import { organizationService } from "../../services/organization/src/service.js";
 import { PUBLIC_URL, startAuthStack, type AuthStack, type Browser, type Upstreams } from "./auth.js";
 import type { BillingEnv } from "../../services/billing/src/config.js";
+import type { OrganizationEnv } from "../../services/organization/src/config.js";
 import { billingService, type BillingApp } from "../../services/billing/src/service.js";
 
 const password = "correct horse battery staple";
 
 export interface BillingStack extends AuthStack {
   billing: RunningService<ServiceConfig<BillingEnv>, BillingApp>;
+  organization: RunningService<ServiceConfig<OrganizationEnv>>;
   /** A new seller: an owner signed up with an organization, and an access token for it. */
   seller(options?: { scopes?: string[]; slug?: string }): Promise<Seller>;
   /** The SDK, unchanged, pointed at the gateway. */
@@ -88,17 +90,19 @@ export async function startBillingStack(
   each: (process: "auth" | "organization" | "billing" | "gateway") => Record<string, string> = () => ({}),
 ): Promise<BillingStack> {
   let billing: RunningService<ServiceConfig<BillingEnv>, BillingApp> | undefined;
+  let organization: RunningService<ServiceConfig<OrganizationEnv>> | undefined;
   const stack = await startAuthStack({ ...authEnv, ...each("auth") }, each("gateway"), {
     ...more,
-    organization: (environment) => startTestService(organizationService, environment, each("organization")),
+    organization: async (environment) => (organization = await startTestService(organizationService, environment, each("organization"))),
     billing: async (environment) =>
       (billing = await startTestService(billingService, environment, { PUBLIC_URL, FILES_DIR: mkdtempSync(path.join(tmpdir(), "tollgate-files-")), FILE_URL_SECRET: randomBytes(32).toString("base64url"), ...env, ...each("billing") })),
   });
-  if (!billing) throw new Error("billing did not start");
+  if (!billing || !organization) throw new Error("billing or organization did not start");
   const sdk = (accessToken: string) => new Polar({ accessToken, serverURL: stack.gateway.url });
   return {
     ...stack,
     billing,
+    organization,
     sdk,
     async seller({ scopes = ALL_SCOPES, slug } = {}) {
       sellers += 1;

@@ -90,8 +90,9 @@ export {
   type ServiceDefinition,
   type Worker,
 } from "./service.js";
-export { membershipConsumer, membershipMigrations, recordMembership, type MembershipRow } from "./access/memberships.js";
+export { membershipConsumer, membershipMigrations, recordMembership, type MembershipRow, type OrganizationRequirementRow } from "./access/memberships.js";
 export { OrganizationAccess, unauthenticated, type Scope } from "./access/organization-access.js";
+export { meetsTwoFactorRequirement, TWO_FACTOR_REQUIRED_MESSAGE } from "./access/two-factor.js";
 // Polar's API conventions, shared by billing and the webhook dispatcher.
 export { invalidField, isForeignKeyViolation, isUniqueViolation, notFound, notPermitted, parseNested } from "./polar/errors.js";
 export { listResource, pageJson, pageOf, paging, repeated, sorting, whereAnyOf, type Page, type Sort } from "./polar/lists.js";

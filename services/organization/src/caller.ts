@@ -4,7 +4,8 @@ import { orgError } from "./http/errors.js";
 import type { Parts } from "./parts.js";
 import { upsertUser } from "./users/users.sql.js";
 
-export type Caller = NonNullable<z.output<typeof getSessionContext.response>["session"]>;
+/** The caller's session, and whether it has two-factor authentication (from the gateway's identity claim). */
+export type Caller = NonNullable<z.output<typeof getSessionContext.response>["session"]> & { two_factor: boolean };
 
 /**
  * The signed-in caller with their session's active organization, from the auth service. The
@@ -15,5 +16,5 @@ export async function requireCaller(org: Parts, identity: IdentityClaims): Promi
   const { session } = await org.request(getSessionContext, { session_id: identity.session_id });
   if (!session) throw orgError(401, "UNAUTHORIZED");
   await upsertUser(org.db, session.user);
-  return session;
+  return { ...session, two_factor: identity.two_factor === true };
 }

@@ -1,5 +1,5 @@
 import { createAuthClient } from "better-auth/react";
-import { adminClient, emailOTPClient, inferAdditionalFields, magicLinkClient, organizationClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
+import { adminClient, emailOTPClient, inferAdditionalFields, inferOrgAdditionalFields, magicLinkClient, organizationClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
 import { apiKeyClient } from "@better-auth/api-key/client";
 import { passkeyClient } from "@better-auth/passkey/client";
 import { ApiFailure, fetchWithRetry, networkError } from "./client";
@@ -15,7 +15,8 @@ export const authClient = createAuthClient({
   plugins: [
     usernameClient(),
     adminClient(),
-    organizationClient({ teams: { enabled: true } }),
+    // `requireTwoFactor`: Tollgate's own organization field, which its owners set (organizations/two-factor.tsx).
+    organizationClient({ teams: { enabled: true }, schema: inferOrgAdditionalFields({ organization: { additionalFields: { requireTwoFactor: { type: "boolean", required: false } } } }) }),
     // A sign-in that needs a second factor is answered, not redirected: the sign-in screen asks for it.
     twoFactorClient(),
     passkeyClient(),

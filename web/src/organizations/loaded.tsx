@@ -4,6 +4,7 @@ import { defineMessages, useIntl } from "react-intl";
 import { Alert, Page } from "../ui/components";
 import { QueryState } from "../ui/query-state";
 import { useFullOrganization, type FullOrganization } from "./queries";
+import { isTwoFactorRefusal, TwoFactorRequiredScreen } from "./two-factor";
 
 const messages = defineMessages({
   loading: { id: "organizations.page.loading", defaultMessage: "Loading the organization…" },
@@ -16,6 +17,7 @@ const messages = defineMessages({
 export function WithOrganization({ slug, children }: { slug: string; children: (organization: FullOrganization) => ReactNode }) {
   const { formatMessage } = useIntl();
   const organization = useFullOrganization(slug);
+  if (isTwoFactorRefusal(organization.error)) return <TwoFactorRequiredScreen slug={slug} />;
   const notFound = (said: ReactNode) => (
     <Page title={formatMessage(messages.notFoundTitle)}>
       {said}

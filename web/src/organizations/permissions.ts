@@ -2,11 +2,11 @@ import { defineMessages } from "react-intl";
 import { t } from "../i18n/translate";
 
 /** What someone may do in an organization, by their role there (better-auth's default roles). */
-export type OrganizationAction = "update" | "delete" | "invite" | "cancel-invitation" | "change-role" | "remove-member" | "manage-teams" | "sell";
+export type OrganizationAction = "update" | "delete" | "invite" | "cancel-invitation" | "change-role" | "remove-member" | "manage-teams" | "sell" | "require-two-factor";
 
 /** A map, not an object: a role stored as "constructor" or "toString" must allow nothing rather than break the page. */
 const ALLOWED: ReadonlyMap<string, readonly OrganizationAction[]> = new Map([
-  ["owner", ["update", "delete", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams", "sell"]],
+  ["owner", ["update", "delete", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams", "sell", "require-two-factor"]],
   ["admin", ["update", "invite", "cancel-invitation", "change-role", "remove-member", "manage-teams", "sell"]],
   ["member", []],
 ]);
@@ -20,6 +20,7 @@ const WHO_MAY = defineMessages({
   "remove-member": { id: "organizations.permission.removeMember", defaultMessage: "Only owners and admins can remove members." },
   "manage-teams": { id: "organizations.permission.manageTeams", defaultMessage: "Only owners and admins can manage teams." },
   sell: { id: "organizations.permission.sell", defaultMessage: "Only owners and admins can change what the organization sells." },
+  "require-two-factor": { id: "organizations.permission.requireTwoFactor", defaultMessage: "Only owners can require two-factor authentication of the members." },
   owner: { id: "organizations.permission.owner", defaultMessage: "Only owners can change or remove an owner." },
 });
 

@@ -8,6 +8,8 @@ export const organizationKeys = {
   /** The signed-in person's organizations, as the header's switcher and the start page list them. */
   mine: ["organizations"] as const,
   full: (slug: string) => ["organization", slug] as const,
+  /** Every organization read by slug (the prefix of `full`). */
+  everyFull: ["organization"] as const,
   invitation: (id: string) => ["invitation", id] as const,
   teamMembers: (teamId: string) => ["team-members", teamId] as const,
   linkInvitation: (token: string) => ["organization-link-invitation", token] as const,
@@ -41,6 +43,21 @@ export function useOrganizationAction(slug: string) {
     return failure;
   };
 }
+
+/** Whether an organization requires two-factor authentication of its members (its owners' to say). */
+export const useTwoFactorRequirement = (organizationId: string) =>
+  useChange(
+    (requireTwoFactor: boolean) => viaAuth(() => authClient.organization.update({ organizationId, data: { requireTwoFactor } })),
+    // The organization is read by slug, the list by the person: both show the requirement.
+    () => [organizationKeys.everyFull, organizationKeys.mine],
+  );
+
+/** Leaves an organization: it goes from the person's list, and its screens are no longer theirs. */
+export const useLeaveOrganization = () =>
+  useChange(
+    (organizationId: string) => viaAuth(() => authClient.organization.leave({ organizationId })),
+    () => [organizationKeys.everyFull, organizationKeys.mine],
+  );
 
 /** Adds someone to a team or takes them off it; refused or not, the team's list shows who is in it. */
 export const useTeamMembership = (teamId: string) =>

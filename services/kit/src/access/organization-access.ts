@@ -1,7 +1,10 @@
 import type { IdentityClaims } from "@tollgate/proto";
 import type { Knex } from "../db/connection.js";
 import { HttpError, polarErrors, ValidationError } from "../http/errors.js";
-import type { MembershipRow } from "./memberships.js";
+import type { MembershipRow, OrganizationRequirementRow } from "./memberships.js";
+import { meetsTwoFactorRequirement, TWO_FACTOR_REQUIRED_MESSAGE } from "./two-factor.js";
+
+type UserIdentity = Extract<IdentityClaims, { kind: "user" }>;
 
 /** A scope as Polar names them: `<resource>:read` or `<resource>:write`. */
 export type Scope = `${string}:${"read" | "write"}`;
@@ -17,10 +20,14 @@ export const unauthenticated = () =>
     "www-authenticate": 'Bearer realm="tollgate"',
   });
 
+/** 403 for a member of an organization that requires two-factor authentication their session lacks. */
+export const twoFactorRequired = () => new HttpError(403, codes.forbidden, TWO_FACTOR_REQUIRED_MESSAGE);
+
 /**
  * Who may act on which organization, under Polar's scopes. An organization access token reaches its
  * own organization, with its scopes (a write scope also reads). A signed-in user reaches the
- * organizations they are a member of: any member reads, owners and admins write.
+ * organizations they are a member of: any member reads, owners and admins write; an organization
+ * that requires two-factor authentication only while their session has it.
  */
 export class OrganizationAccess {
   constructor(private readonly db: Knex) {}
@@ -34,13 +41,13 @@ export class OrganizationAccess {
       return [identity.organization_id];
     }
     if (identity.kind !== "user") throw unauthenticated();
-    const memberships = await this.db<MembershipRow>("memberships").where({ user_id: identity.user_id });
-    return memberships.filter((membership) => !scope.endsWith(":write") || isWriter(membership.role)).map((membership) => membership.organization_id);
+    return this.userOrganizationIds(identity, scope);
   }
 
   /** Whether the caller may act on this organization with `scope` (false for one they cannot see: answer 404). */
   async allows(identity: IdentityClaims, scope: Scope, organizationId: string): Promise<boolean> {
-    return (await this.organizationIds(identity, scope)).includes(organizationId);
+    const reachable = identity.kind === "user" ? await this.userOrganizationIds(identity, scope, organizationId) : await this.organizationIds(identity, scope);
+    return reachable.includes(organizationId);
   }
 
   /** Like {@link allows}, but a token without the scope is simply not allowed (for what to show, not whether to answer). */
@@ -80,7 +87,7 @@ export class OrganizationAccess {
    * when none is named, the caller's only one (a token's own). 422 when it cannot be told.
    */
   async organizationFor(identity: IdentityClaims, scope: Scope, named: string | null | undefined): Promise<string> {
-    const reachable = await this.organizationIds(identity, scope);
+    const reachable = identity.kind === "user" ? await this.userOrganizationIds(identity, scope, named ?? undefined) : await this.organizationIds(identity, scope);
     if (named) {
       if (!reachable.includes(named)) throw organizationNotReachable(named);
       return named;
@@ -90,6 +97,22 @@ export class OrganizationAccess {
       throw new ValidationError([{ location: "body", path: ["organization_id"], message: "Field required: it cannot be told from your credentials", code: "missing" }]);
     }
     return only;
+  }
+
+  /**
+   * The organizations a signed-in user reaches with `scope`. Those that require two-factor their
+   * session lacks are left out of what they see across organizations, but refused with 403 when
+   * named, or when they are all the user has: a member is told why rather than shown nothing.
+   */
+  private async userOrganizationIds(identity: UserIdentity, scope: Scope, named?: string): Promise<string[]> {
+    const memberships = await this.db<MembershipRow>("memberships")
+      .leftJoin<OrganizationRequirementRow>("organization_requirements", "organization_requirements.organization_id", "memberships.organization_id")
+      .where("memberships.user_id", identity.user_id)
+      .select<(MembershipRow & { require_two_factor: boolean | null })[]>("memberships.*", "organization_requirements.require_two_factor");
+    const admitted = memberships.filter((membership) => meetsTwoFactorRequirement(membership.require_two_factor === true, identity.two_factor));
+    const refusedNamed = named !== undefined && memberships.some((membership) => membership.organization_id === named) && !admitted.some((membership) => membership.organization_id === named);
+    if (refusedNamed || (admitted.length === 0 && memberships.length > 0)) throw twoFactorRequired();
+    return admitted.filter((membership) => !scope.endsWith(":write") || isWriter(membership.role)).map((membership) => membership.organization_id);
   }
 }
 

@@ -1,4 +1,4 @@
-import { HttpError } from "@tollgate/kit";
+import { HttpError, TWO_FACTOR_REQUIRED_MESSAGE } from "@tollgate/kit";
 
 /** better-auth's organization plugin error codes and messages, as its client sees them. */
 export const ORG_ERRORS = {
@@ -46,6 +46,9 @@ export const ORG_ERRORS = {
   YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: "You are not a member of this organization",
   INVALID_EMAIL: "Invalid email",
   USER_NOT_FOUND: "User not found",
+  // Tollgate's own: an organization that requires two-factor authentication of its members.
+  TWO_FACTOR_REQUIRED: TWO_FACTOR_REQUIRED_MESSAGE,
+  ENABLE_TWO_FACTOR_BEFORE_REQUIRING_IT: "Enable two-factor authentication on your own account before requiring it of the organization's members.",
 } as const;
 
 export type OrgErrorCode = keyof typeof ORG_ERRORS;

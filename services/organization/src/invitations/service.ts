@@ -3,7 +3,7 @@ import { HttpError, type UnitOfWork } from "@tollgate/kit";
 import { invitationAccepted, invitationCanceled, invitationCreated, invitationRejected, memberAdded, setActiveOrganization } from "@tollgate/proto";
 import type { Caller } from "../caller.js";
 import { orgError, type OrgErrorCode } from "../http/errors.js";
-import { organizationIdFor, requireMembership } from "../membership.js";
+import { findCallerMember, organizationIdFor, requireMembership } from "../membership.js";
 import { countMembers, findMember, findMemberByEmail, insertMember, type MemberRow } from "../members/members.sql.js";
 import { memberEventData } from "../members/output.js";
 import { findOrganizationById, type OrganizationRow } from "../organizations/organizations.sql.js";
@@ -184,7 +184,7 @@ export async function invitationsVisibleTo({ db }: Pick<Parts, "db">, member: Me
 /** An organization's invitations (the active one's by default), for a member who may invite. */
 export async function organizationInvitations(org: Parts, caller: Caller, organizationId = caller.active_organization_id): Promise<InvitationRow[]> {
   if (!organizationId) throw new HttpError(400, "BAD_REQUEST", "Organization ID is required");
-  const member = await findMember(org.db, organizationId, caller.user_id);
+  const member = await findCallerMember(org, organizationId, caller);
   if (!member) throw new HttpError(403, "FORBIDDEN", "You are not a member of this organization");
   if (!hasPermission(member.role, { invitation: ["create"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS");
   return invitationsVisibleTo(org, member);

@@ -3,7 +3,7 @@ import { HttpError } from "@tollgate/kit";
 import { memberUpdated } from "@tollgate/proto";
 import type { Caller } from "../caller.js";
 import { orgError } from "../http/errors.js";
-import { organizationIdFor, requireMembership } from "../membership.js";
+import { findCallerMember, organizationIdFor, requireMembership, requireTwoFactorIfAsked } from "../membership.js";
 import { findOrganizationBySlug } from "../organizations/organizations.sql.js";
 import type { Parts } from "../parts.js";
 import { hasPermission, isOwner, roleList, roleText, unknownRoles } from "../roles/permissions.js";
@@ -22,7 +22,7 @@ async function callerMembership({ db }: Pick<Parts, "db">, caller: Caller, query
     organizationId = organization.id;
   }
   const id = organizationIdFor(caller, organizationId);
-  const member = await findMember(db, id, caller.user_id);
+  const member = await findCallerMember({ db }, id, caller);
   if (!member) throw orgError(403, "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
   return member;
 }
@@ -67,6 +67,7 @@ export async function activeMember({ db }: Pick<Parts, "db">, caller: Caller): P
   if (!caller.active_organization_id) throw orgError(400, "NO_ACTIVE_ORGANIZATION");
   const [member] = await membersWithUsers(db, caller.active_organization_id, { userId: caller.user_id });
   if (!member) throw orgError(400, "MEMBER_NOT_FOUND");
+  await requireTwoFactorIfAsked({ db }, caller.active_organization_id, caller);
   return member;
 }
 
@@ -89,6 +90,7 @@ export async function memberPage(org: Pick<Parts, "db">, caller: Caller, query: 
 
 /** The caller leaves an organization (never as its last owner); returns the membership that ended. */
 export async function leaveOrganization(org: Parts, caller: Caller, body: z.output<typeof LeaveRequest>): Promise<MemberRow> {
+  // Leaving stays open to a member the organization's two-factor requirement refuses.
   const member = await findMember(org.db, body.organizationId, caller.user_id);
   if (!member) throw orgError(400, "MEMBER_NOT_FOUND");
   await removeMember(org, member);
@@ -98,7 +100,7 @@ export async function leaveOrganization(org: Parts, caller: Caller, body: z.outp
 /** Whether the caller's role in an organization grants the permissions asked about. */
 export async function callerHasPermission({ db }: Pick<Parts, "db">, caller: Caller, body: z.output<typeof PermissionQuestion>): Promise<boolean> {
   const organizationId = organizationIdFor(caller, body.organizationId);
-  const member = await findMember(db, organizationId, caller.user_id);
+  const member = await findCallerMember({ db }, organizationId, caller);
   if (!member) throw orgError(401, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   const wanted = body.permissions ?? body.permission;
   if (!wanted) throw new HttpError(400, "BAD_REQUEST", "invalid permission check. no permission(s) were passed.");

@@ -6,6 +6,8 @@ export interface OrganizationRow {
   slug: string;
   logo: string | null;
   metadata: Record<string, unknown> | null;
+  /** Its members must have two-factor authentication to act for it (Tollgate's own, beside better-auth's fields). */
+  require_two_factor: boolean;
   created_at: Date;
 }
 
@@ -34,10 +36,16 @@ export async function insertOrganization(db: Knex, fields: Pick<OrganizationRow,
   return row;
 }
 
-export async function updateOrganization(db: Knex, id: string, changes: Partial<Pick<OrganizationRow, "name" | "slug" | "logo" | "metadata">>): Promise<OrganizationRow | undefined> {
+export async function updateOrganization(db: Knex, id: string, changes: Partial<Pick<OrganizationRow, "name" | "slug" | "logo" | "metadata" | "require_two_factor">>): Promise<OrganizationRow | undefined> {
   // pg sends objects as JSON, which is what the jsonb metadata column takes.
   const [row] = await db<OrganizationRow>("organizations").where({ id }).update(changes).returning("*");
   return row;
+}
+
+/** Whether the organization requires two-factor of its members (false for one that does not exist). */
+export async function requiresTwoFactor(db: Knex, id: string): Promise<boolean> {
+  const row = await db<OrganizationRow>("organizations").where({ id }).first("require_two_factor");
+  return row?.require_two_factor === true;
 }
 
 export const deleteOrganization = (db: Knex, id: string) => db<OrganizationRow>("organizations").where({ id }).delete();

@@ -7,6 +7,7 @@ export const organizationJson = (organization: OrganizationRow) => ({
   slug: organization.slug,
   logo: organization.logo,
   metadata: organization.metadata,
+  requireTwoFactor: organization.require_two_factor,
   createdAt: organization.created_at,
 });
 
@@ -15,4 +16,5 @@ export const organizationEventData = (organization: OrganizationRow) => ({
   id: organization.id,
   name: organization.name,
   slug: organization.slug,
+  require_two_factor: organization.require_two_factor,
 });

@@ -12,6 +12,8 @@ export const Organization = z
     slug: z.string(),
     logo: z.string().nullable(),
     metadata: z.record(z.string(), z.unknown()).nullable(),
+    /** Tollgate's own field: its members must have two-factor authentication to act for it. */
+    requireTwoFactor: z.boolean(),
     createdAt: isoTimestamp(),
   })
   .meta({ id: "Organization" });
@@ -48,6 +50,8 @@ export const OrganizationUpdate = z.object({
       slug: z.string().min(1).optional(),
       logo: z.string().nullish(),
       metadata: z.record(z.string(), z.unknown()).optional(),
+      /** Tollgate's own field, sent as better-auth's client sends an organization's additional fields; owners only. */
+      requireTwoFactor: z.boolean().optional(),
     })
     .partial(),
   organizationId: z.string().optional(),

@@ -5,11 +5,11 @@ import { requireCaller, type Caller } from "../caller.js";
 import { orgError } from "../http/errors.js";
 import { invitationsVisibleTo } from "../invitations/service.js";
 import type { InvitationRow } from "../invitations/invitations.sql.js";
-import { organizationIdFor, requirePermission } from "../membership.js";
+import { findCallerMember, organizationIdFor, requirePermission } from "../membership.js";
 import { memberEventData } from "../members/output.js";
 import { findMember, insertMember, membersWithUsers, type MemberRow, type MemberWithUser } from "../members/members.sql.js";
 import type { Parts } from "../parts.js";
-import { CREATOR_ROLE } from "../roles/permissions.js";
+import { CREATOR_ROLE, isOwner } from "../roles/permissions.js";
 import { teamEventData } from "../teams/output.js";
 import { addTeamMember, insertTeam, listTeams, type TeamRow } from "../teams/teams.sql.js";
 import { organizationEventData } from "./output.js";
@@ -94,14 +94,21 @@ export async function assertSlugFree({ db }: Pick<Parts, "db">, slug: string): P
   if (await slugTaken(db, slug)) throw orgError(400, "ORGANIZATION_SLUG_ALREADY_TAKEN");
 }
 
-/** Changes an organization's name, slug, logo or metadata, for a member allowed to. */
+/**
+ * Changes an organization's name, slug, logo or metadata, for a member allowed to; whether it
+ * requires two-factor authentication, for its owners only: the requirement decides who may reach
+ * the organization at all (admins included), as deleting it does, which better-auth leaves to owners.
+ * An owner requires it only with two-factor of their own, or they would shut themselves out.
+ */
 export async function changeOrganization(org: Parts, caller: Caller, body: z.output<typeof OrganizationUpdate>): Promise<OrganizationRow> {
   const organizationId = organizationIdFor(caller, body.organizationId, "ORGANIZATION_NOT_FOUND");
-  await requirePermission(org, organizationId, caller, { organization: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION", "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  const member = await requirePermission(org, organizationId, caller, { organization: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION", "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  const { logo, requireTwoFactor, ...rest } = body.data;
+  if (requireTwoFactor !== undefined && !isOwner(member.role)) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
+  if (requireTwoFactor === true && !caller.two_factor) throw orgError(403, "ENABLE_TWO_FACTOR_BEFORE_REQUIRING_IT");
   if (body.data.slug && (await slugTaken(org.db, body.data.slug, organizationId))) throw orgError(400, "ORGANIZATION_SLUG_ALREADY_TAKEN");
-  const { logo, ...rest } = body.data;
   return org.units.run(async (unit) => {
-    const updated = await updateOrganization(unit.db, organizationId, { ...rest, ...(logo !== undefined && { logo }) });
+    const updated = await updateOrganization(unit.db, organizationId, { ...rest, ...(logo !== undefined && { logo }), ...(requireTwoFactor !== undefined && { require_two_factor: requireTwoFactor }) });
     if (!updated) throw orgError(400, "ORGANIZATION_NOT_FOUND");
     unit.announce(organizationUpdated, organizationEventData(updated));
     return updated;
@@ -133,7 +140,7 @@ export async function activateOrganization(org: Parts, caller: Caller, choice: z
   }
   const organization = await findByIdOrSlug(org.db, { organizationId: choice.organizationId ?? undefined, organizationSlug: choice.organizationSlug }, caller.active_organization_id);
   if (!organization) return null;
-  if (!(await findMember(org.db, organization.id, caller.user_id))) {
+  if (!(await findCallerMember(org, organization.id, caller))) {
     await org.request(setActiveOrganization, { session_id: caller.id, organization_id: null });
     throw orgError(403, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   }
@@ -150,7 +157,7 @@ export async function fullOrganization(
   const { db } = org;
   const organization = await findByIdOrSlug(db, query, caller.active_organization_id);
   if (!organization) return null;
-  const member = await findMember(db, organization.id, caller.user_id);
+  const member = await findCallerMember({ db }, organization.id, caller);
   if (!member) {
     if (caller.active_organization_id === organization.id) await org.request(setActiveOrganization, { session_id: caller.id, organization_id: null });
     throw orgError(403, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
@@ -163,6 +170,7 @@ export async function fullOrganization(
 export async function memberOrganization(org: Parts, caller: Caller, query: z.output<typeof OrganizationQuery>): Promise<OrganizationRow | null> {
   const organization = await findByIdOrSlug(org.db, query, caller.active_organization_id);
   if (!organization) return null;
+  // Open to a member the two-factor requirement refuses, so they can be told which organization asks it of them.
   if (!(await findMember(org.db, organization.id, caller.user_id))) throw orgError(403, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   return organization;
 }

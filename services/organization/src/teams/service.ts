@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { clearActiveOrganization, setActiveOrganization, teamCreated, teamDeleted, teamUpdated } from "@tollgate/proto";
 import type { Caller } from "../caller.js";
 import { orgError, type OrgErrorCode } from "../http/errors.js";
-import { organizationIdFor } from "../membership.js";
+import { findCallerMember, organizationIdFor, requireTwoFactorIfAsked } from "../membership.js";
 import { findMember } from "../members/members.sql.js";
 import type { Parts } from "../parts.js";
 import { hasPermission } from "../roles/permissions.js";
@@ -27,7 +27,7 @@ import {
 /** The team a caller adds people to or takes them out of: they must be allowed to change members. */
 async function managedTeam({ db }: Pick<Parts, "db">, caller: Caller, body: z.output<typeof TeamMembership>, action: "update" | "delete", refusal: OrgErrorCode) {
   const organizationId = organizationIdFor(caller, body.organizationId);
-  const actor = await findMember(db, organizationId, caller.user_id);
+  const actor = await findCallerMember({ db }, organizationId, caller);
   if (!actor) throw orgError(400, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   if (!hasPermission(actor.role, { member: [action] })) throw orgError(403, refusal);
   const team = await findTeam(db, organizationId, body.teamId);
@@ -38,7 +38,7 @@ async function managedTeam({ db }: Pick<Parts, "db">, caller: Caller, body: z.ou
 /** A member allowed to create teams creates one. */
 export async function createTeam({ db, units }: Pick<Parts, "db" | "units">, caller: Caller, body: z.output<typeof TeamCreate>): Promise<TeamRow> {
   const organizationId = organizationIdFor(caller, body.organizationId);
-  const member = await findMember(db, organizationId, caller.user_id);
+  const member = await findCallerMember({ db }, organizationId, caller);
   if (!member) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
   if (!hasPermission(member.role, { team: ["create"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION");
   return units.run(async (unit) => {
@@ -52,7 +52,7 @@ export async function createTeam({ db, units }: Pick<Parts, "db" | "units">, cal
 export async function removeTeam(org: Parts, caller: Caller, body: z.output<typeof TeamRemovalRequest>): Promise<void> {
   const { config, db, units } = org;
   const organizationId = organizationIdFor(caller, body.organizationId);
-  const member = await findMember(db, organizationId, caller.user_id);
+  const member = await findCallerMember({ db }, organizationId, caller);
   // A member cannot delete the team they are working in.
   if (!member || caller.active_team_id === body.teamId) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM");
   if (!hasPermission(member.role, { team: ["delete"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION");
@@ -70,7 +70,7 @@ export async function removeTeam(org: Parts, caller: Caller, body: z.output<type
 /** A member allowed to update teams renames one. */
 export async function renameTeam({ db, units }: Pick<Parts, "db" | "units">, caller: Caller, body: z.output<typeof TeamUpdate>): Promise<TeamRow> {
   const organizationId = organizationIdFor(caller, body.data.organizationId);
-  const member = await findMember(db, organizationId, caller.user_id);
+  const member = await findCallerMember({ db }, organizationId, caller);
   if (!member || !hasPermission(member.role, { team: ["update"] })) throw orgError(403, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM");
   const team = await findTeam(db, organizationId, body.teamId);
   if (!team) throw orgError(400, "TEAM_NOT_FOUND");
@@ -87,7 +87,7 @@ export async function renameTeam({ db, units }: Pick<Parts, "db" | "units">, cal
 /** The teams of an organization (the active one by default) the caller belongs to. */
 export async function organizationTeams({ db }: Pick<Parts, "db">, caller: Caller, organizationId: string | undefined): Promise<TeamRow[]> {
   const id = organizationIdFor(caller, organizationId);
-  if (!(await findMember(db, id, caller.user_id))) throw orgError(403, "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
+  if (!(await findCallerMember({ db }, id, caller))) throw orgError(403, "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION");
   return listTeams(db, id);
 }
 
@@ -103,6 +103,7 @@ export async function activateTeam(org: Parts, caller: Caller, choice: z.output<
   const team = await findTeam(org.db, organizationId, choice.teamId);
   if (!team) throw orgError(400, "TEAM_NOT_FOUND");
   if (!(await findTeamMember(org.db, team.id, caller.user_id))) throw orgError(403, "USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+  await requireTwoFactorIfAsked(org, organizationId, caller);
   await org.request(setActiveOrganization, { session_id: caller.id, organization_id: organizationId, team_id: team.id });
   return team;
 }
@@ -116,6 +117,7 @@ export async function teamMembers({ db }: Pick<Parts, "db">, caller: Caller, tea
   const team = await findTeamById(db, teamId);
   if (!team) throw orgError(400, "TEAM_NOT_FOUND");
   if (!(await findTeamMember(db, team.id, caller.user_id))) throw orgError(400, "USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
+  await requireTwoFactorIfAsked({ db }, team.organization_id, caller);
   return listTeamMembers(db, team.id);
 }
 

@@ -3,6 +3,7 @@ import { InvitationsCard, MembersCard } from "../../organizations/members";
 import { WithOrganization } from "../../organizations/loaded";
 import { SettingsCard } from "../../organizations/settings";
 import { TeamsCard } from "../../organizations/teams";
+import { TwoFactorRequirementCard } from "../../organizations/two-factor";
 import { RequireSession } from "../../shell";
 import { useSeller } from "../space";
 
@@ -30,6 +31,7 @@ export function OrganizationSection({ tab }: { tab: "organization" | "members" |
             return (
               <div className="stack">
                 <SettingsCard organization={organization} role={role} />
+                <TwoFactorRequirementCard organization={organization} role={role} session={session} />
                 <TestClockCard organizationId={organization.id} role={role} />
               </div>
             );
