@@ -19,6 +19,8 @@ export interface CpuSnapshot {
   byPid: Map<number, { seconds: number; name: string }>;
   /** Seconds the whole machine was busy, summed over its cores. */
   machineBusy: number;
+  /** Seconds of CPU of the main thread (a node server's event loop) of the processes asked for. */
+  mainThreads: Map<number, number>;
 }
 
 export interface CpuUse {
@@ -28,11 +30,18 @@ export interface CpuUse {
   machineCores: number;
   /** Processes outside the groups that used a notable share: something else ran meanwhile. */
   others: { pid: number; command: string; cores: number }[];
+  /**
+   * For groups whose processes' main threads were followed: the share of a core those used. For a
+   * node server that is its event loop; the rest of the group's share went to its other threads
+   * (libuv's pool, where passwords are hashed, and V8's helpers).
+   */
+  mainThreadCores: Record<string, number>;
 }
 
-async function processTimes(pid: number): Promise<{ seconds: number; name: string } | null> {
+/** A process's CPU time, or its main thread's alone (`/proc/<pid>/task/<pid>`). */
+async function processTimes(pid: number, mainThreadOnly = false): Promise<{ seconds: number; name: string } | null> {
   try {
-    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    const stat = await readFile(mainThreadOnly ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
     const close = stat.lastIndexOf(")");
     const fields = stat.slice(close + 2).split(" ");
@@ -50,8 +59,8 @@ async function machineBusySeconds(): Promise<number> {
   return ticks.slice(0, 8).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0) / TICKS_PER_SECOND;
 }
 
-/** Every process's CPU time so far; null where there is no /proc. */
-export async function snapshot(): Promise<CpuSnapshot | null> {
+/** Every process's CPU time so far, and the main thread's of `mainThreadsOf`; null where there is no /proc. */
+export async function snapshot(mainThreadsOf: number[] = []): Promise<CpuSnapshot | null> {
   try {
     const machineBusy = await machineBusySeconds();
     const pids = (await readdir("/proc")).filter((entry) => /^\d+$/.test(entry)).map(Number);
@@ -62,7 +71,12 @@ export async function snapshot(): Promise<CpuSnapshot | null> {
         if (times) byPid.set(pid, times);
       }),
     );
-    return { at: performance.now(), byPid, machineBusy };
+    const mainThreads = new Map<number, number>();
+    for (const pid of mainThreadsOf) {
+      const times = await processTimes(pid, true);
+      if (times) mainThreads.set(pid, times.seconds);
+    }
+    return { at: performance.now(), byPid, machineBusy, mainThreads };
   } catch {
     return null;
   }
@@ -77,10 +91,15 @@ export async function cpuUse(before: CpuSnapshot | null, after: CpuSnapshot | nu
   const seconds = (after.at - before.at) / 1000;
   const used = (pid: number) => Math.max(0, (after.byPid.get(pid)?.seconds ?? 0) - (before.byPid.get(pid)?.seconds ?? 0));
   const cores: Record<string, number> = {};
+  const mainThreadCores: Record<string, number> = {};
   const grouped = new Set<number>();
   for (const [group, pids] of Object.entries(groups)) {
     cores[group] = pids.reduce((sum, pid) => sum + used(pid), 0) / seconds;
     for (const pid of pids) grouped.add(pid);
+    const followed = pids.filter((pid) => before.mainThreads.has(pid) && after.mainThreads.has(pid));
+    if (followed.length > 0) {
+      mainThreadCores[group] = followed.reduce((sum, pid) => sum + (after.mainThreads.get(pid) ?? 0) - (before.mainThreads.get(pid) ?? 0), 0) / seconds;
+    }
   }
   const machine = (after.machineBusy - before.machineBusy) / seconds;
   cores.other = Math.max(0, machine - Object.values(cores).reduce((sum, value) => sum + value, 0));
@@ -88,7 +107,7 @@ export async function cpuUse(before: CpuSnapshot | null, after: CpuSnapshot | nu
   const commands = await Promise.all(notable.map(async (pid) => ({ pid, command: await commandOf(pid), cores: used(pid) / seconds })));
   // Kernel threads (no command line) work for every process, the measured ones included.
   const others = commands.filter((other) => other.command !== "").sort((a, b) => b.cores - a.cores);
-  return { seconds, cores, machineCores: machine, others };
+  return { seconds, cores, machineCores: machine, others, mainThreadCores };
 }
 
 async function commandOf(pid: number): Promise<string> {
@@ -106,7 +125,7 @@ async function commandOf(pid: number): Promise<string> {
  */
 export async function settle(pids: number[], options = { belowCores: 0.1, windowMs: 300, timeoutMs: 10_000 }): Promise<boolean> {
   const total = async () => {
-    const times = await Promise.all(pids.map(processTimes));
+    const times = await Promise.all(pids.map((pid) => processTimes(pid)));
     return times.reduce((sum, time) => sum + (time?.seconds ?? 0), 0);
   };
   const deadline = performance.now() + options.timeoutMs;
@@ -135,9 +154,11 @@ export function mergeCpu(rounds: (CpuUse | null)[]): CpuUse | null {
       others.set(other.pid, entry);
     }
   }
+  const followed = [...new Set(known.flatMap((round) => Object.keys(round.mainThreadCores)))];
   return {
     seconds,
     cores: Object.fromEntries(groups.map((group) => [group, weighted((round) => round.cores[group] ?? 0)])),
+    mainThreadCores: Object.fromEntries(followed.map((group) => [group, weighted((round) => round.mainThreadCores[group] ?? 0)])),
     machineCores: weighted((round) => round.machineCores),
     others: [...others.values()].sort((a, b) => b.cores - a.cores),
   };

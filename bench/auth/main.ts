@@ -1,10 +1,11 @@
 /**
- * `npm run bench:auth` — signed-in get-session and sign-in/email through Tollgate's gateway, beside a
- * plain better-auth server on the same machine and Postgres, with autocannon. Prints figures;
- * asserts nothing.
+ * `npm run bench:auth` — signed-in get-session and sign-in/email through Tollgate's gateway, and what
+ * a second factor adds to a sign-in, beside a plain better-auth server on the same machine and
+ * Postgres, with autocannon. Prints figures; asserts nothing.
  *
  * Env: BENCH_SECONDS (per measurement, default 10), BENCH_WARMUP_SECONDS (default 3),
- * BENCH_CONNECTIONS (per autocannon run, default 10), BCRYPT_COST (Tollgate's, default 11 as the
+ * BENCH_CONNECTIONS (per autocannon run, default 10), BENCH_SECOND_FACTOR_SIGN_INS (per round and
+ * way, one at a time, default 15), BCRYPT_COST (Tollgate's, default 11 as the
  * auth service's; sign-in is also measured at the nearest cost on the other side of better-auth's
  * scrypt), BENCH_CPU_PROF (a directory: the servers write V8 CPU profiles there when they stop),
  * DATABASE_URL (any database on the server; throwaway ones are created beside it), NATS_URL,
@@ -23,6 +24,7 @@ import { createDatabase, generateIdentityKeys } from "@tollgate/kit";
 import { PasswordHasher } from "../../services/auth/src/credentials/passwords.js";
 import { cpuUse, mergeCpu, settle, snapshot, type CpuGroups, type CpuUse } from "../cpu.js";
 import { load, merge, stopAllLoad, type Figures, type Target } from "./load.js";
+import { measureSecondFactors, secondFactorReport } from "./second-factor.js";
 import { Processes } from "../processes.js";
 import { envInteger, formatMs, formatRate, median, progress, withDatabase } from "../support.js";
 
@@ -30,6 +32,8 @@ const SECONDS = envInteger("BENCH_SECONDS", 10);
 const WARM_UP_SECONDS = envInteger("BENCH_WARMUP_SECONDS", 3);
 const CONNECTIONS = envInteger("BENCH_CONNECTIONS", 10);
 const ROUNDS = envInteger("BENCH_ROUNDS", 2);
+/** Sign-ins in each round of the second factor's measurement, one at a time, each way. */
+const SECOND_FACTOR_SIGN_INS = envInteger("BENCH_SECOND_FACTOR_SIGN_INS", 15);
 const CHOSEN_COST = process.env.BCRYPT_COST ? envInteger("BCRYPT_COST", 11) : null;
 const CPU_PROFILES = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : null;
 const SERVER_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -182,12 +186,19 @@ async function settled(groups: () => Promise<CpuGroups>): Promise<void> {
   if (!(await settle([...gateway, ...auth, ...betterAuth]))) progress("  the servers are still busy after 10 s; measuring anyway");
 }
 
+/** The node servers' processes, whose event loops are told apart from their other threads. */
+async function serverPids(groups: () => Promise<CpuGroups>): Promise<number[]> {
+  const { gateway = [], auth = [], "better-auth": betterAuth = [] } = await groups();
+  return [...gateway, ...auth, ...betterAuth];
+}
+
 /** One autocannon run per target, all at once, with the CPU every process used meanwhile. */
 async function runTogether(targets: Target[], seconds: number, groups: () => Promise<CpuGroups>): Promise<{ figures: Figures[]; cpu: CpuUse | null }> {
   await settled(groups);
-  const before = await snapshot();
+  const servers = await serverPids(groups);
+  const before = await snapshot(servers);
   const figures = await Promise.all(targets.map((target) => load(target, { connections: CONNECTIONS, seconds })));
-  const after = await snapshot();
+  const after = await snapshot(servers);
   if (failure) throw failure;
   stopIfInterrupted();
   return { figures, cpu: await cpuUse(before, after, await groups()) };
@@ -429,11 +440,20 @@ async function main(): Promise<void> {
     };
 
     const { t, b } = await measureBoth(ourSystem, theirSystem, groups, hashes.cost, otherUser);
+    progress(`second factor: ${ROUNDS} × ${SECOND_FACTOR_SIGN_INS} sign-ins each way, one at a time`);
+    await settled(groups);
+    const factors = await measureSecondFactors(
+      [
+        { ...ourSystem, cpuGroups: ["gateway", "auth", "postgres", "redis"] },
+        { ...theirSystem, cpuGroups: ["better-auth", "postgres"] },
+      ],
+      { password: PASSWORD, baselineEmail: EMAIL, signIns: SECOND_FACTOR_SIGN_INS, rounds: ROUNDS, groups, progress },
+    );
     const versions = {
       postgres: (await admin.raw<{ rows: { server_version: string }[] }>("show server_version")).rows[0]?.server_version ?? "?",
       redis: /redis_version:(\S+)/.exec(await redis.info("server"))?.[1] ?? "?",
     };
-    console.log(report({ t, b, hashes, versions }));
+    console.log(report({ t, b, hashes, versions }) + secondFactorReport(factors, SECOND_FACTOR_SIGN_INS, ROUNDS));
   } finally {
     const attempt = async (what: string, step: () => Promise<unknown>) => {
       await step().catch((error: unknown) => console.error(`could not ${what}:`, error));
@@ -479,6 +499,21 @@ const DISTURBED_CORES = 0.15;
 const disturbance = (cpu: CpuUse | null) =>
   Math.max((cpu?.others ?? []).reduce((sum, other) => sum + other.cores, 0), cpu?.cores.other ?? 0);
 
+/**
+ * A sign-in measurement's CPU per sign-in, in ms, by where it went: the server's threads besides its
+ * event loop (where it hashes), its event loop, and the rest of its stack (the gateway and Redis are
+ * Tollgate's alone). Null without /proc.
+ */
+function signInCpu({ figures, cpu }: Measurement, server: "auth" | "better-auth") {
+  if (!cpu || figures.rps === 0) return null;
+  const ms = (cores: number) => (cores * 1000) / figures.rps;
+  const eventLoop = cpu.mainThreadCores[server] ?? 0;
+  const stack = server === "auth" ? { gateway: ms(cpu.cores.gateway ?? 0), redis: ms(cpu.cores.redis ?? 0) } : { gateway: null, redis: null };
+  const parts = { threads: ms((cpu.cores[server] ?? 0) - eventLoop), eventLoop: ms(eventLoop), postgres: ms(cpu.cores.postgres ?? 0), ...stack };
+  const outsideHashing = parts.eventLoop + parts.postgres + (parts.gateway ?? 0) + (parts.redis ?? 0);
+  return { ...parts, outsideHashing, total: parts.threads + outsideHashing };
+}
+
 interface ReportInput {
   t: Measured;
   b: Measured;
@@ -507,15 +542,27 @@ function report({ t, b, hashes, versions }: ReportInput): string {
   const getSessionRatio = t.getSession.figures.rps / b.getSession.figures.rps;
   const underLoadFactor = t.both.getSession.p99 / t.getSession.figures.p99;
   // Sign-in at each cost, against better-auth; at equal work by log-log interpolation between two
-  // costs (sign-in is hash-bound, so req/s goes as 1/hash time), or as measured when one matches.
-  const signIns = [{ cost, measured: t.signIn }, ...(otherCost !== null && t.signInOtherCost ? [{ cost: otherCost, measured: t.signInOtherCost }] : [])].map(
-    (entry) => ({ ...entry, figures: entry.measured.figures, ratio: entry.measured.figures.rps / b.signIn.figures.rps, work: bcryptMs(entry.cost) / scryptMs }),
-  );
+  // costs (sign-in is hash-bound, so req/s goes as 1/hash work), or as measured when one matches.
+  // The work is what hashing cost in the servers during the measurement: the CPU of their threads
+  // besides the event loop, per sign-in. One hash timed in the bench's own process before the servers
+  // start is kept beside it, and used without /proc: on a machine others share, a hash's wall time
+  // there moved by half between runs (and scrypt, which needs 16 MB a hash, costs more CPU with four
+  // at once than alone), enough to move the interpolated ratio by a fifth.
+  const theirHashing = signInCpu(b.signIn, "better-auth")?.threads ?? null;
+  const signIns = [{ cost, measured: t.signIn }, ...(otherCost !== null && t.signInOtherCost ? [{ cost: otherCost, measured: t.signInOtherCost }] : [])].map((entry) => {
+    const hashing = signInCpu(entry.measured, "auth")?.threads ?? null;
+    const timedWork = bcryptMs(entry.cost) / scryptMs;
+    const measuredWork = hashing !== null && theirHashing !== null ? hashing / theirHashing : null;
+    return { ...entry, figures: entry.measured.figures, ratio: entry.measured.figures.rps / b.signIn.figures.rps, timedWork, measuredWork, work: measuredWork ?? timedWork };
+  });
   const [first, second] = signIns;
-  const equalWorkRatio =
+  const interpolated = (work: (entry: (typeof signIns)[number]) => number) =>
     first && second
-      ? Math.exp(Math.log(second.ratio) + ((0 - Math.log(second.work)) * (Math.log(first.ratio) - Math.log(second.ratio))) / (Math.log(first.work) - Math.log(second.work)))
+      ? Math.exp(Math.log(second.ratio) + ((0 - Math.log(work(second))) * (Math.log(first.ratio) - Math.log(second.ratio))) / (Math.log(work(first)) - Math.log(work(second))))
       : (first?.ratio ?? NaN);
+  const equalWorkRatio = interpolated((entry) => entry.work);
+  const equalTimedWorkRatio = interpolated((entry) => entry.timedWork);
+  const workSource = signIns.every((entry) => entry.measuredWork !== null) ? "by the servers' hashing CPU" : "by one hash's time";
   const signInMeasurements = [...signIns.map((entry) => entry.measured), b.signIn];
   const underLoad = { figures: t.both.getSession, cpu: t.both.cpu };
 
@@ -537,6 +584,24 @@ function report({ t, b, hashes, versions }: ReportInput): string {
     const cores = cpuColumns.map((column) => `${Math.round((cpu.cores[column] ?? 0) * 100)}`.padStart(column.length + 2));
     return `  ${label.padEnd(36)}${cores.join("")}${`${Math.round(cpu.machineCores * 100)}`.padStart(9)}${`${Math.round((cpu.machineCores * 1e6) / rps)}`.padStart(9)}`;
   };
+  const signInCpuRows = [
+    ...signIns.map((entry) => ({ label: `Tollgate${signIns.length > 1 ? `, bcrypt ${entry.cost}` : ""}`, parts: signInCpu(entry.measured, "auth") })),
+    { label: "better-auth", parts: signInCpu(b.signIn, "better-auth") },
+  ];
+  const theirs = signInCpuRows.at(-1)?.parts;
+  const cpuRatios = signIns.map((entry, index) => {
+    const ours = signInCpuRows[index]?.parts;
+    return ours && theirs ? `${(theirs.total / (ours.outsideHashing + theirs.threads)).toFixed(2)}× (bcrypt ${entry.cost})` : "?";
+  });
+  const msCell = (value: number | null) => (value === null ? "-" : value.toFixed(1)).padStart(10);
+  const signInCpuTable = signInCpuRows
+    .map(({ label, parts }) =>
+      parts
+        ? `  ${label.padEnd(28)}${[parts.threads, parts.eventLoop, parts.gateway, parts.postgres, parts.redis, parts.total, parts.outsideHashing].map(msCell).join("")}`
+        : `  ${label.padEnd(28)}(no /proc here)`,
+    )
+    .join("\n");
+
   const disturbed = phases
     .filter((phase) => disturbance(phase.cpu) >= DISTURBED_CORES)
     .map((phase) => {
@@ -569,12 +634,19 @@ ${row(`  sign-in/email meanwhile${signIns.length > 1 ? `, bcrypt ${cost}` : ""}`
 CPU, % of one core                      ${cpuColumns.map((column) => column.padStart(column.length + 2)).join("")}  machine   µs/req
 ${phases.map(cpuRow).join("\n")}
   machine: every process on the ${availableParallelism()} CPUs (${availableParallelism() * 100} at most); µs/req: the machine's CPU time per request served
+
+CPU per sign-in, ms                 threads event loop   gateway  postgres     redis     total  outside hashing
+${signInCpuTable}
+  threads: the server's threads other than its event loop (libuv's pool, which hashes, and V8's helpers);
+  outside hashing: everything else the sign-in cost. Other work on the machine slows every thread alike
+  but does not add to these, so they move less than req/s. Sign-in at equal hash work judged by CPU
+  (better-auth's CPU per sign-in over Tollgate's outside hashing plus better-auth's threads): ${cpuRatios.join(", ")}
 ${disturbed.length > 0 ? `  other processes used ≥ ${DISTURBED_CORES * 100} % of a core during these measurements; their figures are disturbed:\n${disturbed.join("\n")}\n` : ""}
 targets
 ${line(`get-session ≥ ${TARGETS.getSessionRatio}× better-auth's req/s`, `${getSessionRatio.toFixed(2)}×`, verdict(getSessionRatio >= TARGETS.getSessionRatio, t.getSession, b.getSession))}
 ${line(`get-session p99 ≤ ${TARGETS.getSessionP99Ms} ms`, formatMs(t.getSession.figures.p99), verdict(t.getSession.figures.p99 <= TARGETS.getSessionP99Ms, t.getSession))}
-${signIns.map((entry) => line(`sign-in at bcrypt ${entry.cost} (${entry.work.toFixed(2)}× scrypt's time) / better-auth's`, `${entry.ratio.toFixed(2)}×`, signIns.length > 1 ? "" : verdict(entry.ratio >= TARGETS.signInRatio, ...signInMeasurements))).join("\n")}
-${signIns.length > 1 ? `${line(`sign-in ≥ ${TARGETS.signInRatio}× better-auth's at equal hash work (interpolated)`, `${equalWorkRatio.toFixed(2)}×`, verdict(equalWorkRatio >= TARGETS.signInRatio, ...signInMeasurements))}\n` : ""}${line(`get-session p99 under sign-in load ≤ ${TARGETS.underLoadP99Factor}× idle`, `${formatMs(t.both.getSession.p99)} vs ${formatMs(t.getSession.figures.p99)} (${underLoadFactor.toFixed(1)}×)`, verdict(underLoadFactor <= TARGETS.underLoadP99Factor, t.getSession, underLoad))}
+${signIns.map((entry) => line(`sign-in at bcrypt ${entry.cost} (${entry.work.toFixed(2)}× the hash work) / better-auth's`, `${entry.ratio.toFixed(2)}×`, signIns.length > 1 ? "" : verdict(entry.ratio >= TARGETS.signInRatio, ...signInMeasurements))).join("\n")}
+${signIns.length > 1 ? `${line(`sign-in ≥ ${TARGETS.signInRatio}× better-auth's at equal hash work (interpolated)`, `${equalWorkRatio.toFixed(2)}×`, verdict(equalWorkRatio >= TARGETS.signInRatio, ...signInMeasurements))}\n${line("  the same, by one hash's time in the bench's process", `${equalTimedWorkRatio.toFixed(2)}×`, "")}\n  hash work judged ${workSource}\n` : ""}${line(`get-session p99 under sign-in load ≤ ${TARGETS.underLoadP99Factor}× idle`, `${formatMs(t.both.getSession.p99)} vs ${formatMs(t.getSession.figures.p99)} (${underLoadFactor.toFixed(1)}×)`, verdict(underLoadFactor <= TARGETS.underLoadP99Factor, t.getSession, underLoad))}
 
 per request
   Tollgate get-session     the gateway alone: cookie signature (HMAC), one Redis GET of the cached session,
