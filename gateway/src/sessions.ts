@@ -27,13 +27,23 @@ export const SESSION_COOKIE_NAMES = {
 };
 
 const STATE_COOKIE_NAMES = [authCookieName("state", "https:"), authCookieName("state", "http:")];
+const PASSKEY_COOKIE_NAMES = [authCookieName("better-auth-passkey", "https:"), authCookieName("better-auth-passkey", "http:")];
+
+/** The value of the first of `names` among the request's cookies, if its signature holds. */
+function signedCookieOf(req: IncomingMessage, names: string[], secret: string): string | null {
+  const cookies = parseCookieHeader(req.headers.cookie);
+  const raw = names.map((name) => cookies.get(name)).find((value) => value !== undefined);
+  return raw ? verifyCookieValue(raw, secret) : null;
+}
 
 /** The state in the browser's signed state cookie, on a social sign-in callback: auth checks the callback's against it. */
 export function oauthStateOf(req: IncomingMessage, secret: string): string | null {
-  if (!req.url?.startsWith("/api/auth/callback/")) return null;
-  const cookies = parseCookieHeader(req.headers.cookie);
-  const raw = STATE_COOKIE_NAMES.map((name) => cookies.get(name)).find((value) => value !== undefined);
-  return raw ? verifyCookieValue(raw, secret) : null;
+  return req.url?.startsWith("/api/auth/callback/") ? signedCookieOf(req, STATE_COOKIE_NAMES, secret) : null;
+}
+
+/** The passkey ceremony in the browser's signed challenge cookie, when it sends a passkey's answer to be verified. */
+export function passkeyChallengeOf(req: IncomingMessage, secret: string): string | null {
+  return req.url?.startsWith("/api/auth/passkey/verify-") ? signedCookieOf(req, PASSKEY_COOKIE_NAMES, secret) : null;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");

@@ -12,6 +12,11 @@ export const SESSION_TOKEN_HEADER = "x-tollgate-session-token";
  * gateway to the auth service only: a callback must come back to the browser that began the flow.
  */
 export const OAUTH_STATE_HEADER = "x-tollgate-oauth-state";
+/**
+ * The passkey ceremony this browser started, from its signed challenge cookie, forwarded by the gateway
+ * to the auth service only: a passkey's answer is checked against the challenge given to this browser.
+ */
+export const PASSKEY_CHALLENGE_HEADER = "x-tollgate-passkey-challenge";
 /** Set by the gateway when the caller sent a session cookie that no longer resolves, so auth clears it. */
 export const STALE_SESSION_HEADER = "x-tollgate-stale-session";
 

@@ -1,6 +1,6 @@
 import { HttpError } from "@tollgate/kit";
 
-/** better-auth's error codes and messages (core, username and admin plugins), as its clients see them. */
+/** better-auth's error codes and messages (core, username, admin and passkey plugins), as its clients see them. */
 export const AUTH_ERRORS = {
   UNAUTHORIZED: "Unauthorized",
   USER_NOT_FOUND: "User not found",
@@ -74,6 +74,11 @@ export const AUTH_ERRORS = {
   REFRESH_TOKEN_NOT_FOUND: "Refresh token not found",
   FAILED_TO_REFRESH_ACCESS_TOKEN: "Failed to refresh access token",
   FAILED_TO_GET_ACCESS_TOKEN: "Failed to get a valid access token",
+  CHALLENGE_NOT_FOUND: "Challenge not found",
+  YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: "You are not allowed to register this passkey",
+  FAILED_TO_VERIFY_REGISTRATION: "Failed to verify registration",
+  PASSKEY_NOT_FOUND: "Passkey not found",
+  AUTHENTICATION_FAILED: "Authentication failed",
 } as const;
 
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;
