@@ -1,15 +1,15 @@
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { IDENTITY_HEADER, OAUTH_STATE_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER, TRUSTED_DEVICE_HEADER, TWO_FACTOR_HEADER } from "@tollgate/proto";
+import { IDENTITY_HEADER, OAUTH_STATE_HEADER, PASSKEY_CHALLENGE_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER, TRUSTED_DEVICE_HEADER, TWO_FACTOR_HEADER } from "@tollgate/proto";
 import type { Request, RequestHandler } from "express";
 import { HttpError, type ErrorContract, type IdentitySigner, type Logger } from "@tollgate/kit";
 import type { GatewayConfig } from "./config.js";
 import { ReplicaPool, type Replica } from "./replicas.js";
 import { matchesPrefix, type Upstream } from "./routes.js";
-import { oauthStateOf, twoFactorCookiesOf, type ResolvedCaller } from "./sessions.js";
+import { oauthStateOf, passkeyChallengeOf, twoFactorCookiesOf, type ResolvedCaller } from "./sessions.js";
 
 /** Headers only the gateway may set; whatever a client sends under these names is dropped. */
-const GATEWAY_HEADERS = [IDENTITY_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER, OAUTH_STATE_HEADER, TWO_FACTOR_HEADER, TRUSTED_DEVICE_HEADER];
+const GATEWAY_HEADERS = [IDENTITY_HEADER, SESSION_TOKEN_HEADER, STALE_SESSION_HEADER, OAUTH_STATE_HEADER, TWO_FACTOR_HEADER, TRUSTED_DEVICE_HEADER, PASSKEY_CHALLENGE_HEADER];
 /** Headers about one connection rather than the message (RFC 9110 §7.6.1): each hop sets its own. */
 const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade"];
 /**
@@ -113,6 +113,8 @@ export function proxyTo(
       const { pendingSignIn, trustedDevice } = twoFactorCookiesOf(req, config.AUTH_SECRET);
       if (pendingSignIn) headers[TWO_FACTOR_HEADER] = pendingSignIn;
       if (trustedDevice) headers[TRUSTED_DEVICE_HEADER] = trustedDevice;
+      const passkeyChallenge = passkeyChallengeOf(req, config.AUTH_SECRET);
+      if (passkeyChallenge) headers[PASSKEY_CHALLENGE_HEADER] = passkeyChallenge;
     }
     return headers;
   };

@@ -27,7 +27,7 @@ export const SESSION_COOKIE_NAMES = {
 };
 
 /** The value of a signed better-auth cookie, either spelling, if its signature holds. */
-function signedAuthCookie(req: IncomingMessage, name: "state" | "two_factor" | "trust_device", secret: string): string | null {
+function signedAuthCookie(req: IncomingMessage, name: "state" | "two_factor" | "trust_device" | "better-auth-passkey", secret: string): string | null {
   const cookies = parseCookieHeader(req.headers.cookie);
   const raw = cookies.get(authCookieName(name, "https:")) ?? cookies.get(authCookieName(name, "http:"));
   return raw ? verifyCookieValue(raw, secret) : null;
@@ -46,6 +46,11 @@ const TWO_FACTOR_PATHS = ["/api/auth/sign-in/", "/api/auth/two-factor/"];
 export function twoFactorCookiesOf(req: IncomingMessage, secret: string): { pendingSignIn: string | null; trustedDevice: string | null } {
   if (!TWO_FACTOR_PATHS.some((path) => req.url?.startsWith(path))) return { pendingSignIn: null, trustedDevice: null };
   return { pendingSignIn: signedAuthCookie(req, "two_factor", secret), trustedDevice: signedAuthCookie(req, "trust_device", secret) };
+}
+
+/** The passkey ceremony in the browser's signed challenge cookie, when it sends a passkey's answer to be verified. */
+export function passkeyChallengeOf(req: IncomingMessage, secret: string): string | null {
+  return req.url?.startsWith("/api/auth/passkey/verify-") ? signedAuthCookie(req, "better-auth-passkey", secret) : null;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");

@@ -19,6 +19,11 @@ export const OAUTH_STATE_HEADER = "x-tollgate-oauth-state";
 export const TWO_FACTOR_HEADER = "x-tollgate-two-factor";
 /** This browser's signed trust_device cookie, forwarded by the gateway to the auth service only. */
 export const TRUSTED_DEVICE_HEADER = "x-tollgate-trusted-device";
+/**
+ * The passkey ceremony this browser started, from its signed challenge cookie, forwarded by the gateway
+ * to the auth service only: a passkey's answer is checked against the challenge given to this browser.
+ */
+export const PASSKEY_CHALLENGE_HEADER = "x-tollgate-passkey-challenge";
 /** Set by the gateway when the caller sent a session cookie that no longer resolves, so auth clears it. */
 export const STALE_SESSION_HEADER = "x-tollgate-stale-session";
 

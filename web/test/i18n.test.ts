@@ -18,7 +18,7 @@ const SAME_AS_ENGLISH: Record<string, string[]> = {
   ru: ["checkout.cvc"],
   uk: ["checkout.cvc"],
   es: ["checkout.cvc", "checkout.summary.subtotal", "checkout.summary.total", "checkout.total", "seller.order.answer.no", "seller.space.webhooks", "seller.start.webhookAction", "seller.webhooks.title"],
-  de: ["account.profile.name", "admin.field.name", "admin.users.status", "auth.field.name", "checkout.name", "checkout.optional", "organizations.field.name", "organizations.invitations.team", "organizations.teams.title", "portal.billing.optional", "seller.productForm.optional", "seller.settings.tab.teams", "seller.space.webhooks", "seller.start.webhookAction", "seller.webhooks.title"],
+  de: ["account.passkeys.title", "account.passkeys.unnamed", "account.profile.name", "admin.field.name", "admin.users.status", "auth.field.name", "checkout.name", "checkout.optional", "organizations.field.name", "organizations.invitations.team", "organizations.teams.title", "portal.billing.optional", "seller.productForm.optional", "seller.settings.tab.teams", "seller.space.webhooks", "seller.start.webhookAction", "seller.webhooks.title"],
   pl: ["admin.field.email", "auth.field.email", "checkout.cvc", "checkout.email", "organizations.field.email", "seller.space.menu"],
   fr: ["admin.field.email", "admin.user.sessions.title", "auth.field.email", "checkout.email", "checkout.summary.total", "organizations.field.email", "organizations.invitation.title", "organizations.invitations.title", "seller.accessTokens.column.actions", "seller.licenseKey.activations", "seller.newProduct.about", "seller.productForm.about", "seller.space.menu", "seller.space.webhooks", "seller.start.webhookAction", "seller.webhooks.title", "ui.pager.label"],
   tr: ["checkout.cvc"],

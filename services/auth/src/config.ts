@@ -37,6 +37,8 @@ export const authEnv = z.object({
   TWO_FACTOR_ISSUER: env.string("the name authenticator apps show for this site", "Tollgate"),
   /** Deleting an account waits for a link e-mailed to its owner. */
   DELETE_USER_EMAIL_CONFIRMATION: env.boolean(false),
+  /** The site's name that authenticators show beside a passkey; its relying-party id is PUBLIC_URL's host. */
+  PASSKEY_RP_NAME: env.string("a name such as Tollgate", "Tollgate"),
   ...socialEnv,
 });
 

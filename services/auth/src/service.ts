@@ -17,6 +17,7 @@ import { PasswordHasher } from "./credentials/passwords.js";
 import { credentialEndpoints } from "./credentials/routes.js";
 import { authMigrations } from "./migrations/index.js";
 import { pageEndpoints } from "./pages/routes.js";
+import { passkeyEndpoints } from "./passkeys/routes.js";
 import { clearActive, sessionContext, setActive } from "./sessions/organization.js";
 import { resolveSessionByTokenHash } from "./sessions/resolve.js";
 import { sessionEndpoints } from "./sessions/routes.js";
@@ -79,6 +80,7 @@ export const authService = defineService({
       ...providerTokenEndpoints(auth),
       ...twoFactorEndpoints(auth),
       ...pageEndpoints(auth),
+      ...passkeyEndpoints(auth),
     ];
     mountEndpoints(api, endpoints);
     serveApiDescription(
@@ -86,7 +88,7 @@ export const authService = defineService({
       {
         title: "Tollgate auth API",
         version: "1",
-        description: "better-auth's API (core, username, admin and two-factor plugins): works with better-auth's client pointed at this site.",
+        description: "better-auth's API (core, username and admin, and the plugins Tollgate speaks): works with better-auth's client pointed at this site.",
         basePath: "/api/auth",
         errors: betterAuthErrors,
         securitySchemes: {

@@ -7,6 +7,7 @@ import { RequireSession } from "../shell";
 import { EmptyState, Loading, Page } from "../ui/components";
 import { QueryState } from "../ui/query-state";
 import { LanguageCard } from "./language-card";
+import { PasskeysCard } from "./security/passkeys-card";
 import { EmailCard, PasswordCard, ProfileCard } from "./profile-cards";
 import { SecuritySection } from "./security/security-section";
 import { DeleteAccountCard, LinkedAccountsCard, SessionsCard } from "./session-cards";
@@ -37,6 +38,7 @@ export function AccountScreen() {
             <ProfileCard session={session} />
             <EmailCard session={session} />
             <PasswordCard session={session} />
+            <PasskeysCard />
             <LanguageCard session={session} />
             <SecuritySection session={session} />
             <SessionsCard session={session} />

@@ -150,7 +150,6 @@ export function SecondFactorStep({
             {formatMessage(messages.emailMeCode)}
           </Button>
         )}
-        {/* Integrator: the passkeys helper's "Use a passkey instead" button goes in through `alternatives`. */}
         {alternatives}
         <Button variant="ghost" onClick={onStartOver}>
           {formatMessage(messages.startOver)}

@@ -8,6 +8,7 @@ import { isEmailIdentifier, signInResolver, type SignInForm } from "./form";
 import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, safeRedirect } from "./auth-card";
 import { SecondFactorStep } from "./second-factor-step";
+import { PasskeySignInButton, passkeyInstead, usePasskeyAutofill } from "./passkey-sign-in";
 import { SocialButtons } from "./social-buttons";
 
 const messages = defineMessages({
@@ -19,7 +20,7 @@ const messages = defineMessages({
   signInButton: { id: "auth.signIn.submit", defaultMessage: "Sign in" },
 });
 
-/** Sign-in by e-mail or username and password, or through a social provider. The first page most people load: it carries no zod. */
+/** Sign-in by e-mail or username and password, a passkey, or a social provider. The first page most people load: it carries no zod. */
 export function SignInScreen() {
   const search = useSearch({ from: "/sign-in" });
   const navigate = useNavigate();
@@ -30,6 +31,11 @@ export function SignInScreen() {
   const [secondFactor, setSecondFactor] = useState<string[] | null>(null);
   const form = useForm<SignInForm>({ resolver: signInResolver, defaultValues: { identifier: "", password: "", rememberMe: true } });
   const { errors, isSubmitting } = form.formState;
+  const enter = async () => {
+    await queryClient.invalidateQueries();
+    await navigate({ to: safeRedirect(search.redirect) });
+  };
+  const autofillFailure = usePasskeyAutofill(enter);
   const submit = form.handleSubmit(async ({ identifier, password, rememberMe }) => {
     setFailure(null);
     // better-auth's client loads on the first submit: the page itself does without it.
@@ -43,18 +49,16 @@ export function SignInScreen() {
       return setFailure(failureOf(reason));
     }
     if ("twoFactorRedirect" in answer) return setSecondFactor("twoFactorMethods" in answer && Array.isArray(answer.twoFactorMethods) ? answer.twoFactorMethods.map(String) : []);
-    await signedIn();
+    await enter();
   });
-  const signedIn = async () => {
-    await queryClient.invalidateQueries();
-    await navigate({ to: safeRedirect(search.redirect) });
-  };
+  const shownFailure = failure ?? autofillFailure;
   if (secondFactor) {
     return (
       <AuthCard title={formatMessage(messages.signInTitle)}>
         <SecondFactorStep
           methods={secondFactor}
-          onSignedIn={signedIn}
+          onSignedIn={enter}
+          alternatives={<PasskeySignInButton onSignedIn={enter} label={passkeyInstead} />}
           onStartOver={() => {
             setSecondFactor(null);
             form.resetField("password");
@@ -74,7 +78,7 @@ export function SignInScreen() {
     >
       <form onSubmit={(event) => void submit(event)} noValidate>
         <Field label={formatMessage(messages.identifier)} error={errors.identifier?.message}>
-          {(ids) => <input {...ids} {...form.register("identifier")} autoComplete="username" />}
+          {(ids) => <input {...ids} {...form.register("identifier")} autoComplete="username webauthn" />}
         </Field>
         <Field label={formatMessage(authMessages.password)} error={errors.password?.message}>
           {(ids) => <input {...ids} {...form.register("password")} type="password" autoComplete="current-password" />}
@@ -85,11 +89,12 @@ export function SignInScreen() {
           </label>
           <Link to="/forgot-password">{formatMessage(messages.forgotPassword)}</Link>
         </div>
-        {failure && <Alert tone="error">{describeError(failure)}</Alert>}
+        {shownFailure && <Alert tone="error">{describeError(shownFailure)}</Alert>}
         <Button type="submit" busy={isSubmitting} className="wide">
           {formatMessage(messages.signInButton)}
         </Button>
       </form>
+      <PasskeySignInButton onSignedIn={enter} />
       <SocialButtons mode="sign-in" callbackURL={safeRedirect(search.redirect)} />
     </AuthCard>
   );

@@ -1,11 +1,10 @@
 import type { Request, Response } from "express";
 import type { Parts } from "../parts.js";
 import { authError, type AuthErrorCode } from "../http/errors.js";
-import { preferredLocale } from "../i18n/locales.js";
+import { admitSignIn } from "../sessions/admission.js";
 import { startSession } from "../sessions/issuance.js";
 import { userJson } from "../users/output.js";
-import { liftExpiredBan, type UserRow } from "../users/users.sql.js";
-import { sendVerificationMail } from "../verification/send.js";
+import type { UserRow } from "../users/users.sql.js";
 import { beginPendingSignIn } from "../two-factor/second-factor.js";
 import { signInOnTrustedDevice } from "../two-factor/trusted-device.js";
 import { findCredentialAccount } from "./credentials.sql.js";
@@ -31,13 +30,7 @@ export async function signInWithPassword(
   const account = user ? await findCredentialAccount(auth.db, user.id) : undefined;
   const valid = account?.password ? await auth.passwords.verify(body.password, account.password) : await auth.passwords.verifyNothing(body.password);
   if (!user || !valid) throw authError(401, invalid);
-  const active = await liftExpiredBan(auth.db, user);
-  if (active.banned) throw authError(403, "BANNED_USER");
-  if (auth.config.REQUIRE_EMAIL_VERIFICATION && !active.email_verified) {
-    // The first mail may be lost or expired: each refused sign-in sends a fresh one.
-    await sendVerificationMail(auth, active, preferredLocale(active, http.req), body.callbackURL);
-    throw authError(403, "EMAIL_NOT_VERIFIED");
-  }
+  const active = await admitSignIn(auth, user, http.req, body.callbackURL);
 
   const persistent = body.rememberMe !== false;
   // Two-factor users give their second factor before any session exists, unless this browser is trusted.

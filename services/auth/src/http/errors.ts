@@ -1,6 +1,6 @@
 import { HttpError } from "@tollgate/kit";
 
-/** better-auth's error codes and messages (core, username, admin and two-factor plugins), as its clients see them. */
+/** better-auth's error codes and messages (core, username and admin, and the plugins Tollgate speaks), as its clients see them. */
 export const AUTH_ERRORS = {
   UNAUTHORIZED: "Unauthorized",
   USER_NOT_FOUND: "User not found",
@@ -88,6 +88,12 @@ export const AUTH_ERRORS = {
   TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: "Too many attempts. Please request a new code.",
   ACCOUNT_TEMPORARILY_LOCKED: "Too many failed verification attempts. Your account is temporarily locked. Please try again later.",
   INVALID_TWO_FACTOR_COOKIE: "Invalid two factor cookie",
+  // The passkey plugin's.
+  CHALLENGE_NOT_FOUND: "Challenge not found",
+  YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: "You are not allowed to register this passkey",
+  FAILED_TO_VERIFY_REGISTRATION: "Failed to verify registration",
+  PASSKEY_NOT_FOUND: "Passkey not found",
+  AUTHENTICATION_FAILED: "Authentication failed",
 } as const;
 
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;

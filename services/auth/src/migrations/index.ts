@@ -9,6 +9,7 @@ import { userLocale } from "./0007_user_locale.js";
 import { mailLeaseClaims } from "./0008_mail_lease_claims.js";
 import { mailSenders } from "./0009_mail_senders.js";
 import { twoFactor } from "./0010_two_factor.js";
+import { passkeys } from "./0011_passkeys.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const authMigrations: Migrations = {
@@ -22,4 +23,5 @@ export const authMigrations: Migrations = {
   "0008_mail_lease_claims": mailLeaseClaims,
   "0009_mail_senders": mailSenders,
   "0010_two_factor": twoFactor,
+  "0011_passkeys": passkeys,
 };

@@ -4,12 +4,13 @@ import { authCookieName, encodeSessionCache, signCookieValue, type SessionCache 
 /** Browsers cap cookie lifetimes at 400 days; better-call refuses longer ones. */
 const MAX_COOKIE_AGE_SECONDS = 400 * 24 * 3600;
 
-/** Writes and clears better-auth's session and OAuth state cookies; only the gateway reads them. */
+/** Writes and clears better-auth's session, OAuth state and passkey challenge cookies; only the gateway reads them. */
 export class SessionCookies {
   private readonly secure: boolean;
   private readonly names;
   private readonly stateName: string;
   private readonly twoFactorNames;
+  private readonly passkeyChallengeName: string;
 
   constructor(
     private readonly secret: string,
@@ -26,6 +27,7 @@ export class SessionCookies {
     };
     this.stateName = authCookieName("state", publicUrl);
     this.twoFactorNames = { pendingSignIn: authCookieName("two_factor", publicUrl), trustedDevice: authCookieName("trust_device", publicUrl) };
+    this.passkeyChallengeName = authCookieName("better-auth-passkey", publicUrl);
   }
 
   /** A persistent cookie lasts as long as the session; otherwise it ends with the browser session. */
@@ -54,6 +56,11 @@ export class SessionCookies {
   /** Ties a social sign-in's state to the browser that began it, for as long as the state lives. */
   issueState(res: Response, state: string, maxAgeSeconds: number): void {
     res.append("set-cookie", this.serialize(this.stateName, signCookieValue(state, this.secret), maxAgeSeconds));
+  }
+
+  /** Ties a passkey ceremony's challenge to the browser that asked for it, for as long as the challenge lives. */
+  issuePasskeyChallenge(res: Response, ceremony: string, maxAgeSeconds: number): void {
+    res.append("set-cookie", this.serialize(this.passkeyChallengeName, signCookieValue(ceremony, this.secret), maxAgeSeconds));
   }
 
   clearState(res: Response): void {

@@ -9,7 +9,7 @@ export interface VerificationRow {
   created_at: Date;
 }
 
-export type VerificationKind = "reset-password" | "delete-account" | "oauth-state" | "two-factor-sign-in" | "two-factor-otp" | "trusted-device";
+export type VerificationKind = "reset-password" | "delete-account" | "oauth-state" | "two-factor-sign-in" | "two-factor-otp" | "trusted-device" | "passkey-challenge";
 
 /** Like session tokens, one-time tokens are kept only as digests. */
 const identifierOf = (kind: VerificationKind, token: string) => `${kind}:${hashToken(token)}`;

@@ -36,8 +36,11 @@ export function parseCookieHeader(header: string | undefined): Map<string, strin
   return cookies;
 }
 
-/** better-auth's cookie names: `better-auth.<name>`, with `__Secure-` when the site is served over https. */
-export function authCookieName(name: "session_token" | "session_data" | "dont_remember" | "state" | "two_factor" | "trust_device", publicUrl: string): string {
+/**
+ * better-auth's cookie names: `better-auth.<name>`, with `__Secure-` when the site is served over https
+ * (`better-auth-passkey` is the passkey plugin's challenge cookie).
+ */
+export function authCookieName(name: "session_token" | "session_data" | "dont_remember" | "state" | "two_factor" | "trust_device" | "better-auth-passkey", publicUrl: string): string {
   return `${publicUrl.startsWith("https:") ? "__Secure-" : ""}better-auth.${name}`;
 }
 
