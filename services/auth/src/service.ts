@@ -6,6 +6,8 @@ import { adminEndpoints } from "./admin/routes/index.js";
 import type { Parts } from "./parts.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";
+import { emailOtpEndpoints } from "./email-otp/routes.js";
+import { magicLinkEndpoints } from "./magic-link/routes.js";
 import { customerMailConsumer, invitationMailConsumer, webhookAlertMailConsumer } from "./mail/consumer.js";
 import { MailQueue } from "./mail/mail-queue.js";
 import { mailboxEndpoints } from "./mail/routes.js";
@@ -69,6 +71,8 @@ export const authService = defineService({
       ...accountEndpoints(auth),
       ...verificationEndpoints(auth),
       ...resetPasswordEndpoints(auth),
+      ...magicLinkEndpoints(auth),
+      ...emailOtpEndpoints(auth),
       ...changeEmailEndpoints(auth),
       ...deleteUserEndpoints(auth),
       ...mailboxEndpoints(auth),
@@ -83,7 +87,7 @@ export const authService = defineService({
       {
         title: "Tollgate auth API",
         version: "1",
-        description: "better-auth's API (core, username and admin plugins): works with better-auth's client pointed at this site.",
+        description: "better-auth's API (core, username, admin, magic-link and email-otp plugins): works with better-auth's client pointed at this site.",
         basePath: "/api/auth",
         errors: betterAuthErrors,
         securitySchemes: {

@@ -1,6 +1,6 @@
 import { HttpError } from "@tollgate/kit";
 
-/** better-auth's error codes and messages (core, username and admin plugins), as its clients see them. */
+/** better-auth's error codes and messages (core, username, admin and e-mail OTP plugins), as its clients see them. */
 export const AUTH_ERRORS = {
   UNAUTHORIZED: "Unauthorized",
   USER_NOT_FOUND: "User not found",
@@ -74,6 +74,9 @@ export const AUTH_ERRORS = {
   REFRESH_TOKEN_NOT_FOUND: "Refresh token not found",
   FAILED_TO_REFRESH_ACCESS_TOKEN: "Failed to refresh access token",
   FAILED_TO_GET_ACCESS_TOKEN: "Failed to get a valid access token",
+  OTP_EXPIRED: "OTP expired",
+  INVALID_OTP: "Invalid OTP",
+  TOO_MANY_ATTEMPTS: "Too many attempts",
 } as const;
 
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;

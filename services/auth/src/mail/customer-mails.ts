@@ -3,7 +3,7 @@ import { escapeHtml } from "../http/html.js";
 import type { Locale } from "../i18n/locales.js";
 import { translate } from "../i18n/translate.js";
 import type { Mail } from "./mails.sql.js";
-import { actionMail, type ActionMailKind, type MailBody, type Recipient } from "./messages.js";
+import { actionMail, codeBody, type ActionMailKind, type MailBody, type Recipient } from "./messages.js";
 
 type OrderReceipt = Extract<CustomerMail, { kind: "order_receipt" }>;
 
@@ -26,12 +26,6 @@ export function moneyIn(locale: Locale, currency: string, amount: number): strin
   const format = new Intl.NumberFormat(locale, { style: "currency", currency: currency.toUpperCase() });
   return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }
-
-/** The code set apart, large and in a fixed-width face, so it is read and typed without mistaking a letter. */
-const codeBody = (code: string): MailBody => ({
-  text: code,
-  html: `<p style="font:600 1.6em/1.4 ui-monospace,monospace;letter-spacing:.2em;padding:.6rem 1rem;background:#f3f4f6;border-radius:.4rem;display:inline-block">${escapeHtml(code)}</p>`,
-});
 
 /** A receipt's lines and totals, as a table in HTML and as aligned lines in text. */
 function receiptBody(locale: Locale, receipt: OrderReceipt): MailBody {

@@ -12,9 +12,14 @@ export interface Recipient {
 /** The mails that carry a link into the account, valid for a while. */
 export type AccountLinkKind = "verifyEmail" | "changeEmail" | "resetPassword" | "deleteAccount";
 
+/** The mails that carry a one-time code into the account, for each purpose a code is asked for. */
+export type AccountCodeKind = "signInCode" | "verifyEmailCode" | "resetPasswordCode";
+
 /** The mails with one call to action: each has a subject, a lead, an action and a footnote in every catalog. */
 export type ActionMailKind =
   | AccountLinkKind
+  | AccountCodeKind
+  | "magicLink"
   | "invitation"
   | "webhookDisabled"
   | "portalCode"
@@ -56,6 +61,12 @@ export function actionMail(to: Recipient, kind: ActionMailKind, url: string, val
   return { to: to.email, subject: message("subject"), text, html };
 }
 
+/** The code set apart, large and in a fixed-width face, so it is read and typed without mistaking a letter. */
+export const codeBody = (code: string): MailBody => ({
+  text: code,
+  html: `<p style="font:600 1.6em/1.4 ui-monospace,monospace;letter-spacing:.2em;padding:.6rem 1rem;background:#f3f4f6;border-radius:.4rem;display:inline-block">${escapeHtml(code)}</p>`,
+});
+
 /** Hours a link stays valid, as the mails state it. */
 const hoursOf = (seconds: number) => Math.round(seconds / 3600);
 
@@ -66,3 +77,12 @@ export const invitationMail = (to: Recipient, invitation: { inviter: string; org
 
 export const webhookDisabledMail = (to: Recipient, endpoint: { url: string; failedAttempts: number; manageUrl: string }) =>
   actionMail(to, "webhookDisabled", endpoint.manageUrl, { endpoint: endpoint.url, failedAttempts: endpoint.failedAttempts });
+
+/** Minutes a short-lived link or code stays valid, as the mails state it. */
+const minutesOf = (seconds: number) => Math.round(seconds / 60);
+
+export const magicLinkMail = (to: Recipient, url: string, validSeconds: number) => actionMail(to, "magicLink", url, { minutes: minutesOf(validSeconds) });
+
+/** A one-time code, with a link to the page where it is typed in. */
+export const accountCodeMail = (kind: AccountCodeKind, to: Recipient, code: string, pageUrl: string, validSeconds: number) =>
+  actionMail(to, kind, pageUrl, { minutes: minutesOf(validSeconds) }, codeBody(code));
