@@ -7,6 +7,7 @@ import { type ApiError, describeError, failureOf } from "../api/client";
 import { isEmailIdentifier, signInResolver, type SignInForm } from "./form";
 import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, safeRedirect } from "./auth-card";
+import { EmailSignIn } from "./email-sign-in";
 import { SocialButtons } from "./social-buttons";
 
 const messages = defineMessages({
@@ -68,6 +69,7 @@ export function SignInScreen() {
           {formatMessage(messages.signInButton)}
         </Button>
       </form>
+      <EmailSignIn email={form.watch("identifier")} redirect={safeRedirect(search.redirect)} />
       <SocialButtons mode="sign-in" callbackURL={safeRedirect(search.redirect)} />
     </AuthCard>
   );
