@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { checkScreen, mailedLink, mailedText, newPerson, screenshotFailure, signUp, startBrowsing, stopBrowsing } from "./browser.js";
+import { checkScreen, mailedLink, mailedText, newPerson, password, screenshotFailure, signIn, signUp, startBrowsing, stopBrowsing } from "./browser.js";
 
 /** Signing in without the password: a code or a link e-mailed to the address typed on the sign-in page. */
 
@@ -26,7 +26,7 @@ describe("signing in by e-mail", () => {
     const code = /^\d{6}$/m.exec(await mailedText(email, "Your sign-in code"))?.[0] ?? "";
     expect(code).toMatch(/^\d{6}$/);
 
-    const field = page.getByLabel(say("auth.emailSignIn.code"));
+    const field = page.getByLabel(say("auth.field.oneTimeCode"));
     expect(await field.getAttribute("autocomplete")).toBe("one-time-code");
     await field.fill(String((Number(code) + 1) % 1_000_000).padStart(6, "0"));
     await page.getByRole("button", { name: say("auth.emailSignIn.signIn") }).click();
@@ -58,6 +58,32 @@ describe("signing in by e-mail", () => {
 
     await page.goto(await mailedLink(email, "/api/auth/magic-link/verify"));
     await page.getByRole("heading", { name: say("home.organizations.title") }).waitFor();
+    await context.close();
+  });
+
+  it("resets a forgotten password with an e-mailed code", async () => {
+    onTestFailed(screenshotFailure);
+    const email = `reset-code-${Date.now()}@example.com`;
+    const owner = await newPerson({ viewport: PHONE });
+    await signUp(owner.page, "Rita Reset", email);
+    await owner.context.close();
+
+    const { page, say, context } = await newPerson({ viewport: PHONE });
+    await page.goto("/forgot-password");
+    await page.getByLabel(say("auth.field.email"), { exact: true }).fill(email);
+    await page.getByRole("button", { name: say("auth.forgotPassword.sendCode") }).click();
+    await page.getByText(say("auth.resetByCode.sent", { email })).waitFor();
+    const code = /^\d{6}$/m.exec(await mailedText(email, "Your code to reset your password"))?.[0] ?? "";
+    await page.getByLabel(say("auth.field.oneTimeCode")).fill(code);
+    await page.getByLabel(say("auth.resetPassword.newPassword")).fill(`new ${password}`);
+    await page.getByLabel(say("auth.field.repeatPassword")).fill(`new ${password}`);
+    await checkScreen(page, "reset-by-code-390");
+    await page.getByRole("button", { name: say("auth.resetPassword.submit") }).click();
+    await page.getByText(say("auth.resetPassword.done")).waitFor();
+
+    // The old password no longer opens the account.
+    await signIn(page, email);
+    await page.getByText(say("api.error.INVALID_EMAIL_OR_PASSWORD")).waitFor();
     await context.close();
   });
 });

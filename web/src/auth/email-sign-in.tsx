@@ -6,6 +6,8 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { type ApiError, describeError, failureOf } from "../api/client";
 import { EMAIL_PATTERN } from "../forms/account-limits";
 import { Alert, Button, Field } from "../ui/components";
+import { authMessages } from "./auth-card";
+import { ONE_TIME_CODE, oneTimeCodeMessages } from "./form";
 
 const messages = defineMessages({
   orByEmail: { id: "auth.emailSignIn.orByEmail", defaultMessage: "or without a password" },
@@ -14,10 +16,7 @@ const messages = defineMessages({
   emailFirst: { id: "auth.emailSignIn.emailFirst", defaultMessage: "Enter your e-mail address above first." },
   linkSent: defineMessage<{ email: string }>({ id: "auth.emailSignIn.linkSent", defaultMessage: "A sign-in link is on its way to {email}. It works once, for 5 minutes." }),
   codeSent: defineMessage<{ email: string }>({ id: "auth.emailSignIn.codeSent", defaultMessage: "We sent a 6-digit code to {email}. It works once, for 5 minutes." }),
-  code: { id: "auth.emailSignIn.code", defaultMessage: "Code from the e-mail" },
-  codeInvalid: { id: "auth.emailSignIn.codeInvalid", defaultMessage: "Enter the 6 digits from the e-mail" },
   signIn: { id: "auth.emailSignIn.signIn", defaultMessage: "Sign in with the code" },
-  newCode: { id: "auth.emailSignIn.newCode", defaultMessage: "Send a new code" },
   otherWay: { id: "auth.emailSignIn.otherWay", defaultMessage: "Sign in another way" },
 });
 
@@ -102,11 +101,11 @@ function CodeStep({ email, redirect, onNewCode, sending, onBack }: { email: stri
   return (
     <form className="email-sign-in" onSubmit={(event) => void submit(event)} noValidate>
       <Alert tone="info">{formatMessage(messages.codeSent, { email })}</Alert>
-      <Field label={formatMessage(messages.code)} error={errors.otp?.message}>
+      <Field label={formatMessage(authMessages.oneTimeCode)} error={errors.otp?.message}>
         {(ids) => (
           <input
             {...ids}
-            {...form.register("otp", { validate: (otp) => /^\d{6}$/.test(otp.trim()) || formatMessage(messages.codeInvalid) })}
+            {...form.register("otp", { validate: (otp) => ONE_TIME_CODE.test(otp.trim()) || formatMessage(oneTimeCodeMessages.invalid) })}
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
@@ -120,7 +119,7 @@ function CodeStep({ email, redirect, onNewCode, sending, onBack }: { email: stri
       </Button>
       <div className="row-between">
         <Button variant="ghost" busy={sending} onClick={newCode}>
-          {formatMessage(messages.newCode)}
+          {formatMessage(authMessages.resendCode)}
         </Button>
         <Button variant="ghost" onClick={onBack}>
           {formatMessage(messages.otherWay)}
