@@ -25,6 +25,28 @@ const authPath = (path: string) => (matchesPrefix(path, AUTH_PREFIX) ? path.slic
  * limit anything).
  */
 const RULES: Rule[] = [
+  // better-auth's magic-link and e-mail OTP plugins declare their own limits, ahead of the core's.
+  {
+    name: "auth-magic-link",
+    points: 5,
+    durationSeconds: 60,
+    per: "ip-and-path",
+    applies: (path) => /^\/(sign-in\/magic-link|magic-link\/verify)$/.test(authPath(path) ?? ""),
+  },
+  {
+    name: "auth-code-mail",
+    points: 3,
+    durationSeconds: 60,
+    per: "ip-and-path",
+    applies: (path) => /^\/(email-otp\/send-verification-otp|email-otp\/request-password-reset|forget-password\/email-otp)$/.test(authPath(path) ?? ""),
+  },
+  {
+    name: "auth-code-tries",
+    points: 3,
+    durationSeconds: 60,
+    per: "ip-and-path",
+    applies: (path) => /^\/(sign-in\/email-otp|email-otp\/(check-verification-otp|verify-email|reset-password))$/.test(authPath(path) ?? ""),
+  },
   {
     name: "auth-credentials",
     points: 3,

@@ -6,6 +6,8 @@ import { adminEndpoints } from "./admin/routes/index.js";
 import type { Parts } from "./parts.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
 import { setFirstPassword } from "./credentials/set-password.js";
+import { emailOtpEndpoints } from "./email-otp/routes.js";
+import { magicLinkEndpoints } from "./magic-link/routes.js";
 import { customerMailConsumer, invitationMailConsumer, webhookAlertMailConsumer } from "./mail/consumer.js";
 import { MailQueue } from "./mail/mail-queue.js";
 import { mailboxEndpoints } from "./mail/routes.js";
@@ -72,6 +74,8 @@ export const authService = defineService({
       ...accountEndpoints(auth),
       ...verificationEndpoints(auth),
       ...resetPasswordEndpoints(auth),
+      ...magicLinkEndpoints(auth),
+      ...emailOtpEndpoints(auth),
       ...changeEmailEndpoints(auth),
       ...deleteUserEndpoints(auth),
       ...mailboxEndpoints(auth),

@@ -12,6 +12,11 @@ export const authMessages = defineMessages({
   passwordHint: defineMessage<{ count: number }>({ id: "auth.field.passwordHint", defaultMessage: "At least {count, plural, one {# character} other {# characters}}." }),
   repeatPassword: { id: "auth.field.repeatPassword", defaultMessage: "Repeat the password" },
   backToSignIn: { id: "auth.backToSignIn", defaultMessage: "Back to sign in" },
+  oneTimeCode: { id: "auth.field.oneTimeCode", defaultMessage: "Code from the e-mail" },
+  resendCode: { id: "auth.oneTimeCode.resend", defaultMessage: "Send a new code" },
+  newPassword: { id: "auth.resetPassword.newPassword", defaultMessage: "New password" },
+  savePassword: { id: "auth.resetPassword.submit", defaultMessage: "Save the new password" },
+  passwordChanged: { id: "auth.resetPassword.done", defaultMessage: "Your password is changed and every session was signed out. Sign in with the new one." },
 });
 
 /** The narrow card the sign-in screens share. */

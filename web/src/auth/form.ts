@@ -14,6 +14,12 @@ const messages = defineMessages({
   passwordMissing: { id: "forms.password.missing", defaultMessage: "Enter your password" },
 });
 
+/** An e-mailed one-time code: better-auth's six digits. */
+export const ONE_TIME_CODE = /^\d{6}$/;
+export const oneTimeCodeMessages = defineMessages({
+  invalid: { id: "forms.oneTimeCode.invalid", defaultMessage: "Enter the 6 digits from the e-mail" },
+});
+
 export interface SignInForm {
   /** An e-mail address, or a username for people who sign in with one. */
   identifier: string;

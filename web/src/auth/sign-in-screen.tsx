@@ -9,6 +9,7 @@ import { Alert, Button, Field } from "../ui/components";
 import { AuthCard, authMessages, safeRedirect } from "./auth-card";
 import { SecondFactorStep } from "./second-factor-step";
 import { PasskeySignInButton, passkeyInstead, usePasskeyAutofill } from "./passkey-sign-in";
+import { EmailSignIn } from "./email-sign-in";
 import { SocialButtons } from "./social-buttons";
 
 const messages = defineMessages({
@@ -95,6 +96,7 @@ export function SignInScreen() {
         </Button>
       </form>
       <PasskeySignInButton onSignedIn={enter} />
+      <EmailSignIn email={form.watch("identifier")} redirect={safeRedirect(search.redirect)} />
       <SocialButtons mode="sign-in" callbackURL={safeRedirect(search.redirect)} />
     </AuthCard>
   );

@@ -27,6 +27,8 @@ export const listAccounts = (db: Knex, userId: string) => db<AccountRow>("accoun
 
 export const deleteAccount = (db: Knex, userId: string, id: string) => db<AccountRow>("accounts").where({ user_id: userId, id }).delete();
 
+export const deleteAccounts = (db: Knex, userId: string) => db<AccountRow>("accounts").where({ user_id: userId }).delete();
+
 /** Deletes every account of a user but the one kept. */
 export const deleteOtherAccounts = (db: Knex, userId: string, keptId: string) =>
   db<AccountRow>("accounts").where({ user_id: userId }).whereNot({ id: keptId }).delete();

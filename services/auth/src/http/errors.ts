@@ -94,6 +94,10 @@ export const AUTH_ERRORS = {
   FAILED_TO_VERIFY_REGISTRATION: "Failed to verify registration",
   PASSKEY_NOT_FOUND: "Passkey not found",
   AUTHENTICATION_FAILED: "Authentication failed",
+  // The e-mail OTP plugin's.
+  OTP_EXPIRED: "OTP expired",
+  INVALID_OTP: "Invalid OTP",
+  TOO_MANY_ATTEMPTS: "Too many attempts",
 } as const;
 
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;

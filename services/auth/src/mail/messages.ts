@@ -12,9 +12,14 @@ export interface Recipient {
 /** The mails that carry a link into the account, valid for a while. */
 export type AccountLinkKind = "verifyEmail" | "changeEmail" | "resetPassword" | "deleteAccount";
 
+/** The mails that carry a one-time code into the account, for each purpose a code is asked for. */
+export type AccountCodeKind = "signInCode" | "verifyEmailCode" | "resetPasswordCode";
+
 /** The mails with one call to action: each has a subject, a lead, an action and a footnote in every catalog. */
 export type ActionMailKind =
   | AccountLinkKind
+  | AccountCodeKind
+  | "magicLink"
   | "invitation"
   | "webhookDisabled"
   | "portalCode"
@@ -77,3 +82,12 @@ export const invitationMail = (to: Recipient, invitation: { inviter: string; org
 
 export const webhookDisabledMail = (to: Recipient, endpoint: { url: string; failedAttempts: number; manageUrl: string }) =>
   actionMail(to, "webhookDisabled", endpoint.manageUrl, { endpoint: endpoint.url, failedAttempts: endpoint.failedAttempts });
+
+/** Minutes a short-lived link or code stays valid, as the mails state it. */
+const minutesOf = (seconds: number) => Math.round(seconds / 60);
+
+export const magicLinkMail = (to: Recipient, url: string, validSeconds: number) => actionMail(to, "magicLink", url, { minutes: minutesOf(validSeconds) });
+
+/** A one-time code, with a link to the page where it is typed in. */
+export const accountCodeMail = (kind: AccountCodeKind, to: Recipient, code: string, pageUrl: string, validSeconds: number) =>
+  actionMail(to, kind, pageUrl, { minutes: minutesOf(validSeconds) }, codeBody(code));

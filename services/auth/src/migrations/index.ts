@@ -10,6 +10,7 @@ import { mailLeaseClaims } from "./0008_mail_lease_claims.js";
 import { mailSenders } from "./0009_mail_senders.js";
 import { twoFactor } from "./0010_two_factor.js";
 import { passkeys } from "./0011_passkeys.js";
+import { verificationAttempts } from "./0012_verification_attempts.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const authMigrations: Migrations = {
@@ -24,4 +25,5 @@ export const authMigrations: Migrations = {
   "0009_mail_senders": mailSenders,
   "0010_two_factor": twoFactor,
   "0011_passkeys": passkeys,
+  "0012_verification_attempts": verificationAttempts,
 };
