@@ -35,6 +35,12 @@ export const authEnv = z.object({
   MAIL_FROM: env.string("a sender such as Tollgate <no-reply@example.com>", "Tollgate <no-reply@localhost>"),
   /** Deleting an account waits for a link e-mailed to its owner. */
   DELETE_USER_EMAIL_CONFIRMATION: env.boolean(false),
+  /**
+   * Every new API key's rate limit (better-auth's api-key defaults): at most this many requests, and a
+   * window that starts again once this many milliseconds pass without one.
+   */
+  API_KEY_RATE_LIMIT_MAX: env.integer("a number of requests", 10, 1),
+  API_KEY_RATE_LIMIT_WINDOW_MS: env.integer("a number of milliseconds", 24 * 3600 * 1000, 1),
   ...socialEnv,
 });
 

@@ -8,6 +8,7 @@ import { mailLeases } from "./0006_mail_leases.js";
 import { userLocale } from "./0007_user_locale.js";
 import { mailLeaseClaims } from "./0008_mail_lease_claims.js";
 import { mailSenders } from "./0009_mail_senders.js";
+import { apiKeys } from "./0013_api_keys.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const authMigrations: Migrations = {
@@ -20,4 +21,5 @@ export const authMigrations: Migrations = {
   "0007_user_locale": userLocale,
   "0008_mail_lease_claims": mailLeaseClaims,
   "0009_mail_senders": mailSenders,
+  "0013_api_keys": apiKeys,
 };
