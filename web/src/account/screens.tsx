@@ -7,6 +7,7 @@ import { RequireSession } from "../shell";
 import { EmptyState, Loading, Page } from "../ui/components";
 import { QueryState } from "../ui/query-state";
 import { LanguageCard } from "./language-card";
+import { ApiKeysCard } from "./security/api-keys-card";
 import { EmailCard, PasswordCard, ProfileCard } from "./profile-cards";
 import { DeleteAccountCard, LinkedAccountsCard, SessionsCard } from "./session-cards";
 
@@ -39,6 +40,7 @@ export function AccountScreen() {
             <LanguageCard session={session} />
             <SessionsCard session={session} />
             <LinkedAccountsCard />
+            <ApiKeysCard />
             <DeleteAccountCard />
           </div>
         </Page>
