@@ -33,6 +33,7 @@ import { cors, originCheck } from "./origins.js";
 import { proxyTo, refuseLargeBodies } from "./proxy.js";
 import { rateLimit, RateLimits } from "./rate-limit.js";
 import { matchesPrefix, upstreams } from "./routes.js";
+import { ApiKeyResolver } from "./api-keys.js";
 import { ANONYMOUS, hashToken, SessionResolver, type ResolvedCaller } from "./sessions.js";
 import { mountApiDocs } from "./api-docs.js";
 import { polarApiVersions } from "./api-versions.js";
@@ -71,6 +72,7 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
     const cache = new GatewayCache({ redis, logger, sealingKey, ttlSeconds: config.SESSION_CACHE_TTL_SECONDS });
     const sessions = new SessionResolver({ cache, redis, bus, secret: config.AUTH_SECRET });
     const accessTokens = new AccessTokenResolver({ cache, redis, bus });
+    const apiKeys = new ApiKeyResolver({ bus });
     const cacheInvalidation = new EventConsumer(
       {
         name: "gateway-session-cache",
@@ -132,9 +134,10 @@ export async function startGateway(config: GatewayConfig, logger: Logger): Promi
         app.use(
           forApi(async (req, _res, next) => {
             try {
-              // Polar's API takes an organization access token as bearer; without one, the session cookie.
-              const bearer = readsBearer(req) ? await accessTokens.resolve(req) : null;
-              const caller = callers.get(req) ?? bearer ?? (await sessions.resolve(req));
+              // Polar's API takes an organization access token as bearer, better-auth's an API key (before
+              // any session cookie, as its plugin has it); without one, the session cookie.
+              const credential = readsBearer(req) ? await accessTokens.resolve(req) : await apiKeys.resolve(req);
+              const caller = credential ?? callers.get(req) ?? (await sessions.resolve(req));
               callers.set(req, caller);
               // Whatever a signed-in user changes through auth (their name, their session ending) must
               // show in their next get-session, so the cached copy goes before auth sees the change.

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import proxyAddr from "proxy-addr";
 import { decodeSessionCache, parseCookieHeader, securityHeaders, trackRequest, verifyCookieValue, type Logger, type Metrics } from "@tollgate/kit";
+import { API_KEY_HEADER } from "@tollgate/proto";
 import { applyCors } from "./origins.js";
 import { AUTH_REFUSAL_BODY, refusalHeaders, type RateLimits } from "./rate-limit.js";
 import { SESSION_COOKIE_NAMES, type ResolvedCaller, type SessionResolver } from "./sessions.js";
@@ -24,7 +25,8 @@ export interface GetSessionLaneOptions {
 
 /** A get-session that only asks for the session, with nothing to read or bypass. */
 function isPlainGetSession(req: IncomingMessage): boolean {
-  if (req.method !== "GET" || req.headers["content-length"] || req.headers["transfer-encoding"]) return false;
+  // An API key's get-session counts a use of the key: only auth can answer it.
+  if (req.method !== "GET" || req.headers["content-length"] || req.headers["transfer-encoding"] || req.headers[API_KEY_HEADER]) return false;
   const url = req.url ?? "";
   const query = url.indexOf("?");
   if ((query < 0 ? url : url.slice(0, query)) !== GET_SESSION) return false;

@@ -119,3 +119,33 @@ export const clearActiveOrganization = defineRequest("auth.session.clear_active"
   request: z.object({ user_id: id, organization_id: id, team_id: id.optional() }),
   response: z.object({ cleared: z.number().int() }),
 });
+
+/** The header better-auth's api-key plugin reads a key from. */
+export const API_KEY_HEADER = "x-api-key";
+
+/**
+ * The gateway's question for every request with an API key (never cached: each use counts toward
+ * the key's remaining uses and rate limit, and moves its lastRequest). The answer is the key's owner,
+ * or why it is refused, as better-auth's api-key plugin refuses it (status, code, message).
+ */
+export const resolveApiKey = defineRequest("auth.api_key.resolve", {
+  /** The key's SHA-256 digest: the key itself does not travel further than the gateway. */
+  request: z.object({ key_hash: tokenHash }),
+  response: z.discriminatedUnion("ok", [
+    z.object({
+      ok: z.literal(true),
+      key: z.object({
+        id,
+        owner: z.discriminatedUnion("kind", [
+          z.object({ kind: z.literal("user"), user_id: id }),
+          z.object({ kind: z.literal("organization"), organization_id: id }),
+        ]),
+        permissions: z.record(z.string(), z.array(z.string())).nullable(),
+      }),
+    }),
+    z.object({
+      ok: z.literal(false),
+      refusal: z.object({ status: z.union([z.literal(401), z.literal(403), z.literal(429)]), code: z.string(), message: z.string(), try_again_in_ms: z.number().int().nullable() }),
+    }),
+  ]),
+});

@@ -1,5 +1,6 @@
 import {
   clearActiveOrganization,
+  resolveApiKey,
   getSessionContext,
   resolveSession,
   sessionChanged,
@@ -14,7 +15,7 @@ import {
 import { accessTokenRevoked, billingEvents, resolveAccessToken, resolveCustomerSession } from "./billing.js";
 import { customerMailRequested } from "./customer-mail.js";
 import type { EventDefinition, EventEnvelope } from "./envelope.js";
-import { createOrganizationForUser, invitationCreated, memberAdded, memberRemoved, memberUpdated, organizationCreated, organizationDeleted, organizationUpdated } from "./organization.js";
+import { checkOrganizationPermission, createOrganizationForUser, invitationCreated, memberAdded, memberRemoved, memberUpdated, organizationCreated, organizationDeleted, organizationUpdated } from "./organization.js";
 import type { RequestDefinition } from "./requests.js";
 import type { BusNames } from "./subjects.js";
 import { webhookEndpointDisabled } from "./webhooks.js";
@@ -42,13 +43,13 @@ export const MEMBERSHIP_EVENTS: readonly EventDefinition[] = [memberAdded, membe
 export const BUS_ACCESS = {
   auth: {
     events: ["user", "session"],
-    serves: [resolveSession, setPassword, getSessionContext, setActiveOrganization, clearActiveOrganization],
-    calls: [],
+    serves: [resolveSession, setPassword, getSessionContext, setActiveOrganization, clearActiveOrganization, resolveApiKey],
+    calls: [checkOrganizationPermission],
     consumers: { "auth-invitation-mail": [invitationCreated], "auth-webhook-alert-mail": [webhookEndpointDisabled], "auth-customer-mail": [customerMailRequested] },
   },
   organization: {
     events: ["organization", "member", "invitation", "team"],
-    serves: [createOrganizationForUser],
+    serves: [createOrganizationForUser, checkOrganizationPermission],
     calls: [getSessionContext, setActiveOrganization, clearActiveOrganization],
     consumers: { "organization-users": users },
   },
@@ -75,7 +76,7 @@ export const BUS_ACCESS = {
   gateway: {
     events: [],
     serves: [],
-    calls: [resolveSession, resolveAccessToken, resolveCustomerSession],
+    calls: [resolveSession, resolveAccessToken, resolveCustomerSession, resolveApiKey],
     consumers: { "gateway-session-cache": [sessionRevoked, userBanned, userUpdated, sessionChanged, userDeleted, accessTokenRevoked] },
   },
 } as const satisfies Record<string, BusAccess>;

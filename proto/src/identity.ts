@@ -33,6 +33,22 @@ export const IdentityClaims = z.discriminatedUnion("kind", [
     /** The member whose session it is, if it is one member's: they see what is theirs, not the whole customer's. */
     member_id: z.string().min(1).optional(),
   }),
+  /** An API key (`x-api-key`) a user owns: it acts as that user, as better-auth's enableSessionForAPIKeys has it. */
+  z.object({
+    kind: z.literal("user_api_key"),
+    key_id: z.string().min(1),
+    user_id: z.string().min(1),
+  }),
+  /**
+   * An API key an organization owns: it acts for its organization with the key's permissions, and is
+   * nobody: no user, no session, no membership of its own.
+   */
+  z.object({
+    kind: z.literal("organization_api_key"),
+    key_id: z.string().min(1),
+    organization_id: z.string().min(1),
+    permissions: z.record(z.string(), z.array(z.string())).nullable(),
+  }),
   z.object({
     kind: z.literal("checkout"),
     checkout_id: z.string().min(1),

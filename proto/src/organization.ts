@@ -30,6 +30,16 @@ export const createOrganizationForUser = defineRequest("organization.organizatio
   response: z.object({ organization, owner: member }),
 });
 
+/**
+ * Whether a user, as a member of an organization, holds permissions there (better-auth's access
+ * control, which the organization service owns): how auth decides who may manage an organization's
+ * API keys. `member` is false for someone outside it.
+ */
+export const checkOrganizationPermission = defineRequest("organization.permission.check", {
+  request: z.object({ user_id: id, organization_id: id, permissions: z.record(z.string(), z.array(z.string())) }),
+  response: z.object({ member: z.boolean(), allowed: z.boolean() }),
+});
+
 export const memberAdded = defineEvent("member.added", member);
 export const memberUpdated = defineEvent("member.updated", member);
 export const memberRemoved = defineEvent("member.removed", member);

@@ -39,6 +39,12 @@ export const authEnv = z.object({
   DELETE_USER_EMAIL_CONFIRMATION: env.boolean(false),
   /** The site's name that authenticators show beside a passkey; its relying-party id is PUBLIC_URL's host. */
   PASSKEY_RP_NAME: env.string("a name such as Tollgate", "Tollgate"),
+  /**
+   * Every new API key's rate limit (better-auth's api-key defaults): at most this many requests, and a
+   * window that starts again once this many milliseconds pass without one.
+   */
+  API_KEY_RATE_LIMIT_MAX: env.integer("a number of requests", 10, 1),
+  API_KEY_RATE_LIMIT_WINDOW_MS: env.integer("a number of milliseconds", 24 * 3600 * 1000, 1),
   ...socialEnv,
 });
 

@@ -1,4 +1,4 @@
-import type { IdentityVerifier, Knex, Logger, SecretVault, Units } from "@tollgate/kit";
+import type { IdentityVerifier, Knex, Logger, SecretVault, ServiceContext, Units } from "@tollgate/kit";
 import type { AuthConfig } from "./config.js";
 import type { PasswordHasher } from "./credentials/passwords.js";
 import type { MailQueue } from "./mail/mail-queue.js";
@@ -12,6 +12,8 @@ export interface Parts {
   /** The one way to change state, announce it and act once it is committed. */
   units: Units;
   logger: Logger;
+  /** Requests to other services over NATS (the organization service owns roles and permissions). */
+  request: ServiceContext<AuthConfig>["request"];
   /** Checks gateway-signed identity tokens that bus requests carry as proof. */
   identity: IdentityVerifier;
   passwords: PasswordHasher;

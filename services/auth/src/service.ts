@@ -1,7 +1,9 @@
 import express, { Router } from "express";
 import { authCookieName, betterAuthErrors, defineService, mountEndpoints, SecretVault, serveApiDescription, type ServiceContext } from "@tollgate/kit";
-import { clearActiveOrganization, getSessionContext, resolveSession, setActiveOrganization, setPassword } from "@tollgate/proto";
+import { API_KEY_HEADER, clearActiveOrganization, getSessionContext, resolveApiKey, resolveSession, setActiveOrganization, setPassword } from "@tollgate/proto";
 import { accountEndpoints } from "./accounts/routes.js";
+import { apiKeyEndpoints } from "./api-keys/routes.js";
+import { useApiKey } from "./api-keys/usage.js";
 import { adminEndpoints } from "./admin/routes/index.js";
 import type { Parts } from "./parts.js";
 import { resetPasswordEndpoints } from "./credentials/reset-password.js";
@@ -32,12 +34,13 @@ import { twoFactorEndpoints } from "./two-factor/routes.js";
 
 /** The service's parts, built once when it starts and shared by its routes, workers, consumers and responders. */
 function partsOf(context: ServiceContext<AuthConfig>): Parts {
-  const { config, db, units, logger, identity } = context;
+  const { config, db, units, logger, identity, request } = context;
   return {
     config,
     db,
     units,
     logger,
+    request,
     identity,
     passwords: new PasswordHasher(config.BCRYPT_COST),
     cookies: new SessionCookies(
@@ -85,6 +88,7 @@ export const authService = defineService({
       ...twoFactorEndpoints(auth),
       ...pageEndpoints(auth),
       ...passkeyEndpoints(auth),
+      ...apiKeyEndpoints(auth),
     ];
     mountEndpoints(api, endpoints);
     serveApiDescription(
@@ -97,6 +101,7 @@ export const authService = defineService({
         errors: betterAuthErrors,
         securitySchemes: {
           session_cookie: { type: "apiKey", in: "cookie", name: authCookieName("session_token", context.config.PUBLIC_URL), description: "The session cookie sign-in sets" },
+          api_key: { type: "apiKey", in: "header", name: API_KEY_HEADER, description: "A user's API key acts as its user; an organization's acts for its organization" },
         },
       },
       endpoints,
@@ -111,6 +116,7 @@ export const authService = defineService({
     context.respond(setPassword, ({ identity, new_password }) => setFirstPassword(auth, identity, new_password));
     context.respond(getSessionContext, ({ session_id }) => sessionContext(auth, session_id));
     context.respond(setActiveOrganization, ({ session_id, organization_id, team_id }) => setActive(auth, session_id, organization_id, team_id));
+    context.respond(resolveApiKey, ({ key_hash }) => useApiKey(auth, key_hash));
     context.respond(clearActiveOrganization, ({ user_id, organization_id, team_id }) => clearActive(auth, user_id, organization_id, team_id));
   },
 });

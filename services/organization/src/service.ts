@@ -1,9 +1,10 @@
 import { Router } from "express";
 import { authCookieName, betterAuthErrors, defineService, mountEndpoints, serveApiDescription } from "@tollgate/kit";
-import { createOrganizationForUser } from "@tollgate/proto";
+import { checkOrganizationPermission, createOrganizationForUser } from "@tollgate/proto";
 import { organizationEnv } from "./config.js";
 import { invitationEndpoints } from "./invitations/routes.js";
 import { memberEndpoints } from "./members/routes.js";
+import { userPermission } from "./members/service.js";
 import { organizationMigrations } from "./migrations/index.js";
 import type { Parts } from "./parts.js";
 import { organizationEndpoints } from "./organizations/routes.js";
@@ -44,5 +45,6 @@ export const organizationService = defineService({
   consumers: () => [usersConsumer()],
   responders(context) {
     context.respond(createOrganizationForUser, (asked) => createOrganizationAsked(context.app, asked));
+    context.respond(checkOrganizationPermission, (asked) => userPermission(context.app, asked));
   },
 });

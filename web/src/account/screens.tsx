@@ -7,10 +7,9 @@ import { RequireSession } from "../shell";
 import { EmptyState, Loading, Page } from "../ui/components";
 import { QueryState } from "../ui/query-state";
 import { LanguageCard } from "./language-card";
-import { PasskeysCard } from "./security/passkeys-card";
 import { EmailCard, PasswordCard, ProfileCard } from "./profile-cards";
 import { SecuritySection } from "./security/security-section";
-import { DeleteAccountCard, LinkedAccountsCard, SessionsCard } from "./session-cards";
+import { DeleteAccountCard, LinkedAccountsCard } from "./session-cards";
 
 const messages = defineMessages({
   accountTitle: { id: "account.title", defaultMessage: "Your account" },
@@ -38,10 +37,8 @@ export function AccountScreen() {
             <ProfileCard session={session} />
             <EmailCard session={session} />
             <PasswordCard session={session} />
-            <PasskeysCard />
             <LanguageCard session={session} />
             <SecuritySection session={session} />
-            <SessionsCard session={session} />
             <LinkedAccountsCard />
             <DeleteAccountCard />
           </div>

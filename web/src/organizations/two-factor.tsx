@@ -10,7 +10,7 @@ import { organizationsQuery, useLeaveOrganization, useTwoFactorRequirement, type
 import { permission } from "./permissions";
 
 /** Where a person turns their own two-factor authentication on (the account's security section). */
-export const SECURITY_SETTINGS = "/account?section=security";
+export const SECURITY_SETTINGS = "/account#security";
 
 const messages = defineMessages({
   title: { id: "organizations.twoFactor.title", defaultMessage: "Two-factor authentication" },

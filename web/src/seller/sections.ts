@@ -12,6 +12,7 @@ import * as subscriptions from "./subscriptions/routes";
 import * as licenseKeys from "./license-keys/routes";
 import * as webhooks from "./webhooks/routes";
 import * as accessTokens from "./access-tokens/routes";
+import * as apiKeys from "./api-keys/routes";
 import * as setAsideWork from "./set-aside-work/routes";
 import * as settings from "./settings/routes";
 
@@ -31,7 +32,7 @@ const GROUPS = [
   { label: groups.sales, sections: [dashboard, orders, subscriptions, checkoutLinks, discounts] },
   { label: groups.catalog, sections: [products, benefits, customFields, meters, licenseKeys] },
   { label: groups.customers, sections: [customers] },
-  { label: groups.developers, sections: [webhooks, accessTokens, setAsideWork] },
+  { label: groups.developers, sections: [webhooks, accessTokens, apiKeys, setAsideWork] },
   { label: groups.settings, sections: [settings] },
 ] as const;
 

@@ -98,10 +98,33 @@ export const AUTH_ERRORS = {
   OTP_EXPIRED: "OTP expired",
   INVALID_OTP: "Invalid OTP",
   TOO_MANY_ATTEMPTS: "Too many attempts",
+  // The api-key plugin's.
+  INVALID_METADATA_TYPE: "metadata must be an object or undefined",
+  REFILL_AMOUNT_AND_INTERVAL_REQUIRED: "refillAmount is required when refillInterval is provided",
+  REFILL_INTERVAL_AND_AMOUNT_REQUIRED: "refillInterval is required when refillAmount is provided",
+  USER_BANNED: "User is banned",
+  UNAUTHORIZED_SESSION: "Unauthorized or invalid session",
+  KEY_NOT_FOUND: "API Key not found",
+  KEY_DISABLED: "API Key is disabled",
+  KEY_EXPIRED: "API Key has expired",
+  USAGE_EXCEEDED: "API Key has reached its usage limit",
+  EXPIRES_IN_IS_TOO_SMALL: "The expiresIn is smaller than the predefined minimum value.",
+  EXPIRES_IN_IS_TOO_LARGE: "The expiresIn is larger than the predefined maximum value.",
+  INVALID_PREFIX_LENGTH: "The prefix length is either too large or too small.",
+  INVALID_NAME_LENGTH: "The name length is either too large or too small.",
+  METADATA_DISABLED: "Metadata is disabled.",
+  RATE_LIMIT_EXCEEDED: "Rate limit exceeded.",
+  NO_VALUES_TO_UPDATE: "No values to update.",
+  INVALID_API_KEY: "Invalid API key.",
+  INVALID_REFERENCE_ID_FROM_API_KEY: "The reference id from the API key is invalid.",
+  SERVER_ONLY_PROPERTY: "The property you're trying to set can only be set from the server auth instance only.",
+  ORGANIZATION_ID_REQUIRED: "Organization ID is required for organization-owned API keys.",
+  USER_NOT_MEMBER_OF_ORGANIZATION: "You are not a member of the organization that owns this API key.",
+  INSUFFICIENT_API_KEY_PERMISSIONS: "You do not have permission to perform this action on organization API keys.",
 } as const;
 
 export type AuthErrorCode = keyof typeof AUTH_ERRORS;
 
-export function authError(status: 400 | 401 | 403 | 404 | 409 | 422 | 500, code: AuthErrorCode): HttpError {
+export function authError(status: 400 | 401 | 403 | 404 | 409 | 422 | 429 | 500, code: AuthErrorCode): HttpError {
   return new HttpError(status, code, AUTH_ERRORS[code]);
 }

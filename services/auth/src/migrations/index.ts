@@ -11,6 +11,7 @@ import { mailSenders } from "./0009_mail_senders.js";
 import { twoFactor } from "./0010_two_factor.js";
 import { passkeys } from "./0011_passkeys.js";
 import { verificationAttempts } from "./0012_verification_attempts.js";
+import { apiKeys } from "./0013_api_keys.js";
 
 /** In the order they run: a new migration is a new file, added here last, and never changes once released. */
 export const authMigrations: Migrations = {
@@ -26,4 +27,5 @@ export const authMigrations: Migrations = {
   "0010_two_factor": twoFactor,
   "0011_passkeys": passkeys,
   "0012_verification_attempts": verificationAttempts,
+  "0013_api_keys": apiKeys,
 };

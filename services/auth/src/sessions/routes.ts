@@ -3,6 +3,7 @@ import { betterAuthErrors, defineEndpoint, HttpError, type Endpoint } from "@tol
 import { STALE_SESSION_HEADER } from "@tollgate/proto";
 import type { Parts } from "../parts.js";
 import { StatusAnswer, SuccessAnswer } from "../http/schemas.js";
+import { apiKeySession } from "../api-keys/key-session.js";
 import { userJson } from "../users/output.js";
 import { findCurrentSession, requireFreshSession, requireSession } from "./current-session.js";
 import { revokeSessions } from "./issuance.js";
@@ -25,6 +26,7 @@ export function sessionEndpoints(auth: Parts): Endpoint[] {
       },
       async ({ query, identity, req, res }) => {
         res.set({ "cache-control": "no-store", pragma: "no-cache" });
+        if (identity.kind === "user_api_key") return apiKeySession(auth, identity, req);
         const current = await findCurrentSession(auth, identity, req);
         if (!current) {
           // The cookie opens nothing (any more): better-auth clears it rather than let the browser keep sending it.

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { HttpError } from "@tollgate/kit";
-import { memberUpdated } from "@tollgate/proto";
+import { memberUpdated, type checkOrganizationPermission } from "@tollgate/proto";
 import type { Caller } from "../caller.js";
 import { orgError } from "../http/errors.js";
 import { findCallerMember, organizationIdFor, requireMembership, requireTwoFactorIfAsked } from "../membership.js";
@@ -105,4 +105,10 @@ export async function callerHasPermission({ db }: Pick<Parts, "db">, caller: Cal
   const wanted = body.permissions ?? body.permission;
   if (!wanted) throw new HttpError(400, "BAD_REQUEST", "invalid permission check. no permission(s) were passed.");
   return hasPermission(member.role, wanted);
+}
+
+/** Whether a user holds permissions in an organization, asked by another service (auth, for the organization's API keys). */
+export async function userPermission({ db }: Pick<Parts, "db">, asked: z.output<typeof checkOrganizationPermission.request>): Promise<{ member: boolean; allowed: boolean }> {
+  const member = await findMember(db, asked.organization_id, asked.user_id);
+  return { member: member !== undefined, allowed: member !== undefined && hasPermission(member.role, asked.permissions) };
 }

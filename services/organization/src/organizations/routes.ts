@@ -20,7 +20,7 @@ import {
   SlugFree,
   SlugQuestion,
 } from "./schemas.js";
-import { activateOrganization, assertSlugFree, callerOrganizations, changeOrganization, createOrganization, fullOrganization, memberOrganization, removeOrganization } from "./service.js";
+import { activateOrganization, assertSlugFree, callerOrganizations, changeOrganization, createOrganization, fullOrganization, keyOrganization, memberOrganization, removeOrganization } from "./service.js";
 
 export function organizationEndpoints(org: Parts): Endpoint[] {
   return [
@@ -86,7 +86,10 @@ export function organizationEndpoints(org: Parts): Endpoint[] {
         tag: "Organization",
       },
       async ({ query, identity }) => {
-        const full = await fullOrganization(org, await requireCaller(org, identity), query);
+        const full =
+          identity.kind === "organization_api_key"
+            ? await keyOrganization(org, identity.organization_id, query)
+            : await fullOrganization(org, await requireCaller(org, identity), query);
         if (!full) return null;
         return {
           ...organizationJson(full.organization),

@@ -166,6 +166,21 @@ export async function fullOrganization(
   return { organization, members: await membersWithUsers(db, organization.id, { limit: query.membersLimit }), invitations, teams: await listTeams(db, organization.id) };
 }
 
+/**
+ * An organization as its own API key reads it: that organization only (by default, too). The key is
+ * nobody, neither a member nor an inviter, so it sees no invitations.
+ */
+export async function keyOrganization(
+  { db }: Pick<Parts, "db">,
+  organizationId: string,
+  query: z.output<typeof FullOrganizationQuery>,
+): Promise<{ organization: OrganizationRow; members: MemberWithUser[]; invitations: InvitationRow[]; teams: TeamRow[] } | null> {
+  const organization = await findByIdOrSlug(db, query, organizationId);
+  if (!organization) return null;
+  if (organization.id !== organizationId) throw orgError(403, "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  return { organization, members: await membersWithUsers(db, organization.id, { limit: query.membersLimit }), invitations: [], teams: await listTeams(db, organization.id) };
+}
+
 /** An organization (the active one by default) the caller belongs to; null when none is named or active. */
 export async function memberOrganization(org: Parts, caller: Caller, query: z.output<typeof OrganizationQuery>): Promise<OrganizationRow | null> {
   const organization = await findByIdOrSlug(org.db, query, caller.active_organization_id);

@@ -1,7 +1,17 @@
 /** better-auth's organization access control: what each default role may do. */
-type Statements = Partial<Record<"organization" | "member" | "invitation" | "team", string[]>>;
+type Statements = Partial<Record<"organization" | "member" | "invitation" | "team" | "apiKey", string[]>>;
 
-const MANAGE = { member: ["create", "update", "delete"], invitation: ["create", "cancel"], team: ["create", "update", "delete"] };
+/**
+ * `apiKey` is the api-key plugin's statement for organization-owned keys. better-auth lets only the
+ * creator role (owner) have it by default; Tollgate's admins manage an organization's keys too, as
+ * they manage its members.
+ */
+const MANAGE = {
+  member: ["create", "update", "delete"],
+  invitation: ["create", "cancel"],
+  team: ["create", "update", "delete"],
+  apiKey: ["create", "read", "update", "delete"],
+};
 
 const DEFAULT_ROLES: Record<"owner" | "admin" | "member", Statements> = {
   owner: { organization: ["update", "delete"], ...MANAGE },
