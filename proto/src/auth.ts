@@ -45,7 +45,6 @@ export const resolveSession = defineRequest("auth.session.resolve", {
         expires_at: z.iso.datetime({ offset: true }),
         impersonated_by: id.nullable(),
         refresh_at: z.iso.datetime({ offset: true }).nullable(),
-        two_factor_enabled: z.boolean().optional(),
         view: z.object({ session: z.record(z.string(), z.unknown()), user: z.record(z.string(), z.unknown()) }),
         two_factor_enabled: z.boolean().optional(),
       })

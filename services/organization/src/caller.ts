@@ -22,10 +22,11 @@ export async function requireCaller(org: Parts, identity: IdentityClaims): Promi
 
 /**
  * A user's API key acts as its user, from the users projection: with no session, so with no active
- * organization, and an address not known to be verified (what only a session would tell).
+ * organization, and an address not known to be verified (what only a session would tell). A key is
+ * one secret, not two factors: an organization that requires two-factor takes its own keys instead.
  */
 async function keyCaller(org: Parts, identity: Extract<IdentityClaims, { kind: "user_api_key" }>): Promise<Caller> {
   const user = await findUserById(org.db, identity.user_id);
   if (!user) throw orgError(401, "UNAUTHORIZED");
-  return { id: identity.key_id, user_id: user.id, active_organization_id: null, active_team_id: null, user: { ...user, email_verified: false } };
+  return { id: identity.key_id, user_id: user.id, active_organization_id: null, active_team_id: null, user: { ...user, email_verified: false }, two_factor: false };
 }
