@@ -1,5 +1,5 @@
 import type { ParsedMail } from "mailparser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { linkTo, startSmtpCatcher, type SmtpCatcher } from "../../../test/stacks/smtp-catcher.js";
 import { startAuthStack, viaGateway, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
 
@@ -162,8 +162,13 @@ describe("e-mail one-time codes", () => {
     expect((await client.signIn.emailOtp({ email: "twice@example.com", otp: second })).error).toMatchObject({ status: 400, code: "OTP_EXPIRED", message: "OTP expired" });
   });
 
-  it("verifies an address with a code, after checking it without spending it", async () => {
-    const browser = await signedUp("verify.code@example.com");
+  it("verifies an address with a code, after checking it without spending it, and the browser's cached session shows it", async () => {
+    // The session_data cookie cache on: the verifying browser's copy of the user is renewed with the answer.
+    const cached = await startAuthStack({ SMTP_URL: smtp.url, SESSION_COOKIE_CACHE: "true" }, { SESSION_COOKIE_CACHE: "true" });
+    onTestFinished(() => cached.stop());
+    const browser = cached.browser();
+    await browser.client.signUp.email({ name: "Vic", email: "verify.code@example.com", password });
+    expect((await browser.client.getSession()).data?.user.emailVerified).toBe(false);
     await browser.client.emailOtp.sendVerificationOtp({ email: "verify.code@example.com", type: "email-verification" });
     const mail = await smtp.next("verify.code@example.com");
     expect(mail.subject).toBe("Your code to verify your e-mail address");
@@ -172,7 +177,7 @@ describe("e-mail one-time codes", () => {
     expect(checked.data).toEqual({ success: true });
     const verified = await browser.client.emailOtp.verifyEmail({ email: "verify.code@example.com", otp: code });
     expect(verified.data).toMatchObject({ status: true, token: null, user: { email: "verify.code@example.com", emailVerified: true } });
-    expect((await browser.client.getSession({ query: { disableCookieCache: true } })).data?.user.emailVerified).toBe(true);
+    expect((await browser.client.getSession()).data?.user.emailVerified).toBe(true);
   });
 
   it("resets the password with a code, ending every session", async () => {

@@ -6,7 +6,9 @@ import { findCredentialAccount, insertCredentialAccount, setAccountPassword } fr
 import { assertPasswordLength } from "../credentials/password-policy.js";
 import { authError } from "../http/errors.js";
 import { SuccessAnswer } from "../http/schemas.js";
+import { findCurrentSession } from "../sessions/current-session.js";
 import { revokeSessions, startSession } from "../sessions/issuance.js";
+import { sessionCacheOf } from "../sessions/output.js";
 import { userEventData, userJson } from "../users/output.js";
 import { ownerOfProvenEmail } from "../users/proven-email.js";
 import { findUserByEmail, updateUser } from "../users/users.sql.js";
@@ -97,7 +99,7 @@ export function emailOtpEndpoints(auth: Parts): Endpoint[] {
         summary: "Verify an address with a mailed code",
         tag: "Email OTP",
       },
-      async ({ body }) => {
+      async ({ body, identity, req, res }) => {
         const email = addressIn(body);
         const user = await withCode(auth, { purpose: "email-verification", email, code: body.otp }, async (unit) => {
           const found = await findUserByEmail(unit.db, email);
@@ -107,6 +109,9 @@ export function emailOtpEndpoints(auth: Parts): Endpoint[] {
           unit.announce(userUpdated, userEventData(verified));
           return verified;
         });
+        // The user's own browser keeps no stale copy of them in its session_data cookie.
+        const current = await findCurrentSession(auth, identity, req);
+        if (current?.token && current.user.id === user.id) auth.cookies.issueCache(res, sessionCacheOf(current.session, current.token, user));
         return { status: true, token: null, user: userJson(user) };
       },
     ),
