@@ -76,7 +76,8 @@ export class SessionResolver {
     if (!token) return { ...ANONYMOUS, staleSession: true };
     const session = await this.lookup(hashToken(token));
     if (!session || new Date(session.expires_at) <= new Date()) return { ...ANONYMOUS, staleSession: true };
-    const identity: IdentityClaims = { kind: "user", user_id: session.user_id, session_id: session.id, two_factor: session.two_factor_enabled === true };
+    // Said only when true: services read an absent claim as no two-factor, so the token stays as small as before.
+    const identity: IdentityClaims = { kind: "user", user_id: session.user_id, session_id: session.id, ...(session.two_factor_enabled === true && { two_factor: true }) };
     return { identity, sessionToken: token, staleSession: false, session };
   }
 
