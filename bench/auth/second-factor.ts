@@ -21,14 +21,14 @@ export interface Server {
   cpuGroups: string[];
 }
 
-/** One whole sign-in, repeated: resolves true when it ended signed in. */
+/** One whole sign-in: resolves true when it ended signed in. */
 type SignIn = () => Promise<boolean>;
 
 interface SecondFactor {
   name: string;
   /**
-   * Makes a user who signs in with this factor, and the sign-in to repeat; `unavailable` says why the
-   * server cannot (a build without the factor's endpoints, or a factor the bench cannot yet present).
+   * Gives a signed-up user this factor, and returns their sign-in; `unavailable` says why the server
+   * cannot (a build without the factor's endpoints, or a factor the bench cannot yet present).
    */
   enrol(server: Server, email: string, password: string): Promise<SignIn | { unavailable: string }>;
 }
@@ -114,7 +114,10 @@ const totp: SecondFactor = {
     if (typeof totpURI !== "string") throw new Error(`${server.name}: /two-factor/enable gave no totpURI`);
     const generator = OTPAuth.URI.parse(totpURI);
     if (!(generator instanceof OTPAuth.TOTP)) throw new Error(`${server.name}: ${totpURI} is not a TOTP URI`);
-    const confirmed = await post(server, "/two-factor/verify-totp", { code: generator.generate() }, jar);
+    // Confirmed with the previous step's code (servers take one step either side): Tollgate takes
+    // each step once and no earlier one after it, so the sign-in's current code still works.
+    const previousStep = generator.generate({ timestamp: Date.now() - generator.period * 1000 });
+    const confirmed = await post(server, "/two-factor/verify-totp", { code: previousStep }, jar);
     if (!confirmed.ok) throw new Error(`${server.name}: confirming TOTP answered ${confirmed.status}: ${await confirmed.text()}`);
 
     return async () => {
@@ -146,6 +149,8 @@ const FACTORS: SecondFactor[] = [totp, passkey];
 /**
  * For each server and factor: `rounds` rounds of `signIns` password-only sign-ins then as many with
  * the factor, one at a time, taking turns so that what else the machine does falls on both alike.
+ * Each sign-in with the factor is a different user's: Tollgate refuses a TOTP code used before, as
+ * authenticators' servers should, so one user could sign in only once in each 30 s step.
  */
 export async function measureSecondFactors(
   servers: Server[],
@@ -154,19 +159,31 @@ export async function measureSecondFactors(
   const results: FactorResult[] = [];
   for (const factor of FACTORS) {
     for (const server of servers) {
-      const email = `bench-${factor.name.toLowerCase()}@example.com`;
-      const signUp = await post(server, "/sign-up/email", { name: "Bench", email, password: options.password }, new CookieJar());
-      if (!signUp.ok) throw new Error(`${server.name}: signing up ${email} answered ${signUp.status}`);
-      const enrolled = await factor.enrol(server, email, options.password);
-      if ("unavailable" in enrolled) {
-        options.progress(`  ${server.name} ${factor.name}: ${enrolled.unavailable}`);
-        results.push({ factor: factor.name, server: server.name, outcome: enrolled });
+      const enrol = async (n: number) => {
+        const email = `bench-${factor.name.toLowerCase()}-${n}@example.com`;
+        const signUp = await post(server, "/sign-up/email", { name: "Bench", email, password: options.password }, new CookieJar());
+        if (!signUp.ok) throw new Error(`${server.name}: signing up ${email} answered ${signUp.status}`);
+        return factor.enrol(server, email, options.password);
+      };
+      const first = await enrol(0);
+      if ("unavailable" in first) {
+        options.progress(`  ${server.name} ${factor.name}: ${first.unavailable}`);
+        results.push({ factor: factor.name, server: server.name, outcome: first });
         continue;
+      }
+      options.progress(`  ${server.name}: enrolling ${options.rounds * options.signIns} users with ${factor.name}, one for each sign-in`);
+      const enrolled: SignIn[] = [first];
+      while (enrolled.length < options.rounds * options.signIns) {
+        const next = await enrol(enrolled.length);
+        if ("unavailable" in next) throw new Error(`${server.name}: ${factor.name} became unavailable: ${next.unavailable}`);
+        enrolled.push(next);
       }
       const plain = passwordSignIn(server, options.baselineEmail, options.password);
       const runs: Series[][] = [[], []];
       for (let round = 0; round < options.rounds; round++) {
-        for (const [index, signIn] of [plain, enrolled].entries()) runs[index]?.push(await series(signIn, server, options));
+        const users = enrolled.slice(round * options.signIns, (round + 1) * options.signIns);
+        runs[0]?.push(await series(Array.from({ length: options.signIns }, () => plain), server, options));
+        runs[1]?.push(await series(users, server, options));
       }
       const [plainRuns = [], factorRuns = []] = runs;
       const outcome = { plain: merged(plainRuns), withFactor: merged(factorRuns) };
@@ -179,18 +196,19 @@ export async function measureSecondFactors(
   return results;
 }
 
-async function series(signIn: SignIn, server: Server, options: { signIns: number; groups: () => Promise<CpuGroups> }): Promise<Series> {
+/** The sign-ins one after another, with their latencies and the CPU the server's processes used per sign-in. */
+async function series(signIns: SignIn[], server: Server, options: { groups: () => Promise<CpuGroups> }): Promise<Series> {
   const latencies: number[] = [];
   let failures = 0;
   const before = await snapshot();
-  for (let n = 0; n < options.signIns; n++) {
+  for (const signIn of signIns) {
     const started = performance.now();
     const ok = await signIn().catch(() => false);
     latencies.push(performance.now() - started);
     if (!ok) failures += 1;
   }
   const cpu = await cpuUse(before, await snapshot(), await options.groups());
-  const cpuMs = cpu ? (server.cpuGroups.reduce((sum, group) => sum + (cpu.cores[group] ?? 0), 0) * cpu.seconds * 1000) / options.signIns : null;
+  const cpuMs = cpu ? (server.cpuGroups.reduce((sum, group) => sum + (cpu.cores[group] ?? 0), 0) * cpu.seconds * 1000) / signIns.length : null;
   return { latencies, failures, cpuMs };
 }
 
@@ -223,6 +241,7 @@ second factor: what it adds to a sign-in (${rounds} × ${signIns} sign-ins each 
                                   latency, median                  CPU per sign-in (servers, Postgres, Redis)
                                password  + factor     added    password  + factor     added
 ${lines.join("\n")}
-  "password" is the bench's password-only user on the same server, measured in turns with the factor's user
+  "password" is the bench's password-only user on the same server, measured in turns with the factor's
+  users (one for each sign-in: a TOTP code is good for one sign-in on Tollgate)
 `;
 }
