@@ -9,7 +9,6 @@ import { newBackupCodes, openBackupCodes, sealBackupCodes } from "./backup-codes
 import { checkEmailCode, sendEmailCode } from "./email-code.js";
 import { refreshCookieCache, setTwoFactorEnabled } from "./enablement.js";
 import {
-  BackupCodeVerification,
   CodeVerification,
   EnableTwoFactor,
   NewBackupCodes,
@@ -133,7 +132,7 @@ export function twoFactorEndpoints(auth: Parts): Endpoint[] {
 
     defineEndpoint(
       "/two-factor/verify-backup-code",
-      { method: "POST", body: BackupCodeVerification, response: SecondFactorVerified, summary: "Use a backup code instead of the app's code; each works once", tag: "Two Factor" },
+      { method: "POST", body: CodeVerification, response: SecondFactorVerified, summary: "Use a backup code instead of the app's code; each works once", tag: "Two Factor" },
       async ({ body, identity, req, res }) => {
         const challenge = await challengeOf(auth, identity, req);
         const authenticator = await findTwoFactor(db, challenge.user.id);

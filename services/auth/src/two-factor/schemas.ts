@@ -22,17 +22,12 @@ export const NewBackupCodes = z.strictObject({ status: z.boolean(), backupCodes:
 
 const trustDevice = z.boolean().optional().meta({ description: "Trust this browser: its sign-ins skip the second factor for 30 days" });
 
+/** A code from the app, an e-mailed code or a backup code. */
 export const CodeVerification = z.object({ code: z.string(), trustDevice });
-
-export const BackupCodeVerification = z.object({
-  code: z.string(),
-  trustDevice,
-  disableSession: z.boolean().optional().meta({ description: "Check the code without starting a session" }),
-});
 
 export const SendEmailCode = z.object({ trustDevice }).optional();
 
-/** A second factor verified: the session's token (none when disableSession asked for none) and the user. */
+/** A second factor verified: the session's token (null for a signed-in caller whose request came without it) and the user. */
 export const SecondFactorVerified = z.strictObject({ token: z.string().nullable(), user: User });
 
 /** A password sign-in held back for its second factor: no session yet, and the factors the user can give. */
