@@ -1,12 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
-import { describeFailure } from "../api/client";
 import { longDate, relativeTime } from "../i18n/format";
-import { Alert, Button, EmptyState } from "../ui/components";
-import { ConfirmDialog } from "../ui/confirm-dialog";
+import { EmptyState } from "../ui/components";
+import { DeleteAction } from "../ui/delete-action";
 import { QueryState } from "../ui/query-state";
-import { apiKeysQuery, useRevokeApiKey, type ApiKey, type KeyOwner } from "./queries";
+import { apiKeysQuery, useRevokeApiKey, type KeyOwner } from "./queries";
 
 const messages = defineMessages({
   loading: { id: "apiKeys.loading", defaultMessage: "Loading API keys…" },
@@ -25,41 +23,11 @@ const messages = defineMessages({
   revokeText: defineMessage<{ name: string }>({ id: "apiKeys.revokeText", defaultMessage: "Calls made with “{name}” are refused from now on. This cannot be undone." }),
 });
 
-/** Revokes one key after asking; the list then reloads. */
-function RevokeButton({ apiKey, name }: { apiKey: ApiKey; name: string }) {
-  const { formatMessage } = useIntl();
-  const revocation = useRevokeApiKey();
-  const [failure, setFailure] = useState<string | null>(null);
-  const revoke = async () => {
-    try {
-      await revocation.mutateAsync(apiKey.id);
-    } catch (reason) {
-      setFailure(describeFailure(reason));
-      return false;
-    }
-    return true;
-  };
-  return (
-    <ConfirmDialog
-      trigger={
-        <Button variant="danger" aria-label={formatMessage(messages.revokeNamed, { name })}>
-          {formatMessage(messages.revoke)}
-        </Button>
-      }
-      title={formatMessage(messages.revokeTitle)}
-      description={formatMessage(messages.revokeText, { name })}
-      confirmLabel={formatMessage(messages.revoke)}
-      onConfirm={revoke}
-    >
-      {failure && <Alert tone="error">{failure}</Alert>}
-    </ConfirmDialog>
-  );
-}
-
 /** An owner's keys by name and first characters (the key itself is never shown again), when made, expiring and last used. */
 export function ApiKeyList({ owner, mayRevoke }: { owner: KeyOwner; mayRevoke: boolean }) {
   const { formatMessage } = useIntl();
   const keys = useQuery(apiKeysQuery(owner));
+  const revocation = useRevokeApiKey();
   return (
     <QueryState
       query={keys}
@@ -90,7 +58,15 @@ export function ApiKeyList({ owner, mayRevoke }: { owner: KeyOwner; mayRevoke: b
                     })}
                   </p>
                 </div>
-                {mayRevoke && <RevokeButton apiKey={apiKey} name={name} />}
+                {mayRevoke && (
+                  <DeleteAction
+                    label={formatMessage(messages.revoke)}
+                    name={formatMessage(messages.revokeNamed, { name })}
+                    title={formatMessage(messages.revokeTitle)}
+                    description={formatMessage(messages.revokeText, { name })}
+                    remove={() => revocation.mutateAsync(apiKey.id)}
+                  />
+                )}
               </li>
             );
           })}

@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { describeFailure } from "../api/client";
 import { Alert, Button, Field } from "../ui/components";
-import { CopyButton } from "../ui/copy-button";
+import { ShownOnce } from "../ui/shown-once";
 import { apiKeyForm, expiresIn, KEY_LIFETIMES, type ApiKeyForm } from "./form";
 import { useCreateApiKey, type KeyOwner } from "./queries";
 
@@ -44,18 +44,14 @@ export function NewApiKeyForm({ owner }: { owner: KeyOwner }) {
   if (key)
     return (
       <div className="stack">
-        <Alert tone="info">
-          <strong>{formatMessage(messages.createdTitle)}</strong> {formatMessage(messages.createdWarning)}
-        </Alert>
-        <div className="row">
-          <code className="license-key" translate="no" data-testid="new-api-key">
-            {key}
-          </code>
-          <CopyButton text={key} label={formatMessage(messages.copyKey)} />
-        </div>
-        <div className="actions">
-          <Button onClick={() => setKey(null)}>{formatMessage(messages.done)}</Button>
-        </div>
+        <strong>{formatMessage(messages.createdTitle)}</strong>
+        <ShownOnce
+          secret={key}
+          warning={formatMessage(messages.createdWarning)}
+          copyLabel={formatMessage(messages.copyKey)}
+          doneLabel={formatMessage(messages.done)}
+          onDone={() => setKey(null)}
+        />
       </div>
     );
   return (

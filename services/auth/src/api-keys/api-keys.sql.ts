@@ -1,6 +1,14 @@
 import { createHash } from "node:crypto";
 import { randomId, type Knex } from "@tollgate/kit";
 
+/**
+ * better-auth's api-key plugin keeps one configuration per kind of owner, and a key's config_id says
+ * which made it. Tollgate has two: the default one, whose keys a user owns, and "organization", whose
+ * keys an organization owns (`references: "organization"`).
+ */
+export const USER_KEYS = "default";
+export const ORGANIZATION_KEYS = "organization";
+
 export interface ApiKeyRow {
   id: string;
   config_id: string;
@@ -81,6 +89,9 @@ export async function updateApiKey(db: Knex, id: string, changes: ApiKeyChanges)
 }
 
 export const deleteApiKey = (db: Knex, id: string) => db<ApiKeyRow>("api_keys").where({ id }).delete();
+
+/** A user's own keys (an organization's keys stay with the organization, whoever made them). */
+export const deleteUserApiKeys = (db: Knex, userId: string) => db<ApiKeyRow>("api_keys").where({ reference_id: userId, config_id: USER_KEYS }).delete();
 
 export const deleteExpiredApiKeys = (db: Knex, now: Date) => db<ApiKeyRow>("api_keys").whereNotNull("expires_at").where("expires_at", "<", now).delete();
 

@@ -1,19 +1,12 @@
 import { checkOrganizationPermission } from "@tollgate/proto";
 import { authError } from "../http/errors.js";
 import type { Parts } from "../parts.js";
-import { findApiKeyById, type ApiKeyRow } from "./api-keys.sql.js";
+import { findApiKeyById, ORGANIZATION_KEYS, USER_KEYS, type ApiKeyRow } from "./api-keys.sql.js";
 
-/**
- * better-auth's api-key plugin keeps one configuration per kind of owner. Tollgate has two: the
- * default one, whose keys a user owns, and "organization", whose keys an organization owns
- * (`references: "organization"`). A request that names an organization means the latter.
- */
-export const USER_KEYS = "default";
-export const ORGANIZATION_KEYS = "organization";
 
 export type ApiKeyAction = "create" | "read" | "update" | "delete";
 
-/** The configuration a request is about, as better-auth picks it: an unknown id falls back to the default. */
+/** The configuration a request is about, as better-auth picks it (a request that names an organization means its keys); an unknown id falls back to the default. */
 export function configurationOf(configId: string | undefined, organizationId?: string): typeof USER_KEYS | typeof ORGANIZATION_KEYS {
   return configId === ORGANIZATION_KEYS || (configId === undefined && organizationId !== undefined) ? ORGANIZATION_KEYS : USER_KEYS;
 }

@@ -5,9 +5,9 @@ import { authError } from "../http/errors.js";
 import { SuccessAnswer } from "../http/schemas.js";
 import type { Parts } from "../parts.js";
 import { findCurrentSession, requireSession } from "../sessions/current-session.js";
-import { deleteApiKey, deleteExpiredApiKeys, insertApiKey, listApiKeys, updateApiKey, type ApiKeyChanges } from "./api-keys.sql.js";
+import { deleteApiKey, deleteExpiredApiKeys, insertApiKey, listApiKeys, ORGANIZATION_KEYS, updateApiKey, USER_KEYS, type ApiKeyChanges } from "./api-keys.sql.js";
 import { apiKeyJson } from "./output.js";
-import { configurationOf, ORGANIZATION_KEYS, USER_KEYS, requireManagedKey, requireOrganizationPermission } from "./owners.js";
+import { configurationOf, requireManagedKey, requireOrganizationPermission } from "./owners.js";
 import { ApiKey, ApiKeyChange, ApiKeyCreation, ApiKeyDeletion, ApiKeyList, ApiKeyListQuery, ApiKeyQuery, CreatedApiKey } from "./schemas.js";
 
 /** better-auth's api-key defaults: key length, and the bounds of names, prefixes and lifetimes (in days). */

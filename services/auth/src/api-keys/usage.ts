@@ -3,8 +3,7 @@ import type { resolveApiKey } from "@tollgate/proto";
 import { AUTH_ERRORS, type AuthErrorCode } from "../http/errors.js";
 import type { Parts } from "../parts.js";
 import { findUserById } from "../users/users.sql.js";
-import { claimApiKeyUse, deleteApiKey, findApiKeyByHash, findApiKeyById, type ApiKeyRow } from "./api-keys.sql.js";
-import { ORGANIZATION_KEYS } from "./owners.js";
+import { claimApiKeyUse, deleteApiKey, findApiKeyByHash, findApiKeyById, ORGANIZATION_KEYS, type ApiKeyRow } from "./api-keys.sql.js";
 
 type Resolution = z.output<typeof resolveApiKey.response>;
 type Refusal = Extract<Resolution, { ok: false }>["refusal"];

@@ -15,16 +15,18 @@ import { findCurrentSession, requireSession, type CurrentSession } from "../sess
 import { consumeVerification, createVerification } from "../verification/verifications.sql.js";
 import { DeletionConfirmation, DeletionRequest, UserDeletion } from "./schemas.js";
 import { deleteUser } from "./users.sql.js";
+import { deleteUserApiKeys } from "../api-keys/api-keys.sql.js";
 
 const DELETE_TOKEN_LENGTH = 32;
 const DELETE_TOKEN_SECONDS = 24 * 3600;
 const DELETED = { success: true, message: "User deleted" };
 
 /**
- * Deletes a user and announces it. Their sessions and accounts go with them; so do the impersonations
- * they began as an admin, which are other users' sessions.
+ * Deletes a user and announces it. Their sessions, accounts and API keys go with them; so do the
+ * impersonations they began as an admin, which are other users' sessions.
  */
 export async function removeUser(config: AdminSettings, unit: UnitOfWork, userId: string): Promise<void> {
+  await deleteUserApiKeys(unit.db, userId);
   await deleteUser(unit.db, userId);
   unit.announce(userDeleted, { id: userId });
   await endDisallowedImpersonations(config, unit, userId);

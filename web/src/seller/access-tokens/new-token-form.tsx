@@ -5,7 +5,7 @@ import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { placeRefusals } from "../../forms/refusals";
 import { accessTokenForm, TOKEN_LIFETIMES, type AccessTokenForm } from "./form";
 import { Alert, Button, Card, Field } from "../../ui/components";
-import { CopyButton } from "../../ui/copy-button";
+import { ShownOnce } from "../../ui/shown-once";
 import { useSeller } from "../space";
 import { isScope, SCOPE_RESOURCES } from "./access-tokens-api";
 import { useCreateAccessToken } from "./queries";
@@ -60,16 +60,13 @@ export function NewTokenForm() {
   if (token)
     return (
       <Card title={formatMessage(messages.createdTitle)}>
-        <Alert tone="info">{formatMessage(messages.createdWarning)}</Alert>
-        <div className="row">
-          <code className="license-key" translate="no">
-            {token}
-          </code>
-          <CopyButton text={token} label={formatMessage(messages.copyToken)} />
-        </div>
-        <div className="actions">
-          <Button onClick={() => setToken(null)}>{formatMessage(messages.done)}</Button>
-        </div>
+        <ShownOnce
+          secret={token}
+          warning={formatMessage(messages.createdWarning)}
+          copyLabel={formatMessage(messages.copyToken)}
+          doneLabel={formatMessage(messages.done)}
+          onDone={() => setToken(null)}
+        />
       </Card>
     );
   return (
