@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createAuthClient } from "better-auth/client";
-import { adminClient, emailOTPClient, inferAdditionalFields, magicLinkClient, organizationClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
+import { adminClient, emailOTPClient, inferAdditionalFields, inferOrgAdditionalFields, magicLinkClient, organizationClient, twoFactorClient, usernameClient } from "better-auth/client/plugins";
 import { apiKeyClient } from "@better-auth/api-key/client";
 import { passkeyClient } from "@better-auth/passkey/client";
 import makeFetchCookie from "fetch-cookie";
@@ -55,7 +55,8 @@ function createBrowserClient(baseURL: string, fetchWithCookies: typeof fetch, pu
     plugins: [
       usernameClient(),
       adminClient(),
-      organizationClient({ teams: { enabled: true } }),
+      // `requireTwoFactor` is Tollgate's additional organization field, declared as an app declares its own.
+      organizationClient({ teams: { enabled: true }, schema: inferOrgAdditionalFields({ organization: { additionalFields: { requireTwoFactor: { type: "boolean", required: false } } } }) }),
       twoFactorClient(),
       passkeyClient(),
       magicLinkClient(),

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_URL } from "../../../test/stacks/auth.js";
 import type { Seller } from "../../../test/stacks/billing.js";
 import { startDispatcherStack, type DispatcherStack } from "../../../test/stacks/dispatcher.js";
-import { withTwoFactor } from "../../../test/stacks/two-factor-claim.js";
+import { password } from "../../../test/stacks/people.js";
+import { turnOnTwoFactor } from "../../../test/stacks/two-factor.js";
 
 let stack: DispatcherStack;
 
@@ -26,10 +27,13 @@ describe("an organization that requires two-factor authentication, on the seller
   it("refuses its members' sessions without two-factor, while its access tokens and other organizations' members go on", async () => {
     const strict = await stack.seller();
     const relaxed = await stack.seller();
+    const owner = strict.owner.client;
+    await turnOnTwoFactor(strict.owner, password);
+    expect((await owner.organization.update({ organizationId: strict.organizationId, data: { requireTwoFactor: true } })).data).toMatchObject({ requireTwoFactor: true });
     expect((await asOwner(strict, `/v1/organizations/${strict.organizationId}`)).status).toBe(200);
 
-    const owner = await withTwoFactor(stack.environment, stack.organization.url, strict.owner);
-    expect((await owner.organization.update({ organizationId: strict.organizationId, data: { requireTwoFactor: true } })).data).toMatchObject({ requireTwoFactor: true });
+    // The owner turns their own two-factor off: their session no longer meets the rule.
+    expect((await owner.twoFactor.disable({ password })).error).toBeNull();
 
     // Billing and the webhook dispatcher hear of it from the organization's events.
     await expect.poll(async () => (await asOwner(strict, `/v1/organizations/${strict.organizationId}`)).body, { timeout: 10_000 }).toEqual(REFUSED);
@@ -44,7 +48,11 @@ describe("an organization that requires two-factor authentication, on the seller
     // A member of an organization that asks nothing of them is not bound by another's rule.
     expect(await asOwner(relaxed, `/v1/organizations/${relaxed.organizationId}`)).toMatchObject({ status: 200, body: { id: relaxed.organizationId } });
 
+    // Two-factor on again (a new authenticator): the same session gets in at once.
+    await turnOnTwoFactor(strict.owner, password);
+    expect(await asOwner(strict, `/v1/organizations/${strict.organizationId}`)).toMatchObject({ status: 200, body: { id: strict.organizationId } });
     expect((await owner.organization.update({ organizationId: strict.organizationId, data: { requireTwoFactor: false } })).data).toMatchObject({ requireTwoFactor: false });
+    expect((await owner.twoFactor.disable({ password })).error).toBeNull();
     await expect.poll(async () => (await asOwner(strict, `/v1/organizations/${strict.organizationId}`)).status, { timeout: 10_000 }).toBe(200);
   });
 });

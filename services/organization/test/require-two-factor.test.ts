@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunningService, ServiceConfig } from "@tollgate/kit";
 import { startTestService } from "@tollgate/kit/testing";
 import { PUBLIC_URL, startAuthStack, type AuthStack } from "../../../test/stacks/auth.js";
-import { join, organizationOf, signedUp, type Person } from "../../../test/stacks/people.js";
-import { withTwoFactor } from "../../../test/stacks/two-factor-claim.js";
+import { join, organizationOf, password, signedUp, type Person } from "../../../test/stacks/people.js";
+import { turnOnTwoFactor } from "../../../test/stacks/two-factor.js";
 import type { OrganizationEnv } from "../src/config.js";
 import { organizationService } from "../src/service.js";
 
@@ -25,8 +25,11 @@ afterAll(async () => {
 
 const REQUIRED = { status: 403, code: "TWO_FACTOR_REQUIRED", message: "This organization requires two-factor authentication. Enable it in your account's security settings." };
 
-/** The person's client as it will be once their session has two-factor authentication. */
-const secured = (person: Person) => withTwoFactor(stack.environment, organizations.url, person);
+/** The person, with two-factor authentication turned on through better-auth's own client. */
+async function secured(person: Person): Promise<Person> {
+  await turnOnTwoFactor(person, password);
+  return person;
+}
 
 /** A raw call through the gateway with the person's cookies, for what better-auth's client has no method or type for. */
 async function call(person: Person, path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -52,15 +55,16 @@ describe("an organization that requires two-factor authentication", () => {
       body: { code: "ENABLE_TWO_FACTOR_BEFORE_REQUIRING_IT" },
     });
     // Admins may rename the organization, but who may reach it is the owners' to say.
-    const adminUpdate = await (await secured(admin)).organization.update({ organizationId: org.id, data: { requireTwoFactor: true } });
+    const adminUpdate = await (await secured(admin)).client.organization.update({ organizationId: org.id, data: { requireTwoFactor: true } });
     expect(adminUpdate.error).toMatchObject({ status: 403, code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION" });
 
-    const ownerClient = await secured(owner);
+    const ownerClient = (await secured(owner)).client;
     const turnedOn = await ownerClient.organization.update({ organizationId: org.id, data: { requireTwoFactor: true } });
     expect(turnedOn.data).toMatchObject({ id: org.id, requireTwoFactor: true });
     expect((await ownerClient.organization.getFullOrganization({ query: { organizationId: org.id } })).data).toMatchObject({ id: org.id, requireTwoFactor: true });
-    // The same owner, from a session without two-factor, is bound by it too.
-    expect((await owner.client.organization.getFullOrganization({ query: { organizationId: org.id } })).error).toMatchObject(REQUIRED);
+    // The same owner, once they turn two-factor off, is bound by it too.
+    expect((await ownerClient.twoFactor.disable({ password })).error).toBeNull();
+    expect((await ownerClient.organization.getFullOrganization({ query: { organizationId: org.id } })).error).toMatchObject(REQUIRED);
   });
 
   it("refuses a member without two-factor everything but seeing why and leaving, until it is turned off", async () => {
@@ -70,7 +74,7 @@ describe("an organization that requires two-factor authentication", () => {
     const org = await organizationOf(owner, "guarded");
     await join(owner, org.id, member);
     await join(owner, org.id, leaver);
-    const ownerClient = await secured(owner);
+    const ownerClient = (await secured(owner)).client;
     expect((await ownerClient.organization.update({ organizationId: org.id, data: { requireTwoFactor: true } })).data).toMatchObject({ requireTwoFactor: true });
 
     const refused = [
