@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_URL, startAuthStack, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
+import { password, signedUp, type Person } from "../../../test/stacks/people.js";
 import { SoftwareAuthenticator } from "../../../test/stacks/software-authenticator.js";
 
 let stack: AuthStack;
@@ -12,14 +13,9 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const password = "correct horse battery staple";
-
 /** A new user signed in on a browser of their own, with an authenticator beside it. */
-async function signedUp(email: string): Promise<Browser & { authenticator: SoftwareAuthenticator; userId: string }> {
-  const browser = stack.browser();
-  const signUp = await browser.client.signUp.email({ name: email.split("@")[0] ?? email, email, password });
-  if (!signUp.data) throw new Error(`sign-up failed: ${JSON.stringify(signUp.error)}`);
-  return { ...browser, authenticator: new SoftwareAuthenticator(PUBLIC_URL), userId: signUp.data.user.id };
+async function signedUpWithAuthenticator(email: string): Promise<Person & { authenticator: SoftwareAuthenticator }> {
+  return { ...(await signedUp(stack, email, { verified: false })), authenticator: new SoftwareAuthenticator(PUBLIC_URL) };
 }
 
 /** Registers a passkey for the browser's user with its authenticator, as passkeyClient's addPasskey does. */
@@ -40,7 +36,7 @@ async function signInWithPasskey(browser: Browser, authenticator: SoftwareAuthen
 
 describe("passkeys with better-auth's passkey client", () => {
   it("registers a passkey for the signed-in user and signs them in with it on another browser", async () => {
-    const ada = await signedUp("ada.passkey@example.com");
+    const ada = await signedUpWithAuthenticator("ada.passkey@example.com");
     const options = await ada.client.passkey.generateRegisterOptions();
     expect(options.data).toMatchObject({
       rp: { id: "localhost", name: "Tollgate" },
@@ -54,7 +50,7 @@ describe("passkeys with better-auth's passkey client", () => {
 
     const registered = await ada.client.passkey.verifyRegistration({ response: ada.authenticator.createCredential(options.data!), name: "Laptop" });
     expect(registered.error).toBeNull();
-    expect(registered.data).toMatchObject({ name: "Laptop", userId: ada.userId, credentialID: ada.authenticator.credentials[0]?.id, counter: 0, deviceType: "singleDevice", backedUp: false, transports: "internal" });
+    expect(registered.data).toMatchObject({ name: "Laptop", userId: ada.id, credentialID: ada.authenticator.credentials[0]?.id, counter: 0, deviceType: "singleDevice", backedUp: false, transports: "internal" });
 
     const listed = await ada.client.passkey.listUserPasskeys();
     expect(listed.data?.map((passkey) => passkey.name)).toEqual(["Laptop"]);
@@ -65,15 +61,15 @@ describe("passkeys with better-auth's passkey client", () => {
     const elsewhere = stack.browser();
     const signIn = await signInWithPasskey(elsewhere, ada.authenticator);
     expect(signIn.error).toBeNull();
-    expect(signIn.data?.user).toMatchObject({ id: ada.userId, email: "ada.passkey@example.com" });
+    expect(signIn.data?.user).toMatchObject({ id: ada.id, email: "ada.passkey@example.com" });
     expect(signIn.data?.session.token).toMatch(/^[A-Za-z0-9]{32}$/);
     const session = await elsewhere.client.getSession();
-    expect(session.data?.user.id).toBe(ada.userId);
+    expect(session.data?.user.id).toBe(ada.id);
     expect((await elsewhere.client.passkey.listUserPasskeys()).data?.[0]?.counter).toBe(1);
   });
 
   it("offers any passkey when signed out (autofill) and only the user's own when signed in", async () => {
-    const grace = await signedUp("grace.passkey@example.com");
+    const grace = await signedUpWithAuthenticator("grace.passkey@example.com");
     const passkey = await addPasskey(grace);
     const signedOut = await stack.browser().client.passkey.generateAuthenticateOptions();
     expect(signedOut.data).toMatchObject({ rpId: "localhost", userVerification: "preferred" });
@@ -83,7 +79,7 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("accepts a challenge once", async () => {
-    const alan = await signedUp("alan.passkey@example.com");
+    const alan = await signedUpWithAuthenticator("alan.passkey@example.com");
     await addPasskey(alan);
     const browser = stack.browser();
     const options = await browser.client.passkey.generateAuthenticateOptions();
@@ -94,7 +90,7 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("refuses an answer whose counter does not move forward, as a cloned authenticator's", async () => {
-    const edsger = await signedUp("edsger.passkey@example.com");
+    const edsger = await signedUpWithAuthenticator("edsger.passkey@example.com");
     await addPasskey(edsger);
     expect((await signInWithPasskey(stack.browser(), edsger.authenticator)).error).toBeNull();
     const cloned = await signInWithPasskey(stack.browser(), edsger.authenticator, { counter: 1 });
@@ -103,7 +99,7 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("refuses a challenge the browser was not given, or one given for the other ceremony", async () => {
-    const barbara = await signedUp("barbara.passkey@example.com");
+    const barbara = await signedUpWithAuthenticator("barbara.passkey@example.com");
     const options = await barbara.client.passkey.generateRegisterOptions();
     const response = barbara.authenticator.createCredential(options.data!);
     // Her other browser, signed in too, was given no challenge.
@@ -118,7 +114,7 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("refuses a passkey made for another site", async () => {
-    const mallory = await signedUp("mallory.passkey@example.com");
+    const mallory = await signedUpWithAuthenticator("mallory.passkey@example.com");
     const options = await mallory.client.passkey.generateRegisterOptions();
     const phished = new SoftwareAuthenticator("https://evil.example").createCredential(options.data!);
     const refused = await mallory.client.passkey.verifyRegistration({ response: phished });
@@ -127,8 +123,8 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("lets only its owner rename or delete a passkey, and a deleted one signs no one in", async () => {
-    const owner = await signedUp("owner.passkey@example.com");
-    const other = await signedUp("other.passkey@example.com");
+    const owner = await signedUpWithAuthenticator("owner.passkey@example.com");
+    const other = await signedUpWithAuthenticator("other.passkey@example.com");
     const passkey = await addPasskey(owner, "Phone");
 
     expect((await other.client.passkey.deletePasskey({ id: passkey.id })).error).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
@@ -151,9 +147,9 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("keeps the rules of every sign-in: a banned user is refused", async () => {
-    const banned = await signedUp("banned.passkey@example.com");
+    const banned = await signedUpWithAuthenticator("banned.passkey@example.com");
     await addPasskey(banned);
-    await stack.auth.context.db("users").where({ id: banned.userId }).update({ banned: true });
+    await stack.auth.context.db("users").where({ id: banned.id }).update({ banned: true });
     const signIn = await signInWithPasskey(stack.browser(), banned.authenticator);
     expect(signIn.error).toMatchObject({ status: 403, code: "BANNED_USER" });
   });
