@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_URL, startAuthStack, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
+import { readMailbox } from "../../../test/stacks/dev-mailbox.js";
 import { password, signedUp, type Person } from "../../../test/stacks/people.js";
 import { SoftwareAuthenticator } from "../../../test/stacks/software-authenticator.js";
 
@@ -159,5 +160,37 @@ describe("passkeys with better-auth's passkey client", () => {
     expect((await client.passkey.generateRegisterOptions()).error).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
     expect((await client.passkey.listUserPasskeys()).error).toMatchObject({ status: 401 });
     expect((await client.passkey.deletePasskey({ id: "anything" })).error).toMatchObject({ status: 401 });
+  });
+});
+
+describe("passkey sign-in where addresses must be verified", () => {
+  let strict: AuthStack;
+
+  beforeAll(async () => {
+    strict = await startAuthStack({ REQUIRE_EMAIL_VERIFICATION: "true" });
+  });
+
+  afterAll(async () => {
+    await strict?.stop();
+  });
+
+  it("refuses a user whose address is not verified, as a password sign-in does", async () => {
+    const email = "unverified.passkey@example.com";
+    const laptop = { ...strict.browser(), authenticator: new SoftwareAuthenticator(PUBLIC_URL) };
+    const signUp = await laptop.client.signUp.email({ name: "Unverified", email, password });
+    const users = () => strict.auth.context.db("users").where({ id: signUp.data?.user.id });
+    // Verified once (they added the passkey then); the address is unverified again since.
+    await users().update({ email_verified: true });
+    await laptop.client.signIn.email({ email, password });
+    await addPasskey(laptop);
+    await users().update({ email_verified: false });
+
+    const verificationMails = async () =>
+      (await readMailbox(strict)).filter((mail) => mail.to === email && mail.links.some((link) => link.includes("/api/auth/verify-email"))).length;
+    const mailedBefore = await verificationMails();
+    const signIn = await signInWithPasskey(strict.browser(), laptop.authenticator);
+    expect(signIn.error).toMatchObject({ status: 403, code: "EMAIL_NOT_VERIFIED" });
+    // As after a refused password sign-in, a fresh link is on its way.
+    expect(await verificationMails()).toBe(mailedBefore + 1);
   });
 });
