@@ -69,6 +69,15 @@ describe("passkeys with better-auth's passkey client", () => {
     expect((await elsewhere.client.passkey.listUserPasskeys()).data?.[0]?.counter).toBe(1);
   });
 
+  it("begins a new session with the passkey when asked to (createSession)", async () => {
+    const joan = await signedUpWithAuthenticator("joan.passkey@example.com");
+    const options = await joan.client.passkey.generateRegisterOptions();
+    const registered = await joan.client.passkey.verifyRegistration({ response: joan.authenticator.createCredential(options.data!), createSession: true });
+    // The browser is on the new session: its cookie names the session the answer shows.
+    const session = await joan.client.getSession();
+    expect(registered.data).toMatchObject({ userId: joan.id, user: { id: joan.id }, session: { userId: joan.id, token: session.data?.session.token } });
+  });
+
   it("offers any passkey when signed out (autofill) and only the user's own when signed in", async () => {
     const grace = await signedUpWithAuthenticator("grace.passkey@example.com");
     const passkey = await addPasskey(grace);
