@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_URL, startAuthStack, type AuthStack, type Browser } from "../../../test/stacks/auth.js";
+import { readMailbox } from "../../../test/stacks/dev-mailbox.js";
+import { password, signedUp, type Person } from "../../../test/stacks/people.js";
 import { SoftwareAuthenticator } from "../../../test/stacks/software-authenticator.js";
 
 let stack: AuthStack;
@@ -12,14 +14,9 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-const password = "correct horse battery staple";
-
 /** A new user signed in on a browser of their own, with an authenticator beside it. */
-async function signedUp(email: string): Promise<Browser & { authenticator: SoftwareAuthenticator; userId: string }> {
-  const browser = stack.browser();
-  const signUp = await browser.client.signUp.email({ name: email.split("@")[0] ?? email, email, password });
-  if (!signUp.data) throw new Error(`sign-up failed: ${JSON.stringify(signUp.error)}`);
-  return { ...browser, authenticator: new SoftwareAuthenticator(PUBLIC_URL), userId: signUp.data.user.id };
+async function signedUpWithAuthenticator(email: string): Promise<Person & { authenticator: SoftwareAuthenticator }> {
+  return { ...(await signedUp(stack, email, { verified: false })), authenticator: new SoftwareAuthenticator(PUBLIC_URL) };
 }
 
 /** Registers a passkey for the browser's user with its authenticator, as passkeyClient's addPasskey does. */
@@ -40,7 +37,7 @@ async function signInWithPasskey(browser: Browser, authenticator: SoftwareAuthen
 
 describe("passkeys with better-auth's passkey client", () => {
   it("registers a passkey for the signed-in user and signs them in with it on another browser", async () => {
-    const ada = await signedUp("ada.passkey@example.com");
+    const ada = await signedUpWithAuthenticator("ada.passkey@example.com");
     const options = await ada.client.passkey.generateRegisterOptions();
     expect(options.data).toMatchObject({
       rp: { id: "localhost", name: "Tollgate" },
@@ -54,7 +51,7 @@ describe("passkeys with better-auth's passkey client", () => {
 
     const registered = await ada.client.passkey.verifyRegistration({ response: ada.authenticator.createCredential(options.data!), name: "Laptop" });
     expect(registered.error).toBeNull();
-    expect(registered.data).toMatchObject({ name: "Laptop", userId: ada.userId, credentialID: ada.authenticator.credentials[0]?.id, counter: 0, deviceType: "singleDevice", backedUp: false, transports: "internal" });
+    expect(registered.data).toMatchObject({ name: "Laptop", userId: ada.id, credentialID: ada.authenticator.credentials[0]?.id, counter: 0, deviceType: "singleDevice", backedUp: false, transports: "internal" });
 
     const listed = await ada.client.passkey.listUserPasskeys();
     expect(listed.data?.map((passkey) => passkey.name)).toEqual(["Laptop"]);
@@ -65,15 +62,24 @@ describe("passkeys with better-auth's passkey client", () => {
     const elsewhere = stack.browser();
     const signIn = await signInWithPasskey(elsewhere, ada.authenticator);
     expect(signIn.error).toBeNull();
-    expect(signIn.data?.user).toMatchObject({ id: ada.userId, email: "ada.passkey@example.com" });
+    expect(signIn.data?.user).toMatchObject({ id: ada.id, email: "ada.passkey@example.com" });
     expect(signIn.data?.session.token).toMatch(/^[A-Za-z0-9]{32}$/);
     const session = await elsewhere.client.getSession();
-    expect(session.data?.user.id).toBe(ada.userId);
+    expect(session.data?.user.id).toBe(ada.id);
     expect((await elsewhere.client.passkey.listUserPasskeys()).data?.[0]?.counter).toBe(1);
   });
 
+  it("begins a new session with the passkey when asked to (createSession)", async () => {
+    const joan = await signedUpWithAuthenticator("joan.passkey@example.com");
+    const options = await joan.client.passkey.generateRegisterOptions();
+    const registered = await joan.client.passkey.verifyRegistration({ response: joan.authenticator.createCredential(options.data!), createSession: true });
+    // The browser is on the new session: its cookie names the session the answer shows.
+    const session = await joan.client.getSession();
+    expect(registered.data).toMatchObject({ userId: joan.id, user: { id: joan.id }, session: { userId: joan.id, token: session.data?.session.token } });
+  });
+
   it("offers any passkey when signed out (autofill) and only the user's own when signed in", async () => {
-    const grace = await signedUp("grace.passkey@example.com");
+    const grace = await signedUpWithAuthenticator("grace.passkey@example.com");
     const passkey = await addPasskey(grace);
     const signedOut = await stack.browser().client.passkey.generateAuthenticateOptions();
     expect(signedOut.data).toMatchObject({ rpId: "localhost", userVerification: "preferred" });
@@ -83,7 +89,7 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("accepts a challenge once", async () => {
-    const alan = await signedUp("alan.passkey@example.com");
+    const alan = await signedUpWithAuthenticator("alan.passkey@example.com");
     await addPasskey(alan);
     const browser = stack.browser();
     const options = await browser.client.passkey.generateAuthenticateOptions();
@@ -94,7 +100,7 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("refuses an answer whose counter does not move forward, as a cloned authenticator's", async () => {
-    const edsger = await signedUp("edsger.passkey@example.com");
+    const edsger = await signedUpWithAuthenticator("edsger.passkey@example.com");
     await addPasskey(edsger);
     expect((await signInWithPasskey(stack.browser(), edsger.authenticator)).error).toBeNull();
     const cloned = await signInWithPasskey(stack.browser(), edsger.authenticator, { counter: 1 });
@@ -103,7 +109,7 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("refuses a challenge the browser was not given, or one given for the other ceremony", async () => {
-    const barbara = await signedUp("barbara.passkey@example.com");
+    const barbara = await signedUpWithAuthenticator("barbara.passkey@example.com");
     const options = await barbara.client.passkey.generateRegisterOptions();
     const response = barbara.authenticator.createCredential(options.data!);
     // Her other browser, signed in too, was given no challenge.
@@ -118,7 +124,7 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("refuses a passkey made for another site", async () => {
-    const mallory = await signedUp("mallory.passkey@example.com");
+    const mallory = await signedUpWithAuthenticator("mallory.passkey@example.com");
     const options = await mallory.client.passkey.generateRegisterOptions();
     const phished = new SoftwareAuthenticator("https://evil.example").createCredential(options.data!);
     const refused = await mallory.client.passkey.verifyRegistration({ response: phished });
@@ -127,8 +133,8 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("lets only its owner rename or delete a passkey, and a deleted one signs no one in", async () => {
-    const owner = await signedUp("owner.passkey@example.com");
-    const other = await signedUp("other.passkey@example.com");
+    const owner = await signedUpWithAuthenticator("owner.passkey@example.com");
+    const other = await signedUpWithAuthenticator("other.passkey@example.com");
     const passkey = await addPasskey(owner, "Phone");
 
     expect((await other.client.passkey.deletePasskey({ id: passkey.id })).error).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
@@ -151,9 +157,9 @@ describe("passkeys with better-auth's passkey client", () => {
   });
 
   it("keeps the rules of every sign-in: a banned user is refused", async () => {
-    const banned = await signedUp("banned.passkey@example.com");
+    const banned = await signedUpWithAuthenticator("banned.passkey@example.com");
     await addPasskey(banned);
-    await stack.auth.context.db("users").where({ id: banned.userId }).update({ banned: true });
+    await stack.auth.context.db("users").where({ id: banned.id }).update({ banned: true });
     const signIn = await signInWithPasskey(stack.browser(), banned.authenticator);
     expect(signIn.error).toMatchObject({ status: 403, code: "BANNED_USER" });
   });
@@ -163,5 +169,37 @@ describe("passkeys with better-auth's passkey client", () => {
     expect((await client.passkey.generateRegisterOptions()).error).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
     expect((await client.passkey.listUserPasskeys()).error).toMatchObject({ status: 401 });
     expect((await client.passkey.deletePasskey({ id: "anything" })).error).toMatchObject({ status: 401 });
+  });
+});
+
+describe("passkey sign-in where addresses must be verified", () => {
+  let strict: AuthStack;
+
+  beforeAll(async () => {
+    strict = await startAuthStack({ REQUIRE_EMAIL_VERIFICATION: "true" });
+  });
+
+  afterAll(async () => {
+    await strict?.stop();
+  });
+
+  it("refuses a user whose address is not verified, as a password sign-in does", async () => {
+    const email = "unverified.passkey@example.com";
+    const laptop = { ...strict.browser(), authenticator: new SoftwareAuthenticator(PUBLIC_URL) };
+    const signUp = await laptop.client.signUp.email({ name: "Unverified", email, password });
+    const users = () => strict.auth.context.db("users").where({ id: signUp.data?.user.id });
+    // Verified once (they added the passkey then); the address is unverified again since.
+    await users().update({ email_verified: true });
+    await laptop.client.signIn.email({ email, password });
+    await addPasskey(laptop);
+    await users().update({ email_verified: false });
+
+    const verificationMails = async () =>
+      (await readMailbox(strict)).filter((mail) => mail.to === email && mail.links.some((link) => link.includes("/api/auth/verify-email"))).length;
+    const mailedBefore = await verificationMails();
+    const signIn = await signInWithPasskey(strict.browser(), laptop.authenticator);
+    expect(signIn.error).toMatchObject({ status: 403, code: "EMAIL_NOT_VERIFIED" });
+    // As after a refused password sign-in, a fresh link is on its way.
+    expect(await verificationMails()).toBe(mailedBefore + 1);
   });
 });

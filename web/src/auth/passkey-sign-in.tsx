@@ -40,12 +40,12 @@ export function PasskeySignInButton({ onSignedIn, label = messages.signInWithPas
     await onSignedIn();
   };
   return (
-    <>
-      <Button type="button" variant="secondary" className="wide" busy={busy} onClick={() => void signIn()}>
+    <div className="passkey-sign-in">
+      <Button type="button" variant="secondary" busy={busy} onClick={() => void signIn()}>
         {formatMessage(label)}
       </Button>
       {failure && <Alert tone="error">{describeError(failure)}</Alert>}
-    </>
+    </div>
   );
 }
 
