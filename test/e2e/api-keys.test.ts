@@ -35,7 +35,7 @@ describe("API keys, in a real browser against the whole stack", () => {
 
     // Put away, the key is never shown again: the list has its name and first characters only.
     await card.getByRole("button", { name: say("apiKeys.created.done") }).click();
-    await card.getByText("deploy script").waitFor();
+    await card.getByText("deploy script", { exact: true }).waitFor();
     await card.getByText(`${copied.slice(0, 6)}…`).waitFor();
     await expect.poll(() => card.getByText(copied).count()).toBe(0);
     await checkScreen(page, "api-keys-listed");
@@ -61,12 +61,12 @@ describe("API keys, in a real browser against the whole stack", () => {
     await page.getByRole("button", { name: say("apiKeys.new.create") }).click();
     const organizationKey = (await page.locator("code.license-key").textContent()) ?? "";
     await page.getByRole("button", { name: say("apiKeys.created.done") }).click();
-    await page.getByText("warehouse").waitFor();
+    await page.getByText("warehouse", { exact: true }).waitFor();
     await checkScreen(page, "api-keys-console");
     const organization = await fetch(`${site}/api/auth/organization/get-full-organization`, { headers: { "x-api-key": organizationKey } });
     expect(await organization.json()).toMatchObject({ slug });
     await phone.page.goto(`/${slug}/api-keys`);
-    await phone.page.getByText("warehouse").waitFor();
+    await phone.page.getByText("warehouse", { exact: true }).waitFor();
     await checkScreen(phone.page, "api-keys-console-phone");
   });
 });
