@@ -150,7 +150,7 @@ export async function signIn(page: Page, identifier: string): Promise<void> {
   await page.goto("/sign-in");
   await page.getByLabel(say("auth.signIn.identifier")).fill(identifier);
   await page.getByLabel(say("auth.field.password")).fill(password);
-  await page.getByRole("button", { name: say("auth.signIn.submit") }).click();
+  await page.getByRole("button", { name: say("auth.signIn.submit"), exact: true }).click();
 }
 
 /** The operator's page, on the development mailbox. */

@@ -31,7 +31,7 @@ describe("the web app, in a real browser against the whole stack", () => {
     await checkScreen(page, "sign-in");
     await page.getByLabel("E-mail or username").fill("ada@example.com");
     await page.getByLabel("Password").fill("not the password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("alert").filter({ hasText: "The e-mail address or password is wrong." }).waitFor();
     await signIn(page, "ada@example.com");
     await page.getByRole("heading", { name: "Your organizations" }).waitFor();
