@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useNavigate } from "@tanstack/react-router";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { useForm } from "react-hook-form";
 import { defineMessage, defineMessages, useIntl } from "react-intl";
 import { type ApiError, describeError, failureOf } from "../api/client";
@@ -26,8 +26,9 @@ type Step = { sent: "nothing" } | { sent: "link" | "code"; email: string };
 /**
  * Signing in without a password: better-auth's magic link or e-mailed code, to the address typed in
  * the sign-in form (`email`). A link brings the browser back to `redirect`; a code is typed in here.
+ * `alternatives` are the other ways without a password (a passkey), shown first under the same heading.
  */
-export function EmailSignIn({ email, redirect }: { email: string; redirect: string }) {
+export function EmailSignIn({ email, redirect, alternatives }: { email: string; redirect: string; alternatives?: ReactNode }) {
   const { formatMessage } = useIntl();
   const [step, setStep] = useState<Step>({ sent: "nothing" });
   const [sending, setSending] = useState<"link" | "code" | null>(null);
@@ -62,6 +63,7 @@ export function EmailSignIn({ email, redirect }: { email: string; redirect: stri
       <p className="divider">
         <span>{formatMessage(messages.orByEmail)}</span>
       </p>
+      {alternatives}
       {step.sent === "link" && <Alert tone="success">{formatMessage(messages.linkSent, { email: step.email })}</Alert>}
       {said}
       <Button variant="secondary" busy={sending === "link"} disabled={sending !== null} onClick={() => void send("link")}>

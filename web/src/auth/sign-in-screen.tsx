@@ -95,8 +95,7 @@ export function SignInScreen() {
           {formatMessage(messages.signInButton)}
         </Button>
       </form>
-      <PasskeySignInButton onSignedIn={enter} />
-      <EmailSignIn email={form.watch("identifier")} redirect={safeRedirect(search.redirect)} />
+      <EmailSignIn email={form.watch("identifier")} redirect={safeRedirect(search.redirect)} alternatives={<PasskeySignInButton onSignedIn={enter} />} />
       <SocialButtons mode="sign-in" callbackURL={safeRedirect(search.redirect)} />
     </AuthCard>
   );
