@@ -25,7 +25,14 @@ const authPath = (path: string) => (matchesPrefix(path, AUTH_PREFIX) ? path.slic
  * limit anything).
  */
 const RULES: Rule[] = [
-  // better-auth's magic-link and e-mail OTP plugins declare their own limits, ahead of the core's.
+  // better-auth's two-factor, magic-link and e-mail OTP plugins declare their own limits, ahead of the core's.
+  {
+    name: "auth-two-factor",
+    points: 3,
+    durationSeconds: 10,
+    per: "ip-and-path",
+    applies: (path) => authPath(path)?.startsWith("/two-factor/") ?? false,
+  },
   {
     name: "auth-magic-link",
     points: 5,
