@@ -1,7 +1,7 @@
 /**
  * The yardstick for `bench/auth`: a plain better-auth server (e-mail and password, its pg adapter,
  * no cookie cache, no secondary storage) behind node's http server, run by the bench as its own
- * process, with its two-factor plugin for the second factor's cost. Its tables (the plugin's too) are
+ * process, with its two-factor and passkey plugins for the second factor's cost. Its tables (the plugin's too) are
  * created in the (throwaway) database it is given before it listens.
  *
  * Env: DATABASE_URL, PORT, BETTER_AUTH_SECRET.
@@ -11,6 +11,7 @@ import { betterAuth } from "better-auth";
 import { getMigrations } from "better-auth/db/migration";
 import { toNodeHandler } from "better-auth/node";
 import { twoFactor } from "better-auth/plugins";
+import { passkey } from "@better-auth/passkey";
 import pg from "pg";
 
 const { DATABASE_URL, PORT, BETTER_AUTH_SECRET } = process.env;
@@ -27,7 +28,7 @@ const options = {
   telemetry: { enabled: false },
   logger: { level: "warn" as const },
   // Only the users who enable it are asked for a second factor: the others sign in as without it.
-  plugins: [twoFactor()],
+  plugins: [twoFactor(), passkey({ rpID: "127.0.0.1", rpName: "bench", origin: `http://127.0.0.1:${PORT}` })],
 };
 const { runMigrations } = await getMigrations(options);
 await runMigrations();

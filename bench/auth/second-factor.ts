@@ -7,7 +7,9 @@
  * A factor a build does not offer (its enrolment answers 404) is reported as not available rather
  * than failing the bench, so the bench runs on builds before and after the factor lands.
  */
+import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import * as OTPAuth from "otpauth";
+import { SoftwareAuthenticator } from "../../test/stacks/software-authenticator.js";
 import { cpuUse, snapshot, type CpuGroups } from "../cpu.js";
 import { median } from "../support.js";
 
@@ -78,6 +80,12 @@ async function post(server: Server, path: string, body: object, jar: CookieJar):
   return response;
 }
 
+async function get(server: Server, path: string, jar: CookieJar): Promise<Response> {
+  const response = await fetch(`${server.api}${path}`, { headers: { origin: server.origin, cookie: jar.header } });
+  jar.take(response);
+  return response;
+}
+
 /** Signs in with the password; the answer when it is a 2xx, else null. */
 async function passwordStep(server: Server, email: string, password: string, jar: CookieJar): Promise<Record<string, unknown> | null> {
   const response = await post(server, "/sign-in/email", { email, password }, jar);
@@ -131,14 +139,36 @@ const totp: SecondFactor = {
 };
 
 /**
- * The place for a passkey sign-in: the software authenticator (test/stacks/software-authenticator.ts)
- * registers a passkey after a password sign-in (POST /passkey/generate-register-options, then
- * /passkey/verify-registration) and signs in with it (/passkey/generate-authenticate-options, then
- * /passkey/verify-authentication). Until it is wired in here, the bench says so.
+ * A passkey, as better-auth's passkey plugin takes it from a browser: registered after a password
+ * sign-in (GET /passkey/generate-register-options, POST /passkey/verify-registration) by a software
+ * authenticator, then a sign-in of its own (GET /passkey/generate-authenticate-options, POST
+ * /passkey/verify-authentication) in place of the password: an ES256 signature checked instead of a
+ * password hash, so its "added" time is usually below zero.
  */
 const passkey: SecondFactor = {
   name: "passkey",
-  enrol: () => Promise.resolve({ unavailable: "not measured yet (the bench's software authenticator is not wired in)" }),
+  async enrol(server, email, password) {
+    const jar = new CookieJar();
+    if (!signedIn(await passwordStep(server, email, password, jar), email)) throw new Error(`${server.name}: the passkey user cannot sign in`);
+    const options = await get(server, "/passkey/generate-register-options", jar);
+    if (options.status === 404) return { unavailable: "not available in this build (GET /passkey/generate-register-options answers 404)" };
+    if (!options.ok) throw new Error(`${server.name}: /passkey/generate-register-options answered ${options.status}: ${await options.text()}`);
+    const authenticator = new SoftwareAuthenticator(server.origin);
+    // better-auth's client sends the browser's answer without its extension results.
+    const { clientExtensionResults: _registrationExtensions, ...registration } = authenticator.createCredential((await options.json()) as PublicKeyCredentialCreationOptionsJSON);
+    const registered = await post(server, "/passkey/verify-registration", { response: registration }, jar);
+    if (!registered.ok) throw new Error(`${server.name}: /passkey/verify-registration answered ${registered.status}: ${await registered.text()}`);
+
+    return async () => {
+      const attempt = new CookieJar();
+      const challenge = await get(server, "/passkey/generate-authenticate-options", attempt);
+      if (!challenge.ok) return false;
+      const { clientExtensionResults: _assertionExtensions, ...assertion } = authenticator.signAssertion((await challenge.json()) as PublicKeyCredentialRequestOptionsJSON);
+      const verified = await post(server, "/passkey/verify-authentication", { response: assertion }, attempt);
+      const body = (await verified.json().catch(() => null)) as { session?: { token?: unknown } } | null;
+      return verified.ok && typeof body?.session?.token === "string";
+    };
+  },
 };
 
 const FACTORS: SecondFactor[] = [totp, passkey];
