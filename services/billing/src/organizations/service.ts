@@ -91,7 +91,8 @@ export async function createSeller(
     throw creationRefusal(error, slug);
   });
   return units.run(async (unit) => {
-    const seller = (await insertSeller(unit.db, { ...organization, ...changes })) ?? (await updateSeller(unit.db, organization.id, changes));
+    // The seller is the organization's id, name and slug; its members' rules live in the membership projection.
+    const seller = (await insertSeller(unit.db, { id: organization.id, name: organization.name, slug: organization.slug, ...changes })) ?? (await updateSeller(unit.db, organization.id, changes));
     if (!seller) throw notFound("Organization");
     await recordMembership(unit.db, { organization_id: owner.organization_id, user_id: owner.user_id, role: owner.role });
     return sellerJson(seller);
