@@ -17,7 +17,6 @@ const messages = defineMessages({
 export function WithOrganization({ slug, children }: { slug: string; children: (organization: FullOrganization) => ReactNode }) {
   const { formatMessage } = useIntl();
   const organization = useFullOrganization(slug);
-  if (isTwoFactorRefusal(organization.error)) return <TwoFactorRequiredScreen slug={slug} />;
   const notFound = (said: ReactNode) => (
     <Page title={formatMessage(messages.notFoundTitle)}>
       {said}
@@ -28,7 +27,8 @@ export function WithOrganization({ slug, children }: { slug: string; children: (
     <QueryState
       query={organization}
       loading={messages.loading}
-      framed={notFound}
+      // An organization that requires two-factor of a member without it says so, and what to do.
+      framed={(alert, error) => (isTwoFactorRefusal(error) ? <TwoFactorRequiredScreen slug={slug} /> : notFound(alert))}
       isEmpty={(found) => found === null}
       empty={notFound(<Alert tone="error">{formatMessage(messages.notFound)}</Alert>)}
     >
