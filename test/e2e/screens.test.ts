@@ -76,7 +76,7 @@ const SCREENS: Screen[] = [
     viewer: "anonymous",
     path: () => "/sign-in",
     act: async (page) => {
-      await page.locator("input[autocomplete=username]").fill("nobody@example.com");
+      await page.locator("input[autocomplete~=username]").fill("nobody@example.com");
       await page.locator("input[type=password]").fill("not the password");
       await send(page);
       await page.getByRole("alert").waitFor();

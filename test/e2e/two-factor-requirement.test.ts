@@ -55,7 +55,7 @@ describe("requiring two-factor authentication of an organization's members", () 
     await page.setViewportSize(DESKTOP);
     await page.goto(`/${slug}`);
     await page.getByRole("heading", { name: say("organizations.twoFactor.requiredTitle", { name: "Lighthouse Keepers" }) }).waitFor();
-    expect(await page.getByRole("link", { name: say("organizations.twoFactor.openSecurity") }).getAttribute("href")).toBe("/account?section=security");
+    expect(await page.getByRole("link", { name: say("organizations.twoFactor.openSecurity") }).getAttribute("href")).toBe("/account#security");
     await page.getByRole("button", { name: say("organizations.twoFactor.leave") }).waitFor();
     await checkScreen(page, "two-factor-required-1280");
     await page.setViewportSize(PHONE);
